@@ -1,0 +1,25 @@
+/** Builds the six product apps over one platform; runtime adapters decide how they are served. */
+import { airApp } from "./air/app.ts";
+import { distanceApp } from "./distance/app.ts";
+import { loadingApp } from "./loading/app.ts";
+import { oceanApp } from "./ocean/app.ts";
+import { ratesApp } from "./rates/app.ts";
+import { schedulesApp } from "./schedules/app.ts";
+import type { Platform } from "./shared/platform.ts";
+import type { ProductId } from "./shared/products.ts";
+
+export interface FetchApp {
+  fetch: (request: Request) => Response | Promise<Response>;
+  handle: (request: Request) => Promise<Response>;
+}
+
+export function buildApps(platform: Platform): Record<ProductId, FetchApp> {
+  return {
+    ocean: oceanApp(platform),
+    air: airApp(platform),
+    schedules: schedulesApp(platform),
+    loading: loadingApp(platform),
+    rates: ratesApp(platform),
+    distance: distanceApp(platform),
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * Body shapes per product family. Success: ocean {api_version, ok, data}; schedules and load plans
+ * {ok, data}; air-cargo and rates {data}; distance {data, meta:{took_ms}}. Errors: keyed ok-family
+ * {ok:false, error:{code, message, severity}}; open routes {ok:false, message}; data-family
+ * {error:{code, message}} with lower-case codes; compat {status:"error", message, data:null}.
+ */
+import type { ApiError } from "./errors.ts";
+import { API_VERSION, type ProductDef } from "./products.ts";
+
+export type ErrorStyle = "ok" | "open" | "data" | "compat";
+
+const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
+
+export function jsonResponse(body: unknown, status = 200, headers?: Record<string, string>): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS,
+  });
+}
+
+export function successBody(def: ProductDef, data: unknown, tookMs: number): Record<string, unknown> {
+  if (def.id === "distance") return { data, meta: { took_ms: tookMs } };
+  if (def.family === "data") return { data };
+  return def.versioned ? { api_version: API_VERSION, ok: true, data } : { ok: true, data };
+}
+
+export function errorBody(style: ErrorStyle, err: ApiError): Record<string, unknown> {
+  const { code, lower, severity } = err.problem;
+  switch (style) {
+    case "ok":
+      return { ok: false, error: { code, message: err.message, severity, ...err.extra } };
+    case "open":
+      return { ok: false, message: err.message, ...err.extra };
+    case "data":
+      return { error: { code: lower, message: err.message, ...err.extra } };
+    case "compat":
+      return { status: "error", message: err.message, data: null };
+  }
+}
+
+/** The error style a product uses on keyed routes. */
+export function keyedErrorStyle(def: ProductDef): ErrorStyle {
+  return def.family === "ok" ? "ok" : "data";
+}

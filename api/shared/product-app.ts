@@ -1,0 +1,288 @@
+/**
+ * The base Elysia app every product starts from: access control (key or per-IP), rolling-window
+ * limits, a capped JSON body parser, envelopes on success and failure, 405 for known paths, OpenAPI,
+ * /healthz and the keyed no-op GET /v1/account. Product folders only add their own routes.
+ */
+import { swagger } from "@elysiajs/swagger";
+import { Elysia } from "elysia";
+import type { Principal } from "../accounts/repo.ts";
+import { type ErrorStyle, errorBody, jsonResponse, keyedErrorStyle, successBody } from "./envelopes.ts";
+import { ApiError } from "./errors.ts";
+import type { Platform } from "./platform.ts";
+import { type ProductDef, product } from "./products.ts";
+
+/** How a path is reached: with a key (bearer header or api_key query) or openly (optionally per-IP limited). */
+export type Access =
+  | { auth: "bearer" | "query"; errors: ErrorStyle }
+  | { auth: "none"; limited: boolean; errors: ErrorStyle };
+
+interface RequestState {
+  start: number;
+  access: Access;
+  principal: Principal | null;
+}
+
+const states = new WeakMap<Request, RequestState>();
+
+/** Free, anonymous or no plan: 40 per window; paid: 120 (spec, Limits). */
+export const FREE_LIMIT = 40;
+export const PAID_LIMIT = 120;
+
+/** The authenticated caller of a keyed route (the access hook guarantees one). */
+export function principalOf(request: Request): Principal {
+  const p = states.get(request)?.principal;
+  if (!p) throw new ApiError("unauthorized", "This route needs an API key.");
+  return p;
+}
+
+function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start < 0) return "/";
+  const q = url.indexOf("?", start);
+  return q < 0 ? url.slice(start) : url.slice(start, q);
+}
+
+function bearerKey(request: Request, def: ProductDef): string | null {
+  const auth = request.headers.get("authorization");
+  if (auth) {
+    const m = /^bearer\s+(\S+)\s*$/i.exec(auth);
+    return m ? m[1]! : "";
+  }
+  return def.xApiKey ? request.headers.get("x-api-key") : null;
+}
+
+function queryKey(request: Request): string | null {
+  const q = request.url.indexOf("?");
+  return q < 0 ? null : new URLSearchParams(request.url.slice(q + 1)).get("api_key");
+}
+
+export interface ProductAppOptions {
+  def: ProductDef;
+  platform: Platform;
+  /** Product-specific access rules; undefined falls back to keyed bearer access. */
+  access?: (path: string) => Access | undefined;
+  /** Paths on which only GET (and HEAD) are allowed; others answer 405 before auth. */
+  getOnly?: (path: string) => boolean;
+}
+
+/** Validation messages from TypeBox, made readable: "query.limit: Expected integer". */
+function describeValidation(error: unknown): string {
+  const e = error as {
+    type?: string;
+    on?: string;
+    all?: Array<{ path?: string; message?: string; summary?: string }>;
+  };
+  const first = e.all?.[0];
+  const where = `${e.on ?? "request"}${first?.path ? first.path.replaceAll("/", ".") : ""}`;
+  return `Invalid ${where}: ${first?.summary ?? first?.message ?? "does not match the schema"}`;
+}
+
+export function createProductApp(opts: ProductAppOptions) {
+  const { def, platform } = opts;
+  const { config, accounts, limiter } = platform;
+  const accepted = new Set([def.keyPrefix, ...def.alsoAccepts.map((id) => product(id).keyPrefix)]);
+  const keyedStyle = keyedErrorStyle(def);
+  const openStyle: ErrorStyle = def.family === "ok" ? "open" : "data";
+
+  const accessOf = (path: string): Access => {
+    if (path === "/healthz") return { auth: "none", limited: false, errors: openStyle };
+    if (path === "/swagger" || path.startsWith("/swagger/"))
+      return { auth: "none", limited: true, errors: openStyle };
+    return opts.access?.(path) ?? { auth: "bearer", errors: keyedStyle };
+  };
+
+  const setRateHeaders = (
+    headers: Record<string, unknown>,
+    d: { limit: number; remaining: number; resetAtMs: number },
+  ) => {
+    headers["x-ratelimit-limit"] = String(d.limit);
+    headers["x-ratelimit-remaining"] = String(d.remaining);
+    headers["x-ratelimit-reset"] = String(Math.ceil(d.resetAtMs / 1000));
+  };
+
+  const enforce = async (bucket: string, limit: number, headers: Record<string, unknown>) => {
+    const decision = await limiter.hit(bucket, limit);
+    setRateHeaders(headers, decision);
+    if (!decision.allowed) {
+      const wait = Math.max(1, Math.ceil((decision.resetAtMs - platform.now()) / 1000));
+      headers["retry-after"] = String(wait);
+      throw new ApiError(
+        "rateWindow",
+        `Rate limit exceeded: ${limit} requests per ${config.rateWindowMs / 1000}-second window; retry in ${wait} s.`,
+      );
+    }
+  };
+
+  let routeMatchers: Array<{ method: string; re: RegExp }> | null = null;
+  const allowedElsewhere = (
+    app: { routes: Array<{ method: string; path: string }> },
+    path: string,
+    method: string,
+  ) => {
+    routeMatchers ??= app.routes.map((r) => ({
+      method: r.method,
+      re: new RegExp(
+        `^${r.path
+          .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+          .replace(/:[^/]+/g, "[^/]+")
+          .replace(/\*/g, ".*")}/?$`,
+      ),
+    }));
+    return routeMatchers.some((m) => m.method !== method && m.re.test(path));
+  };
+
+  const app = new Elysia({ name: `portolan-${def.id}` })
+    .use(
+      swagger({
+        path: "/swagger",
+        documentation: {
+          info: { title: `Portolan ${def.title} API`, version: "1" },
+          servers: [{ url: config.publicUrls[def.id] }],
+          components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+          security: [{ bearer: [] }],
+        },
+      }),
+    )
+    .onRequest(async ({ request, set, server }) => {
+      const path = pathOf(request.url);
+      const access = accessOf(path);
+      const state: RequestState = { start: performance.now(), access, principal: null };
+      states.set(request, state);
+      if (opts.getOnly?.(path) && request.method !== "GET" && request.method !== "HEAD") {
+        throw new ApiError(
+          "methodNotAllowed",
+          `Method ${request.method} is not allowed here; this API answers GET only.`,
+        );
+      }
+      const length = Number(request.headers.get("content-length") ?? 0);
+      if (length > config.maxBodyBytes) {
+        throw new ApiError("validation", `Request body exceeds the ${config.maxBodyBytes}-byte limit.`);
+      }
+      if (access.auth === "none") {
+        if (!access.limited) return;
+        const forwarded = config.trustProxy
+          ? request.headers.get("x-forwarded-for")?.split(",")[0]?.trim()
+          : undefined;
+        const ip = forwarded || server?.requestIP(request)?.address || "unknown";
+        await enforce(`ip:${def.id}:${ip}`, FREE_LIMIT, set.headers);
+        return;
+      }
+      const key = access.auth === "bearer" ? bearerKey(request, def) : queryKey(request);
+      if (!key) {
+        const how = access.auth === "query" ? "the api_key query parameter" : "Authorization: Bearer <key>";
+        throw new ApiError("unauthorized", `Missing API key: send it in ${how}.`);
+      }
+      const prefix = key.slice(0, key.indexOf("_"));
+      const principal = accepted.has(prefix) ? await accounts.authenticate(key) : null;
+      if (!principal)
+        throw new ApiError(
+          "unauthorized",
+          `API key is malformed, unknown, revoked or expired for the ${def.title} API.`,
+        );
+      state.principal = principal;
+      await enforce(
+        `acct:${def.id}:${principal.org.id}`,
+        principal.org.paid ? PAID_LIMIT : FREE_LIMIT,
+        set.headers,
+      );
+    })
+    .onParse(async ({ request }) => {
+      // One parser for every body: capped read (chunked bodies carry no content-length), then JSON.
+      const text = await readCapped(request, config.maxBodyBytes);
+      if (text.trim() === "") return undefined;
+      try {
+        return JSON.parse(text);
+      } catch {
+        throw new ApiError("validation", "Request body is not valid JSON.");
+      }
+    })
+    .onError(({ code, error, request }) => {
+      const path = pathOf(request.url);
+      const state = states.get(request);
+      const style = (state?.access ?? accessOf(path)).errors;
+      let failure: ApiError;
+      if (error instanceof ApiError) failure = error;
+      else if (code === "NOT_FOUND") {
+        failure = allowedElsewhere(app, path, request.method)
+          ? new ApiError("methodNotAllowed", `Method ${request.method} is not allowed on ${path}.`)
+          : new ApiError("notFound", `No route ${request.method} ${path}.`);
+      } else if (code === "VALIDATION") failure = new ApiError("validation", describeValidation(error));
+      else if (code === "PARSE") failure = new ApiError("validation", "Request body could not be parsed.");
+      else {
+        console.error(`[${def.id}] ${request.method} ${path}:`, error);
+        failure = new ApiError("internal", "Internal error; retry shortly.");
+      }
+      return jsonResponse(errorBody(style, failure), failure.status);
+    })
+    .mapResponse(({ responseValue, set, request }) => {
+      if (responseValue instanceof Response) return responseValue;
+      const start = states.get(request)?.start ?? performance.now();
+      const took = Math.round((performance.now() - start) * 1000) / 1000;
+      return jsonResponse(
+        successBody(def, responseValue, took),
+        typeof set.status === "number" ? set.status : 200,
+      );
+    })
+    .get("/healthz", () => ({ status: "ok", product: def.id }), {
+      detail: { summary: "Liveness", security: [] },
+    })
+    .get(
+      "/v1/account",
+      ({ request }) => {
+        const { org, keyProduct } = principalOf(request);
+        return {
+          org_id: org.id,
+          org_name: org.name,
+          plan: org.plan,
+          paid: org.paid,
+          key_product: keyProduct,
+          entitlement: accounts.entitlement(org.id, def.id),
+          rate_limit: {
+            limit: org.paid ? PAID_LIMIT : FREE_LIMIT,
+            window_seconds: config.rateWindowMs / 1000,
+          },
+        };
+      },
+      { detail: { summary: "The calling account, its plan and rate limit" } },
+    );
+  return app;
+}
+
+/** Reads at most `cap` bytes of the body; more is a validation error, not a crash or an OOM. */
+async function readCapped(request: Request, cap: number): Promise<string> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > cap) {
+      await reader.cancel();
+      throw new ApiError("validation", `Request body exceeds the ${cap}-byte limit.`);
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
+/** Throws 403 unless the caller's organisation holds a live entitlement to the product. */
+export function requireEntitlement(platform: Platform, request: Request, productId: ProductDef["id"]): void {
+  const { org } = principalOf(request);
+  const state = platform.accounts.entitlement(org.id, productId);
+  if (state !== "active") {
+    throw new ApiError(
+      "forbidden",
+      state === "expired"
+        ? `The ${product(productId).title} entitlement of this account has expired.`
+        : `This account has no ${product(productId).title} entitlement.`,
+    );
+  }
+}
