@@ -2,7 +2,7 @@
  * Organisations, plans, API keys and entitlements. The only module that writes these tables; the
  * CLI and the auth plugin both go through it.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { apiKeys, entitlements, orgs } from "../db/schema.ts";
 import type { Db } from "../db/sqlite.ts";
 import { constantTimeEqual, sha256Hex } from "../shared/crypto.ts";
@@ -126,6 +126,18 @@ export class AccountsRepo {
     if (!row) return false;
     this.db.update(apiKeys).set({ revokedAt: this.iso() }).where(eq(apiKeys.id, row.id)).run();
     return true;
+  }
+
+  /** Revokes one key of `orgId`; false when the id is unknown or belongs to another organisation. */
+  revokeOwnKey(orgId: string, keyId: string): boolean {
+    const revoked = this.db
+      .update(apiKeys)
+      // Idempotent: a second revoke keeps the first revocation time.
+      .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${this.iso()})` })
+      .where(and(eq(apiKeys.id, keyId), eq(apiKeys.orgId, orgId)))
+      .returning({ id: apiKeys.id })
+      .all();
+    return revoked.length > 0;
   }
 
   listKeys(orgId: string) {

@@ -4,7 +4,7 @@
  * /healthz and the keyed no-op GET /v1/account. Product folders only add their own routes.
  */
 import { swagger } from "@elysiajs/swagger";
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import type { Principal } from "../accounts/repo.ts";
 import { type ErrorStyle, errorBody, jsonResponse, keyedErrorStyle, successBody } from "./envelopes.ts";
 import { ApiError } from "./errors.ts";
@@ -201,7 +201,10 @@ export function createProductApp(opts: ProductAppOptions) {
       const state = states.get(request);
       const style = (state?.access ?? accessOf(path)).errors;
       let failure: ApiError;
+      // Elysia wraps whatever the body parser throws in a ParseError; unwrap ours.
+      const cause = (error as { cause?: unknown }).cause;
       if (error instanceof ApiError) failure = error;
+      else if (cause instanceof ApiError) failure = cause;
       else if (code === "NOT_FOUND") {
         failure = allowedElsewhere(app, path, request.method)
           ? new ApiError("methodNotAllowed", `Method ${request.method} is not allowed on ${path}.`)
@@ -244,8 +247,60 @@ export function createProductApp(opts: ProductAppOptions) {
         };
       },
       { detail: { summary: "The calling account, its plan and rate limit" } },
+    )
+    .get(
+      "/v1/account/keys",
+      ({ request }) => ({ items: accounts.listKeys(principalOf(request).org.id).map(keyView) }),
+      { detail: { summary: "The account's API keys (hints only, never the keys)" } },
+    )
+    .post(
+      "/v1/account/keys",
+      async ({ request, body, set }) => {
+        const { org } = principalOf(request);
+        const expiresAt =
+          body.expires_in_days === undefined
+            ? null
+            : new Date(platform.now() + body.expires_in_days * 86_400_000).toISOString();
+        const created = await accounts.createKey(org.id, def.id, { label: body.label, expiresAt });
+        set.status = 201;
+        const view = keyView(accounts.listKeys(org.id).find((k) => k.id === created.id)!);
+        return { ...view, key: created.key };
+      },
+      {
+        body: t.Object(
+          {
+            label: t.Optional(t.String({ maxLength: 100 })),
+            expires_in_days: t.Optional(t.Integer({ minimum: 1, maximum: 3650 })),
+          },
+          { additionalProperties: false },
+        ),
+        detail: { summary: "Issue another key for this product; the key is shown only in this response" },
+      },
+    )
+    .delete(
+      "/v1/account/keys/:id",
+      ({ request, params }) => {
+        // Another account's key id answers 404, exactly like an id that never existed.
+        if (!accounts.revokeOwnKey(principalOf(request).org.id, params.id)) {
+          throw new ApiError("notFound", `No key ${params.id} on this account.`);
+        }
+        return { id: params.id, revoked: true };
+      },
+      { detail: { summary: "Revoke a key of this account" } },
     );
   return app;
+}
+
+function keyView(k: ReturnType<Platform["accounts"]["listKeys"]>[number]) {
+  return {
+    id: k.id,
+    product: k.product,
+    hint: k.hint,
+    label: k.label,
+    created_at: k.createdAt,
+    expires_at: k.expiresAt,
+    revoked_at: k.revokedAt,
+  };
 }
 
 /** Reads at most `cap` bytes of the body; more is a validation error, not a crash or an OOM. */

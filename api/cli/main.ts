@@ -1,0 +1,170 @@
+/**
+ * `portolan`: account administration against the configured database (PORTOLAN_DB).
+ *   org create <name> [--plan P] [--paid] [--entitle all|none|ocean,air,...]
+ *   org list
+ *   key create --org ID --product ocean|air|schedules|loading|rates|distance [--label L] [--expires ISO|Nd]
+ *   key list --org ID
+ *   key revoke <key-id or key>
+ *   plan set --org ID [--plan P] [--paid|--free] [--shipments N|none] [--containers N|none]
+ *            [--payg-cap USD|none] [--payg-price USD|none] [--entitle product[:expiry],...] [--revoke product,...]
+ * The value a script needs (org id, new key) is always printed on the last line.
+ */
+import { parseArgs } from "node:util";
+import { AccountsRepo, type PlanSettings } from "../accounts/repo.ts";
+import { loadConfig } from "../config.ts";
+import { orgs } from "../db/schema.ts";
+import { openDatabase } from "../db/sqlite.ts";
+import { isProductId, PRODUCT_IDS, type ProductId } from "../shared/products.ts";
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  org: { type: "string" },
+  product: { type: "string" },
+  label: { type: "string" },
+  expires: { type: "string" },
+  plan: { type: "string" },
+  paid: { type: "boolean" },
+  free: { type: "boolean" },
+  shipments: { type: "string" },
+  containers: { type: "string" },
+  "payg-cap": { type: "string" },
+  "payg-price": { type: "string" },
+  entitle: { type: "string" },
+  revoke: { type: "string" },
+} as const;
+
+/** "2027-01-31", an ISO instant, or "30d" from now. */
+export function parseExpiry(value: string, now: number): string {
+  const days = /^(\d+)d$/.exec(value);
+  if (days) return new Date(now + Number(days[1]) * 86_400_000).toISOString();
+  const t = Date.parse(value);
+  if (Number.isNaN(t))
+    throw new UsageError(`cannot read expiry "${value}" (use 2027-01-31, an ISO instant or 30d)`);
+  return new Date(t).toISOString();
+}
+
+function productList(value: string): ProductId[] {
+  if (value === "all") return [...PRODUCT_IDS];
+  if (value === "none") return [];
+  return value.split(",").map((p) => {
+    const id = p.trim();
+    if (!isProductId(id)) throw new UsageError(`unknown product "${id}" (one of ${PRODUCT_IDS.join(", ")})`);
+    return id;
+  });
+}
+
+function nullableNumber(value: string | undefined, name: string): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === "none") return null;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`--${name} takes a non-negative number or "none"`);
+  return n;
+}
+
+function need(value: string | undefined, what: string): string {
+  if (!value) throw new UsageError(`missing ${what}`);
+  return value;
+}
+
+export async function run(argv: string[], out: (line: string) => void): Promise<void> {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  const [noun, verb, ...rest] = positionals;
+  const { db, close } = openDatabase(loadConfig().dbPath);
+  const repo = new AccountsRepo(db);
+  const now = Date.now();
+  const orgId = () => {
+    const id = need(values.org, "--org");
+    if (!repo.getOrg(id)) throw new UsageError(`no organisation ${id}`);
+    return id;
+  };
+  try {
+    switch (`${noun} ${verb}`) {
+      case "org create": {
+        const org = repo.createOrg(need(rest.join(" "), "organisation name"), {
+          plan: values.plan ?? (values.paid ? "pro" : "free"),
+          paid: values.paid ?? false,
+        });
+        for (const p of productList(values.entitle ?? "all")) repo.setEntitlement(org.id, p, null);
+        out(`organisation ${org.name} (plan ${org.plan})`);
+        out(org.id);
+        return;
+      }
+      case "org list": {
+        for (const o of db.select().from(orgs).all())
+          out(`${o.id}  ${o.name}  plan=${o.plan} paid=${o.paid}`);
+        return;
+      }
+      case "key create": {
+        const product = need(values.product, "--product");
+        if (!isProductId(product)) throw new UsageError(`unknown product "${product}"`);
+        const created = await repo.createKey(orgId(), product, {
+          label: values.label,
+          expiresAt: values.expires ? parseExpiry(values.expires, now) : null,
+        });
+        out(`key ${created.id} for ${product} (shown once; only its hash is stored)`);
+        out(created.key);
+        return;
+      }
+      case "key list": {
+        for (const k of repo.listKeys(orgId())) {
+          const state = k.revokedAt
+            ? "revoked"
+            : k.expiresAt && Date.parse(k.expiresAt) <= now
+              ? "expired"
+              : "active";
+          out(`${k.id}  ${k.product}  ${k.hint}  ${state}${k.label ? `  ${k.label}` : ""}`);
+        }
+        return;
+      }
+      case "key revoke": {
+        const target = need(rest[0], "key id or key");
+        if (!(await repo.revokeKey(target))) throw new UsageError(`no key ${target}`);
+        out(`revoked ${target.includes("_") ? "key" : target}`);
+        return;
+      }
+      case "plan set": {
+        const id = orgId();
+        const settings: PlanSettings = {
+          plan: values.plan,
+          paid: values.paid ? true : values.free ? false : undefined,
+          shipmentQuota: nullableNumber(values.shipments, "shipments"),
+          containerSlots: nullableNumber(values.containers, "containers"),
+          paygSpendCapUsd: nullableNumber(values["payg-cap"], "payg-cap"),
+          paygUnitPriceUsd: nullableNumber(values["payg-price"], "payg-price"),
+        };
+        // Parse everything before writing anything: a bad flag leaves the account unchanged.
+        const grants = (values.entitle ? values.entitle.split(",") : []).flatMap((item) => {
+          const [p, expiry] = item.split(/:(.+)/);
+          const until = expiry ? parseExpiry(expiry, now) : null;
+          return productList(p!).map((pid) => [pid, until] as const);
+        });
+        const removals = values.revoke ? productList(values.revoke) : [];
+        const org = repo.setPlan(id, settings);
+        for (const [pid, until] of grants) repo.setEntitlement(id, pid, until);
+        for (const pid of removals) repo.removeEntitlement(id, pid);
+        out(
+          `plan ${org.plan} paid=${org.paid} shipments=${org.shipmentQuota ?? "uncapped"} containers=${org.containerSlots ?? "uncapped"} payg_cap=${org.paygSpendCapUsd ?? "none"}`,
+        );
+        out(org.id);
+        return;
+      }
+      default:
+        throw new UsageError(
+          "usage: portolan org create|org list|key create|key list|key revoke|plan set (see README)",
+        );
+    }
+  } finally {
+    close();
+  }
+}
+
+if (import.meta.main) {
+  try {
+    await run(process.argv.slice(2), (line) => console.log(line));
+  } catch (err) {
+    if (!(err instanceof UsageError) && !(err instanceof TypeError)) throw err;
+    console.error(`portolan: ${err.message}`);
+    process.exit(2);
+  }
+}

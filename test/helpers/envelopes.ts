@@ -1,0 +1,66 @@
+/**
+ * What the specs say each product's bodies look like, written independently of the implementation
+ * so tests can check any response against it. Returns a list of problems (empty = conforms).
+ */
+import type { ProductId } from "../../api/shared/products.ts";
+
+type Json = Record<string, unknown>;
+
+const keys = (o: unknown) => (o && typeof o === "object" ? Object.keys(o).sort().join(",") : typeof o);
+const UPPER = /^[A-Z][A-Z_]+$/;
+const LOWER = /^[a-z][a-z_]+$/;
+
+const OK_FAMILY: ProductId[] = ["ocean", "schedules", "loading"];
+
+export function successProblems(product: ProductId, body: Json): string[] {
+  const k = keys(body);
+  switch (product) {
+    case "ocean":
+      if (k !== "api_version,data,ok" || body.ok !== true) return [`ocean success keys ${k}`];
+      return /^\d{4}-\d{2}-\d{2}$/.test(String(body.api_version)) ? [] : ["api_version is not a date"];
+    case "schedules":
+    case "loading":
+      return k === "data,ok" && body.ok === true ? [] : [`${product} success keys ${k}`];
+    case "air":
+    case "rates":
+      return k === "data" ? [] : [`${product} success keys ${k}`];
+    case "distance":
+      if (k !== "data,meta") return [`distance success keys ${k}`];
+      return typeof (body.meta as Json).took_ms === "number" ? [] : ["meta.took_ms not a number"];
+  }
+}
+
+/** `open` = an unkeyed route (public lookup, /public/*, docs, health). */
+export function errorProblems(
+  product: ProductId,
+  body: Json,
+  opts: { open?: boolean; compat?: boolean } = {},
+): string[] {
+  if (opts.compat) {
+    return keys(body) === "data,message,status" && body.status === "error" && body.data === null
+      ? []
+      : [`compat transport error ${JSON.stringify(body)}`];
+  }
+  if (OK_FAMILY.includes(product)) {
+    if (opts.open) {
+      return keys(body) === "message,ok" && body.ok === false && typeof body.message === "string"
+        ? []
+        : [`open error ${JSON.stringify(body)}`];
+    }
+    const e = body.error as Json;
+    if (keys(body) !== "error,ok" || body.ok !== false) return [`keyed error keys ${keys(body)}`];
+    if (!UPPER.test(String(e.code)) || typeof e.message !== "string" || typeof e.severity !== "string") {
+      return [`error object ${JSON.stringify(e)}`];
+    }
+    return [];
+  }
+  const e = body.error as Json;
+  if (keys(body) !== "error") return [`${product} error keys ${keys(body)}`];
+  return LOWER.test(String(e?.code)) && typeof e?.message === "string"
+    ? []
+    : [`error object ${JSON.stringify(e)}`];
+}
+
+export function errorCode(body: Json): string | undefined {
+  return (body.error as Json | undefined)?.code as string | undefined;
+}

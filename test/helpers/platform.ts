@@ -1,0 +1,53 @@
+/** A real platform over an in-memory (or given) SQLite database, with helpers to call products. */
+import { buildApps, type FetchApp } from "../../api/app.ts";
+import { bootstrap, type Running } from "../../api/bootstrap.ts";
+import { type Config, loadConfig } from "../../api/config.ts";
+import type { ProductId } from "../../api/shared/products.ts";
+
+export interface TestPlatform extends Running {
+  apps: Record<ProductId, FetchApp>;
+  call(product: ProductId, path: string, init?: RequestInit): Promise<Response>;
+  /** An organisation entitled to every product, with one key per product. */
+  tenant(opts?: {
+    paid?: boolean;
+    name?: string;
+  }): Promise<{ orgId: string; keys: Record<ProductId, string> }>;
+}
+
+export class ManualClock {
+  constructor(public t = Date.parse("2026-11-21T12:00:00Z")) {}
+  now = () => this.t;
+  advance(ms: number) {
+    this.t += ms;
+  }
+}
+
+export async function makePlatform(
+  overrides: Partial<Config> = {},
+  now?: () => number,
+): Promise<TestPlatform> {
+  const config = { ...loadConfig({}), dbPath: ":memory:", ...overrides };
+  const running = await bootstrap(config, now);
+  const apps = buildApps(running);
+  return {
+    ...running,
+    apps,
+    call: (product, path, init) => apps[product].handle(new Request(`http://localhost${path}`, init)),
+    tenant: async (opts = {}) => {
+      const org = running.accounts.createOrg(opts.name ?? "tenant", {
+        paid: opts.paid ?? false,
+        plan: opts.paid ? "pro" : "free",
+      });
+      const keys = {} as Record<ProductId, string>;
+      for (const p of ["ocean", "air", "schedules", "loading", "rates", "distance"] as const) {
+        running.accounts.setEntitlement(org.id, p, null);
+        keys[p] = (await running.accounts.createKey(org.id, p)).key;
+      }
+      return { orgId: org.id, keys };
+    },
+  };
+}
+
+export const bearer = (key: string, extra: Record<string, string> = {}) => ({
+  headers: { authorization: `Bearer ${key}`, ...extra },
+});

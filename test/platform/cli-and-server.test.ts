@@ -1,0 +1,99 @@
+/** The CLI and the real listeners, as a new user meets them: subprocesses and sockets. */
+import { afterAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PRODUCTS } from "../../api/shared/products.ts";
+import { freePort } from "../helpers/redis-server.ts";
+
+const root = join(import.meta.dir, "../..");
+const dir = mkdtempSync(join(tmpdir(), "portolan-cli-"));
+const env = { ...process.env, PORTOLAN_DB: join(dir, "portolan.sqlite") };
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function cli(...args: string[]) {
+  const r = Bun.spawnSync([join(root, "bin/portolan"), ...args], { env, cwd: root });
+  return { code: r.exitCode, out: r.stdout.toString().trim().split("\n"), err: r.stderr.toString() };
+}
+
+test("CLI and every product on its own port: org, key, first call, plan, revoke", async () => {
+  const org = cli("org", "create", "Acme", "Freight");
+  expect(org.code).toBe(0);
+  const orgId = org.out.at(-1)!;
+  expect(orgId).toMatch(/^[0-9a-f-]{36}$/);
+  const key = cli("key", "create", "--org", orgId, "--product", "ocean").out.at(-1)!;
+  expect(key).toMatch(/^oc_/);
+  const dkey = cli("key", "create", "--org", orgId, "--product", "distance").out.at(-1)!;
+
+  const ports = await Promise.all(PRODUCTS.map(() => freePort()));
+  const portEnv = Object.fromEntries(
+    PRODUCTS.map((p, i) => [`PORTOLAN_${p.id.toUpperCase()}_PORT`, String(ports[i])]),
+  );
+  const server = Bun.spawn([join(root, "node_modules/.bin/bun"), join(root, "api/main.ts")], {
+    env: { ...env, ...portEnv },
+    cwd: root,
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  try {
+    const base = (i: number) => `http://127.0.0.1:${ports[i]}`;
+    for (let tries = 0; ; tries++) {
+      try {
+        await fetch(`${base(5)}/healthz`);
+        break;
+      } catch {
+        if (tries > 100) throw new Error("server did not start");
+        await Bun.sleep(50);
+      }
+    }
+    for (const [i, p] of PRODUCTS.entries()) {
+      const health = await fetch(`${base(i)}/healthz`);
+      expect([p.id, health.status]).toEqual([p.id, 200]);
+      expect(JSON.stringify(await health.json())).toContain(`"product":"${p.id}"`);
+    }
+    const me = await fetch(`${base(0)}/v1/account`, { headers: { authorization: `Bearer ${key}` } });
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { data: { entitlement: string } }).data.entitlement).toBe("active");
+    expect(
+      (await fetch(`${base(5)}/v1/account`, { headers: { authorization: `Bearer ${dkey}` } })).status,
+    ).toBe(200);
+
+    const plan = cli(
+      "plan",
+      "set",
+      "--org",
+      orgId,
+      "--paid",
+      "--plan",
+      "pro",
+      "--shipments",
+      "500",
+      "--entitle",
+      "ocean:2020-01-01",
+    );
+    expect(plan.code).toBe(0);
+    const after = (await (
+      await fetch(`${base(0)}/v1/account`, { headers: { authorization: `Bearer ${key}` } })
+    ).json()) as {
+      data: { paid: boolean; entitlement: string; rate_limit: { limit: number } };
+    };
+    expect(after.data).toMatchObject({ paid: true, entitlement: "expired", rate_limit: { limit: 120 } });
+
+    const bad = cli("plan", "set", "--org", orgId, "--free", "--entitle", "nonsense");
+    expect(bad.code).toBe(2);
+    const still = (await (
+      await fetch(`${base(0)}/v1/account`, { headers: { authorization: `Bearer ${key}` } })
+    ).json()) as {
+      data: { paid: boolean };
+    };
+    expect(still.data.paid).toBe(true); // the rejected command changed nothing
+
+    expect(cli("key", "revoke", key).code).toBe(0);
+    expect(
+      (await fetch(`${base(0)}/v1/account`, { headers: { authorization: `Bearer ${key}` } })).status,
+    ).toBe(401);
+  } finally {
+    server.kill();
+    await server.exited;
+  }
+});
