@@ -1,6 +1,8 @@
 /**
  * The `locations` artifact payload (format version below). Written by data-build/locations/encode.ts,
  * read by ./index.ts. One row per place; columns are typed arrays so loading is a view, not a parse.
+ * Rows are stored most important first (main ports, countries, cargo airports, big cities, ...), so
+ * the row number is the ranking tie-breaker for search and the geocoder.
  *
  * Sections:
  *   meta        JSON: country table, time zone names, legacy LOCODE aliases, row count
@@ -8,12 +10,12 @@
  *   keys        normalized search keys (see normalize.ts), each terminated by a 0 byte
  *   words       u32 pairs [key byte offset, row]: every word start of every key, sorted by the
  *               key bytes from that offset (a word-suffix array: prefix search is a binary search)
+ *   key_rows    u32 pairs [key byte offset, row] in blob order, for substring hits
  *   lat, lng    i32 microdegrees
- *   name_off    u32, name_len u8
+ *   name_off    u32, name_len u16
  *   kind, source u8 (enums below)
  *   country     u16 index into meta.countries (NO_INDEX = none)
  *   tz          u16 index into meta.timezones (NO_INDEX = none)
- *   importance  u16, higher ranks first in search
  *   codes       CODE_BYTES per row, ASCII, zero padded: locode[5] iata[3] icao[4] admin[4]
  *   by_locode, by_iata, by_icao   u32 rows with that code, sorted by the code bytes
  */
@@ -51,6 +53,7 @@ export const SECTION = {
   names: "names",
   keys: "keys",
   words: "words",
+  keyRows: "key_rows",
   lat: "lat",
   lng: "lng",
   nameOff: "name_off",
@@ -59,7 +62,6 @@ export const SECTION = {
   source: "source",
   country: "country",
   tz: "tz",
-  importance: "importance",
   codes: "codes",
   byLocode: "by_locode",
   byIata: "by_iata",

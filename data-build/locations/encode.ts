@@ -1,0 +1,170 @@
+/** Encodes collected places into the `locations` artifact (layout in api/distance/locations/format.ts). */
+import {
+  CODE_BYTES,
+  CODE_FIELDS,
+  type CodeField,
+  KINDS,
+  LOCATIONS_FORMAT_VERSION,
+  LOCATIONS_KIND,
+  type LocationsMeta,
+  NO_INDEX,
+  SECTION,
+  SOURCES,
+} from "../../api/distance/locations/format.ts";
+import { normalize } from "../../api/distance/locations/normalize.ts";
+import { encodeArtifact } from "../format/container.ts";
+import type { CollectedLocations } from "./collect.ts";
+
+const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+/** Grows a byte buffer; the artifact's blobs are a few MB so doubling is cheap. */
+class ByteSink {
+  buf = new Uint8Array(1 << 20);
+  length = 0;
+  push(bytes: Uint8Array): number {
+    const at = this.length;
+    while (this.length + bytes.length > this.buf.length) {
+      const next = new Uint8Array(this.buf.length * 2);
+      next.set(this.buf.subarray(0, this.length));
+      this.buf = next;
+    }
+    this.buf.set(bytes, at);
+    this.length += bytes.length;
+    return at;
+  }
+  bytes(): Uint8Array {
+    return this.buf.subarray(0, this.length);
+  }
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
+export function encodeLocations(data: CollectedLocations, buildId: string): Uint8Array {
+  // Row order is importance order: search and geocoder ties resolve to the lower row.
+  const places = [...data.places].sort((a, b) => b.importance - a.importance);
+  const n = places.length;
+  const enc = new TextEncoder();
+
+  const countryIndex = new Map<string, number>();
+  const countries: LocationsMeta["countries"] = [];
+  const countryOf = (code: string | null): number => {
+    if (!code) return NO_INDEX;
+    let i = countryIndex.get(code);
+    if (i === undefined) {
+      i = countries.length;
+      countryIndex.set(code, i);
+      countries.push([code, code, []]);
+    }
+    return i;
+  };
+  for (const c of data.countries) {
+    countryOf(c.code);
+    countries[countryIndex.get(c.code)!] = [c.code, c.name, [...new Set(c.altNames.map(normalize))]];
+  }
+  const timezones: string[] = [];
+  const tzIndex = new Map<string, number>();
+  const tzOf = (tz: string | null): number => {
+    if (!tz) return NO_INDEX;
+    let i = tzIndex.get(tz);
+    if (i === undefined) {
+      i = timezones.length;
+      tzIndex.set(tz, i);
+      timezones.push(tz);
+    }
+    return i;
+  };
+
+  const lat = new Int32Array(n);
+  const lng = new Int32Array(n);
+  const nameOff = new Uint32Array(n);
+  const nameLen = new Uint16Array(n);
+  const kind = new Uint8Array(n);
+  const source = new Uint8Array(n);
+  const country = new Uint16Array(n);
+  const tz = new Uint16Array(n);
+  const codes = new Uint8Array(n * CODE_BYTES);
+  const names = new ByteSink();
+  const keys = new ByteSink();
+  const words: Array<{ start: number; end: number; row: number }> = [];
+  const keyRows: number[] = [];
+  const zero = new Uint8Array(1);
+
+  places.forEach((p, row) => {
+    lat[row] = Math.round(p.lat * 1e6);
+    lng[row] = Math.round(p.lng * 1e6);
+    const name = enc.encode(p.name).subarray(0, 0xffff);
+    nameOff[row] = names.push(name);
+    nameLen[row] = name.length;
+    kind[row] = KINDS.indexOf(p.kind);
+    source[row] = SOURCES.indexOf(p.source);
+    country[row] = countryOf(p.countryCode);
+    tz[row] = tzOf(p.timezone);
+    const fields: Record<CodeField, string | null> = {
+      locode: p.locode,
+      iata: p.iata,
+      icao: p.icao,
+      admin: p.admin,
+    };
+    for (const [field, [at, width]] of Object.entries(CODE_FIELDS)) {
+      const value = fields[field as CodeField];
+      // Codes are ASCII by definition; anything else (a stray admin name) is not a code.
+      if (value && /^[\x20-\x7e]+$/.test(value))
+        codes.set(enc.encode(value.slice(0, width)), row * CODE_BYTES + at);
+    }
+    for (const key of new Set(p.keys.map(normalize))) {
+      if (!key) continue;
+      const bytes = enc.encode(key);
+      const start = keys.push(bytes);
+      keys.push(zero);
+      const end = start + bytes.length;
+      keyRows.push(start, row);
+      for (let i = 0; i < bytes.length; i++) {
+        if (i === 0 || bytes[i - 1] === 0x20) words.push({ start: start + i, end, row });
+      }
+    }
+  });
+
+  const keyBytes = keys.bytes();
+  // Buffer#compare over ranges of one buffer: byte order (what the reader's binary search uses), no copies.
+  const keyBuf = Buffer.from(keyBytes.buffer, keyBytes.byteOffset, keyBytes.byteLength);
+  words.sort((a, b) => keyBuf.compare(keyBuf, b.start, b.end, a.start, a.end) || a.row - b.row);
+  const wordTable = new Uint32Array(words.length * 2);
+  words.forEach((w, i) => {
+    wordTable[i * 2] = w.start;
+    wordTable[i * 2 + 1] = w.row;
+  });
+
+  const codeIndex = (field: CodeField): Uint32Array => {
+    const [at, width] = CODE_FIELDS[field];
+    const code = (row: number) => codes.subarray(row * CODE_BYTES + at, row * CODE_BYTES + at + width);
+    const rows: number[] = [];
+    for (let row = 0; row < n; row++) if (codes[row * CODE_BYTES + at] !== 0) rows.push(row);
+    rows.sort((a, b) => compareBytes(code(a), code(b)) || a - b);
+    return Uint32Array.from(rows);
+  };
+
+  const meta: LocationsMeta = { rows: n, countries, timezones, aliases: data.aliases };
+  return encodeArtifact(LOCATIONS_KIND, LOCATIONS_FORMAT_VERSION, buildId, [
+    { name: SECTION.meta, bytes: enc.encode(JSON.stringify(meta)) },
+    { name: SECTION.names, bytes: names.bytes() },
+    { name: SECTION.keys, bytes: keyBytes },
+    { name: SECTION.words, bytes: bytesOf(wordTable) },
+    { name: SECTION.keyRows, bytes: bytesOf(Uint32Array.from(keyRows)) },
+    { name: SECTION.lat, bytes: bytesOf(lat) },
+    { name: SECTION.lng, bytes: bytesOf(lng) },
+    { name: SECTION.nameOff, bytes: bytesOf(nameOff) },
+    { name: SECTION.nameLen, bytes: bytesOf(nameLen) },
+    { name: SECTION.kind, bytes: kind },
+    { name: SECTION.source, bytes: source },
+    { name: SECTION.country, bytes: bytesOf(country) },
+    { name: SECTION.tz, bytes: bytesOf(tz) },
+    { name: SECTION.codes, bytes: codes },
+    { name: SECTION.byLocode, bytes: bytesOf(codeIndex("locode")) },
+    { name: SECTION.byIata, bytes: bytesOf(codeIndex("iata")) },
+    { name: SECTION.byIcao, bytes: bytesOf(codeIndex("icao")) },
+  ]);
+}

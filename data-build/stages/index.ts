@@ -1,0 +1,11 @@
+/** The stage registry, in run order. `module` is the file defining the stage: its code version. */
+import type { RegisteredStage } from "../pipeline.ts";
+import { locationsStage } from "./locations.ts";
+import { seaGraphStage } from "./sea-graph.ts";
+
+const here = (file: string) => new URL(file, import.meta.url).pathname;
+
+export const registry: RegisteredStage[] = [
+  { stage: locationsStage, module: here("./locations.ts") },
+  { stage: seaGraphStage, module: here("./sea-graph.ts") },
+];

