@@ -1,0 +1,275 @@
+/**
+ * In-process sea route planning over the WASM router. One SeaRouter owns one WebAssembly
+ * instance: create one per worker thread (getSeaRouter caches it per thread).
+ * Response shape and conventions: docs/sea-routing.md.
+ */
+import { readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { type RawRoute, STATUS, WasmRouter } from "../../../router-wasm/binding/router.ts";
+import { ApiError } from "../../shared/errors.ts";
+import {
+  checkMode,
+  checkSpeed,
+  DEFAULT_MASK,
+  maskOf,
+  PASSAGE_IDS,
+  type PassageId,
+  parseAvoid,
+  type RoutingMode,
+  SAFE_CLOSED,
+  SPEED_KNOTS,
+} from "./policy.ts";
+
+const METRES_PER_NM = 1852;
+/** A point farther than this from every sea lane is not at sea (inland city, lake): no route. */
+export const MAX_SNAP_KM = 200;
+/** Search budget (heap pops); the whole sea graph settles in ~15k, so only a broken graph hits it. */
+export const DEFAULT_MAX_SETTLED = 250_000;
+const MAX_ALTERNATIVES = 3;
+
+/** Any resolved location works; only lat/lng (and name, for messages) are read. */
+export interface SeaPoint {
+  lat: number;
+  lng: number;
+  name?: string | null;
+}
+
+export interface SeaRouteRequest {
+  from: SeaPoint;
+  to: SeaPoint;
+  /** 3 to 40; default 14. */
+  speedKnots?: number;
+  routingMode?: RoutingMode | string;
+  /** Passage ids to close (case-insensitive). */
+  avoid?: readonly string[];
+  /** Include the geometry; the `path` key is omitted otherwise. */
+  path?: boolean;
+  alternatives?: boolean;
+  /** Search budget override (tests, batch jobs). */
+  maxSettled?: number;
+}
+
+export interface SeaRoute {
+  label: string;
+  distance: { nm: number; km: number };
+  eca: {
+    nm: number;
+    non_eca_nm: number;
+    share: number;
+    zones: Array<{ id: string; name: string; nm: number }>;
+  };
+  transit: { speed_knots: number; hours: number; days: number };
+  passages: Array<{ id: string; name: string }>;
+  /** [lat, lng] pairs from the snapped origin to the snapped destination. */
+  path?: Array<[number, number]>;
+}
+
+export interface SeaRouteData {
+  routing_mode: RoutingMode;
+  avoided: PassageId[];
+  route: SeaRoute;
+  alternatives: SeaRoute[];
+}
+
+const round = (x: number, digits: number) => {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+};
+
+export class SeaRouter {
+  private constructor(
+    readonly wasm: WasmRouter,
+    readonly graphPath: string,
+  ) {}
+
+  get buildId(): string {
+    return this.wasm.buildId;
+  }
+
+  /**
+   * Loads `sea.graph` and `router.wasm` from a build directory (default data/build or
+   * PORTOLAN_BUILD_DIR). A stale, foreign or corrupt artifact throws an ArtifactError that names
+   * the file and says how to rebuild.
+   */
+  static async load(buildDir?: string): Promise<SeaRouter> {
+    const dir = resolve(
+      buildDir ?? process.env.PORTOLAN_BUILD_DIR ?? join(import.meta.dir, "../../../data/build"),
+    );
+    const graphPath = join(dir, "sea.graph");
+    const wasmPath = join(dir, "router.wasm");
+    const [graph, wasm] = await Promise.all([
+      readFile(graphPath).catch(() => {
+        throw new Error(`${graphPath} missing: run \`npm run build\` (or \`bun run data-build/main.ts\`)`);
+      }),
+      readFile(wasmPath).catch(() => {
+        throw new Error(`${wasmPath} missing: run \`bash router-wasm/build.sh\``);
+      }),
+    ]);
+    const router = await WasmRouter.create(
+      wasm,
+      new Uint8Array(graph.buffer, graph.byteOffset, graph.byteLength),
+      {
+        path: graphPath,
+        baseClosed: DEFAULT_MASK,
+      },
+    );
+    const ids = router.names.gates.map((g) => g.id);
+    if (ids.join(",") !== PASSAGE_IDS.join(",")) {
+      throw new Error(
+        `${graphPath}: passages [${ids.join(", ")}] do not match this API build; rebuild the artifacts`,
+      );
+    }
+    return new SeaRouter(router, graphPath);
+  }
+
+  /** Nearest graph node to a point: where a route from or to it starts. */
+  snap(lat: number, lng: number): { lat: number; lng: number; km: number } | null {
+    const s = this.wasm.snap(lat, lng);
+    return s && { lat: s.lat, lng: s.lng, km: s.snapM / 1000 };
+  }
+
+  /** Low-level query with an explicit closed mask (bit i = PASSAGE_IDS[i]). */
+  routeRaw(
+    from: SeaPoint,
+    to: SeaPoint,
+    closedMask: number,
+    path: boolean,
+    maxSettled = DEFAULT_MAX_SETTLED,
+  ): RawRoute {
+    return this.wasm.route(from.lat, from.lng, to.lat, to.lng, closedMask, maxSettled, path);
+  }
+
+  /** Plans a sea route; throws ApiError validation / noRoute. */
+  plan(req: SeaRouteRequest): SeaRouteData {
+    const speed = checkSpeed(req.speedKnots ?? SPEED_KNOTS.default);
+    const mode = checkMode(req.routingMode ?? "short");
+    for (const [side, p] of [["from", req.from] as const, ["to", req.to] as const]) {
+      if (
+        !Number.isFinite(p.lat) ||
+        !Number.isFinite(p.lng) ||
+        Math.abs(p.lat) > 90 ||
+        Math.abs(p.lng) > 180
+      ) {
+        throw new ApiError("validation", `${side} has no valid coordinates`);
+      }
+    }
+    const requested = parseAvoid(req.avoid ?? []);
+    const avoidedSet = new Set<PassageId>([...requested, ...(mode === "safe" ? SAFE_CLOSED : [])]);
+    const avoided = PASSAGE_IDS.filter((id) => avoidedSet.has(id));
+    const closed = (DEFAULT_MASK | maskOf(avoided)) >>> 0;
+    const wantPath = req.path === true;
+    const budget = req.maxSettled ?? DEFAULT_MAX_SETTLED;
+
+    const main = this.routeRaw(req.from, req.to, closed, wantPath, budget);
+    this.ensureFound(main, req, avoided);
+    const route = this.present(main, "Direct", speed, wantPath);
+    const alternatives: SeaRoute[] = [];
+    if (req.alternatives) {
+      // Close each passage of the main route in turn; keep routes with a different passage set.
+      const seen = new Set([main.gates.slice().sort().join(",")]);
+      const found: Array<{ raw: RawRoute; label: string }> = [];
+      for (const gate of main.gates) {
+        const raw = this.routeRaw(req.from, req.to, closed | (1 << (gate - 1)), wantPath, budget);
+        const key = raw.gates.slice().sort().join(",");
+        if (raw.status !== STATUS.found || seen.has(key)) continue;
+        seen.add(key);
+        found.push({ raw, label: `Avoiding ${this.gateName(gate)}` });
+      }
+      found.sort((a, b) => a.raw.metres - b.raw.metres);
+      for (const f of found.slice(0, MAX_ALTERNATIVES))
+        alternatives.push(this.present(f.raw, f.label, speed, wantPath));
+    }
+    return { routing_mode: mode, avoided, route, alternatives };
+  }
+
+  private gateName(code: number): string {
+    return this.wasm.names.gates[code - 1]?.name ?? `passage ${code}`;
+  }
+
+  private ensureFound(raw: RawRoute, req: SeaRouteRequest, avoided: PassageId[]): void {
+    const label = (p: SeaPoint, side: string) => p.name ?? `${side} (${round(p.lat, 4)}, ${round(p.lng, 4)})`;
+    if (raw.status === STATUS.found) {
+      for (const [p, s, side] of [
+        [req.from, raw.from, "from"],
+        [req.to, raw.to, "to"],
+      ] as const) {
+        if (s.snapM > MAX_SNAP_KM * 1000) {
+          throw new ApiError(
+            "noRoute",
+            `${label(p, side)} is ${Math.round(s.snapM / 1000)} km from the nearest sea lane (limit ${MAX_SNAP_KM} km): no sea route`,
+          );
+        }
+      }
+      return;
+    }
+    if (raw.status === STATUS.budgetExhausted) {
+      throw new ApiError(
+        "noRoute",
+        `sea route search gave up after ${raw.settled} steps (search budget exhausted)`,
+        {
+          reason: "budget_exhausted",
+        },
+      );
+    }
+    const closedNote = avoided.length ? ` with ${avoided.join(", ")} closed` : "";
+    throw new ApiError(
+      "noRoute",
+      `no sea route between ${label(req.from, "from")} and ${label(req.to, "to")}${closedNote}`,
+    );
+  }
+
+  private present(raw: RawRoute, label: string, speed: number, wantPath: boolean): SeaRoute {
+    // Integer tenths of a mile so eca.nm + non_eca_nm equals distance.nm exactly.
+    const tenths = (m: number) => Math.round((m / METRES_PER_NM) * 10);
+    const totalT = tenths(raw.metres);
+    const zones = raw.zoneMetres
+      .map((m, i) => ({
+        id: this.wasm.names.zones[i]!.id,
+        name: this.wasm.names.zones[i]!.name,
+        t: tenths(m),
+      }))
+      .filter((z) => z.t > 0)
+      .sort((a, b) => b.t - a.t);
+    const ecaT = Math.min(
+      totalT,
+      zones.reduce((s, z) => s + z.t, 0),
+    );
+    const nm = totalT / 10;
+    const hours = nm / speed;
+    const out: SeaRoute = {
+      label,
+      distance: { nm, km: round(raw.metres / 1000, 1) },
+      eca: {
+        nm: ecaT / 10,
+        non_eca_nm: (totalT - ecaT) / 10,
+        share: totalT > 0 ? round(ecaT / totalT, 3) : 0,
+        zones: zones.map((z) => ({ id: z.id, name: z.name, nm: z.t / 10 })),
+      },
+      transit: { speed_knots: speed, hours: round(hours, 1), days: round(hours / 24, 2) },
+      passages: raw.gates.map((g) => ({ id: this.wasm.names.gates[g - 1]!.id, name: this.gateName(g) })),
+    };
+    if (wantPath && raw.path) {
+      const p = raw.path;
+      const pts: Array<[number, number]> = new Array(p.length / 2);
+      for (let i = 0; i < p.length; i += 2) pts[i / 2] = [round(p[i]!, 5), round(p[i + 1]!, 5)];
+      out.path = pts;
+    }
+    return out;
+  }
+}
+
+let perThread: Promise<SeaRouter> | null = null;
+
+/** The calling thread's router (each worker gets its own WASM instance), loaded once. */
+export function getSeaRouter(buildDir?: string): Promise<SeaRouter> {
+  perThread ??= SeaRouter.load(buildDir).catch((err) => {
+    perThread = null;
+    throw err;
+  });
+  return perThread;
+}
+
+/** Plans a sea route with the thread's router. Throws ApiError("validation" | "noRoute"). */
+export async function planSeaRoute(req: SeaRouteRequest): Promise<SeaRouteData> {
+  return (await getSeaRouter()).plan(req);
+}

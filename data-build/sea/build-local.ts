@@ -1,0 +1,30 @@
+/**
+ * Builds only data/build/sea.graph, for router development and the sea tests when the full
+ * pipeline has not run. Usage: bun data-build/sea/build-local.ts [outDir]
+ */
+import { existsSync, mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { seaGraphStage } from "../stages/sea-graph.ts";
+
+export async function buildSeaGraphLocally(outDir: string, buildId = "local-sea"): Promise<string> {
+  const sourcesDir = resolve(process.env.PORTOLAN_SOURCES ?? join(import.meta.dir, "../../../shared/data"));
+  mkdirSync(outDir, { recursive: true });
+  await seaGraphStage.run({
+    sourcesDir,
+    outDir,
+    buildId,
+    log: (msg) => console.error(msg),
+    source: (key) => {
+      const path = join(sourcesDir, key);
+      if (!existsSync(path)) throw new Error(`missing source ${path}`);
+      return path;
+    },
+  });
+  return join(outDir, "sea.graph");
+}
+
+if (import.meta.main) {
+  const out = resolve(process.argv[2] ?? join(import.meta.dir, "../../data/build"));
+  const t0 = performance.now();
+  console.error(`wrote ${await buildSeaGraphLocally(out)} in ${Math.round(performance.now() - t0)} ms`);
+}

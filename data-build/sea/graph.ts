@@ -1,0 +1,220 @@
+/**
+ * Builds the sea routing graph from MARNET lanes and encodes it as the `sea-graph` artifact
+ * (payload layout: docs/graph-format.md; reader: router-wasm/src/graph.rs).
+ */
+import { encodeArtifact } from "../format/container.ts";
+import { type EcaZone, splitByZone } from "./eca.ts";
+import { polylineM } from "./geo.ts";
+import type { LaneFeature } from "./gpkg.ts";
+
+export const GRAPH_KIND = "sea-graph";
+export const GRAPH_FORMAT_VERSION = 1;
+/** Graph mode codes shared by every transport graph (meta.mode and per-edge mode). */
+export const MODE_SEA = 0;
+const GRID_CELL_DEG = 1;
+const META_WORDS = 16;
+
+/** Passage gates in bit order (bit i of a closed mask = passage i; edge gate code = i + 1). */
+export const PASSAGES: ReadonlyArray<{ id: string; name: string }> = [
+  { id: "suez", name: "Suez Canal" },
+  { id: "panama", name: "Panama Canal" },
+  { id: "malacca", name: "Strait of Malacca" },
+  { id: "gibraltar", name: "Strait of Gibraltar" },
+  { id: "dover", name: "Strait of Dover" },
+  { id: "bering", name: "Bering Strait" },
+  { id: "magellan", name: "Strait of Magellan" },
+  { id: "babelmandeb", name: "Bab-el-Mandeb" },
+  { id: "kiel", name: "Kiel Canal" },
+  { id: "corinth", name: "Corinth Canal" },
+  { id: "northwest", name: "Northwest Passage" },
+  { id: "northeast", name: "Northeast Passage" },
+];
+
+export interface SeaGraph {
+  /** Flat [lat, lng] per node. */
+  nodes: Float64Array;
+  edges: Array<{
+    from: number;
+    to: number;
+    metres: number;
+    gate: number;
+    inner: number[];
+    eca: Array<[number, number]>;
+  }>;
+  zones: Array<{ id: string; name: string }>;
+  stats: { lanes: number; nodesBeforePrune: number; components: number[]; droppedEdges: number };
+}
+
+/** Endpoints closer than ~1 cm are the same node; lng ±180 is one meridian (antimeridian join). */
+function nodeKey(lat: number, lng: number): string {
+  const l = Math.abs(lng) === 180 ? 180 : lng;
+  return `${Math.round(lat * 1e7)}:${Math.round(l * 1e7)}`;
+}
+
+export function buildSeaGraph(lanes: LaneFeature[], zones: EcaZone[]): SeaGraph {
+  const gateOf = new Map(PASSAGES.map((p, i) => [p.id, i + 1]));
+  const ids = new Map<string, number>();
+  const coords: number[] = [];
+  const node = (lat: number, lng: number): number => {
+    const key = nodeKey(lat, lng);
+    let id = ids.get(key);
+    if (id === undefined) {
+      id = coords.length / 2;
+      ids.set(key, id);
+      coords.push(lat, Math.abs(lng) === 180 ? 180 : lng);
+    }
+    return id;
+  };
+  const raw: Array<{ from: number; to: number; lane: LaneFeature }> = [];
+  for (const lane of lanes) {
+    const c = lane.coords;
+    if (c.length < 4) continue;
+    const from = node(c[0]!, c[1]!);
+    const to = node(c[c.length - 2]!, c[c.length - 1]!);
+    if (from !== to) raw.push({ from, to, lane });
+  }
+  // Keep the giant connected component: a port snapped to an island of lanes could never reach open sea.
+  const n = coords.length / 2;
+  const parent = Int32Array.from({ length: n }, (_, i) => i);
+  const find = (x: number): number => {
+    while (parent[x] !== x) {
+      parent[x] = parent[parent[x]!]!;
+      x = parent[x]!;
+    }
+    return x;
+  };
+  for (const e of raw) parent[find(e.from)] = find(e.to);
+  const size = new Map<number, number>();
+  for (let i = 0; i < n; i++) size.set(find(i), (size.get(find(i)) ?? 0) + 1);
+  const components = [...size.values()].sort((a, b) => b - a);
+  const giant = [...size].find(([, s]) => s === components[0])![0];
+  const remap = new Int32Array(n).fill(-1);
+  const nodes: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (find(i) !== giant) continue;
+    remap[i] = nodes.length / 2;
+    nodes.push(coords[i * 2]!, coords[i * 2 + 1]!);
+  }
+  const edges: SeaGraph["edges"] = [];
+  for (const { from, to, lane } of raw) {
+    if (remap[from]! < 0) continue;
+    const c = lane.coords;
+    const gate = lane.pass ? gateOf.get(lane.pass) : 0;
+    if (gate === undefined) throw new Error(`MARNET lane has unknown pass "${lane.pass}"`);
+    edges.push({
+      from: remap[from]!,
+      to: remap[to]!,
+      metres: polylineM(c),
+      gate,
+      inner: Array.from(c.subarray(2, c.length - 2)),
+      eca: splitByZone(zones, c),
+    });
+  }
+  return {
+    nodes: Float64Array.from(nodes),
+    edges,
+    zones: zones.map((z) => ({ id: z.id, name: z.name })),
+    stats: {
+      lanes: lanes.length,
+      nodesBeforePrune: n,
+      components: components.slice(0, 10),
+      droppedEdges: raw.length - edges.length,
+    },
+  };
+}
+
+const bytesOf = (a: ArrayBufferView): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+/** Encodes the graph into the container sections documented in docs/graph-format.md. */
+export function encodeSeaGraph(g: SeaGraph, buildId: string): Uint8Array {
+  const n = g.nodes.length / 2;
+  const e = g.edges.length;
+  // CSR adjacency: every lane is traversable both ways; arc_edge = edge << 1 | reversed.
+  const degree = new Uint32Array(n + 1);
+  for (const ed of g.edges) {
+    degree[ed.from]!++;
+    degree[ed.to]!++;
+  }
+  const arcStart = new Uint32Array(n + 1);
+  for (let i = 0; i < n; i++) arcStart[i + 1] = arcStart[i]! + degree[i]!;
+  const fill = arcStart.slice(0, n);
+  const arcHead = new Uint32Array(e * 2);
+  const arcEdge = new Uint32Array(e * 2);
+  g.edges.forEach((ed, i) => {
+    const a = fill[ed.from]!++;
+    arcHead[a] = ed.to;
+    arcEdge[a] = i << 1;
+    const b = fill[ed.to]!++;
+    arcHead[b] = ed.from;
+    arcEdge[b] = (i << 1) | 1;
+  });
+  const edgeLen = new Float64Array(e);
+  const edgeGate = new Uint8Array(e);
+  const edgeMode = new Uint8Array(e).fill(MODE_SEA);
+  const geomStart = new Uint32Array(e + 1);
+  const ecaStart = new Uint32Array(e + 1);
+  g.edges.forEach((ed, i) => {
+    edgeLen[i] = ed.metres;
+    edgeGate[i] = ed.gate;
+    geomStart[i + 1] = geomStart[i]! + ed.inner.length / 2;
+    ecaStart[i + 1] = ecaStart[i]! + ed.eca.length;
+  });
+  const geom = new Float64Array(geomStart[e]! * 2);
+  const ecaZone = new Uint8Array(ecaStart[e]!);
+  const ecaLen = new Float64Array(ecaStart[e]!);
+  g.edges.forEach((ed, i) => {
+    geom.set(ed.inner, geomStart[i]! * 2);
+    ed.eca.forEach(([z, m], k) => {
+      ecaZone[ecaStart[i]! + k] = z;
+      ecaLen[ecaStart[i]! + k] = m;
+    });
+  });
+  // Snapping grid: 1-degree cells, row-major from (-90, -180).
+  const cols = 360 / GRID_CELL_DEG;
+  const rows = 180 / GRID_CELL_DEG;
+  const cellOf = (i: number): number => {
+    const r = Math.min(rows - 1, Math.max(0, Math.floor((g.nodes[i * 2]! + 90) / GRID_CELL_DEG)));
+    const c = Math.min(cols - 1, Math.max(0, Math.floor((g.nodes[i * 2 + 1]! + 180) / GRID_CELL_DEG)));
+    return r * cols + c;
+  };
+  const gridStart = new Uint32Array(rows * cols + 1);
+  for (let i = 0; i < n; i++) gridStart[cellOf(i) + 1]!++;
+  for (let c = 0; c < rows * cols; c++) gridStart[c + 1]! += gridStart[c]!;
+  const gridFill = gridStart.slice(0, rows * cols);
+  const gridNode = new Uint32Array(n);
+  for (let i = 0; i < n; i++) gridNode[gridFill[cellOf(i)]!++] = i;
+
+  const meta = new Uint32Array(META_WORDS);
+  meta.set([
+    MODE_SEA,
+    n,
+    e,
+    e * 2,
+    geomStart[e]!,
+    ecaStart[e]!,
+    PASSAGES.length,
+    g.zones.length,
+    cols,
+    rows,
+    GRID_CELL_DEG * 1e6,
+  ]);
+  const names = new TextEncoder().encode(JSON.stringify({ mode: "sea", gates: PASSAGES, zones: g.zones }));
+  return encodeArtifact(GRAPH_KIND, GRAPH_FORMAT_VERSION, buildId, [
+    { name: "meta", bytes: bytesOf(meta) },
+    { name: "names", bytes: names },
+    { name: "node_coord", bytes: bytesOf(g.nodes) },
+    { name: "arc_start", bytes: bytesOf(arcStart) },
+    { name: "arc_head", bytes: bytesOf(arcHead) },
+    { name: "arc_edge", bytes: bytesOf(arcEdge) },
+    { name: "edge_len", bytes: bytesOf(edgeLen) },
+    { name: "edge_gate", bytes: edgeGate },
+    { name: "edge_mode", bytes: edgeMode },
+    { name: "geom_start", bytes: bytesOf(geomStart) },
+    { name: "geom_coord", bytes: bytesOf(geom) },
+    { name: "eca_start", bytes: bytesOf(ecaStart) },
+    { name: "eca_zone", bytes: ecaZone },
+    { name: "eca_len", bytes: bytesOf(ecaLen) },
+    { name: "grid_start", bytes: bytesOf(gridStart) },
+    { name: "grid_node", bytes: bytesOf(gridNode) },
+  ]);
+}

@@ -1,0 +1,9 @@
+//! Portolan router: reads graph artifacts and answers shortest-route queries. Compiled to
+//! `wasm32-unknown-unknown` with the flat C ABI in [`ffi`]; the TypeScript binding is
+//! router-wasm/binding/router.ts.
+
+pub mod container;
+pub mod ffi;
+pub mod graph;
+pub mod landmarks;
+pub mod search;
