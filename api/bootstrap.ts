@@ -11,13 +11,13 @@ export interface Running extends Platform {
 }
 
 export async function bootstrap(config: Config, now: () => number = Date.now): Promise<Running> {
-  const { db, close: closeDb } = openDatabase(config.dbPath);
+  const { db, dataVersion, close: closeDb } = openDatabase(config.dbPath);
   const limiter = config.redisUrl
     ? await RedisRateLimiter.connect(config.redisUrl, config.rateWindowMs)
     : new MemoryRateLimiter(config.rateWindowMs, now);
   return {
     config,
-    accounts: new AccountsRepo(db, now),
+    accounts: new AccountsRepo(db, now, dataVersion),
     limiter,
     now,
     close: async () => {

@@ -18,6 +18,7 @@ export interface PlanSettings {
   containerSlots?: number | null;
   paygSpendCapUsd?: number | null;
   paygUnitPriceUsd?: number | null;
+  rateLimit?: number | null;
 }
 
 export interface Principal {
@@ -28,10 +29,38 @@ export interface Principal {
 }
 
 export class AccountsRepo {
+  // Hot-path queries are prepared once: building SQL per request cost ~80 µs.
+  private readonly byHash;
+  private readonly entitlementRow;
+  /**
+   * Principals by key hash. Emptied when another connection commits (data_version moves) and on
+   * every write through this repo, so a revocation anywhere takes effect on the next request.
+   */
+  private readonly principals = new Map<string, Principal & { keyExpiresAt: string | null }>();
+  private seenVersion = -1;
+
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,
-  ) {}
+    private readonly dataVersion: () => number = () => 0,
+  ) {
+    this.byHash = db
+      .select({ key: apiKeys, org: orgs })
+      .from(apiKeys)
+      .innerJoin(orgs, eq(orgs.id, apiKeys.orgId))
+      .where(eq(apiKeys.hash, sql.placeholder("hash")))
+      .prepare();
+    this.entitlementRow = db
+      .select()
+      .from(entitlements)
+      .where(
+        and(
+          eq(entitlements.orgId, sql.placeholder("orgId")),
+          eq(entitlements.product, sql.placeholder("product")),
+        ),
+      )
+      .prepare();
+  }
 
   private iso(): string {
     return new Date(this.now()).toISOString();
@@ -47,9 +76,11 @@ export class AccountsRepo {
       containerSlots: plan.containerSlots ?? null,
       paygSpendCapUsd: plan.paygSpendCapUsd ?? null,
       paygUnitPriceUsd: plan.paygUnitPriceUsd ?? null,
+      rateLimit: plan.rateLimit ?? null,
       createdAt: this.iso(),
     };
     this.db.insert(orgs).values(row).run();
+    this.principals.clear();
     return row;
   }
 
@@ -60,6 +91,7 @@ export class AccountsRepo {
   setPlan(orgId: string, plan: PlanSettings): Org {
     const changes = Object.fromEntries(Object.entries(plan).filter(([, v]) => v !== undefined));
     if (Object.keys(changes).length > 0) this.db.update(orgs).set(changes).where(eq(orgs.id, orgId)).run();
+    this.principals.clear();
     const org = this.getOrg(orgId);
     if (!org) throw new Error(`no organisation ${orgId}`);
     return org;
@@ -83,11 +115,7 @@ export class AccountsRepo {
 
   /** "active", "expired" or "none" for the product at the current time. */
   entitlement(orgId: string, productId: ProductId): "active" | "expired" | "none" {
-    const row = this.db
-      .select()
-      .from(entitlements)
-      .where(and(eq(entitlements.orgId, orgId), eq(entitlements.product, productId)))
-      .get();
+    const row = this.entitlementRow.get({ orgId, product: productId });
     if (!row) return "none";
     return row.expiresAt !== null && Date.parse(row.expiresAt) <= this.now() ? "expired" : "active";
   }
@@ -125,6 +153,7 @@ export class AccountsRepo {
       this.db.select().from(apiKeys).where(eq(apiKeys.hash, hash)).get();
     if (!row) return false;
     this.db.update(apiKeys).set({ revokedAt: this.iso() }).where(eq(apiKeys.id, row.id)).run();
+    this.principals.clear();
     return true;
   }
 
@@ -137,6 +166,7 @@ export class AccountsRepo {
       .where(and(eq(apiKeys.id, keyId), eq(apiKeys.orgId, orgId)))
       .returning({ id: apiKeys.id })
       .all();
+    this.principals.clear();
     return revoked.length > 0;
   }
 
@@ -162,15 +192,24 @@ export class AccountsRepo {
    */
   async authenticate(key: string): Promise<Principal | null> {
     const hash = await sha256Hex(key);
-    const row = this.db
-      .select({ key: apiKeys, org: orgs })
-      .from(apiKeys)
-      .innerJoin(orgs, eq(orgs.id, apiKeys.orgId))
-      .where(eq(apiKeys.hash, hash))
-      .get();
-    if (!row || !constantTimeEqual(row.key.hash, hash)) return null;
-    if (row.key.revokedAt !== null) return null;
-    if (row.key.expiresAt !== null && Date.parse(row.key.expiresAt) <= this.now()) return null;
-    return { org: row.org, keyId: row.key.id, keyProduct: row.key.product as ProductId };
+    const version = this.dataVersion();
+    if (version !== this.seenVersion || this.principals.size > 10_000) {
+      this.principals.clear();
+      this.seenVersion = version;
+    }
+    let principal = this.principals.get(hash);
+    if (!principal) {
+      const row = this.byHash.get({ hash });
+      if (!row || !constantTimeEqual(row.key.hash, hash) || row.key.revokedAt !== null) return null;
+      principal = {
+        org: row.org,
+        keyId: row.key.id,
+        keyProduct: row.key.product as ProductId,
+        keyExpiresAt: row.key.expiresAt,
+      };
+      this.principals.set(hash, principal);
+    }
+    if (principal.keyExpiresAt !== null && Date.parse(principal.keyExpiresAt) <= this.now()) return null;
+    return { org: principal.org, keyId: principal.keyId, keyProduct: principal.keyProduct };
   }
 }

@@ -6,7 +6,8 @@
  *   key list --org ID
  *   key revoke <key-id or key>
  *   plan set --org ID [--plan P] [--paid|--free] [--shipments N|none] [--containers N|none]
- *            [--payg-cap USD|none] [--payg-price USD|none] [--entitle product[:expiry],...] [--revoke product,...]
+ *            [--payg-cap USD|none] [--payg-price USD|none] [--rate-limit N|none]
+ *            [--entitle product[:expiry],...] [--revoke product,...]
  * The value a script needs (org id, new key) is always printed on the last line.
  */
 import { parseArgs } from "node:util";
@@ -30,6 +31,7 @@ const OPTIONS = {
   containers: { type: "string" },
   "payg-cap": { type: "string" },
   "payg-price": { type: "string" },
+  "rate-limit": { type: "string" },
   entitle: { type: "string" },
   revoke: { type: "string" },
 } as const;
@@ -132,6 +134,7 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
           containerSlots: nullableNumber(values.containers, "containers"),
           paygSpendCapUsd: nullableNumber(values["payg-cap"], "payg-cap"),
           paygUnitPriceUsd: nullableNumber(values["payg-price"], "payg-price"),
+          rateLimit: nullableNumber(values["rate-limit"], "rate-limit"),
         };
         // Parse everything before writing anything: a bad flag leaves the account unchanged.
         const grants = (values.entitle ? values.entitle.split(",") : []).flatMap((item) => {

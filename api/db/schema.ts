@@ -18,6 +18,8 @@ export const orgs = sqliteTable("orgs", {
   /** Pay-as-you-go only: spend cap and unit price in USD; null = not pay-as-you-go. */
   paygSpendCapUsd: real("payg_spend_cap_usd"),
   paygUnitPriceUsd: real("payg_unit_price_usd"),
+  /** Per-account ceiling arranged by support; overrides the plan's 40 / 120 per window. */
+  rateLimit: integer("rate_limit"),
   createdAt: text("created_at").notNull(),
 });
 

@@ -10,8 +10,15 @@ export type Db = ReturnType<typeof drizzle<typeof schema>>;
 
 const MIGRATIONS = join(import.meta.dir, "migrations");
 
+export interface OpenDb {
+  db: Db;
+  /** Changes whenever another connection (the CLI, another process) commits: a cheap cache validator. */
+  dataVersion(): number;
+  close(): void;
+}
+
 /** Opens (creating if needed) the database at `path` (":memory:" for tests) and applies migrations. */
-export function openDatabase(path: string): { db: Db; close(): void } {
+export function openDatabase(path: string): OpenDb {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path, { create: true, strict: true });
   // WAL lets the API read while a poller or dispatcher writes; busy_timeout rides out their commits.
@@ -20,5 +27,6 @@ export function openDatabase(path: string): { db: Db; close(): void } {
   );
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder: MIGRATIONS });
-  return { db, close: () => sqlite.close() };
+  const version = sqlite.prepare<{ data_version: number }, []>("PRAGMA data_version");
+  return { db, dataVersion: () => version.get()!.data_version, close: () => sqlite.close() };
 }

@@ -28,6 +28,11 @@ const states = new WeakMap<Request, RequestState>();
 export const FREE_LIMIT = 40;
 export const PAID_LIMIT = 120;
 
+/** Requests per window for an organisation: its arranged ceiling, else by plan. */
+export function windowLimit(org: { paid: boolean; rateLimit: number | null }): number {
+  return org.rateLimit ?? (org.paid ? PAID_LIMIT : FREE_LIMIT);
+}
+
 /** The authenticated caller of a keyed route (the access hook guarantees one). */
 export function principalOf(request: Request): Principal {
   const p = states.get(request)?.principal;
@@ -180,11 +185,7 @@ export function createProductApp(opts: ProductAppOptions) {
           `API key is malformed, unknown, revoked or expired for the ${def.title} API.`,
         );
       state.principal = principal;
-      await enforce(
-        `acct:${def.id}:${principal.org.id}`,
-        principal.org.paid ? PAID_LIMIT : FREE_LIMIT,
-        set.headers,
-      );
+      await enforce(`acct:${def.id}:${principal.org.id}`, windowLimit(principal.org), set.headers);
     })
     .onParse(async ({ request }) => {
       // One parser for every body: capped read (chunked bodies carry no content-length), then JSON.
@@ -241,7 +242,7 @@ export function createProductApp(opts: ProductAppOptions) {
           key_product: keyProduct,
           entitlement: accounts.entitlement(org.id, def.id),
           rate_limit: {
-            limit: org.paid ? PAID_LIMIT : FREE_LIMIT,
+            limit: windowLimit(org),
             window_seconds: config.rateWindowMs / 1000,
           },
         };

@@ -1,0 +1,45 @@
+/**
+ * A closed-loop HTTP load driver: `concurrency` clients each send the next request as soon as the
+ * previous answer arrives, for `seconds`. Reports requests/s and latency percentiles.
+ */
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+}
+
+export async function drive(
+  url: string,
+  init: RequestInit,
+  opts: { concurrency: number; seconds: number },
+): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let non2xx = 0;
+  const end = performance.now() + opts.seconds * 1000;
+  const client = async () => {
+    while (performance.now() < end) {
+      const t0 = performance.now();
+      const res = await fetch(url, init);
+      await res.arrayBuffer();
+      latencies.push(performance.now() - t0);
+      if (!res.ok) non2xx++;
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: opts.concurrency }, client));
+  const elapsed = (performance.now() - t0) / 1000;
+  latencies.sort((a, b) => a - b);
+  const pct = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return {
+    requests: latencies.length,
+    rps: latencies.length / elapsed,
+    p50Ms: pct(0.5),
+    p99Ms: pct(0.99),
+    non2xx,
+  };
+}
+
+export const fmt = (r: LoadResult) =>
+  `${r.rps.toFixed(0).padStart(8)} req/s  p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms  (${r.requests} requests, ${r.non2xx} non-2xx)`;
