@@ -256,7 +256,7 @@ function writeOutputsIndex(
       const entry = isPackage ? manifest.packages[key.slice(PACKAGE_PREFIX.length)]! : manifest.files[key]!;
       const upstream = isPackage
         ? (entry as { upstream: string }).upstream
-        : (manifest.files[key]!.url ?? key);
+        : (manifest.files[key]!.url ?? `${key} (compiled facts, no upstream copy)`);
       const id = `${entry.attribution}\n${entry.licence}`;
       const credit = credits.get(id) ?? {
         licence: entry.licence,
