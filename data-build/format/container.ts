@@ -73,9 +73,16 @@ function readName(bytes: Uint8Array, at: number, width: number): string {
   return new TextDecoder().decode(bytes.subarray(at, end));
 }
 
-export function encodeArtifact(kind: string, formatVersion: number, buildId: string, sections: Section[]): Uint8Array {
+export function encodeArtifact(
+  kind: string,
+  formatVersion: number,
+  buildId: string,
+  sections: Section[],
+): Uint8Array {
   const kindBytes = new TextEncoder().encode(kind);
-  const headerLen = pad8(8 + 4 + 4 + pad8(kindBytes.length) + 4 + 4 + BUILD_ID_BYTES + sections.length * SECTION_BYTES + 8);
+  const headerLen = pad8(
+    8 + 4 + 4 + pad8(kindBytes.length) + 4 + 4 + BUILD_ID_BYTES + sections.length * SECTION_BYTES + 8,
+  );
   let offset = headerLen;
   const offsets = sections.map((s) => {
     const at = offset;
@@ -113,17 +120,22 @@ export function encodeArtifact(kind: string, formatVersion: number, buildId: str
  * Reads and verifies a container. `expect` pins kind and payload version so a stale build is refused
  * with a message telling the operator how to rebuild.
  */
-export function decodeArtifact(bytes: Uint8Array, expect: { kind: string; formatVersion: number; path?: string }): Artifact {
+export function decodeArtifact(
+  bytes: Uint8Array,
+  expect: { kind: string; formatVersion: number; path?: string },
+): Artifact {
   const where = expect.path ?? expect.kind;
   const rebuild = "run `npm run build` (or `bun run data-build/main.ts`) to rebuild the artifacts";
   const fail = (why: string): never => {
     throw new ArtifactError(`artifact ${where}: ${why}; ${rebuild}`);
   };
-  if (bytes.length < 64 || readName(bytes, 0, 8) !== CONTAINER_MAGIC.replace("\0", "")) fail("not a Portolan artifact");
+  if (bytes.length < 64 || readName(bytes, 0, 8) !== CONTAINER_MAGIC.replace("\0", ""))
+    fail("not a Portolan artifact");
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let p = 8;
   const container = dv.getUint32(p, true);
-  if (container !== CONTAINER_VERSION) fail(`container version ${container}, this build reads ${CONTAINER_VERSION}`);
+  if (container !== CONTAINER_VERSION)
+    fail(`container version ${container}, this build reads ${CONTAINER_VERSION}`);
   const kindLen = dv.getUint32(p + 4, true);
   p += 8;
   if (p + pad8(kindLen) + 8 + BUILD_ID_BYTES > bytes.length) fail("truncated header");
