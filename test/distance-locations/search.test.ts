@@ -1,9 +1,11 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { LocationIndex } from "../../api/distance/locations/index.ts";
 import type { ApiError } from "../../api/shared/errors.ts";
 import { encodeArtifact } from "../../data-build/format/container.ts";
+import { defaultDirs } from "../../data-build/pipeline.ts";
 import { locationsFixture } from "./fixture.ts";
 
 let index: LocationIndex;
@@ -109,6 +111,12 @@ describe("artifact", () => {
     const corrupt = bytes.slice();
     corrupt[corrupt.length - 100]! ^= 0xff;
     expect(() => LocationIndex.fromBytes(corrupt)).toThrow(/checksum mismatch.*npm run build/);
+  });
+  test("fromUrl loads through fetch (file: URL here, http(s) in a deployment)", async () => {
+    const url = pathToFileURL(join(defaultDirs().outDir, "locations.idx"));
+    const viaFetch = await LocationIndex.fromUrl(url);
+    expect(viaFetch.buildId).toBe(index.buildId);
+    expect(viaFetch.resolve("CNSHA").locode).toBe("CNSHG");
   });
   test("the runtime folder stays web-standard (Deno-compatible)", () => {
     const dir = join(import.meta.dir, "../../api/distance/locations");
