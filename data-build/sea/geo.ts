@@ -22,3 +22,41 @@ export function polylineM(flat: ArrayLike<number>): number {
   }
   return total;
 }
+
+/**
+ * Inserts great-circle points so no segment is longer than `maxM`: the router measures segments
+ * as great circles, so drawing them that way keeps path geometry and distances consistent.
+ */
+export function densify(flat: ArrayLike<number>, maxM: number): Float64Array {
+  const out: number[] = [flat[0]!, flat[1]!];
+  for (let i = 2; i < flat.length; i += 2) {
+    const lat0 = flat[i - 2]!;
+    const lng0 = flat[i - 1]!;
+    const lat1 = flat[i]!;
+    const lng1 = flat[i + 1]!;
+    const d = haversineM(lat0, lng0, lat1, lng1);
+    const pieces = Math.ceil(d / maxM);
+    if (pieces > 1) {
+      const a = toUnit(lat0, lng0);
+      const b = toUnit(lat1, lng1);
+      const omega = d / EARTH_RADIUS_M;
+      for (let k = 1; k < pieces; k++) {
+        const t = k / pieces;
+        const wa = Math.sin((1 - t) * omega) / Math.sin(omega);
+        const wb = Math.sin(t * omega) / Math.sin(omega);
+        const x = wa * a[0] + wb * b[0];
+        const y = wa * a[1] + wb * b[1];
+        const z = wa * a[2] + wb * b[2];
+        out.push(Math.atan2(z, Math.hypot(x, y)) / RAD, Math.atan2(y, x) / RAD);
+      }
+    }
+    out.push(lat1, lng1);
+  }
+  return Float64Array.from(out);
+}
+
+function toUnit(lat: number, lng: number): [number, number, number] {
+  const la = lat * RAD;
+  const lo = lng * RAD;
+  return [Math.cos(la) * Math.cos(lo), Math.cos(la) * Math.sin(lo), Math.sin(la)];
+}

@@ -4,15 +4,16 @@
  */
 import { encodeArtifact } from "../format/container.ts";
 import { type EcaZone, splitByZone } from "./eca.ts";
-import { polylineM } from "./geo.ts";
+import { densify, polylineM } from "./geo.ts";
 import type { LaneFeature } from "./gpkg.ts";
 
 export const GRAPH_KIND = "sea-graph";
 export const GRAPH_FORMAT_VERSION = 1;
 /** Graph mode codes shared by every transport graph (meta.mode and per-edge mode). */
 export const MODE_SEA = 0;
-const GRID_CELL_DEG = 1;
 const META_WORDS = 16;
+/** Longest segment: long lanes become great-circle arcs, and every point is a snap candidate. */
+const DENSIFY_M = 20_000;
 
 /** Passage gates in bit order (bit i of a closed mask = passage i; edge gate code = i + 1). */
 export const PASSAGES: ReadonlyArray<{ id: string; name: string }> = [
@@ -98,7 +99,7 @@ export function buildSeaGraph(lanes: LaneFeature[], zones: EcaZone[]): SeaGraph 
   const edges: SeaGraph["edges"] = [];
   for (const { from, to, lane } of raw) {
     if (remap[from]! < 0) continue;
-    const c = lane.coords;
+    const c = densify(lane.coords, DENSIFY_M);
     const gate = lane.pass ? gateOf.get(lane.pass) : 0;
     if (gate === undefined) throw new Error(`MARNET lane has unknown pass "${lane.pass}"`);
     edges.push({
@@ -169,35 +170,8 @@ export function encodeSeaGraph(g: SeaGraph, buildId: string): Uint8Array {
       ecaLen[ecaStart[i]! + k] = m;
     });
   });
-  // Snapping grid: 1-degree cells, row-major from (-90, -180).
-  const cols = 360 / GRID_CELL_DEG;
-  const rows = 180 / GRID_CELL_DEG;
-  const cellOf = (i: number): number => {
-    const r = Math.min(rows - 1, Math.max(0, Math.floor((g.nodes[i * 2]! + 90) / GRID_CELL_DEG)));
-    const c = Math.min(cols - 1, Math.max(0, Math.floor((g.nodes[i * 2 + 1]! + 180) / GRID_CELL_DEG)));
-    return r * cols + c;
-  };
-  const gridStart = new Uint32Array(rows * cols + 1);
-  for (let i = 0; i < n; i++) gridStart[cellOf(i) + 1]!++;
-  for (let c = 0; c < rows * cols; c++) gridStart[c + 1]! += gridStart[c]!;
-  const gridFill = gridStart.slice(0, rows * cols);
-  const gridNode = new Uint32Array(n);
-  for (let i = 0; i < n; i++) gridNode[gridFill[cellOf(i)]!++] = i;
-
   const meta = new Uint32Array(META_WORDS);
-  meta.set([
-    MODE_SEA,
-    n,
-    e,
-    e * 2,
-    geomStart[e]!,
-    ecaStart[e]!,
-    PASSAGES.length,
-    g.zones.length,
-    cols,
-    rows,
-    GRID_CELL_DEG * 1e6,
-  ]);
+  meta.set([MODE_SEA, n, e, e * 2, geomStart[e]!, ecaStart[e]!, PASSAGES.length, g.zones.length]);
   const names = new TextEncoder().encode(JSON.stringify({ mode: "sea", gates: PASSAGES, zones: g.zones }));
   return encodeArtifact(GRAPH_KIND, GRAPH_FORMAT_VERSION, buildId, [
     { name: "meta", bytes: bytesOf(meta) },
@@ -214,7 +188,5 @@ export function encodeSeaGraph(g: SeaGraph, buildId: string): Uint8Array {
     { name: "eca_start", bytes: bytesOf(ecaStart) },
     { name: "eca_zone", bytes: ecaZone },
     { name: "eca_len", bytes: bytesOf(ecaLen) },
-    { name: "grid_start", bytes: bytesOf(gridStart) },
-    { name: "grid_node", bytes: bytesOf(gridNode) },
   ]);
 }

@@ -103,29 +103,26 @@ pub extern "C" fn pr_error_len() -> usize {
     STATE.with(|s| s.borrow().error.len())
 }
 
-/// Snaps a point; returns the node id (meta FROM_* fields hold its position) or -1.
+/// Snaps a point to the nearest node or lane point; returns its snap point id (meta FROM_*
+/// fields hold its position and distance) or -1.
 #[no_mangle]
 pub extern "C" fn pr_snap(lat: f64, lng: f64) -> i32 {
     STATE.with(|s| {
         let s = &mut *s.borrow_mut();
-        let hit = s
-            .graph
-            .as_ref()
-            .and_then(|g| g.snap(lat, lng).map(|(n, d)| (n, d, g)));
-        match hit {
-            Some((node, d, g)) => {
-                s.meta[meta::FROM_NODE] = f64::from(node);
-                s.meta[meta::FROM_LAT] = g.lat[node as usize];
-                s.meta[meta::FROM_LNG] = g.lng[node as usize];
-                s.meta[meta::FROM_SNAP_M] = d;
-                node as i32
+        match s.graph.as_ref().and_then(|g| g.snap(lat, lng)) {
+            Some(a) => {
+                s.meta[meta::FROM_NODE] = f64::from(a.point);
+                s.meta[meta::FROM_LAT] = a.lat;
+                s.meta[meta::FROM_LNG] = a.lng;
+                s.meta[meta::FROM_SNAP_M] = a.snap_m;
+                a.point as i32
             }
             None => -1,
         }
     })
 }
 
-/// Routes between two points (snapped to their nearest nodes). `closed` is the gate bitmask,
+/// Routes between two points (snapped to their nearest node or lane point). `closed` is the gate bitmask,
 /// `max_settled` the search budget (0 = unlimited). Returns a `STATUS_*` code.
 #[no_mangle]
 pub extern "C" fn pr_route(
@@ -160,28 +157,24 @@ fn route_into(s: &mut State, pts: [f64; 4], closed: u32, max_settled: u32, want_
     s.gates.clear();
     s.path.clear();
     s.zones.iter_mut().for_each(|z| *z = 0.0);
-    let (from, from_d) = match g.snap(pts[0], pts[1]) {
-        Some(x) => x,
-        None => return STATUS_NO_SNAP,
-    };
-    let (to, to_d) = match g.snap(pts[2], pts[3]) {
-        Some(x) => x,
-        None => return STATUS_NO_SNAP,
+    let (from, to) = match (g.snap(pts[0], pts[1]), g.snap(pts[2], pts[3])) {
+        (Some(a), Some(b)) => (a, b),
+        _ => return STATUS_NO_SNAP,
     };
     let m = &mut s.meta;
-    m[meta::FROM_NODE] = f64::from(from);
-    m[meta::TO_NODE] = f64::from(to);
-    m[meta::FROM_LAT] = g.lat[from as usize];
-    m[meta::FROM_LNG] = g.lng[from as usize];
-    m[meta::TO_LAT] = g.lat[to as usize];
-    m[meta::TO_LNG] = g.lng[to as usize];
-    m[meta::FROM_SNAP_M] = from_d;
-    m[meta::TO_SNAP_M] = to_d;
+    m[meta::FROM_NODE] = f64::from(from.point);
+    m[meta::TO_NODE] = f64::from(to.point);
+    m[meta::FROM_LAT] = from.lat;
+    m[meta::FROM_LNG] = from.lng;
+    m[meta::TO_LAT] = to.lat;
+    m[meta::TO_LNG] = to.lng;
+    m[meta::FROM_SNAP_M] = from.snap_m;
+    m[meta::TO_SNAP_M] = to.snap_m;
     let (status, route) = searcher.route(
         g,
         &Query {
-            from,
-            to,
+            from: &from,
+            to: &to,
             closed,
             max_settled,
         },
@@ -190,7 +183,7 @@ fn route_into(s: &mut State, pts: [f64; 4], closed: u32, max_settled: u32, want_
     if status != Status::Found {
         return status as i32;
     }
-    let summary = summarize(g, from, &route, want_path);
+    let summary = summarize(g, &from, &to, &route, want_path);
     m[meta::METRES] = route.metres;
     m[meta::GATE_COUNT] = summary.gates.len() as f64;
     m[meta::PATH_POINTS] = (summary.path.len() / 2) as f64;

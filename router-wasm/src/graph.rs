@@ -1,5 +1,6 @@
 //! Transport graph in memory: nodes, CSR arcs over undirected edges, per-edge geometry, gates
-//! (passages), zone splits (ECA) and a snapping grid. Layout on disk: docs/graph-format.md.
+//! (passages), zone splits (ECA), a snapping grid and landmark bounds. Disk layout:
+//! docs/graph-format.md.
 
 use crate::container;
 use crate::landmarks::Landmarks;
@@ -9,8 +10,12 @@ pub const FORMAT_VERSION: u32 = 1;
 pub const EARTH_RADIUS_M: f64 = 6_371_008.8;
 pub const MODE_SEA: u32 = 0;
 const META_WORDS: usize = 16;
-/// Landmarks for ALT bounds; 16 keeps load under ~50 ms and the table at 128 bytes per node.
+/// Landmarks for ALT bounds; 16 keeps load fast and the table at 128 bytes per node.
 pub const LANDMARKS: usize = 16;
+/// Snapping grid cell size in degrees.
+const CELL_DEG: f64 = 1.0;
+const GRID_COLS: usize = 360;
+const GRID_ROWS: usize = 180;
 
 pub struct Graph {
     pub mode: u32,
@@ -23,9 +28,6 @@ pub struct Graph {
     pub arc_head: Vec<u32>,
     /// `edge << 1 | reversed`.
     pub arc_edge: Vec<u32>,
-    /// Edge endpoints, derived from the arcs at load.
-    pub edge_from: Vec<u32>,
-    pub edge_to: Vec<u32>,
     pub edge_len: Vec<f64>,
     /// 0 = no gate, k = gate k - 1 (bit k - 1 of a closed mask).
     pub edge_gate: Vec<u8>,
@@ -38,11 +40,16 @@ pub struct Graph {
     pub eca_len: Vec<f64>,
     pub gate_count: u32,
     pub zone_count: u32,
-    grid_cols: usize,
-    grid_rows: usize,
-    cell_deg: f64,
+    // Derived at load.
+    pub edge_from: Vec<u32>,
+    pub edge_to: Vec<u32>,
+    /// Edge of each intermediate point and its distance along the edge from `edge_from`.
+    pub geom_edge: Vec<u32>,
+    pub geom_off: Vec<f64>,
+    /// Snap points: ids `0..n` are nodes, `n + k` is intermediate point k.
+    snap_xyz: Vec<[f64; 3]>,
     grid_start: Vec<u32>,
-    grid_node: Vec<u32>,
+    grid_point: Vec<u32>,
     pub landmarks: Option<Landmarks>,
 }
 
@@ -53,6 +60,23 @@ pub struct EdgeSpec {
     pub gate: u8,
     pub inner: Vec<(f64, f64)>,
     pub zones: Vec<(u8, f64)>,
+}
+
+/// Where a query point joins the graph: a node, or an intermediate point of an edge (then it
+/// reaches both edge ends, at the lengths along the edge).
+#[derive(Clone, Debug)]
+pub struct Anchor {
+    /// Snap point id (see `Graph::snap_xyz`).
+    pub point: u32,
+    pub lat: f64,
+    pub lng: f64,
+    pub xyz: [f64; 3],
+    /// Great-circle metres from the query point.
+    pub snap_m: f64,
+    /// `(node, metres)` entries into the graph; one for a node anchor, two for an edge anchor.
+    pub links: Vec<(u32, f64)>,
+    /// For an edge anchor: the edge and the intermediate point index.
+    pub on_edge: Option<(u32, u32)>,
 }
 
 pub fn unit(lat: f64, lng: f64) -> [f64; 3] {
@@ -69,9 +93,16 @@ pub fn haversine_m(lat1: f64, lng1: f64, lat2: f64, lng2: f64) -> f64 {
     2.0 * EARTH_RADIUS_M * a.sqrt().min(1.0).asin()
 }
 
-fn chord(a: &[f64; 3], b: &[f64; 3]) -> f64 {
+pub fn chord(a: &[f64; 3], b: &[f64; 3]) -> f64 {
     let (x, y, z) = (a[0] - b[0], a[1] - b[1], a[2] - b[2]);
     (x * x + y * y + z * z).sqrt()
+}
+
+/// Lower bound in metres of the great-circle distance for a chord of unit vectors:
+/// asin(x) >= x + x^3/6 on [0, 1], so no transcendental call is needed.
+#[inline]
+pub fn chord_bound_m(c: f64) -> f64 {
+    EARTH_RADIUS_M * (c + c * c * c / 24.0)
 }
 
 /// Arc angle from the chord of two unit vectors.
@@ -97,6 +128,12 @@ fn words<T: Copy, const N: usize>(
         .collect())
 }
 
+fn cell_of(lat: f64, lng: f64) -> usize {
+    let r = (((lat + 90.0) / CELL_DEG).floor().max(0.0) as usize).min(GRID_ROWS - 1);
+    let c = (((lng + 180.0) / CELL_DEG).floor().max(0.0) as usize).min(GRID_COLS - 1);
+    r * GRID_COLS + c
+}
+
 impl Graph {
     /// Decodes and checks a graph artifact of the given kind (for example `sea-graph`).
     pub fn from_artifact(bytes: &[u8], kind: &str, path: &str) -> Result<Graph, String> {
@@ -112,64 +149,83 @@ impl Graph {
             return Err(format!("artifact {}: meta section too short", path));
         }
         let coords = f64s("node_coord")?;
-        let n = meta[1] as usize;
-        let e = meta[2] as usize;
-        let g = Graph {
-            edge_from: Vec::new(),
-            edge_to: Vec::new(),
-            mode: meta[0],
-            build_id: a.build_id.clone(),
-            lat: coords.iter().step_by(2).copied().collect(),
-            lng: coords.iter().skip(1).step_by(2).copied().collect(),
-            xyz: coords.chunks_exact(2).map(|c| unit(c[0], c[1])).collect(),
-            arc_start: u32s("arc_start")?,
-            arc_head: u32s("arc_head")?,
-            arc_edge: u32s("arc_edge")?,
-            edge_len: f64s("edge_len")?,
-            edge_gate: a.section("edge_gate")?.to_vec(),
-            edge_mode: a.section("edge_mode")?.to_vec(),
-            geom_start: u32s("geom_start")?,
-            geom: f64s("geom_coord")?,
-            eca_start: u32s("eca_start")?,
-            eca_zone: a.section("eca_zone")?.to_vec(),
-            eca_len: f64s("eca_len")?,
-            gate_count: meta[6],
-            zone_count: meta[7],
-            grid_cols: meta[8] as usize,
-            grid_rows: meta[9] as usize,
-            cell_deg: f64::from(meta[10]) / 1e6,
-            grid_start: u32s("grid_start")?,
-            grid_node: u32s("grid_node")?,
-            landmarks: None,
-        };
-        let mut g = g;
-        g.check(n, e)
+        let mut g = Graph::empty();
+        g.mode = meta[0];
+        g.build_id = a.build_id.clone();
+        g.lat = coords.iter().step_by(2).copied().collect();
+        g.lng = coords.iter().skip(1).step_by(2).copied().collect();
+        g.arc_start = u32s("arc_start")?;
+        g.arc_head = u32s("arc_head")?;
+        g.arc_edge = u32s("arc_edge")?;
+        g.edge_len = f64s("edge_len")?;
+        g.edge_gate = a.section("edge_gate")?.to_vec();
+        g.edge_mode = a.section("edge_mode")?.to_vec();
+        g.geom_start = u32s("geom_start")?;
+        g.geom = f64s("geom_coord")?;
+        g.eca_start = u32s("eca_start")?;
+        g.eca_zone = a.section("eca_zone")?.to_vec();
+        g.eca_len = f64s("eca_len")?;
+        g.gate_count = meta[6];
+        g.zone_count = meta[7];
+        g.check(meta[1] as usize, meta[2] as usize)
             .map_err(|why| format!("artifact {}: {}", path, why))?;
         g.prepare();
         Ok(g)
     }
 
+    fn empty() -> Graph {
+        Graph {
+            mode: 0,
+            build_id: String::new(),
+            lat: Vec::new(),
+            lng: Vec::new(),
+            xyz: Vec::new(),
+            arc_start: vec![0],
+            arc_head: Vec::new(),
+            arc_edge: Vec::new(),
+            edge_len: Vec::new(),
+            edge_gate: Vec::new(),
+            edge_mode: Vec::new(),
+            geom_start: vec![0],
+            geom: Vec::new(),
+            eca_start: vec![0],
+            eca_zone: Vec::new(),
+            eca_len: Vec::new(),
+            gate_count: 0,
+            zone_count: 0,
+            edge_from: Vec::new(),
+            edge_to: Vec::new(),
+            geom_edge: Vec::new(),
+            geom_off: Vec::new(),
+            snap_xyz: Vec::new(),
+            grid_start: Vec::new(),
+            grid_point: Vec::new(),
+            landmarks: None,
+        }
+    }
+
     /// Structural checks so a bad artifact fails at load, not with an out-of-bounds read mid-query.
     fn check(&self, n: usize, e: usize) -> Result<(), String> {
         let ok = self.lat.len() == n
+            && self.lng.len() == n
             && self.arc_start.len() == n + 1
             && self.arc_head.len() == self.arc_edge.len()
             && self.arc_start[n] as usize == self.arc_head.len()
+            && self.arc_start.windows(2).all(|w| w[0] <= w[1])
             && self.edge_len.len() == e
             && self.edge_gate.len() == e
             && self.edge_mode.len() == e
             && self.geom_start.len() == e + 1
+            && self.geom_start.windows(2).all(|w| w[0] <= w[1])
             && self.geom_start[e] as usize * 2 == self.geom.len()
             && self.eca_start.len() == e + 1
+            && self.eca_start.windows(2).all(|w| w[0] <= w[1])
             && self.eca_start[e] as usize == self.eca_zone.len()
             && self.eca_len.len() == self.eca_zone.len()
-            && self.grid_start.len() == self.grid_cols * self.grid_rows + 1
-            && self.grid_node.len() == n
-            && self.cell_deg > 0.0
             && self.gate_count <= 32;
         let in_range = self.arc_head.iter().all(|&h| (h as usize) < n)
             && self.arc_edge.iter().all(|&x| ((x >> 1) as usize) < e)
-            && self.grid_node.iter().all(|&x| (x as usize) < n)
+            && self.edge_len.iter().all(|&l| l >= 0.0)
             && self
                 .eca_zone
                 .iter()
@@ -194,105 +250,70 @@ impl Graph {
         zone_count: u32,
     ) -> Graph {
         let n = nodes.len();
-        let mut degree = vec![0u32; n + 1];
+        let mut g = Graph::empty();
+        g.mode = mode;
+        g.build_id = "in-memory".into();
+        g.lat = nodes.iter().map(|p| p.0).collect();
+        g.lng = nodes.iter().map(|p| p.1).collect();
+        g.gate_count = gate_count;
+        g.zone_count = zone_count;
+        let mut degree = vec![0u32; n];
         for ed in edges {
             degree[ed.from as usize] += 1;
             degree[ed.to as usize] += 1;
         }
-        let mut arc_start = vec![0u32; n + 1];
-        for i in 0..n {
-            arc_start[i + 1] = arc_start[i] + degree[i];
-        }
-        let mut fill = arc_start.clone();
-        let mut arc_head = vec![0u32; edges.len() * 2];
-        let mut arc_edge = vec![0u32; edges.len() * 2];
-        let (mut edge_len, mut geom, mut geom_start) = (Vec::new(), Vec::new(), vec![0u32]);
-        let (mut eca_start, mut eca_zone, mut eca_len) = (vec![0u32], Vec::new(), Vec::new());
+        g.arc_start = std::iter::once(0)
+            .chain(degree.iter().scan(0u32, |acc, &d| {
+                *acc += d;
+                Some(*acc)
+            }))
+            .collect();
+        let mut fill = g.arc_start.clone();
+        g.arc_head = vec![0u32; edges.len() * 2];
+        g.arc_edge = vec![0u32; edges.len() * 2];
         for (i, ed) in edges.iter().enumerate() {
             let (f, t) = (ed.from as usize, ed.to as usize);
-            arc_head[fill[f] as usize] = ed.to;
-            arc_edge[fill[f] as usize] = (i as u32) << 1;
+            g.arc_head[fill[f] as usize] = ed.to;
+            g.arc_edge[fill[f] as usize] = (i as u32) << 1;
             fill[f] += 1;
-            arc_head[fill[t] as usize] = ed.from;
-            arc_edge[fill[t] as usize] = ((i as u32) << 1) | 1;
+            g.arc_head[fill[t] as usize] = ed.from;
+            g.arc_edge[fill[t] as usize] = ((i as u32) << 1) | 1;
             fill[t] += 1;
             let mut pts = vec![nodes[f]];
             pts.extend_from_slice(&ed.inner);
             pts.push(nodes[t]);
-            edge_len.push(
+            g.edge_len.push(
                 pts.windows(2)
                     .map(|w| haversine_m(w[0].0, w[0].1, w[1].0, w[1].1))
                     .sum(),
             );
+            g.edge_gate.push(ed.gate);
+            g.edge_mode.push(mode as u8);
             for p in &ed.inner {
-                geom.push(p.0);
-                geom.push(p.1);
+                g.geom.push(p.0);
+                g.geom.push(p.1);
             }
-            geom_start.push((geom.len() / 2) as u32);
+            g.geom_start.push((g.geom.len() / 2) as u32);
             for &(z, m) in &ed.zones {
-                eca_zone.push(z);
-                eca_len.push(m);
+                g.eca_zone.push(z);
+                g.eca_len.push(m);
             }
-            eca_start.push(eca_zone.len() as u32);
+            g.eca_start.push(g.eca_zone.len() as u32);
         }
-        let (cols, rows) = (360usize, 180usize);
-        let cell = |p: &(f64, f64)| -> usize {
-            let r = ((p.0 + 90.0).floor().max(0.0) as usize).min(rows - 1);
-            let c = ((p.1 + 180.0).floor().max(0.0) as usize).min(cols - 1);
-            r * cols + c
-        };
-        let mut grid_start = vec![0u32; cols * rows + 1];
-        for p in nodes {
-            grid_start[cell(p) + 1] += 1;
-        }
-        for c in 0..cols * rows {
-            grid_start[c + 1] += grid_start[c];
-        }
-        let mut gfill = grid_start.clone();
-        let mut grid_node = vec![0u32; n];
-        for (i, p) in nodes.iter().enumerate() {
-            grid_node[gfill[cell(p)] as usize] = i as u32;
-            gfill[cell(p)] += 1;
-        }
-        let mut g = Graph {
-            edge_from: Vec::new(),
-            edge_to: Vec::new(),
-            mode,
-            build_id: "in-memory".into(),
-            lat: nodes.iter().map(|p| p.0).collect(),
-            lng: nodes.iter().map(|p| p.1).collect(),
-            xyz: nodes.iter().map(|p| unit(p.0, p.1)).collect(),
-            arc_start,
-            arc_head,
-            arc_edge,
-            edge_gate: edges.iter().map(|e| e.gate).collect(),
-            edge_mode: vec![mode as u8; edges.len()],
-            edge_len,
-            geom_start,
-            geom,
-            eca_start,
-            eca_zone,
-            eca_len,
-            gate_count,
-            zone_count,
-            grid_cols: cols,
-            grid_rows: rows,
-            cell_deg: 1.0,
-            grid_start,
-            grid_node,
-            landmarks: None,
-        };
         g.prepare();
         g.prepare_landmarks(0);
         g
     }
 
-    /// Derived data: edge endpoints (landmarks come from `prepare_landmarks`).
+    /// Derived data: edge endpoints, intermediate point offsets, snapping grid. Landmarks come
+    /// separately from `prepare_landmarks` (they depend on the caller's default closures).
     fn prepare(&mut self) {
+        let n = self.node_count();
         let e = self.edge_len.len();
+        self.xyz = (0..n).map(|i| unit(self.lat[i], self.lng[i])).collect();
         self.edge_from = vec![0; e];
         self.edge_to = vec![0; e];
-        for u in 0..self.node_count() {
+        for u in 0..n {
             for a in self.arc_start[u] as usize..self.arc_start[u + 1] as usize {
                 let x = self.arc_edge[a];
                 if x & 1 == 0 {
@@ -301,6 +322,52 @@ impl Graph {
                 }
             }
         }
+        let k = self.geom.len() / 2;
+        self.geom_edge = vec![0; k];
+        self.geom_off = vec![0.0; k];
+        for ed in 0..e {
+            let from = self.edge_from[ed] as usize;
+            let (mut lat, mut lng, mut off) = (self.lat[from], self.lng[from], 0.0);
+            for i in self.geom_start[ed] as usize..self.geom_start[ed + 1] as usize {
+                let (pl, pg) = (self.geom[2 * i], self.geom[2 * i + 1]);
+                off += haversine_m(lat, lng, pl, pg);
+                self.geom_edge[i] = ed as u32;
+                self.geom_off[i] = off;
+                lat = pl;
+                lng = pg;
+            }
+        }
+        let point = |id: usize| -> (f64, f64) {
+            if id < n {
+                (self.lat[id], self.lng[id])
+            } else {
+                (self.geom[2 * (id - n)], self.geom[2 * (id - n) + 1])
+            }
+        };
+        self.snap_xyz = (0..n + k)
+            .map(|id| {
+                let (la, lo) = point(id);
+                unit(la, lo)
+            })
+            .collect();
+        let mut start = vec![0u32; GRID_COLS * GRID_ROWS + 1];
+        for id in 0..n + k {
+            let (la, lo) = point(id);
+            start[cell_of(la, lo) + 1] += 1;
+        }
+        for c in 0..GRID_COLS * GRID_ROWS {
+            start[c + 1] += start[c];
+        }
+        let mut fill = start.clone();
+        let mut grid_point = vec![0u32; n + k];
+        for id in 0..n + k {
+            let (la, lo) = point(id);
+            let c = cell_of(la, lo);
+            grid_point[fill[c] as usize] = id as u32;
+            fill[c] += 1;
+        }
+        self.grid_start = start;
+        self.grid_point = grid_point;
     }
 
     /// (Re)computes the landmark tables for queries that always close `base_closed`.
@@ -313,40 +380,34 @@ impl Graph {
         self.lat.len()
     }
 
-    /// Lower bound in metres of the sea distance between two nodes.
-    #[inline]
-    pub fn bound_m(&self, a: u32, b: u32) -> f64 {
-        let c = chord(&self.xyz[a as usize], &self.xyz[b as usize]);
-        // asin(x) >= x + x^3/6 on [0, 1], so this stays below the arc without a transcendental call.
-        EARTH_RADIUS_M * (c + c * c * c / 24.0)
-    }
-
-    /// Nearest node to a point and its great-circle distance in metres, via rings of grid cells.
-    pub fn snap(&self, lat: f64, lng: f64) -> Option<(u32, f64)> {
-        if self.lat.is_empty() || !lat.is_finite() || !lng.is_finite() {
+    /// Nearest node or intermediate lane point to a query point, via rings of grid cells. Snapping
+    /// to lane points as well as nodes matters: long lanes pass close to ports (Colombo, Montreal)
+    /// whose nearest node is 90-350 km away.
+    pub fn snap(&self, lat: f64, lng: f64) -> Option<Anchor> {
+        if self.snap_xyz.is_empty() || !lat.is_finite() || !lng.is_finite() {
             return None;
         }
         let q = unit(lat, lng);
-        let rows = self.grid_rows as i64;
-        let cols = self.grid_cols as i64;
-        let row0 = (((lat + 90.0) / self.cell_deg).floor() as i64).clamp(0, rows - 1);
+        let (rows, cols) = (GRID_ROWS as i64, GRID_COLS as i64);
         let lng = (lng + 180.0).rem_euclid(360.0) - 180.0;
-        let col0 = (((lng + 180.0) / self.cell_deg).floor() as i64).clamp(0, cols - 1);
+        let cell0 = cell_of(lat, lng) as i64;
+        let (row0, col0) = (cell0 / cols, cell0 % cols);
         let mut best: Option<(u32, f64)> = None;
         let visit = |r: i64, c: i64, best: &mut Option<(u32, f64)>| {
             if r < 0 || r >= rows {
                 return;
             }
             let cell = (r * cols + c.rem_euclid(cols)) as usize;
-            for &node in
-                &self.grid_node[self.grid_start[cell] as usize..self.grid_start[cell + 1] as usize]
+            for &id in
+                &self.grid_point[self.grid_start[cell] as usize..self.grid_start[cell + 1] as usize]
             {
-                let d = chord(&q, &self.xyz[node as usize]);
+                let d = chord(&q, &self.snap_xyz[id as usize]);
                 if best.map_or(true, |(_, bd)| d < bd) {
-                    *best = Some((node, d));
+                    *best = Some((id, d));
                 }
             }
         };
+        let mut done = false;
         for ring in 0..cols / 2 {
             if ring == 0 {
                 visit(row0, col0, &mut best);
@@ -363,22 +424,56 @@ impl Graph {
             if let Some((_, bd)) = best {
                 // Anything beyond this ring is at least `ring` cells away in latitude, or in longitude
                 // at latitudes up to max_lat, where sin(d/2) >= cos(lat) * dlng / pi.
-                let step = (ring as f64 * self.cell_deg).to_radians();
-                let max_lat = (lat.abs() + (ring + 1) as f64 * self.cell_deg)
+                let step = (ring as f64 * CELL_DEG).to_radians();
+                let max_lat = (lat.abs() + (ring + 1) as f64 * CELL_DEG)
                     .min(90.0)
                     .to_radians();
                 if chord_to_arc(bd) <= step.min(2.0 * max_lat.cos() * step / std::f64::consts::PI) {
-                    return best.map(|(node, c)| (node, chord_to_arc(c) * EARTH_RADIUS_M));
+                    done = true;
+                    break;
                 }
             }
         }
-        // Rings now wrap the globe (a point far from every node): a full scan is simpler and exact.
-        for (node, p) in self.xyz.iter().enumerate() {
-            let d = chord(&q, p);
-            if best.map_or(true, |(_, bd)| d < bd) {
-                best = Some((node as u32, d));
+        if !done {
+            // The rings wrapped the globe (a point far from every lane): scan everything.
+            for (id, p) in self.snap_xyz.iter().enumerate() {
+                let d = chord(&q, p);
+                if best.map_or(true, |(_, bd)| d < bd) {
+                    best = Some((id as u32, d));
+                }
             }
         }
-        best.map(|(node, c)| (node, chord_to_arc(c) * EARTH_RADIUS_M))
+        best.map(|(id, c)| self.anchor(id, chord_to_arc(c) * EARTH_RADIUS_M))
+    }
+
+    fn anchor(&self, id: u32, snap_m: f64) -> Anchor {
+        let n = self.node_count();
+        let i = id as usize;
+        if i < n {
+            return Anchor {
+                point: id,
+                lat: self.lat[i],
+                lng: self.lng[i],
+                xyz: self.xyz[i],
+                snap_m,
+                links: vec![(id, 0.0)],
+                on_edge: None,
+            };
+        }
+        let k = i - n;
+        let e = self.geom_edge[k] as usize;
+        let off = self.geom_off[k];
+        Anchor {
+            point: id,
+            lat: self.geom[2 * k],
+            lng: self.geom[2 * k + 1],
+            xyz: self.snap_xyz[i],
+            snap_m,
+            links: vec![
+                (self.edge_from[e], off),
+                (self.edge_to[e], (self.edge_len[e] - off).max(0.0)),
+            ],
+            on_edge: Some((e as u32, k as u32)),
+        }
     }
 }

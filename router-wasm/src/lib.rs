@@ -7,3 +7,6 @@ pub mod ffi;
 pub mod graph;
 pub mod landmarks;
 pub mod search;
+
+#[cfg(test)]
+mod tests;

@@ -1,6 +1,7 @@
-//! A* over a [`Graph`] with query-time closed gates and a settle budget.
+//! A* over a [`Graph`] between two anchors, with query-time closed gates, ALT bounds and a
+//! settle budget.
 
-use crate::graph::Graph;
+use crate::graph::{chord, chord_bound_m, Anchor, Graph};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -11,9 +12,9 @@ pub enum Status {
     BudgetExhausted = 2,
 }
 
-pub struct Query {
-    pub from: u32,
-    pub to: u32,
+pub struct Query<'a> {
+    pub from: &'a Anchor,
+    pub to: &'a Anchor,
     /// Bit k set = edges with gate k + 1 are closed.
     pub closed: u32,
     /// Maximum heap pops (settles, counting re-opened nodes); 0 = unlimited.
@@ -23,8 +24,13 @@ pub struct Query {
 #[derive(Default, Debug)]
 pub struct Route {
     pub metres: f64,
-    /// Arcs from source to target.
+    /// Arcs from the source link node to the target link node.
     pub arcs: Vec<u32>,
+    /// Which link of each anchor the route uses (unused when `direct`).
+    pub from_link: usize,
+    pub to_link: usize,
+    /// Both anchors lie on one edge and the route stays on it.
+    pub direct: bool,
     pub settled: u32,
 }
 
@@ -37,20 +43,20 @@ pub struct Searcher {
     stamp: Vec<u32>,
     generation: u32,
     heap: BinaryHeap<Reverse<(u64, u32)>>,
-    /// Landmarks used by this query and their distance to the target.
+    /// Landmarks used by this query and their distance to the target anchor.
     active: Vec<(usize, f64)>,
 }
 
 /// Landmarks consulted per query: the ones with the best bound at the source.
 const ACTIVE_LANDMARKS: usize = 4;
-
-const NO_ARC: u32 = u32::MAX;
+/// Parent markers of the source link nodes (`SOURCE - link`).
+const SOURCE: u32 = u32::MAX;
 
 impl Searcher {
     pub fn new(n: usize) -> Searcher {
         Searcher {
             dist: vec![f64::INFINITY; n],
-            parent: vec![NO_ARC; n],
+            parent: vec![SOURCE; n],
             h: vec![0.0; n],
             stamp: vec![0; n],
             generation: 0,
@@ -68,30 +74,40 @@ impl Searcher {
         self.heap.clear();
     }
 
-    fn choose_landmarks(&mut self, g: &Graph, s: usize, t: usize, closed: u32) {
+    /// Distance from landmark k to an anchor: through its cheaper link.
+    fn landmark_to(g: &Graph, k: usize, a: &Anchor) -> f64 {
+        let lm = g.landmarks.as_ref().expect("landmarks present");
+        a.links
+            .iter()
+            .map(|&(v, c)| lm.dist[v as usize * lm.count + k] + c)
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    fn choose_landmarks(&mut self, g: &Graph, q: &Query) {
         self.active.clear();
         if let Some(lm) = g
             .landmarks
             .as_ref()
-            .filter(|lm| closed & lm.base_closed == lm.base_closed)
+            .filter(|lm| q.closed & lm.base_closed == lm.base_closed)
         {
-            let mut scored: Vec<(f64, usize)> = (0..lm.count)
+            let mut scored: Vec<(f64, usize, f64)> = (0..lm.count)
                 .map(|k| {
-                    let b = (lm.dist[t * lm.count + k] - lm.dist[s * lm.count + k]).abs();
-                    (if b.is_nan() { 0.0 } else { b }, k)
+                    let dt = Self::landmark_to(g, k, q.to);
+                    let b = (dt - Self::landmark_to(g, k, q.from)).abs();
+                    (if b.is_nan() { 0.0 } else { b }, k, dt)
                 })
                 .collect();
             scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-            for &(_, k) in scored.iter().take(ACTIVE_LANDMARKS) {
-                self.active.push((k, lm.dist[t * lm.count + k]));
+            for &(_, k, dt) in scored.iter().take(ACTIVE_LANDMARKS) {
+                self.active.push((k, dt));
             }
         }
     }
 
-    /// Lower bound from `v` to the target: the best of the great-circle and landmark bounds.
+    /// Lower bound from node `v` to the target anchor: the best of great-circle and landmark bounds.
     #[inline]
-    fn heuristic(&self, g: &Graph, v: u32, t: u32) -> f64 {
-        let mut best = g.bound_m(v, t);
+    fn heuristic(&self, g: &Graph, v: u32, target: &[f64; 3]) -> f64 {
+        let mut best = chord_bound_m(chord(&g.xyz[v as usize], target));
         if let (Some(lm), false) = (&g.landmarks, self.active.is_empty()) {
             let row = v as usize * lm.count;
             for &(k, dt) in &self.active {
@@ -104,42 +120,71 @@ impl Searcher {
         best
     }
 
-    /// Shortest route, or why there is none. The heuristic is admissible but not strictly
-    /// consistent, so a node whose distance improves is re-opened; the first pop of the target
-    /// is then optimal.
+    #[inline]
+    fn touch(&mut self, g: &Graph, v: u32, target: &[f64; 3]) {
+        let vi = v as usize;
+        if self.stamp[vi] != self.generation {
+            self.stamp[vi] = self.generation;
+            self.dist[vi] = f64::INFINITY;
+            self.h[vi] = self.heuristic(g, v, target);
+        }
+    }
+
+    /// Shortest route between two anchors, or why there is none. The heuristic is admissible but
+    /// not strictly consistent, so a node whose distance improves is re-opened; the search stops
+    /// when no open entry can beat the best complete route.
     pub fn route(&mut self, g: &Graph, q: &Query) -> (Status, Route) {
         assert!(
             self.dist.len() == g.node_count(),
             "searcher built for another graph"
         );
         self.next_generation();
-        let (s, t) = (q.from as usize, q.to as usize);
-        self.choose_landmarks(g, s, t, q.closed);
-        self.stamp[s] = self.generation;
-        self.dist[s] = 0.0;
-        self.parent[s] = NO_ARC;
-        self.h[s] = self.heuristic(g, q.from, q.to);
-        // Non-negative f64 order equals their bit patterns' order, so the heap key is an integer.
-        self.heap.push(Reverse((self.h[s].to_bits(), q.from)));
+        self.choose_landmarks(g, q);
+        let target = q.to.xyz;
+        let mut best = f64::INFINITY;
+        let mut out = Route::default();
+        if let (Some((e1, k1)), Some((e2, k2))) = (q.from.on_edge, q.to.on_edge) {
+            if e1 == e2 {
+                best = (g.geom_off[k1 as usize] - g.geom_off[k2 as usize]).abs();
+                out.direct = true;
+            }
+        }
+        if q.from.point == q.to.point {
+            best = 0.0;
+            out.direct = true;
+        }
+        for (i, &(v, c)) in q.from.links.iter().enumerate() {
+            self.touch(g, v, &target);
+            let vi = v as usize;
+            if c < self.dist[vi] {
+                self.dist[vi] = c;
+                self.parent[vi] = SOURCE - i as u32;
+                // Non-negative f64 order equals their bit patterns' order: the heap key is an integer.
+                self.heap.push(Reverse(((c + self.h[vi]).to_bits(), v)));
+            }
+        }
         let mut settled = 0u32;
+        let mut end: Option<(u32, usize)> = None;
         while let Some(Reverse((f_bits, u))) = self.heap.pop() {
             let ui = u as usize;
             let du = self.dist[ui];
             if f_bits > (du + self.h[ui]).to_bits() {
                 continue; // stale entry
             }
-            settled += 1;
-            if ui == t {
-                return (Status::Found, self.trace(g, t, du, settled));
+            if f64::from_bits(f_bits) >= best {
+                break;
             }
-            if q.max_settled != 0 && settled >= q.max_settled {
-                return (
-                    Status::BudgetExhausted,
-                    Route {
-                        settled,
-                        ..Route::default()
-                    },
-                );
+            settled += 1;
+            if q.max_settled != 0 && settled > q.max_settled {
+                out.settled = settled;
+                return (Status::BudgetExhausted, out);
+            }
+            for (i, &(v, c)) in q.to.links.iter().enumerate() {
+                if v == u && du + c < best {
+                    best = du + c;
+                    end = Some((u, i));
+                    out.direct = false;
+                }
             }
             for a in g.arc_start[ui]..g.arc_start[ui + 1] {
                 let e = (g.arc_edge[a as usize] >> 1) as usize;
@@ -148,13 +193,9 @@ impl Searcher {
                     continue;
                 }
                 let v = g.arc_head[a as usize];
+                self.touch(g, v, &target);
                 let vi = v as usize;
                 let dv = du + g.edge_len[e];
-                if self.stamp[vi] != self.generation {
-                    self.stamp[vi] = self.generation;
-                    self.dist[vi] = f64::INFINITY;
-                    self.h[vi] = self.heuristic(g, v, q.to);
-                }
                 if dv < self.dist[vi] {
                     self.dist[vi] = dv;
                     self.parent[vi] = a;
@@ -162,36 +203,29 @@ impl Searcher {
                 }
             }
         }
-        (
-            Status::NoRoute,
-            Route {
-                settled,
-                ..Route::default()
-            },
-        )
-    }
-
-    fn trace(&self, g: &Graph, t: usize, metres: f64, settled: u32) -> Route {
-        let mut arcs = Vec::new();
-        let mut v = t;
-        while self.parent[v] != NO_ARC {
-            let a = self.parent[v];
-            arcs.push(a);
-            let e = (g.arc_edge[a as usize] >> 1) as usize;
-            // The arc's tail is the edge endpoint that is not its head.
-            let reversed = g.arc_edge[a as usize] & 1 == 1;
-            v = if reversed {
-                g.edge_to[e]
-            } else {
-                g.edge_from[e]
-            } as usize;
+        out.settled = settled;
+        if !best.is_finite() {
+            return (Status::NoRoute, out);
         }
-        arcs.reverse();
-        Route {
-            metres,
-            arcs,
-            settled,
+        out.metres = best;
+        if let Some((t, link)) = end {
+            out.to_link = link;
+            let mut v = t as usize;
+            while self.parent[v] < SOURCE - 1 {
+                let a = self.parent[v];
+                out.arcs.push(a);
+                let e = (g.arc_edge[a as usize] >> 1) as usize;
+                // The arc's tail is the edge endpoint that is not its head.
+                v = if g.arc_edge[a as usize] & 1 == 1 {
+                    g.edge_to[e]
+                } else {
+                    g.edge_from[e]
+                } as usize;
+            }
+            out.from_link = (SOURCE - self.parent[v]) as usize;
+            out.arcs.reverse();
         }
+        (Status::Found, out)
     }
 }
 
@@ -202,43 +236,113 @@ pub struct Summary {
     pub zone_m: Vec<f64>,
     /// Gate codes (1-based) in travel order, each once.
     pub gates: Vec<u32>,
-    /// Flat `[lat, lng]` from the source node to the target node.
+    /// Flat `[lat, lng]` from the source anchor to the target anchor.
     pub path: Vec<f64>,
 }
 
-pub fn summarize(g: &Graph, from: u32, route: &Route, want_path: bool) -> Summary {
+impl Summary {
+    /// Adds `metres` of edge `e` (its zone split pro rata) and its gate.
+    fn add_edge(&mut self, g: &Graph, e: usize, metres: f64) {
+        if metres <= 0.0 {
+            return;
+        }
+        let share = if g.edge_len[e] > 0.0 {
+            metres / g.edge_len[e]
+        } else {
+            0.0
+        };
+        for k in g.eca_start[e]..g.eca_start[e + 1] {
+            self.zone_m[g.eca_zone[k as usize] as usize] += g.eca_len[k as usize] * share;
+        }
+        let gate = u32::from(g.edge_gate[e]);
+        if gate != 0 && !self.gates.contains(&gate) {
+            self.gates.push(gate);
+        }
+    }
+
+    fn point(&mut self, g: &Graph, k: usize) {
+        self.path.push(g.geom[2 * k]);
+        self.path.push(g.geom[2 * k + 1]);
+    }
+
+    fn node(&mut self, g: &Graph, v: usize) {
+        self.path.push(g.lat[v]);
+        self.path.push(g.lng[v]);
+    }
+}
+
+/// Walks along edge `e` from intermediate point `k` (exclusive) to one of its ends (inclusive).
+fn walk_to_end(s: &mut Summary, g: &Graph, e: usize, k: usize, to_from_end: bool) {
+    let (lo, hi) = (g.geom_start[e] as usize, g.geom_start[e + 1] as usize);
+    if to_from_end {
+        for i in (lo..k).rev() {
+            s.point(g, i);
+        }
+        s.node(g, g.edge_from[e] as usize);
+    } else {
+        for i in k + 1..hi {
+            s.point(g, i);
+        }
+        s.node(g, g.edge_to[e] as usize);
+    }
+}
+
+pub fn summarize(g: &Graph, from: &Anchor, to: &Anchor, route: &Route, want_path: bool) -> Summary {
     let mut s = Summary {
         zone_m: vec![0.0; g.zone_count as usize],
         ..Summary::default()
     };
-    if want_path {
-        s.path.push(g.lat[from as usize]);
-        s.path.push(g.lng[from as usize]);
-    }
-    for &a in &route.arcs {
-        let e = (g.arc_edge[a as usize] >> 1) as usize;
-        let reversed = g.arc_edge[a as usize] & 1 == 1;
-        for k in g.eca_start[e]..g.eca_start[e + 1] {
-            s.zone_m[g.eca_zone[k as usize] as usize] += g.eca_len[k as usize];
-        }
-        let gate = u32::from(g.edge_gate[e]);
-        if gate != 0 && !s.gates.contains(&gate) {
-            s.gates.push(gate);
-        }
-        if want_path {
-            let (lo, hi) = (g.geom_start[e] as usize, g.geom_start[e + 1] as usize);
-            if reversed {
-                for i in (lo..hi).rev() {
-                    s.path.push(g.geom[2 * i]);
-                    s.path.push(g.geom[2 * i + 1]);
-                }
+    let mut path = Summary::default();
+    path.path.push(from.lat);
+    path.path.push(from.lng);
+    if route.direct {
+        if let (Some((e, k1)), Some((_, k2))) = (from.on_edge, to.on_edge) {
+            s.add_edge(g, e as usize, route.metres);
+            let (k1, k2) = (k1 as usize, k2 as usize);
+            if k1 < k2 {
+                (k1 + 1..=k2).for_each(|i| path.point(g, i));
             } else {
-                s.path.extend_from_slice(&g.geom[2 * lo..2 * hi]);
+                (k2..k1).rev().for_each(|i| path.point(g, i));
             }
-            let head = g.arc_head[a as usize] as usize;
-            s.path.push(g.lat[head]);
-            s.path.push(g.lng[head]);
         }
+    } else {
+        if let Some((e, k)) = from.on_edge {
+            s.add_edge(g, e as usize, from.links[route.from_link].1);
+            walk_to_end(&mut path, g, e as usize, k as usize, route.from_link == 0);
+        }
+        for &a in &route.arcs {
+            let e = (g.arc_edge[a as usize] >> 1) as usize;
+            s.add_edge(g, e, g.edge_len[e]);
+            if want_path {
+                let (lo, hi) = (g.geom_start[e] as usize, g.geom_start[e + 1] as usize);
+                if g.arc_edge[a as usize] & 1 == 1 {
+                    (lo..hi).rev().for_each(|i| path.point(g, i));
+                } else {
+                    (lo..hi).for_each(|i| path.point(g, i));
+                }
+                path.node(g, g.arc_head[a as usize] as usize);
+            }
+        }
+        if let Some((e, k)) = to.on_edge {
+            // Entering the target's edge at one end and walking to its point = the reverse walk.
+            s.add_edge(g, e as usize, to.links[route.to_link].1);
+            let mut tail = Summary::default();
+            walk_to_end(&mut tail, g, e as usize, k as usize, route.to_link == 0);
+            let pts: Vec<f64> = tail
+                .path
+                .chunks_exact(2)
+                .rev()
+                .skip(1)
+                .flatten()
+                .copied()
+                .collect();
+            path.path.extend_from_slice(&pts);
+            path.path.push(to.lat);
+            path.path.push(to.lng);
+        }
+    }
+    if want_path {
+        s.path = path.path;
     }
     s
 }

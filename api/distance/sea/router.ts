@@ -21,8 +21,12 @@ import {
 } from "./policy.ts";
 
 const METRES_PER_NM = 1852;
-/** A point farther than this from every sea lane is not at sea (inland city, lake): no route. */
-export const MAX_SNAP_KM = 200;
+/**
+ * A point farther than this from every sea lane is not at sea (inland city, lake): no route.
+ * Resolved ports get more room: river ports such as Nanjing (245 km up the Yangtze) sit beyond
+ * the 20 km network's last lane but are still sea ports.
+ */
+export const MAX_SNAP_KM = { port: 400, other: 200 } as const;
 /** Search budget (heap pops); the whole sea graph settles in ~15k, so only a broken graph hits it. */
 export const DEFAULT_MAX_SETTLED = 250_000;
 const MAX_ALTERNATIVES = 3;
@@ -32,6 +36,8 @@ export interface SeaPoint {
   lat: number;
   lng: number;
   name?: string | null;
+  /** Resolved-point kind; "port" allows a longer snap (MAX_SNAP_KM). */
+  kind?: string;
 }
 
 export interface SeaRouteRequest {
@@ -193,10 +199,11 @@ export class SeaRouter {
         [req.from, raw.from, "from"],
         [req.to, raw.to, "to"],
       ] as const) {
-        if (s.snapM > MAX_SNAP_KM * 1000) {
+        const limit = p.kind === "port" ? MAX_SNAP_KM.port : MAX_SNAP_KM.other;
+        if (s.snapM > limit * 1000) {
           throw new ApiError(
             "noRoute",
-            `${label(p, side)} is ${Math.round(s.snapM / 1000)} km from the nearest sea lane (limit ${MAX_SNAP_KM} km): no sea route`,
+            `${label(p, side)} is ${Math.round(s.snapM / 1000)} km from the nearest sea lane (limit ${limit} km): no sea route`,
           );
         }
       }
