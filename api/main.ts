@@ -2,10 +2,18 @@
 import { buildApps } from "./app.ts";
 import { bootstrap } from "./bootstrap.ts";
 import { loadConfig } from "./config.ts";
+import { distanceServices } from "./distance/services.ts";
 import { serveBun } from "./runtime/bun-serve.ts";
 import { PRODUCTS } from "./shared/products.ts";
 
 const config = loadConfig();
+try {
+  await distanceServices(config.buildDir);
+} catch (err) {
+  // Refuse to start on missing, stale or mixed artifacts; the message says how to rebuild.
+  console.error(`portolan: ${(err as Error).message}`);
+  process.exit(1);
+}
 const platform = await bootstrap(config);
 const apps = buildApps(platform);
 for (const p of PRODUCTS) {

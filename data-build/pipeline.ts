@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { fnv1a64 } from "./format/container.ts";
+import { fnv1a64, restampBuildId } from "./format/container.ts";
 import {
   ensureSource,
   expandInputs,
@@ -102,27 +102,6 @@ function buildIdFor(fingerprints: string[]): string {
     .replace(/[-:]/g, "")
     .replace(/\.\d+Z$/, "Z");
   return `${stamp}-${sha256(fingerprints.join("\n")).slice(0, 8)}`;
-}
-
-/**
- * Rewrites the build id of a container in place (layout: docs/artifact-format.md) so an artifact
- * skipped as unchanged joins the new build instead of forming a mix the API would refuse.
- * Returns false when the bytes are not a container or already carry that id.
- */
-export function restampBuildId(bytes: Uint8Array, buildId: string): boolean {
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes.length < 64 || new TextDecoder().decode(bytes.subarray(0, 7)) !== "PRTLART") return false;
-  const kindLen = dv.getUint32(12, true);
-  const idAt = 16 + ((kindLen + 7) & ~7) + 8;
-  const sections = dv.getUint32(idAt - 4, true);
-  const fnvAt = idAt + 32 + sections * 48;
-  const id = new TextEncoder().encode(buildId);
-  const current = bytes.subarray(idAt, idAt + 32);
-  if (current.every((b, i) => b === (id[i] ?? 0))) return false;
-  bytes.fill(0, idAt, idAt + 32);
-  bytes.set(id.subarray(0, 32), idAt);
-  dv.setBigUint64(fnvAt, fnv1a64(bytes.subarray(0, fnvAt)), true);
-  return true;
 }
 
 export async function runPipeline(opts: RunOptions): Promise<RunResult> {

@@ -1,8 +1,154 @@
+/**
+ * Distance and multimodal routing ({distance_url}): GET /v1/distance/route (sea legs today) and
+ * GET /v1/distance/locations. Handlers only parse, resolve and render; routing lives in sea/ and
+ * location resolution in locations/.
+ */
+import { t } from "elysia";
+import { jsonResponse } from "../shared/envelopes.ts";
+import { ApiError } from "../shared/errors.ts";
 import type { Platform } from "../shared/platform.ts";
 import { createProductApp } from "../shared/product-app.ts";
 import { product } from "../shared/products.ts";
+import type { PlaceKind, ResolvedPoint } from "./locations/index.ts";
+import { distanceServices } from "./services.ts";
 
-/** Distance and multimodal routing ({distance_url}). */
+/** Spec mode names and aliases. Only the sea planner exists yet; the others answer 400 until they land. */
+const MODE_ALIASES: Record<string, string> = {
+  SEA: "SEA",
+  ROAD: "ROAD",
+  TRUCK: "ROAD",
+  AIR: "AIR",
+  FLIGHT: "AIR",
+  RAIL: "RAIL",
+  RIVER: "RIVER",
+  INLAND: "RIVER",
+  INLAND_WATERWAY: "RIVER",
+  IWW: "RIVER",
+  BARGE: "RIVER",
+};
+
+const bool = (name: string, value: string | undefined, fallback: boolean): boolean => {
+  if (value === undefined || value === "") return fallback;
+  const v = value.toLowerCase();
+  if (v === "true" || v === "1") return true;
+  if (v === "false" || v === "0") return false;
+  throw new ApiError("validation", `${name} must be true or false, got "${value}".`);
+};
+
+const csv = (value: string | undefined): string[] =>
+  (value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** A resolved point as the sea-route response shows it. */
+const seaPoint = (p: ResolvedPoint) => ({
+  kind: p.kind,
+  name: p.name,
+  locode: p.locode,
+  iata: p.iata,
+  country: p.country,
+  country_code: p.country_code,
+  lat: p.lat,
+  lng: p.lng,
+  source: p.source,
+});
+
+const PLACE_KINDS: readonly PlaceKind[] = ["port", "airport", "country", "address"];
+
 export function distanceApp(platform: Platform) {
-  return createProductApp({ def: product("distance"), platform });
+  const services = () => distanceServices(platform.config.buildDir);
+  const optional = t.Optional(t.String());
+  return createProductApp({ def: product("distance"), platform })
+    .get(
+      "/v1/distance/route",
+      async ({ query }) => {
+        const modeRaw = query.mode?.trim().toUpperCase();
+        if (modeRaw) {
+          const mode = MODE_ALIASES[modeRaw];
+          if (!mode)
+            throw new ApiError(
+              "validation",
+              `Unknown mode "${query.mode}": use ROAD, AIR, RIVER or omit it for sea.`,
+            );
+          if (mode !== "SEA")
+            throw new ApiError(
+              "validation",
+              `mode ${mode} is not available in this build yet; omit mode for a sea route.`,
+            );
+        }
+        let speedKnots: number | undefined;
+        if (query.speed_knots !== undefined) {
+          speedKnots = Number(query.speed_knots);
+          if (query.speed_knots.trim() === "" || !Number.isFinite(speedKnots)) {
+            throw new ApiError(
+              "validation",
+              `speed_knots must be a number from 3 to 40, got "${query.speed_knots}".`,
+            );
+          }
+        }
+        const withPath = bool("path", query.path, false);
+        const alternatives = bool("alternatives", query.alternatives, true);
+        const { locations, sea } = await services();
+        const from = await locations.resolveWith(query.from, locations.offline);
+        const to = await locations.resolveWith(query.to, locations.offline);
+        const planned = sea.plan({
+          from,
+          to,
+          speedKnots,
+          routingMode: query.routing_mode,
+          avoid: csv(query.avoid),
+          path: withPath,
+          alternatives,
+        });
+        return { from: seaPoint(from), to: seaPoint(to), ...planned };
+      },
+      {
+        query: t.Object({
+          from: t.String({
+            minLength: 1,
+            description: "lat,lng, UN/LOCODE, IATA, ICAO, ISO country or free text",
+          }),
+          to: t.String({ minLength: 1 }),
+          mode: optional,
+          speed_knots: optional,
+          path: optional,
+          alternatives: optional,
+          routing_mode: optional,
+          avoid: t.Optional(t.String({ description: "comma-separated passage ids" })),
+        }),
+        detail: {
+          summary: "Port-to-port (or point-to-point) sea route with ECA split, passages and alternatives",
+        },
+      },
+    )
+    .get(
+      "/v1/distance/locations",
+      async ({ query }) => {
+        const types = csv(query.types).map((ty) => {
+          if (!(PLACE_KINDS as readonly string[]).includes(ty)) {
+            throw new ApiError("validation", `Unknown type "${ty}": use port, airport, country or address.`);
+          }
+          return ty as PlaceKind;
+        });
+        let limit: number | undefined;
+        if (query.limit !== undefined) {
+          limit = Number(query.limit);
+          if (!Number.isInteger(limit))
+            throw new ApiError("validation", `limit must be an integer from 1 to 50.`);
+        }
+        const { locations } = await services();
+        const found = locations.search(query.q, {
+          types: types.length ? types : undefined,
+          geocode: bool("geocode", query.geocode, true),
+          limit,
+        });
+        // The spec's locations body is {data: []} without meta.
+        return jsonResponse({ data: found });
+      },
+      {
+        query: t.Object({ q: t.String(), types: optional, geocode: optional, limit: optional }),
+        detail: { summary: "Search ports, airports, countries and places" },
+      },
+    );
 }

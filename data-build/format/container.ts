@@ -171,3 +171,21 @@ export function decodeArtifact(
   }
   return { kind, formatVersion, buildId, sections };
 }
+
+/**
+ * Rewrites the build id of a container in place, so an artifact skipped as unchanged joins the new
+ * build instead of forming a mix the API would refuse. Returns false when the bytes are not a
+ * container or already carry that id.
+ */
+export function restampBuildId(bytes: Uint8Array, buildId: string): boolean {
+  if (bytes.length < 64 || readName(bytes, 0, 8) !== CONTAINER_MAGIC.replace("\0", "")) return false;
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const kindLen = dv.getUint32(12, true);
+  const idAt = 16 + pad8(kindLen) + 8;
+  const fnvAt = idAt + BUILD_ID_BYTES + dv.getUint32(idAt - 4, true) * SECTION_BYTES;
+  if (readName(bytes, idAt, BUILD_ID_BYTES) === buildId) return false;
+  bytes.fill(0, idAt, idAt + BUILD_ID_BYTES);
+  writeName(bytes, idAt, buildId, BUILD_ID_BYTES);
+  dv.setBigUint64(fnvAt, fnv1a64(bytes.subarray(0, fnvAt)), true);
+  return true;
+}

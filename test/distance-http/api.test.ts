@@ -1,0 +1,119 @@
+/** The distance product over its HTTP surface: spec shapes, every error code, envelopes. */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { errorCode, errorProblems, successProblems } from "../helpers/envelopes.ts";
+import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
+
+let p: TestPlatform;
+let key: string;
+beforeAll(async () => {
+  p = await makePlatform({ buildDir: join(import.meta.dir, "../../data/build") });
+  const org = p.accounts.createOrg("routes", { paid: true, rateLimit: 100_000 });
+  key = (await p.accounts.createKey(org.id, "distance")).key;
+});
+afterAll(() => p.close());
+
+const get = async (path: string) => {
+  const res = await p.call("distance", path, bearer(key));
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+};
+type Route = { distance: { nm: number; km: number }; passages: Array<{ id: string }>; path?: number[][] };
+type RouteData = {
+  from: Record<string, unknown>;
+  to: Record<string, unknown>;
+  route: Route;
+  alternatives: Route[];
+};
+
+test("sea route: spec keys at every level, meta.took_ms, alternatives, path only on request", async () => {
+  const { status, body } = await get("/v1/distance/route?from=NLRTM&to=SGSIN");
+  expect(status).toBe(200);
+  expect(successProblems("distance", body)).toEqual([]);
+  const data = body.data as RouteData;
+  expect(Object.keys(data)).toEqual(["from", "to", "routing_mode", "avoided", "route", "alternatives"]);
+  for (const end of [data.from, data.to]) {
+    for (const k of ["locode", "name", "country", "country_code", "lat", "lng", "source"])
+      expect(end).toHaveProperty(k);
+  }
+  expect(data.from.locode).toBe("NLRTM");
+  expect(Object.keys(data.route).sort()).toEqual(["distance", "eca", "label", "passages", "transit"]);
+  expect(data.route.passages.map((x) => x.id)).toContain("suez");
+  // The Cape of Good Hope alternative is longer and does not use Suez.
+  const cape = data.alternatives.find((a) => !a.passages.some((x) => x.id === "suez"));
+  expect(cape).toBeDefined();
+  expect(cape!.distance.nm).toBeGreaterThan(data.route.distance.nm);
+
+  const withPath = (await get("/v1/distance/route?from=NLRTM&to=SGSIN&path=true&alternatives=false")).body
+    .data as RouteData;
+  expect(withPath.alternatives).toEqual([]);
+  expect(withPath.route.path!.length).toBeGreaterThan(10);
+  expect(withPath.route.path![0]!.length).toBe(2);
+});
+
+test("avoid and routing_mode change the route; speed changes only the transit time", async () => {
+  const base = (await get("/v1/distance/route?from=NLRTM&to=SGSIN&alternatives=false")).body
+    .data as RouteData;
+  const noSuez = (await get("/v1/distance/route?from=NLRTM&to=SGSIN&avoid=suez&alternatives=false")).body
+    .data as RouteData & {
+    avoided: string[];
+  };
+  expect(noSuez.avoided).toContain("suez");
+  expect(noSuez.route.passages.map((x) => x.id)).not.toContain("suez");
+  expect(noSuez.route.distance.nm).toBeGreaterThan(base.route.distance.nm);
+  const safe = (await get("/v1/distance/route?from=NLRTM&to=SGSIN&routing_mode=safe&alternatives=false")).body
+    .data as RouteData;
+  expect(safe.route.passages.map((x) => x.id)).not.toContain("babelmandeb");
+  const fast = (await get("/v1/distance/route?from=NLRTM&to=SGSIN&speed_knots=20&alternatives=false")).body
+    .data as {
+    route: Route & { transit: { hours: number; speed_knots: number } };
+  };
+  expect(fast.route.distance.nm).toBe(base.route.distance.nm);
+  expect(fast.route.transit.speed_knots).toBe(20);
+  expect(fast.route.transit.hours).toBeCloseTo(base.route.distance.nm / 20, 0);
+});
+
+describe("errors in the distance envelope", () => {
+  const cases: Array<[string, number, string]> = [
+    ["/v1/distance/route?to=SGSIN", 400, "invalid_request"],
+    ["/v1/distance/route?from=NLRTM&to=SGSIN&speed_knots=2", 400, "invalid_request"],
+    ["/v1/distance/route?from=NLRTM&to=SGSIN&speed_knots=fast", 400, "invalid_request"],
+    ["/v1/distance/route?from=NLRTM&to=SGSIN&avoid=atlantis", 400, "invalid_request"],
+    ["/v1/distance/route?from=NLRTM&to=SGSIN&mode=SUBMARINE", 400, "invalid_request"],
+    ["/v1/distance/route?from=NLRTM&to=SGSIN&routing_mode=fastest", 400, "invalid_request"],
+    ["/v1/distance/route?from=NLRTM&to=SGSIN&path=maybe", 400, "invalid_request"],
+    ["/v1/distance/route?from=95,10&to=SGSIN", 400, "invalid_request"],
+    ["/v1/distance/route?from=QQZZZ&to=SGSIN", 404, "location_not_found"],
+    ["/v1/distance/route?from=Denver,%20US&to=NLRTM", 422, "no_route"],
+    ["/v1/distance/locations?q=r", 400, "invalid_request"],
+    ["/v1/distance/locations?q=rotterdam&limit=0", 400, "invalid_request"],
+    ["/v1/distance/locations?q=rotterdam&limit=51", 400, "invalid_request"],
+    ["/v1/distance/locations?q=rotterdam&types=volcano", 400, "invalid_request"],
+  ];
+  test.each(cases)("%s -> %i %s", async (path, status, code) => {
+    const res = await get(path);
+    expect(res.status).toBe(status);
+    expect(errorProblems("distance", res.body)).toEqual([]);
+    expect(errorCode(res.body)).toBe(code);
+  });
+});
+
+test("locations: {data: []} without meta, exact code first, types and limit honoured", async () => {
+  const { status, body } = await get("/v1/distance/locations?q=NLRTM");
+  expect(status).toBe(200);
+  expect(Object.keys(body)).toEqual(["data"]);
+  const rows = body.data as Array<Record<string, unknown>>;
+  expect(rows[0]).toMatchObject({ kind: "port", locode: "NLRTM", country_code: "NL" });
+  for (const k of ["kind", "locode", "name", "country", "country_code", "lat", "lng"])
+    expect(rows[0]).toHaveProperty(k);
+  const airports = (await get("/v1/distance/locations?q=singapore&types=airport&limit=2")).body
+    .data as Array<{ kind: string }>;
+  expect(airports.length).toBeGreaterThan(0);
+  expect(airports.length).toBeLessThanOrEqual(2);
+  expect(airports.every((a) => a.kind === "airport")).toBe(true);
+});
+
+test("distance needs a ds_ key", async () => {
+  const res = await p.call("distance", "/v1/distance/route?from=NLRTM&to=SGSIN");
+  expect(res.status).toBe(401);
+  expect(errorCode((await res.json()) as Record<string, unknown>)).toBe("missing_key");
+});
