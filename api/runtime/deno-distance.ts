@@ -1,0 +1,37 @@
+/**
+ * The distance API under Deno: `deno run -A --no-check api/runtime/deno-distance.ts`.
+ * Same app, same handlers, same WASM router; only the listener (Deno.serve) and the SQLite client
+ * (node:sqlite) differ from the Bun start.
+ */
+import { fileURLToPath } from "node:url";
+import { AccountsRepo } from "../accounts/repo.ts";
+import { loadConfig } from "../config.ts";
+import { distanceApp } from "../distance/app.ts";
+import { distanceServices } from "../distance/services.ts";
+import { MemoryRateLimiter } from "../shared/ratelimit/memory.ts";
+import { openDenoDatabase } from "./deno-sqlite.ts";
+
+declare const Deno: {
+  env: { toObject(): Record<string, string> };
+  serve(
+    opts: { hostname: string; port: number; onListen?: () => void },
+    handler: (r: Request) => Response | Promise<Response>,
+  ): unknown;
+};
+
+const config = loadConfig(Deno.env.toObject());
+const { db, dataVersion } = openDenoDatabase(
+  config.dbPath,
+  fileURLToPath(new URL("../db/migrations", import.meta.url)),
+);
+await distanceServices(config.buildDir);
+const app = distanceApp({
+  config,
+  accounts: new AccountsRepo(db, Date.now, dataVersion),
+  limiter: new MemoryRateLimiter(config.rateWindowMs),
+  now: Date.now,
+});
+Deno.serve(
+  { hostname: config.host, port: config.ports.distance, onListen: () => console.log("ready") },
+  app.fetch,
+);

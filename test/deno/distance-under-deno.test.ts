@@ -1,0 +1,73 @@
+/** The distance API served by a real Deno process (deno from npm), called over a socket. */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AccountsRepo } from "../../api/accounts/repo.ts";
+import { openDatabase } from "../../api/db/sqlite.ts";
+import { freePort } from "../helpers/redis-server.ts";
+
+const root = join(import.meta.dir, "../..");
+const dir = mkdtempSync(join(tmpdir(), "portolan-deno-"));
+let base: string;
+let key: string;
+let deno: ReturnType<typeof Bun.spawn>;
+
+beforeAll(async () => {
+  const dbPath = join(dir, "db.sqlite");
+  const { db, close } = openDatabase(dbPath);
+  const repo = new AccountsRepo(db);
+  const org = repo.createOrg("deno");
+  key = (await repo.createKey(org.id, "distance")).key;
+  close();
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  deno = Bun.spawn(
+    [join(root, "node_modules/.bin/deno"), "run", "-A", "--no-check", "api/runtime/deno-distance.ts"],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORTOLAN_DB: dbPath,
+        PORTOLAN_DISTANCE_PORT: String(port),
+        PORTOLAN_BUILD_DIR: join(root, "data/build"),
+      },
+      stdout: "pipe",
+      stderr: "inherit",
+    },
+  );
+  const reader = (deno.stdout as ReadableStream<Uint8Array>).getReader();
+  const { value } = await reader.read();
+  expect(new TextDecoder().decode(value)).toContain("ready");
+});
+afterAll(async () => {
+  deno.kill();
+  await deno.exited;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test("a sea route and a location search answer in the spec's shapes under Deno", async () => {
+  const auth = { headers: { authorization: `Bearer ${key}` } };
+  const route = await fetch(`${base}/v1/distance/route?from=NLRTM&to=USNYC&alternatives=false`, auth);
+  expect(route.status).toBe(200);
+  const body = (await route.json()) as {
+    data: { route: { distance: { nm: number } } };
+    meta: { took_ms: number };
+  };
+  expect(body.data.route.distance.nm).toBeGreaterThan(3000);
+  expect(body.data.route.distance.nm).toBeLessThan(4000);
+  expect(typeof body.meta.took_ms).toBe("number");
+  const found = await fetch(`${base}/v1/distance/locations?q=hamburg&limit=3`, auth);
+  expect(((await found.json()) as { data: Array<{ name: string }> }).data[0]!.name).toMatch(/Hamburg/);
+});
+
+test("keys, errors and envelopes behave as under Bun", async () => {
+  const missing = await fetch(`${base}/v1/distance/route?from=NLRTM&to=USNYC`);
+  expect(missing.status).toBe(401);
+  expect(await missing.json()).toEqual({ error: { code: "missing_key", message: expect.any(String) } });
+  const bad = await fetch(`${base}/v1/distance/route?from=NLRTM&to=USNYC&speed_knots=99`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  expect(bad.status).toBe(400);
+  expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("invalid_request");
+});
