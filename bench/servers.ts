@@ -1,18 +1,23 @@
 /**
- * Bench servers, each run as its own process (`bun bench/servers.ts <kind> <port> [db]`) so the
- * driver and the server do not share a core: "portolan" serves the real ocean app; "bare" is a
- * bare Bun.serve handler answering the same bytes, the ceiling on this machine.
+ * Bench servers, each run as its own process (`bun bench/servers.ts <kind> <port> <db|body> [product]`)
+ * so the driver and the server do not share a core: "portolan" serves one real product app; "bare" is
+ * a bare Bun.serve handler answering fixed bytes, the ceiling on this machine.
  */
 import { buildApps } from "../api/app.ts";
 import { bootstrap } from "../api/bootstrap.ts";
 import { loadConfig } from "../api/config.ts";
+import type { ProductId } from "../api/shared/products.ts";
 
-const [kind, port, dbPath, bodyFile] = process.argv.slice(2);
+const [kind, port, file, productId] = process.argv.slice(2);
 if (kind === "portolan") {
-  const platform = await bootstrap({ ...loadConfig(), dbPath: dbPath! });
-  Bun.serve({ hostname: "127.0.0.1", port: Number(port), fetch: buildApps(platform).ocean.fetch });
+  const platform = await bootstrap({ ...loadConfig(), dbPath: file! });
+  Bun.serve({
+    hostname: "127.0.0.1",
+    port: Number(port),
+    fetch: buildApps(platform)[productId as ProductId].fetch,
+  });
 } else {
-  const body = await Bun.file(bodyFile!).bytes();
+  const body = await Bun.file(file!).bytes();
   Bun.serve({
     hostname: "127.0.0.1",
     port: Number(port),
