@@ -84,9 +84,12 @@ export function splitByZone(zones: EcaZone[], flat: ArrayLike<number>): Array<[n
     const lng1 = flat[i + 1]!;
     const len = haversineM(lat0, lng0, lat1, lng1);
     const pieces = Math.max(1, Math.ceil(len / STEP_M));
+    // Segments crossing the antimeridian interpolate the short way round.
+    const dLng = lng1 - lng0 > 180 ? lng1 - lng0 - 360 : lng1 - lng0 < -180 ? lng1 - lng0 + 360 : lng1 - lng0;
     for (let k = 0; k < pieces; k++) {
       const t = (k + 0.5) / pieces;
-      const z = zoneAt(zones, lat0 + (lat1 - lat0) * t, lng0 + (lng1 - lng0) * t);
+      const lng = lng0 + dLng * t;
+      const z = zoneAt(zones, lat0 + (lat1 - lat0) * t, lng > 180 ? lng - 360 : lng < -180 ? lng + 360 : lng);
       if (z >= 0) acc.set(z, (acc.get(z) ?? 0) + len / pieces);
     }
   }

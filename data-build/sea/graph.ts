@@ -2,10 +2,12 @@
  * Builds the sea routing graph from MARNET lanes and encodes it as the `sea-graph` artifact
  * (payload layout: docs/graph-format.md; reader: router-wasm/src/graph.rs).
  */
+import type { Topology } from "topojson-specification";
 import { encodeArtifact } from "../format/container.ts";
 import { type EcaZone, splitByZone } from "./eca.ts";
 import { densify, polylineM } from "./geo.ts";
 import type { LaneFeature } from "./gpkg.ts";
+import { oceanShortcuts } from "./ocean.ts";
 
 export const GRAPH_KIND = "sea-graph";
 export const GRAPH_FORMAT_VERSION = 1;
@@ -43,7 +45,13 @@ export interface SeaGraph {
     eca: Array<[number, number]>;
   }>;
   zones: Array<{ id: string; name: string }>;
-  stats: { lanes: number; nodesBeforePrune: number; components: number[]; droppedEdges: number };
+  stats: {
+    lanes: number;
+    shortcuts: number;
+    nodesBeforePrune: number;
+    components: number[];
+    droppedEdges: number;
+  };
 }
 
 /** Endpoints closer than ~1 cm are the same node; lng ±180 is one meridian (antimeridian join). */
@@ -52,7 +60,8 @@ function nodeKey(lat: number, lng: number): string {
   return `${Math.round(lat * 1e7)}:${Math.round(l * 1e7)}`;
 }
 
-export function buildSeaGraph(lanes: LaneFeature[], zones: EcaZone[]): SeaGraph {
+/** `land` (world-atlas topology) enables the open-ocean shortcuts of ocean.ts. */
+export function buildSeaGraph(lanes: LaneFeature[], zones: EcaZone[], land?: Topology): SeaGraph {
   const gateOf = new Map(PASSAGES.map((p, i) => [p.id, i + 1]));
   const ids = new Map<string, number>();
   const coords: number[] = [];
@@ -73,6 +82,22 @@ export function buildSeaGraph(lanes: LaneFeature[], zones: EcaZone[]): SeaGraph 
     const from = node(c[0]!, c[1]!);
     const to = node(c[c.length - 2]!, c[c.length - 1]!);
     if (from !== to) raw.push({ from, to, lane });
+  }
+  let shortcuts = 0;
+  if (land) {
+    const gatePoints = raw
+      .filter((e) => e.lane.pass)
+      .flatMap((e) => Array.from(densify(e.lane.coords, 5000)));
+    const ocean = oceanShortcuts(land, Float64Array.from(coords), gatePoints);
+    coords.push(...ocean.nodes);
+    for (const [a, b] of ocean.edges) {
+      const lane = {
+        coords: Float64Array.of(coords[2 * a]!, coords[2 * a + 1]!, coords[2 * b]!, coords[2 * b + 1]!),
+        pass: null,
+      };
+      raw.push({ from: a, to: b, lane });
+    }
+    shortcuts = ocean.edges.length;
   }
   // Keep the giant connected component: a port snapped to an island of lanes could never reach open sea.
   const n = coords.length / 2;
@@ -116,6 +141,7 @@ export function buildSeaGraph(lanes: LaneFeature[], zones: EcaZone[]): SeaGraph 
     edges,
     zones: zones.map((z) => ({ id: z.id, name: z.name })),
     stats: {
+      shortcuts,
       lanes: lanes.length,
       nodesBeforePrune: n,
       components: components.slice(0, 10),

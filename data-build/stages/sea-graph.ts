@@ -1,5 +1,6 @@
 /** Pipeline stage: MARNET 20 km lanes + passage gates + ECA zones -> data/build/sea.graph. */
 import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { BuildContext, Stage } from "../pipeline.ts";
 import { parseEcaZones } from "../sea/eca.ts";
@@ -22,10 +23,13 @@ export const seaGraphStage: Stage = {
       throw new Error(`${GATES} lists passages [${gateIds.join(", ")}], expected [${[...known].join(", ")}]`);
     }
     const zones = parseEcaZones(JSON.parse(readFileSync(ctx.source(ECA), "utf8")));
-    const graph = buildSeaGraph(readMarnet(ctx.source(LANES)), zones);
+    const land = JSON.parse(
+      readFileSync(createRequire(import.meta.url).resolve("world-atlas/land-50m.json"), "utf8"),
+    );
+    const graph = buildSeaGraph(readMarnet(ctx.source(LANES)), zones, land);
     const { stats } = graph;
     ctx.log(
-      `sea-graph: ${stats.lanes} lanes -> ${graph.nodes.length / 2} nodes, ${graph.edges.length} edges ` +
+      `sea-graph: ${stats.lanes} lanes + ${stats.shortcuts} open-ocean shortcuts -> ${graph.nodes.length / 2} nodes, ${graph.edges.length} edges ` +
         `(giant component of ${stats.nodesBeforePrune} nodes; next components ${stats.components.slice(1).join(", ")}; ` +
         `${stats.droppedEdges} edges dropped)`,
     );

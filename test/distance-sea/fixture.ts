@@ -1,0 +1,88 @@
+/** Shared setup for the sea router tests: artifacts (built on demand) and reference data. */
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { SeaRouter } from "../../api/distance/sea/router.ts";
+import { buildSeaGraphLocally } from "../../data-build/sea/build-local.ts";
+
+export const ROOT = resolve(import.meta.dir, "../..");
+export const BUILD_DIR = resolve(process.env.PORTOLAN_BUILD_DIR ?? join(ROOT, "data/build"));
+export const SOURCES = resolve(process.env.PORTOLAN_SOURCES ?? join(ROOT, "../shared/data"));
+
+let router: Promise<SeaRouter> | null = null;
+
+/** The router over data/build, building sea.graph and router.wasm first when they are missing. */
+export function seaRouter(): Promise<SeaRouter> {
+  router ??= (async () => {
+    if (!existsSync(join(BUILD_DIR, "sea.graph"))) await buildSeaGraphLocally(BUILD_DIR);
+    if (!existsSync(join(BUILD_DIR, "router.wasm"))) {
+      const p = Bun.spawnSync(["bash", join(ROOT, "router-wasm/build.sh")], { stderr: "inherit" });
+      if (p.exitCode !== 0) throw new Error("router-wasm/build.sh failed");
+    }
+    return SeaRouter.load(BUILD_DIR);
+  })();
+  return router;
+}
+
+/** Minimal CSV reader: quoted fields with commas, no embedded newlines. */
+export function parseCsv(text: string): Array<Record<string, string>> {
+  const lines = text.trim().split(/\r?\n/);
+  const split = (line: string) => {
+    const out: string[] = [];
+    let cur = "";
+    let quoted = false;
+    for (const ch of line) {
+      if (ch === '"') quoted = !quoted;
+      else if (ch === "," && !quoted) {
+        out.push(cur);
+        cur = "";
+      } else cur += ch;
+    }
+    out.push(cur);
+    return out;
+  };
+  const head = split(lines[0]!);
+  return lines.slice(1).map((l) => {
+    const cells = split(l);
+    return Object.fromEntries(head.map((h, i) => [h, cells[i] ?? ""]));
+  });
+}
+
+export interface RefPair {
+  from: string;
+  to: string;
+  nm: number;
+  flag: string;
+  note: string;
+  a: { lat: number; lng: number; name: string };
+  b: { lat: number; lng: number; name: string };
+}
+
+export function pub151(): RefPair[] {
+  return parseCsv(readFileSync(join(SOURCES, "sea/reference-distances-pub151.csv"), "utf8")).map((r) => ({
+    from: r.from_port!,
+    to: r.to_port!,
+    nm: Number(r.nm_pub151),
+    flag: r.quality_flag!,
+    note: r.route_note!,
+    a: { lat: Number(r.from_lat), lng: Number(r.from_lon), name: r.from_port! },
+    b: { lat: Number(r.to_lat), lng: Number(r.to_lon), name: r.to_port! },
+  }));
+}
+
+export interface Port {
+  name: string;
+  locode: string;
+  lat: number;
+  lng: number;
+  kind: "port";
+}
+
+export function mainPorts(): Port[] {
+  return parseCsv(readFileSync(join(SOURCES, "ports/main-container-ports.csv"), "utf8")).map((r) => ({
+    name: r.name!,
+    locode: r.unlocode_port_current!,
+    lat: Number(r.lat),
+    lng: Number(r.lon),
+    kind: "port",
+  }));
+}
