@@ -1,0 +1,365 @@
+/**
+ * The event model: carrier events (DCSA 2.2) in, one container's milestone timeline and derived
+ * state out. Pure functions; the engine stores raw events by eventID and derives on every change,
+ * so the same events always give the same answer whatever order they arrived in.
+ */
+import type { DcsaEventLike } from "./dcsa.ts";
+import { localTime } from "./local-time.ts";
+
+export interface Milestone {
+  type: string;
+  classifier: "ACT" | "EST" | "PLN";
+  is_actual: boolean;
+  label: string;
+  timestamp: string;
+  event_local_datetime: string | null;
+  utc_offset_minutes: number | null;
+  event_timezone: string | null;
+  location: string | null;
+  /** Not in the spec's milestone table; used by vessels, route ports and the compat surface. */
+  vessel_imo: string | null;
+  vessel_name: string | null;
+  voyage: string | null;
+  facility: string | null;
+  empty: boolean | null;
+  event_id: string;
+}
+
+export type Status =
+  | "unknown"
+  | "in_transit"
+  | "discharged"
+  | "available"
+  | "customs_hold"
+  | "delivered"
+  | "returned_empty";
+
+/** Lifecycle stages in order; customs_hold is an overlay, not a stage, so the order can never reverse. */
+export const STAGES = [
+  "unknown",
+  "in_transit",
+  "discharged",
+  "available",
+  "delivered",
+  "returned_empty",
+] as const;
+export type Stage = (typeof STAGES)[number];
+
+export const DELAY_STAGES = [
+  "origin_gate_in",
+  "origin_departure",
+  "transshipment_departure",
+  "destination_arrival",
+  "destination_gate_out",
+] as const;
+
+export interface Derived {
+  stage: Stage;
+  status: Status;
+  eta: string | null;
+  etaIsEstimated: boolean | null;
+  plannedDepartureAt: string | null;
+  originUnlocode: string | null;
+  destinationUnlocode: string | null;
+  currentVesselImo: string | null;
+  currentVesselName: string | null;
+  customsHoldReason: string | null;
+  customsHoldSince: string | null;
+  routePorts: Array<{ unlocode: string; role: "origin" | "transshipment" | "destination" }>;
+  missedConnection: boolean;
+  delayBars: Array<number | null>;
+  dischargedAt: string | null;
+  isoEquipmentCode: string | null;
+}
+
+const iso = (t: string) => new Date(Date.parse(t)).toISOString();
+const ms = (t: string) => Date.parse(t);
+
+function codeOf(e: DcsaEventLike): string {
+  return e.equipmentEventTypeCode ?? e.transportEventTypeCode ?? e.shipmentEventTypeCode ?? e.eventType;
+}
+
+function locationOf(e: DcsaEventLike): string | null {
+  return (
+    e.transportCall?.UNLocationCode ??
+    e.eventLocation?.UNLocationCode ??
+    e.transportCall?.location?.UNLocationCode ??
+    null
+  );
+}
+
+const isCustoms = (e: DcsaEventLike) => e.eventType === "SHIPMENT" && e.documentTypeCode === "CUS";
+
+/** Events that concern one box: its own equipment events plus the voyage and document events it shares. */
+export function eventsForContainer(
+  events: Iterable<DcsaEventLike>,
+  container: string | null,
+): DcsaEventLike[] {
+  return [...events].filter(
+    (e) => e.eventType !== "EQUIPMENT" || container === null || e.equipmentReference === container,
+  );
+}
+
+/**
+ * Keeps what a timeline shows: one event per eventID (the latest created wins), actual duplicates
+ * under new ids dropped, and estimates or plans replaced by newer ones or by the actual event.
+ */
+export function currentEvents(events: Iterable<DcsaEventLike>): DcsaEventLike[] {
+  const byId = new Map<string, DcsaEventLike>();
+  for (const e of events) {
+    const seen = byId.get(e.eventID);
+    if (!seen || ms(e.eventCreatedDateTime) >= ms(seen.eventCreatedDateTime)) byId.set(e.eventID, e);
+  }
+  const keyOf = (e: DcsaEventLike) =>
+    [
+      codeOf(e),
+      locationOf(e),
+      e.equipmentReference ?? "",
+      e.emptyIndicatorCode ?? "",
+      isCustoms(e) ? e.documentID : "",
+    ].join("|");
+  const actual = new Map<string, DcsaEventLike[]>();
+  const latestForecast = new Map<string, DcsaEventLike>();
+  for (const e of byId.values()) {
+    const key = keyOf(e);
+    if (e.eventClassifierCode === "ACT") {
+      const list = actual.get(key) ?? [];
+      // The same happening re-sent under a new id (same time) is one event.
+      if (!list.some((a) => ms(a.eventDateTime) === ms(e.eventDateTime))) list.push(e);
+      actual.set(key, list);
+    } else {
+      const prev = latestForecast.get(key);
+      const newer =
+        !prev ||
+        ms(e.eventCreatedDateTime) > ms(prev.eventCreatedDateTime) ||
+        (ms(e.eventCreatedDateTime) === ms(prev.eventCreatedDateTime) && e.eventID > prev.eventID);
+      if (newer) latestForecast.set(key, e);
+    }
+  }
+  const out: DcsaEventLike[] = [...actual.values()].flat();
+  for (const [key, e] of latestForecast) if (!actual.has(key)) out.push(e);
+  return out.sort((a, b) => ms(a.eventDateTime) - ms(b.eventDateTime) || a.eventID.localeCompare(b.eventID));
+}
+
+const PORT_WORDS: Record<string, (e: DcsaEventLike, at: string, vessel: string) => string> = {
+  ARRI: (_e, at) => `Vessel arrived at ${at}`,
+  DEPA: (_e, at) => `Vessel departed from ${at}`,
+  LOAD: (_e, at, v) => `Loaded on ${v} at ${at}`,
+  DISC: (_e, at, v) => `Discharged from ${v} at ${at}`,
+  GTIN: (e, at) =>
+    e.emptyIndicatorCode === "EMPTY" ? `Empty container returned at ${at}` : `Gated in full at ${at}`,
+  GTOT: (e, at) =>
+    e.emptyIndicatorCode === "EMPTY" ? `Empty container released at ${at}` : `Gated out full at ${at}`,
+  PICK: (_e, at) => `Picked up at ${at}`,
+  DROP: (_e, at) => `Dropped off at ${at}`,
+  STUF: (_e, at) => `Stuffed at ${at}`,
+  STRP: (_e, at) => `Stripped at ${at}`,
+  INSP: (_e, at) => `Inspected at ${at}`,
+  RSEA: (_e, at) => `Resealed at ${at}`,
+  RMVD: (_e, at) => `Removed from its planned move at ${at}`,
+};
+
+function labelOf(e: DcsaEventLike, placeName: (locode: string) => string | null): string {
+  const code = codeOf(e);
+  const loc = locationOf(e);
+  const at = (loc && placeName(loc)) ?? loc ?? e.eventLocation?.locationName ?? "an unnamed place";
+  const vessel = e.transportCall?.vessel?.vesselName ?? "the vessel";
+  let words: string;
+  if (isCustoms(e) && code === "HOLD") words = `Customs hold${e.reason ? `: ${e.reason}` : ""}`;
+  else if (isCustoms(e) && code === "RELS") words = "Released by customs";
+  else if (code === "RELS") words = "Released for pickup";
+  else if (code === "ISSU") words = "Transport document issued";
+  else if (code === "CONF") words = "Booking confirmed";
+  else words = PORT_WORDS[code]?.(e, at, vessel) ?? `${code} at ${at}`;
+  if (e.eventClassifierCode === "PLN") return `${words} (planned)`;
+  if (e.eventClassifierCode === "EST") return `${words} (estimated)`;
+  return words;
+}
+
+export interface PlaceLookup {
+  /** IANA zone of a UN/LOCODE, null when unknown (the timeline then leaves local time null). */
+  timezone(locode: string): string | null;
+  name(locode: string): string | null;
+}
+
+export function toMilestone(e: DcsaEventLike, places: PlaceLookup): Milestone {
+  const loc = locationOf(e);
+  const zone = loc ? places.timezone(loc) : null;
+  const local = zone ? localTime(ms(e.eventDateTime), zone) : null;
+  return {
+    type: codeOf(e),
+    classifier: e.eventClassifierCode,
+    is_actual: e.eventClassifierCode === "ACT",
+    label: labelOf(e, places.name),
+    timestamp: iso(e.eventDateTime),
+    event_local_datetime: local?.local ?? null,
+    utc_offset_minutes: local?.offsetMinutes ?? null,
+    event_timezone: local ? zone : null,
+    location: loc,
+    vessel_imo: e.transportCall?.vessel?.vesselIMONumber ?? null,
+    vessel_name: e.transportCall?.vessel?.vesselName ?? null,
+    voyage: e.transportCall?.carrierVoyageNumber ?? e.transportCall?.exportVoyageNumber ?? null,
+    facility:
+      e.eventLocation?.facilityCode ?? e.transportCall?.facilityCode ?? e.eventLocation?.locationName ?? null,
+    empty: e.emptyIndicatorCode === undefined ? null : e.emptyIndicatorCode === "EMPTY",
+    event_id: e.eventID,
+  };
+}
+
+const DAY = 86_400_000;
+const days = (a: number, b: number) => Math.round(((a - b) / DAY) * 10) / 10;
+
+/** Derives the record's state from a container's current events (see docs/tracking.md for the rules). */
+export interface FirstPlan {
+  at: string;
+  vesselImo: string | null;
+  /** When the carrier published it; the earliest published plan is the baseline, whatever order it arrived in. */
+  createdAt: string;
+}
+
+export function derive(
+  current: DcsaEventLike[],
+  firstPlan: (key: string) => FirstPlan | null = () => null,
+): Derived {
+  const of = (code: string) => current.filter((e) => codeOf(e) === code);
+  const act = (e: DcsaEventLike) => e.eventClassifierCode === "ACT";
+  const loads = of("LOAD");
+  const discs = of("DISC");
+  const origin = locationOf(loads[0] ?? of("DEPA")[0] ?? ({} as DcsaEventLike));
+  const destination = locationOf(discs.at(-1) ?? of("ARRI").at(-1) ?? ({} as DcsaEventLike));
+  const vesselPorts = [...new Set([...loads, ...discs].map(locationOf).filter((l): l is string => !!l))];
+  const routePorts = vesselPorts.map((unlocode) => ({
+    unlocode,
+    role:
+      unlocode === origin
+        ? ("origin" as const)
+        : unlocode === destination
+          ? ("destination" as const)
+          : ("transshipment" as const),
+  }));
+
+  const lastAct = (code: string, at?: string | null) =>
+    current.filter((e) => codeOf(e) === code && act(e) && (at === undefined || locationOf(e) === at)).at(-1);
+  const dischargedAtPod = destination ? lastAct("DISC", destination) : undefined;
+  const gateOutFull = current
+    .filter((e) => codeOf(e) === "GTOT" && act(e) && e.emptyIndicatorCode !== "EMPTY")
+    .at(-1);
+  const emptyBack = current
+    .filter(
+      (e) => (codeOf(e) === "GTIN" || codeOf(e) === "DROP") && act(e) && e.emptyIndicatorCode === "EMPTY",
+    )
+    .at(-1);
+  const holds = current.filter(
+    (e) => isCustoms(e) && act(e) && (codeOf(e) === "HOLD" || codeOf(e) === "RELS"),
+  );
+  const lastHold = holds.at(-1);
+  const holdActive = lastHold !== undefined && codeOf(lastHold) === "HOLD";
+  const releaseAfterDischarge =
+    dischargedAtPod !== undefined &&
+    current.some(
+      (e) => codeOf(e) === "RELS" && act(e) && ms(e.eventDateTime) >= ms(dischargedAtPod.eventDateTime),
+    );
+
+  let stage: Stage = current.some(act) ? "in_transit" : "unknown";
+  if (dischargedAtPod) stage = releaseAfterDischarge && !holdActive ? "available" : "discharged";
+  if (gateOutFull && dischargedAtPod && ms(gateOutFull.eventDateTime) >= ms(dischargedAtPod.eventDateTime))
+    stage = "delivered";
+  if (
+    emptyBack &&
+    (stage === "delivered" || (gateOutFull && ms(emptyBack.eventDateTime) > ms(gateOutFull.eventDateTime)))
+  ) {
+    stage = "returned_empty";
+  }
+  const status: Status =
+    holdActive && stage !== "delivered" && stage !== "returned_empty" ? "customs_hold" : stage;
+
+  const arrival = destination
+    ? current.filter((e) => codeOf(e) === "ARRI" && locationOf(e) === destination).at(-1)
+    : undefined;
+  const etaEvent =
+    arrival ??
+    (destination
+      ? current.filter((e) => codeOf(e) === "DISC" && locationOf(e) === destination).at(-1)
+      : undefined);
+  const departure = origin
+    ? current.filter((e) => codeOf(e) === "DEPA" && locationOf(e) === origin).at(0)
+    : undefined;
+
+  // The carrying hull: loaded (actual) and not yet discharged (actual) from it.
+  const lastLoad = loads.filter(act).at(-1);
+  const lastDisc = discs.filter(act).at(-1);
+  const aboard =
+    lastLoad && (!lastDisc || ms(lastLoad.eventDateTime) > ms(lastDisc.eventDateTime)) ? lastLoad : undefined;
+  const aboardVessel = aboard?.transportCall?.vessel;
+
+  // Missed connection: discharged at a transshipment port and the next vessel differs from the first plan there.
+  const tsPorts = routePorts.filter((p) => p.role === "transshipment").map((p) => p.unlocode);
+  const missedConnection = tsPorts.some((port) => {
+    const planned = firstPlan(`LOAD|${port}`)?.vesselImo;
+    const latest = current.filter((e) => codeOf(e) === "LOAD" && locationOf(e) === port).at(-1);
+    const vessel = latest?.transportCall?.vessel?.vesselIMONumber;
+    return !!planned && !!vessel && planned !== vessel;
+  });
+
+  const bar = (key: string, e: DcsaEventLike | undefined): number | null => {
+    const planned = firstPlan(key);
+    return planned && e ? days(ms(e.eventDateTime), ms(planned.at)) : null;
+  };
+  const gateIn = origin
+    ? current
+        .filter((e) => codeOf(e) === "GTIN" && locationOf(e) === origin && e.emptyIndicatorCode !== "EMPTY")
+        .at(-1)
+    : undefined;
+  const tsDeparture = tsPorts.length
+    ? current.filter((e) => codeOf(e) === "DEPA" && locationOf(e) === tsPorts[0]).at(-1)
+    : undefined;
+  return {
+    stage,
+    status,
+    eta: etaEvent ? iso(etaEvent.eventDateTime) : null,
+    etaIsEstimated: etaEvent ? !act(etaEvent) : null,
+    plannedDepartureAt: departure ? iso(departure.eventDateTime) : null,
+    originUnlocode: origin,
+    destinationUnlocode: destination,
+    currentVesselImo: aboardVessel?.vesselIMONumber ?? null,
+    currentVesselName: aboardVessel?.vesselName ?? null,
+    customsHoldReason: holdActive ? (lastHold?.reason ?? null) : null,
+    customsHoldSince: holdActive && lastHold ? iso(lastHold.eventDateTime) : null,
+    routePorts,
+    missedConnection,
+    delayBars: [
+      bar(`GTIN|${origin}`, gateIn),
+      bar(`DEPA|${origin}`, departure),
+      bar(`DEPA|${tsPorts[0]}`, tsDeparture),
+      bar(`ARRI|${destination}`, arrival),
+      bar(`GTOT|${destination}`, gateOutFull),
+    ],
+    dischargedAt: dischargedAtPod ? iso(dischargedAtPod.eventDateTime) : null,
+    isoEquipmentCode: current.find((e) => e.ISOEquipmentCode)?.ISOEquipmentCode ?? null,
+  };
+}
+
+/** "CODE|LOCODE" keys of the first plan seen for each move, used for delay bars and missed connections. */
+export function planKey(e: DcsaEventLike): string {
+  return `${codeOf(e)}|${locationOf(e)}`;
+}
+
+/** Keeps the earliest published plan or estimate of every move: later revisions are measured against it. */
+export function recordFirstPlans(plans: Record<string, FirstPlan>, events: Iterable<DcsaEventLike>): boolean {
+  let changed = false;
+  for (const e of events) {
+    if (e.eventClassifierCode === "ACT") continue;
+    const key = planKey(e);
+    const known = plans[key];
+    if (known && ms(known.createdAt) <= ms(e.eventCreatedDateTime)) continue;
+    plans[key] = {
+      at: iso(e.eventDateTime),
+      vesselImo: e.transportCall?.vessel?.vesselIMONumber ?? null,
+      createdAt: iso(e.eventCreatedDateTime),
+    };
+    changed = true;
+  }
+  return changed;
+}
+
+export { codeOf, locationOf };
