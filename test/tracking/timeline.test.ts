@@ -191,6 +191,16 @@ test("localTime handles DST and half-hour zones", () => {
   expect(localTime(0, "Not/AZone")).toBeNull();
 });
 
+/** Deterministic shuffle from a seed (a linear congruential sequence as sort keys). */
+function shuffle<T>(xs: T[], seed: number): T[] {
+  let state = seed;
+  const keyed = xs.map((x) => {
+    state = (state * 1103515245 + 12345) | 0;
+    return [state, x] as const;
+  });
+  return keyed.sort((a, b) => a[0] - b[0]).map(([, x]) => x);
+}
+
 test("property: any order, duplication and snapshot split gives one timeline and a lifecycle that never goes back", () => {
   const events = feed();
   fc.assert(
@@ -203,15 +213,13 @@ test("property: any order, duplication and snapshot split gives one timeline and
         const seen = new Map<string, DcsaEventLike>();
         const stored: DcsaEventLike[] = [];
         let lastStage = 0;
-        let rng = seed;
         for (const hour of times) {
           // A snapshot: what is published by then, shuffled, some events sent twice (same id or a new id).
           const snapshot = events.filter((e) => Date.parse(e.eventCreatedDateTime) <= T0 + hour * H);
           for (const d of dupes)
             if (events[d] && snapshot.includes(events[d]))
               snapshot.push(d % 2 ? events[d] : { ...events[d], eventID: `${events[d].eventID}-dup` });
-          snapshot.sort(() => ((rng = (rng * 1103515245 + 12345) | 0) & 1 ? 1 : -1));
-          for (const e of snapshot) {
+          for (const e of shuffle(snapshot, seed + hour)) {
             if (!seen.has(e.eventID)) stored.push(e);
             seen.set(e.eventID, e);
           }
