@@ -2,6 +2,7 @@
  * Relational schema (drizzle, SQLite dialect). Migrations under api/db/migrations are generated from
  * this file with `npm run db:generate` and committed; the server applies them at start.
  */
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const orgs = sqliteTable("orgs", {
@@ -55,4 +56,129 @@ export const entitlements = sqliteTable(
     expiresAt: text("expires_at"),
   },
   (t) => [primaryKey({ columns: [t.orgId, t.product] })],
+);
+
+/**
+ * Tracked references. A bill of lading or booking is a root row; the boxes it resolves to are child
+ * rows (parent_id set), each with its own derived state.
+ */
+export const tracked = sqliteTable(
+  "tracked",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => orgs.id),
+    parentId: text("parent_id"),
+    identifier: text("identifier").notNull(),
+    identifierType: text("identifier_type").notNull(),
+    containerNumber: text("container_number"),
+    blNumber: text("bl_number"),
+    bookingNumber: text("booking_number"),
+    carrierCode: text("carrier_code"),
+    carrierName: text("carrier_name"),
+    carrierHintCode: text("carrier_hint_code"),
+    equipmentOwner: text("equipment_owner"),
+    connectorStatus: text("connector_status"),
+    connectorNotifyRequestedAt: text("connector_notify_requested_at"),
+    tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default([]),
+    status: text("status").notNull().default("unknown"),
+    stage: text("stage").notNull().default("unknown"),
+    eta: text("eta"),
+    etaIsEstimated: integer("eta_is_estimated", { mode: "boolean" }),
+    plannedDepartureAt: text("planned_departure_at"),
+    currentVesselImo: text("current_vessel_imo"),
+    currentVesselName: text("current_vessel_name"),
+    originUnlocode: text("origin_unlocode"),
+    destinationUnlocode: text("destination_unlocode"),
+    routePorts: text("route_ports", { mode: "json" }).$type<Array<{ unlocode: string; role: string }>>(),
+    routeAlert: text("route_alert"),
+    delayBars: text("delay_bars", { mode: "json" }).$type<Array<number | null>>(),
+    firstPlans: text("first_plans", { mode: "json" }).$type<
+      Record<string, { at: string; vesselImo: string | null; createdAt: string }>
+    >(),
+    customsHoldReason: text("customs_hold_reason"),
+    customsHoldSince: text("customs_hold_since"),
+    isoTypeCode: text("iso_type_code"),
+    containerSize: text("container_size"),
+    equipmentType: text("equipment_type"),
+    dischargedAt: text("discharged_at"),
+    isDemo: integer("is_demo", { mode: "boolean" }).notNull().default(false),
+    pollPriority: text("poll_priority").notNull().default("pre_departure"),
+    nextPollAt: text("next_poll_at"),
+    pollFailures: integer("poll_failures").notNull().default(0),
+    lastPolledAt: text("last_polled_at"),
+    lastRecheckAt: text("last_recheck_at"),
+    /** Moves whenever the derived state changes: lists sort on it (most recently updated first). */
+    updatedAt: text("updated_at").notNull(),
+    addedAt: text("added_at").notNull(),
+    /** Set while the first carrier fetch of an add runs: concurrent adds answer CONTAINER_ADD_IN_PROGRESS. */
+    adding: integer("adding", { mode: "boolean" }).notNull().default(false),
+    archivedAt: text("archived_at"),
+    archivedReason: text("archived_reason"),
+    unresolvableSince: text("unresolvable_since"),
+    unresolvedReason: text("unresolved_reason"),
+  },
+  (t) => [
+    uniqueIndex("tracked_active_identifier")
+      .on(t.orgId, t.identifierType, t.identifier)
+      .where(sql`${t.archivedAt} is null and ${t.parentId} is null`),
+    index("tracked_org_updated").on(t.orgId, t.archivedAt, t.updatedAt),
+    index("tracked_parent").on(t.parentId),
+    index("tracked_next_poll").on(t.nextPollAt),
+  ],
+);
+
+/** Raw carrier events by eventID, per root record; everything shown is derived from these. */
+export const carrierEvents = sqliteTable(
+  "carrier_events",
+  {
+    trackedId: text("tracked_id")
+      .notNull()
+      .references(() => tracked.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull(),
+    payload: text("payload", { mode: "json" }).notNull(),
+    firstSeenAt: text("first_seen_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.trackedId, t.eventId] })],
+);
+
+/** A carrier changed an event it had already sent under the same id: kept for audit. */
+export const corrections = sqliteTable("corrections", {
+  id: text("id").primaryKey(),
+  trackedId: text("tracked_id").notNull(),
+  eventId: text("event_id").notNull(),
+  before: text("before", { mode: "json" }).notNull(),
+  after: text("after", { mode: "json" }).notNull(),
+  recordedAt: text("recorded_at").notNull(),
+});
+
+/**
+ * Webhook outbox: written in the same transaction as the state change that raised the event; the
+ * dispatcher (webhooks module) drains it. id is the event id receivers deduplicate on.
+ */
+export const outbox = sqliteTable(
+  "outbox",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    product: text("product").notNull(),
+    type: text("type").notNull(),
+    occurredAt: text("occurred_at").notNull(),
+    data: text("data", { mode: "json" }).notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("outbox_org_created").on(t.orgId, t.createdAt)],
+);
+
+/** Unique shipments started per organisation and month (the shipment quota counts these). */
+export const shipmentUsage = sqliteTable(
+  "shipment_usage",
+  {
+    orgId: text("org_id").notNull(),
+    month: text("month").notNull(),
+    identifier: text("identifier").notNull(),
+    chargedUsd: real("charged_usd").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.month, t.identifier] })],
 );
