@@ -9,9 +9,9 @@
  *  - nothing within GATE_BUFFER_KM of a gated lane (straits, canals, Arctic passages);
  *  - nothing poleward of 64N / 60S (ice, and the Arctic passages stay on their gated lanes).
  */
-import { feature } from "topojson-client";
-import type { GeometryCollection, Topology } from "topojson-specification";
+import type { Topology } from "topojson-specification";
 import { EARTH_RADIUS_M, haversineM } from "./geo.ts";
+import { LandRaster } from "./land.ts";
 
 const RES = 0.1;
 const COLS = 3600;
@@ -54,40 +54,11 @@ const cellIndex = (lat: number, lng: number): number => {
   return r * COLS + c;
 };
 
-/** Even-odd scanline fill of the land polygons at cell centres. */
-export function rasterizeLand(topo: Topology): Mask {
-  const land = feature(topo, topo.objects.land as GeometryCollection);
-  const rows: number[][] = Array.from({ length: ROWS }, () => []);
-  const polygons: number[][][][] = [];
-  for (const f of "features" in land ? land.features : [land]) {
-    const g = f.geometry;
-    if (g.type === "Polygon") polygons.push(g.coordinates);
-    else if (g.type === "MultiPolygon") polygons.push(...g.coordinates);
-  }
-  for (const rings of polygons) {
-    for (const ring of rings) {
-      for (let i = 1; i < ring.length; i++) {
-        const [x0, y0] = ring[i - 1]! as [number, number];
-        const [x1, y1] = ring[i]! as [number, number];
-        if (y0 === y1) continue;
-        const lo = Math.ceil((Math.min(y0, y1) + 90) / RES - 0.5);
-        const hi = Math.ceil((Math.max(y0, y1) + 90) / RES - 0.5);
-        for (let r = Math.max(0, lo); r < Math.min(ROWS, hi); r++) {
-          const yc = (r + 0.5) * RES - 90;
-          rows[r]!.push(x0 + ((yc - y0) * (x1 - x0)) / (y1 - y0));
-        }
-      }
-    }
-  }
+/** Land cells (0.1 degree) as bytes, for the dilations below. */
+function landBytes(topo: Topology): Mask {
+  const raster = new LandRaster(topo, RES);
   const mask = new Uint8Array(COLS * ROWS);
-  rows.forEach((xs, r) => {
-    xs.sort((a, b) => a - b);
-    for (let k = 0; k + 1 < xs.length; k += 2) {
-      const c0 = Math.max(0, Math.ceil((xs[k]! + 180) / RES - 0.5));
-      const c1 = Math.min(COLS, Math.ceil((xs[k + 1]! + 180) / RES - 0.5));
-      mask.fill(1, r * COLS + c0, r * COLS + Math.max(c0, c1));
-    }
-  });
+  for (let i = 0; i < mask.length; i++) if (raster.isLandCell(i)) mask[i] = 1;
   return mask;
 }
 
@@ -198,7 +169,7 @@ export interface OceanLinks {
  * point of every gated lane (flat). Returned edge endpoints: grid node i is `graphCount + i`.
  */
 export function oceanShortcuts(topo: Topology, graphNodes: Float64Array, gatePoints: number[]): OceanLinks {
-  const land = rasterizeLand(topo);
+  const land = landBytes(topo);
   const gates = new Uint8Array(land.length);
   paint(gates, gatePoints, GATE_BUFFER_KM);
   const open = dilate(land, CLEARANCE_KM);

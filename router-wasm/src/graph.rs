@@ -383,6 +383,9 @@ impl Graph {
     /// Nearest node or intermediate lane point to a query point, via rings of grid cells. Snapping
     /// to lane points as well as nodes matters: long lanes pass close to ports (Colombo, Montreal)
     /// whose nearest node is 90-350 km away.
+    ///
+    /// Lane points of gated edges (canals, straits) are never snap targets: a route passes a gate
+    /// only by using its whole edge, so closing a gate cannot move where a query starts.
     pub fn snap(&self, lat: f64, lng: f64) -> Option<Anchor> {
         if self.snap_xyz.is_empty() || !lat.is_finite() || !lng.is_finite() {
             return None;
@@ -401,6 +404,9 @@ impl Graph {
             for &id in
                 &self.grid_point[self.grid_start[cell] as usize..self.grid_start[cell + 1] as usize]
             {
+                if self.gated_point(id) {
+                    continue;
+                }
                 let d = chord(&q, &self.snap_xyz[id as usize]);
                 if best.map_or(true, |(_, bd)| d < bd) {
                     *best = Some((id, d));
@@ -437,6 +443,9 @@ impl Graph {
         if !done {
             // The rings wrapped the globe (a point far from every lane): scan everything.
             for (id, p) in self.snap_xyz.iter().enumerate() {
+                if self.gated_point(id as u32) {
+                    continue;
+                }
                 let d = chord(&q, p);
                 if best.map_or(true, |(_, bd)| d < bd) {
                     best = Some((id as u32, d));
@@ -444,6 +453,12 @@ impl Graph {
             }
         }
         best.map(|(id, c)| self.anchor(id, chord_to_arc(c) * EARTH_RADIUS_M))
+    }
+
+    #[inline]
+    fn gated_point(&self, id: u32) -> bool {
+        let n = self.node_count();
+        (id as usize) >= n && self.edge_gate[self.geom_edge[id as usize - n] as usize] != 0
     }
 
     fn anchor(&self, id: u32, snap_m: f64) -> Anchor {
