@@ -11,7 +11,7 @@ pub const EARTH_RADIUS_M: f64 = 6_371_008.8;
 pub const MODE_SEA: u32 = 0;
 const META_WORDS: usize = 16;
 /// Landmarks for ALT bounds; 16 keeps load fast and the table at 128 bytes per node.
-pub const LANDMARKS: usize = 16;
+pub const LANDMARKS: usize = 24;
 /// Snapping grid cell size in degrees.
 const CELL_DEG: f64 = 1.0;
 const GRID_COLS: usize = 360;

@@ -1,0 +1,43 @@
+//! Native timing of the search over data/build/sea.graph: `cargo run --release --example perf`.
+use portolan_router::graph::Graph;
+use portolan_router::search::{Query, Searcher};
+use std::time::Instant;
+
+fn main() {
+    let bytes = std::fs::read("../data/build/sea.graph").expect("run the data build first");
+    let mut g = Graph::from_artifact(&bytes, "sea-graph", "sea.graph").unwrap();
+    let t = Instant::now();
+    g.prepare_landmarks(3584);
+    println!("landmarks: {:?}", t.elapsed());
+    let mut s = Searcher::new(g.node_count());
+    let n = g.node_count() as u64;
+    let mut seed = 88172645463325252u64;
+    let (mut settled, mut total) = (0u64, 0u128);
+    let runs = 2000;
+    for _ in 0..runs {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let a = (seed % n) as usize;
+        let b = ((seed >> 20) % n) as usize;
+        let from = g.snap(g.lat[a], g.lng[a]).unwrap();
+        let to = g.snap(g.lat[b], g.lng[b]).unwrap();
+        let t = Instant::now();
+        let (_, r) = s.route(
+            &g,
+            &Query {
+                from: &from,
+                to: &to,
+                closed: 3584,
+                max_settled: 0,
+            },
+        );
+        total += t.elapsed().as_nanos();
+        settled += u64::from(r.settled);
+    }
+    println!(
+        "{} µs/query, {} settled/query",
+        total / runs / 1000,
+        settled / runs as u64
+    );
+}
