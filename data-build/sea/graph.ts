@@ -16,6 +16,8 @@ export const MODE_SEA = 0;
 const META_WORDS = 16;
 /** Longest segment: long lanes become great-circle arcs, and every point is a snap candidate. */
 const DENSIFY_M = 20_000;
+/** Open-ocean shortcuts are only drawn: 200 km chords of a great circle stray < 1 km from it. */
+const SHORTCUT_DENSIFY_M = 200_000;
 
 /** Passage gates in bit order (bit i of a closed mask = passage i; edge gate code = i + 1). */
 export const PASSAGES: ReadonlyArray<{ id: string; name: string }> = [
@@ -75,7 +77,7 @@ export function buildSeaGraph(lanes: LaneFeature[], zones: EcaZone[], land?: Top
     }
     return id;
   };
-  const raw: Array<{ from: number; to: number; lane: LaneFeature }> = [];
+  const raw: Array<{ from: number; to: number; lane: LaneFeature; shortcut?: boolean }> = [];
   for (const lane of lanes) {
     const c = lane.coords;
     if (c.length < 4) continue;
@@ -95,7 +97,7 @@ export function buildSeaGraph(lanes: LaneFeature[], zones: EcaZone[], land?: Top
         coords: Float64Array.of(coords[2 * a]!, coords[2 * a + 1]!, coords[2 * b]!, coords[2 * b + 1]!),
         pass: null,
       };
-      raw.push({ from: a, to: b, lane });
+      raw.push({ from: a, to: b, lane, shortcut: true });
     }
     shortcuts = ocean.edges.length;
   }
@@ -122,9 +124,9 @@ export function buildSeaGraph(lanes: LaneFeature[], zones: EcaZone[], land?: Top
     nodes.push(coords[i * 2]!, coords[i * 2 + 1]!);
   }
   const edges: SeaGraph["edges"] = [];
-  for (const { from, to, lane } of raw) {
+  for (const { from, to, lane, shortcut } of raw) {
     if (remap[from]! < 0) continue;
-    const c = densify(lane.coords, DENSIFY_M);
+    const c = densify(lane.coords, shortcut ? SHORTCUT_DENSIFY_M : DENSIFY_M);
     const gate = lane.pass ? gateOf.get(lane.pass) : 0;
     if (gate === undefined) throw new Error(`MARNET lane has unknown pass "${lane.pass}"`);
     edges.push({
