@@ -48,7 +48,7 @@ pub struct Searcher {
 }
 
 /// Landmarks consulted per query: the ones with the best bound at the source.
-const ACTIVE_LANDMARKS: usize = 6;
+const ACTIVE_LANDMARKS: usize = 4;
 /// Parent markers of the source link nodes (`SOURCE - link`).
 const SOURCE: u32 = u32::MAX;
 

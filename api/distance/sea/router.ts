@@ -258,7 +258,10 @@ export class SeaRouter {
     if (wantPath && raw.path) {
       const p = raw.path;
       const pts: Array<[number, number]> = new Array(p.length / 2);
-      for (let i = 0; i < p.length; i += 2) pts[i / 2] = [round(p[i]!, 5), round(p[i + 1]!, 5)];
+      // 5 decimals (~1 m); inlined: this loop runs for every path point.
+      for (let i = 0; i < p.length; i += 2) {
+        pts[i >> 1] = [Math.round(p[i]! * 1e5) / 1e5, Math.round(p[i + 1]! * 1e5) / 1e5];
+      }
       out.path = pts;
     }
     return out;
