@@ -341,3 +341,34 @@ fn snap_far_from_everything_scans_all_points() {
     assert!(a.snap_m > 5_000_000.0);
     assert!(g.snap(f64::NAN, 0.0).is_none());
 }
+
+#[test]
+fn never_snaps_inside_a_gated_lane() {
+    // A canal 0 -> 1 with a lane point in its middle, and an open detour 0 -> 2 -> 1.
+    let nodes = [(0.0, 0.0), (0.0, 2.0), (1.5, 1.0)];
+    let edges = vec![
+        EdgeSpec {
+            from: 0,
+            to: 1,
+            gate: 1,
+            inner: vec![(0.0, 1.0)],
+            zones: Vec::new(),
+        },
+        edge(0, 2, 0),
+        edge(2, 1, 0),
+    ];
+    let g = Graph::build(0, &nodes, &edges, 1, 0);
+    let a = g.snap(0.01, 1.0).unwrap();
+    assert!(a.on_edge.is_none(), "snapped into the canal");
+    let mut s = Searcher::new(g.node_count());
+    let to = g.snap(0.0, 2.0).unwrap();
+    for closed in [0, 1] {
+        let q = Query {
+            from: &a,
+            to: &to,
+            closed,
+            max_settled: 0,
+        };
+        assert_eq!(s.route(&g, &q).0, Status::Found);
+    }
+}
