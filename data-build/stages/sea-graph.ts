@@ -1,6 +1,5 @@
 /** Pipeline stage: MARNET 20 km lanes + passage gates + ECA zones -> data/build/sea.graph. */
 import { readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { BuildContext, Stage } from "../pipeline.ts";
 import { parseEcaZones } from "../sea/eca.ts";
@@ -13,7 +12,7 @@ const ECA = "sea/eca_zones.geojson";
 
 export const seaGraphStage: Stage = {
   name: "sea-graph",
-  inputs: [LANES, GATES, ECA],
+  inputs: [LANES, GATES, ECA, "npm:world-atlas"],
   outputs: ["sea.graph"],
   async run(ctx: BuildContext): Promise<void> {
     // The gate table must match the ids the router's closed-mask bits are defined for.
@@ -24,7 +23,7 @@ export const seaGraphStage: Stage = {
     }
     const zones = parseEcaZones(JSON.parse(readFileSync(ctx.source(ECA), "utf8")));
     const land = JSON.parse(
-      readFileSync(createRequire(import.meta.url).resolve("world-atlas/land-50m.json"), "utf8"),
+      readFileSync(join(ctx.source("npm:world-atlas"), "land-50m.json"), "utf8"),
     );
     const graph = buildSeaGraph(readMarnet(ctx.source(LANES)), zones, land);
     const { stats } = graph;
