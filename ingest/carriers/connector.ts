@@ -68,6 +68,8 @@ export interface DcsaConnectorConfig {
   pageLimit?: number;
   /** Guard against a feed whose Next-Page never ends. Default 50. */
   maxPages?: number;
+  /** The caller's clock (ms), bounding eventCreatedDateTime; default Date.now. */
+  now?: () => number;
 }
 
 const QUERY_PARAM: Record<ReferenceKind, string> = {
@@ -106,7 +108,7 @@ export class DcsaConnector implements CarrierConnector {
         throw new CarrierError("invalid_payload", this.scac, `more than ${page} pages: pagination loop?`);
       }
       const { res, body } = await this.get(url, opts.signal);
-      const checked = validateEvents(body, { seen });
+      const checked = validateEvents(body, { seen, now: (this.config.now ?? Date.now)() });
       if (!checked.ok) {
         throw new CarrierError("invalid_payload", this.scac, `events break DCSA 2.2: ${checked.issues[0]}`, {
           issues: checked.issues,

@@ -1,0 +1,34 @@
+/**
+ * The sandbox carrier as its own process: `bun ingest/sandbox/main.ts`.
+ * SANDBOX_PORT (8090), SANDBOX_HOST (127.0.0.1), SANDBOX_CLOCK (real | manual), SANDBOX_START
+ * (ISO: initial clock reading), SANDBOX_TIME_SCALE (real clock speed-up), SANDBOX_EPOCH (ISO: anchor
+ * of booking dates), SANDBOX_API_KEY, PORTOLAN_SOURCES, PORTOLAN_BUILD_DIR.
+ */
+import { createSandbox, SandboxClock } from "./server.ts";
+import { DEFAULT_EPOCH } from "./simulate.ts";
+import { loadWorld } from "./world.ts";
+
+function instant(name: string): number | undefined {
+  const raw = process.env[name];
+  if (!raw) return undefined;
+  const t = Date.parse(raw);
+  if (Number.isNaN(t)) throw new Error(`${name} must be an ISO 8601 date-time, got "${raw}"`);
+  return t;
+}
+
+const mode = process.env.SANDBOX_CLOCK ?? "real";
+if (mode !== "real" && mode !== "manual")
+  throw new Error(`SANDBOX_CLOCK must be real or manual, got "${mode}"`);
+const timeScale = Number(process.env.SANDBOX_TIME_SCALE ?? 1);
+if (!(timeScale > 0)) throw new Error("SANDBOX_TIME_SCALE must be a positive number");
+const port = Number(process.env.SANDBOX_PORT ?? 8090);
+
+const world = await loadWorld();
+const fetch = createSandbox({
+  world,
+  clock: new SandboxClock(mode, { start: instant("SANDBOX_START"), timeScale }),
+  epoch: instant("SANDBOX_EPOCH") ?? DEFAULT_EPOCH,
+  apiKey: process.env.SANDBOX_API_KEY || null,
+});
+const server = Bun.serve({ port, hostname: process.env.SANDBOX_HOST ?? "127.0.0.1", fetch });
+console.log(`sandbox carrier listening on http://${server.hostname}:${server.port} (clock ${mode})`);

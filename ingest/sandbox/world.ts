@@ -1,0 +1,115 @@
+/**
+ * What the simulator draws from: the carriers it plays, the main container ports (with time zones)
+ * and sea routes between them. Loaded once; the simulator itself stays a pure function of it.
+ */
+import { readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { LocationIndex } from "../../api/distance/locations/index.ts";
+import { getSeaRouter } from "../../api/distance/sea/router.ts";
+import { csvRecords } from "../../data-build/locations/csv.ts";
+import { CarrierDirectory, type OceanCarrier, sourcesDir } from "../carriers/resolve.ts";
+
+/** Carriers the sandbox plays, each under /{scac}/v2/events. */
+export const SANDBOX_SCACS = ["MAEU", "MSCU", "CMDU", "HLCU", "ONEY"] as const;
+export type SandboxScac = (typeof SANDBOX_SCACS)[number];
+
+export interface Port {
+  /** The code carriers send: the legacy carrier code where one exists (CNSHA), else the current one. */
+  locode: string;
+  name: string;
+  lat: number;
+  lng: number;
+  timezone: string;
+  /** 2019 throughput, million TEU: busier ports are drawn more often. */
+  teu: number;
+}
+
+export interface SeaLeg {
+  nm: number;
+  /** [lat, lng] pairs; present when the world was asked for geometry. */
+  path?: Array<[number, number]>;
+}
+
+export interface SandboxWorld {
+  carriers: Map<SandboxScac, OceanCarrier>;
+  ports: Port[];
+  /** Sea route between two ports, or null when the router finds none. */
+  route(from: Port, to: Port): SeaLeg | null;
+}
+
+export interface WorldOptions {
+  sourcesDir?: string;
+  /** data/build (PORTOLAN_BUILD_DIR): sea.graph, router.wasm, locations.idx. */
+  buildDir?: string;
+  /** Keep route geometry (memory: ~1k points per long leg). */
+  paths?: boolean;
+}
+
+/**
+ * Loads the sea router and the location index separately rather than through distanceServices:
+ * the sandbox only needs coordinates, zones and distances, so it keeps running while a rebuild
+ * has left artifacts of two different builds side by side.
+ */
+export async function loadWorld(opts: WorldOptions = {}): Promise<SandboxWorld> {
+  const sources = opts.sourcesDir ?? sourcesDir();
+  const buildDir = resolve(
+    opts.buildDir ?? process.env.PORTOLAN_BUILD_DIR ?? join(import.meta.dir, "../../data/build"),
+  );
+  const idxPath = join(buildDir, "locations.idx");
+  const [directory, portsCsv, idx, sea] = await Promise.all([
+    CarrierDirectory.load(sources),
+    readFile(join(sources, "ports/main-container-ports.csv"), "utf8"),
+    readFile(idxPath).catch(() => {
+      throw new Error(`${idxPath} missing: run \`npm run build\``);
+    }),
+    getSeaRouter(buildDir),
+  ]);
+  const locations = LocationIndex.fromBytes(
+    new Uint8Array(idx.buffer, idx.byteOffset, idx.byteLength),
+    idxPath,
+  );
+
+  const carriers = new Map<SandboxScac, OceanCarrier>();
+  for (const scac of SANDBOX_SCACS) {
+    const c = directory.carrier(scac);
+    if (!c) throw new Error(`${scac} missing from ocean-carriers.csv`);
+    carriers.set(scac, c);
+  }
+
+  const ports: Port[] = [];
+  for (const r of csvRecords(portsCsv)) {
+    const current = r.unlocode_port_current ?? "";
+    const place = locations.port(current);
+    const lat = Number(r.lat);
+    const lng = Number(r.lon);
+    if (!place?.timezone || !Number.isFinite(lat) || !Number.isFinite(lng)) continue;
+    ports.push({
+      locode: r.legacy_or_carrier_locode || current,
+      name: r.name ?? current,
+      lat,
+      lng,
+      timezone: place.timezone,
+      teu: Number(r.teu_millions_2019) || 1,
+    });
+  }
+
+  const memo = new Map<string, SeaLeg | null>();
+  const route = (from: Port, to: Port): SeaLeg | null => {
+    const key = `${from.locode}>${to.locode}`;
+    if (memo.has(key)) return memo.get(key)!;
+    let leg: SeaLeg | null = null;
+    try {
+      const r = sea.plan({
+        from: { ...from, kind: "port" },
+        to: { ...to, kind: "port" },
+        path: opts.paths === true,
+      });
+      leg = { nm: r.route.distance.nm, ...(r.route.path ? { path: r.route.path } : {}) };
+    } catch {
+      leg = null;
+    }
+    memo.set(key, leg);
+    return leg;
+  };
+  return { carriers, ports, route };
+}

@@ -1,0 +1,47 @@
+/** Starts the sandbox carrier as a real subprocess on a free port (for tests, here and elsewhere). */
+import { join } from "node:path";
+
+export interface RunningSandbox {
+  url: string;
+  /** Base URL of one played carrier's DCSA API. */
+  carrierUrl(scac: string): string;
+  setClock(body: { now: string } | { advance_hours: number }): Promise<{ now: string; mode: string }>;
+  stop(): Promise<void>;
+}
+
+const ROOT = join(import.meta.dir, "../..");
+
+export async function startSandbox(env: Record<string, string> = {}): Promise<RunningSandbox> {
+  const proc = Bun.spawn([process.execPath, join(ROOT, "ingest/sandbox/main.ts")], {
+    cwd: ROOT,
+    env: { ...process.env, SANDBOX_PORT: "0", SANDBOX_CLOCK: "manual", ...env },
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const reader = proc.stdout.getReader();
+  const decoder = new TextDecoder();
+  let seen = "";
+  const deadline = Date.now() + 30_000;
+  let url: string | null = null;
+  while (!url) {
+    if (Date.now() > deadline) throw new Error(`sandbox did not start: ${seen}`);
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`sandbox exited (${await proc.exited}): ${seen}`);
+    seen += decoder.decode(value, { stream: true });
+    url = /listening on (http:\/\/\S+)/.exec(seen)?.[1] ?? null;
+  }
+  reader.releaseLock();
+  return {
+    url,
+    carrierUrl: (scac) => `${url}/${scac}`,
+    async setClock(body) {
+      const res = await fetch(`${url}/_sandbox/clock`, { method: "POST", body: JSON.stringify(body) });
+      if (!res.ok) throw new Error(`clock: HTTP ${res.status} ${await res.text()}`);
+      return (await res.json()) as { now: string; mode: string };
+    },
+    async stop() {
+      proc.kill();
+      await proc.exited;
+    },
+  };
+}
