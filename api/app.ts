@@ -5,7 +5,7 @@ import { loadingApp } from "./loading/app.ts";
 import { oceanApp } from "./ocean/app.ts";
 import { ratesApp } from "./rates/app.ts";
 import { schedulesApp } from "./schedules/app.ts";
-import type { Platform } from "./shared/platform.ts";
+import type { FullPlatform } from "./shared/platform.ts";
 import type { ProductId } from "./shared/products.ts";
 
 export interface FetchApp {
@@ -13,7 +13,7 @@ export interface FetchApp {
   handle: (request: Request) => Promise<Response>;
 }
 
-export function buildApps(platform: Platform): Record<ProductId, FetchApp> {
+export function buildApps(platform: FullPlatform): Record<ProductId, FetchApp> {
   return {
     ocean: oceanApp(platform),
     air: airApp(platform),

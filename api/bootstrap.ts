@@ -2,11 +2,12 @@
 import { AccountsRepo } from "./accounts/repo.ts";
 import type { Config } from "./config.ts";
 import { openDatabase } from "./db/sqlite.ts";
-import type { Platform } from "./shared/platform.ts";
+import { trackingServices } from "./ocean/services.ts";
+import type { FullPlatform } from "./shared/platform.ts";
 import { MemoryRateLimiter } from "./shared/ratelimit/memory.ts";
 import { RedisRateLimiter } from "./shared/ratelimit/redis.ts";
 
-export interface Running extends Platform {
+export interface Running extends FullPlatform {
   close(): Promise<void>;
 }
 
@@ -15,8 +16,11 @@ export async function bootstrap(config: Config, now: () => number = Date.now): P
   const limiter = config.redisUrl
     ? await RedisRateLimiter.connect(config.redisUrl, config.rateWindowMs)
     : new MemoryRateLimiter(config.rateWindowMs, now);
+  const tracking = await trackingServices(config, db, now);
   return {
     config,
+    db,
+    tracking,
     accounts: new AccountsRepo(db, now, dataVersion),
     limiter,
     now,

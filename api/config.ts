@@ -2,6 +2,7 @@
  * Configuration from the environment, read once at start. Every knob is documented in README.md
  * (Configuration); defaults give the embedded single-process set-up.
  */
+import type { DcsaConnectorConfig } from "../ingest/carriers/connector.ts";
 import { PRODUCTS, type ProductId } from "./shared/products.ts";
 
 export interface Config {
@@ -17,6 +18,11 @@ export interface Config {
   rateWindowMs: number;
   sourcesDir: string;
   buildDir: string;
+  /** DCSA 2.2 carrier connectors (PORTOLAN_CARRIERS, a JSON array); the sandbox fills this when unset. */
+  carriers: DcsaConnectorConfig[];
+  /** Run the sandbox carrier beside the API (PORTOLAN_SANDBOX=0 turns it off). */
+  sandbox: boolean;
+  sandboxPort: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -27,6 +33,25 @@ function int(env: Env, name: string, fallback: number): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return n;
+}
+
+function parseCarriers(raw: string | undefined): DcsaConnectorConfig[] {
+  if (!raw) return [];
+  let list: unknown;
+  try {
+    list = JSON.parse(raw);
+  } catch {
+    throw new Error(
+      "PORTOLAN_CARRIERS must be a JSON array of {scac, baseUrl, apiKey?, bearerToken?, headers?}",
+    );
+  }
+  if (
+    !Array.isArray(list) ||
+    list.some((c) => typeof c?.scac !== "string" || typeof c?.baseUrl !== "string")
+  ) {
+    throw new Error("PORTOLAN_CARRIERS entries need a scac and a baseUrl");
+  }
+  return list as DcsaConnectorConfig[];
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -49,5 +74,8 @@ export function loadConfig(env: Env = process.env): Config {
     rateWindowMs: int(env, "PORTOLAN_RATE_WINDOW_MS", 20_000),
     sourcesDir: env.PORTOLAN_SOURCES ?? "../shared/data",
     buildDir: env.PORTOLAN_BUILD_DIR ?? "data/build",
+    carriers: parseCarriers(env.PORTOLAN_CARRIERS),
+    sandbox: env.PORTOLAN_SANDBOX !== "0",
+    sandboxPort: int(env, "PORTOLAN_SANDBOX_PORT", 8090),
   };
 }

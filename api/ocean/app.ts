@@ -1,14 +1,282 @@
-import type { Platform } from "../shared/platform.ts";
-import type { Access } from "../shared/product-app.ts";
-import { createProductApp } from "../shared/product-app.ts";
-import { product } from "../shared/products.ts";
+/**
+ * Ocean tracking ({base_url}): tracked containers, lookups, the DCSA 2.2 event feed, the portfolio
+ * summary and the public lookup; the vendor-compatible surface (/compat/vendor/*) rides on the same
+ * host. Handlers parse and render; the tracking engine owns state.
+ */
+import { and, count, desc, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { t } from "elysia";
+import { looksLikeContainer, validateContainerNumber } from "../../ingest/iso6346.ts";
+import { normalizeIdentifier, type TrackedRow } from "../../ingest/tracking/engine.ts";
+import { tracked } from "../db/schema.ts";
+import { fromBase64Url, toBase64Url } from "../shared/crypto.ts";
+import { jsonResponse } from "../shared/envelopes.ts";
+import { ApiError } from "../shared/errors.ts";
+import type { FullPlatform } from "../shared/platform.ts";
+import { type Access, createProductApp, principalOf, requireEntitlement } from "../shared/product-app.ts";
+import { API_VERSION, product } from "../shared/products.ts";
+import { eventFeed } from "./event-feed.ts";
+import { publicLookup } from "./public-lookup.ts";
+import { lookupRecord, trackedRecord } from "./records.ts";
 
-/** Ocean tracking ({base_url}); also carries the vendor-compatible surface under /compat/vendor/. */
-export function oceanApp(platform: Platform) {
+const PAGE_DEFAULT = 50;
+const PAGE_MAX = 500;
+/** How long a lookup of a freshly registered reference should wait before asking again. */
+const RETRY_AFTER_SECONDS = 5;
+
+interface Cursor {
+  u: string;
+  i: string;
+}
+const encodeCursor = (c: Cursor) => toBase64Url(JSON.stringify(c));
+function decodeCursor(raw: string): Cursor {
+  try {
+    const c = JSON.parse(fromBase64Url(raw)) as Cursor;
+    if (typeof c.u === "string" && typeof c.i === "string") return c;
+  } catch {}
+  throw new ApiError("validation", "cursor is not one this API issued; pass next_cursor unchanged.");
+}
+
+const IDENTIFIER_TYPES = ["container_id", "bill_of_lading", "booking"] as const;
+
+export function oceanApp(platform: FullPlatform) {
   const access = (path: string): Access | undefined => {
     if (path.startsWith("/compat/vendor/")) return { auth: "query", errors: "compat" };
     if (path.startsWith("/public/")) return { auth: "none", limited: true, errors: "open" };
     return undefined;
   };
-  return createProductApp({ def: product("ocean"), platform, access });
+  const { tracking } = platform;
+  const { engine } = tracking;
+  const orgOf = (request: Request) => principalOf(request).org;
+
+  return createProductApp({ def: product("ocean"), platform, access })
+    .post(
+      "/v1/containers",
+      async ({ request, body, set }) => {
+        requireEntitlement(platform, request, "ocean");
+        const { row, warning } = await engine.add(orgOf(request), {
+          identifier: body.identifier,
+          identifierType: body.identifier_type,
+          carrierCode: body.carrier_code,
+          tags: body.tags,
+        });
+        set.status = 201;
+        const data = {
+          id: row.id,
+          identifier: row.identifier,
+          status: row.status,
+          carrier_code: row.carrierCode,
+        };
+        // warning sits beside data: success, but thinner than usual.
+        return jsonResponse(
+          { api_version: API_VERSION, ok: true, ...(warning ? { warning } : {}), data },
+          201,
+        );
+      },
+      {
+        body: t.Object({
+          identifier: t.String({ minLength: 1, maxLength: 50 }),
+          identifier_type: t.Union(IDENTIFIER_TYPES.map((v) => t.Literal(v))),
+          carrier_code: t.Optional(t.String({ minLength: 2, maxLength: 10 })),
+          tags: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 64 }), { maxItems: 20 })),
+        }),
+        detail: { summary: "Start tracking a container, bill of lading or booking" },
+      },
+    )
+    .get(
+      "/v1/containers",
+      ({ request, query }) => {
+        const org = orgOf(request);
+        const limit = query.limit === undefined ? PAGE_DEFAULT : Number(query.limit);
+        if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX) {
+          throw new ApiError("validation", `limit must be an integer from 1 to ${PAGE_MAX}.`);
+        }
+        const archived = query.archived === "true" || query.archived === "1";
+        const conditions = [
+          eq(tracked.orgId, org.id),
+          archived ? isNotNull(tracked.archivedAt) : isNull(tracked.archivedAt),
+        ];
+        if (query.status) conditions.push(eq(tracked.status, query.status));
+        for (const tag of (query.tags ?? "")
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)) {
+          conditions.push(sql`exists (select 1 from json_each(${tracked.tags}) where value = ${tag})`);
+        }
+        if (query.cursor) {
+          const c = decodeCursor(query.cursor);
+          conditions.push(
+            or(lt(tracked.updatedAt, c.u), and(eq(tracked.updatedAt, c.u), lt(tracked.id, c.i)))!,
+          );
+        }
+        const rows = platform.db
+          .select()
+          .from(tracked)
+          .where(and(...conditions))
+          .orderBy(desc(tracked.updatedAt), desc(tracked.id))
+          .limit(limit + 1)
+          .all();
+        const page = rows.slice(0, limit);
+        const last = page.at(-1);
+        const hasMore = rows.length > limit;
+        return {
+          items: page.map((r) => trackedRecord(engine, r)),
+          has_more: hasMore,
+          next_cursor: hasMore && last ? encodeCursor({ u: last.updatedAt, i: last.id }) : null,
+        };
+      },
+      {
+        query: t.Object({
+          status: t.Optional(t.String()),
+          limit: t.Optional(t.String()),
+          cursor: t.Optional(t.String()),
+          tags: t.Optional(t.String({ description: "comma-separated; a row must carry all of them" })),
+          archived: t.Optional(
+            t.String({ description: "true lists archived boxes instead of the active fleet" }),
+          ),
+        }),
+        detail: { summary: "List tracked records, most recently updated first" },
+      },
+    )
+    .get(
+      "/v1/containers/lookup/:identifier",
+      async ({ request, params, set }) => {
+        const org = orgOf(request);
+        const raw = decodeURIComponent(params.identifier);
+        const identifier = raw.trim().toUpperCase();
+        const existing =
+          engine.findActive(org.id, identifier) ??
+          engine.findActive(org.id, identifier.replace(/[\s-]/g, ""));
+        if (existing && !existing.adding) return lookupRecord(engine, existing, tracking.confidence);
+        if (existing) return inProgress(set);
+        // Never seen: register now (a shipment slot, like an add) and let the carrier answer meanwhile.
+        const type = looksLikeContainer(identifier) ? "container_id" : "bill_of_lading";
+        if (type === "container_id") {
+          const check = validateContainerNumber(identifier);
+          if (!check.ok) throw new ApiError("referenceNotResolvable", `${identifier}: ${check.message}`);
+        }
+        requireEntitlement(platform, request, "ocean");
+        let row: TrackedRow;
+        try {
+          row = engine.register(org, {
+            identifier: normalizeIdentifier(identifier, type),
+            identifierType: type,
+          });
+        } catch (err) {
+          if (err instanceof ApiError && err.key === "addInProgress") return inProgress(set);
+          throw err;
+        }
+        engine
+          .firstFetch(row)
+          .catch((err) => console.error(`[ocean] first fetch of ${row.identifier}:`, err));
+        return inProgress(set);
+      },
+      {
+        detail: {
+          summary: "Read by container number, bill of lading or booking (registers unknown ones: 202)",
+        },
+      },
+    )
+    .get(
+      "/v1/containers/:id",
+      ({ request, params }) => lookupRecord(engine, ownRecord(request, params.id), tracking.confidence),
+      { detail: { summary: "Read one tracked record by its UUID (lookup record)" } },
+    )
+    .post(
+      "/v1/containers/:id/recheck",
+      async ({ request, params }) => {
+        const row = await engine.recheck(orgOf(request).id, ownRecord(request, params.id).id);
+        return trackedRecord(engine, row, "direct_carrier");
+      },
+      { detail: { summary: "Ask the carrier again now (at most every 10 minutes per record)" } },
+    )
+    .post(
+      "/v1/containers/:id/notify-connector",
+      ({ request, params }) => {
+        const row = ownRecord(request, params.id);
+        if (row.connectorStatus === null)
+          throw new ApiError("validation", "This carrier is already connected.");
+        platform.db
+          .update(tracked)
+          .set({
+            connectorStatus: "notify_requested",
+            connectorNotifyRequestedAt: new Date(platform.now()).toISOString(),
+          })
+          .where(eq(tracked.id, row.id))
+          .run();
+        return trackedRecord(engine, ownRecord(request, params.id));
+      },
+      { detail: { summary: "Ask to be told when this carrier's connector goes live" } },
+    )
+    .delete(
+      "/v1/containers/:id",
+      ({ request, params }) =>
+        trackedRecord(engine, engine.archive(orgOf(request).id, ownRecord(request, params.id).id, "deleted")),
+      { detail: { summary: "Stop tracking (archives the record)" } },
+    )
+    .get(
+      "/v1/portfolio/summary",
+      ({ request }) => {
+        const org = orgOf(request);
+        const rows = platform.db
+          .select()
+          .from(tracked)
+          .where(
+            and(eq(tracked.orgId, org.id), isNull(tracked.archivedAt), isNotNull(tracked.containerNumber)),
+          )
+          .orderBy(desc(tracked.updatedAt))
+          .limit(PAGE_MAX)
+          .all();
+        const byStatus = platform.db
+          .select({ status: tracked.status, n: count() })
+          .from(tracked)
+          .where(
+            and(eq(tracked.orgId, org.id), isNull(tracked.archivedAt), isNotNull(tracked.containerNumber)),
+          )
+          .groupBy(tracked.status)
+          .all();
+        return {
+          by_status: Object.fromEntries(byStatus.map((s) => [s.status, s.n])),
+          // Rows keyed by container number: id carries the number, not the UUID.
+          items: rows.map((r) => ({ ...trackedRecord(engine, r), id: r.containerNumber! })),
+        };
+      },
+      { detail: { summary: "Every active box, keyed by container number, with counts by status" } },
+    )
+    .get("/v2/events", ({ request }) => eventFeed(platform, orgOf(request).id, request), {
+      detail: {
+        summary:
+          "DCSA Track & Trace 2.2 event feed of this account's references (bare array, pagination in headers)",
+      },
+    })
+    .get(
+      "/public/v1/lookup/:number",
+      ({ params }) => publicLookup(tracking, decodeURIComponent(params.number)),
+      {
+        detail: { summary: "Open container lookup (no key; limited per IP)", security: [] },
+      },
+    );
+
+  function ownRecord(request: Request, id: string): TrackedRow {
+    const row = engine.get(orgOf(request).id, id);
+    // Another account's id answers exactly like an id that never existed.
+    if (!row) throw new ApiError("notFound", `No tracked record ${id} on this account.`);
+    return row;
+  }
+}
+
+function inProgress(set: { headers: Record<string, unknown> }): Response {
+  set.headers["retry-after"] = String(RETRY_AFTER_SECONDS);
+  return jsonResponse(
+    {
+      ok: false,
+      error: {
+        code: "TRACKING_IN_PROGRESS",
+        message: `Tracking started; the carrier is being asked. Read again in ${RETRY_AFTER_SECONDS} s and do not add the reference again.`,
+        severity: "info",
+        retry_after_seconds: RETRY_AFTER_SECONDS,
+      },
+    },
+    202,
+    { "retry-after": String(RETRY_AFTER_SECONDS) },
+  );
 }

@@ -35,3 +35,16 @@ export function randomBase62(length: number): string {
   }
   return out;
 }
+
+/** base64url of a UTF-8 string (opaque cursors). */
+export function toBase64Url(text: string): string {
+  let binary = "";
+  for (const b of encoder.encode(text)) binary += String.fromCharCode(b);
+  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+/** Inverse of toBase64Url; throws on malformed input. */
+export function fromBase64Url(encoded: string): string {
+  const binary = atob(encoded.replaceAll("-", "+").replaceAll("_", "/"));
+  return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+}

@@ -1,6 +1,8 @@
 /** Everything a product app needs from the process: config, accounts, the rate limiter, the clock. */
 import type { AccountsRepo } from "../accounts/repo.ts";
 import type { Config } from "../config.ts";
+import type { Db } from "../db/database.ts";
+import type { TrackingServices } from "../ocean/services.ts";
 import type { RateLimiter } from "./ratelimit/types.ts";
 
 export interface Platform {
@@ -8,4 +10,10 @@ export interface Platform {
   accounts: AccountsRepo;
   limiter: RateLimiter;
   now: () => number;
+}
+
+/** The full Bun process: the tracking products also need the database and the tracking engine. */
+export interface FullPlatform extends Platform {
+  db: Db;
+  tracking: TrackingServices;
 }

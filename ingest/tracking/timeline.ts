@@ -69,6 +69,8 @@ export interface Derived {
   missedConnection: boolean;
   delayBars: Array<number | null>;
   dischargedAt: string | null;
+  /** Actual departure from the origin (vessel departure, else loading): ends the pre-departure cadence. */
+  departedAt: string | null;
   isoEquipmentCode: string | null;
 }
 
@@ -284,6 +286,7 @@ export function derive(
   const departure = origin
     ? current.filter((e) => codeOf(e) === "DEPA" && locationOf(e) === origin).at(0)
     : undefined;
+  const departedEvent = (departure && act(departure) ? departure : undefined) ?? loads.find(act);
 
   // The carrying hull: loaded (actual) and not yet discharged (actual) from it.
   const lastLoad = loads.filter(act).at(-1);
@@ -335,6 +338,7 @@ export function derive(
       bar(`GTOT|${destination}`, gateOutFull),
     ],
     dischargedAt: dischargedAtPod ? iso(dischargedAtPod.eventDateTime) : null,
+    departedAt: departedEvent ? iso(departedEvent.eventDateTime) : null,
     isoEquipmentCode: current.find((e) => e.ISOEquipmentCode)?.ISOEquipmentCode ?? null,
   };
 }

@@ -1,0 +1,72 @@
+/**
+ * GET /public/v1/lookup/{number}: an open, unkeyed lookup answered live from the carrier (nothing is
+ * stored or charged), cached per reference for 90 seconds. Errors are {ok:false, message} with a
+ * check-digit hint where one helps.
+ */
+import { CarrierError } from "../../ingest/carriers/connector.ts";
+import { looksLikeContainer, validateContainerNumber } from "../../ingest/iso6346.ts";
+import type { DcsaEventLike } from "../../ingest/tracking/dcsa.ts";
+import { currentEvents, derive, eventsForContainer, toMilestone } from "../../ingest/tracking/timeline.ts";
+import { ApiError } from "../shared/errors.ts";
+import { milestoneView } from "./records.ts";
+import type { TrackingServices } from "./services.ts";
+
+const CACHE_MS = 90_000;
+const cache = new Map<string, { at: number; data: unknown }>();
+
+export async function publicLookup(tracking: TrackingServices, raw: string): Promise<unknown> {
+  const number = raw.trim().toUpperCase().replace(/\s/g, "");
+  const isContainer = looksLikeContainer(number);
+  if (isContainer) {
+    const check = validateContainerNumber(number);
+    if (!check.ok)
+      throw new ApiError("validation", `${number} is not a valid container number: ${check.message}`);
+  } else if (!/^[A-Z0-9]{4,50}$/.test(number)) {
+    throw new ApiError(
+      "validation",
+      "Send a container number (4 letters, 7 digits) or a bill of lading number.",
+    );
+  }
+  const hit = cache.get(number);
+  if (hit && Date.now() - hit.at < CACHE_MS) return hit.data;
+  const kind = isContainer ? "container" : "bill_of_lading";
+  const resolution = tracking.carriers.resolve({ reference: number, kind });
+  const scac = resolution.carrier?.scac ?? resolution.carrierHint;
+  const connector = scac ? tracking.connectors.get(scac) : undefined;
+  if (!scac || !connector) {
+    throw new ApiError("referenceNotResolvable", `No connected line recognises ${number}.`);
+  }
+  let events: DcsaEventLike[];
+  try {
+    events = (await connector.fetchEvents({ kind, value: number })) as DcsaEventLike[];
+  } catch (err) {
+    if (!(err instanceof CarrierError)) throw err;
+    const unknown = err.kind === "rejected" && err.status === 404;
+    throw new ApiError(
+      "referenceNotResolvable",
+      unknown
+        ? `${tracking.carriers.carrier(scac)?.name ?? scac} does not know ${number}.`
+        : "The carrier did not answer; try again shortly.",
+    );
+  }
+  const { places } = tracking.engine;
+  const current = currentEvents(isContainer ? eventsForContainer(events, number) : events);
+  const d = derive(current);
+  const name = (l: string | null) => (l ? (places.name(l) ?? l) : "Unknown");
+  const data = {
+    identifier: number,
+    // The public tracker's vocabulary (booking_number for bookings).
+    identifier_type: isContainer ? "container_id" : "bill_of_lading",
+    carrier: resolution.carrier?.name ?? scac,
+    status: d.status,
+    eta: d.eta,
+    eta_is_estimated: d.etaIsEstimated,
+    origin_name: name(d.originUnlocode),
+    destination_name: name(d.destinationUnlocode),
+    vessel_name: d.currentVesselName,
+    events: current.map((e) => milestoneView(toMilestone(e, places))),
+  };
+  if (cache.size > 10_000) cache.clear();
+  cache.set(number, { at: Date.now(), data });
+  return data;
+}

@@ -1,0 +1,240 @@
+/**
+ * The ocean resources as the spec shows them: the tracked record (list item, every field always
+ * present), the lookup record (single read) and milestone events. Rendering only; state comes from
+ * the tracking engine.
+ */
+import type { TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
+import { type Milestone, toMilestone } from "../../ingest/tracking/timeline.ts";
+
+export type Source = "direct_carrier" | "warm_db";
+
+/** The spec's milestone fields, in its order. */
+export function milestoneView(m: Milestone) {
+  return {
+    type: m.type,
+    classifier: m.classifier,
+    is_actual: m.is_actual,
+    label: m.label,
+    timestamp: m.timestamp,
+    event_local_datetime: m.event_local_datetime,
+    utc_offset_minutes: m.utc_offset_minutes,
+    event_timezone: m.event_timezone,
+    location: m.location,
+  };
+}
+
+/** Port name, falling back to the UN/LOCODE; "Unknown" when the carrier named no port yet. */
+function portName(engine: TrackingEngine, locode: string | null): string {
+  return locode ? (engine.places.name(locode) ?? locode) : "Unknown";
+}
+
+export function trackedRecord(engine: TrackingEngine, row: TrackedRow, source: Source = "warm_db") {
+  return {
+    id: row.id,
+    org_id: row.orgId,
+    identifier: row.identifier,
+    identifier_type: row.identifierType,
+    carrier_code: row.carrierCode,
+    carrier_name: row.carrierName,
+    tags: row.tags,
+    status: row.status,
+    eta: row.eta,
+    eta_is_estimated: row.eta === null ? null : row.etaIsEstimated,
+    planned_departure_at: row.plannedDepartureAt,
+    current_vessel_imo: row.currentVesselImo,
+    poll_priority: row.pollPriority,
+    demurrage_at_risk: false,
+    demurrage_accrued_usd: null,
+    demurrage_last_free_day: null,
+    customs_hold_reason: row.customsHoldReason,
+    customs_hold_since: row.customsHoldSince,
+    origin_unlocode: row.originUnlocode,
+    destination_unlocode: row.destinationUnlocode,
+    destination_name: portName(engine, row.destinationUnlocode),
+    container_size: row.containerSize,
+    equipment_type: row.equipmentType,
+    iso_type_code: row.isoTypeCode,
+    equipment_owner: row.equipmentOwner,
+    equipment_lessor: null,
+    lessee_name: null,
+    carrier_hint_code: row.carrierHintCode,
+    lessor_status: null,
+    lessor_checked_at: null,
+    connector_status: row.connectorStatus,
+    connector_notify_requested_at: row.connectorNotifyRequestedAt,
+    redelivery_reference: null,
+    redelivery_date: null,
+    redelivery_location: null,
+    redelivery_yard: null,
+    lessor_contract_number: null,
+    lessor_contract_type: null,
+    equipment_manufacturer: null,
+    last_polled_at: row.lastPolledAt ?? row.addedAt,
+    added_at: row.addedAt,
+    archived_at: row.archivedAt,
+    archived_reason: row.archivedReason,
+    unresolvable_since: row.unresolvableSince,
+    unresolved_reason: row.unresolvedReason,
+    route_alert: row.routeAlert,
+    source,
+    delay_bars: row.delayBars ?? [null, null, null, null, null],
+    route_ports: row.routePorts?.length
+      ? row.routePorts.map((p) => ({
+          unlocode: p.unlocode,
+          name: portName(engine, p.unlocode),
+          role: p.role,
+        }))
+      : null,
+    is_demo: row.isDemo,
+    vessel_position: null,
+  };
+}
+
+type Provenance = {
+  state: "resolved" | "contract_required" | "not_published" | "not_applicable" | "awaiting_carrier";
+  action: "supply_terms" | "wait" | "do_not_expect" | "none";
+  source: string | null;
+  confidence: number | null;
+  evidence: string;
+};
+
+/** Why each enrichment field is filled or empty: one sentence each (docs/tracking.md lists the rules). */
+function provenance(engine: TrackingEngine, row: TrackedRow): Record<string, Provenance> {
+  const carrier = row.carrierName ?? row.carrierCode ?? "the carrier";
+  const dest = portName(engine, row.destinationUnlocode);
+  const done = row.stage === "delivered" || row.stage === "returned_empty";
+  return {
+    eta: row.eta
+      ? {
+          state: "resolved",
+          action: "none",
+          source: "carrier",
+          confidence: row.etaIsEstimated ? 0.7 : 1,
+          evidence: row.etaIsEstimated
+            ? `Latest ${carrier} estimate for arrival at ${dest}.`
+            : `Actual arrival at ${dest} reported by ${carrier}.`,
+        }
+      : {
+          state: "awaiting_carrier",
+          action: "wait",
+          source: "carrier",
+          confidence: null,
+          evidence: `${carrier} has not published an arrival time yet.`,
+        },
+    vessel_position: row.currentVesselImo
+      ? {
+          state: "awaiting_carrier",
+          action: "wait",
+          source: "ais",
+          confidence: null,
+          evidence: "No AIS fix received for the carrying vessel yet.",
+        }
+      : {
+          state: "not_applicable",
+          action: "none",
+          source: null,
+          confidence: null,
+          evidence: "The box is not aboard a vessel right now.",
+        },
+    customs_hold_reason: row.customsHoldSince
+      ? row.customsHoldReason
+        ? {
+            state: "resolved",
+            action: "none",
+            source: "carrier",
+            confidence: 1,
+            evidence: `${carrier} reported the hold with its reason.`,
+          }
+        : {
+            state: "not_published",
+            action: "do_not_expect",
+            source: "carrier",
+            confidence: null,
+            evidence: `${carrier} reported a hold without naming its reason.`,
+          }
+      : {
+          state: "not_applicable",
+          action: "none",
+          source: null,
+          confidence: null,
+          evidence: "No customs hold is active.",
+        },
+    demurrage_free_days_left: {
+      state: done ? "not_applicable" : "contract_required",
+      action: done ? "none" : "supply_terms",
+      source: null,
+      confidence: null,
+      evidence: done
+        ? "The box has left the terminal."
+        : "No free-time terms are on file for this carrier and port.",
+    },
+    container_size: row.containerSize
+      ? {
+          state: "resolved",
+          action: "none",
+          source: "carrier",
+          confidence: 1,
+          evidence: "Derived from the ISO 6346 size-type code the carrier reported.",
+        }
+      : {
+          state: "awaiting_carrier",
+          action: "wait",
+          source: "carrier",
+          confidence: null,
+          evidence: "The carrier has not reported the size-type code yet.",
+        },
+  };
+}
+
+/** Share of on-time arrivals (within a day of the first plan) on the lane; null under five voyages. */
+export type LaneConfidence = (row: TrackedRow) => number | null;
+
+export function lookupRecord(engine: TrackingEngine, row: TrackedRow, confidence: LaneConfidence) {
+  const events = engine.timeline(row).map((e) => milestoneView(toMilestone(e, engine.places)));
+  const children = row.identifierType === "container_id" ? null : engine.children(row.id);
+  return {
+    id: row.id,
+    container_number: row.containerNumber,
+    bl_number: row.blNumber,
+    booking_number: row.bookingNumber,
+    identifier: row.identifier,
+    identifier_type: row.identifierType,
+    container_size: row.containerSize,
+    equipment_type: row.equipmentType,
+    iso_type_code: row.isoTypeCode,
+    // Keyed by container number, each box with its own timeline.
+    child_containers: children
+      ? Object.fromEntries(
+          children.map((c) => [
+            c.containerNumber,
+            {
+              id: c.id,
+              status: c.status,
+              eta: c.eta,
+              container_size: c.containerSize,
+              iso_type_code: c.isoTypeCode,
+              vessel_imo: c.currentVesselImo,
+              events: engine.timeline(c).map((e) => milestoneView(toMilestone(e, engine.places))),
+            },
+          ]),
+        )
+      : null,
+    status: row.status,
+    carrier: row.carrierName ?? row.carrierCode ?? row.carrierHintCode ?? "Unknown",
+    vessel_name: row.currentVesselName,
+    vessel_imo: row.currentVesselImo,
+    vessel_position: null,
+    origin_name: portName(engine, row.originUnlocode),
+    destination_name: portName(engine, row.destinationUnlocode),
+    eta: row.eta,
+    eta_confidence_pct: confidence(row),
+    last_updated_at: row.lastPolledAt ?? row.addedAt,
+    last_updated_source: row.lastPolledAt ? "carrier_poll" : null,
+    last_polled_at: row.lastPolledAt ?? row.addedAt,
+    last_ais_fix_at: null,
+    field_provenance: provenance(engine, row),
+    demurrage_free_days_left: null,
+    ai_narrative: null,
+    events,
+  };
+}

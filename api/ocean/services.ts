@@ -1,0 +1,64 @@
+/** The tracking engine and what it needs, wired from configuration. */
+import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { type CarrierConnector, DcsaConnector } from "../../ingest/carriers/connector.ts";
+import { CarrierDirectory } from "../../ingest/carriers/resolve.ts";
+import { type TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
+import type { PlaceLookup } from "../../ingest/tracking/timeline.ts";
+import type { Config } from "../config.ts";
+import type { Db } from "../db/database.ts";
+import { tracked } from "../db/schema.ts";
+import { distanceServices } from "../distance/services.ts";
+import type { LaneConfidence } from "./records.ts";
+
+export interface TrackingServices {
+  engine: TrackingEngine;
+  carriers: CarrierDirectory;
+  connectors: ReadonlyMap<string, CarrierConnector>;
+  confidence: LaneConfidence;
+}
+
+/** Voyages needed on a lane before an on-time share is shown. */
+export const MIN_LANE_VOYAGES = 5;
+/** Arrival within this many days of the first plan counts as on time. */
+export const ON_TIME_DAYS = 1;
+
+export async function trackingServices(
+  config: Config,
+  db: Db,
+  now: () => number,
+  opts: { isDemo?: (reference: string) => boolean } = {},
+): Promise<TrackingServices> {
+  const [carriers, { locations }] = await Promise.all([
+    CarrierDirectory.load(config.sourcesDir),
+    distanceServices(config.buildDir),
+  ]);
+  const places: PlaceLookup = {
+    timezone: (locode) => locations.timezoneOf(locode),
+    name: (locode) => locations.port(locode)?.name ?? null,
+  };
+  const connectors = new Map<string, CarrierConnector>(
+    config.carriers.map((c) => [c.scac, new DcsaConnector(c)]),
+  );
+  const engine = new TrackingEngine({ db, now, carriers, connectors, places, isDemo: opts.isDemo });
+  const confidence: LaneConfidence = (row: TrackedRow) => {
+    if (!row.carrierCode || !row.originUnlocode || !row.destinationUnlocode) return null;
+    const arrival = sql<number>`json_extract(${tracked.delayBars}, '$[3]')`;
+    const lane = db
+      .select({ total: sql<number>`count(*)`, onTime: sql<number>`sum(abs(${arrival}) <= ${ON_TIME_DAYS})` })
+      .from(tracked)
+      .where(
+        and(
+          eq(tracked.carrierCode, row.carrierCode),
+          eq(tracked.originUnlocode, row.originUnlocode),
+          eq(tracked.destinationUnlocode, row.destinationUnlocode),
+          isNotNull(tracked.containerNumber),
+          inArray(tracked.stage, ["discharged", "available", "delivered", "returned_empty"]),
+          sql`${arrival} is not null`,
+        ),
+      )
+      .get();
+    if (!lane || lane.total < MIN_LANE_VOYAGES) return null;
+    return Math.round((Number(lane.onTime) / lane.total) * 100);
+  };
+  return { engine, carriers, connectors, confidence };
+}

@@ -1,0 +1,580 @@
+/**
+ * The tracking engine: starts tracking, asks the carrier, stores raw events, derives each box's
+ * state and writes the webhook outbox rows in the same transaction as the state change. Pollers
+ * and the ocean API both drive it; all state lives in the database.
+ */
+import { and, eq, inArray, isNull, lte, or } from "drizzle-orm";
+import { chargeAdd } from "../../api/accounts/quotas.ts";
+import type { Org } from "../../api/accounts/repo.ts";
+import type { Db } from "../../api/db/database.ts";
+import { carrierEvents, corrections, outbox, tracked } from "../../api/db/schema.ts";
+import { ApiError } from "../../api/shared/errors.ts";
+import { type CarrierConnector, CarrierError, type ReferenceKind } from "../carriers/connector.ts";
+import type { CarrierDirectory } from "../carriers/resolve.ts";
+import { validateContainerNumber } from "../iso6346.ts";
+import type { DcsaEventLike } from "./dcsa.ts";
+import { equipmentFromIso } from "./equipment.ts";
+import { raisedEvents } from "./outbox-events.ts";
+import {
+  currentEvents,
+  type Derived,
+  derive,
+  eventsForContainer,
+  type FirstPlan,
+  type PlaceLookup,
+  recordFirstPlans,
+} from "./timeline.ts";
+
+export type TrackedRow = typeof tracked.$inferSelect;
+export type IdentifierType = "container_id" | "bill_of_lading" | "booking";
+export type PollPriority = "pre_departure" | "transit" | "arrival" | "dwell";
+
+const KIND: Record<IdentifierType, ReferenceKind> = {
+  container_id: "container",
+  bill_of_lading: "bill_of_lading",
+  booking: "booking",
+};
+
+/** Polling cadence per priority (ms); see docs/tracking.md. */
+export const DEFAULT_CADENCE: Record<PollPriority, number> = {
+  pre_departure: 12 * 3_600_000,
+  transit: 6 * 3_600_000,
+  arrival: 3_600_000,
+  dwell: 3 * 3_600_000,
+};
+/** ETA closer than this moves a box from transit to arrival cadence. */
+export const ARRIVAL_WINDOW_MS = 48 * 3_600_000;
+/** A recheck sooner than this after the previous one answers 429 RATE_LIMITED. */
+export const RECHECK_INTERVAL_MS = 10 * 60_000;
+/** Back-off after carrier errors: 1 min doubling to 6 h. */
+const backoff = (failures: number) => Math.min(6 * 3_600_000, 60_000 * 2 ** Math.min(failures, 9));
+
+export interface EngineDeps {
+  db: Db;
+  now: () => number;
+  carriers: CarrierDirectory;
+  connectors: ReadonlyMap<string, CarrierConnector>;
+  places: PlaceLookup;
+  isDemo?: (reference: string) => boolean;
+  cadence?: Partial<Record<PollPriority, number>>;
+  /** Carrier calls in flight per SCAC (per process). */
+  perCarrierConcurrency?: number;
+}
+
+export interface AddInput {
+  identifier: string;
+  identifierType: IdentifierType;
+  carrierCode?: string;
+  tags?: string[];
+}
+
+export interface RefreshOutcome {
+  ok: boolean;
+  events: number;
+  error?: CarrierError;
+}
+
+/** Counting semaphore: at most n carrier calls per SCAC at once; the rest wait their turn. */
+class Gate {
+  private active = 0;
+  private readonly queue: Array<() => void> = [];
+  constructor(private readonly n: number) {}
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.n) await new Promise<void>((r) => this.queue.push(r));
+    this.active++;
+    try {
+      return await fn();
+    } finally {
+      this.active--;
+      this.queue.shift()?.();
+    }
+  }
+}
+
+export function normalizeIdentifier(identifier: string, type: IdentifierType): string {
+  const s = identifier.trim().toUpperCase();
+  return type === "container_id" ? s.replace(/[\s-]/g, "") : s;
+}
+
+export class TrackingEngine {
+  private readonly gates = new Map<string, Gate>();
+  private readonly cadence: Record<PollPriority, number>;
+
+  constructor(private readonly deps: EngineDeps) {
+    this.cadence = { ...DEFAULT_CADENCE, ...deps.cadence };
+  }
+
+  private iso(): string {
+    return new Date(this.deps.now()).toISOString();
+  }
+
+  get places(): PlaceLookup {
+    return this.deps.places;
+  }
+
+  /** Starts tracking; the first carrier call happens before returning, so most adds come back populated. */
+  async add(org: Org, input: AddInput): Promise<{ row: TrackedRow; warning: string | null }> {
+    return this.firstFetch(this.register(org, input));
+  }
+
+  /**
+   * Validates, resolves the line, charges the quota and inserts the record (marked as adding) in one
+   * transaction. Throws the 400/402/404/409 ApiErrors; nothing is written or charged when it does.
+   */
+  register(org: Org, input: AddInput): TrackedRow {
+    const identifier = normalizeIdentifier(input.identifier, input.identifierType);
+    if (input.identifierType === "container_id") {
+      const check = validateContainerNumber(identifier);
+      if (!check.ok) throw new ApiError("validation", `identifier ${identifier}: ${check.message}`);
+    }
+    const resolution = this.deps.carriers.resolve({
+      reference: identifier,
+      kind: KIND[input.identifierType],
+      scacHint: input.carrierCode,
+    });
+    const scac = resolution.carrier?.scac ?? input.carrierCode?.toUpperCase() ?? resolution.carrierHint;
+    if (!scac) {
+      throw new ApiError(
+        "referenceNotResolvable",
+        `No line recognises ${identifier}${resolution.ownerIsLessor ? ` (owner ${resolution.owner} is a lessor)` : ""}: send carrier_code.`,
+      );
+    }
+    const now = this.iso();
+    const id = crypto.randomUUID();
+    const { db } = this.deps;
+    try {
+      db.transaction((tx) => {
+        chargeAdd(
+          tx as unknown as Db,
+          org,
+          identifier,
+          input.identifierType === "container_id" ? 1 : 0,
+          this.deps.now(),
+        );
+        tx.insert(tracked)
+          .values({
+            id,
+            orgId: org.id,
+            identifier,
+            identifierType: input.identifierType,
+            containerNumber: input.identifierType === "container_id" ? identifier : null,
+            blNumber: input.identifierType === "bill_of_lading" ? identifier : null,
+            bookingNumber: input.identifierType === "booking" ? identifier : null,
+            carrierCode: resolution.carrier?.scac ?? input.carrierCode?.toUpperCase() ?? null,
+            carrierName: resolution.carrier?.name ?? this.deps.carriers.carrier(scac)?.name ?? null,
+            carrierHintCode: resolution.carrier ? null : resolution.carrierHint,
+            equipmentOwner: resolution.owner,
+            connectorStatus: this.deps.connectors.has(scac) ? null : "not_connected",
+            tags: input.tags ?? [],
+            isDemo: this.deps.isDemo?.(identifier) ?? false,
+            nextPollAt: now,
+            updatedAt: now,
+            addedAt: now,
+            adding: true,
+          })
+          .run();
+      });
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      if (!/UNIQUE constraint failed/.test(String(err))) throw err;
+      const existing = this.findActive(org.id, identifier);
+      if (existing?.adding) {
+        throw new ApiError(
+          "addInProgress",
+          `${identifier} is being added by another request; read it back shortly.`,
+          {
+            id: existing.id,
+          },
+        );
+      }
+      throw new ApiError("alreadyTracked", `${identifier} is already tracked.`, { id: existing?.id });
+    }
+    return this.get(org.id, id)!;
+  }
+
+  /** The first carrier call of a new record; clears its adding mark whatever happens. */
+  async firstFetch(row: TrackedRow): Promise<{ row: TrackedRow; warning: string | null }> {
+    const scac = row.carrierCode ?? row.carrierHintCode;
+    let warning: string | null = null;
+    try {
+      const outcome = await this.refresh(row.id);
+      if (!scac || !this.deps.connectors.has(scac))
+        warning = `No connector for carrier ${scac} yet; tracking starts when it goes live.`;
+      else if (outcome.error)
+        warning = `The carrier did not answer yet (${outcome.error.kind}); polling continues.`;
+      else if (outcome.events === 0)
+        warning = "The carrier has no events for this reference yet; polling continues.";
+    } finally {
+      this.deps.db.update(tracked).set({ adding: false }).where(eq(tracked.id, row.id)).run();
+    }
+    return { row: this.get(row.orgId, row.id)!, warning };
+  }
+
+  get(orgId: string, id: string): TrackedRow | undefined {
+    return this.deps.db
+      .select()
+      .from(tracked)
+      .where(and(eq(tracked.id, id), eq(tracked.orgId, orgId)))
+      .get();
+  }
+
+  /** The active record carrying this identifier as its own reference, as a box of it, or by its B/L or booking. */
+  findActive(orgId: string, identifier: string): TrackedRow | undefined {
+    const rows = this.deps.db
+      .select()
+      .from(tracked)
+      .where(
+        and(
+          eq(tracked.orgId, orgId),
+          isNull(tracked.archivedAt),
+          or(eq(tracked.identifier, identifier), eq(tracked.containerNumber, identifier)),
+        ),
+      )
+      .all();
+    // A root tracked by that very identifier wins over a child box of some B/L.
+    return rows.find((r) => r.parentId === null) ?? rows[0];
+  }
+
+  children(parentId: string): TrackedRow[] {
+    return this.deps.db.select().from(tracked).where(eq(tracked.parentId, parentId)).all();
+  }
+
+  /** Raw events stored for a root record. */
+  rawEvents(rootId: string): DcsaEventLike[] {
+    return this.deps.db
+      .select({ payload: carrierEvents.payload })
+      .from(carrierEvents)
+      .where(eq(carrierEvents.trackedId, rootId))
+      .all()
+      .map((r) => r.payload as DcsaEventLike);
+  }
+
+  /** The current (deduplicated, superseded-forecast-free) events of one record, oldest first. */
+  timeline(row: TrackedRow): DcsaEventLike[] {
+    const events = this.rawEvents(row.parentId ?? row.id);
+    return currentEvents(row.containerNumber ? eventsForContainer(events, row.containerNumber) : events);
+  }
+
+  /** Asks the carrier for a root record's events and applies them. Carrier failures back off, never throw. */
+  async refresh(rootId: string): Promise<RefreshOutcome> {
+    const root = this.deps.db.select().from(tracked).where(eq(tracked.id, rootId)).get();
+    if (!root || root.archivedAt) return { ok: false, events: 0 };
+    const scac = root.carrierCode ?? root.carrierHintCode;
+    const connector = scac ? this.deps.connectors.get(scac) : undefined;
+    if (!connector || !scac) {
+      this.schedule(root);
+      return { ok: false, events: 0 };
+    }
+    let gate = this.gates.get(scac);
+    if (!gate) {
+      gate = new Gate(this.deps.perCarrierConcurrency ?? 4);
+      this.gates.set(scac, gate);
+    }
+    let events: DcsaEventLike[];
+    try {
+      events = (await gate.run(() =>
+        connector.fetchEvents({ kind: KIND[root.identifierType as IdentifierType], value: root.identifier }),
+      )) as DcsaEventLike[];
+    } catch (err) {
+      if (!(err instanceof CarrierError)) throw err;
+      this.failed(root, err);
+      return { ok: false, events: 0, error: err };
+    }
+    this.apply(root, events);
+    return { ok: true, events: events.length };
+  }
+
+  private failed(root: TrackedRow, err: CarrierError): void {
+    const now = this.deps.now();
+    const failures = root.pollFailures + 1;
+    const unknownToCarrier = err.kind === "rejected" && err.status === 404;
+    const wait =
+      err.details.retryAfterSeconds !== undefined ? err.details.retryAfterSeconds * 1000 : backoff(failures);
+    // A carrier that keeps saying "unknown reference" for three days: resolution is given up.
+    const givenUp = unknownToCarrier && now - Date.parse(root.addedAt) > 3 * 86_400_000;
+    this.deps.db
+      .update(tracked)
+      .set({
+        pollFailures: failures,
+        lastPolledAt: new Date(now).toISOString(),
+        nextPollAt: new Date(now + wait).toISOString(),
+        unresolvableSince: givenUp
+          ? (root.unresolvableSince ?? new Date(now).toISOString())
+          : root.unresolvableSince,
+        unresolvedReason: givenUp
+          ? root.identifierType === "container_id"
+            ? "not_found"
+            : "bl_booking_unresolved"
+          : root.unresolvedReason,
+      })
+      .where(eq(tracked.id, root.id))
+      .run();
+  }
+
+  /** Stores a carrier snapshot and re-derives every affected box, raising outbox rows, in one transaction. */
+  apply(root: TrackedRow, snapshot: DcsaEventLike[]): void {
+    const nowIso = this.iso();
+    this.deps.db.transaction((tx) => {
+      const stored = new Map(
+        tx
+          .select()
+          .from(carrierEvents)
+          .where(eq(carrierEvents.trackedId, root.id))
+          .all()
+          .map((r) => [r.eventId, r.payload as DcsaEventLike]),
+      );
+      const before = [...stored.values()];
+      for (const e of snapshot) {
+        const known = stored.get(e.eventID);
+        if (!known) {
+          tx.insert(carrierEvents)
+            .values({ trackedId: root.id, eventId: e.eventID, payload: e, firstSeenAt: nowIso })
+            .run();
+        } else if (JSON.stringify(known) !== JSON.stringify(e)) {
+          tx.insert(corrections)
+            .values({
+              id: crypto.randomUUID(),
+              trackedId: root.id,
+              eventId: e.eventID,
+              before: known,
+              after: e,
+              recordedAt: nowIso,
+            })
+            .run();
+          tx.update(carrierEvents)
+            .set({ payload: e })
+            .where(and(eq(carrierEvents.trackedId, root.id), eq(carrierEvents.eventId, e.eventID)))
+            .run();
+        } else continue;
+        stored.set(e.eventID, e);
+      }
+      const after = [...stored.values()];
+      const boxes = [
+        ...new Set(
+          after
+            .filter((e) => e.eventType === "EQUIPMENT" && e.equipmentReference)
+            .map((e) => e.equipmentReference!),
+        ),
+      ];
+      // Boxes first, the B/L or booking last: its state aggregates theirs.
+      const records: TrackedRow[] = [];
+      if (root.identifierType !== "container_id") {
+        const kids = tx.select().from(tracked).where(eq(tracked.parentId, root.id)).all();
+        for (const box of boxes) {
+          let child = kids.find((k) => k.containerNumber === box);
+          if (!child) {
+            child = {
+              ...root,
+              id: crypto.randomUUID(),
+              parentId: root.id,
+              identifier: box,
+              identifierType: "container_id",
+              containerNumber: box,
+              firstPlans: null,
+              adding: false,
+            };
+            tx.insert(tracked).values(child).run();
+          }
+          records.push(child);
+        }
+      }
+      records.push(root);
+      const boxStates: Derived[] = [];
+      for (const row of records) {
+        const isRootOfMany = row === root && root.identifierType !== "container_id";
+        const box = isRootOfMany ? null : row.containerNumber;
+        const mine = (events: DcsaEventLike[]) => (box ? eventsForContainer(events, box) : events);
+        const plans: Record<string, FirstPlan> = { ...(row.firstPlans ?? {}) };
+        recordFirstPlans(plans, mine(after));
+        const prevCurrent = currentEvents(mine(before));
+        const current = currentEvents(mine(after));
+        let d = derive(current, (k) => plans[k] ?? null);
+        if (!isRootOfMany) boxStates.push(d);
+        else if (boxStates.length > 0) d = aggregate(d, boxStates);
+        const update = this.stateUpdate(row, d, plans, nowIso);
+        // Outbox rows for boxes only: a B/L's webhook subscribers hear about each of its containers.
+        if (!isRootOfMany) {
+          for (const raised of raisedEvents(row, d, prevCurrent, current, this.deps.places)) {
+            tx.insert(outbox)
+              .values({
+                id: crypto.randomUUID(),
+                orgId: row.orgId,
+                product: "ocean",
+                type: raised.type,
+                occurredAt: nowIso,
+                data: raised.data,
+                createdAt: nowIso,
+              })
+              .run();
+          }
+        }
+        tx.update(tracked).set(update).where(eq(tracked.id, row.id)).run();
+      }
+    });
+  }
+
+  /** Record fields from a derivation, with the poll schedule and automatic close-out. */
+  private stateUpdate(
+    row: TrackedRow,
+    d: Derived,
+    plans: Record<string, FirstPlan>,
+    nowIso: string,
+  ): Partial<TrackedRow> {
+    const now = Date.parse(nowIso);
+    const destinationChanged =
+      row.destinationUnlocode !== null &&
+      d.destinationUnlocode !== null &&
+      row.destinationUnlocode !== d.destinationUnlocode;
+    const routeAlert = destinationChanged
+      ? "destination_change"
+      : d.missedConnection
+        ? "missed_connection"
+        : row.routeAlert;
+    const equipment = equipmentFromIso(d.isoEquipmentCode);
+    const changed =
+      row.status !== d.status ||
+      row.eta !== d.eta ||
+      row.destinationUnlocode !== d.destinationUnlocode ||
+      row.currentVesselImo !== d.currentVesselImo ||
+      row.routeAlert !== routeAlert ||
+      JSON.stringify(row.delayBars) !== JSON.stringify(d.delayBars);
+    const priority = pollPriority(d, now);
+    const closeOut = d.stage === "returned_empty" && row.archivedAt === null;
+    return {
+      status: d.status,
+      stage: d.stage,
+      eta: d.eta,
+      etaIsEstimated: d.etaIsEstimated,
+      plannedDepartureAt: d.plannedDepartureAt,
+      currentVesselImo: d.currentVesselImo,
+      currentVesselName: d.currentVesselName,
+      originUnlocode: d.originUnlocode,
+      destinationUnlocode: d.destinationUnlocode,
+      routePorts: d.routePorts,
+      routeAlert,
+      delayBars: d.delayBars,
+      firstPlans: plans,
+      customsHoldReason: d.customsHoldReason,
+      customsHoldSince: d.customsHoldSince,
+      dischargedAt: d.dischargedAt,
+      isoTypeCode: equipment?.isoTypeCode ?? row.isoTypeCode,
+      containerSize: equipment?.size ?? row.containerSize,
+      equipmentType: equipment?.type ?? row.equipmentType,
+      pollPriority: priority,
+      pollFailures: 0,
+      lastPolledAt: nowIso,
+      nextPollAt: new Date(now + this.cadence[priority]).toISOString(),
+      updatedAt: changed ? nowIso : row.updatedAt,
+      ...(closeOut ? { archivedAt: nowIso, archivedReason: "completed: empty returned" } : {}),
+    };
+  }
+
+  /** No connector for the line: look again at the slowest cadence (a connector may have gone live). */
+  private schedule(row: TrackedRow): void {
+    const now = this.deps.now();
+    this.deps.db
+      .update(tracked)
+      .set({
+        lastPolledAt: new Date(now).toISOString(),
+        nextPollAt: new Date(now + this.cadence.pre_departure).toISOString(),
+      })
+      .where(eq(tracked.id, row.id))
+      .run();
+  }
+
+  /** Caller-requested refresh, at most once per RECHECK_INTERVAL_MS per record. */
+  async recheck(orgId: string, id: string): Promise<TrackedRow> {
+    const row = this.get(orgId, id);
+    if (!row) throw new ApiError("notFound", `No tracked record ${id} on this account.`);
+    const now = this.deps.now();
+    if (row.lastRecheckAt && now - Date.parse(row.lastRecheckAt) < RECHECK_INTERVAL_MS) {
+      const wait = Math.ceil((Date.parse(row.lastRecheckAt) + RECHECK_INTERVAL_MS - now) / 1000);
+      throw new ApiError(
+        "recheckTooSoon",
+        `Rechecked less than ${RECHECK_INTERVAL_MS / 60_000} minutes ago; retry in ${wait} s.`,
+        {
+          retry_after_seconds: wait,
+        },
+      );
+    }
+    this.deps.db
+      .update(tracked)
+      .set({ lastRecheckAt: new Date(now).toISOString() })
+      .where(eq(tracked.id, row.id))
+      .run();
+    await this.refresh(row.parentId ?? row.id);
+    return this.get(orgId, id)!;
+  }
+
+  /** Stops tracking (archives the record and the boxes of a B/L or booking). */
+  archive(orgId: string, id: string, reason: string): TrackedRow {
+    const row = this.get(orgId, id);
+    if (!row) throw new ApiError("notFound", `No tracked record ${id} on this account.`);
+    if (row.archivedAt === null) {
+      const at = this.iso();
+      this.deps.db
+        .update(tracked)
+        .set({ archivedAt: at, archivedReason: reason })
+        .where(and(or(eq(tracked.id, row.id), eq(tracked.parentId, row.id)), isNull(tracked.archivedAt)))
+        .run();
+    }
+    return this.get(orgId, id)!;
+  }
+
+  /** Root records due for a poll (next_poll_at passed), oldest due first. */
+  due(limit: number): TrackedRow[] {
+    return this.deps.db
+      .select()
+      .from(tracked)
+      .where(and(isNull(tracked.archivedAt), isNull(tracked.parentId), lte(tracked.nextPollAt, this.iso())))
+      .orderBy(tracked.nextPollAt)
+      .limit(limit)
+      .all();
+  }
+
+  /** One poller tick: refreshes every due root, honouring per-carrier concurrency. */
+  async pollDue(limit = 200): Promise<number> {
+    const rows = this.due(limit);
+    await Promise.all(rows.map((r) => this.refresh(r.id)));
+    return rows.length;
+  }
+
+  byIds(orgId: string, ids: string[]): TrackedRow[] {
+    if (ids.length === 0) return [];
+    return this.deps.db
+      .select()
+      .from(tracked)
+      .where(and(eq(tracked.orgId, orgId), inArray(tracked.id, ids)))
+      .all();
+  }
+}
+
+/** Cadence from the derived state: before departure, in transit, close to arrival, dwelling at destination. */
+export function pollPriority(d: Derived, now: number): PollPriority {
+  if (d.stage === "unknown" || (d.stage === "in_transit" && d.departedAt === null)) return "pre_departure";
+  if (d.stage === "in_transit") {
+    return d.eta !== null && Date.parse(d.eta) - now < ARRIVAL_WINDOW_MS ? "arrival" : "transit";
+  }
+  return "dwell";
+}
+
+/** A B/L or booking: the least advanced box sets the stage, the latest ETA the ETA. */
+function aggregate(own: Derived, boxes: Derived[]): Derived {
+  const order = ["unknown", "in_transit", "discharged", "available", "delivered", "returned_empty"];
+  const slowest = boxes.reduce((a, b) => (order.indexOf(b.stage) < order.indexOf(a.stage) ? b : a));
+  const latestEta =
+    boxes
+      .map((b) => b.eta)
+      .filter((e): e is string => e !== null)
+      .sort()
+      .at(-1) ?? own.eta;
+  return {
+    ...own,
+    stage: slowest.stage,
+    status: boxes.some((b) => b.status === "customs_hold") ? "customs_hold" : slowest.status,
+    eta: latestEta,
+    etaIsEstimated: latestEta === null ? null : boxes.some((b) => b.etaIsEstimated),
+    customsHoldReason: boxes.find((b) => b.customsHoldReason)?.customsHoldReason ?? null,
+    customsHoldSince: boxes.find((b) => b.customsHoldSince)?.customsHoldSince ?? null,
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * Which ocean webhook events a state change raises (docs/webhooks.md lists the payloads). Compares a
+ * box's stored state with its new derivation, and its current events before and after the snapshot,
+ * so re-applying the same snapshot raises nothing.
+ */
+import type { tracked } from "../../api/db/schema.ts";
+import type { DcsaEventLike } from "./dcsa.ts";
+import { codeOf, type Derived, locationOf, type PlaceLookup, toMilestone } from "./timeline.ts";
+
+type Row = typeof tracked.$inferSelect;
+
+export interface Raised {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/** An ETA move smaller than this is noise, not an eta_changed event. */
+export const ETA_CHANGE_MS = 3_600_000;
+
+function subject(row: Row, d: Derived): Record<string, unknown> {
+  return {
+    id: row.id,
+    identifier: row.identifier,
+    identifier_type: row.identifierType,
+    container_number: row.containerNumber,
+    bl_number: row.blNumber,
+    booking_number: row.bookingNumber,
+    carrier_code: row.carrierCode,
+    status: d.status,
+    eta: d.eta,
+    origin_unlocode: d.originUnlocode,
+    destination_unlocode: d.destinationUnlocode,
+  };
+}
+
+/**
+ * The real-world moment of a shipment event: event_date_time is the UTC instant; the local wall
+ * clock and offset are added only when the port's zone is known (absent, not null, otherwise).
+ */
+function moment(e: DcsaEventLike, places: PlaceLookup): Record<string, unknown> {
+  const m = toMilestone(e, places);
+  return {
+    event_type: m.type,
+    label: m.label,
+    location: m.location,
+    vessel_imo: m.vessel_imo,
+    vessel_name: m.vessel_name,
+    event_date_time: m.timestamp,
+    ...(m.event_timezone
+      ? {
+          event_local_datetime: m.event_local_datetime,
+          utc_offset_minutes: m.utc_offset_minutes,
+          event_timezone: m.event_timezone,
+        }
+      : {}),
+  };
+}
+
+export function raisedEvents(
+  row: Row,
+  d: Derived,
+  before: DcsaEventLike[],
+  after: DcsaEventLike[],
+  places: PlaceLookup,
+): Raised[] {
+  const out: Raised[] = [];
+  const base = subject(row, d);
+  const wasActual = new Set(before.filter((e) => e.eventClassifierCode === "ACT").map((e) => e.eventID));
+  const fresh = after.filter((e) => e.eventClassifierCode === "ACT" && !wasActual.has(e.eventID));
+  for (const e of fresh) {
+    if (codeOf(e) === "DEPA") out.push({ type: "vessel_departed", data: { ...base, ...moment(e, places) } });
+    if (codeOf(e) === "ARRI" && locationOf(e) === d.destinationUnlocode) {
+      out.push({ type: "container_arrived", data: { ...base, ...moment(e, places) } });
+    }
+  }
+  const latest = (code: string) =>
+    [...after].reverse().find((e) => codeOf(e) === code && e.eventClassifierCode === "ACT");
+  const entered = (stage: Derived["stage"]) => d.stage === stage && row.stage !== stage;
+  if (d.status === "customs_hold" && row.status !== "customs_hold") {
+    const hold = [...after].reverse().find((e) => codeOf(e) === "HOLD");
+    out.push({
+      type: "customs_hold",
+      data: {
+        ...base,
+        reason: d.customsHoldReason,
+        since: d.customsHoldSince,
+        ...(hold ? moment(hold, places) : {}),
+      },
+    });
+  }
+  if (entered("available")) {
+    const release = latest("RELS");
+    out.push({ type: "container_available", data: { ...base, ...(release ? moment(release, places) : {}) } });
+  }
+  if (
+    entered("delivered") ||
+    (d.stage === "returned_empty" && row.stage !== "delivered" && row.stage !== "returned_empty")
+  ) {
+    const gateOut = after.find(
+      (e) => codeOf(e) === "GTOT" && e.eventClassifierCode === "ACT" && e.emptyIndicatorCode !== "EMPTY",
+    );
+    out.push({ type: "container_delivered", data: { ...base, ...(gateOut ? moment(gateOut, places) : {}) } });
+  }
+  if (
+    row.eta !== null &&
+    d.eta !== null &&
+    Math.abs(Date.parse(d.eta) - Date.parse(row.eta)) >= ETA_CHANGE_MS
+  ) {
+    out.push({
+      type: "eta_changed",
+      data: { ...base, previous_eta: row.eta, eta_is_estimated: d.etaIsEstimated },
+    });
+  }
+  const destinationChanged =
+    row.destinationUnlocode !== null &&
+    d.destinationUnlocode !== null &&
+    row.destinationUnlocode !== d.destinationUnlocode;
+  if (destinationChanged || (d.missedConnection && row.routeAlert !== "missed_connection")) {
+    out.push({
+      type: "container_misrouted",
+      data: {
+        ...base,
+        route_alert: destinationChanged ? "destination_change" : "missed_connection",
+        previous_destination_unlocode: row.destinationUnlocode,
+      },
+    });
+  }
+  return out;
+}
