@@ -371,7 +371,9 @@ export function simulateShipment(
   const route = pickRoute(rng, world);
   const letter = () => String.fromCharCode(65 + rng.int(0, 25));
   const service = `${letter()}${letter()}${rng.int(1, 9)}`;
-  const voyageOf = (from: Port, to: Port) => `${rng.int(100, 599)}${to.lng >= from.lng ? "E" : "W"}`;
+  // Direction letter from the shorter way round (Busan to Los Angeles is eastbound).
+  const voyageOf = (from: Port, to: Port) =>
+    `${rng.int(100, 599)}${((to.lng - from.lng + 540) % 360) - 180 >= 0 ? "E" : "W"}`;
 
   // Schedule and what actually happens, per leg.
   const vesselIdx = rng.int(0, ships.length - 1);
@@ -410,7 +412,7 @@ export function simulateShipment(
 
   const rolled = new Set<string>();
   legs.push(mkLeg(ships[vesselIdx]!, firstLeg, [plannedDep1, plannedArr1, dep1, arr1], numbers, false));
-  let onward: { planned: [number, number]; actual: [number, number] } | null = null;
+  let onwardDep: number | null = null;
   let rollDep = 0;
   let rollArr = 0;
   if (route.hub) {
@@ -420,7 +422,7 @@ export function simulateShipment(
     const plannedArr2 = hour(plannedDep2 + (second.nm / speed2) * H);
     const dep2 = hour(Math.max(plannedDep2 + rng.range(0, 12) * H, arr1 + 18 * H));
     const arr2 = hour(plannedArr2 + (dep2 - plannedDep2) + rng.range(-6, 18) * H);
-    onward = { planned: [plannedDep2, plannedArr2], actual: [dep2, arr2] };
+    onwardDep = dep2;
     if (rng.chance(0.4)) {
       // Cut-off missed or the vessel full: some boxes (at least one) wait for next week's sailing.
       for (const n of numbers) if (rng.chance(0.5)) rolled.add(n);
@@ -504,7 +506,7 @@ export function simulateShipment(
     );
 
     let last = legs[0]!;
-    if (route.hub && onward) {
+    if (route.hub && onwardDep !== null) {
       const hub = route.hub;
       const discHub = hour(arr1 + r.range(3, 8) * H);
       const leg = box.rolled ? legs[2]! : legs[1]!;
@@ -529,7 +531,7 @@ export function simulateShipment(
         lag(r),
       );
       if (box.rolled)
-        rollKnownAt = Math.min(rollKnownAt, hour(Math.min(onward.actual[0] - 6 * H, discHub + 12 * H)));
+        rollKnownAt = Math.min(rollKnownAt, hour(Math.min(onwardDep - 6 * H, discHub + 12 * H)));
       last = leg;
     }
     const arrival = Date.parse(last.arrival);
