@@ -1,4 +1,6 @@
 /** Wires a Platform from configuration: database, accounts, rate limiter (memory or Redis). */
+
+import { isDemoReference } from "../ingest/sandbox/demo.ts";
 import { AccountsRepo } from "./accounts/repo.ts";
 import type { Config } from "./config.ts";
 import { openDatabase } from "./db/sqlite.ts";
@@ -16,7 +18,9 @@ export async function bootstrap(config: Config, now: () => number = Date.now): P
   const limiter = config.redisUrl
     ? await RedisRateLimiter.connect(config.redisUrl, config.rateWindowMs)
     : new MemoryRateLimiter(config.rateWindowMs, now);
-  const tracking = await trackingServices(config, db, now);
+  const tracking = await trackingServices(config, db, now, {
+    isDemo: config.sandbox ? isDemoReference : undefined,
+  });
   return {
     config,
     db,

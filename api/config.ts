@@ -23,6 +23,8 @@ export interface Config {
   /** Run the sandbox carrier beside the API (PORTOLAN_SANDBOX=0 turns it off). */
   sandbox: boolean;
   sandboxPort: number;
+  /** How often the in-process poller looks for records due a carrier call. */
+  pollIntervalMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -77,5 +79,6 @@ export function loadConfig(env: Env = process.env): Config {
     carriers: parseCarriers(env.PORTOLAN_CARRIERS),
     sandbox: env.PORTOLAN_SANDBOX !== "0",
     sandboxPort: int(env, "PORTOLAN_SANDBOX_PORT", 8090),
+    pollIntervalMs: int(env, "PORTOLAN_POLL_INTERVAL_MS", 15_000),
   };
 }

@@ -1,9 +1,14 @@
-/** `npm start`: every product on its own loopback port, one process, embedded defaults. */
+/**
+ * `npm start`: every product on its own loopback port, one process, embedded defaults, with the
+ * sandbox carrier and the poller beside it (PORTOLAN_SANDBOX=0 and PORTOLAN_CARRIERS for real lines).
+ */
+import { startPoller } from "../ingest/tracking/poller.ts";
 import { buildApps } from "./app.ts";
 import { bootstrap } from "./bootstrap.ts";
 import { loadConfig } from "./config.ts";
 import { distanceServices } from "./distance/services.ts";
 import { serveBun } from "./runtime/bun-serve.ts";
+import { startSandboxCarrier } from "./runtime/sandbox-process.ts";
 import { PRODUCTS } from "./shared/products.ts";
 
 const config = loadConfig();
@@ -14,6 +19,14 @@ try {
   console.error(`portolan: ${(err as Error).message}`);
   process.exit(1);
 }
+const sandbox =
+  config.sandbox && config.carriers.length === 0 ? await startSandboxCarrier(config.sandboxPort) : null;
+if (sandbox) {
+  config.carriers = sandbox.carriers;
+  console.log(
+    `${"Sandbox carrier (DCSA TNT 2.2)".padEnd(32)} ${sandbox.url}  (MAEU, MSCU, CMDU, HLCU, ONEY)`,
+  );
+}
 const platform = await bootstrap(config);
 const apps = buildApps(platform);
 for (const p of PRODUCTS) {
@@ -22,7 +35,10 @@ for (const p of PRODUCTS) {
     `${p.title.padEnd(32)} ${config.publicUrls[p.id]}  (docs ${config.publicUrls[p.id]}/swagger, port ${server.port})`,
   );
 }
+const poller = startPoller(platform.tracking.engine, config.pollIntervalMs);
 const stop = async () => {
+  poller.stop();
+  sandbox?.stop();
   await platform.close();
   process.exit(0);
 };

@@ -37,7 +37,7 @@ export async function trackingServices(
     name: (locode) => locations.port(locode)?.name ?? null,
   };
   const connectors = new Map<string, CarrierConnector>(
-    config.carriers.map((c) => [c.scac, new DcsaConnector(c)]),
+    config.carriers.map((c) => [c.scac, new DcsaConnector({ now, ...c })]),
   );
   const engine = new TrackingEngine({ db, now, carriers, connectors, places, isDemo: opts.isDemo });
   const confidence: LaneConfidence = (row: TrackedRow) => {

@@ -22,9 +22,7 @@ export const seaGraphStage: Stage = {
       throw new Error(`${GATES} lists passages [${gateIds.join(", ")}], expected [${[...known].join(", ")}]`);
     }
     const zones = parseEcaZones(JSON.parse(readFileSync(ctx.source(ECA), "utf8")));
-    const land = JSON.parse(
-      readFileSync(join(ctx.source("npm:world-atlas"), "land-50m.json"), "utf8"),
-    );
+    const land = JSON.parse(readFileSync(join(ctx.source("npm:world-atlas"), "land-50m.json"), "utf8"));
     const graph = buildSeaGraph(readMarnet(ctx.source(LANES)), zones, land);
     const { stats } = graph;
     ctx.log(

@@ -392,8 +392,20 @@ export class TrackingEngine {
         if (!isRootOfMany) boxStates.push(d);
         else if (boxStates.length > 0) d = aggregate(d, boxStates);
         const update = this.stateUpdate(row, d, plans, nowIso);
-        // Outbox rows for boxes only: a B/L's webhook subscribers hear about each of its containers.
-        if (!isRootOfMany) {
+        // The line answered for a reference it was only hinted for: it is now the confirmed carrier.
+        if (
+          row.carrierCode === null &&
+          row.carrierHintCode !== null &&
+          after.length > 0 &&
+          root.identifierType !== "container_id"
+        ) {
+          update.carrierCode = row.carrierHintCode;
+          update.carrierHintCode = null;
+        }
+        // Outbox rows for boxes only (a B/L's subscribers hear about each of its containers), and not
+        // for the history backfilled by the first fetch: webhooks report what happens from now on.
+        const backfill = before.length === 0;
+        if (!isRootOfMany && !backfill) {
           for (const raised of raisedEvents(row, d, prevCurrent, current, this.deps.places)) {
             tx.insert(outbox)
               .values({

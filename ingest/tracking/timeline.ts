@@ -161,6 +161,38 @@ const PORT_WORDS: Record<string, (e: DcsaEventLike, at: string, vessel: string) 
   RMVD: (_e, at) => `Removed from its planned move at ${at}`,
 };
 
+const DOCUMENT_WORDS: Record<string, string> = {
+  CBR: "Booking request",
+  BKG: "Booking",
+  SHI: "Shipping instructions",
+  SRM: "Shipment release",
+  TRD: "Transport document",
+  ARN: "Arrival notice",
+  VGM: "Verified gross mass",
+  CAS: "Cargo survey",
+  CUS: "Customs",
+  DGD: "Dangerous goods declaration",
+  OOG: "Out-of-gauge declaration",
+};
+
+const SHIPMENT_WORDS: Record<string, string> = {
+  RECE: "received",
+  DRFT: "drafted",
+  PENA: "pending approval",
+  PENU: "pending update",
+  REJE: "rejected",
+  APPR: "approved",
+  ISSU: "issued",
+  SURR: "surrendered",
+  SUBM: "submitted",
+  VOID: "voided",
+  CONF: "confirmed",
+  REQS: "requested",
+  CMPL: "completed",
+  HOLD: "on hold",
+  RELS: "released",
+};
+
 function labelOf(e: DcsaEventLike, placeName: (locode: string) => string | null): string {
   const code = codeOf(e);
   const loc = locationOf(e);
@@ -169,10 +201,10 @@ function labelOf(e: DcsaEventLike, placeName: (locode: string) => string | null)
   let words: string;
   if (isCustoms(e) && code === "HOLD") words = `Customs hold${e.reason ? `: ${e.reason}` : ""}`;
   else if (isCustoms(e) && code === "RELS") words = "Released by customs";
-  else if (code === "RELS") words = "Released for pickup";
-  else if (code === "ISSU") words = "Transport document issued";
-  else if (code === "CONF") words = "Booking confirmed";
-  else words = PORT_WORDS[code]?.(e, at, vessel) ?? `${code} at ${at}`;
+  else if (e.eventType === "SHIPMENT") {
+    const doc = DOCUMENT_WORDS[e.documentTypeCode ?? ""] ?? "Shipment";
+    words = `${doc} ${SHIPMENT_WORDS[code] ?? code.toLowerCase()}`;
+  } else words = PORT_WORDS[code]?.(e, at, vessel) ?? `${code} at ${at}`;
   if (e.eventClassifierCode === "PLN") return `${words} (planned)`;
   if (e.eventClassifierCode === "EST") return `${words} (estimated)`;
   return words;
@@ -228,8 +260,13 @@ export function derive(
   const loads = of("LOAD");
   const discs = of("DISC");
   const origin = locationOf(loads[0] ?? of("DEPA")[0] ?? ({} as DcsaEventLike));
-  const destination = locationOf(discs.at(-1) ?? of("ARRI").at(-1) ?? ({} as DcsaEventLike));
-  const vesselPorts = [...new Set([...loads, ...discs].map(locationOf).filter((l): l is string => !!l))];
+  // The last port of call by time (a planned arrival beyond a transshipment discharge counts).
+  const destination = locationOf(
+    current.filter((e) => codeOf(e) === "DISC" || codeOf(e) === "ARRI").at(-1) ?? ({} as DcsaEventLike),
+  );
+  // Ports the box calls at by vessel, in time order (loads, discharges and the vessel's own calls).
+  const vesselMoves = current.filter((e) => ["LOAD", "DISC", "DEPA", "ARRI"].includes(codeOf(e)));
+  const vesselPorts = [...new Set(vesselMoves.map(locationOf).filter((l): l is string => !!l))];
   const routePorts = vesselPorts.map((unlocode) => ({
     unlocode,
     role:
@@ -295,10 +332,11 @@ export function derive(
     lastLoad && (!lastDisc || ms(lastLoad.eventDateTime) > ms(lastDisc.eventDateTime)) ? lastLoad : undefined;
   const aboardVessel = aboard?.transportCall?.vessel;
 
-  // Missed connection: discharged at a transshipment port and the next vessel differs from the first plan there.
+  // Missed connection: the box left a transshipment port on another vessel than first planned there.
   const tsPorts = routePorts.filter((p) => p.role === "transshipment").map((p) => p.unlocode);
   const missedConnection = tsPorts.some((port) => {
-    const planned = firstPlan(`LOAD|${port}`)?.vesselImo;
+    // Carriers plan the onward move as a load or as the connecting vessel's departure.
+    const planned = (firstPlan(`LOAD|${port}`) ?? firstPlan(`DEPA|${port}`))?.vesselImo;
     const latest = current.filter((e) => codeOf(e) === "LOAD" && locationOf(e) === port).at(-1);
     const vessel = latest?.transportCall?.vessel?.vesselIMONumber;
     return !!planned && !!vessel && planned !== vessel;

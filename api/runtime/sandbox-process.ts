@@ -1,0 +1,37 @@
+/**
+ * Runs the sandbox carrier (ingest/sandbox) as a child process for the default start, anchored to
+ * today's date so the documented demo references are in their described states.
+ */
+import { join } from "node:path";
+import type { DcsaConnectorConfig } from "../../ingest/carriers/connector.ts";
+import { SANDBOX_SCACS } from "../../ingest/sandbox/world.ts";
+
+export async function startSandboxCarrier(
+  port: number,
+  env: Record<string, string | undefined> = process.env,
+) {
+  const today = new Date();
+  today.setUTCHours(0, 0, 0, 0);
+  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "../../ingest/sandbox/main.ts")], {
+    env: {
+      ...env,
+      SANDBOX_PORT: String(port),
+      SANDBOX_CLOCK: "real",
+      SANDBOX_EPOCH: env.SANDBOX_EPOCH ?? today.toISOString(),
+    },
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const reader = proc.stdout.getReader();
+  let seen = "";
+  let url: string | null = null;
+  while (!url) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`sandbox carrier exited before listening: ${seen}`);
+    seen += new TextDecoder().decode(value);
+    url = /listening on (http:\/\/\S+)/.exec(seen)?.[1] ?? null;
+  }
+  reader.releaseLock();
+  const carriers: DcsaConnectorConfig[] = SANDBOX_SCACS.map((scac) => ({ scac, baseUrl: `${url}/${scac}` }));
+  return { url, carriers, stop: () => proc.kill() };
+}
