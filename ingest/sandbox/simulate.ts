@@ -135,6 +135,14 @@ export interface SimulatedVoyage {
   events: DcsaEvent[];
 }
 
+/**
+ * Weather noise may not make a passage shorter than the hull can sail it (22 knots, at least an
+ * hour): without this a 20 nm hop such as Algeciras to Tanger Med "arrived" before it departed.
+ */
+function afterPassage(departure: number, nm: number, arrival: number): number {
+  return Math.max(arrival, hour(departure + Math.max(1, Math.ceil(nm / 22)) * H));
+}
+
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 
 const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
@@ -380,11 +388,11 @@ export function simulateShipment(
   const plannedDep1 = hour(bookedAt + rng.range(7, 16) * D);
   const firstLeg = route.legs[0]!;
   const speed1 = rng.range(15.5, 19);
-  const plannedArr1 = hour(plannedDep1 + (firstLeg.nm / speed1) * H);
+  const plannedArr1 = afterPassage(plannedDep1, firstLeg.nm, hour(plannedDep1 + (firstLeg.nm / speed1) * H));
   const depDelay1 = rng.chance(0.3) ? rng.range(6, 72) * H : rng.range(0, 4) * H;
   const seaDelay1 = rng.chance(0.25) ? rng.range(12, 96) * H : rng.range(-8, 10) * H;
   const dep1 = hour(plannedDep1 + depDelay1);
-  const arr1 = hour(plannedArr1 + depDelay1 + seaDelay1);
+  const arr1 = afterPassage(dep1, firstLeg.nm, hour(plannedArr1 + depDelay1 + seaDelay1));
 
   const legs: VoyageLeg[] = [];
   const mkLeg = (
@@ -419,16 +427,24 @@ export function simulateShipment(
     const second = route.legs[1]!;
     const speed2 = rng.range(15.5, 19);
     const plannedDep2 = hour(plannedArr1 + rng.range(1.5, 4) * D);
-    const plannedArr2 = hour(plannedDep2 + (second.nm / speed2) * H);
+    const plannedArr2 = afterPassage(plannedDep2, second.nm, hour(plannedDep2 + (second.nm / speed2) * H));
     const dep2 = hour(Math.max(plannedDep2 + rng.range(0, 12) * H, arr1 + 18 * H));
-    const arr2 = hour(plannedArr2 + (dep2 - plannedDep2) + rng.range(-6, 18) * H);
+    const arr2 = afterPassage(
+      dep2,
+      second.nm,
+      hour(plannedArr2 + (dep2 - plannedDep2) + rng.range(-6, 18) * H),
+    );
     onwardDep = dep2;
     if (rng.chance(0.4)) {
       // Cut-off missed or the vessel full: some boxes (at least one) wait for next week's sailing.
       for (const n of numbers) if (rng.chance(0.5)) rolled.add(n);
       if (rolled.size === 0) rolled.add(rng.pick(numbers));
       rollDep = hour(plannedDep2 + 7 * D + rng.range(0, 12) * H);
-      rollArr = hour(rollDep + (second.nm / speed2) * H + rng.range(-6, 12) * H);
+      rollArr = afterPassage(
+        rollDep,
+        second.nm,
+        hour(rollDep + (second.nm / speed2) * H + rng.range(-6, 12) * H),
+      );
     }
     const ship2 = ships[(vesselIdx + 1 + rng.int(0, ships.length - 2)) % ships.length]!;
     const kept = numbers.filter((n) => !rolled.has(n));
