@@ -123,7 +123,11 @@ export const tracked = sqliteTable(
     uniqueIndex("tracked_active_identifier")
       .on(t.orgId, t.identifierType, t.identifier)
       .where(sql`${t.archivedAt} is null and ${t.parentId} is null`),
-    index("tracked_org_updated").on(t.orgId, t.archivedAt, t.updatedAt),
+    // The list order (updated_at desc, id desc) straight from the index, no sort step.
+    index("tracked_org_updated").on(t.orgId, t.archivedAt, t.updatedAt, t.id),
+    index("tracked_org_identifier").on(t.orgId, t.identifier),
+    index("tracked_org_container").on(t.orgId, t.containerNumber),
+    index("tracked_lane").on(t.carrierCode, t.originUnlocode, t.destinationUnlocode),
     index("tracked_parent").on(t.parentId),
     index("tracked_next_poll").on(t.nextPollAt),
   ],

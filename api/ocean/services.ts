@@ -21,6 +21,7 @@ export interface TrackingServices {
 export const MIN_LANE_VOYAGES = 5;
 /** Arrival within this many days of the first plan counts as on time. */
 export const ON_TIME_DAYS = 1;
+const LANE_CACHE_MS = 60_000;
 
 export async function trackingServices(
   config: Config,
@@ -40,17 +41,32 @@ export async function trackingServices(
     config.carriers.map((c) => [c.scac, new DcsaConnector({ now, ...c })]),
   );
   const engine = new TrackingEngine({ db, now, carriers, connectors, places, isDemo: opts.isDemo });
+  // Lane shares move slowly: one query per lane per minute, not per read.
+  const laneCache = new Map<string, { at: number; pct: number | null }>();
   const confidence: LaneConfidence = (row: TrackedRow) => {
     if (!row.carrierCode || !row.originUnlocode || !row.destinationUnlocode) return null;
+    const lane = `${row.carrierCode}|${row.originUnlocode}|${row.destinationUnlocode}`;
+    const cached = laneCache.get(lane);
+    if (cached && now() - cached.at < LANE_CACHE_MS) return cached.pct;
+    const pct = laneShare(row.carrierCode, row.originUnlocode, row.destinationUnlocode);
+    if (laneCache.size > 10_000) laneCache.clear();
+    laneCache.set(lane, { at: now(), pct });
+    return pct;
+  };
+  const laneShare = (
+    carrierCode: string,
+    originUnlocode: string,
+    destinationUnlocode: string,
+  ): number | null => {
     const arrival = sql<number>`json_extract(${tracked.delayBars}, '$[3]')`;
     const lane = db
       .select({ total: sql<number>`count(*)`, onTime: sql<number>`sum(abs(${arrival}) <= ${ON_TIME_DAYS})` })
       .from(tracked)
       .where(
         and(
-          eq(tracked.carrierCode, row.carrierCode),
-          eq(tracked.originUnlocode, row.originUnlocode),
-          eq(tracked.destinationUnlocode, row.destinationUnlocode),
+          eq(tracked.carrierCode, carrierCode),
+          eq(tracked.originUnlocode, originUnlocode),
+          eq(tracked.destinationUnlocode, destinationUnlocode),
           isNotNull(tracked.containerNumber),
           inArray(tracked.stage, ["discharged", "available", "delivered", "returned_empty"]),
           sql`${arrival} is not null`,

@@ -1,0 +1,136 @@
+/**
+ * Tracking reads at scale: 100,000 tracked containers (each with a real sandbox timeline) in one
+ * SQLite file; lookups by container number and by UUID, list pages (first, filtered, deep cursor),
+ * measured in-process through app.handle against the keyed no-op GET /v1/account in the same run.
+ */
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildApps } from "../api/app.ts";
+import { bootstrap } from "../api/bootstrap.ts";
+import { loadConfig } from "../api/config.ts";
+import { checkDigit } from "../ingest/iso6346.ts";
+import { simulateVoyage, visibleEvents } from "../ingest/sandbox/simulate.ts";
+import { loadWorld } from "../ingest/sandbox/world.ts";
+import { currentEvents, derive } from "../ingest/tracking/timeline.ts";
+
+const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+
+const dir = mkdtempSync(join(tmpdir(), "portolan-bench-tracking-"));
+const dbPath = join(dir, "tracking.sqlite");
+const config = { ...loadConfig(), dbPath, sandbox: false };
+const platform = await bootstrap(config);
+const org = platform.accounts.createOrg("bench", { paid: true, rateLimit: 1_000_000_000 });
+const { key } = await platform.accounts.createKey(org.id, "ocean");
+
+// Templates: 50 real sandbox voyages seen mid-way, their events copied onto every record.
+const world = await loadWorld();
+const now = Date.parse("2026-11-21T12:00:00Z");
+const templates = Array.from({ length: 50 }, (_, i) => {
+  const serial = String(100_000 + i * 7919).slice(-6);
+  const number = `MSCU${serial}${checkDigit(`MSCU${serial}`)}`;
+  const v = simulateVoyage(number, { world })!;
+  const events = visibleEvents(v, now, number);
+  return { events, derived: derive(currentEvents(events)) };
+});
+
+const t0 = performance.now();
+const raw = new Database(dbPath);
+raw.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF;");
+const insertRow = raw.prepare(
+  `INSERT INTO tracked (id, org_id, identifier, identifier_type, container_number, carrier_code, carrier_name, tags, status, stage, eta, eta_is_estimated, origin_unlocode, destination_unlocode, route_ports, delay_bars, poll_priority, next_poll_at, last_polled_at, updated_at, added_at)
+   VALUES (?, ?, ?, 'container_id', ?, 'MSCU', 'Mediterranean Shipping Company', ?, ?, ?, ?, ?, ?, ?, ?, ?, 'transit', ?, ?, ?, ?)`,
+);
+const insertEvent = raw.prepare(
+  "INSERT INTO carrier_events (tracked_id, event_id, payload, first_seen_at) VALUES (?, ?, ?, ?)",
+);
+const numbers: string[] = [];
+const ids: string[] = [];
+raw.transaction(() => {
+  for (let i = 0; i < RECORDS; i++) {
+    const t = templates[i % templates.length]!;
+    const serial = String(i).padStart(6, "0");
+    const number = `MSDU${serial}${checkDigit(`MSDU${serial}`)}`;
+    const id = crypto.randomUUID();
+    const at = new Date(now - i * 1000).toISOString();
+    const d = t.derived;
+    insertRow.run(
+      id,
+      org.id,
+      number,
+      number,
+      JSON.stringify(i % 3 ? ["bench"] : ["bench", "priority"]),
+      d.status,
+      d.stage,
+      d.eta,
+      d.etaIsEstimated === null ? null : Number(d.etaIsEstimated),
+      d.originUnlocode,
+      d.destinationUnlocode,
+      JSON.stringify(d.routePorts),
+      JSON.stringify(d.delayBars),
+      at,
+      at,
+      at,
+      at,
+    );
+    for (const e of t.events)
+      insertEvent.run(
+        id,
+        e.eventID,
+        JSON.stringify({ ...e, equipmentReference: e.eventType === "EQUIPMENT" ? number : undefined }),
+        at,
+      );
+    numbers.push(number);
+    ids.push(id);
+  }
+})();
+raw.close();
+const loadSeconds = (performance.now() - t0) / 1000;
+
+const ocean = buildApps(platform).ocean;
+const headers = { authorization: `Bearer ${key}` };
+const call = (path: string) => ocean.handle(new Request(`http://localhost${path}`, { headers }));
+const deepCursor = (
+  (await (await call("/v1/containers?limit=500")).json()) as { data: { next_cursor: string } }
+).data.next_cursor;
+
+async function measure(name: string, path: (i: number) => string): Promise<number> {
+  for (let i = 0; i < 200; i++) await (await call(path(i))).arrayBuffer(); // warm
+  let n = 0;
+  const end = performance.now() + SECONDS * 1000;
+  const start = performance.now();
+  while (performance.now() < end) {
+    const res = await call(path(n));
+    if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+    n++;
+  }
+  return n / ((performance.now() - start) / 1000);
+}
+
+const pick = (i: number) => (i * 7_919) % RECORDS;
+const baseline = await measure("no-op", () => "/v1/account");
+const rows: Array<[string, number]> = [
+  ["lookup by container number", await measure("lookup", (i) => `/v1/containers/lookup/${numbers[pick(i)]}`)],
+  ["read by UUID", await measure("uuid", (i) => `/v1/containers/${ids[pick(i)]}`)],
+  ["list first page (50)", await measure("list", () => "/v1/containers")],
+  [
+    "list status + tag filter (50)",
+    await measure("filter", () => "/v1/containers?status=in_transit&tags=priority"),
+  ],
+  ["list page after 500 rows", await measure("deep", () => `/v1/containers?cursor=${deepCursor}`)],
+];
+console.log(`${RECORDS} tracked records loaded in ${loadSeconds.toFixed(1)} s`);
+console.log(
+  `${"keyed no-op GET /v1/account".padEnd(32)} ${baseline.toFixed(0).padStart(8)} req/s (baseline)`,
+);
+for (const [name, rps] of rows) {
+  console.log(
+    `${name.padEnd(32)} ${rps.toFixed(0).padStart(8)} req/s  ratio ${(rps / baseline).toFixed(2)} of the no-op`,
+  );
+}
+await platform.close();
+if (!process.env.BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
+else console.log(dbPath);
