@@ -220,20 +220,18 @@ export class TrackingEngine {
 
   /** The active record carrying this identifier as its own reference, as a box of it, or by its B/L or booking. */
   findActive(orgId: string, identifier: string): TrackedRow | undefined {
-    const rows = this.deps.db
-      .select()
-      .from(tracked)
-      .where(
-        and(
-          eq(tracked.orgId, orgId),
-          isNull(tracked.archivedAt),
-          or(eq(tracked.identifier, identifier), eq(tracked.containerNumber, identifier)),
-        ),
-      )
-      .all();
+    // Two indexed lookups: SQLite's planner serves an OR of the two columns with a scan.
+    const active = (column: typeof tracked.identifier | typeof tracked.containerNumber) =>
+      this.deps.db
+        .select()
+        .from(tracked)
+        .where(and(eq(tracked.orgId, orgId), eq(column, identifier), isNull(tracked.archivedAt)))
+        .all();
+    const rows = [...active(tracked.identifier), ...active(tracked.containerNumber)];
     // A root tracked by that very identifier wins over a child box of some B/L.
     return rows.find((r) => r.parentId === null) ?? rows[0];
   }
+
 
   children(parentId: string): TrackedRow[] {
     return this.deps.db.select().from(tracked).where(eq(tracked.parentId, parentId)).all();
