@@ -47,7 +47,7 @@ export const ARRIVAL_WINDOW_MS = 48 * 3_600_000;
 /** A recheck sooner than this after the previous one answers 429 RATE_LIMITED. */
 export const RECHECK_INTERVAL_MS = 10 * 60_000;
 /** Back-off after carrier errors: 1 min doubling to 6 h. */
-const backoff = (failures: number) => Math.min(6 * 3_600_000, 60_000 * 2 ** Math.min(failures, 9));
+const backoff = (failures: number) => Math.min(6 * 3_600_000, 60_000 * 2 ** Math.min(failures - 1, 9));
 
 export interface EngineDeps {
   db: Db;
@@ -231,7 +231,6 @@ export class TrackingEngine {
     // A root tracked by that very identifier wins over a child box of some B/L.
     return rows.find((r) => r.parentId === null) ?? rows[0];
   }
-
 
   children(parentId: string): TrackedRow[] {
     return this.deps.db.select().from(tracked).where(eq(tracked.parentId, parentId)).all();

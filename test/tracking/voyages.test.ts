@@ -410,6 +410,24 @@ describe("validation, resolution and errors", () => {
     expect(status).toBe(200);
   });
 
+  test("the public lookup answers live from the carrier without storing anything", async () => {
+    const before = p.db.select().from(tracked).all().length;
+    const res = await p.call("ocean", "/public/v1/lookup/HLCU4276280");
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      ok: boolean;
+      data: { carrier: string; status: string; events: Json[] };
+    };
+    expect(body.ok).toBe(true);
+    expect(body.data.carrier).toBe("Hapag-Lloyd");
+    expect(body.data.events.length).toBeGreaterThan(0);
+    expect(Object.keys(body.data.events[0]!)).toEqual(MILESTONE_FIELDS);
+    expect(p.db.select().from(tracked).all().length).toBe(before);
+    const unknownLine = await p.call("ocean", `/public/v1/lookup/${withCheckDigit("EGHU765432")}`);
+    expect(unknownLine.status).toBe(404);
+    expect(Object.keys((await unknownLine.json()) as Json).sort()).toEqual(["message", "ok"]);
+  });
+
   test("recheck is limited to once per 10 minutes per record", async () => {
     const { body } = await add("HLCU1662993", "container_id");
     const id = body.data.id as string;
