@@ -1,0 +1,38 @@
+/** AIS reference files from PORTOLAN_SOURCES (default ../shared/data beside the project root); never copied here. */
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { AisDecoder } from "../../ingest/ais/decoder.ts";
+import type { AisMessage } from "../../ingest/ais/messages.ts";
+
+export const AIS_DIR = join(
+  resolve(process.env.PORTOLAN_SOURCES ?? join(import.meta.dir, "../../../shared/data")),
+  "ais",
+);
+
+export function aisLines(relative: string): string[] {
+  return readFileSync(join(AIS_DIR, relative), "utf8").split(/\r?\n/);
+}
+
+/** Every message a fresh decoder yields for `lines`, in order. */
+export function decodeAll(lines: string[], receivedAt = 0): { messages: AisMessage[]; decoder: AisDecoder } {
+  const decoder = new AisDecoder();
+  const messages: AisMessage[] = [];
+  for (const line of lines) {
+    const m = decoder.push(line, receivedAt);
+    if (m) messages.push(m);
+  }
+  return { messages, decoder };
+}
+
+/** All AIVDM sentences of the reference logs (the bench and the property tests reuse them). */
+export const REAL_LOGS = [
+  "gpsd/ais-18-27.log",
+  "gpsd/ais-nmea.log",
+  "gpsd/ais-raw-messages.log",
+  "gpsd/sample.aivdm",
+  "libais/test.aivdm",
+  "libais/typeexamples.nmea",
+  "libais/tagblock.nmea",
+  "pyais/nmea_data_sample.txt",
+  "pyais/mixed.txt",
+];
