@@ -6,8 +6,9 @@
 import { and, count, desc, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { t } from "elysia";
 import { looksLikeContainer, validateContainerNumber } from "../../ingest/iso6346.ts";
+import type { FreeTimeTerms } from "../../ingest/tracking/demurrage.ts";
 import { normalizeIdentifier, type TrackedRow } from "../../ingest/tracking/engine.ts";
-import { tracked } from "../db/schema.ts";
+import { freeTimeTerms, tracked } from "../db/schema.ts";
 import { fromBase64Url, toBase64Url } from "../shared/crypto.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
@@ -118,8 +119,9 @@ export function oceanApp(platform: FullPlatform) {
         const page = rows.slice(0, limit);
         const last = page.at(-1);
         const hasMore = rows.length > limit;
+        const terms = engine.terms(org.id);
         return {
-          items: page.map((r) => trackedRecord(engine, r)),
+          items: page.map((r) => trackedRecord(engine, r, "warm_db", engine.demurrageOf(r, terms))),
           has_more: hasMore,
           next_cursor: hasMore && last ? encodeCursor({ u: last.updatedAt, i: last.id }) : null,
         };
@@ -217,6 +219,7 @@ export function oceanApp(platform: FullPlatform) {
       "/v1/portfolio/summary",
       ({ request }) => {
         const org = orgOf(request);
+        const terms = engine.terms(org.id);
         const rows = platform.db
           .select()
           .from(tracked)
@@ -237,10 +240,68 @@ export function oceanApp(platform: FullPlatform) {
         return {
           by_status: Object.fromEntries(byStatus.map((s) => [s.status, s.n])),
           // Rows keyed by container number: id carries the number, not the UUID.
-          items: rows.map((r) => ({ ...trackedRecord(engine, r), id: r.containerNumber! })),
+          items: rows.map((r) => ({
+            ...trackedRecord(engine, r, "warm_db", engine.demurrageOf(r, terms)),
+            id: r.containerNumber!,
+          })),
         };
       },
       { detail: { summary: "Every active box, keyed by container number, with counts by status" } },
+    )
+    .get(
+      "/v1/demurrage/terms",
+      ({ request }) => ({ items: engine.terms(orgOf(request).id).map(termsView) }),
+      {
+        detail: { summary: "Free-time terms on file (demurrage is computed from these)" },
+      },
+    )
+    .post(
+      "/v1/demurrage/terms",
+      ({ request, body, set }) => {
+        const org = orgOf(request);
+        const row = {
+          id: crypto.randomUUID(),
+          orgId: org.id,
+          carrierCode: body.carrier_code?.toUpperCase() ?? null,
+          portUnlocode: body.port_unlocode?.toUpperCase() ?? null,
+          equipment: body.equipment?.toUpperCase() ?? null,
+          freeDays: body.free_days,
+          dailyRateUsd: body.daily_rate_usd ?? null,
+          createdAt: new Date(platform.now()).toISOString(),
+        };
+        platform.db.insert(freeTimeTerms).values(row).run();
+        set.status = 201;
+        return termsView(row);
+      },
+      {
+        body: t.Object(
+          {
+            carrier_code: t.Optional(t.String({ minLength: 2, maxLength: 10 })),
+            port_unlocode: t.Optional(t.String({ pattern: "^[A-Za-z]{2}[A-Za-z2-9]{3}$" })),
+            equipment: t.Optional(
+              t.String({ minLength: 2, maxLength: 4, description: "container_size (40HC) or length (40)" }),
+            ),
+            free_days: t.Integer({ minimum: 0, maximum: 365 }),
+            daily_rate_usd: t.Optional(t.Number({ minimum: 0, maximum: 100_000 })),
+          },
+          { additionalProperties: false },
+        ),
+        detail: { summary: "Add free-time terms (the most specific match per box wins)" },
+      },
+    )
+    .delete(
+      "/v1/demurrage/terms/:id",
+      ({ request, params }) => {
+        const gone = platform.db
+          .delete(freeTimeTerms)
+          .where(and(eq(freeTimeTerms.id, params.id), eq(freeTimeTerms.orgId, orgOf(request).id)))
+          .returning({ id: freeTimeTerms.id })
+          .all();
+        if (gone.length === 0)
+          throw new ApiError("notFound", `No free-time terms ${params.id} on this account.`);
+        return { id: params.id, deleted: true };
+      },
+      { detail: { summary: "Remove free-time terms" } },
     )
     .get("/v2/events", ({ request }) => eventFeed(platform, orgOf(request).id, request), {
       detail: {
@@ -262,6 +323,18 @@ export function oceanApp(platform: FullPlatform) {
     if (!row) throw new ApiError("notFound", `No tracked record ${id} on this account.`);
     return row;
   }
+}
+
+function termsView(t: FreeTimeTerms) {
+  return {
+    id: t.id,
+    carrier_code: t.carrierCode,
+    port_unlocode: t.portUnlocode,
+    equipment: t.equipment,
+    free_days: t.freeDays,
+    daily_rate_usd: t.dailyRateUsd,
+    created_at: t.createdAt,
+  };
 }
 
 function inProgress(set: { headers: Record<string, unknown> }): Response {

@@ -3,6 +3,7 @@
  * present), the lookup record (single read) and milestone events. Rendering only; state comes from
  * the tracking engine.
  */
+import type { Demurrage } from "../../ingest/tracking/demurrage.ts";
 import type { TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
 import { type Milestone, toMilestone } from "../../ingest/tracking/timeline.ts";
 
@@ -28,7 +29,12 @@ function portName(engine: TrackingEngine, locode: string | null): string {
   return locode ? (engine.places.name(locode) ?? locode) : "Unknown";
 }
 
-export function trackedRecord(engine: TrackingEngine, row: TrackedRow, source: Source = "warm_db") {
+export function trackedRecord(
+  engine: TrackingEngine,
+  row: TrackedRow,
+  source: Source = "warm_db",
+  demurrage: Demurrage = engine.demurrageOf(row),
+) {
   return {
     id: row.id,
     org_id: row.orgId,
@@ -43,9 +49,9 @@ export function trackedRecord(engine: TrackingEngine, row: TrackedRow, source: S
     planned_departure_at: row.plannedDepartureAt,
     current_vessel_imo: row.currentVesselImo,
     poll_priority: row.pollPriority,
-    demurrage_at_risk: false,
-    demurrage_accrued_usd: null,
-    demurrage_last_free_day: null,
+    demurrage_at_risk: demurrage.atRisk,
+    demurrage_accrued_usd: demurrage.accruedUsd,
+    demurrage_last_free_day: demurrage.lastFreeDay,
     customs_hold_reason: row.customsHoldReason,
     customs_hold_since: row.customsHoldSince,
     origin_unlocode: row.originUnlocode,
@@ -98,11 +104,55 @@ type Provenance = {
   evidence: string;
 };
 
+function demurrageProvenance(
+  engine: TrackingEngine,
+  row: TrackedRow,
+  dem: Demurrage,
+  carrier: string,
+): Provenance {
+  const port = portName(engine, row.destinationUnlocode);
+  if (dem.stopped) {
+    return {
+      state: "not_applicable",
+      action: "none",
+      source: null,
+      confidence: null,
+      evidence: "The box has left the terminal: the clock stopped at gate-out.",
+    };
+  }
+  if (!dem.terms) {
+    return {
+      state: "contract_required",
+      action: "supply_terms",
+      source: null,
+      confidence: null,
+      evidence: `No free-time terms are on file for ${carrier} at ${port}.`,
+    };
+  }
+  if (!dem.lastFreeDay) {
+    return {
+      state: "awaiting_carrier",
+      action: "wait",
+      source: "terms",
+      confidence: null,
+      evidence: `Free time starts at discharge in ${port}, which ${carrier} has not reported yet.`,
+    };
+  }
+  const zoneKnown =
+    row.destinationUnlocode !== null && engine.places.timezone(row.destinationUnlocode) !== null;
+  return {
+    state: "resolved",
+    action: "none",
+    source: "terms",
+    confidence: zoneKnown ? 1 : 0.8,
+    evidence: `${dem.terms.freeDays} free days from discharge in ${port}: last free day ${dem.lastFreeDay}.`,
+  };
+}
+
 /** Why each enrichment field is filled or empty: one sentence each (docs/tracking.md lists the rules). */
-function provenance(engine: TrackingEngine, row: TrackedRow): Record<string, Provenance> {
+function provenance(engine: TrackingEngine, row: TrackedRow, dem: Demurrage): Record<string, Provenance> {
   const carrier = row.carrierName ?? row.carrierCode ?? "the carrier";
   const dest = portName(engine, row.destinationUnlocode);
-  const done = row.stage === "delivered" || row.stage === "returned_empty";
   return {
     eta: row.eta
       ? {
@@ -159,15 +209,7 @@ function provenance(engine: TrackingEngine, row: TrackedRow): Record<string, Pro
           confidence: null,
           evidence: "No customs hold is active.",
         },
-    demurrage_free_days_left: {
-      state: done ? "not_applicable" : "contract_required",
-      action: done ? "none" : "supply_terms",
-      source: null,
-      confidence: null,
-      evidence: done
-        ? "The box has left the terminal."
-        : "No free-time terms are on file for this carrier and port.",
-    },
+    demurrage_free_days_left: demurrageProvenance(engine, row, dem, carrier),
     container_size: row.containerSize
       ? {
           state: "resolved",
@@ -190,6 +232,7 @@ function provenance(engine: TrackingEngine, row: TrackedRow): Record<string, Pro
 export type LaneConfidence = (row: TrackedRow) => number | null;
 
 export function lookupRecord(engine: TrackingEngine, row: TrackedRow, confidence: LaneConfidence) {
+  const dem = engine.demurrageOf(row);
   const events = engine.timeline(row).map((e) => milestoneView(toMilestone(e, engine.places)));
   const children = row.identifierType === "container_id" ? null : engine.children(row.id);
   return {
@@ -232,8 +275,8 @@ export function lookupRecord(engine: TrackingEngine, row: TrackedRow, confidence
     last_updated_source: row.lastPolledAt ? "carrier_poll" : null,
     last_polled_at: row.lastPolledAt ?? row.addedAt,
     last_ais_fix_at: null,
-    field_provenance: provenance(engine, row),
-    demurrage_free_days_left: null,
+    field_provenance: provenance(engine, row, dem),
+    demurrage_free_days_left: dem.freeDaysLeft,
     ai_narrative: null,
     events,
   };

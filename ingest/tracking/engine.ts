@@ -7,14 +7,15 @@ import { and, eq, inArray, isNull, lte, or } from "drizzle-orm";
 import { chargeAdd } from "../../api/accounts/quotas.ts";
 import type { Org } from "../../api/accounts/repo.ts";
 import type { Db } from "../../api/db/database.ts";
-import { carrierEvents, corrections, outbox, tracked } from "../../api/db/schema.ts";
+import { carrierEvents, corrections, freeTimeTerms, outbox, tracked } from "../../api/db/schema.ts";
 import { ApiError } from "../../api/shared/errors.ts";
 import { type CarrierConnector, CarrierError, type ReferenceKind } from "../carriers/connector.ts";
 import type { CarrierDirectory } from "../carriers/resolve.ts";
 import { validateContainerNumber } from "../iso6346.ts";
 import type { DcsaEventLike } from "./dcsa.ts";
+import { computeDemurrage, type Demurrage, type FreeTimeTerms, matchTerms } from "./demurrage.ts";
 import { equipmentFromIso } from "./equipment.ts";
-import { raisedEvents } from "./outbox-events.ts";
+import { demurrageEvents, type Raised, raisedEvents } from "./outbox-events.ts";
 import {
   currentEvents,
   type Derived,
@@ -312,6 +313,7 @@ export class TrackingEngine {
   apply(root: TrackedRow, snapshot: DcsaEventLike[]): void {
     const nowIso = this.iso();
     this.deps.db.transaction((tx) => {
+      const orgTerms = this.terms(root.orgId, tx as unknown as Db);
       const stored = new Map(
         tx
           .select()
@@ -400,22 +402,31 @@ export class TrackingEngine {
           update.carrierHintCode = null;
         }
         // Outbox rows for boxes only (a B/L's subscribers hear about each of its containers), and not
-        // for the history backfilled by the first fetch: webhooks report what happens from now on.
+        // for what the first fetch backfills: webhooks report what happens from then on.
         const backfill = before.length === 0;
-        if (!isRootOfMany && !backfill) {
-          for (const raised of raisedEvents(row, d, prevCurrent, current, this.deps.places)) {
-            tx.insert(outbox)
-              .values({
-                id: crypto.randomUUID(),
-                orgId: row.orgId,
-                product: "ocean",
-                type: raised.type,
-                occurredAt: nowIso,
-                data: raised.data,
-                createdAt: nowIso,
-              })
-              .run();
+        const raised: Raised[] = [];
+        if (!isRootOfMany) {
+          // Demurrage runs on the clock: evaluated at every poll, edges raise their events.
+          const next = { ...row, ...update } as TrackedRow;
+          const dem = this.demurrageOf(next, orgTerms);
+          update.demurragePhase = dem.phase;
+          if (!backfill) {
+            raised.push(...demurrageEvents(next, row.demurragePhase, dem));
+            raised.push(...raisedEvents(row, d, prevCurrent, current, this.deps.places));
           }
+        }
+        for (const event of raised) {
+          tx.insert(outbox)
+            .values({
+              id: crypto.randomUUID(),
+              orgId: row.orgId,
+              product: "ocean",
+              type: event.type,
+              occurredAt: nowIso,
+              data: event.data,
+              createdAt: nowIso,
+            })
+            .run();
         }
         tx.update(tracked).set(update).where(eq(tracked.id, row.id)).run();
       }
@@ -466,6 +477,7 @@ export class TrackingEngine {
       customsHoldReason: d.customsHoldReason,
       customsHoldSince: d.customsHoldSince,
       dischargedAt: d.dischargedAt,
+      deliveredAt: d.deliveredAt,
       isoTypeCode: equipment?.isoTypeCode ?? row.isoTypeCode,
       containerSize: equipment?.size ?? row.containerSize,
       equipmentType: equipment?.type ?? row.equipmentType,
@@ -489,6 +501,16 @@ export class TrackingEngine {
       })
       .where(eq(tracked.id, row.id))
       .run();
+  }
+
+  terms(orgId: string, db: Db = this.deps.db): FreeTimeTerms[] {
+    return db.select().from(freeTimeTerms).where(eq(freeTimeTerms.orgId, orgId)).all();
+  }
+
+  /** The box's demurrage now, from its organisation's terms (see demurrage.ts for the rules). */
+  demurrageOf(row: TrackedRow, terms: readonly FreeTimeTerms[] = this.terms(row.orgId)): Demurrage {
+    const zone = row.destinationUnlocode ? this.deps.places.timezone(row.destinationUnlocode) : null;
+    return computeDemurrage(row, matchTerms(terms, row), this.deps.now(), zone);
   }
 
   /** Caller-requested refresh, at most once per RECHECK_INTERVAL_MS per record. */

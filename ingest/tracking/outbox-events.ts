@@ -5,6 +5,7 @@
  */
 import type { tracked } from "../../api/db/schema.ts";
 import type { DcsaEventLike } from "./dcsa.ts";
+import type { Demurrage, DemurragePhase } from "./demurrage.ts";
 import { codeOf, type Derived, locationOf, type PlaceLookup, toMilestone } from "./timeline.ts";
 
 type Row = typeof tracked.$inferSelect;
@@ -125,5 +126,28 @@ export function raisedEvents(
       },
     });
   }
+  return out;
+}
+
+/** demurrage_warning when free time is nearly up, demurrage_started when accrual begins: once each. */
+export function demurrageEvents(row: Row, previous: string, dem: Demurrage): Raised[] {
+  const order: DemurragePhase[] = ["none", "free", "warning", "accruing"];
+  const was = order.indexOf(previous as DemurragePhase);
+  const data = () => ({
+    id: row.id,
+    identifier: row.identifier,
+    container_number: row.containerNumber,
+    carrier_code: row.carrierCode,
+    destination_unlocode: row.destinationUnlocode,
+    demurrage_last_free_day: dem.lastFreeDay,
+    demurrage_free_days_left: dem.freeDaysLeft,
+    demurrage_accrued_usd: dem.accruedUsd,
+    discharged_at: row.dischargedAt,
+  });
+  const out: Raised[] = [];
+  if (dem.phase === "warning" && was < order.indexOf("warning"))
+    out.push({ type: "demurrage_warning", data: data() });
+  if (dem.phase === "accruing" && was < order.indexOf("accruing"))
+    out.push({ type: "demurrage_started", data: data() });
   return out;
 }

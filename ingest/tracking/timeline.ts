@@ -71,6 +71,8 @@ export interface Derived {
   dischargedAt: string | null;
   /** Actual departure from the origin (vessel departure, else loading): ends the pre-departure cadence. */
   departedAt: string | null;
+  /** Actual gate-out full after the discharge at the destination. */
+  deliveredAt: string | null;
   isoEquipmentCode: string | null;
 }
 
@@ -377,6 +379,10 @@ export function derive(
     ],
     dischargedAt: dischargedAtPod ? iso(dischargedAtPod.eventDateTime) : null,
     departedAt: departedEvent ? iso(departedEvent.eventDateTime) : null,
+    deliveredAt:
+      (stage === "delivered" || stage === "returned_empty") && gateOutFull
+        ? iso(gateOutFull.eventDateTime)
+        : null,
     isoEquipmentCode: current.find((e) => e.ISOEquipmentCode)?.ISOEquipmentCode ?? null,
   };
 }

@@ -519,3 +519,93 @@ describe("quotas and concurrency", () => {
     expect(p.db.select().from(tracked).where(eq(tracked.identifier, ref)).all()).toHaveLength(1);
   });
 });
+
+describe("demurrage from free-time terms", () => {
+  test("terms via the API; free days count down, warning, accrual, frozen at gate-out; events once each", async () => {
+    const ref = "MAEU4988977"; // discharged at Qingdao (UTC+8) 2026-11-28T23:00Z, gate-out 2026-11-30T19:00Z
+    const org = p.accounts.createOrg("demurrage", { paid: true, rateLimit: 1_000_000 });
+    p.accounts.setEntitlement(org.id, "ocean", null);
+    const k = (await p.accounts.createKey(org.id, "ocean")).key;
+    const call = async (path: string, init: RequestInit = {}) => {
+      const res = await p.call("ocean", path, {
+        ...init,
+        ...bearer(k, { "content-type": "application/json" }),
+      });
+      return { status: res.status, body: (await res.json()) as Json };
+    };
+    const bad = await call("/v1/demurrage/terms", {
+      method: "POST",
+      body: JSON.stringify({ free_days: -1 }),
+    });
+    expect(bad.status).toBe(400);
+    const generic = await call("/v1/demurrage/terms", {
+      method: "POST",
+      body: JSON.stringify({ free_days: 10 }),
+    });
+    expect(generic.status).toBe(201);
+    const specific = await call("/v1/demurrage/terms", {
+      method: "POST",
+      body: JSON.stringify({
+        carrier_code: "MAEU",
+        port_unlocode: "CNTAO",
+        free_days: 1,
+        daily_rate_usd: 100,
+      }),
+    });
+    expect(specific.status).toBe(201);
+    expect((await call("/v1/demurrage/terms")).body.data.items).toHaveLength(2);
+    // Another account cannot remove them.
+    const foreign = await p.call("ocean", `/v1/demurrage/terms/${specific.body.data.id}`, {
+      method: "DELETE",
+      ...bearer(key),
+    });
+    expect(foreign.status).toBe(404);
+
+    await at("2026-11-27T00:00:00Z");
+    const added = await call("/v1/containers", {
+      method: "POST",
+      body: JSON.stringify({ identifier: ref, identifier_type: "container_id" }),
+    });
+    const id = added.body.data.id as string;
+    const read = async () =>
+      (await call(`/v1/containers/${id}`)).body.data as Json["data"] & {
+        field_provenance: Record<string, { state: string }>;
+      };
+    const before = await read();
+    expect(before.demurrage_free_days_left).toBeNull();
+    expect(before.field_provenance.demurrage_free_days_left!.state).toBe("awaiting_carrier");
+
+    await at("2026-11-29T06:00:00Z"); // discharged; local date 2026-11-29 is the one free day
+    const free = await read();
+    expect(free.demurrage_free_days_left).toBe(0);
+    expect(free.field_provenance.demurrage_free_days_left!.state).toBe("resolved");
+    const listItem = (await call("/v1/containers")).body.data.items!.find((i) => i.id === id)!;
+    expect(listItem).toMatchObject({
+      demurrage_last_free_day: "2026-11-29",
+      demurrage_at_risk: true,
+      demurrage_accrued_usd: 0,
+    });
+
+    await at("2026-11-30T06:00:00Z"); // local 2026-11-30: one day over
+    const accruing = (await call("/v1/containers")).body.data.items!.find((i) => i.id === id)!;
+    expect(accruing.demurrage_accrued_usd).toBe(100);
+
+    await at("2026-12-02T06:00:00Z"); // gate-out 2026-11-30T19:00Z = local 2026-12-01: two days, then frozen
+    const after = (await call("/v1/containers?archived=true")).body.data
+      .items!.concat((await call("/v1/containers")).body.data.items!)
+      .find((i) => i.id === id)!;
+    expect(after.demurrage_accrued_usd).toBe(200);
+    expect(after.demurrage_at_risk).toBe(false);
+    await at("2026-12-04T06:00:00Z");
+    expect((await read()).demurrage_free_days_left).toBeNull();
+
+    const types = p.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.orgId, org.id))
+      .all()
+      .map((o) => o.type);
+    expect(types.filter((t) => t === "demurrage_warning")).toHaveLength(1);
+    expect(types.filter((t) => t === "demurrage_started")).toHaveLength(1);
+  });
+});
