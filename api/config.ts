@@ -4,6 +4,7 @@
  */
 import type { DcsaConnectorConfig } from "../ingest/carriers/connector.ts";
 import { PRODUCTS, type ProductId } from "./shared/products.ts";
+import { type WebhookConfig, webhookConfig } from "./webhooks/config.ts";
 
 export interface Config {
   host: string;
@@ -25,6 +26,8 @@ export interface Config {
   sandboxPort: number;
   /** How often the in-process poller looks for records due a carrier call. */
   pollIntervalMs: number;
+  /** Webhook delivery: keys, retry ladder, timeouts, address policy (PORTOLAN_WEBHOOK_*). */
+  webhooks: WebhookConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -80,5 +83,6 @@ export function loadConfig(env: Env = process.env): Config {
     sandbox: env.PORTOLAN_SANDBOX !== "0",
     sandboxPort: int(env, "PORTOLAN_SANDBOX_PORT", 8090),
     pollIntervalMs: int(env, "PORTOLAN_POLL_INTERVAL_MS", 15_000),
+    webhooks: webhookConfig(env),
   };
 }

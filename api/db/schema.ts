@@ -302,3 +302,93 @@ export const freeTimeTerms = sqliteTable(
   },
   (t) => [index("free_time_terms_org").on(t.orgId)],
 );
+
+/** Webhook endpoints, per organisation and product (docs/webhooks.md). */
+export const webhookEndpoints = sqliteTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    product: text("product").notNull(),
+    url: text("url").notNull(),
+    /** [] = every event the product emits. */
+    eventTypes: text("event_types", { mode: "json" }).$type<string[]>().notNull(),
+    description: text("description").notNull().default(""),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    /** Why the dispatcher turned it off (gone, failing); null when paused by the caller or active. */
+    disabledReason: text("disabled_reason"),
+    /** Consecutive failed attempts; zero after any success. */
+    failureCount: integer("failure_count").notNull().default(0),
+    /** Epoch ms of the first failure of the current streak; null without a streak. */
+    failingSince: integer("failing_since"),
+    lastDeliveryAt: text("last_delivery_at"),
+    createdAt: text("created_at").notNull(),
+    /** SHA-256 hex of the whsec_ secret; the clear secret is never stored. */
+    secretHash: text("secret_hash").notNull(),
+    /** AES-256-GCM copy for signing: key id from PORTOLAN_WEBHOOK_KEYS, base64(iv || ciphertext). */
+    secretKeyId: text("secret_key_id").notNull(),
+    secretSealed: text("secret_sealed").notNull(),
+  },
+  (t) => [index("webhook_endpoints_org").on(t.orgId, t.product, t.createdAt)],
+);
+
+/**
+ * One event (or ping) for one endpoint. body holds the exact bytes sent on every attempt, so the
+ * signature and the id are stable across retries. A dispatcher owns a row while lease_until is in
+ * the future; attempt_count doubles as the fencing token of that lease.
+ */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    /** outbox id; null for pings. */
+    eventId: text("event_id"),
+    eventType: text("event_type").notNull(),
+    body: text("body").notNull(),
+    /** pending, delivered or dead. */
+    status: text("status").notNull().default("pending"),
+    attemptCount: integer("attempt_count").notNull().default(0),
+    /** Epoch ms when the next attempt is due. */
+    nextAttemptAt: integer("next_attempt_at").notNull().default(0),
+    /** Epoch ms until which a dispatcher holds the row; 0 = free. */
+    leaseUntil: integer("lease_until").notNull().default(0),
+    leaseOwner: text("lease_owner"),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    createdAt: text("created_at").notNull(),
+    deliveredAt: text("delivered_at"),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_event").on(t.endpointId, t.eventId),
+    index("webhook_deliveries_due").on(t.status, t.nextAttemptAt),
+    index("webhook_deliveries_endpoint").on(t.endpointId, t.createdAt),
+  ],
+);
+
+/** Every attempt, for operators: what the receiver answered and how long it took. */
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  {
+    deliveryId: text("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    startedAt: text("started_at").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    statusCode: integer("status_code"),
+    error: text("error"),
+    /** First KiB of the response body at most. */
+    responseExcerpt: text("response_excerpt"),
+    dispatcher: text("dispatcher").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deliveryId, t.attempt] })],
+);
+
+/** How far each dispatcher-side reader has consumed an append-only table (outbox rowid). */
+export const webhookCursors = sqliteTable("webhook_cursors", {
+  name: text("name").primaryKey(),
+  position: integer("position").notNull(),
+});

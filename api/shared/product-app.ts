@@ -6,6 +6,7 @@
 import { swagger } from "@elysiajs/swagger";
 import { Elysia, t } from "elysia";
 import type { Principal } from "../accounts/repo.ts";
+import { webhookRoutes } from "../webhooks/routes.ts";
 import { type ErrorStyle, errorBody, jsonResponse, keyedErrorStyle, successBody } from "./envelopes.ts";
 import { ApiError } from "./errors.ts";
 import type { Platform } from "./platform.ts";
@@ -288,7 +289,8 @@ export function createProductApp(opts: ProductAppOptions) {
         return { id: params.id, revoked: true };
       },
       { detail: { summary: "Revoke a key of this account" } },
-    );
+    )
+    .use(webhookRoutes(platform, def));
   return app;
 }
 

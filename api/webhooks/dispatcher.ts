@@ -1,0 +1,250 @@
+/**
+ * The dispatcher role: turns outbox rows into deliveries, claims due deliveries under a lease,
+ * POSTs them and records every attempt. Several dispatchers (processes) can share one database:
+ * claims are exclusive, and a killed dispatcher's leases run out so its deliveries are sent again
+ * with the same id and bytes (at-least-once; receivers deduplicate on the id).
+ *
+ * Runtime-specific on purpose: Bun's fetch with tls.serverName/ca lets us connect to the address we
+ * checked while keeping the original Host and SNI, so DNS rebinding cannot slip in between.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { rootCertificates } from "node:tls";
+import type { Db } from "../db/database.ts";
+import { WEBHOOK_PRODUCTS, type WebhookProduct } from "./catalogue.ts";
+import type { WebhookConfig } from "./config.ts";
+import { SecretBox } from "./secrets.ts";
+import { checkTarget, isBlockedAddress, type Resolve, resolverFor, TargetRefused } from "./ssrf.ts";
+import { type AttemptResult, type Claimed, WebhookStore } from "./store.ts";
+import { hmacKey, sign } from "./verify.ts";
+
+/** Response bytes kept for the attempt record, and the most ever read from a receiver. */
+export const EXCERPT_BYTES = 1024;
+
+/** Deterministic per (event, endpoint), so a fan-out repeated by another dispatcher creates nothing new. */
+export function deliveryIdFor(eventId: string, endpointId: string): string {
+  const h = createHash("sha256").update(`${eventId}\n${endpointId}`).digest("hex");
+  // UUID layout, version 8 (custom), RFC 9562 variant.
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((Number.parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+export function deliveryHeaders(product: WebhookProduct, type: string, id: string, signature: string) {
+  const tag = WEBHOOK_PRODUCTS[product].tag;
+  return {
+    "content-type": "application/json",
+    "user-agent": `${tag}-Webhooks/1`,
+    [`x-${tag.toLowerCase()}-event`]: type,
+    [`x-${tag.toLowerCase()}-delivery`]: id,
+    [`x-${tag.toLowerCase()}-signature`]: signature,
+  };
+}
+
+interface Outcome {
+  statusCode: number | null;
+  error: string | null;
+  excerpt: string | null;
+}
+
+function describe(err: unknown, timeoutMs: number): string {
+  const e = err as { name?: string; code?: string; message?: string };
+  if (e.name === "TimeoutError" || e.name === "AbortError") return `timeout after ${timeoutMs} ms`;
+  if (e.code === "ECONNRESET") return "connection reset by the receiver";
+  if (e.code === "ECONNREFUSED") return "connection refused";
+  return `${e.code ?? e.name ?? "error"}: ${e.message ?? String(err)}`.slice(0, 300);
+}
+
+/** Reads at most EXCERPT_BYTES of a response body and drops the rest. */
+async function excerptOf(res: Response): Promise<string | null> {
+  if (!res.body) return null;
+  const reader = res.body.getReader();
+  const buf = new Uint8Array(EXCERPT_BYTES);
+  let size = 0;
+  try {
+    while (size < EXCERPT_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const take = Math.min(value.byteLength, EXCERPT_BYTES - size);
+      buf.set(value.subarray(0, take), size);
+      size += take;
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  return size === 0 ? null : new TextDecoder().decode(buf.subarray(0, size));
+}
+
+export interface DispatcherOptions {
+  now?: () => number;
+  log?: (...args: unknown[]) => void;
+  /** Overrides the resolver built from the configuration (PORTOLAN_WEBHOOK_RESOLVE, then DNS). */
+  resolve?: Resolve;
+}
+
+export class Dispatcher {
+  readonly owner = `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
+  private readonly store: WebhookStore;
+  private readonly now: () => number;
+  private readonly log: (...args: unknown[]) => void;
+  private readonly resolve: Resolve;
+  private readonly ca: string[] | undefined;
+  private readonly keys = new Map<string, { sealed: string; key: Promise<CryptoKey> }>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private ticking = false;
+  private stopped = false;
+
+  private constructor(
+    db: Db,
+    private readonly cfg: WebhookConfig,
+    private readonly box: SecretBox,
+    opts: DispatcherOptions,
+  ) {
+    this.store = new WebhookStore(db);
+    this.now = opts.now ?? Date.now;
+    this.log = opts.log ?? console.error;
+    this.resolve = opts.resolve ?? resolverFor(cfg);
+    // A CA list replaces the default trust store, so the public roots go in with the extra ones.
+    this.ca = cfg.caFile ? [...rootCertificates, readFileSync(cfg.caFile, "utf8")] : undefined;
+  }
+
+  static async start(db: Db, cfg: WebhookConfig, opts: DispatcherOptions = {}): Promise<Dispatcher> {
+    const d = new Dispatcher(db, cfg, await SecretBox.create(cfg), opts);
+    d.wake();
+    return d;
+  }
+
+  /** A lease outlives the attempt's timeout with room for signing and recording. */
+  private get leaseMs(): number {
+    return 2 * this.cfg.timeoutMs + 1000;
+  }
+
+  /** Runs a sweep now (also what the timer calls). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    void this.tick();
+  }
+
+  private async tick(): Promise<void> {
+    if (this.ticking || this.stopped) return;
+    this.ticking = true;
+    try {
+      while (this.store.fanOut(this.now(), deliveryIdFor) > 0) {}
+      const claimed = this.store.claim(
+        this.owner,
+        this.now(),
+        this.leaseMs,
+        this.cfg.concurrency - this.inFlight.size,
+      );
+      for (const c of claimed) {
+        const run: Promise<void> = this.attempt(c)
+          .catch((err) => this.log("[webhooks]", err))
+          .finally(() => {
+            this.inFlight.delete(run);
+            // A freed slot may have queued work behind it; look again right away.
+            this.wake();
+          });
+        this.inFlight.add(run);
+      }
+    } catch (err) {
+      this.log("[webhooks] sweep failed:", err);
+    } finally {
+      this.ticking = false;
+    }
+    this.scheduleNext();
+  }
+
+  private scheduleNext(): void {
+    if (this.stopped || this.timer) return;
+    const due = this.store.nextDue();
+    const wait = due === null ? this.cfg.sweepMs : Math.min(this.cfg.sweepMs, Math.max(0, due - this.now()));
+    // With every slot taken, a finishing attempt wakes us; otherwise sleep until the next due row.
+    if (this.inFlight.size >= this.cfg.concurrency && wait === 0) return;
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        void this.tick();
+      },
+      Math.max(wait, 1),
+    );
+  }
+
+  private signingKey(c: Claimed): Promise<CryptoKey> {
+    const { endpoint } = c;
+    const cached = this.keys.get(endpoint.id);
+    if (cached && cached.sealed === endpoint.secretSealed) return cached.key;
+    const key = (async () => {
+      const sealed = { keyId: endpoint.secretKeyId, blob: endpoint.secretSealed };
+      const secret = await this.box.open(sealed, endpoint.id);
+      if (sealed.keyId !== this.box.currentKeyId) {
+        this.store.reseal(endpoint.id, sealed, await this.box.seal(secret, endpoint.id));
+      }
+      return hmacKey(secret, "sign");
+    })();
+    this.keys.set(endpoint.id, { sealed: endpoint.secretSealed, key });
+    key.catch(() => this.keys.delete(endpoint.id));
+    return key;
+  }
+
+  private async attempt(c: Claimed): Promise<void> {
+    const startedAt = this.now();
+    const t0 = performance.now();
+    const outcome = await this.post(c).catch(
+      (err): Outcome => ({ statusCode: null, error: describe(err, this.cfg.timeoutMs), excerpt: null }),
+    );
+    const result: AttemptResult = {
+      deliveryId: c.delivery.id,
+      attempt: c.delivery.attemptCount,
+      owner: this.owner,
+      startedAt,
+      durationMs: performance.now() - t0,
+      ...outcome,
+    };
+    this.store.record(result, this.cfg, this.now());
+  }
+
+  private async post(c: Claimed): Promise<Outcome> {
+    const { delivery, endpoint } = c;
+    const target = new URL(endpoint.url);
+    let addresses: string[];
+    try {
+      addresses = await checkTarget(target, this.resolve, this.cfg.allowPrivate);
+    } catch (err) {
+      if (err instanceof TargetRefused)
+        return { statusCode: null, error: `refused: ${err.message}`, excerpt: null };
+      throw err;
+    }
+    const ip = addresses[0]!;
+    const host = target.hostname.replace(/^\[|\]$/g, "");
+    const literal = isBlockedAddress(host) !== null;
+    const signature = await sign(delivery.body, await this.signingKey(c));
+    const url = `https://${ip.includes(":") ? `[${ip}]` : ip}${target.port ? `:${target.port}` : ""}${target.pathname}${target.search}`;
+    const res = await fetch(url, {
+      method: "POST",
+      body: delivery.body,
+      headers: {
+        ...deliveryHeaders(endpoint.product as WebhookProduct, delivery.eventType, delivery.id, signature),
+        host: target.host,
+      },
+      redirect: "manual",
+      signal: AbortSignal.timeout(this.cfg.timeoutMs),
+      tls: { ...(literal ? {} : { serverName: host }), ...(this.ca ? { ca: this.ca } : {}) },
+    } as RequestInit);
+    const excerpt = await excerptOf(res);
+    if (res.status >= 200 && res.status < 300) return { statusCode: res.status, error: null, excerpt };
+    const error =
+      res.status >= 300 && res.status < 400
+        ? `HTTP ${res.status}: redirect to ${res.headers.get("location") ?? "(no location)"} not followed`
+        : `HTTP ${res.status}`;
+    return { statusCode: res.status, error, excerpt };
+  }
+
+  /** Stops sweeping and waits for attempts in flight to be recorded. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await Promise.allSettled([...this.inFlight]);
+  }
+}

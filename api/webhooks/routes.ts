@@ -1,0 +1,192 @@
+/**
+ * The six webhook management routes, mounted on every product but distance by createProductApp.
+ * The product app supplies auth, envelopes and error rendering; handlers only throw ApiError.
+ */
+import { Elysia, t } from "elysia";
+import type { Db } from "../db/database.ts";
+import { ApiError } from "../shared/errors.ts";
+import type { Platform } from "../shared/platform.ts";
+import { principalOf, requireEntitlement } from "../shared/product-app.ts";
+import type { ProductDef } from "../shared/products.ts";
+import { filterEventTypes, isWebhookProduct, type WebhookProduct } from "./catalogue.ts";
+import { newSecret, SecretBox, secretHash } from "./secrets.ts";
+import { checkTarget, resolverFor, TargetRefused } from "./ssrf.ts";
+import { type DeliveryRow, deliveryBody, type EndpointRow, WebhookStore } from "./store.ts";
+
+const MAX_URL = 2048;
+
+function endpointView(e: EndpointRow) {
+  return {
+    id: e.id,
+    url: e.url,
+    event_types: e.eventTypes,
+    description: e.description,
+    active: e.active,
+    failure_count: e.failureCount,
+    last_delivery_at: e.lastDeliveryAt,
+    created_at: e.createdAt,
+  };
+}
+
+function deliveryView(d: DeliveryRow) {
+  return {
+    id: d.id,
+    event_type: d.eventType,
+    status: d.status,
+    attempt_count: d.attemptCount,
+    last_status_code: d.lastStatusCode,
+    last_error: d.lastError,
+    created_at: d.createdAt,
+    delivered_at: d.deliveredAt,
+  };
+}
+
+/** An https:// URL without credentials, or null. */
+function httpsUrl(raw: unknown): URL | null {
+  if (typeof raw !== "string" || !raw.startsWith("https://") || raw.length > MAX_URL) return null;
+  try {
+    const url = new URL(raw);
+    return url.hostname && !url.username && !url.password ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+export function webhookRoutes(platform: Platform, def: ProductDef) {
+  // buildApps hands every product the full platform; the distance-only Deno server has no database.
+  const db = (platform as Platform & { db?: Db }).db;
+  if (!db || !isWebhookProduct(def.id)) return new Elysia({ name: `webhooks-none-${def.id}` });
+  const productId: WebhookProduct = def.id;
+  const cfg = platform.config.webhooks;
+  const store = new WebhookStore(db);
+  const resolve = resolverFor(cfg);
+  let box: Promise<SecretBox> | null = null;
+  const secrets = () => {
+    box ??= SecretBox.create(cfg);
+    return box;
+  };
+  const iso = () => new Date(platform.now()).toISOString();
+  const scope = (request: Request) => principalOf(request).org.id;
+  const notFound = (id: string) => new ApiError("notFound", `No webhook endpoint ${id} on this account.`);
+
+  /** Refuses targets on private networks (unless allowed); the dispatcher checks again per attempt. */
+  const reachable = async (url: URL) => {
+    try {
+      await checkTarget(url, resolve, cfg.allowPrivate);
+    } catch (err) {
+      if (err instanceof TargetRefused)
+        throw new ApiError("invalidUrl", `Webhook URL refused: ${err.message}.`);
+      throw err;
+    }
+  };
+
+  return new Elysia({ name: `webhooks-${def.id}` })
+    .post(
+      "/v1/webhooks",
+      async ({ request, body, set }) => {
+        requireEntitlement(platform, request, productId);
+        const url = httpsUrl(body.url);
+        if (!url) throw new ApiError("invalidUrl", "url is required and must be an https:// URL.");
+        await reachable(url);
+        const id = crypto.randomUUID();
+        const secret = newSecret();
+        const row = store.create({
+          id,
+          orgId: scope(request),
+          product: productId,
+          url: body.url as string,
+          eventTypes: filterEventTypes(productId, body.event_types),
+          description: body.description ?? "",
+          createdAt: iso(),
+          secretHash: await secretHash(secret),
+          sealed: await (await secrets()).seal(secret, id),
+        });
+        set.status = 201;
+        const { url: u, event_types, description, active, created_at } = endpointView(row);
+        return { id, url: u, event_types, description, active, created_at, secret };
+      },
+      {
+        body: t.Object({
+          url: t.Optional(t.Unknown()),
+          event_types: t.Optional(t.Array(t.String({ maxLength: 100 }), { maxItems: 100 })),
+          description: t.Optional(t.String({ maxLength: 500 })),
+        }),
+        detail: { summary: "Register a webhook endpoint; the signing secret is in this response only" },
+      },
+    )
+    .get(
+      "/v1/webhooks",
+      ({ request }) => ({ items: store.list(scope(request), productId).map(endpointView) }),
+      {
+        detail: { summary: "Webhook endpoints, newest first, with health fields" },
+      },
+    )
+    .get(
+      "/v1/webhooks/:id",
+      ({ request, params }) => {
+        const row = store.get(scope(request), productId, params.id);
+        if (!row) throw notFound(params.id);
+        return { ...endpointView(row), recent_deliveries: store.recentDeliveries(row.id).map(deliveryView) };
+      },
+      { detail: { summary: "One endpoint with its 20 most recent deliveries" } },
+    )
+    .patch(
+      "/v1/webhooks/:id",
+      async ({ request, params, body }) => {
+        // A url that is not https:// is ignored (spec); an https one must still pass the address check.
+        const url = httpsUrl(body.url);
+        if (url) await reachable(url);
+        const row = store.update(scope(request), productId, params.id, {
+          url: url ? (body.url as string) : undefined,
+          eventTypes: body.event_types && filterEventTypes(productId, body.event_types),
+          description: body.description,
+          active: body.active,
+        });
+        if (!row) throw notFound(params.id);
+        const { id, url: u, event_types, description, active } = endpointView(row);
+        return { id, url: u, event_types, description, active };
+      },
+      {
+        body: t.Object({
+          url: t.Optional(t.Unknown()),
+          event_types: t.Optional(t.Array(t.String({ maxLength: 100 }), { maxItems: 100 })),
+          description: t.Optional(t.String({ maxLength: 500 })),
+          active: t.Optional(t.Boolean()),
+        }),
+        detail: {
+          summary: "Change url, event_types, description or active; active=true resets failure_count",
+        },
+      },
+    )
+    .delete(
+      "/v1/webhooks/:id",
+      ({ request, params }) => {
+        const removed = store.delete(scope(request), productId, params.id);
+        // Ocean's DELETE is idempotent and never checks existence (spec); elsewhere unknown is 404.
+        if (!removed && productId !== "ocean") throw notFound(params.id);
+        return { id: params.id, deleted: true };
+      },
+      { detail: { summary: "Remove an endpoint, its history and its queued deliveries" } },
+    )
+    .post(
+      "/v1/webhooks/:id/test",
+      ({ request, params }) => {
+        requireEntitlement(platform, request, productId);
+        const row = store.get(scope(request), productId, params.id);
+        if (!row) throw notFound(params.id);
+        const id = crypto.randomUUID();
+        const now = iso();
+        store.queue(row.id, {
+          id,
+          eventType: "ping",
+          body: deliveryBody(id, "ping", now, {
+            endpoint_id: row.id,
+            message: "Test delivery from Portolan.",
+          }),
+          createdAt: now,
+        });
+        return { id: row.id, test_queued: true };
+      },
+      { detail: { summary: "Queue a ping delivery (the queue is swept every 30 seconds)" } },
+    );
+}

@@ -1,0 +1,130 @@
+/**
+ * Where a webhook may go. Targets that resolve to private, loopback, link-local (cloud metadata
+ * 169.254.169.254 included), CGNAT, unique-local, multicast, reserved or documentation addresses are
+ * refused, at registration and again right before every attempt (DNS can change in between), unless
+ * PORTOLAN_WEBHOOK_ALLOW_PRIVATE=1. Names are answered from PORTOLAN_WEBHOOK_RESOLVE first, then DNS.
+ */
+import { lookup } from "node:dns/promises";
+import type { WebhookConfig } from "./config.ts";
+
+/** [network, prefix length] over the IPv4 space as 32-bit numbers. */
+const V4_BLOCKED: Array<[string, number]> = [
+  ["0.0.0.0", 8], // "this" network
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10], // CGNAT
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16], // link-local, cloud metadata
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24], // IETF protocol assignments
+  ["192.0.2.0", 24], // TEST-NET-1
+  ["192.88.99.0", 24], // 6to4 relay anycast
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15], // benchmarking
+  ["198.51.100.0", 24], // TEST-NET-2
+  ["203.0.113.0", 24], // TEST-NET-3
+  ["224.0.0.0", 4], // multicast
+  ["240.0.0.0", 4], // reserved, broadcast
+];
+
+function v4ToInt(ip: string): number | null {
+  const parts = ip.split(".");
+  if (parts.length !== 4) return null;
+  let n = 0;
+  for (const p of parts) {
+    if (!/^\d{1,3}$/.test(p) || Number(p) > 255) return null;
+    n = n * 256 + Number(p);
+  }
+  return n;
+}
+
+const V4_RANGES = V4_BLOCKED.map(([net, len]) => {
+  const size = 2 ** (32 - len);
+  const start = v4ToInt(net)!;
+  return [start, start + size - 1] as const;
+});
+
+function blockedV4(n: number): boolean {
+  return V4_RANGES.some(([lo, hi]) => n >= lo && n <= hi);
+}
+
+/** Eight 16-bit groups, or null when not an IPv6 literal (embedded dotted IPv4 allowed). */
+function v6Groups(ip: string): number[] | null {
+  let text = ip.toLowerCase().replace(/%.*$/, "");
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    const n = v4ToInt(dotted[1]!);
+    if (n === null) return null;
+    text = `${text.slice(0, dotted.index)}${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`;
+  }
+  const halves = text.split("::");
+  if (halves.length > 2) return null;
+  const parse = (s: string) => (s === "" ? [] : s.split(":"));
+  const head = parse(halves[0]!);
+  const tail = halves.length === 2 ? parse(halves[1]!) : [];
+  const missing = 8 - head.length - tail.length;
+  if ((halves.length === 2 && missing < 1) || (halves.length === 1 && missing !== 0)) return null;
+  const groups = [...head, ...Array(halves.length === 2 ? missing : 0).fill("0"), ...tail];
+  if (groups.some((g) => !/^[0-9a-f]{1,4}$/.test(g))) return null;
+  return groups.map((g) => Number.parseInt(g, 16));
+}
+
+function blockedV6(g: number[]): boolean {
+  const [a, b] = g as [number, number];
+  const embeddedV4 = (hi: number, lo: number) => blockedV4(hi * 65536 + lo);
+  const zeroUpTo = (k: number) => g.slice(0, k).every((x) => x === 0);
+  if (zeroUpTo(7) && (g[7] === 0 || g[7] === 1)) return true; // :: and ::1
+  if (zeroUpTo(5) && g[5] === 0xffff) return embeddedV4(g[6]!, g[7]!); // IPv4-mapped
+  if (zeroUpTo(6)) return embeddedV4(g[6]!, g[7]!); // IPv4-compatible (deprecated)
+  if (a === 0x64 && b === 0xff9b) return embeddedV4(g[6]!, g[7]!); // NAT64
+  if (a === 0x2002) return embeddedV4(b, g[2]!); // 6to4
+  if ((a & 0xfe00) === 0xfc00) return true; // unique local (fd00:ec2::254 metadata included)
+  if ((a & 0xffc0) === 0xfe80) return true; // link-local
+  if ((a & 0xffc0) === 0xfec0) return true; // site-local (deprecated)
+  if ((a & 0xff00) === 0xff00) return true; // multicast
+  if (a === 0x2001 && b === 0x0db8) return true; // documentation
+  if (a === 0x0100 && zeroUpTo(4)) return true; // discard-only 100::/64
+  return false;
+}
+
+/** Whether an IP literal may not be contacted; non-literals answer null. */
+export function isBlockedAddress(ip: string): boolean | null {
+  const v4 = v4ToInt(ip);
+  if (v4 !== null) return blockedV4(v4);
+  const v6 = v6Groups(ip);
+  return v6 ? blockedV6(v6) : null;
+}
+
+export type Resolve = (host: string) => Promise<string[]>;
+
+/** PORTOLAN_WEBHOOK_RESOLVE entries first (read on every call, so a change applies at once), then DNS. */
+export function resolverFor(cfg: Pick<WebhookConfig, "resolve">): Resolve {
+  return async (host) => {
+    const fixed = cfg.resolve[host.toLowerCase()];
+    if (fixed) return fixed;
+    if (isBlockedAddress(host) !== null) return [host];
+    return (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+  };
+}
+
+export class TargetRefused extends Error {}
+
+/**
+ * The addresses to connect to for `url`, every one of them allowed. Throws TargetRefused when any
+ * answer is a blocked address (a name that mixes public and private answers is refused outright,
+ * since the connection might take either) or when the name does not resolve.
+ */
+export async function checkTarget(url: URL, resolve: Resolve, allowPrivate: boolean): Promise<string[]> {
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  let addresses: string[];
+  try {
+    addresses = await resolve(host);
+  } catch (err) {
+    throw new TargetRefused(`${host} does not resolve (${(err as { code?: string }).code ?? "DNS error"})`);
+  }
+  if (addresses.length === 0) throw new TargetRefused(`${host} does not resolve`);
+  if (!allowPrivate) {
+    const bad = addresses.find((a) => isBlockedAddress(a) !== false);
+    if (bad) throw new TargetRefused(`${host} resolves to ${bad}, a private, loopback or reserved address`);
+  }
+  return addresses;
+}

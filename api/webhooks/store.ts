@@ -1,0 +1,394 @@
+/**
+ * Webhook persistence: endpoints for the management routes; fan-out, claims and results for the
+ * dispatcher. SQLite specifics stay here (rowid cursor over the outbox, UPDATE ... RETURNING claims);
+ * docs/webhooks.md says how each maps onto PostgreSQL.
+ */
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "../db/database.ts";
+import { webhookAttempts, webhookCursors, webhookDeliveries, webhookEndpoints } from "../db/schema.ts";
+import { subscribed, type WebhookProduct } from "./catalogue.ts";
+import type { Sealed } from "./secrets.ts";
+
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+/** Delivery attempts shown on a detail read (spec: the 20 most recent). */
+export const RECENT_DELIVERIES = 20;
+/** Outbox rows turned into deliveries per transaction. */
+const FANOUT_BATCH = 500;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The exact bytes a delivery carries: four keys, in this order. */
+export function deliveryBody(id: string, type: string, occurredAt: string, data: unknown): string {
+  return JSON.stringify({ id, type, occurred_at: new Date(occurredAt).toISOString(), data });
+}
+
+export interface NewEndpoint {
+  id: string;
+  orgId: string;
+  product: WebhookProduct;
+  url: string;
+  eventTypes: string[];
+  description: string;
+  createdAt: string;
+  secretHash: string;
+  sealed: Sealed;
+}
+
+export interface EndpointPatch {
+  url?: string;
+  eventTypes?: string[];
+  description?: string;
+  active?: boolean;
+}
+
+export interface Claimed {
+  delivery: Pick<DeliveryRow, "id" | "endpointId" | "eventType" | "body" | "attemptCount">;
+  endpoint: Pick<EndpointRow, "id" | "url" | "product" | "secretKeyId" | "secretSealed">;
+}
+
+export interface AttemptResult {
+  deliveryId: string;
+  /** The attempt number the claim handed out: a lease taken over by another dispatcher no longer matches. */
+  attempt: number;
+  owner: string;
+  startedAt: number;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  excerpt: string | null;
+}
+
+export interface RetryPolicy {
+  scheduleMs: number[];
+  jitter: number;
+  disableAfterFailures: number;
+  disableAfterMs: number;
+}
+
+export class WebhookStore {
+  constructor(private readonly db: Db) {}
+
+  // ---- management -------------------------------------------------------------------------------
+
+  create(e: NewEndpoint): EndpointRow {
+    return this.db
+      .insert(webhookEndpoints)
+      .values({
+        id: e.id,
+        orgId: e.orgId,
+        product: e.product,
+        url: e.url,
+        eventTypes: e.eventTypes,
+        description: e.description,
+        createdAt: e.createdAt,
+        secretHash: e.secretHash,
+        secretKeyId: e.sealed.keyId,
+        secretSealed: e.sealed.blob,
+      })
+      .returning()
+      .get();
+  }
+
+  private own(orgId: string, product: WebhookProduct, id: string) {
+    return and(
+      eq(webhookEndpoints.id, id),
+      eq(webhookEndpoints.orgId, orgId),
+      eq(webhookEndpoints.product, product),
+    );
+  }
+
+  list(orgId: string, product: WebhookProduct): EndpointRow[] {
+    return this.db
+      .select()
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.product, product)))
+      .orderBy(desc(webhookEndpoints.createdAt), desc(sql`rowid`))
+      .all();
+  }
+
+  get(orgId: string, product: WebhookProduct, id: string): EndpointRow | undefined {
+    return this.db
+      .select()
+      .from(webhookEndpoints)
+      .where(this.own(orgId, product, id))
+      .get();
+  }
+
+  recentDeliveries(endpointId: string): DeliveryRow[] {
+    return this.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.endpointId, endpointId))
+      .orderBy(desc(webhookDeliveries.createdAt), desc(sql`rowid`))
+      .limit(RECENT_DELIVERIES)
+      .all();
+  }
+
+  /** Applies the fields given; active=true also clears the failure streak and releases held deliveries. */
+  update(orgId: string, product: WebhookProduct, id: string, patch: EndpointPatch): EndpointRow | undefined {
+    return this.db.transaction(
+      (tx) => {
+        const set: Partial<EndpointRow> = {};
+        if (patch.url !== undefined) set.url = patch.url;
+        if (patch.eventTypes !== undefined) set.eventTypes = patch.eventTypes;
+        if (patch.description !== undefined) set.description = patch.description;
+        if (patch.active !== undefined) set.active = patch.active;
+        if (patch.active === true)
+          Object.assign(set, { failureCount: 0, failingSince: null, disabledReason: null });
+        const row =
+          Object.keys(set).length === 0
+            ? tx
+                .select()
+                .from(webhookEndpoints)
+                .where(this.own(orgId, product, id))
+                .get()
+            : tx
+                .update(webhookEndpoints)
+                .set(set)
+                .where(this.own(orgId, product, id))
+                .returning()
+                .get();
+        if (row && patch.active === true) {
+          // Deliveries held while the endpoint was off are due again now, each where its ladder stood.
+          tx.update(webhookDeliveries)
+            .set({ nextAttemptAt: 0 })
+            .where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, "pending")))
+            .run();
+        }
+        return row;
+      },
+      { behavior: "immediate" },
+    );
+  }
+
+  /** Removes the endpoint with its deliveries and attempts (cascade). */
+  delete(orgId: string, product: WebhookProduct, id: string): boolean {
+    return (
+      this.db
+        .delete(webhookEndpoints)
+        .where(this.own(orgId, product, id))
+        .returning()
+        .all().length > 0
+    );
+  }
+
+  queue(endpointId: string, d: { id: string; eventType: string; body: string; createdAt: string }): void {
+    this.db
+      .insert(webhookDeliveries)
+      .values({ ...d, endpointId, eventId: null })
+      .run();
+  }
+
+  // ---- dispatcher -------------------------------------------------------------------------------
+
+  /**
+   * Turns new outbox rows into deliveries, one per active subscribed endpoint of the row's
+   * organisation and product, and moves the cursor, in one transaction. Idempotent: delivery ids are
+   * derived from (event, endpoint) and unique per endpoint. Returns the outbox rows consumed.
+   */
+  fanOut(nowMs: number, deliveryId: (eventId: string, endpointId: string) => string): number {
+    return this.db.transaction(
+      (tx) => {
+        const cursor = tx.select().from(webhookCursors).where(eq(webhookCursors.name, "outbox")).get();
+        const rows = tx.all<{
+          pos: number;
+          id: string;
+          org_id: string;
+          product: string;
+          type: string;
+          occurred_at: string;
+          data: string;
+        }>(
+          sql`select rowid as pos, id, org_id, product, type, occurred_at, data from outbox
+              where rowid > ${cursor?.position ?? 0} order by rowid limit ${FANOUT_BATCH}`,
+        );
+        if (rows.length === 0) return 0;
+        const orgs = [...new Set(rows.map((r) => r.org_id))];
+        const endpoints = tx
+          .select()
+          .from(webhookEndpoints)
+          .where(and(inArray(webhookEndpoints.orgId, orgs), eq(webhookEndpoints.active, true)))
+          .all();
+        const createdAt = iso(nowMs);
+        for (const row of rows) {
+          for (const ep of endpoints) {
+            if (ep.orgId !== row.org_id || ep.product !== row.product || !subscribed(ep.eventTypes, row.type))
+              continue;
+            const id = deliveryId(row.id, ep.id);
+            tx.insert(webhookDeliveries)
+              .values({
+                id,
+                endpointId: ep.id,
+                eventId: row.id,
+                eventType: row.type,
+                body: deliveryBody(id, row.type, row.occurred_at, JSON.parse(row.data)),
+                createdAt,
+              })
+              .onConflictDoNothing()
+              .run();
+          }
+        }
+        const position = rows[rows.length - 1]!.pos;
+        tx.insert(webhookCursors)
+          .values({ name: "outbox", position })
+          .onConflictDoUpdate({ target: webhookCursors.name, set: { position } })
+          .run();
+        return rows.length;
+      },
+      { behavior: "immediate" },
+    );
+  }
+
+  /**
+   * Leases up to `limit` due deliveries of active endpoints to `owner` and counts the attempt. One
+   * UPDATE ... RETURNING under SQLite's write lock, so two dispatchers never claim the same row; a
+   * lease that runs out (dispatcher killed) makes the row due again with the same id and body.
+   */
+  claim(owner: string, nowMs: number, leaseMs: number, limit: number): Claimed[] {
+    if (limit <= 0) return [];
+    return this.db.transaction(
+      (tx) => {
+        const deliveries = tx.all<Claimed["delivery"] & { endpoint_id: string; event_type: string }>(
+          sql`update webhook_deliveries
+              set lease_until = ${nowMs + leaseMs}, lease_owner = ${owner}, attempt_count = attempt_count + 1
+              where id in (
+                select d.id from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+                where d.status = 'pending' and d.next_attempt_at <= ${nowMs} and d.lease_until <= ${nowMs}
+                  and e.active = 1
+                order by d.next_attempt_at limit ${limit})
+              returning id, endpoint_id, event_type, body, attempt_count as attemptCount`,
+        );
+        if (deliveries.length === 0) return [];
+        const endpoints = new Map(
+          tx
+            .select({
+              id: webhookEndpoints.id,
+              url: webhookEndpoints.url,
+              product: webhookEndpoints.product,
+              secretKeyId: webhookEndpoints.secretKeyId,
+              secretSealed: webhookEndpoints.secretSealed,
+            })
+            .from(webhookEndpoints)
+            .where(inArray(webhookEndpoints.id, [...new Set(deliveries.map((d) => d.endpoint_id))]))
+            .all()
+            .map((e) => [e.id, e]),
+        );
+        return deliveries.map((d) => ({
+          delivery: {
+            id: d.id,
+            endpointId: d.endpoint_id,
+            eventType: d.event_type,
+            body: d.body,
+            attemptCount: d.attemptCount,
+          },
+          endpoint: endpoints.get(d.endpoint_id)!,
+        }));
+      },
+      { behavior: "immediate" },
+    );
+  }
+
+  /**
+   * Records an attempt and moves the delivery and endpoint on: delivered, or the next rung of the
+   * ladder, or dead; 410 Gone kills the delivery and disables the endpoint at once; a failure streak
+   * that is both long enough and old enough disables it. Does nothing if the lease was lost or the
+   * endpoint deleted meanwhile. Returns the delivery's new status, or null when nothing was recorded.
+   */
+  record(r: AttemptResult, policy: RetryPolicy, nowMs: number): "delivered" | "pending" | "dead" | null {
+    return this.db.transaction(
+      (tx) => {
+        const current = tx
+          .select({ endpointId: webhookDeliveries.endpointId })
+          .from(webhookDeliveries)
+          .where(
+            and(
+              eq(webhookDeliveries.id, r.deliveryId),
+              eq(webhookDeliveries.leaseOwner, r.owner),
+              eq(webhookDeliveries.attemptCount, r.attempt),
+              eq(webhookDeliveries.status, "pending"),
+            ),
+          )
+          .get();
+        if (!current) return null;
+        tx.insert(webhookAttempts)
+          .values({
+            deliveryId: r.deliveryId,
+            attempt: r.attempt,
+            startedAt: iso(r.startedAt),
+            durationMs: Math.round(r.durationMs),
+            statusCode: r.statusCode,
+            error: r.error,
+            responseExcerpt: r.excerpt,
+            dispatcher: r.owner,
+          })
+          .onConflictDoNothing()
+          .run();
+        const ok = r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
+        const gone = r.statusCode === 410;
+        const status = ok ? "delivered" : gone || r.attempt >= policy.scheduleMs.length ? "dead" : "pending";
+        const delay = policy.scheduleMs[r.attempt] ?? 0;
+        tx.update(webhookDeliveries)
+          .set({
+            status,
+            leaseUntil: 0,
+            lastStatusCode: r.statusCode,
+            lastError: ok ? null : r.error,
+            deliveredAt: ok ? iso(nowMs) : null,
+            nextAttemptAt:
+              status === "pending"
+                ? nowMs + Math.round(delay * (1 + policy.jitter * (2 * Math.random() - 1)))
+                : 0,
+          })
+          .where(eq(webhookDeliveries.id, r.deliveryId))
+          .run();
+        if (ok) {
+          tx.update(webhookEndpoints)
+            .set({ failureCount: 0, failingSince: null, lastDeliveryAt: iso(nowMs) })
+            .where(eq(webhookEndpoints.id, current.endpointId))
+            .run();
+          return status;
+        }
+        const ep = tx
+          .update(webhookEndpoints)
+          .set({
+            failureCount: sql`${webhookEndpoints.failureCount} + 1`,
+            failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${r.startedAt})`,
+          })
+          .where(eq(webhookEndpoints.id, current.endpointId))
+          .returning()
+          .get()!;
+        const failing =
+          ep.failureCount >= policy.disableAfterFailures &&
+          nowMs - (ep.failingSince ?? nowMs) >= policy.disableAfterMs;
+        if (ep.active && (gone || failing)) {
+          tx.update(webhookEndpoints)
+            .set({ active: false, disabledReason: gone ? "gone" : "failing" })
+            .where(eq(webhookEndpoints.id, ep.id))
+            .run();
+        }
+        return status;
+      },
+      { behavior: "immediate" },
+    );
+  }
+
+  /** Epoch ms of the earliest pending delivery of an active endpoint, or null. */
+  nextDue(): number | null {
+    const row = this.db.get<{ due: number | null }>(
+      sql`select min(max(d.next_attempt_at, d.lease_until)) as due from webhook_deliveries d
+          join webhook_endpoints e on e.id = d.endpoint_id where d.status = 'pending' and e.active = 1`,
+    );
+    return row?.due ?? null;
+  }
+
+  /** Re-encrypts a secret under the current key (key rotation), unless the row changed meanwhile. */
+  reseal(endpointId: string, from: Sealed, to: Sealed): void {
+    this.db
+      .update(webhookEndpoints)
+      .set({ secretKeyId: to.keyId, secretSealed: to.blob })
+      .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.secretSealed, from.blob)))
+      .run();
+  }
+}
