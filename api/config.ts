@@ -3,6 +3,7 @@
  * (Configuration); defaults give the embedded single-process set-up.
  */
 import type { DcsaConnectorConfig } from "../ingest/carriers/connector.ts";
+import type { HttpLessorConfig } from "../ingest/lessors/connector.ts";
 import { PRODUCTS, type ProductId } from "./shared/products.ts";
 import { type WebhookConfig, webhookConfig } from "./webhooks/config.ts";
 
@@ -21,6 +22,8 @@ export interface Config {
   buildDir: string;
   /** DCSA 2.2 carrier connectors (PORTOLAN_CARRIERS, a JSON array); the sandbox fills this when unset. */
   carriers: DcsaConnectorConfig[];
+  /** Lessor unit APIs (PORTOLAN_LESSORS, a JSON array of {name, baseUrl, apiKey?}); the sandbox adds its lessor. */
+  lessors: HttpLessorConfig[];
   /** Run the sandbox carrier beside the API (PORTOLAN_SANDBOX=0 turns it off). */
   sandbox: boolean;
   sandboxPort: number;
@@ -40,23 +43,22 @@ function int(env: Env, name: string, fallback: number): number {
   return n;
 }
 
-function parseCarriers(raw: string | undefined): DcsaConnectorConfig[] {
+/** A JSON array of objects from the environment, each with the named string fields. */
+function parseList<T>(raw: string | undefined, name: string, required: string[]): T[] {
   if (!raw) return [];
   let list: unknown;
   try {
     list = JSON.parse(raw);
   } catch {
-    throw new Error(
-      "PORTOLAN_CARRIERS must be a JSON array of {scac, baseUrl, apiKey?, bearerToken?, headers?}",
-    );
+    throw new Error(`${name} must be a JSON array of objects with ${required.join(", ")}`);
   }
-  if (
-    !Array.isArray(list) ||
-    list.some((c) => typeof c?.scac !== "string" || typeof c?.baseUrl !== "string")
-  ) {
-    throw new Error("PORTOLAN_CARRIERS entries need a scac and a baseUrl");
-  }
-  return list as DcsaConnectorConfig[];
+  const ok = (item: unknown) =>
+    typeof item === "object" &&
+    item !== null &&
+    required.every((k) => typeof (item as Record<string, unknown>)[k] === "string");
+  if (!Array.isArray(list) || !list.every(ok))
+    throw new Error(`${name} entries need ${required.join(" and ")}`);
+  return list as T[];
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -79,7 +81,8 @@ export function loadConfig(env: Env = process.env): Config {
     rateWindowMs: int(env, "PORTOLAN_RATE_WINDOW_MS", 20_000),
     sourcesDir: env.PORTOLAN_SOURCES ?? "../shared/data",
     buildDir: env.PORTOLAN_BUILD_DIR ?? "data/build",
-    carriers: parseCarriers(env.PORTOLAN_CARRIERS),
+    carriers: parseList<DcsaConnectorConfig>(env.PORTOLAN_CARRIERS, "PORTOLAN_CARRIERS", ["scac", "baseUrl"]),
+    lessors: parseList<HttpLessorConfig>(env.PORTOLAN_LESSORS, "PORTOLAN_LESSORS", ["name", "baseUrl"]),
     sandbox: env.PORTOLAN_SANDBOX !== "0",
     sandboxPort: int(env, "PORTOLAN_SANDBOX_PORT", 8090),
     pollIntervalMs: int(env, "PORTOLAN_POLL_INTERVAL_MS", 15_000),

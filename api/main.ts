@@ -23,6 +23,7 @@ const sandbox =
   config.sandbox && config.carriers.length === 0 ? await startSandboxCarrier(config.sandboxPort) : null;
 if (sandbox) {
   config.carriers = sandbox.carriers;
+  config.lessors = [...config.lessors, ...sandbox.lessors];
   console.log(
     `${"Sandbox carrier (DCSA TNT 2.2)".padEnd(32)} ${sandbox.url}  (MAEU, MSCU, CMDU, HLCU, ONEY)`,
   );

@@ -159,7 +159,7 @@ export function oceanApp(platform: FullPlatform) {
         requireEntitlement(platform, request, "ocean");
         let row: TrackedRow;
         try {
-          row = engine.register(org, {
+          row = await engine.register(org, {
             identifier: normalizeIdentifier(identifier, type),
             identifierType: type,
           });

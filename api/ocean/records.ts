@@ -61,20 +61,20 @@ export function trackedRecord(
     equipment_type: row.equipmentType,
     iso_type_code: row.isoTypeCode,
     equipment_owner: row.equipmentOwner,
-    equipment_lessor: null,
-    lessee_name: null,
+    equipment_lessor: row.equipmentLessor,
+    lessee_name: row.lesseeName,
     carrier_hint_code: row.carrierHintCode,
-    lessor_status: null,
-    lessor_checked_at: null,
+    lessor_status: row.lessorStatus,
+    lessor_checked_at: row.lessorCheckedAt,
     connector_status: row.connectorStatus,
     connector_notify_requested_at: row.connectorNotifyRequestedAt,
-    redelivery_reference: null,
-    redelivery_date: null,
-    redelivery_location: null,
-    redelivery_yard: null,
-    lessor_contract_number: null,
-    lessor_contract_type: null,
-    equipment_manufacturer: null,
+    redelivery_reference: row.redeliveryReference,
+    redelivery_date: row.redeliveryDate,
+    redelivery_location: row.redeliveryLocation,
+    redelivery_yard: row.redeliveryYard,
+    lessor_contract_number: row.lessorContractNumber,
+    lessor_contract_type: row.lessorContractType,
+    equipment_manufacturer: row.equipmentManufacturer,
     last_polled_at: row.lastPolledAt ?? row.addedAt,
     added_at: row.addedAt,
     archived_at: row.archivedAt,
@@ -149,6 +149,56 @@ function demurrageProvenance(
   };
 }
 
+function lessorProvenance(row: TrackedRow): Provenance {
+  if (!row.ownerIsLessor) {
+    return {
+      state: "not_applicable",
+      action: "none",
+      source: "bic_registry",
+      confidence: row.equipmentOwner ? 1 : null,
+      evidence: row.equipmentOwner
+        ? `The box belongs to ${row.equipmentOwner}, not a leasing company.`
+        : "The box's owner is not a leasing company.",
+    };
+  }
+  if (row.equipmentLessor) {
+    return {
+      state: "resolved",
+      action: "none",
+      source: "lessor",
+      confidence: 1,
+      evidence: `${row.equipmentLessor} reports the lease${row.lesseeName ? ` to ${row.lesseeName}` : ""}.`,
+    };
+  }
+  return {
+    state: "not_published",
+    action: "do_not_expect",
+    source: "lessor",
+    confidence: null,
+    evidence: `${row.equipmentOwner ?? "The lessor"} does not publish lease data to us for this box.`,
+  };
+}
+
+function redeliveryProvenance(row: TrackedRow): Provenance {
+  if (!row.ownerIsLessor || !row.equipmentLessor) return { ...lessorProvenance(row) };
+  if (row.redeliveryDate) {
+    return {
+      state: "resolved",
+      action: "none",
+      source: "lessor",
+      confidence: 1,
+      evidence: `One-way lease: the empty goes back to ${row.redeliveryYard ?? row.redeliveryLocation}.`,
+    };
+  }
+  return {
+    state: "not_applicable",
+    action: "none",
+    source: "lessor",
+    confidence: 1,
+    evidence: `A ${row.lessorContractType ?? "term"} lease has no redelivery booked for this trip.`,
+  };
+}
+
 /** Why each enrichment field is filled or empty: one sentence each (docs/tracking.md lists the rules). */
 function provenance(engine: TrackingEngine, row: TrackedRow, dem: Demurrage): Record<string, Provenance> {
   const carrier = row.carrierName ?? row.carrierCode ?? "the carrier";
@@ -210,6 +260,8 @@ function provenance(engine: TrackingEngine, row: TrackedRow, dem: Demurrage): Re
           evidence: "No customs hold is active.",
         },
     demurrage_free_days_left: demurrageProvenance(engine, row, dem, carrier),
+    equipment_lessor: lessorProvenance(row),
+    redelivery_date: redeliveryProvenance(row),
     container_size: row.containerSize
       ? {
           state: "resolved",

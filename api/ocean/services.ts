@@ -2,6 +2,7 @@
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { type CarrierConnector, DcsaConnector } from "../../ingest/carriers/connector.ts";
 import { CarrierDirectory } from "../../ingest/carriers/resolve.ts";
+import { HttpLessorConnector } from "../../ingest/lessors/connector.ts";
 import { type TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
 import type { PlaceLookup } from "../../ingest/tracking/timeline.ts";
 import type { Config } from "../config.ts";
@@ -40,7 +41,8 @@ export async function trackingServices(
   const connectors = new Map<string, CarrierConnector>(
     config.carriers.map((c) => [c.scac, new DcsaConnector({ now, ...c })]),
   );
-  const engine = new TrackingEngine({ db, now, carriers, connectors, places, isDemo: opts.isDemo });
+  const lessors = config.lessors.map((l) => new HttpLessorConnector(l));
+  const engine = new TrackingEngine({ db, now, carriers, connectors, places, lessors, isDemo: opts.isDemo });
   // Lane shares move slowly: one query per lane per minute, not per read.
   const laneCache = new Map<string, { at: number; pct: number | null }>();
   const confidence: LaneConfidence = (row: TrackedRow) => {

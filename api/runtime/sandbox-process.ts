@@ -4,6 +4,7 @@
  */
 import { join } from "node:path";
 import type { DcsaConnectorConfig } from "../../ingest/carriers/connector.ts";
+import type { HttpLessorConfig } from "../../ingest/lessors/connector.ts";
 import { SANDBOX_SCACS } from "../../ingest/sandbox/world.ts";
 
 export async function startSandboxCarrier(
@@ -33,5 +34,6 @@ export async function startSandboxCarrier(
   }
   reader.releaseLock();
   const carriers: DcsaConnectorConfig[] = SANDBOX_SCACS.map((scac) => ({ scac, baseUrl: `${url}/${scac}` }));
-  return { url, carriers, stop: () => proc.kill() };
+  const lessors: HttpLessorConfig[] = [{ name: "sandbox lessor", baseUrl: `${url}/lessor` }];
+  return { url, carriers, lessors, stop: () => proc.kill() };
 }

@@ -86,6 +86,11 @@ export class CarrierDirectory {
     return new CarrierDirectory(carriers, owners);
   }
 
+  /** Every BIC owner prefix with its owner; `lessor` marks owners that are not operating lines. */
+  ownerPrefixes(): Array<{ prefix: string; owner: string; lessor: boolean }> {
+    return [...this.owners].map(([prefix, o]) => ({ prefix, owner: o.name, lessor: !o.abbr }));
+  }
+
   carriers(): OceanCarrier[] {
     return [...this.byScac.values()];
   }

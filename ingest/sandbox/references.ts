@@ -43,8 +43,21 @@ export type ReferenceLookup =
   | { ok: true; ref: ResolvedReference }
   | { ok: false; status: 400 | 404; message: string };
 
+/**
+ * A line's box space: its own owner prefixes, then every leasing company's prefix. A leased run of
+ * nine serials sails for one line only (lesseeOf), so a leased box belongs to exactly one shipment.
+ */
+function prefixesOf(world: SandboxWorld, scac: SandboxScac): string[] {
+  return [...world.carriers.get(scac)!.containerPrefixes, ...world.leased.keys()];
+}
+
+/** The line a run of leased boxes is on hire to. */
+export function lesseeOf(prefix: string, serial: number): SandboxScac {
+  return new Rng(`lessee:${prefix}:${Math.floor(serial / RUN)}`).pick(SANDBOX_SCACS);
+}
+
 function shipmentsPerCarrier(world: SandboxWorld, scac: SandboxScac): number {
-  return world.carriers.get(scac)!.containerPrefixes.length * RUNS_PER_PREFIX * 3;
+  return prefixesOf(world, scac).length * RUNS_PER_PREFIX * 3;
 }
 
 function split(scac: SandboxScac, prefix: string, run: number): readonly number[] {
@@ -58,7 +71,7 @@ export function canonicalDocumentNumber(world: SandboxWorld, key: ShipmentKey): 
 
 /** The boxes of a shipment, in serial order. */
 export function shipmentContainers(world: SandboxWorld, key: ShipmentKey): string[] {
-  const prefixes = world.carriers.get(key.scac)!.containerPrefixes;
+  const prefixes = prefixesOf(world, key.scac);
   const part = key.index % 3;
   const run = Math.floor(key.index / 3) % RUNS_PER_PREFIX;
   const prefix = prefixes[Math.floor(key.index / 3 / RUNS_PER_PREFIX)]!;
@@ -71,7 +84,7 @@ export function shipmentContainers(world: SandboxWorld, key: ShipmentKey): strin
 }
 
 function containerShipment(world: SandboxWorld, scac: SandboxScac, number: string): ShipmentKey {
-  const prefixes = world.carriers.get(scac)!.containerPrefixes;
+  const prefixes = prefixesOf(world, scac);
   const prefix = number.slice(0, 4);
   const serial = Number(number.slice(4, 10));
   const run = Math.floor(serial / RUN);
@@ -94,7 +107,9 @@ export function lookupReference(
   if (kind === "container") {
     const v: ContainerValidation = validateContainerNumber(value);
     if (!v.ok) return { ok: false, status: 400, message: `equipmentReference ${value}: ${v.message}` };
-    if (!carrier.containerPrefixes.includes(v.number.slice(0, 4)))
+    const prefix = v.number.slice(0, 4);
+    const leasedHere = world.leased.has(prefix) && lesseeOf(prefix, Number(v.number.slice(4, 10))) === scac;
+    if (!carrier.containerPrefixes.includes(prefix) && !leasedHere)
       return { ok: false, status: 404, message: `${v.number} is not ${carrier.shortName} equipment` };
     const shipment = containerShipment(world, scac, v.number);
     return {

@@ -4,8 +4,15 @@
  */
 import type { DcsaErrorBody, DcsaEvent } from "../carriers/dcsa.ts";
 import { DEMO_REFERENCES } from "./demo.ts";
+import { lessorUnit } from "./lessor.ts";
 import { isSandboxScac, lookupReference, type SandboxRefKind } from "./references.ts";
-import { DEFAULT_EPOCH, type SimulatedVoyage, simulateShipment, visibleEvents } from "./simulate.ts";
+import {
+  DEFAULT_EPOCH,
+  resolveSandboxReference,
+  type SimulatedVoyage,
+  simulateShipment,
+  visibleEvents,
+} from "./simulate.ts";
 import type { SandboxWorld } from "./world.ts";
 
 export const API_VERSION = "2.2.0";
@@ -231,6 +238,17 @@ export function createSandbox(opts: SandboxOptions): (req: Request) => Promise<R
       );
     }
     if (path === "/_sandbox/demo") return Response.json(DEMO_REFERENCES);
+    const unit = /^\/lessor\/v1\/units\/([^/]+)$/.exec(path);
+    if (unit) {
+      if (!authorized(req)) return dcsaError(req, 401, "unauthorized", "missing or wrong API key");
+      const found = lessorUnit(world, decodeURIComponent(unit[1]!), clock.now(), (n) => {
+        const ref = resolveSandboxReference(world, n);
+        return ref && voyage(ref.shipment, ref.documentNumber);
+      });
+      return found
+        ? Response.json(found)
+        : dcsaError(req, 404, "notFound", `${unit[1]} is not a leased unit of the sandbox lessor`);
+    }
     if (path === "/healthz") return Response.json({ ok: true });
     return dcsaError(req, 404, "notFound", `no route ${path}`);
   };

@@ -26,6 +26,7 @@ import { fleet, type Vessel } from "./fleet.ts";
 import { Rng, uuidFrom } from "./random.ts";
 import {
   isSandboxScac,
+  lesseeOf,
   lookupReference,
   type ResolvedReference,
   type ShipmentKey,
@@ -689,9 +690,11 @@ export function resolveSandboxReference(world: SandboxWorld, reference: string):
   const value = reference.trim().toUpperCase();
   const kind = looksLikeContainer(value) ? "container" : "bill_of_lading";
   for (const [scac, c] of world.carriers) {
+    const prefix = value.slice(0, 4);
     const owns =
       kind === "container"
-        ? c.containerPrefixes.includes(value.slice(0, 4))
+        ? c.containerPrefixes.includes(prefix) ||
+          (world.leased.has(prefix) && lesseeOf(prefix, Number(value.slice(4, 10))) === scac)
         : c.blPrefixes.some((p) => value.startsWith(p));
     if (!owns || !isSandboxScac(scac)) continue;
     const r = lookupReference(world, scac, kind, value);

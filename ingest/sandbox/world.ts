@@ -32,10 +32,15 @@ export interface SeaLeg {
 
 export interface SandboxWorld {
   carriers: Map<SandboxScac, OceanCarrier>;
+  /** Owner prefixes of leasing companies (prefix -> lessor name): their boxes sail for the sandbox lines. */
+  leased: Map<string, string>;
   ports: Port[];
   /** Sea route between two ports, or null when the router finds none. */
   route(from: Port, to: Port): SeaLeg | null;
 }
+
+/** The leasing companies whose boxes the sandbox plays (other non-line owners are traders or shippers). */
+const LEASING_COMPANIES = /textainer|triton|\bcai\b|beacon|seaco|florens|\btal\b|cronos|touax|seacube/i;
 
 export interface WorldOptions {
   sourcesDir?: string;
@@ -69,6 +74,13 @@ export async function loadWorld(opts: WorldOptions = {}): Promise<SandboxWorld> 
     idxPath,
   );
 
+  const leased = new Map(
+    directory
+      .ownerPrefixes()
+      .filter((o) => o.lessor && LEASING_COMPANIES.test(o.owner))
+      .sort((a, b) => a.prefix.localeCompare(b.prefix))
+      .map((o) => [o.prefix, o.owner] as const),
+  );
   const carriers = new Map<SandboxScac, OceanCarrier>();
   for (const scac of SANDBOX_SCACS) {
     const c = directory.carrier(scac);
@@ -111,5 +123,5 @@ export async function loadWorld(opts: WorldOptions = {}): Promise<SandboxWorld> 
     memo.set(key, leg);
     return leg;
   };
-  return { carriers, ports, route };
+  return { carriers, leased, ports, route };
 }

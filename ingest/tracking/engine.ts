@@ -12,6 +12,7 @@ import { ApiError } from "../../api/shared/errors.ts";
 import { type CarrierConnector, CarrierError, type ReferenceKind } from "../carriers/connector.ts";
 import type { CarrierDirectory } from "../carriers/resolve.ts";
 import { validateContainerNumber } from "../iso6346.ts";
+import type { LessorConnector, LessorRecord } from "../lessors/connector.ts";
 import type { DcsaEventLike } from "./dcsa.ts";
 import { computeDemurrage, type Demurrage, type FreeTimeTerms, matchTerms } from "./demurrage.ts";
 import { equipmentFromIso } from "./equipment.ts";
@@ -60,7 +61,12 @@ export interface EngineDeps {
   cadence?: Partial<Record<PollPriority, number>>;
   /** Carrier calls in flight per SCAC (per process). */
   perCarrierConcurrency?: number;
+  /** Asked in turn about leased boxes (BIC owner is a leasing company). */
+  lessors?: readonly LessorConnector[];
 }
+
+/** Lease data older than this is looked up again at the next poll. */
+export const LESSOR_REFRESH_MS = 24 * 3_600_000;
 
 export interface AddInput {
   identifier: string;
@@ -115,14 +121,14 @@ export class TrackingEngine {
 
   /** Starts tracking; the first carrier call happens before returning, so most adds come back populated. */
   async add(org: Org, input: AddInput): Promise<{ row: TrackedRow; warning: string | null }> {
-    return this.firstFetch(this.register(org, input));
+    return this.firstFetch(await this.register(org, input));
   }
 
   /**
    * Validates, resolves the line, charges the quota and inserts the record (marked as adding) in one
    * transaction. Throws the 400/402/404/409 ApiErrors; nothing is written or charged when it does.
    */
-  register(org: Org, input: AddInput): TrackedRow {
+  async register(org: Org, input: AddInput): Promise<TrackedRow> {
     const identifier = normalizeIdentifier(input.identifier, input.identifierType);
     if (input.identifierType === "container_id") {
       const check = validateContainerNumber(identifier);
@@ -133,7 +139,15 @@ export class TrackingEngine {
       kind: KIND[input.identifierType],
       scacHint: input.carrierCode,
     });
-    const scac = resolution.carrier?.scac ?? input.carrierCode?.toUpperCase() ?? resolution.carrierHint;
+    // A leased box: the lessor names the lessee, a hint at the line (never a confirmed carrier).
+    const lease =
+      input.identifierType === "container_id" && resolution.ownerIsLessor
+        ? await this.lessorLookup(identifier)
+        : null;
+    const hint =
+      resolution.carrierHint ??
+      (lease?.lesseeScac && this.deps.carriers.carrier(lease.lesseeScac) ? lease.lesseeScac : null);
+    const scac = resolution.carrier?.scac ?? input.carrierCode?.toUpperCase() ?? hint;
     if (!scac) {
       throw new ApiError(
         "referenceNotResolvable",
@@ -163,8 +177,10 @@ export class TrackingEngine {
             bookingNumber: input.identifierType === "booking" ? identifier : null,
             carrierCode: resolution.carrier?.scac ?? input.carrierCode?.toUpperCase() ?? null,
             carrierName: resolution.carrier?.name ?? this.deps.carriers.carrier(scac)?.name ?? null,
-            carrierHintCode: resolution.carrier ? null : resolution.carrierHint,
+            carrierHintCode: resolution.carrier || input.carrierCode ? null : hint,
             equipmentOwner: resolution.owner,
+            ownerIsLessor: resolution.ownerIsLessor && input.identifierType === "container_id",
+            ...(lease ? leaseFields(lease) : {}),
             connectorStatus: this.deps.connectors.has(scac) ? null : "not_connected",
             tags: input.tags ?? [],
             isDemo: this.deps.isDemo?.(identifier) ?? false,
@@ -279,6 +295,7 @@ export class TrackingEngine {
       return { ok: false, events: 0, error: err };
     }
     this.apply(root, events);
+    await this.refreshLeases(root.id);
     return { ok: true, events: events.length };
   }
 
@@ -362,6 +379,7 @@ export class TrackingEngine {
         for (const box of boxes) {
           let child = kids.find((k) => k.containerNumber === box);
           if (!child) {
+            const owner = this.deps.carriers.resolve({ reference: box, kind: "container" });
             child = {
               ...root,
               id: crypto.randomUUID(),
@@ -369,6 +387,8 @@ export class TrackingEngine {
               identifier: box,
               identifierType: "container_id",
               containerNumber: box,
+              equipmentOwner: owner.owner,
+              ownerIsLessor: owner.ownerIsLessor,
               firstPlans: null,
               adding: false,
             };
@@ -503,6 +523,38 @@ export class TrackingEngine {
       .run();
   }
 
+  /** The first lessor connector that knows the box; failures count as "not known" (looked up again later). */
+  async lessorLookup(containerNumber: string): Promise<LessorRecord | null> {
+    for (const lessor of this.deps.lessors ?? []) {
+      try {
+        const found = await lessor.lookup(containerNumber);
+        if (found) return found;
+      } catch (err) {
+        console.error(`[tracking] lessor ${lessor.name}: ${(err as Error).message}`);
+      }
+    }
+    return null;
+  }
+
+  /** Refreshes lease data of a root's leased boxes when it is older than LESSOR_REFRESH_MS. */
+  private async refreshLeases(rootId: string): Promise<void> {
+    const now = this.deps.now();
+    const boxes = this.deps.db
+      .select()
+      .from(tracked)
+      .where(and(or(eq(tracked.id, rootId), eq(tracked.parentId, rootId)), eq(tracked.ownerIsLessor, true)))
+      .all()
+      .filter(
+        (b) =>
+          b.containerNumber &&
+          (!b.lessorCheckedAt || now - Date.parse(b.lessorCheckedAt) >= LESSOR_REFRESH_MS),
+      );
+    for (const box of boxes) {
+      const lease = await this.lessorLookup(box.containerNumber!);
+      if (lease) this.deps.db.update(tracked).set(leaseFields(lease)).where(eq(tracked.id, box.id)).run();
+    }
+  }
+
   terms(orgId: string, db: Db = this.deps.db): FreeTimeTerms[] {
     return db.select().from(freeTimeTerms).where(eq(freeTimeTerms.orgId, orgId)).all();
   }
@@ -578,6 +630,22 @@ export class TrackingEngine {
       .where(and(eq(tracked.orgId, orgId), inArray(tracked.id, ids)))
       .all();
   }
+}
+
+function leaseFields(lease: LessorRecord): Partial<TrackedRow> {
+  return {
+    equipmentLessor: lease.lessor,
+    lesseeName: lease.lesseeName,
+    lessorStatus: lease.status,
+    lessorCheckedAt: lease.checkedAt,
+    lessorContractNumber: lease.contractNumber,
+    lessorContractType: lease.contractType,
+    redeliveryReference: lease.redeliveryReference,
+    redeliveryDate: lease.redeliveryDate,
+    redeliveryLocation: lease.redeliveryLocation,
+    redeliveryYard: lease.redeliveryYard,
+    equipmentManufacturer: lease.manufacturer,
+  };
 }
 
 /** Cadence from the derived state: before departure, in transit, close to arrival, dwelling at destination. */

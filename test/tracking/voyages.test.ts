@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { outbox, shipmentUsage, tracked } from "../../api/db/schema.ts";
 import { withCheckDigit } from "../../ingest/iso6346.ts";
+import { lesseeOf } from "../../ingest/sandbox/references.ts";
 import { type SimulatedVoyage, simulateVoyage } from "../../ingest/sandbox/simulate.ts";
 import { loadWorld, SANDBOX_SCACS, type SandboxWorld } from "../../ingest/sandbox/world.ts";
 import { errorCode } from "../helpers/envelopes.ts";
@@ -122,7 +123,10 @@ beforeAll(async () => {
   world = await loadWorld();
   clock = new ManualClock(Date.parse(start));
   p = await makePlatform(
-    { carriers: SANDBOX_SCACS.map((scac) => ({ scac, baseUrl: sandbox.carrierUrl(scac) })) },
+    {
+      carriers: SANDBOX_SCACS.map((scac) => ({ scac, baseUrl: sandbox.carrierUrl(scac) })),
+      lessors: [{ name: "sandbox lessor", baseUrl: `${sandbox.url}/lessor` }],
+    },
     clock.now,
   );
   const org = p.accounts.createOrg("voyages", { paid: true, rateLimit: 1_000_000 });
@@ -362,11 +366,12 @@ describe("validation, resolution and errors", () => {
     expect(evergreen.body.warning).toMatch(/connector/);
     const row = p.tracking.engine.get(orgId, evergreen.body.data.id as string)!;
     expect(row.connectorStatus).toBe("not_connected");
-    const textainer = withCheckDigit("TGHU123456");
-    const lessor = await add(textainer, "container_id");
+    // AAAU (Asia Container) is not a line and no connected lessor knows its boxes.
+    const unleased = withCheckDigit("AAAU123456");
+    const lessor = await add(unleased, "container_id");
     expect(lessor.status).toBe(404);
     expect(errorCode(lessor.body)).toBe("REFERENCE_NOT_RESOLVABLE");
-    const hinted = await add(textainer, "container_id", { carrier_code: "MSCU" });
+    const hinted = await add(unleased, "container_id", { carrier_code: "MSCU" });
     expect(hinted.status).toBe(201);
   });
 
@@ -607,5 +612,42 @@ describe("demurrage from free-time terms", () => {
       .map((o) => o.type);
     expect(types.filter((t) => t === "demurrage_warning")).toHaveLength(1);
     expect(types.filter((t) => t === "demurrage_started")).toHaveLength(1);
+  });
+});
+
+describe("a leased box", () => {
+  test("the lessor names the lessee: a carrier hint only, events from that line, lease fields, off-hire after return", async () => {
+    const number = withCheckDigit("TGHU314159");
+    const lessee = lesseeOf("TGHU", 314159);
+    const v = voyage(number);
+    const box = v.containers.find((c) => c.number === number)!;
+    await at(Date.parse(box.milestones.loaded) + 24 * H);
+    const added = await add(number, "container_id");
+    expect(added.status).toBe(201);
+    const id = added.body.data.id as string;
+    const item = (await get("/v1/containers?limit=500")).body.data.items!.find((i) => i.id === id)!;
+    expect(item).toMatchObject({
+      carrier_code: null,
+      carrier_hint_code: lessee,
+      equipment_owner: "Textainer",
+      equipment_lessor: "Textainer",
+      lessee_name: p.tracking.carriers.carrier(lessee)!.name,
+      lessor_status: "on-hire",
+      status: "in_transit",
+      lessor_contract_number: expect.stringMatching(/^TEX-/),
+      equipment_manufacturer: expect.any(String),
+    });
+    expect(item.lessor_checked_at).toBe(new Date(clock.t).toISOString());
+    const lookup = await get(`/v1/containers/lookup/${number}`);
+    const prov = lookup.body.data.field_provenance as Record<string, { state: string }>;
+    expect(prov.equipment_lessor!.state).toBe("resolved");
+    expect((lookup.body.data.events as Json[]).length).toBeGreaterThan(0);
+    if (item.lessor_contract_type === "one-way") expect(item.redelivery_location).toBe(v.destination.locode);
+    else expect(item.redelivery_date).toBeNull();
+
+    await at(Date.parse(box.milestones.emptyReturn) + 26 * H);
+    const after = p.db.select().from(tracked).where(eq(tracked.id, id)).get()!;
+    expect(after.lessorStatus).toBe("off-hire");
+    expect(after.carrierCode).toBeNull(); // never confirmed from lessor data
   });
 });
