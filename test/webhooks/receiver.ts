@@ -1,0 +1,145 @@
+/**
+ * A real HTTPS webhook receiver for tests: a throwaway CA and a server certificate for hooks.test,
+ * localhost and 127.0.0.1 made with openssl, and a node:https server whose behaviour is chosen by
+ * path: /ok, /status/<code>, /redirect, /slow/<ms>, /reset, /flaky/<n> (500 for the first n
+ * requests of each delivery id, then 200). Every request is kept with its raw body bytes.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:https";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface Received {
+  path: string;
+  headers: Record<string, string>;
+  raw: Buffer;
+  at: number;
+}
+
+export interface Receiver {
+  port: number;
+  /** PEM file of the CA that signed the server certificate (PORTOLAN_WEBHOOK_CA_FILE). */
+  caFile: string;
+  url(path: string, host?: string): string;
+  received: Received[];
+  /** Resolves once `n` requests matching `filter` have arrived. */
+  waitFor(n: number, filter?: (r: Received) => boolean, timeoutMs?: number): Promise<Received[]>;
+  close(): Promise<void>;
+}
+
+export function makeCertificates(dir: string): { ca: string; cert: string; key: string } {
+  const run = (args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
+  run(
+    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2"]
+      .concat(["-subj", "/CN=Portolan test CA", "-addext", "basicConstraints=critical,CA:TRUE"])
+      .concat(["-addext", "keyUsage=keyCertSign"]),
+  );
+  run([
+    "req",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    "srv.key",
+    "-out",
+    "srv.csr",
+    "-subj",
+    "/CN=hooks.test",
+  ]);
+  writeFileSync(
+    join(dir, "ext.cnf"),
+    "subjectAltName=DNS:hooks.test,DNS:rebind.test,DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n",
+  );
+  run(
+    [
+      "x509",
+      "-req",
+      "-in",
+      "srv.csr",
+      "-CA",
+      "ca.pem",
+      "-CAkey",
+      "ca.key",
+      "-CAcreateserial",
+      "-out",
+      "srv.pem",
+    ].concat(["-days", "2", "-extfile", "ext.cnf"]),
+  );
+  return { ca: join(dir, "ca.pem"), cert: join(dir, "srv.pem"), key: join(dir, "srv.key") };
+}
+
+export async function startReceiver(): Promise<Receiver> {
+  const dir = mkdtempSync(join(tmpdir(), "portolan-receiver-"));
+  const certs = makeCertificates(dir);
+  const received: Received[] = [];
+  const seen = new Map<string, number>();
+  const waiters = new Set<() => void>();
+  const server: Server = createServer(
+    { cert: readFileSync(certs.cert), key: readFileSync(certs.key) },
+    (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const path = req.url ?? "/";
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(req.headers)) headers[k] = String(v);
+        received.push({ path, headers, raw: Buffer.concat(chunks), at: Date.now() });
+        for (const w of waiters) w();
+        const [, mode, arg] = path.split("/");
+        if (mode === "reset") return req.socket.destroy();
+        if (mode === "redirect") {
+          res.writeHead(302, { location: "https://hooks.test/elsewhere" });
+          return res.end();
+        }
+        if (mode === "status") {
+          res.writeHead(Number(arg));
+          return res.end("x".repeat(5000));
+        }
+        if (mode === "flaky") {
+          const id = headers["x-portolan-ocean-delivery"] ?? "";
+          const n = (seen.get(id) ?? 0) + 1;
+          seen.set(id, n);
+          res.writeHead(n <= Number(arg) ? 500 : 200);
+          return res.end("flaky");
+        }
+        const delay = mode === "slow" ? Number(arg) : 0;
+        setTimeout(() => {
+          if (res.destroyed) return;
+          res.writeHead(200, { "content-type": "text/plain" });
+          res.end("ok");
+        }, delay);
+      });
+    },
+  );
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  return {
+    port,
+    caFile: certs.ca,
+    url: (path, host = "hooks.test") => `https://${host}:${port}${path}`,
+    received,
+    waitFor(n, filter = () => true, timeoutMs = 10_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const hits = received.filter(filter);
+          if (hits.length < n) return false;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(hits);
+          return true;
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`waited for ${n} requests, got ${received.filter(filter).length}`));
+        }, timeoutMs);
+        if (!check()) waiters.add(check);
+      });
+    },
+    async close() {
+      server.closeAllConnections?.();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,58 @@
+/** A platform wired for delivery tests: short ladder and timeout, the test receiver's CA trusted. */
+import { loadConfig } from "../../api/config.ts";
+import type { WebhookConfig } from "../../api/webhooks/config.ts";
+import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
+import type { Receiver } from "./receiver.ts";
+
+type Obj = Record<string, unknown>;
+export type Json = Obj & { data: Obj & { items?: Obj[] } };
+
+export function testWebhookConfig(rx: Receiver, over: Partial<WebhookConfig> = {}): WebhookConfig {
+  return {
+    ...loadConfig({}).webhooks,
+    allowPrivate: true, // the receiver is on loopback
+    caFile: rx.caFile,
+    resolve: { "hooks.test": ["127.0.0.1"] },
+    scheduleMs: [0, 60, 60],
+    jitter: 0,
+    timeoutMs: 400,
+    sweepMs: 25,
+    disableAfterFailures: 100,
+    disableAfterMs: 0,
+    ...over,
+  };
+}
+
+export async function webhookPlatform(webhooks: WebhookConfig) {
+  const p = await makePlatform({ webhooks });
+  const t = await p.tenant({ paid: true });
+  p.accounts.setPlan(t.orgId, { rateLimit: 1_000_000 });
+  return { p, t, api: apiOf(p, t.keys.ocean) };
+}
+
+/** JSON calls to the ocean webhook routes with one key. */
+export function apiOf(p: TestPlatform, key: string) {
+  return async (method: string, path: string, body?: unknown) => {
+    const res = await p.call("ocean", path, {
+      method,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...bearer(key, body === undefined ? {} : { "content-type": "application/json" }),
+    });
+    return { status: res.status, body: (await res.json()) as Json };
+  };
+}
+
+/** Polls `probe` until it answers something truthy, and returns that. */
+export async function until<T>(
+  probe: () => Promise<T | null | undefined | false>,
+  timeoutMs = 10_000,
+  what = "condition",
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(20);
+  }
+}
