@@ -1,5 +1,5 @@
 /** A platform wired for delivery tests: short ladder and timeout, the test receiver's CA trusted. */
-import { loadConfig } from "../../api/config.ts";
+import { type Config, loadConfig } from "../../api/config.ts";
 import type { WebhookConfig } from "../../api/webhooks/config.ts";
 import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 import type { Receiver } from "./receiver.ts";
@@ -23,8 +23,8 @@ export function testWebhookConfig(rx: Receiver, over: Partial<WebhookConfig> = {
   };
 }
 
-export async function webhookPlatform(webhooks: WebhookConfig) {
-  const p = await makePlatform({ webhooks });
+export async function webhookPlatform(webhooks: WebhookConfig, overrides: Partial<Config> = {}) {
+  const p = await makePlatform({ webhooks, ...overrides });
   const t = await p.tenant({ paid: true });
   p.accounts.setPlan(t.orgId, { rateLimit: 1_000_000 });
   return { p, t, api: apiOf(p, t.keys.ocean) };

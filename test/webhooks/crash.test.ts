@@ -1,0 +1,103 @@
+/**
+ * At-least-once across a crash: the dispatcher runs as its own process, is killed with SIGKILL
+ * while deliveries are in flight (the receiver answers slowly), and a fresh one finishes the work.
+ * Every event arrives at least once; a repeat carries the same delivery id and the same bytes.
+ */
+import { afterAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { outbox, webhookDeliveries } from "../../api/db/schema.ts";
+import { deliveryIdFor } from "../../api/webhooks/dispatcher.ts";
+import { verify } from "../../api/webhooks/verify.ts";
+import { startReceiver } from "./receiver.ts";
+import { testWebhookConfig, until, webhookPlatform } from "./setup.ts";
+
+const ROOT = join(import.meta.dir, "../..");
+const dir = mkdtempSync(join(tmpdir(), "portolan-crash-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function spawnDispatcher(env: Record<string, string>) {
+  return Bun.spawn([process.execPath, join(ROOT, "api/webhooks/dispatcher-main.ts")], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+}
+
+test("a dispatcher killed mid-delivery loses nothing; repeats keep their id and bytes", async () => {
+  const rx = await startReceiver();
+  const dbPath = join(dir, "crash.sqlite");
+  const { p, t, api } = await webhookPlatform(testWebhookConfig(rx), { dbPath });
+  try {
+    const ep = (await api("POST", "/v1/webhooks", { url: rx.url("/slow/400/crash") })).body.data as {
+      id: string;
+      secret: string;
+    };
+    const events = Array.from({ length: 40 }, (_, i) => ({
+      id: `crash-${i}`,
+      orgId: t.orgId,
+      product: "ocean",
+      type: "vessel_departed",
+      occurredAt: new Date(Date.UTC(2026, 10, 20, 12, 0, i)).toISOString(),
+      data: { n: i },
+      createdAt: new Date().toISOString(),
+    }));
+    p.db.insert(outbox).values(events).run();
+
+    const env = {
+      PORTOLAN_DB: dbPath,
+      PORTOLAN_WEBHOOK_ALLOW_PRIVATE: "1",
+      PORTOLAN_WEBHOOK_CA_FILE: rx.caFile,
+      PORTOLAN_WEBHOOK_RESOLVE: "hooks.test=127.0.0.1",
+      PORTOLAN_WEBHOOK_SWEEP_MS: "50",
+      PORTOLAN_WEBHOOK_TIMEOUT_MS: "1000", // lease: 2 x timeout + 1 s = 3 s
+      PORTOLAN_WEBHOOK_CONCURRENCY: "6",
+      PORTOLAN_WEBHOOK_SCHEDULE: "0,100ms,100ms,100ms",
+    };
+    const first = spawnDispatcher(env);
+    await rx.waitFor(9, (r) => r.path === "/slow/400/crash", 15_000);
+    first.kill("SIGKILL");
+    expect(await first.exited).not.toBe(0);
+    const inFlight = p.db
+      .select()
+      .from(webhookDeliveries)
+      .all()
+      .filter((d) => d.status === "pending" && d.leaseUntil > Date.now());
+    expect(inFlight.length).toBeGreaterThan(0); // the kill caught deliveries under lease
+
+    const second = spawnDispatcher(env);
+    try {
+      await until(
+        async () =>
+          p.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.status, "delivered")).all()
+            .length === events.length,
+        30_000,
+        "every delivery recorded as delivered",
+      );
+    } finally {
+      second.kill("SIGTERM");
+      await second.exited;
+    }
+
+    const hits = rx.received.filter((r) => r.path === "/slow/400/crash");
+    const byId = new Map<string, string[]>();
+    for (const h of hits) {
+      const id = h.headers["x-portolan-ocean-delivery"]!;
+      expect(await verify(h.raw, h.headers["x-portolan-ocean-signature"]!, ep.secret)).toBe(true);
+      expect(JSON.parse(h.raw.toString()).id).toBe(id);
+      byId.set(id, [...(byId.get(id) ?? []), h.raw.toString("hex")]);
+    }
+    const expected = events.map((e) => deliveryIdFor(e.id, ep.id));
+    expect([...byId.keys()].sort()).toEqual([...expected].sort());
+    const repeated = [...byId.values()].filter((bodies) => bodies.length > 1);
+    expect(repeated.length).toBeGreaterThan(0); // the ones in flight at the kill were sent again
+    for (const bodies of repeated) expect(new Set(bodies).size).toBe(1);
+    for (const d of inFlight) expect(byId.get(d.id)!.length).toBeGreaterThanOrEqual(2);
+  } finally {
+    await p.close();
+    await rx.close();
+  }
+}, 60_000);

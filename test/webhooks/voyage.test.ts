@@ -1,0 +1,108 @@
+/**
+ * Real events: a sandbox voyage (carrier in its own process, manual clock) raises ocean events in
+ * the tracking engine's outbox; the dispatcher delivers each once to the endpoint subscribed to
+ * those types, and nothing to an endpoint subscribed to others.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { outbox } from "../../api/db/schema.ts";
+import { Dispatcher, deliveryIdFor } from "../../api/webhooks/dispatcher.ts";
+import { verify } from "../../api/webhooks/verify.ts";
+import { simulateVoyage } from "../../ingest/sandbox/simulate.ts";
+import { loadWorld, SANDBOX_SCACS } from "../../ingest/sandbox/world.ts";
+import { ManualClock, makePlatform, type TestPlatform } from "../helpers/platform.ts";
+import { type RunningSandbox, startSandbox } from "../sandbox/spawn.ts";
+import { type Receiver, startReceiver } from "./receiver.ts";
+import { apiOf, testWebhookConfig, until } from "./setup.ts";
+
+const H = 3_600_000;
+let sandbox: RunningSandbox;
+let rx: Receiver;
+let p: TestPlatform;
+let dispatcher: Dispatcher;
+const clock = new ManualClock(Date.parse("2026-08-01T00:00:00Z"));
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ SANDBOX_START: new Date(clock.t).toISOString() });
+  rx = await startReceiver();
+  const webhooks = testWebhookConfig(rx);
+  p = await makePlatform(
+    { webhooks, carriers: SANDBOX_SCACS.map((scac) => ({ scac, baseUrl: sandbox.carrierUrl(scac) })) },
+    clock.now,
+  );
+  // The dispatcher keeps real time (leases, ladder); only the carrier world runs on the manual clock.
+  dispatcher = await Dispatcher.start(p.db, webhooks);
+});
+afterAll(async () => {
+  await dispatcher.stop();
+  await sandbox.stop();
+  await rx.close();
+  await p.close();
+});
+
+test("a voyage's ocean events reach the subscribed endpoint once each, and only that one", async () => {
+  const org = p.accounts.createOrg("voyage-hooks", { paid: true, rateLimit: 1_000_000 });
+  p.accounts.setEntitlement(org.id, "ocean", null);
+  const api = apiOf(p, (await p.accounts.createKey(org.id, "ocean")).key);
+  const wanted = ["vessel_departed", "container_arrived", "container_delivered", "eta_changed"];
+  const subscribed = (await api("POST", "/v1/webhooks", { url: rx.url("/ok/voyage"), event_types: wanted }))
+    .body.data as { id: string; secret: string };
+  const other = (
+    await api("POST", "/v1/webhooks", { url: rx.url("/ok/other"), event_types: ["customs_hold"] })
+  ).body.data as { id: string };
+
+  const ref = "MAEU0000008";
+  const v = simulateVoyage(ref, { world: await loadWorld() })!;
+  const box = v.containers.find((c) => c.number === ref)!;
+  const at = async (ms: number) => {
+    clock.t = ms;
+    await sandbox.setClock({ now: new Date(ms).toISOString() });
+    await p.tracking.engine.pollDue();
+  };
+  await at(Date.parse(v.bookedAt) + 6 * H);
+  expect(
+    (await api("POST", "/v1/containers", { identifier: ref, identifier_type: "container_id" })).status,
+  ).toBe(201);
+  for (const m of ["gateIn", "loaded", "discharged", "gateOut", "emptyReturn"] as const) {
+    await at(Date.parse(box.milestones[m]) + 3 * H);
+  }
+
+  const rows = p.db
+    .select()
+    .from(outbox)
+    .all()
+    .filter((o) => o.orgId === org.id);
+  const expected = rows.filter((r) => wanted.includes(r.type));
+  expect(expected.map((r) => r.type)).toEqual(
+    expect.arrayContaining(["vessel_departed", "container_arrived"]),
+  );
+  const hits = await rx.waitFor(expected.length, (r) => r.path === "/ok/voyage");
+  await until(async () => {
+    const d = (await api("GET", `/v1/webhooks/${subscribed.id}`)).body.data;
+    return (d.recent_deliveries as Array<{ status: string }>).every((x) => x.status === "delivered");
+  });
+  await Bun.sleep(200); // anything extra would have arrived by now
+  const all = rx.received.filter((r) => r.path === "/ok/voyage");
+  expect(all).toHaveLength(expected.length);
+  expect(rx.received.filter((r) => r.path === "/ok/other")).toHaveLength(0);
+  expect(other.id).toBeTruthy();
+
+  const bodies = new Map(hits.map((h) => [h.headers["x-portolan-ocean-delivery"], h]));
+  for (const row of expected) {
+    const h = bodies.get(deliveryIdFor(row.id, subscribed.id))!;
+    expect(h).toBeDefined();
+    expect(h.headers["x-portolan-ocean-event"]).toBe(row.type);
+    expect(await verify(h.raw, h.headers["x-portolan-ocean-signature"]!, subscribed.secret)).toBe(true);
+    const body = JSON.parse(h.raw.toString());
+    expect(body).toEqual({
+      id: deliveryIdFor(row.id, subscribed.id),
+      type: row.type,
+      occurred_at: new Date(row.occurredAt).toISOString(),
+      data: row.data,
+    });
+    if (row.type !== "eta_changed") {
+      expect(body.data.event_date_time).toMatch(/Z$/);
+      expect(body.data.event_timezone).toEqual(expect.any(String));
+      expect(typeof body.data.utc_offset_minutes).toBe("number");
+    }
+  }
+}, 60_000);
