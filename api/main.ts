@@ -10,6 +10,7 @@ import { distanceServices } from "./distance/services.ts";
 import { serveBun } from "./runtime/bun-serve.ts";
 import { startSandboxCarrier } from "./runtime/sandbox-process.ts";
 import { PRODUCTS } from "./shared/products.ts";
+import { Dispatcher } from "./webhooks/dispatcher.ts";
 
 const config = loadConfig();
 try {
@@ -37,8 +38,10 @@ for (const p of PRODUCTS) {
   );
 }
 const poller = startPoller(platform.tracking.engine, config.pollIntervalMs);
+const dispatcher = config.webhooks.inProcess ? await Dispatcher.start(platform.db, config.webhooks) : null;
 const stop = async () => {
   poller.stop();
+  await dispatcher?.stop();
   sandbox?.stop();
   await platform.close();
   process.exit(0);
