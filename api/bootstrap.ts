@@ -1,5 +1,6 @@
 /** Wires a Platform from configuration: database, accounts, rate limiter (memory or Redis). */
 
+import { startAisFeeds } from "../ingest/ais/feeds.ts";
 import { isDemoReference } from "../ingest/sandbox/demo.ts";
 import { AccountsRepo } from "./accounts/repo.ts";
 import type { Config } from "./config.ts";
@@ -21,6 +22,7 @@ export async function bootstrap(config: Config, now: () => number = Date.now): P
   const tracking = await trackingServices(config, db, now, {
     isDemo: config.sandbox ? isDemoReference : undefined,
   });
+  const ais = startAisFeeds(config.aisFeeds, tracking.positions, now);
   return {
     config,
     db,
@@ -29,6 +31,7 @@ export async function bootstrap(config: Config, now: () => number = Date.now): P
     limiter,
     now,
     close: async () => {
+      await ais.close();
       await limiter.close();
       closeDb();
     },

@@ -24,9 +24,12 @@ export interface Config {
   carriers: DcsaConnectorConfig[];
   /** Lessor unit APIs (PORTOLAN_LESSORS, a JSON array of {name, baseUrl, apiKey?}); the sandbox adds its lessor. */
   lessors: HttpLessorConfig[];
+  /** AIS feeds (PORTOLAN_AIS, comma-separated tcp://, udp:// or file:// URLs); the sandbox adds its own. */
+  aisFeeds: string[];
   /** Run the sandbox carrier beside the API (PORTOLAN_SANDBOX=0 turns it off). */
   sandbox: boolean;
   sandboxPort: number;
+  sandboxAisPort: number;
   /** How often the in-process poller looks for records due a carrier call. */
   pollIntervalMs: number;
   /** Webhook delivery: keys, retry ladder, timeouts, address policy (PORTOLAN_WEBHOOK_*). */
@@ -83,8 +86,13 @@ export function loadConfig(env: Env = process.env): Config {
     buildDir: env.PORTOLAN_BUILD_DIR ?? "data/build",
     carriers: parseList<DcsaConnectorConfig>(env.PORTOLAN_CARRIERS, "PORTOLAN_CARRIERS", ["scac", "baseUrl"]),
     lessors: parseList<HttpLessorConfig>(env.PORTOLAN_LESSORS, "PORTOLAN_LESSORS", ["name", "baseUrl"]),
+    aisFeeds: (env.PORTOLAN_AIS ?? "")
+      .split(",")
+      .map((u) => u.trim())
+      .filter(Boolean),
     sandbox: env.PORTOLAN_SANDBOX !== "0",
     sandboxPort: int(env, "PORTOLAN_SANDBOX_PORT", 8090),
+    sandboxAisPort: int(env, "PORTOLAN_SANDBOX_AIS_PORT", 8091),
     pollIntervalMs: int(env, "PORTOLAN_POLL_INTERVAL_MS", 15_000),
     webhooks: webhookConfig(env),
   };

@@ -21,10 +21,13 @@ try {
   process.exit(1);
 }
 const sandbox =
-  config.sandbox && config.carriers.length === 0 ? await startSandboxCarrier(config.sandboxPort) : null;
+  config.sandbox && config.carriers.length === 0
+    ? await startSandboxCarrier(config.sandboxPort, config.sandboxAisPort)
+    : null;
 if (sandbox) {
   config.carriers = sandbox.carriers;
   config.lessors = [...config.lessors, ...sandbox.lessors];
+  config.aisFeeds = [...config.aisFeeds, ...sandbox.aisFeeds];
   console.log(
     `${"Sandbox carrier (DCSA TNT 2.2)".padEnd(32)} ${sandbox.url}  (MAEU, MSCU, CMDU, HLCU, ONEY)`,
   );

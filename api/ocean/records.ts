@@ -3,6 +3,7 @@
  * present), the lookup record (single read) and milestone events. Rendering only; state comes from
  * the tracking engine.
  */
+import type { VesselPosition } from "../../ingest/ais/positions.ts";
 import type { Demurrage } from "../../ingest/tracking/demurrage.ts";
 import type { TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
 import { type Milestone, toMilestone } from "../../ingest/tracking/timeline.ts";
@@ -21,6 +22,24 @@ export function milestoneView(m: Milestone) {
     utc_offset_minutes: m.utc_offset_minutes,
     event_timezone: m.event_timezone,
     location: m.location,
+  };
+}
+
+/** The spec's vessel position: null without an IMO aboard or a usable fix. */
+function positionView(row: TrackedRow, p: VesselPosition | null) {
+  if (!p) return null;
+  return {
+    imo: row.currentVesselImo,
+    name: p.name ?? row.currentVesselName,
+    lat: p.lat,
+    lng: p.lng,
+    speed_knots: p.speed_knots,
+    heading_deg: p.heading_deg,
+    nav_status: p.nav_status,
+    position_updated_at: p.position_updated_at,
+    position_fix_at: p.position_fix_at,
+    position_age_hours: p.position_age_hours,
+    position_freshness: p.position_freshness,
   };
 }
 
@@ -92,7 +111,7 @@ export function trackedRecord(
         }))
       : null,
     is_demo: row.isDemo,
-    vessel_position: null,
+    vessel_position: positionView(row, engine.vesselPosition(row)),
   };
 }
 
@@ -200,7 +219,12 @@ function redeliveryProvenance(row: TrackedRow): Provenance {
 }
 
 /** Why each enrichment field is filled or empty: one sentence each (docs/tracking.md lists the rules). */
-function provenance(engine: TrackingEngine, row: TrackedRow, dem: Demurrage): Record<string, Provenance> {
+function provenance(
+  engine: TrackingEngine,
+  row: TrackedRow,
+  dem: Demurrage,
+  position: VesselPosition | null,
+): Record<string, Provenance> {
   const carrier = row.carrierName ?? row.carrierCode ?? "the carrier";
   const dest = portName(engine, row.destinationUnlocode);
   return {
@@ -221,21 +245,30 @@ function provenance(engine: TrackingEngine, row: TrackedRow, dem: Demurrage): Re
           confidence: null,
           evidence: `${carrier} has not published an arrival time yet.`,
         },
-    vessel_position: row.currentVesselImo
+    vessel_position: position
       ? {
-          state: "awaiting_carrier",
-          action: "wait",
-          source: "ais",
-          confidence: null,
-          evidence: "No AIS fix received for the carrying vessel yet.",
-        }
-      : {
-          state: "not_applicable",
+          state: "resolved",
           action: "none",
-          source: null,
-          confidence: null,
-          evidence: "The box is not aboard a vessel right now.",
-        },
+          source: "ais",
+          confidence:
+            position.position_freshness === "live" ? 1 : position.position_freshness === "recent" ? 0.8 : 0.5,
+          evidence: `AIS fix of ${position.name ?? row.currentVesselName ?? "the carrying vessel"} ${position.position_age_hours ?? "?"} h ago (${position.position_freshness}).`,
+        }
+      : row.currentVesselImo
+        ? {
+            state: "awaiting_carrier",
+            action: "wait",
+            source: "ais",
+            confidence: null,
+            evidence: "No AIS fix received for the carrying vessel yet.",
+          }
+        : {
+            state: "not_applicable",
+            action: "none",
+            source: null,
+            confidence: null,
+            evidence: "The box is not aboard a vessel right now.",
+          },
     customs_hold_reason: row.customsHoldSince
       ? row.customsHoldReason
         ? {
@@ -285,6 +318,11 @@ export type LaneConfidence = (row: TrackedRow) => number | null;
 
 export function lookupRecord(engine: TrackingEngine, row: TrackedRow, confidence: LaneConfidence) {
   const dem = engine.demurrageOf(row);
+  const position = engine.vesselPosition(row);
+  const fixAt = position?.position_fix_at ?? null;
+  // last_updated_at: the more recent of the carrier check and the AIS fix.
+  const aisNewer =
+    fixAt !== null && (row.lastPolledAt === null || Date.parse(fixAt) > Date.parse(row.lastPolledAt));
   const events = engine.timeline(row).map((e) => milestoneView(toMilestone(e, engine.places)));
   const children = row.identifierType === "container_id" ? null : engine.children(row.id);
   return {
@@ -318,16 +356,16 @@ export function lookupRecord(engine: TrackingEngine, row: TrackedRow, confidence
     carrier: row.carrierName ?? row.carrierCode ?? row.carrierHintCode ?? "Unknown",
     vessel_name: row.currentVesselName,
     vessel_imo: row.currentVesselImo,
-    vessel_position: null,
+    vessel_position: positionView(row, position),
     origin_name: portName(engine, row.originUnlocode),
     destination_name: portName(engine, row.destinationUnlocode),
     eta: row.eta,
     eta_confidence_pct: confidence(row),
-    last_updated_at: row.lastPolledAt ?? row.addedAt,
-    last_updated_source: row.lastPolledAt ? "carrier_poll" : null,
+    last_updated_at: aisNewer ? fixAt : (row.lastPolledAt ?? row.addedAt),
+    last_updated_source: aisNewer ? "ais_vessel_position" : row.lastPolledAt ? "carrier_poll" : null,
     last_polled_at: row.lastPolledAt ?? row.addedAt,
-    last_ais_fix_at: null,
-    field_provenance: provenance(engine, row, dem),
+    last_ais_fix_at: fixAt,
+    field_provenance: provenance(engine, row, dem, position),
     demurrage_free_days_left: dem.freeDaysLeft,
     ai_narrative: null,
     events,

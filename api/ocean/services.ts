@@ -1,5 +1,6 @@
 /** The tracking engine and what it needs, wired from configuration. */
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { MemoryPositionStore, type PositionStore } from "../../ingest/ais/positions.ts";
 import { type CarrierConnector, DcsaConnector } from "../../ingest/carriers/connector.ts";
 import { CarrierDirectory } from "../../ingest/carriers/resolve.ts";
 import { HttpLessorConnector } from "../../ingest/lessors/connector.ts";
@@ -13,6 +14,7 @@ import type { LaneConfidence } from "./records.ts";
 
 export interface TrackingServices {
   engine: TrackingEngine;
+  positions: PositionStore;
   carriers: CarrierDirectory;
   connectors: ReadonlyMap<string, CarrierConnector>;
   confidence: LaneConfidence;
@@ -42,7 +44,17 @@ export async function trackingServices(
     config.carriers.map((c) => [c.scac, new DcsaConnector({ now, ...c })]),
   );
   const lessors = config.lessors.map((l) => new HttpLessorConnector(l));
-  const engine = new TrackingEngine({ db, now, carriers, connectors, places, lessors, isDemo: opts.isDemo });
+  const positions = new MemoryPositionStore();
+  const engine = new TrackingEngine({
+    db,
+    now,
+    carriers,
+    connectors,
+    places,
+    lessors,
+    positions,
+    isDemo: opts.isDemo,
+  });
   // Lane shares move slowly: one query per lane per minute, not per read.
   const laneCache = new Map<string, { at: number; pct: number | null }>();
   const confidence: LaneConfidence = (row: TrackedRow) => {
@@ -78,5 +90,5 @@ export async function trackingServices(
     if (!lane || lane.total < MIN_LANE_VOYAGES) return null;
     return Math.round((Number(lane.onTime) / lane.total) * 100);
   };
-  return { engine, carriers, connectors, confidence };
+  return { engine, positions, carriers, connectors, confidence };
 }

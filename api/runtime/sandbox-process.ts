@@ -9,6 +9,7 @@ import { SANDBOX_SCACS } from "../../ingest/sandbox/world.ts";
 
 export async function startSandboxCarrier(
   port: number,
+  aisPort: number,
   env: Record<string, string | undefined> = process.env,
 ) {
   const today = new Date();
@@ -17,6 +18,7 @@ export async function startSandboxCarrier(
     env: {
       ...env,
       SANDBOX_PORT: String(port),
+      SANDBOX_AIS_PORT: String(aisPort),
       SANDBOX_CLOCK: "real",
       SANDBOX_EPOCH: env.SANDBOX_EPOCH ?? today.toISOString(),
     },
@@ -35,5 +37,6 @@ export async function startSandboxCarrier(
   reader.releaseLock();
   const carriers: DcsaConnectorConfig[] = SANDBOX_SCACS.map((scac) => ({ scac, baseUrl: `${url}/${scac}` }));
   const lessors: HttpLessorConfig[] = [{ name: "sandbox lessor", baseUrl: `${url}/lessor` }];
-  return { url, carriers, lessors, stop: () => proc.kill() };
+  const ais = /AIS feed on (tcp:\/\/\S+)/.exec(seen)?.[1];
+  return { url, carriers, lessors, aisFeeds: ais ? [ais] : [], stop: () => proc.kill() };
 }

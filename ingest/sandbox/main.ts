@@ -1,9 +1,11 @@
 /**
  * The sandbox carrier as its own process: `bun ingest/sandbox/main.ts`.
- * SANDBOX_PORT (8090), SANDBOX_HOST (127.0.0.1), SANDBOX_CLOCK (real | manual), SANDBOX_START
+ * SANDBOX_PORT (8090), SANDBOX_AIS_PORT (8091, TCP AIVDM feed), SANDBOX_AIS_INTERVAL_MS (10000),
+ * SANDBOX_HOST (127.0.0.1), SANDBOX_CLOCK (real | manual), SANDBOX_START
  * (ISO: initial clock reading), SANDBOX_TIME_SCALE (real clock speed-up), SANDBOX_EPOCH (ISO: anchor
  * of booking dates), SANDBOX_API_KEY, PORTOLAN_SOURCES, PORTOLAN_BUILD_DIR.
  */
+import { SandboxAis } from "./ais.ts";
 import { createSandbox, SandboxClock } from "./server.ts";
 import { DEFAULT_EPOCH } from "./simulate.ts";
 import { loadWorld } from "./world.ts";
@@ -23,12 +25,24 @@ const timeScale = Number(process.env.SANDBOX_TIME_SCALE ?? 1);
 if (!(timeScale > 0)) throw new Error("SANDBOX_TIME_SCALE must be a positive number");
 const port = Number(process.env.SANDBOX_PORT ?? 8090);
 
+const hostname = process.env.SANDBOX_HOST ?? "127.0.0.1";
 const world = await loadWorld();
+const clock = new SandboxClock(mode, { start: instant("SANDBOX_START"), timeScale });
+const ais = new SandboxAis(world);
+const feed = ais.listen(
+  Number(process.env.SANDBOX_AIS_PORT ?? 8091),
+  hostname,
+  Number(process.env.SANDBOX_AIS_INTERVAL_MS ?? 10_000),
+  () => clock.now(),
+);
 const fetch = createSandbox({
   world,
-  clock: new SandboxClock(mode, { start: instant("SANDBOX_START"), timeScale }),
+  clock,
   epoch: instant("SANDBOX_EPOCH") ?? DEFAULT_EPOCH,
   apiKey: process.env.SANDBOX_API_KEY || null,
+  onVoyage: (v) => ais.watch(v),
+  onClock: () => feed.publish(),
 });
-const server = Bun.serve({ port, hostname: process.env.SANDBOX_HOST ?? "127.0.0.1", fetch });
+const server = Bun.serve({ port, hostname, fetch });
+console.log(`sandbox AIS feed on tcp://${hostname}:${feed.port}`);
 console.log(`sandbox carrier listening on http://${server.hostname}:${server.port} (clock ${mode})`);

@@ -51,6 +51,10 @@ export interface SandboxOptions {
   epoch?: number;
   /** When set, /v2/events wants it in API-Key, X-API-Key or Authorization: Bearer. */
   apiKey?: string | null;
+  /** Told about every voyage the carrier API serves (the AIS feed shows their hulls). */
+  onVoyage?: (voyage: SimulatedVoyage) => void;
+  /** Told when a manual clock moves. */
+  onClock?: () => void;
 }
 
 const QUERY: Record<string, SandboxRefKind> = {
@@ -166,6 +170,7 @@ export function createSandbox(opts: SandboxOptions): (req: Request) => Promise<R
         found.message,
       );
     const v = voyage(found.ref.shipment, found.ref.documentNumber);
+    opts.onVoyage?.(v);
     let list = visibleEvents(v, cursor.asOf, found.ref.container);
     for (const [name, field] of CODE_FILTERS) {
       const wanted = q.get(name)?.split(",").filter(Boolean);
@@ -213,6 +218,7 @@ export function createSandbox(opts: SandboxOptions): (req: Request) => Promise<R
       clock.set(clock.now() + body.advance_hours * 3600_000);
     else
       return dcsaError(req, 400, "invalidBody", 'send {"now": "<ISO 8601>"} or {"advance_hours": <number>}');
+    opts.onClock?.();
     return clockState();
   }
 

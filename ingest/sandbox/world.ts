@@ -37,6 +37,8 @@ export interface SandboxWorld {
   ports: Port[];
   /** Sea route between two ports, or null when the router finds none. */
   route(from: Port, to: Port): SeaLeg | null;
+  /** The route's [lat, lng] geometry (AIS positions along a leg); a bounded cache keeps memory small. */
+  pathOf(from: Port, to: Port): Array<[number, number]> | null;
 }
 
 /** The leasing companies whose boxes the sandbox plays (other non-line owners are traders or shippers). */
@@ -123,5 +125,26 @@ export async function loadWorld(opts: WorldOptions = {}): Promise<SandboxWorld> 
     memo.set(key, leg);
     return leg;
   };
-  return { carriers, leased, ports, route };
+  const paths = new Map<string, Array<[number, number]> | null>();
+  const pathOf = (from: Port, to: Port): Array<[number, number]> | null => {
+    const key = `${from.locode}>${to.locode}`;
+    let path = paths.get(key);
+    if (path === undefined) {
+      try {
+        path =
+          sea.plan({
+            from: { ...from, kind: "port" },
+            to: { ...to, kind: "port" },
+            path: true,
+            alternatives: false,
+          }).route.path ?? null;
+      } catch {
+        path = null;
+      }
+      if (paths.size >= 500) paths.delete(paths.keys().next().value!);
+      paths.set(key, path);
+    }
+    return path;
+  };
+  return { carriers, leased, ports, route, pathOf };
 }

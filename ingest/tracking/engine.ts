@@ -9,6 +9,7 @@ import type { Org } from "../../api/accounts/repo.ts";
 import type { Db } from "../../api/db/database.ts";
 import { carrierEvents, corrections, freeTimeTerms, outbox, tracked } from "../../api/db/schema.ts";
 import { ApiError } from "../../api/shared/errors.ts";
+import type { PositionStore, VesselPosition } from "../ais/positions.ts";
 import { type CarrierConnector, CarrierError, type ReferenceKind } from "../carriers/connector.ts";
 import type { CarrierDirectory } from "../carriers/resolve.ts";
 import { validateContainerNumber } from "../iso6346.ts";
@@ -63,6 +64,8 @@ export interface EngineDeps {
   perCarrierConcurrency?: number;
   /** Asked in turn about leased boxes (BIC owner is a leasing company). */
   lessors?: readonly LessorConnector[];
+  /** Live AIS positions by IMO (vessel_position on records). */
+  positions?: PositionStore;
 }
 
 /** Lease data older than this is looked up again at the next poll. */
@@ -553,6 +556,13 @@ export class TrackingEngine {
       const lease = await this.lessorLookup(box.containerNumber!);
       if (lease) this.deps.db.update(tracked).set(leaseFields(lease)).where(eq(tracked.id, box.id)).run();
     }
+  }
+
+  /** The carrying hull's latest AIS position, or null without an IMO aboard or a fix. */
+  vesselPosition(row: TrackedRow): VesselPosition | null {
+    if (!row.currentVesselImo || !this.deps.positions) return null;
+    const p = this.deps.positions.byImo(Number(row.currentVesselImo), this.deps.now());
+    return p && p.lat !== null && p.lng !== null ? p : null;
   }
 
   terms(orgId: string, db: Db = this.deps.db): FreeTimeTerms[] {

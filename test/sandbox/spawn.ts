@@ -3,6 +3,8 @@ import { join } from "node:path";
 
 export interface RunningSandbox {
   url: string;
+  /** tcp://host:port of its AIS feed. */
+  aisUrl: string;
   /** Base URL of one played carrier's DCSA API. */
   carrierUrl(scac: string): string;
   setClock(body: { now: string } | { advance_hours: number }): Promise<{ now: string; mode: string }>;
@@ -14,7 +16,7 @@ const ROOT = join(import.meta.dir, "../..");
 export async function startSandbox(env: Record<string, string> = {}): Promise<RunningSandbox> {
   const proc = Bun.spawn([process.execPath, join(ROOT, "ingest/sandbox/main.ts")], {
     cwd: ROOT,
-    env: { ...process.env, SANDBOX_PORT: "0", SANDBOX_CLOCK: "manual", ...env },
+    env: { ...process.env, SANDBOX_PORT: "0", SANDBOX_AIS_PORT: "0", SANDBOX_CLOCK: "manual", ...env },
     stdout: "pipe",
     stderr: "inherit",
   });
@@ -31,8 +33,10 @@ export async function startSandbox(env: Record<string, string> = {}): Promise<Ru
     url = /listening on (http:\/\/\S+)/.exec(seen)?.[1] ?? null;
   }
   reader.releaseLock();
+  const aisUrl = /AIS feed on (tcp:\/\/\S+)/.exec(seen)?.[1] ?? "";
   return {
     url,
+    aisUrl,
     carrierUrl: (scac) => `${url}/${scac}`,
     async setClock(body) {
       const res = await fetch(`${url}/_sandbox/clock`, { method: "POST", body: JSON.stringify(body) });
