@@ -292,26 +292,71 @@ function provenance(
           confidence: null,
           evidence: "No customs hold is active.",
         },
-    demurrage_free_days_left: demurrageProvenance(engine, row, dem, carrier),
-    equipment_lessor: lessorProvenance(row),
-    redelivery_date: redeliveryProvenance(row),
-    container_size: row.containerSize
+    // One rule per family, shared by the fields it explains.
+    ...same(
+      demurrageProvenance(engine, row, dem, carrier),
+      "demurrage_free_days_left",
+      "demurrage_last_free_day",
+      "demurrage_accrued_usd",
+    ),
+    ...same(
+      lessorProvenance(row),
+      "equipment_lessor",
+      "lessee_name",
+      "lessor_status",
+      "lessor_contract_number",
+      "lessor_contract_type",
+      "equipment_manufacturer",
+    ),
+    ...same(
+      redeliveryProvenance(row),
+      "redelivery_reference",
+      "redelivery_date",
+      "redelivery_location",
+      "redelivery_yard",
+    ),
+    ...same(
+      row.containerSize
+        ? {
+            state: "resolved",
+            action: "none",
+            source: "carrier",
+            confidence: 1,
+            evidence: "Derived from the ISO 6346 size-type code the carrier reported.",
+          }
+        : {
+            state: "awaiting_carrier",
+            action: "wait",
+            source: "carrier",
+            confidence: null,
+            evidence: "The carrier has not reported the size-type code yet.",
+          },
+      "container_size",
+      "iso_type_code",
+      "equipment_type",
+    ),
+    equipment_owner: row.equipmentOwner
       ? {
           state: "resolved",
           action: "none",
-          source: "carrier",
+          source: "bic_registry",
           confidence: 1,
-          evidence: "Derived from the ISO 6346 size-type code the carrier reported.",
+          evidence: `BIC owner prefix ${row.identifier.slice(0, 4)} is registered to ${row.equipmentOwner}.`,
         }
       : {
-          state: "awaiting_carrier",
-          action: "wait",
-          source: "carrier",
+          state: "not_published",
+          action: "do_not_expect",
+          source: "bic_registry",
           confidence: null,
-          evidence: "The carrier has not reported the size-type code yet.",
+          evidence: row.containerNumber
+            ? `Owner prefix ${row.containerNumber.slice(0, 4)} is not in the BIC registry we hold.`
+            : "No container number yet.",
         },
   };
 }
+
+const same = (entry: Provenance, ...fields: string[]): Record<string, Provenance> =>
+  Object.fromEntries(fields.map((f) => [f, entry]));
 
 /** Share of on-time arrivals (within a day of the first plan) on the lane; null under five voyages. */
 export type LaneConfidence = (row: TrackedRow) => number | null;
