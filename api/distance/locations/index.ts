@@ -90,6 +90,24 @@ function comparePrefix(keys: Uint8Array, pos: number, q: Uint8Array): number {
   return 0;
 }
 
+/** A raw `lat,lng` input as a resolved point; out-of-range values are a 400. */
+export function coordinatesPoint(lat: number, lng: number): ResolvedPoint {
+  if (Math.abs(lat) > 90) throw new ApiError("validation", `latitude ${lat} is outside -90..90`);
+  if (Math.abs(lng) > 180) throw new ApiError("validation", `longitude ${lng} is outside -180..180`);
+  return {
+    kind: "coordinates",
+    name: `${lat},${lng}`,
+    locode: null,
+    iata: null,
+    country: null,
+    country_code: null,
+    lat,
+    lng,
+    source: "coordinates",
+    timezone: null,
+  };
+}
+
 export class LocationIndex {
   readonly buildId: string;
   readonly rows: number;
@@ -212,22 +230,7 @@ export class LocationIndex {
     if (input === "") throw new ApiError("validation", "location is empty");
     const coords = COORDS_RE.exec(input);
     if (coords) {
-      const lat = Number(coords[1]);
-      const lng = Number(coords[2]);
-      if (Math.abs(lat) > 90) throw new ApiError("validation", `latitude ${lat} is outside -90..90`);
-      if (Math.abs(lng) > 180) throw new ApiError("validation", `longitude ${lng} is outside -180..180`);
-      return {
-        kind: "coordinates",
-        name: `${lat},${lng}`,
-        locode: null,
-        iata: null,
-        country: null,
-        country_code: null,
-        lat,
-        lng,
-        source: "coordinates",
-        timezone: null,
-      };
+      return coordinatesPoint(Number(coords[1]), Number(coords[2]));
     }
     if (NUMERIC_RE.test(input)) throw new ApiError("validation", `"${input}" is not a lat,lng pair`);
     const upper = input.toUpperCase();

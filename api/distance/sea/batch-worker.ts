@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { ApiError } from "../../shared/errors.ts";
-import { LocationIndex, type ResolvedPoint } from "../locations/index.ts";
+import { coordinatesPoint, LocationIndex, type ResolvedPoint } from "../locations/index.ts";
 import { type SeaRouteRequest, SeaRouter } from "./router.ts";
 
 export interface BatchRow {
@@ -41,19 +41,7 @@ function resolve(input: string): ResolvedPoint {
   const m = COORDS.exec(input);
   if (!m)
     throw new ApiError("locationNotFound", `"${input}": locations.idx missing, only lat,lng inputs resolve`);
-  const [lat, lng] = [Number(m[1]), Number(m[2])];
-  return {
-    kind: "coordinates",
-    name: `${lat},${lng}`,
-    locode: null,
-    iata: null,
-    country: null,
-    country_code: null,
-    lat,
-    lng,
-    source: "coordinates",
-    timezone: null,
-  };
+  return coordinatesPoint(Number(m[1]), Number(m[2]));
 }
 
 function plan(r: BatchRow): string {
