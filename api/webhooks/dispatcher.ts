@@ -91,7 +91,8 @@ export class Dispatcher {
   private readonly keys = new Map<string, { sealed: string; key: Promise<CryptoKey> }>();
   private readonly inFlight = new Set<Promise<void>>();
   private timer: ReturnType<typeof setTimeout> | null = null;
-  private ticking = false;
+  private wakeQueued = false;
+  private lastSweep = Number.NEGATIVE_INFINITY;
   private stopped = false;
 
   private constructor(
@@ -119,56 +120,53 @@ export class Dispatcher {
     return 2 * this.cfg.timeoutMs + 1000;
   }
 
-  /** Runs a sweep now (also what the timer calls). */
+  /** Looks for work soon; calls in the same turn (e.g. many attempts finishing) share one pass. */
   wake(): void {
+    if (this.stopped || this.wakeQueued) return;
+    this.wakeQueued = true;
+    setImmediate(() => {
+      this.wakeQueued = false;
+      this.pass();
+    });
+  }
+
+  /**
+   * One pass: fan out new outbox rows (at most once per sweep interval), then fill the free slots
+   * with due deliveries. A full claim means a backlog: finishing attempts wake the next pass.
+   * Otherwise sleep until the next due delivery or the next sweep.
+   */
+  private pass(): void {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    void this.tick();
-  }
-
-  private async tick(): Promise<void> {
-    if (this.ticking || this.stopped) return;
-    this.ticking = true;
+    let backlog = false;
     try {
-      while (this.store.fanOut(this.now(), deliveryIdFor) > 0) {}
-      const claimed = this.store.claim(
-        this.owner,
-        this.now(),
-        this.leaseMs,
-        this.cfg.concurrency - this.inFlight.size,
-      );
+      const now = this.now();
+      if (now - this.lastSweep >= this.cfg.sweepMs) {
+        this.lastSweep = now;
+        while (this.store.fanOut(now, deliveryIdFor) > 0) {}
+      }
+      const free = this.cfg.concurrency - this.inFlight.size;
+      const claimed = this.store.claim(this.owner, now, this.leaseMs, free);
+      backlog = claimed.length === free;
       for (const c of claimed) {
         const run: Promise<void> = this.attempt(c)
           .catch((err) => this.log("[webhooks]", err))
           .finally(() => {
             this.inFlight.delete(run);
-            // A freed slot may have queued work behind it; look again right away.
             this.wake();
           });
         this.inFlight.add(run);
       }
     } catch (err) {
       this.log("[webhooks] sweep failed:", err);
-    } finally {
-      this.ticking = false;
     }
-    this.scheduleNext();
-  }
-
-  private scheduleNext(): void {
-    if (this.stopped || this.timer) return;
-    const due = this.store.nextDue();
-    const wait = due === null ? this.cfg.sweepMs : Math.min(this.cfg.sweepMs, Math.max(0, due - this.now()));
-    // With every slot taken, a finishing attempt wakes us; otherwise sleep until the next due row.
-    if (this.inFlight.size >= this.cfg.concurrency && wait === 0) return;
-    this.timer = setTimeout(
-      () => {
-        this.timer = null;
-        void this.tick();
-      },
-      Math.max(wait, 1),
-    );
+    if (backlog || this.stopped) return;
+    const now = this.now();
+    const due = this.store.nextDue(now);
+    const untilSweep = this.lastSweep + this.cfg.sweepMs - now;
+    const wait = Math.max(1, Math.min(untilSweep, due === null ? untilSweep : due - now));
+    this.timer = setTimeout(() => this.pass(), wait);
   }
 
   private signingKey(c: Claimed): Promise<CryptoKey> {

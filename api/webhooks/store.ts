@@ -68,7 +68,9 @@ export interface RetryPolicy {
 }
 
 export class WebhookStore {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.recording = prepareRecording(db);
+  }
 
   // ---- management -------------------------------------------------------------------------------
 
@@ -297,88 +299,62 @@ export class WebhookStore {
    * endpoint deleted meanwhile. Returns the delivery's new status, or null when nothing was recorded.
    */
   record(r: AttemptResult, policy: RetryPolicy, nowMs: number): "delivered" | "pending" | "dead" | null {
+    const q = this.recording;
     return this.db.transaction(
-      (tx) => {
-        const current = tx
-          .select({ endpointId: webhookDeliveries.endpointId })
-          .from(webhookDeliveries)
-          .where(
-            and(
-              eq(webhookDeliveries.id, r.deliveryId),
-              eq(webhookDeliveries.leaseOwner, r.owner),
-              eq(webhookDeliveries.attemptCount, r.attempt),
-              eq(webhookDeliveries.status, "pending"),
-            ),
-          )
-          .get();
+      () => {
+        const current = q.leased.get({ id: r.deliveryId, owner: r.owner, attempt: r.attempt });
         if (!current) return null;
-        tx.insert(webhookAttempts)
-          .values({
-            deliveryId: r.deliveryId,
-            attempt: r.attempt,
-            startedAt: iso(r.startedAt),
-            durationMs: Math.round(r.durationMs),
-            statusCode: r.statusCode,
-            error: r.error,
-            responseExcerpt: r.excerpt,
-            dispatcher: r.owner,
-          })
-          .onConflictDoNothing()
-          .run();
+        q.attempt.run({
+          deliveryId: r.deliveryId,
+          attempt: r.attempt,
+          startedAt: iso(r.startedAt),
+          durationMs: Math.round(r.durationMs),
+          statusCode: r.statusCode,
+          error: r.error,
+          excerpt: r.excerpt,
+          owner: r.owner,
+        });
         const ok = r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
         const gone = r.statusCode === 410;
         const status = ok ? "delivered" : gone || r.attempt >= policy.scheduleMs.length ? "dead" : "pending";
         const delay = policy.scheduleMs[r.attempt] ?? 0;
-        tx.update(webhookDeliveries)
-          .set({
-            status,
-            leaseUntil: 0,
-            lastStatusCode: r.statusCode,
-            lastError: ok ? null : r.error,
-            deliveredAt: ok ? iso(nowMs) : null,
-            nextAttemptAt:
-              status === "pending"
-                ? nowMs + Math.round(delay * (1 + policy.jitter * (2 * Math.random() - 1)))
-                : 0,
-          })
-          .where(eq(webhookDeliveries.id, r.deliveryId))
-          .run();
+        q.settle.run({
+          id: r.deliveryId,
+          status,
+          statusCode: r.statusCode,
+          error: ok ? null : r.error,
+          deliveredAt: ok ? iso(nowMs) : null,
+          next:
+            status === "pending"
+              ? nowMs + Math.round(delay * (1 + policy.jitter * (2 * Math.random() - 1)))
+              : 0,
+        });
         if (ok) {
-          tx.update(webhookEndpoints)
-            .set({ failureCount: 0, failingSince: null, lastDeliveryAt: iso(nowMs) })
-            .where(eq(webhookEndpoints.id, current.endpointId))
-            .run();
+          q.succeeded.run({ id: current.endpointId, at: iso(nowMs) });
           return status;
         }
-        const ep = tx
-          .update(webhookEndpoints)
-          .set({
-            failureCount: sql`${webhookEndpoints.failureCount} + 1`,
-            failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${r.startedAt})`,
-          })
-          .where(eq(webhookEndpoints.id, current.endpointId))
-          .returning()
-          .get()!;
+        const ep = q.failed.get({ id: current.endpointId, since: r.startedAt })!;
         const failing =
           ep.failureCount >= policy.disableAfterFailures &&
           nowMs - (ep.failingSince ?? nowMs) >= policy.disableAfterMs;
-        if (ep.active && (gone || failing)) {
-          tx.update(webhookEndpoints)
-            .set({ active: false, disabledReason: gone ? "gone" : "failing" })
-            .where(eq(webhookEndpoints.id, ep.id))
-            .run();
-        }
+        if (ep.active && (gone || failing)) q.disable.run({ id: ep.id, reason: gone ? "gone" : "failing" });
         return status;
       },
       { behavior: "immediate" },
     );
   }
 
-  /** Epoch ms of the earliest pending delivery of an active endpoint, or null. */
-  nextDue(): number | null {
+  /** record() runs once per attempt: its statements are prepared once (building SQL is the cost). */
+  private readonly recording: ReturnType<typeof prepareRecording>;
+
+  /**
+   * Epoch ms of the earliest pending delivery due after `nowMs`, or null: an index range, not a
+   * scan. Leases that run out are found by the next sweep.
+   */
+  nextDue(nowMs: number): number | null {
     const row = this.db.get<{ due: number | null }>(
-      sql`select min(max(d.next_attempt_at, d.lease_until)) as due from webhook_deliveries d
-          join webhook_endpoints e on e.id = d.endpoint_id where d.status = 'pending' and e.active = 1`,
+      sql`select min(next_attempt_at) as due from webhook_deliveries
+          where status = 'pending' and next_attempt_at > ${nowMs}`,
     );
     return row?.due ?? null;
   }
@@ -391,4 +367,69 @@ export class WebhookStore {
       .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.secretSealed, from.blob)))
       .run();
   }
+}
+
+function prepareRecording(db: Db) {
+  const p = sql.placeholder;
+  const d = webhookDeliveries;
+  const e = webhookEndpoints;
+  return {
+    leased: db
+      .select({ endpointId: d.endpointId })
+      .from(d)
+      .where(
+        and(
+          eq(d.id, p("id")),
+          eq(d.leaseOwner, p("owner")),
+          eq(d.attemptCount, p("attempt")),
+          eq(d.status, "pending"),
+        ),
+      )
+      .prepare(),
+    attempt: db
+      .insert(webhookAttempts)
+      .values({
+        deliveryId: p("deliveryId"),
+        attempt: p("attempt"),
+        startedAt: p("startedAt"),
+        durationMs: p("durationMs"),
+        statusCode: p("statusCode"),
+        error: p("error"),
+        responseExcerpt: p("excerpt"),
+        dispatcher: p("owner"),
+      })
+      .onConflictDoNothing()
+      .prepare(),
+    settle: db
+      .update(d)
+      .set({
+        status: sql`${p("status")}`,
+        leaseUntil: 0,
+        lastStatusCode: sql`${p("statusCode")}`,
+        lastError: sql`${p("error")}`,
+        deliveredAt: sql`${p("deliveredAt")}`,
+        nextAttemptAt: sql`${p("next")}`,
+      })
+      .where(eq(d.id, p("id")))
+      .prepare(),
+    succeeded: db
+      .update(e)
+      .set({ failureCount: 0, failingSince: null, lastDeliveryAt: sql`${p("at")}` })
+      .where(eq(e.id, p("id")))
+      .prepare(),
+    failed: db
+      .update(e)
+      .set({
+        failureCount: sql`${e.failureCount} + 1`,
+        failingSince: sql`coalesce(${e.failingSince}, ${p("since")})`,
+      })
+      .where(eq(e.id, p("id")))
+      .returning({ id: e.id, active: e.active, failureCount: e.failureCount, failingSince: e.failingSince })
+      .prepare(),
+    disable: db
+      .update(e)
+      .set({ active: false, disabledReason: sql`${p("reason")}` })
+      .where(eq(e.id, p("id")))
+      .prepare(),
+  };
 }
