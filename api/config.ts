@@ -4,6 +4,7 @@
  */
 import type { DcsaConnectorConfig } from "../ingest/carriers/connector.ts";
 import type { HttpLessorConfig } from "../ingest/lessors/connector.ts";
+import { type CompatConfig, compatConfig } from "./compat/config.ts";
 import { PRODUCTS, type ProductId } from "./shared/products.ts";
 import { type WebhookConfig, webhookConfig } from "./webhooks/config.ts";
 
@@ -34,6 +35,8 @@ export interface Config {
   pollIntervalMs: number;
   /** Webhook delivery: keys, retry ladder, timeouts, address policy (PORTOLAN_WEBHOOK_*). */
   webhooks: WebhookConfig;
+  /** Vendor-compatible surface: live-resolution ceiling, answer cache, monthly call cap (PORTOLAN_COMPAT_*). */
+  compat: CompatConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -95,5 +98,6 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxAisPort: int(env, "PORTOLAN_SANDBOX_AIS_PORT", 8091),
     pollIntervalMs: int(env, "PORTOLAN_POLL_INTERVAL_MS", 15_000),
     webhooks: webhookConfig(env),
+    compat: compatConfig(env),
   };
 }

@@ -315,3 +315,18 @@ export const freeTimeTerms = sqliteTable(
   },
   (t) => [index("free_time_terms_org").on(t.orgId)],
 );
+
+/**
+ * Calls on the vendor-compatible surface (X-Usage-* headers per key, metadata.api_calls per
+ * organisation). scope is key:<id> or org:<id>; period a month (2026-11), day (2026-11-21), ISO
+ * week (2026-W47) or "all".
+ */
+export const compatUsage = sqliteTable(
+  "compat_usage",
+  {
+    scope: text("scope").notNull(),
+    period: text("period").notNull(),
+    calls: integer("calls").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.period] })],
+);
