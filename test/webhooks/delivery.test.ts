@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { outbox, webhookAttempts, webhookDeliveries } from "../../api/db/schema.ts";
+import { outbox, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../api/db/schema.ts";
 import type { WebhookConfig } from "../../api/webhooks/config.ts";
 import { Dispatcher, deliveryIdFor } from "../../api/webhooks/dispatcher.ts";
 import { verify } from "../../api/webhooks/verify.ts";
@@ -289,4 +289,19 @@ test("two dispatchers on one database deliver each of 120 pings exactly once", a
   );
   expect(owners.size).toBe(2); // both took part
   expect(hits).toHaveLength(120);
+});
+
+test("key rotation: a secret sealed under the old key still signs, and is resealed under the new one", async () => {
+  const key = (byte: number) => btoa(String.fromCharCode(...new Uint8Array(32).fill(byte)));
+  const s = await setup({ keys: `k1:${key(1)}` }, 0);
+  const ep = await s.register("/ok/rotated");
+  const sealedUnder = () =>
+    s.p.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, ep.id)).get()!.secretKeyId;
+  expect(sealedUnder()).toBe("k1");
+  const rotated = await Dispatcher.start(s.p.db, { ...s.cfg, keys: `k2:${key(2)},k1:${key(1)}` });
+  running.at(-1)!.dispatchers.push(rotated);
+  await s.ping(ep.id);
+  const [got] = await rx.waitFor(1, byPath("/ok/rotated"));
+  expect(await verify(got!.raw, got!.headers["x-portolan-ocean-signature"]!, ep.secret)).toBe(true);
+  await until(async () => sealedUnder() === "k2");
 });
