@@ -230,7 +230,8 @@ export class Dispatcher {
       signal: AbortSignal.timeout(this.cfg.timeoutMs),
       tls: { ...(literal ? {} : { serverName: host }), ...(this.ca ? { ca: this.ca } : {}) },
     } as RequestInit);
-    const excerpt = await excerptOf(res);
+    // The status decides; a body that stalls or breaks off after it only costs the excerpt.
+    const excerpt = await excerptOf(res).catch(() => null);
     if (res.status >= 200 && res.status < 300) return { statusCode: res.status, error: null, excerpt };
     const error =
       res.status >= 300 && res.status < 400

@@ -189,6 +189,14 @@ describe.each([
   });
 });
 
+test("a 2xx whose body stalls past the timeout is still a success", async () => {
+  const s = await setup({ scheduleMs: [0] });
+  const ep = await s.register("/stall");
+  await s.ping(ep.id);
+  const d = await settled(s, ep.id, "delivered");
+  expect(d.recent_deliveries[0]).toMatchObject({ attempt_count: 1, last_status_code: 200, last_error: null });
+});
+
 test("a receiver's response is read up to 1 KiB only", async () => {
   const s = await setup({ scheduleMs: [0] });
   const ep = await s.register("/status/503");

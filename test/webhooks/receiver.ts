@@ -1,7 +1,8 @@
 /**
  * A real HTTPS webhook receiver for tests: a throwaway CA and a server certificate for hooks.test,
  * localhost and 127.0.0.1 made with openssl, and a node:https server whose behaviour is chosen by
- * path: /ok, /status/<code>, /redirect, /slow/<ms>, /reset, /flaky/<n> (500 for the first n
+ * path: /ok, /status/<code>, /redirect, /slow/<ms>, /reset, /stall (200, then a body that never
+ * ends), /flaky/<n> (500 for the first n
  * requests of each delivery id, then 200). Every request is kept with its raw body bytes.
  */
 import { execFileSync } from "node:child_process";
@@ -88,6 +89,10 @@ export async function startReceiver(): Promise<Receiver> {
         for (const w of waiters) w();
         const [, mode, arg] = path.split("/");
         if (mode === "reset") return req.socket.destroy();
+        if (mode === "stall") {
+          res.writeHead(200);
+          return res.write("accepted, still talking");
+        }
         if (mode === "redirect") {
           res.writeHead(302, { location: "https://hooks.test/elsewhere" });
           return res.end();
