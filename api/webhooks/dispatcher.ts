@@ -92,6 +92,7 @@ export class Dispatcher {
   private readonly inFlight = new Set<Promise<void>>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private wakeQueued = false;
+  private results: AttemptResult[] = [];
   private lastSweep = Number.NEGATIVE_INFINITY;
   private stopped = false;
 
@@ -142,6 +143,7 @@ export class Dispatcher {
     let backlog = false;
     try {
       const now = this.now();
+      this.flush(now);
       if (now - this.lastSweep >= this.cfg.sweepMs) {
         this.lastSweep = now;
         while (this.store.fanOut(now, deliveryIdFor) > 0) {}
@@ -200,7 +202,8 @@ export class Dispatcher {
       durationMs: performance.now() - t0,
       ...outcome,
     };
-    this.store.record(result, this.cfg, this.now());
+    // Recorded by the next pass, together with whatever else finished in the same turn.
+    this.results.push(result);
   }
 
   private async post(c: Claimed): Promise<Outcome> {
@@ -240,10 +243,17 @@ export class Dispatcher {
     return { statusCode: res.status, error, excerpt };
   }
 
+  private flush(now: number): void {
+    const done = this.results;
+    this.results = [];
+    this.store.record(done, this.cfg, now);
+  }
+
   /** Stops sweeping and waits for attempts in flight to be recorded. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await Promise.allSettled([...this.inFlight]);
+    this.flush(this.now());
   }
 }

@@ -3,7 +3,7 @@
  * dispatcher. SQLite specifics stay here (rowid cursor over the outbox, UPDATE ... RETURNING claims);
  * docs/webhooks.md says how each maps onto PostgreSQL.
  */
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "../db/database.ts";
 import { webhookAttempts, webhookCursors, webhookDeliveries, webhookEndpoints } from "../db/schema.ts";
 import { subscribed, type WebhookProduct } from "./catalogue.ts";
@@ -68,8 +68,11 @@ export interface RetryPolicy {
 }
 
 export class WebhookStore {
+  /** The dispatcher's per-row statements, prepared once: building the SQL costs more than running it. */
+  private readonly q: ReturnType<typeof prepareStatements>;
+
   constructor(private readonly db: Db) {
-    this.recording = prepareRecording(db);
+    this.q = prepareStatements(db);
   }
 
   // ---- management -------------------------------------------------------------------------------
@@ -219,17 +222,14 @@ export class WebhookStore {
             if (ep.orgId !== row.org_id || ep.product !== row.product || !subscribed(ep.eventTypes, row.type))
               continue;
             const id = deliveryId(row.id, ep.id);
-            tx.insert(webhookDeliveries)
-              .values({
-                id,
-                endpointId: ep.id,
-                eventId: row.id,
-                eventType: row.type,
-                body: deliveryBody(id, row.type, row.occurred_at, JSON.parse(row.data)),
-                createdAt,
-              })
-              .onConflictDoNothing()
-              .run();
+            this.q.fanOutDelivery.run({
+              id,
+              endpointId: ep.id,
+              eventId: row.id,
+              eventType: row.type,
+              body: deliveryBody(id, row.type, row.occurred_at, JSON.parse(row.data)),
+              createdAt,
+            });
           }
         }
         const position = rows[rows.length - 1]!.pos;
@@ -250,43 +250,16 @@ export class WebhookStore {
    */
   claim(owner: string, nowMs: number, leaseMs: number, limit: number): Claimed[] {
     if (limit <= 0) return [];
+    const q = this.q;
     return this.db.transaction(
-      (tx) => {
-        const deliveries = tx.all<Claimed["delivery"] & { endpoint_id: string; event_type: string }>(
-          sql`update webhook_deliveries
-              set lease_until = ${nowMs + leaseMs}, lease_owner = ${owner}, attempt_count = attempt_count + 1
-              where id in (
-                select d.id from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
-                where d.status = 'pending' and d.next_attempt_at <= ${nowMs} and d.lease_until <= ${nowMs}
-                  and e.active = 1
-                order by d.next_attempt_at limit ${limit})
-              returning id, endpoint_id, event_type, body, attempt_count as attemptCount`,
-        );
-        if (deliveries.length === 0) return [];
-        const endpoints = new Map(
-          tx
-            .select({
-              id: webhookEndpoints.id,
-              url: webhookEndpoints.url,
-              product: webhookEndpoints.product,
-              secretKeyId: webhookEndpoints.secretKeyId,
-              secretSealed: webhookEndpoints.secretSealed,
-            })
-            .from(webhookEndpoints)
-            .where(inArray(webhookEndpoints.id, [...new Set(deliveries.map((d) => d.endpoint_id))]))
-            .all()
-            .map((e) => [e.id, e]),
-        );
-        return deliveries.map((d) => ({
-          delivery: {
-            id: d.id,
-            endpointId: d.endpoint_id,
-            eventType: d.event_type,
-            body: d.body,
-            attemptCount: d.attemptCount,
-          },
-          endpoint: endpoints.get(d.endpoint_id)!,
-        }));
+      () => {
+        const deliveries = q.claim.all({ now: nowMs, until: nowMs + leaseMs, owner, limit });
+        const endpoints = new Map<string, Claimed["endpoint"]>();
+        for (const d of deliveries) {
+          if (!endpoints.has(d.endpointId))
+            endpoints.set(d.endpointId, q.endpointForSending.get({ id: d.endpointId })!);
+        }
+        return deliveries.map((delivery) => ({ delivery, endpoint: endpoints.get(delivery.endpointId)! }));
       },
       { behavior: "immediate" },
     );
@@ -296,56 +269,54 @@ export class WebhookStore {
    * Records an attempt and moves the delivery and endpoint on: delivered, or the next rung of the
    * ladder, or dead; 410 Gone kills the delivery and disables the endpoint at once; a failure streak
    * that is both long enough and old enough disables it. Does nothing if the lease was lost or the
-   * endpoint deleted meanwhile. Returns the delivery's new status, or null when nothing was recorded.
+   * endpoint deleted meanwhile. Several results share one transaction (the commit is the cost).
    */
-  record(r: AttemptResult, policy: RetryPolicy, nowMs: number): "delivered" | "pending" | "dead" | null {
-    const q = this.recording;
-    return this.db.transaction(
+  record(results: AttemptResult[], policy: RetryPolicy, nowMs: number): void {
+    if (results.length === 0) return;
+    this.db.transaction(
       () => {
-        const current = q.leased.get({ id: r.deliveryId, owner: r.owner, attempt: r.attempt });
-        if (!current) return null;
-        q.attempt.run({
-          deliveryId: r.deliveryId,
-          attempt: r.attempt,
-          startedAt: iso(r.startedAt),
-          durationMs: Math.round(r.durationMs),
-          statusCode: r.statusCode,
-          error: r.error,
-          excerpt: r.excerpt,
-          owner: r.owner,
-        });
-        const ok = r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
-        const gone = r.statusCode === 410;
-        const status = ok ? "delivered" : gone || r.attempt >= policy.scheduleMs.length ? "dead" : "pending";
-        const delay = policy.scheduleMs[r.attempt] ?? 0;
-        q.settle.run({
-          id: r.deliveryId,
-          status,
-          statusCode: r.statusCode,
-          error: ok ? null : r.error,
-          deliveredAt: ok ? iso(nowMs) : null,
-          next:
-            status === "pending"
-              ? nowMs + Math.round(delay * (1 + policy.jitter * (2 * Math.random() - 1)))
-              : 0,
-        });
-        if (ok) {
-          q.succeeded.run({ id: current.endpointId, at: iso(nowMs) });
-          return status;
-        }
-        const ep = q.failed.get({ id: current.endpointId, since: r.startedAt })!;
-        const failing =
-          ep.failureCount >= policy.disableAfterFailures &&
-          nowMs - (ep.failingSince ?? nowMs) >= policy.disableAfterMs;
-        if (ep.active && (gone || failing)) q.disable.run({ id: ep.id, reason: gone ? "gone" : "failing" });
-        return status;
+        for (const r of results) this.recordOne(r, policy, nowMs);
       },
       { behavior: "immediate" },
     );
   }
 
-  /** record() runs once per attempt: its statements are prepared once (building SQL is the cost). */
-  private readonly recording: ReturnType<typeof prepareRecording>;
+  private recordOne(r: AttemptResult, policy: RetryPolicy, nowMs: number): void {
+    const q = this.q;
+    const current = q.leased.get({ id: r.deliveryId, owner: r.owner, attempt: r.attempt });
+    if (!current) return;
+    q.attempt.run({
+      deliveryId: r.deliveryId,
+      attempt: r.attempt,
+      startedAt: iso(r.startedAt),
+      durationMs: Math.round(r.durationMs),
+      statusCode: r.statusCode,
+      error: r.error,
+      excerpt: r.excerpt,
+      owner: r.owner,
+    });
+    const ok = r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
+    const gone = r.statusCode === 410;
+    const status = ok ? "delivered" : gone || r.attempt >= policy.scheduleMs.length ? "dead" : "pending";
+    const delay = (policy.scheduleMs[r.attempt] ?? 0) * (1 + policy.jitter * (2 * Math.random() - 1));
+    q.settle.run({
+      id: r.deliveryId,
+      status,
+      statusCode: r.statusCode,
+      error: ok ? null : r.error,
+      deliveredAt: ok ? iso(nowMs) : null,
+      next: status === "pending" ? nowMs + Math.round(delay) : 0,
+    });
+    if (ok) {
+      q.succeeded.run({ id: current.endpointId, at: iso(nowMs) });
+      return;
+    }
+    const ep = q.failed.get({ id: current.endpointId, since: r.startedAt })!;
+    const failing =
+      ep.failureCount >= policy.disableAfterFailures &&
+      nowMs - (ep.failingSince ?? nowMs) >= policy.disableAfterMs;
+    if (ep.active && (gone || failing)) q.disable.run({ id: ep.id, reason: gone ? "gone" : "failing" });
+  }
 
   /**
    * Epoch ms of the earliest pending delivery due after `nowMs`, or null: an index range, not a
@@ -369,11 +340,64 @@ export class WebhookStore {
   }
 }
 
-function prepareRecording(db: Db) {
+function prepareStatements(db: Db) {
   const p = sql.placeholder;
   const d = webhookDeliveries;
   const e = webhookEndpoints;
+  const due = db
+    .select({ id: d.id })
+    .from(d)
+    .innerJoin(e, eq(e.id, d.endpointId))
+    .where(
+      and(
+        eq(d.status, "pending"),
+        lte(d.nextAttemptAt, p("now")),
+        lte(d.leaseUntil, p("now")),
+        eq(e.active, true),
+      ),
+    )
+    .orderBy(d.nextAttemptAt)
+    .limit(p("limit"));
   return {
+    claim: db
+      .update(d)
+      .set({
+        leaseUntil: sql`${p("until")}`,
+        leaseOwner: sql`${p("owner")}`,
+        attemptCount: sql`${d.attemptCount} + 1`,
+      })
+      .where(inArray(d.id, due))
+      .returning({
+        id: d.id,
+        endpointId: d.endpointId,
+        eventType: d.eventType,
+        body: d.body,
+        attemptCount: d.attemptCount,
+      })
+      .prepare(),
+    endpointForSending: db
+      .select({
+        id: e.id,
+        url: e.url,
+        product: e.product,
+        secretKeyId: e.secretKeyId,
+        secretSealed: e.secretSealed,
+      })
+      .from(e)
+      .where(eq(e.id, p("id")))
+      .prepare(),
+    fanOutDelivery: db
+      .insert(d)
+      .values({
+        id: p("id"),
+        endpointId: p("endpointId"),
+        eventId: p("eventId"),
+        eventType: p("eventType"),
+        body: p("body"),
+        createdAt: p("createdAt"),
+      })
+      .onConflictDoNothing()
+      .prepare(),
     leased: db
       .select({ endpointId: d.endpointId })
       .from(d)
