@@ -285,3 +285,8 @@ describe("address checks at registration (PORTOLAN_WEBHOOK_ALLOW_PRIVATE unset)"
     expect(detail.body.data.url).toBe("https://hooks.example.com/p");
   });
 });
+
+test("distance has no webhook routes", async () => {
+  const res = await p.call("distance", "/v1/webhooks", bearer(a.keys.distance));
+  expect(res.status).toBe(404);
+});
