@@ -11,12 +11,15 @@ import { serveBun } from "./runtime/bun-serve.ts";
 import { startSandboxCarrier } from "./runtime/sandbox-process.ts";
 import { PRODUCTS } from "./shared/products.ts";
 import { Dispatcher } from "./webhooks/dispatcher.ts";
+import { SecretBox } from "./webhooks/secrets.ts";
 
 const config = loadConfig();
 try {
   await distanceServices(config.buildDir);
+  // A missing or malformed webhook key ring fails here, not as a 500 on the first registration.
+  await SecretBox.create(config.webhooks);
 } catch (err) {
-  // Refuse to start on missing, stale or mixed artifacts; the message says how to rebuild.
+  // Refuse to start on missing, stale or mixed artifacts or bad keys; the message says what to do.
   console.error(`portolan: ${(err as Error).message}`);
   process.exit(1);
 }
