@@ -8,6 +8,7 @@ import { t } from "elysia";
 import { looksLikeContainer, validateContainerNumber } from "../../ingest/iso6346.ts";
 import type { FreeTimeTerms } from "../../ingest/tracking/demurrage.ts";
 import { normalizeIdentifier, type TrackedRow } from "../../ingest/tracking/engine.ts";
+import { compatRoutes } from "../compat/routes.ts";
 import { freeTimeTerms, tracked } from "../db/schema.ts";
 import { fromBase64Url, toBase64Url } from "../shared/crypto.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
@@ -315,7 +316,8 @@ export function oceanApp(platform: FullPlatform) {
       {
         detail: { summary: "Open container lookup (no key; limited per IP)", security: [] },
       },
-    );
+    )
+    .use(compatRoutes(platform));
 
   function ownRecord(request: Request, id: string): TrackedRow {
     const row = engine.get(orgOf(request).id, id);

@@ -1,0 +1,140 @@
+/**
+ * The per-organisation answer cache (about 90 s, spec rule 4) with single-flight: concurrent
+ * requests for one reference share one computation, so the carrier is asked once per window. In
+ * memory by default; in Redis when REDIS_URL is set, where a short claim key also stops other
+ * processes from asking the carrier at the same time (they wait for the claimant's answer).
+ * Freshness is judged on the platform clock, so tests with a manual clock see windows move.
+ */
+import { createClient } from "redis";
+
+interface Entry<T> {
+  value: T;
+  at: number;
+}
+
+export interface CacheStore<T> {
+  get(key: string): Promise<Entry<T> | null>;
+  set(key: string, entry: Entry<T>, ttlMs: number): Promise<void>;
+  /** Claims the right to compute `key` for at most ttlMs; false when another process holds it. */
+  claim(key: string, ttlMs: number): Promise<boolean>;
+  release(key: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Entries beyond this are dropped oldest first (the window is short; this only bounds memory). */
+const MEMORY_ENTRIES = 10_000;
+
+export class MemoryCacheStore<T> implements CacheStore<T> {
+  private readonly entries = new Map<string, Entry<T>>();
+
+  async get(key: string) {
+    return this.entries.get(key) ?? null;
+  }
+
+  async set(key: string, entry: Entry<T>) {
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    if (this.entries.size > MEMORY_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  // One process: the in-process single-flight map is the whole story.
+  async claim() {
+    return true;
+  }
+
+  async release() {}
+
+  async close() {}
+}
+
+const makeClient = (url: string) => createClient({ url });
+type Client = ReturnType<typeof makeClient>;
+
+export class RedisCacheStore<T> implements CacheStore<T> {
+  private constructor(private readonly client: Client) {}
+
+  static async connect<T>(url: string): Promise<RedisCacheStore<T>> {
+    const client = makeClient(url);
+    client.on("error", (err) => console.error(`redis (compat cache): ${err.message}`));
+    await client.connect();
+    return new RedisCacheStore<T>(client);
+  }
+
+  async get(key: string) {
+    const raw = await this.client.get(`portolan:compat:answer:${key}`);
+    return raw === null ? null : (JSON.parse(raw) as Entry<T>);
+  }
+
+  async set(key: string, entry: Entry<T>, ttlMs: number) {
+    await this.client.set(`portolan:compat:answer:${key}`, JSON.stringify(entry), { PX: ttlMs });
+  }
+
+  async claim(key: string, ttlMs: number) {
+    const ok = await this.client.set(`portolan:compat:claim:${key}`, "1", { NX: true, PX: ttlMs });
+    return ok === "OK";
+  }
+
+  async release(key: string) {
+    await this.client.del(`portolan:compat:claim:${key}`);
+  }
+
+  async close() {
+    await this.client.quit();
+  }
+}
+
+/** How often a process waiting on another's claim looks for the answer. */
+const CLAIM_POLL_MS = 100;
+
+export class AnswerCache<T> {
+  private readonly inflight = new Map<string, Promise<T>>();
+
+  constructor(
+    private readonly store: CacheStore<T>,
+    private readonly now: () => number,
+    private readonly ttlMs: number,
+    /** Longest a computation may take (the live-resolution ceiling plus a margin). */
+    private readonly claimMs: number,
+    /** Only answers worth repeating are kept (not "still resolving"). */
+    private readonly cacheable: (value: T) => boolean,
+  ) {}
+
+  private async fresh(key: string): Promise<T | null> {
+    const hit = await this.store.get(key);
+    return hit && this.now() - hit.at < this.ttlMs ? hit.value : null;
+  }
+
+  /** The cached answer, or the one being computed, or a new computation; `force` skips the cached one. */
+  async fetch(key: string, force: boolean, compute: () => Promise<T>): Promise<T> {
+    if (!force) {
+      const hit = await this.fresh(key);
+      if (hit !== null) return hit;
+    }
+    const running = this.inflight.get(key);
+    if (running) return running;
+    const started = this.run(key, compute).finally(() => this.inflight.delete(key));
+    this.inflight.set(key, started);
+    return started;
+  }
+
+  private async run(key: string, compute: () => Promise<T>): Promise<T> {
+    // Another process is computing: take its answer, or the claim once it lets go without one.
+    const deadline = Date.now() + this.claimMs;
+    while (!(await this.store.claim(key, this.claimMs)) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, CLAIM_POLL_MS));
+      const hit = await this.fresh(key);
+      if (hit !== null) return hit;
+    }
+    try {
+      const value = await compute();
+      if (this.cacheable(value)) await this.store.set(key, { value, at: this.now() }, this.ttlMs);
+      return value;
+    } finally {
+      await this.store.release(key);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.store.close();
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * GET /compat/vendor/tracking (aliases /container and /reference) on the ocean host. The product
+ * app has already checked api_key (401) and the burst window (429); this handler checks the ocean
+ * entitlement (403) and the monthly call cap (429), counts the call, parses the query (400) and
+ * renders the service's outcome in the vendor's envelope. docs/compat.md has the rules.
+ */
+import { Elysia } from "elysia";
+import { distanceServices } from "../distance/services.ts";
+import { errorBody, jsonResponse } from "../shared/envelopes.ts";
+import { ApiError, type ProblemKey } from "../shared/errors.ts";
+import type { FullPlatform } from "../shared/platform.ts";
+import { principalOf } from "../shared/product-app.ts";
+import { API_VERSION } from "../shared/products.ts";
+import { AnswerCache, type CacheStore, MemoryCacheStore, RedisCacheStore } from "./cache.ts";
+import { parseQuery } from "./params.ts";
+import { present } from "./render.ts";
+import { CompatService, isCacheable, type Outcome } from "./service.ts";
+import {
+  counter,
+  RedisUsageStore,
+  SqliteUsageStore,
+  type Usage,
+  type UsageStore,
+  uniqueShipmentsUsed,
+} from "./usage.ts";
+
+/** The surface's envelope id (spec, Versioning 3). */
+export const SCHEMA_VERSION = "vendor-compat/1";
+export const COMPAT_PATHS = [
+  "/compat/vendor/tracking",
+  "/compat/vendor/container",
+  "/compat/vendor/reference",
+];
+
+interface Compat {
+  service: CompatService;
+  usage: UsageStore;
+  close(): Promise<void>;
+}
+
+/** One set of compat services per platform, built on first use (Redis connects lazily). */
+const running = new WeakMap<FullPlatform, Promise<Compat>>();
+
+async function start(platform: FullPlatform): Promise<Compat> {
+  const { config, tracking, db } = platform;
+  const { ceilingMs, cacheMs } = config.compat;
+  const { locations, sea } = await distanceServices(config.buildDir);
+  const [store, usage]: [CacheStore<Outcome>, UsageStore] = config.redisUrl
+    ? await Promise.all([
+        RedisCacheStore.connect<Outcome>(config.redisUrl),
+        RedisUsageStore.connect(config.redisUrl),
+      ])
+    : [new MemoryCacheStore<Outcome>(), new SqliteUsageStore(db)];
+  // A claim outlives the held request by a margin so a slow carrier call is not duplicated.
+  const cache = new AnswerCache(store, platform.now, cacheMs, ceilingMs + 5_000, isCacheable);
+  const service = new CompatService(
+    {
+      engine: tracking.engine,
+      ports: locations,
+      sea,
+      positions: tracking.positions,
+      carriers: tracking.carriers,
+      now: platform.now,
+    },
+    cache,
+    ceilingMs,
+  );
+  return { service, usage, close: async () => void (await Promise.all([cache.close(), usage.close()])) };
+}
+
+function compatOf(platform: FullPlatform): Promise<Compat> {
+  let c = running.get(platform);
+  if (!c) {
+    c = start(platform);
+    c.catch(() => running.delete(platform));
+    running.set(platform, c);
+  }
+  return c;
+}
+
+/** Closes the Redis connections of a platform's compat surface (tests; the server just exits). */
+export async function closeCompat(platform: FullPlatform): Promise<void> {
+  const c = running.get(platform);
+  running.delete(platform);
+  if (c) await (await c).close();
+}
+
+function usageHeaders(u: Usage | null): Record<string, string> {
+  const headers: Record<string, string> = { "api-version": API_VERSION, "x-schema-version": SCHEMA_VERSION };
+  if (u) {
+    headers["x-usage-day"] = String(u.key.day);
+    headers["x-usage-week"] = String(u.key.week);
+    headers["x-usage-month"] = String(u.key.month);
+    headers["x-usage-total"] = String(u.key.total);
+  }
+  return headers;
+}
+
+/** Transport errors (400, 403, 429): the vendor's message codes, data null. */
+const transport = (key: ProblemKey, message: string, headers: Record<string, string>) => {
+  const err = new ApiError(key, message);
+  return jsonResponse(errorBody("compat", err), err.status, headers);
+};
+
+export function compatRoutes(platform: FullPlatform) {
+  const { accounts, config, db } = platform;
+
+  const handle = async (request: Request): Promise<Response> => {
+    const { org, keyId } = principalOf(request);
+    const compat = await compatOf(platform);
+    const now = platform.now();
+    const entitled = accounts.entitlement(org.id, "ocean");
+    if (entitled !== "active") {
+      const message = entitled === "expired" ? "API_KEY_EXPIRED" : "API_KEY_ACCESS_DENIED";
+      return transport("forbidden", message, usageHeaders(null));
+    }
+    const cap = config.compat.monthlyCalls;
+    if (cap !== null && (await compat.usage.orgMonth(org.id, now)) >= cap) {
+      return transport("rateWindow", "API_KEY_LIMIT_REACHED", usageHeaders(null));
+    }
+    const usage = await compat.usage.hit(keyId, org.id, now);
+    const headers = usageHeaders(usage);
+    const query = parseQuery(new URL(request.url).searchParams);
+    if (typeof query === "string") return transport("validation", query, headers);
+
+    const outcome = await compat.service.resolve(org, query);
+    switch (outcome.kind) {
+      case "limit":
+        return transport("rateWindow", "API_KEY_LIMIT_REACHED", headers);
+      case "error":
+        return jsonResponse(
+          {
+            status: "error",
+            message: outcome.message,
+            data: {},
+            ...(outcome.detail ? { detail: outcome.detail } : {}),
+          },
+          200,
+          headers,
+        );
+      case "ok": {
+        const data = present(outcome.snapshot, {
+          number: query.number,
+          route: query.route,
+          ais: query.ais,
+          counters: {
+            api_calls: counter(usage.orgMonth, cap),
+            unique_shipments: counter(uniqueShipmentsUsed(db, org.id, now), org.shipmentQuota),
+          },
+        });
+        return jsonResponse({ status: "success", message: outcome.snapshot.message, data }, 200, headers);
+      }
+    }
+  };
+
+  const detail = {
+    summary:
+      "Vendor-compatible tracking (api_key in the query; envelope, fields and codes of the vendor's v3)",
+    security: [],
+  };
+  const app = new Elysia();
+  for (const path of COMPAT_PATHS) app.get(path, ({ request }) => handle(request), { detail });
+  return app;
+}

@@ -1,0 +1,131 @@
+/**
+ * Spec rules 1 to 4 of the compat surface: a tracked reference is refreshed from the carrier once
+ * per cache window; a never-seen one is registered through the tracking engine (a shipment slot,
+ * like an add) and resolved live, the request held until data lands or the ceiling passes. Not
+ * found, still resolving and invalid are answers (HTTP 200), never 404.
+ */
+
+import type { IdentifierType, TrackedRow } from "../../ingest/tracking/engine.ts";
+import type { Org } from "../accounts/repo.ts";
+import { ApiError } from "../shared/errors.ts";
+import type { AnswerCache } from "./cache.ts";
+import { type CompatQuery, classify } from "./params.ts";
+import { type RenderDeps, type Snapshot, snapshotOf } from "./render.ts";
+
+export type Outcome =
+  | { kind: "ok"; snapshot: Snapshot }
+  | { kind: "error"; message: "NO_TRACKING_INFO" | "WRONG_NUMBER"; detail?: string }
+  /** A spent plan allowance: the transport error 429. */
+  | { kind: "limit"; detail: string };
+
+export const isCacheable = (o: Outcome) => o.kind === "ok";
+
+/** How often a request waiting on another's first carrier call looks again. */
+const SETTLE_POLL_MS = 100;
+
+const STILL_RESOLVING =
+  "The carrier has not answered for this reference yet; tracking continues, retry shortly.";
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export class CompatService {
+  constructor(
+    private readonly deps: RenderDeps,
+    private readonly cache: AnswerCache<Outcome>,
+    private readonly ceilingMs: number,
+  ) {}
+
+  resolve(org: Org, q: CompatQuery): Promise<Outcome> {
+    const classified = classify(q.number, q.kind);
+    if ("wrong" in classified) {
+      return Promise.resolve({ kind: "error", message: "WRONG_NUMBER", detail: classified.wrong });
+    }
+    const key = `${org.id}|${q.kind ?? "auto"}|${classified.identifier}|${q.sealine ?? ""}`;
+    return this.cache.fetch(key, q.force, () => this.live(org, q, classified));
+  }
+
+  /** Waits for `work` at most the ceiling; it keeps running in the background past it. */
+  private async held(work: Promise<unknown>): Promise<void> {
+    const done = work.then(
+      () => undefined,
+      (err) => console.error("[compat] carrier call:", err),
+    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([done, new Promise<void>((r) => (timer = setTimeout(r, this.ceilingMs)))]);
+    clearTimeout(timer);
+  }
+
+  /** A record another request is adding: waits (up to the ceiling) for its first carrier answer. */
+  private async settled(orgId: string, id: string): Promise<void> {
+    const deadline = Date.now() + this.ceilingMs;
+    while (this.deps.engine.get(orgId, id)?.adding && Date.now() < deadline) await sleep(SETTLE_POLL_MS);
+  }
+
+  private async live(
+    org: Org,
+    q: CompatQuery,
+    ref: { type: IdentifierType; identifier: string },
+  ): Promise<Outcome> {
+    const { engine } = this.deps;
+    const existing = engine.findActive(org.id, ref.identifier);
+    let id: string;
+    if (existing?.adding) {
+      id = existing.id;
+      await this.settled(org.id, id);
+    } else if (existing) {
+      id = existing.id;
+      await this.held(engine.refresh(existing.parentId ?? existing.id));
+    } else {
+      let row: TrackedRow;
+      try {
+        row = await engine.register(org, {
+          identifier: ref.identifier,
+          identifierType: ref.type,
+          carrierCode: q.sealine ?? undefined,
+        });
+      } catch (err) {
+        return this.refused(err, org.id, ref.identifier);
+      }
+      id = row.id;
+      await this.held(engine.firstFetch(row));
+    }
+    return this.answer(engine.get(org.id, id));
+  }
+
+  /** Why registration failed, as an answer; anything unexpected stays a 500. */
+  private async refused(err: unknown, orgId: string, identifier: string): Promise<Outcome> {
+    if (!(err instanceof ApiError)) throw err;
+    switch (err.key) {
+      case "addInProgress": {
+        const other = this.deps.engine.findActive(orgId, identifier);
+        if (other) await this.settled(orgId, other.id);
+        return this.answer(other && this.deps.engine.get(orgId, other.id));
+      }
+      case "uniqueQuota":
+      case "containerQuota":
+      case "paygCap":
+        return { kind: "limit", detail: err.message };
+      case "validation":
+        return { kind: "error", message: "WRONG_NUMBER", detail: err.message };
+      case "referenceNotResolvable":
+        return { kind: "error", message: "NO_TRACKING_INFO", detail: err.message };
+      default:
+        throw err;
+    }
+  }
+
+  private answer(row: TrackedRow | undefined): Outcome {
+    if (!row || row.adding) return { kind: "error", message: "NO_TRACKING_INFO", detail: STILL_RESOLVING };
+    if (row.unresolvableSince) {
+      return {
+        kind: "error",
+        message: "NO_TRACKING_INFO",
+        detail: `The carrier has not recognised ${row.identifier} since ${row.unresolvableSince}.`,
+      };
+    }
+    // A line without a connector resolved the reference but will never send events: still a success.
+    const hasData = this.deps.engine.timeline(row).length > 0 || row.connectorStatus !== null;
+    if (!hasData) return { kind: "error", message: "NO_TRACKING_INFO", detail: STILL_RESOLVING };
+    return { kind: "ok", snapshot: snapshotOf(this.deps, row) };
+  }
+}
