@@ -108,6 +108,9 @@ export class SandboxAis {
     return { ...base, lat: at.lat, lng: at.lng, sog, cog: Math.round(at.cog * 10) / 10, status: 0 };
   }
 
+  /** Hulls whose static data went out: a newcomer's goes out at once, so listeners can link its IMO. */
+  private readonly announced = new Set<string>();
+
   sentences(now: number, withStatic: boolean): string[] {
     const lines: string[] = [];
     this.fixes(now).forEach((f, i) => {
@@ -126,7 +129,10 @@ export class SandboxAis {
         status: f.status,
         timestamp: now,
       };
-      if (withStatic) lines.push(...encodeStatic(report, { seqId: i % 10, source: "sandbox", time: now }));
+      if (withStatic || !this.announced.has(f.vessel.imo)) {
+        lines.push(...encodeStatic(report, { seqId: i % 10, source: "sandbox", time: now }));
+        this.announced.add(f.vessel.imo);
+      }
       lines.push(encodePosition(report, { source: "sandbox", time: now }));
     });
     return lines;
