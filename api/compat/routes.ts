@@ -38,8 +38,11 @@ interface Compat {
   close(): Promise<void>;
 }
 
-/** One set of compat services per platform, built on first use (Redis connects lazily). */
-const running = new WeakMap<FullPlatform, Promise<Compat>>();
+/**
+ * One set of compat services per platform, built on first use (Redis connects lazily); keyed by
+ * the platform's database, which copies of the platform object share.
+ */
+const running = new WeakMap<object, Promise<Compat>>();
 
 async function start(platform: FullPlatform): Promise<Compat> {
   const { config, tracking, db } = platform;
@@ -69,19 +72,19 @@ async function start(platform: FullPlatform): Promise<Compat> {
 }
 
 function compatOf(platform: FullPlatform): Promise<Compat> {
-  let c = running.get(platform);
+  let c = running.get(platform.db);
   if (!c) {
     c = start(platform);
-    c.catch(() => running.delete(platform));
-    running.set(platform, c);
+    c.catch(() => running.delete(platform.db));
+    running.set(platform.db, c);
   }
   return c;
 }
 
 /** Closes the Redis connections of a platform's compat surface (tests; the server just exits). */
 export async function closeCompat(platform: FullPlatform): Promise<void> {
-  const c = running.get(platform);
-  running.delete(platform);
+  const c = running.get(platform.db);
+  running.delete(platform.db);
   if (c) await (await c).close();
 }
 

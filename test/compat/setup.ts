@@ -3,6 +3,7 @@
  * (a real Bun.serve that forwards and counts, optionally slowly), a platform whose carriers point
  * at the proxy, and an entitled organisation with an ocean key.
  */
+import { closeCompat } from "../../api/compat/routes.ts";
 import type { Config } from "../../api/config.ts";
 import { SANDBOX_SCACS } from "../../ingest/sandbox/world.ts";
 import { ManualClock, makePlatform, type TestPlatform } from "../helpers/platform.ts";
@@ -83,7 +84,6 @@ export async function compatWorld(
       await sandbox.setClock({ now: new Date(clock.t).toISOString() });
     },
     async close() {
-      const { closeCompat } = await import("../../api/compat/routes.ts");
       await closeCompat(p);
       proxy.stop();
       await sandbox.stop();
