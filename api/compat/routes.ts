@@ -64,6 +64,7 @@ async function start(platform: FullPlatform): Promise<Compat> {
       positions: tracking.positions,
       carriers: tracking.carriers,
       now: platform.now,
+      db,
     },
     cache,
     ceilingMs,

@@ -4,9 +4,11 @@
  * like an add) and resolved live, the request held until data lands or the ceiling passes. Not
  * found, still resolving and invalid are answers (HTTP 200), never 404.
  */
-
+import { and, desc, eq, like, or } from "drizzle-orm";
 import type { IdentifierType, TrackedRow } from "../../ingest/tracking/engine.ts";
 import type { Org } from "../accounts/repo.ts";
+import type { Db } from "../db/database.ts";
+import { tracked } from "../db/schema.ts";
 import { ApiError } from "../shared/errors.ts";
 import type { AnswerCache } from "./cache.ts";
 import { type CompatQuery, classify } from "./params.ts";
@@ -30,7 +32,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class CompatService {
   constructor(
-    private readonly deps: RenderDeps,
+    private readonly deps: RenderDeps & { db: Db },
     private readonly cache: AnswerCache<Outcome>,
     private readonly ceilingMs: number,
   ) {}
@@ -76,6 +78,9 @@ export class CompatService {
       id = existing.id;
       await this.held(engine.refresh(existing.parentId ?? existing.id));
     } else {
+      // A box that finished its cycle is closed out; its record still answers (nothing new will come).
+      const done = this.completed(org.id, ref.identifier);
+      if (done) return this.answer(done);
       let row: TrackedRow;
       try {
         row = await engine.register(org, {
@@ -90,6 +95,22 @@ export class CompatService {
       await this.held(engine.firstFetch(row));
     }
     return this.answer(engine.get(org.id, id));
+  }
+
+  private completed(orgId: string, identifier: string): TrackedRow | undefined {
+    return this.deps.db
+      .select()
+      .from(tracked)
+      .where(
+        and(
+          eq(tracked.orgId, orgId),
+          or(eq(tracked.identifier, identifier), eq(tracked.containerNumber, identifier)),
+          like(tracked.archivedReason, "completed%"),
+        ),
+      )
+      .orderBy(desc(tracked.archivedAt))
+      .limit(1)
+      .get();
   }
 
   /** Why registration failed, as an answer; anything unexpected stays a 500. */

@@ -3,6 +3,8 @@
  * driven over the ocean app with the sandbox carrier behind a counting proxy.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { tracked } from "../../api/db/schema.ts";
 import { errorProblems } from "../helpers/envelopes.ts";
 import { type CompatWorld, compatGet, compatWorld, type Json } from "./setup.ts";
 
@@ -74,6 +76,19 @@ describe("request surface", () => {
     expect(Object.keys(route.route_data as Json)).toEqual(["route", "pin"]);
     const ais = (await compatGet(w, { number: "HLCU1662993", ais: "yes" })).body.data as Json;
     expect(((ais.route_data as Json).ais as Json).status).toEqual(expect.any(String));
+  });
+
+  test("a box whose empty is back reads DELIVERED with the delivery tail, and is not registered again", async () => {
+    const ref = "MAEU0000008";
+    const first = await compatGet(w, { number: ref });
+    expect(meta(first.body).status).toBe("DELIVERED");
+    const box = ((first.body.data as Json).containers as Json[])[0]!;
+    expect(box.status).toBe("DELIVERED");
+    expect((box.events as Json[]).map((e) => e.status).slice(-3)).toEqual(["CGO", "CDC", "CER"]);
+    await w.at(w.clock.t + 91 * S);
+    expect((await compatGet(w, { number: ref })).body.status).toBe("success");
+    expect(w.p.db.select().from(tracked).where(eq(tracked.identifier, ref)).all()).toHaveLength(1);
+    expect(w.proxy.asked(ref)).toBe(1);
   });
 });
 
