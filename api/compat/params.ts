@@ -22,12 +22,16 @@ export interface CompatQuery {
 const truthy = (v: string | null) => v !== null && /^(1|true|yes)$/i.test(v.trim());
 
 /** A parsed query, or the transport error message (HTTP 400) naming what is wrong. */
-export function parseQuery(params: URLSearchParams): CompatQuery | "WRONG_PARAMETERS" | "WRONG_TYPE" {
+export function parseQuery(
+  params: URLSearchParams,
+): CompatQuery | "WRONG_PARAMETERS" | "WRONG_TYPE" | "WRONG_SEALINE" {
   const number = (params.get("number") || params.get("container") || "").trim().toUpperCase();
   if (number === "") return "WRONG_PARAMETERS";
   const type = (params.get("type") ?? "").trim().toUpperCase();
   if (type !== "" && type !== "CT" && type !== "BL" && type !== "BK") return "WRONG_TYPE";
   const sealine = (params.get("sealine") ?? "").trim().toUpperCase();
+  // A SCAC as the ocean API takes carrier_code: 2 to 10 letters or digits.
+  if (sealine !== "" && !/^[A-Z0-9]{2,10}$/.test(sealine)) return "WRONG_SEALINE";
   return {
     number,
     kind: type === "" ? null : (type as Kind),

@@ -112,9 +112,10 @@ export function snapshotOf(deps: RenderDeps, row: TrackedRow): Snapshot {
 }
 
 /**
- * The answer's data for one call: the snapshot, the number as queried, this call's counters, and route_data as asked —
- * legs and pin with route=true (null when nothing is plottable), the AIS block with ais=true (then
- * route_data is always an object: known clients read route_data.ais.status unguarded).
+ * The answer's data for one call: the snapshot, the number as queried, this call's counters, and
+ * route_data as asked: legs and pin with route=true (null when nothing is plottable), the AIS block
+ * with ais=true (then route_data is always an object: known clients read route_data.ais.status
+ * unguarded).
  */
 export function present(
   s: Snapshot,

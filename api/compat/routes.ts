@@ -158,9 +158,9 @@ export function compatRoutes(platform: FullPlatform) {
   };
 
   const detail = {
-    summary:
-      "Vendor-compatible tracking (api_key in the query; envelope, fields and codes of the vendor's v3)",
-    security: [],
+    summary: "Vendor-compatible tracking: the vendor's v3 envelope, fields and codes (docs/compat.md)",
+    description:
+      "Query: api_key (ocean key), number (or container), type CT|BL|BK, sealine, route, ais, force_update.",
   };
   const app = new Elysia();
   for (const path of COMPAT_PATHS) app.get(path, ({ request }) => handle(request), { detail });

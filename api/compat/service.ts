@@ -129,7 +129,11 @@ export class CompatService {
       case "validation":
         return { kind: "error", message: "WRONG_NUMBER", detail: err.message };
       case "referenceNotResolvable":
-        return { kind: "error", message: "NO_TRACKING_INFO", detail: err.message };
+        return {
+          kind: "error",
+          message: "NO_TRACKING_INFO",
+          detail: `No line recognises ${identifier}: send sealine (the carrier's SCAC).`,
+        };
       default:
         throw err;
     }

@@ -64,6 +64,9 @@ describe("request surface", () => {
     const bad = await compatGet(w, { number: "CMAU1663002", type: "XX" });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ status: "error", message: "WRONG_TYPE", data: null });
+    const sealine = await compatGet(w, { number: "CMAU1663002", sealine: "not a scac" });
+    expect(sealine.status).toBe(400);
+    expect(sealine.body.message).toBe("WRONG_SEALINE");
     const mismatch = await compatGet(w, { number: "MEDU200142542", type: "CT" });
     expect(mismatch.status).toBe(200);
     expect(mismatch.body.message).toBe("WRONG_NUMBER");
@@ -111,6 +114,23 @@ describe("answers that are not data (HTTP 200, never 404)", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: "error", message: "NO_TRACKING_INFO", data: {} });
     expect(w.p.tracking.engine.findActive(w.orgId, "MEDU123456789")).toBeDefined();
+  });
+
+  test("no line recognises the reference: NO_TRACKING_INFO naming sealine", async () => {
+    const res = await compatGet(w, { number: "ZZZZ123456789" });
+    expect(res.body).toMatchObject({ status: "error", message: "NO_TRACKING_INFO", data: {} });
+    expect(res.body.detail).toContain("sealine");
+  });
+
+  test("a line we know but have no connector for: success with a sentence, empty timelines", async () => {
+    const res = await compatGet(w, { number: "CBHU3054384", route: "true" });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe("success");
+    expect(res.body.message).toMatch(/not connected/);
+    const data = res.body.data as Json;
+    expect(meta(res.body)).toMatchObject({ sealine: "COSU", status: "UNKNOWN" });
+    expect((data.containers as Json[])[0]).toMatchObject({ number: "CBHU3054384", events: [] });
+    expect(data.route_data).toBeNull();
   });
 
   test("a slow carrier: held until the ceiling, NO_TRACKING_INFO, and a retry shortly after succeeds", async () => {
