@@ -76,7 +76,11 @@ export class CompatService {
       await this.settled(org.id, id);
     } else if (existing) {
       id = existing.id;
-      await this.held(engine.refresh(existing.parentId ?? existing.id));
+      const root = existing.parentId ? (engine.get(org.id, existing.parentId) ?? existing) : existing;
+      // A carrier in back-off (errors, or its Retry-After) is not asked: the answer is what we hold.
+      const backingOff =
+        root.pollFailures > 0 && root.nextPollAt !== null && Date.parse(root.nextPollAt) > this.deps.now();
+      if (!backingOff) await this.held(engine.refresh(root.id));
     } else {
       // A box that finished its cycle is closed out; its record still answers (nothing new will come).
       const done = this.completed(org.id, ref.identifier);

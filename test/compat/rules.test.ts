@@ -169,6 +169,22 @@ describe("cache (about 90 s per organisation) and force_update", () => {
     expect(w.proxy.asked(ref)).toBe(asked + 2);
   });
 
+  test("a carrier asking us to back off is not asked again before its Retry-After; answers stay", async () => {
+    const ref = "ONEU4276267";
+    await compatGet(w, { number: ref });
+    w.proxy.fail = { status: 429, retryAfter: 3600 };
+    try {
+      await w.at(w.clock.t + 91 * S);
+      expect((await compatGet(w, { number: ref })).body.status).toBe("success");
+      expect(w.proxy.asked(ref)).toBe(2);
+      await w.at(w.clock.t + 91 * S);
+      expect((await compatGet(w, { number: ref })).body.status).toBe("success");
+      expect(w.proxy.asked(ref)).toBe(2);
+    } finally {
+      w.proxy.fail = null;
+    }
+  });
+
   test("the cache is per organisation", async () => {
     const ref = "HLCU4276280";
     await compatGet(w, { number: ref });

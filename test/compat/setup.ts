@@ -15,6 +15,8 @@ export interface CountingProxy {
   asked(reference?: string): number;
   /** Held before forwarding (a slow carrier). */
   delayMs: number;
+  /** Answered instead of forwarding (a carrier in trouble), with Retry-After when set. */
+  fail: { status: number; retryAfter?: number } | null;
   stop(): void;
 }
 
@@ -24,6 +26,7 @@ export function countingProxy(target: string): CountingProxy {
   const proxy: CountingProxy = {
     url: "",
     delayMs: 0,
+    fail: null,
     asked: (reference) => (reference === undefined ? total : (seen.get(reference) ?? 0)),
     stop: () => server.stop(true),
   };
@@ -35,6 +38,11 @@ export function countingProxy(target: string): CountingProxy {
       total++;
       for (const value of url.searchParams.values()) seen.set(value, (seen.get(value) ?? 0) + 1);
       if (proxy.delayMs > 0) await Bun.sleep(proxy.delayMs);
+      if (proxy.fail) {
+        const { status, retryAfter } = proxy.fail;
+        const headers = retryAfter === undefined ? undefined : { "retry-after": String(retryAfter) };
+        return new Response(JSON.stringify({ message: "carrier trouble" }), { status, headers });
+      }
       const res = await fetch(`${target}${url.pathname}${url.search}`, { headers: req.headers });
       return new Response(await res.arrayBuffer(), { status: res.status, headers: res.headers });
     },
