@@ -24,6 +24,11 @@ export function successBody(def: ProductDef, data: unknown, tookMs: number): Rec
   return def.versioned ? { api_version: API_VERSION, ok: true, data } : { ok: true, data };
 }
 
+const COMPAT_CODES: Partial<Record<ApiError["key"], string>> = {
+  unauthorized: "API_KEY_WRONG",
+  rateWindow: "API_KEY_RATE_LIMIT",
+};
+
 export function errorBody(style: ErrorStyle, err: ApiError): Record<string, unknown> {
   const { code, lower, severity } = err.problem;
   switch (style) {
@@ -34,7 +39,13 @@ export function errorBody(style: ErrorStyle, err: ApiError): Record<string, unkn
     case "data":
       return { error: { code: lower, message: err.message, ...err.extra } };
     case "compat":
-      return { status: "error", message: err.message, data: null };
+      // Vendor clients branch on message codes (compat-vendor-v3 section 5): the compat routes raise
+      // codes already; the platform's own sentences (auth, rate window) map to the matching code.
+      return {
+        status: "error",
+        message: /^[A-Z][A-Z_]+$/.test(err.message) ? err.message : (COMPAT_CODES[err.key] ?? err.message),
+        data: null,
+      };
   }
 }
 

@@ -64,3 +64,19 @@ export function errorProblems(
 export function errorCode(body: Json): string | undefined {
   return (body.error as Json | undefined)?.code as string | undefined;
 }
+
+/** The vendor-compatible surface: {status, message, data[, detail]}; success carries exactly seven data keys. */
+export function compatProblems(body: Json): string[] {
+  const k = keys(body);
+  if (k !== "data,message,status" && k !== "data,detail,message,status") return [`compat keys ${k}`];
+  if (body.status === "success") {
+    return keys(body.data) === "containers,facilities,locations,metadata,route,route_data,vessels"
+      ? []
+      : [`compat data keys ${keys(body.data)}`];
+  }
+  if (body.status !== "error" || typeof body.message !== "string")
+    return [`compat error ${JSON.stringify(body)}`];
+  return body.data === null || keys(body.data) === ""
+    ? []
+    : [`compat error data ${JSON.stringify(body.data)}`];
+}

@@ -128,7 +128,9 @@ test("open routes of ok-family products answer {ok:false, message}", async () =>
 test("the compat surface uses the transport error envelope for a missing key", async () => {
   const res = await p.call("ocean", "/compat/vendor/tracking?number=MSCU1234565");
   expect(res.status).toBe(401);
-  expect(errorProblems("ocean", (await res.json()) as Record<string, unknown>, { compat: true })).toEqual([]);
+  const body = (await res.json()) as Record<string, unknown>;
+  expect(errorProblems("ocean", body, { compat: true })).toEqual([]);
+  expect(body.message).toBe("API_KEY_WRONG"); // the vendor's code, so migrated clients classify it as auth
 });
 
 test("the air-cargo host accepts the ocean family key; schedules does not", async () => {

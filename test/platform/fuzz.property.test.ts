@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import fc from "fast-check";
 import { PRODUCT_IDS, type ProductId } from "../../api/shared/products.ts";
-import { errorProblems, successProblems } from "../helpers/envelopes.ts";
+import { compatProblems, errorProblems, successProblems } from "../helpers/envelopes.ts";
 import { makePlatform, type TestPlatform } from "../helpers/platform.ts";
 
 let p: TestPlatform;
@@ -133,9 +133,11 @@ test.each(PRODUCT_IDS)("%s: no 500, every answer in the envelope", async (produc
         const publicSurface = ["ocean", "air", "schedules"].includes(product) && where.startsWith("/public/");
         const open = where === "/healthz" || where.startsWith("/swagger") || publicSurface;
         const compat = product === "ocean" && where.startsWith("/compat/vendor/");
-        const problems = res.ok
-          ? successProblems(product, json)
-          : errorProblems(product, json, { open, compat });
+        const problems = compat
+          ? compatProblems(json)
+          : res.ok
+            ? successProblems(product, json)
+            : errorProblems(product, json, { open });
         if (problems.length) throw new Error(`${m} ${url} -> ${res.status}: ${problems.join("; ")}`);
       },
     ),
