@@ -184,7 +184,12 @@ export class WasmRouter {
     if (gateCount > 0)
       out.gates = Array.from(new Uint32Array(x.memory.buffer, x.pr_result_gates(), gateCount));
     out.zoneMetres = Array.from(this.f64(x.pr_result_zones(), x.pr_zone_count()));
-    if (path) out.path = this.f64(x.pr_result_path(), m[M.pathPoints]! * 2).slice();
+    if (path) {
+      // Copy out of linear memory (the next call reuses it); allocate + set is ~5x faster than slice() in Bun.
+      const view = this.f64(x.pr_result_path(), m[M.pathPoints]! * 2);
+      out.path = new Float64Array(view.length);
+      out.path.set(view);
+    }
     return out;
   }
 }

@@ -342,6 +342,10 @@ pub fn summarize(g: &Graph, from: &Anchor, to: &Anchor, route: &Route, want_path
         }
     }
     if want_path {
+        // 5 decimals (about 1 m): the precision the API shows, done here where it is cheapest.
+        for v in path.path.iter_mut() {
+            *v = (*v * 1e5).round() / 1e5;
+        }
         s.path = path.path;
     }
     s

@@ -257,11 +257,9 @@ export class SeaRouter {
     };
     if (wantPath && raw.path) {
       const p = raw.path;
+      // The router already rounds to 5 decimals (~1 m); only the pairs are built here.
       const pts: Array<[number, number]> = new Array(p.length / 2);
-      // 5 decimals (~1 m); inlined: this loop runs for every path point.
-      for (let i = 0; i < p.length; i += 2) {
-        pts[i >> 1] = [Math.round(p[i]! * 1e5) / 1e5, Math.round(p[i + 1]! * 1e5) / 1e5];
-      }
+      for (let i = 0; i < p.length; i += 2) pts[i >> 1] = [p[i]!, p[i + 1]!];
       out.path = pts;
     }
     return out;
