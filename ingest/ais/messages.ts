@@ -309,13 +309,7 @@ export function decodePayload(b: Bits): AisPayload | PayloadError {
         type,
         repeat,
         mmsi,
-        sog: sog(b.uint(46, 10)),
-        accuracy: b.bool(56),
-        lon: lon(b.int(57, 28), 600000),
-        lat: lat(b.int(85, 27), 600000),
-        cog: cog(b.uint(112, 12)),
-        heading: heading(b.uint(124, 9)),
-        second: second(b.uint(133, 6)),
+        ...classBPosition(b),
         regional: b.uint(139, 2),
         cs: b.bool(141),
         display: b.bool(142),
@@ -331,13 +325,7 @@ export function decodePayload(b: Bits): AisPayload | PayloadError {
         type,
         repeat,
         mmsi,
-        sog: sog(b.uint(46, 10)),
-        accuracy: b.bool(56),
-        lon: lon(b.int(57, 28), 600000),
-        lat: lat(b.int(85, 27), 600000),
-        cog: cog(b.uint(112, 12)),
-        heading: heading(b.uint(124, 9)),
-        second: second(b.uint(133, 6)),
+        ...classBPosition(b),
         regional: b.uint(139, 4),
         shipname: b.text(143, 20) || null,
         shiptype: b.uint(263, 8) || null,
@@ -443,6 +431,19 @@ function lon(raw: number, perDegree: number): number | null {
 
 function range(v: number, lo: number, hi: number): number | null {
   return v < lo || v > hi ? null : v;
+}
+
+/** Bits 46-138 of class B reports (types 18 and 19): the position block both share. */
+function classBPosition(b: Bits) {
+  return {
+    sog: sog(b.uint(46, 10)),
+    accuracy: b.bool(56),
+    lon: lon(b.int(57, 28), 600000),
+    lat: lat(b.int(85, 27), 600000),
+    cog: cog(b.uint(112, 12)),
+    heading: heading(b.uint(124, 9)),
+    second: second(b.uint(133, 6)),
+  };
 }
 
 function dimensions(b: Bits, at: number): Dimensions {
