@@ -5,6 +5,7 @@
  */
 import { swagger } from "@elysiajs/swagger";
 import { Elysia, t } from "elysia";
+import { keyPrefixOf } from "../accounts/keys.ts";
 import type { Principal } from "../accounts/repo.ts";
 import { webhookRoutes } from "../webhooks/routes.ts";
 import { type ErrorStyle, errorBody, jsonResponse, keyedErrorStyle, successBody } from "./envelopes.ts";
@@ -178,8 +179,9 @@ export function createProductApp(opts: ProductAppOptions) {
         const how = access.auth === "query" ? "the api_key query parameter" : "Authorization: Bearer <key>";
         throw new ApiError("unauthorized", `Missing API key: send it in ${how}.`);
       }
-      const prefix = key.slice(0, key.indexOf("_"));
-      const principal = accepted.has(prefix) ? await accounts.authenticate(key) : null;
+      // A malformed key or another product's is refused before any hashing or database work.
+      const prefix = keyPrefixOf(key);
+      const principal = prefix && accepted.has(prefix) ? await accounts.authenticate(key) : null;
       if (!principal)
         throw new ApiError(
           "unauthorized",

@@ -215,10 +215,6 @@ const MIN_BITS: Record<number, number> = {
   27: 96,
 };
 
-export function isSupportedType(type: number): boolean {
-  return MIN_BITS[type] !== undefined;
-}
-
 export type PayloadError = "unsupported" | "short";
 
 /** Decodes a loaded payload; never reads past what `MIN_BITS` guarantees except for text. */

@@ -45,14 +45,6 @@ export const STAGES = [
 ] as const;
 export type Stage = (typeof STAGES)[number];
 
-export const DELAY_STAGES = [
-  "origin_gate_in",
-  "origin_departure",
-  "transshipment_departure",
-  "destination_arrival",
-  "destination_gate_out",
-] as const;
-
 export interface Derived {
   stage: Stage;
   status: Status;
@@ -370,6 +362,7 @@ export function derive(
     customsHoldSince: holdActive && lastHold ? iso(lastHold.eventDateTime) : null,
     routePorts,
     missedConnection,
+    // origin_gate_in, origin_departure, transshipment_departure, destination_arrival, destination_gate_out
     delayBars: [
       bar(`GTIN|${origin}`, gateIn),
       bar(`DEPA|${origin}`, departure),

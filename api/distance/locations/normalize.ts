@@ -28,6 +28,3 @@ export function normalize(text: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim();
 }
-
-const encoder = new TextEncoder();
-export const normalizedBytes = (text: string): Uint8Array => encoder.encode(normalize(text));
