@@ -3,7 +3,7 @@
  * state and writes the webhook outbox rows in the same transaction as the state change. Pollers
  * and the ocean API both drive it; all state lives in the database.
  */
-import { and, eq, inArray, isNull, lte, or } from "drizzle-orm";
+import { and, eq, isNull, lte, or } from "drizzle-orm";
 import { chargeAdd } from "../../api/accounts/quotas.ts";
 import type { Org } from "../../api/accounts/repo.ts";
 import type { Db } from "../../api/db/database.ts";
@@ -17,8 +17,17 @@ import type { LessorConnector, LessorRecord } from "../lessors/connector.ts";
 import type { DcsaEventLike } from "./dcsa.ts";
 import { computeDemurrage, type Demurrage, type FreeTimeTerms, matchTerms } from "./demurrage.ts";
 import { equipmentFromIso } from "./equipment.ts";
+import { Gate } from "./gate.ts";
 import { demurrageEvents, type Raised, raisedEvents } from "./outbox-events.ts";
 import {
+  backoff,
+  DEFAULT_CADENCE,
+  type PollPriority,
+  pollPriority,
+  RECHECK_INTERVAL_MS,
+} from "./schedule.ts";
+import {
+  aggregateBoxes,
   currentEvents,
   type Derived,
   derive,
@@ -30,27 +39,12 @@ import {
 
 export type TrackedRow = typeof tracked.$inferSelect;
 export type IdentifierType = "container_id" | "bill_of_lading" | "booking";
-export type PollPriority = "pre_departure" | "transit" | "arrival" | "dwell";
 
 const KIND: Record<IdentifierType, ReferenceKind> = {
   container_id: "container",
   bill_of_lading: "bill_of_lading",
   booking: "booking",
 };
-
-/** Polling cadence per priority (ms); see docs/tracking.md. */
-export const DEFAULT_CADENCE: Record<PollPriority, number> = {
-  pre_departure: 12 * 3_600_000,
-  transit: 6 * 3_600_000,
-  arrival: 3_600_000,
-  dwell: 3 * 3_600_000,
-};
-/** ETA closer than this moves a box from transit to arrival cadence. */
-export const ARRIVAL_WINDOW_MS = 48 * 3_600_000;
-/** A recheck sooner than this after the previous one answers 429 RATE_LIMITED. */
-export const RECHECK_INTERVAL_MS = 10 * 60_000;
-/** Back-off after carrier errors: 1 min doubling to 6 h. */
-const backoff = (failures: number) => Math.min(6 * 3_600_000, 60_000 * 2 ** Math.min(failures - 1, 9));
 
 export interface EngineDeps {
   db: Db;
@@ -82,23 +76,6 @@ export interface RefreshOutcome {
   ok: boolean;
   events: number;
   error?: CarrierError;
-}
-
-/** Counting semaphore: at most n carrier calls per SCAC at once; the rest wait their turn. */
-class Gate {
-  private active = 0;
-  private readonly queue: Array<() => void> = [];
-  constructor(private readonly n: number) {}
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.n) await new Promise<void>((r) => this.queue.push(r));
-    this.active++;
-    try {
-      return await fn();
-    } finally {
-      this.active--;
-      this.queue.shift()?.();
-    }
-  }
 }
 
 export function normalizeIdentifier(identifier: string, type: IdentifierType): string {
@@ -412,7 +389,7 @@ export class TrackingEngine {
         const current = currentEvents(mine(after));
         let d = derive(current, (k) => plans[k] ?? null);
         if (!isRootOfMany) boxStates.push(d);
-        else if (boxStates.length > 0) d = aggregate(d, boxStates);
+        else if (boxStates.length > 0) d = aggregateBoxes(d, boxStates);
         const update = this.stateUpdate(row, d, plans, nowIso);
         // The line answered for a reference it was only hinted for: it is now the confirmed carrier.
         if (
@@ -631,15 +608,6 @@ export class TrackingEngine {
     await Promise.all(rows.map((r) => this.refresh(r.id)));
     return rows.length;
   }
-
-  byIds(orgId: string, ids: string[]): TrackedRow[] {
-    if (ids.length === 0) return [];
-    return this.deps.db
-      .select()
-      .from(tracked)
-      .where(and(eq(tracked.orgId, orgId), inArray(tracked.id, ids)))
-      .all();
-  }
 }
 
 function leaseFields(lease: LessorRecord): Partial<TrackedRow> {
@@ -655,35 +623,5 @@ function leaseFields(lease: LessorRecord): Partial<TrackedRow> {
     redeliveryLocation: lease.redeliveryLocation,
     redeliveryYard: lease.redeliveryYard,
     equipmentManufacturer: lease.manufacturer,
-  };
-}
-
-/** Cadence from the derived state: before departure, in transit, close to arrival, dwelling at destination. */
-export function pollPriority(d: Derived, now: number): PollPriority {
-  if (d.stage === "unknown" || (d.stage === "in_transit" && d.departedAt === null)) return "pre_departure";
-  if (d.stage === "in_transit") {
-    return d.eta !== null && Date.parse(d.eta) - now < ARRIVAL_WINDOW_MS ? "arrival" : "transit";
-  }
-  return "dwell";
-}
-
-/** A B/L or booking: the least advanced box sets the stage, the latest ETA the ETA. */
-function aggregate(own: Derived, boxes: Derived[]): Derived {
-  const order = ["unknown", "in_transit", "discharged", "available", "delivered", "returned_empty"];
-  const slowest = boxes.reduce((a, b) => (order.indexOf(b.stage) < order.indexOf(a.stage) ? b : a));
-  const latestEta =
-    boxes
-      .map((b) => b.eta)
-      .filter((e): e is string => e !== null)
-      .sort()
-      .at(-1) ?? own.eta;
-  return {
-    ...own,
-    stage: slowest.stage,
-    status: boxes.some((b) => b.status === "customs_hold") ? "customs_hold" : slowest.status,
-    eta: latestEta,
-    etaIsEstimated: latestEta === null ? null : boxes.some((b) => b.etaIsEstimated),
-    customsHoldReason: boxes.find((b) => b.customsHoldReason)?.customsHoldReason ?? null,
-    customsHoldSince: boxes.find((b) => b.customsHoldSince)?.customsHoldSince ?? null,
   };
 }

@@ -404,3 +404,23 @@ export function recordFirstPlans(plans: Record<string, FirstPlan>, events: Itera
 }
 
 export { codeOf, locationOf };
+
+/** A B/L or booking: the least advanced box sets the stage, the latest ETA the ETA. */
+export function aggregateBoxes(own: Derived, boxes: Derived[]): Derived {
+  const slowest = boxes.reduce((a, b) => (STAGES.indexOf(b.stage) < STAGES.indexOf(a.stage) ? b : a));
+  const latestEta =
+    boxes
+      .map((b) => b.eta)
+      .filter((e): e is string => e !== null)
+      .sort()
+      .at(-1) ?? own.eta;
+  return {
+    ...own,
+    stage: slowest.stage,
+    status: boxes.some((b) => b.status === "customs_hold") ? "customs_hold" : slowest.status,
+    eta: latestEta,
+    etaIsEstimated: latestEta === null ? null : boxes.some((b) => b.etaIsEstimated),
+    customsHoldReason: boxes.find((b) => b.customsHoldReason)?.customsHoldReason ?? null,
+    customsHoldSince: boxes.find((b) => b.customsHoldSince)?.customsHoldSince ?? null,
+  };
+}
