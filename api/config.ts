@@ -33,6 +33,8 @@ export interface Config {
   sandboxAisPort: number;
   /** How often the in-process poller looks for records due a carrier call. */
   pollIntervalMs: number;
+  /** Run the poller inside the API process (PORTOLAN_POLLER=0: pollers run apart). */
+  poller: boolean;
   /** Webhook delivery: keys, retry ladder, timeouts, address policy (PORTOLAN_WEBHOOK_*). */
   webhooks: WebhookConfig;
   /** Vendor-compatible surface: live-resolution ceiling, answer cache, monthly call cap (PORTOLAN_COMPAT_*). */
@@ -97,6 +99,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxPort: int(env, "PORTOLAN_SANDBOX_PORT", 8090),
     sandboxAisPort: int(env, "PORTOLAN_SANDBOX_AIS_PORT", 8091),
     pollIntervalMs: int(env, "PORTOLAN_POLL_INTERVAL_MS", 15_000),
+    poller: env.PORTOLAN_POLLER !== "0",
     webhooks: webhookConfig(env),
     compat: compatConfig(env),
   };

@@ -43,10 +43,10 @@ for (const p of PRODUCTS) {
     `${p.title.padEnd(32)} ${config.publicUrls[p.id]}  (docs ${config.publicUrls[p.id]}/swagger, port ${server.port})`,
   );
 }
-const poller = startPoller(platform.tracking.engine, config.pollIntervalMs);
+const poller = config.poller ? startPoller(platform.tracking.engine, config.pollIntervalMs) : null;
 const dispatcher = config.webhooks.inProcess ? await Dispatcher.start(platform.db, config.webhooks) : null;
 const stop = async () => {
-  poller.stop();
+  poller?.stop();
   await dispatcher?.stop();
   sandbox?.stop();
   await platform.close();

@@ -3,7 +3,7 @@
  * state and writes the webhook outbox rows in the same transaction as the state change. Pollers
  * and the ocean API both drive it; all state lives in the database.
  */
-import { and, eq, isNull, lte, or } from "drizzle-orm";
+import { and, eq, inArray, isNull, lte, or } from "drizzle-orm";
 import { chargeAdd } from "../../api/accounts/quotas.ts";
 import type { Org } from "../../api/accounts/repo.ts";
 import type { Db } from "../../api/db/database.ts";
@@ -21,6 +21,7 @@ import { Gate } from "./gate.ts";
 import { demurrageEvents, type Raised, raisedEvents } from "./outbox-events.ts";
 import {
   backoff,
+  CLAIM_MS,
   DEFAULT_CADENCE,
   type PollPriority,
   pollPriority,
@@ -307,9 +308,12 @@ export class TrackingEngine {
   }
 
   /** Stores a carrier snapshot and re-derives every affected box, raising outbox rows, in one transaction. */
-  apply(root: TrackedRow, snapshot: DcsaEventLike[]): void {
+  apply(stale: TrackedRow, snapshot: DcsaEventLike[]): void {
     const nowIso = this.iso();
     this.deps.db.transaction((tx) => {
+      // Compare against the row as committed now: another refresh of the same record (a recheck,
+      // another poller) may have moved it since the carrier was asked, and must not raise twice.
+      const root = tx.select().from(tracked).where(eq(tracked.id, stale.id)).get() ?? stale;
       const orgTerms = this.terms(root.orgId, tx as unknown as Db);
       const stored = new Map(
         tx
@@ -592,21 +596,41 @@ export class TrackingEngine {
   }
 
   /** Root records due for a poll (next_poll_at passed), oldest due first. */
-  due(limit: number): TrackedRow[] {
-    return this.deps.db
-      .select()
+  /**
+   * Claims up to `limit` due root records (oldest due first) by pushing their next poll out by
+   * CLAIM_MS in one statement, so several pollers on one database never take the same record.
+   */
+  claimDue(limit: number): string[] {
+    const now = this.deps.now();
+    const due = this.deps.db
+      .select({ id: tracked.id })
       .from(tracked)
-      .where(and(isNull(tracked.archivedAt), isNull(tracked.parentId), lte(tracked.nextPollAt, this.iso())))
+      .where(
+        and(
+          isNull(tracked.archivedAt),
+          isNull(tracked.parentId),
+          lte(tracked.nextPollAt, new Date(now).toISOString()),
+        ),
+      )
       .orderBy(tracked.nextPollAt)
       .limit(limit)
-      .all();
+      .all()
+      .map((r) => r.id);
+    if (due.length === 0) return [];
+    return this.deps.db
+      .update(tracked)
+      .set({ nextPollAt: new Date(now + CLAIM_MS).toISOString() })
+      .where(and(inArray(tracked.id, due), lte(tracked.nextPollAt, new Date(now).toISOString())))
+      .returning({ id: tracked.id })
+      .all()
+      .map((r) => r.id);
   }
 
-  /** One poller tick: refreshes every due root, honouring per-carrier concurrency. */
+  /** One poller tick: refreshes every claimed root, honouring per-carrier concurrency. */
   async pollDue(limit = 200): Promise<number> {
-    const rows = this.due(limit);
-    await Promise.all(rows.map((r) => this.refresh(r.id)));
-    return rows.length;
+    const ids = this.claimDue(limit);
+    await Promise.all(ids.map((id) => this.refresh(id)));
+    return ids.length;
   }
 }
 

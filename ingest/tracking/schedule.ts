@@ -3,6 +3,9 @@ import type { Derived } from "./timeline.ts";
 
 export type PollPriority = "pre_departure" | "transit" | "arrival" | "dwell";
 
+/** A poller's claim on a record: if it dies mid-refresh, the record is due again after this. */
+export const CLAIM_MS = 5 * 60_000;
+
 /** Polling cadence per priority (ms); see docs/tracking.md. */
 export const DEFAULT_CADENCE: Record<PollPriority, number> = {
   pre_departure: 12 * 3_600_000,

@@ -1,0 +1,20 @@
+/**
+ * A poller on its own: `bun ingest/tracking/poller-main.ts`, against the API's database and
+ * carriers (same configuration). Run several; claims keep them off each other's records. Start the
+ * API with PORTOLAN_POLLER=0 to leave polling to these.
+ */
+import { bootstrap } from "../../api/bootstrap.ts";
+import { loadConfig } from "../../api/config.ts";
+import { startPoller } from "./poller.ts";
+
+const config = loadConfig();
+const platform = await bootstrap(config);
+const poller = startPoller(platform.tracking.engine, config.pollIntervalMs);
+console.log(`poller: every ${config.pollIntervalMs} ms against ${config.dbPath}`);
+const stop = async () => {
+  poller.stop();
+  await platform.close();
+  process.exit(0);
+};
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
