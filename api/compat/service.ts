@@ -145,6 +145,13 @@ export class CompatService {
 
   private answer(row: TrackedRow | undefined): Outcome {
     if (!row || row.adding) return { kind: "error", message: "NO_TRACKING_INFO", detail: STILL_RESOLVING };
+    if (row.unresolvedReason === "invalid_number") {
+      return {
+        kind: "error",
+        message: "WRONG_NUMBER",
+        detail: `The carrier rejects ${row.identifier} as malformed.`,
+      };
+    }
     if (row.unresolvableSince) {
       return {
         kind: "error",

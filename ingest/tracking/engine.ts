@@ -283,25 +283,31 @@ export class TrackingEngine {
   private failed(root: TrackedRow, err: CarrierError): void {
     const now = this.deps.now();
     const failures = root.pollFailures + 1;
-    const unknownToCarrier = err.kind === "rejected" && err.status === 404;
+    // 400: the carrier rejects the number's form, which no retry will change.
+    const invalid = err.kind === "rejected" && err.status === 400;
+    // A carrier that keeps saying "unknown reference" for three days: resolution is given up too.
+    const unknownForLong =
+      err.kind === "rejected" && err.status === 404 && now - Date.parse(root.addedAt) > 3 * 86_400_000;
+    const reason = invalid
+      ? "invalid_number"
+      : unknownForLong
+        ? root.identifierType === "container_id"
+          ? "not_found"
+          : "bl_booking_unresolved"
+        : null;
     const wait =
       err.details.retryAfterSeconds !== undefined ? err.details.retryAfterSeconds * 1000 : backoff(failures);
-    // A carrier that keeps saying "unknown reference" for three days: resolution is given up.
-    const givenUp = unknownToCarrier && now - Date.parse(root.addedAt) > 3 * 86_400_000;
     this.deps.db
       .update(tracked)
       .set({
         pollFailures: failures,
         lastPolledAt: new Date(now).toISOString(),
-        nextPollAt: new Date(now + wait).toISOString(),
-        unresolvableSince: givenUp
+        // Given up: no more polls (a recheck can still ask).
+        nextPollAt: reason ? null : new Date(now + wait).toISOString(),
+        unresolvableSince: reason
           ? (root.unresolvableSince ?? new Date(now).toISOString())
           : root.unresolvableSince,
-        unresolvedReason: givenUp
-          ? root.identifierType === "container_id"
-            ? "not_found"
-            : "bl_booking_unresolved"
-          : root.unresolvedReason,
+        unresolvedReason: reason ?? root.unresolvedReason,
       })
       .where(eq(tracked.id, root.id))
       .run();
@@ -395,6 +401,11 @@ export class TrackingEngine {
         if (!isRootOfMany) boxStates.push(d);
         else if (boxStates.length > 0) d = aggregateBoxes(d, boxStates);
         const update = this.stateUpdate(row, d, plans, nowIso);
+        // The carrier has events for it after all: resolution is no longer given up.
+        if (after.length > 0) {
+          update.unresolvableSince = null;
+          update.unresolvedReason = null;
+        }
         // The line answered for a reference it was only hinted for: it is now the confirmed carrier.
         if (
           row.carrierCode === null &&

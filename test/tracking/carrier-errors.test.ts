@@ -9,11 +9,13 @@ import { bearer, ManualClock, makePlatform, type TestPlatform } from "../helpers
 
 let answer: { status: number; headers?: Record<string, string>; body?: unknown } = { status: 503 };
 let calls = 0;
+const asked: string[] = [];
 const carrier = Bun.serve({
   port: 0,
   hostname: "127.0.0.1",
-  fetch: () => {
+  fetch: (req) => {
     calls++;
+    asked.push(req.url);
     return new Response(JSON.stringify(answer.body ?? { message: "unavailable" }), {
       status: answer.status,
       headers: { "content-type": "application/json", ...answer.headers },
@@ -143,4 +145,25 @@ test("eta_confidence_pct: null under five voyages on the lane, then the on-time 
   clock.advance(61_000); // past the lane cache
   for (const d of [0.9, 2.5]) insert(d);
   expect(p.tracking.confidence(probe)).toBe(60);
+});
+
+test("a number the carrier rejects as malformed: invalid_number at once, no more polls, WRONG_NUMBER on the compat surface", async () => {
+  answer = { status: 400, body: { message: "HLCU12345 is not a Hapag-Lloyd B/L number" } };
+  const res = await p.call("ocean", "/v1/containers", {
+    method: "POST",
+    body: JSON.stringify({ identifier: "HLCU12345", identifier_type: "bill_of_lading" }),
+    ...bearer(key, { "content-type": "application/json" }),
+  });
+  expect(res.status).toBe(201);
+  const id = ((await res.json()) as { data: { id: string } }).data.id;
+  expect(row(id)).toMatchObject({ unresolvedReason: "invalid_number", nextPollAt: null });
+  expect(row(id).unresolvableSince).toBe(new Date(clock.t).toISOString());
+  const askedFor = () => asked.filter((u) => u.includes("HLCU12345")).length;
+  const before = askedFor();
+  clock.advance(86_400_000);
+  await p.tracking.engine.pollDue();
+  expect(askedFor()).toBe(before);
+  const compat = await p.call("ocean", `/compat/vendor/tracking?api_key=${key}&number=HLCU12345&type=BL`);
+  expect(compat.status).toBe(200);
+  expect(await compat.json()).toMatchObject({ status: "error", message: "WRONG_NUMBER", data: {} });
 });
