@@ -32,7 +32,7 @@ read -r cp cf < <(awk '/^test result/ {p += $4; f += $6} END {print p + 0, f + 0
 passed=$((passed + cp))
 failed=$((failed + cf))
 
-./node_modules/.bin/bun test 2>&1 | tee "$log/bun.out" | grep -E "^\(fail\)|^error:|^ *[0-9]+ (pass|fail)$"
+./node_modules/.bin/bun test --timeout 60000 2>&1 | tee "$log/bun.out" | grep -E "^\(fail\)|^error:|^ *[0-9]+ (pass|fail)$"
 bun_status=${PIPESTATUS[0]}
 bp=$(awk '/^ *[0-9]+ pass$/ {print $1}' "$log/bun.out" | tail -1)
 bf=$(awk '/^ *[0-9]+ fail$/ {print $1}' "$log/bun.out" | tail -1)

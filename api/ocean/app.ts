@@ -144,7 +144,7 @@ export function oceanApp(platform: FullPlatform) {
       "/v1/containers/lookup/:identifier",
       async ({ request, params, set }) => {
         const org = orgOf(request);
-        const raw = decodeURIComponent(params.identifier);
+        const raw = params.identifier; // Elysia has decoded it already
         const identifier = raw.trim().toUpperCase();
         const existing =
           engine.findActive(org.id, identifier) ??
@@ -310,13 +310,9 @@ export function oceanApp(platform: FullPlatform) {
           "DCSA Track & Trace 2.2 event feed of this account's references (bare array, pagination in headers)",
       },
     })
-    .get(
-      "/public/v1/lookup/:number",
-      ({ params }) => publicLookup(tracking, decodeURIComponent(params.number)),
-      {
-        detail: { summary: "Open container lookup (no key; limited per IP)", security: [] },
-      },
-    )
+    .get("/public/v1/lookup/:number", ({ params }) => publicLookup(tracking, params.number), {
+      detail: { summary: "Open container lookup (no key; limited per IP)", security: [] },
+    })
     .use(compatRoutes(platform));
 
   function ownRecord(request: Request, id: string): TrackedRow {

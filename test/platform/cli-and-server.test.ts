@@ -26,9 +26,12 @@ test("CLI and every product on its own port: org, key, first call, plan, revoke"
   const dkey = cli("key", "create", "--org", orgId, "--product", "distance").out.at(-1)!;
 
   const ports = await Promise.all(PRODUCTS.map(() => freePort()));
-  const portEnv = Object.fromEntries(
-    PRODUCTS.map((p, i) => [`PORTOLAN_${p.id.toUpperCase()}_PORT`, String(ports[i])]),
-  );
+  const portEnv = {
+    ...Object.fromEntries(PRODUCTS.map((p, i) => [`PORTOLAN_${p.id.toUpperCase()}_PORT`, String(ports[i])])),
+    // The default start runs the sandbox carrier and its AIS feed: free ports, so runs can overlap.
+    PORTOLAN_SANDBOX_PORT: String(await freePort()),
+    PORTOLAN_SANDBOX_AIS_PORT: String(await freePort()),
+  };
   const server = Bun.spawn([join(root, "node_modules/.bin/bun"), join(root, "api/main.ts")], {
     env: { ...env, ...portEnv },
     cwd: root,
@@ -57,6 +60,21 @@ test("CLI and every product on its own port: org, key, first call, plan, revoke"
     expect(
       (await fetch(`${base(5)}/v1/account`, { headers: { authorization: `Bearer ${dkey}` } })).status,
     ).toBe(200);
+
+    // The sandbox carrier beside the API: a documented demo reference tracks at once.
+    const demo = await fetch(`${base(0)}/v1/containers`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ identifier: "MAEU4988977", identifier_type: "container_id" }),
+    });
+    expect(demo.status).toBe(201);
+    const read = (await (
+      await fetch(`${base(0)}/v1/containers/lookup/MAEU4988977`, {
+        headers: { authorization: `Bearer ${key}` },
+      })
+    ).json()) as { data: { carrier: string; events: unknown[] } };
+    expect(read.data.carrier).toBe("Maersk A/S");
+    expect(read.data.events.length).toBeGreaterThan(0);
 
     const plan = cli(
       "plan",

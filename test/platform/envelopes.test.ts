@@ -148,3 +148,10 @@ test("x-api-key is accepted on schedules, load plans and rates only", async () =
     ]);
   }
 });
+
+test("path parameters are decoded once: a lone % is a 400, not a crash", async () => {
+  for (const path of ["/public/v1/lookup/%25", "/v1/containers/lookup/%25"]) {
+    const res = await p.call("ocean", path, path.startsWith("/public") ? {} : bearer(keys.ocean));
+    expect([path, res.status]).toEqual([path, path.startsWith("/public") ? 400 : 404]);
+  }
+});
