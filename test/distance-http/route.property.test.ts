@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import fc from "fast-check";
+import { PASSAGE_IDS } from "../../api/distance/sea/policy.ts";
 import { errorProblems, successProblems } from "../helpers/envelopes.ts";
 import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 
@@ -47,23 +48,7 @@ const place = fc.oneof(
 const options = fc.record(
   {
     speed_knots: fc.oneof(fc.integer({ min: -5, max: 60 }).map(String), fc.string({ maxLength: 4 })),
-    avoid: fc
-      .subarray([
-        "suez",
-        "panama",
-        "malacca",
-        "gibraltar",
-        "dover",
-        "bering",
-        "magellan",
-        "babelmandeb",
-        "kiel",
-        "corinth",
-        "northwest",
-        "northeast",
-        "atlantis",
-      ])
-      .map((a) => a.join(",")),
+    avoid: fc.subarray([...PASSAGE_IDS, "atlantis"]).map((a) => a.join(",")),
     routing_mode: fc.constantFrom("short", "safe", "fast"),
     path: fc.constantFrom("true", "false", "maybe"),
     alternatives: fc.constantFrom("true", "false"),
