@@ -38,7 +38,7 @@ if (sandbox) {
 const platform = await bootstrap(config);
 const apps = buildApps(platform);
 for (const p of PRODUCTS) {
-  const server = serveBun(apps[p.id], config.host, config.ports[p.id], config.maxBodyBytes);
+  const server = serveBun(apps[p.id], config.host, config.ports[p.id]);
   console.log(
     `${p.title.padEnd(32)} ${config.publicUrls[p.id]}  (docs ${config.publicUrls[p.id]}/swagger, port ${server.port})`,
   );

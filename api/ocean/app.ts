@@ -10,7 +10,7 @@ import type { FreeTimeTerms } from "../../ingest/tracking/demurrage.ts";
 import { normalizeIdentifier, type TrackedRow } from "../../ingest/tracking/engine.ts";
 import { compatRoutes } from "../compat/routes.ts";
 import { freeTimeTerms, tracked } from "../db/schema.ts";
-import { fromBase64Url, toBase64Url } from "../shared/crypto.ts";
+import { decodeCursor, encodeCursor } from "../shared/cursor.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
 import type { FullPlatform } from "../shared/platform.ts";
@@ -22,21 +22,10 @@ import { lookupRecord, trackedRecord } from "./records.ts";
 
 const PAGE_DEFAULT = 50;
 const PAGE_MAX = 500;
+/** Tags per add (spec, Limits). */
+const MAX_TAGS = 20;
 /** How long a lookup of a freshly registered reference should wait before asking again. */
 const RETRY_AFTER_SECONDS = 5;
-
-interface Cursor {
-  u: string;
-  i: string;
-}
-const encodeCursor = (c: Cursor) => toBase64Url(JSON.stringify(c));
-function decodeCursor(raw: string): Cursor {
-  try {
-    const c = JSON.parse(fromBase64Url(raw)) as Cursor;
-    if (typeof c.u === "string" && typeof c.i === "string") return c;
-  } catch {}
-  throw new ApiError("validation", "cursor is not one this API issued; pass next_cursor unchanged.");
-}
 
 const IDENTIFIER_TYPES = ["container_id", "bill_of_lading", "booking"] as const;
 
@@ -79,7 +68,7 @@ export function oceanApp(platform: FullPlatform) {
           identifier: t.String({ minLength: 1, maxLength: 50 }),
           identifier_type: t.Union(IDENTIFIER_TYPES.map((v) => t.Literal(v))),
           carrier_code: t.Optional(t.String({ minLength: 2, maxLength: 10 })),
-          tags: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 64 }), { maxItems: 20 })),
+          tags: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 64 }), { maxItems: MAX_TAGS })),
         }),
         detail: { summary: "Start tracking a container, bill of lading or booking" },
       },
@@ -98,14 +87,27 @@ export function oceanApp(platform: FullPlatform) {
           archived ? isNotNull(tracked.archivedAt) : isNull(tracked.archivedAt),
         ];
         if (query.status) conditions.push(eq(tracked.status, query.status));
-        for (const tag of (query.tags ?? "")
-          .split(",")
-          .map((s) => s.trim())
-          .filter(Boolean)) {
+        const tags = [
+          ...new Set(
+            (query.tags ?? "")
+              .split(",")
+              .map((s) => s.trim())
+              .filter(Boolean),
+          ),
+        ];
+        // A record carries at most MAX_TAGS tags, so a longer all-of filter can match nothing; refusing
+        // it also keeps the SQL within the engine's expression limits.
+        if (tags.length > MAX_TAGS) {
+          throw new ApiError(
+            "validation",
+            `tags takes at most ${MAX_TAGS} comma-separated tags; got ${tags.length}.`,
+          );
+        }
+        for (const tag of tags) {
           conditions.push(sql`exists (select 1 from json_each(${tracked.tags}) where value = ${tag})`);
         }
         if (query.cursor) {
-          const c = decodeCursor(query.cursor);
+          const c = decodeCursor(query.cursor, ["u", "i"], "pass next_cursor unchanged");
           conditions.push(
             or(lt(tracked.updatedAt, c.u), and(eq(tracked.updatedAt, c.u), lt(tracked.id, c.i)))!,
           );

@@ -5,7 +5,7 @@
  */
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import { carrierEvents, tracked } from "../db/schema.ts";
-import { fromBase64Url, toBase64Url } from "../shared/crypto.ts";
+import { decodeCursor, encodeCursor } from "../shared/cursor.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
 import type { FullPlatform } from "../shared/platform.ts";
@@ -53,15 +53,7 @@ export function eventFeed(platform: FullPlatform, orgId: string, request: Reques
   if (booking) conditions.push(eq(tracked.bookingNumber, booking));
   const cursor = q.get("cursor");
   if (cursor) {
-    let after: { c: string; i: string };
-    try {
-      after = JSON.parse(fromBase64Url(cursor));
-    } catch {
-      throw new ApiError(
-        "validation",
-        "cursor is not one this feed issued; pass Next-Page-Cursor unchanged.",
-      );
-    }
+    const after = decodeCursor(cursor, ["c", "i"], "pass Next-Page-Cursor unchanged");
     conditions.push(
       sql`(${created} > ${after.c} or (${created} = ${after.c} and ${carrierEvents.eventId} > ${after.i}))`,
     );
@@ -76,11 +68,13 @@ export function eventFeed(platform: FullPlatform, orgId: string, request: Reques
     .limit(limit + 1)
     .all();
   const page = rows.slice(0, limit);
-  const headers: Record<string, string> = { "api-version": "2.2.0", "current-page": url.toString() };
+  // Page links point at the configured public URL, never at whatever Host the client sent.
+  const current = new URL(`${url.pathname}${url.search}`, platform.config.publicUrls.ocean);
+  const headers: Record<string, string> = { "api-version": "2.2.0", "current-page": current.toString() };
   const last = page.at(-1);
   if (rows.length > limit && last) {
-    const next = toBase64Url(JSON.stringify({ c: last.created, i: last.id }));
-    const nextUrl = new URL(url);
+    const next = encodeCursor({ c: last.created, i: last.id });
+    const nextUrl = new URL(current);
     nextUrl.searchParams.set("cursor", next);
     headers["next-page"] = nextUrl.toString();
     headers["next-page-cursor"] = next;

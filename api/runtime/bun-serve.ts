@@ -1,12 +1,13 @@
 /** Bun.serve adapter: one listener per product. Deno uses Deno.serve(app.fetch) instead. */
 import type { FetchApp } from "../app.ts";
 
-export function serveBun(app: FetchApp, hostname: string, port: number, maxBodyBytes: number) {
-  // Bun's own cap sits well above ours so oversized bodies still get the product's envelope.
-  return Bun.serve({
-    hostname,
-    port,
-    fetch: app.fetch,
-    maxRequestBodySize: Math.max(maxBodyBytes * 8, 16 * 1024 * 1024),
-  });
+/**
+ * Bun answers an empty 413 past its own body cap, before the app sees the request. The app caps
+ * every body itself (declared Content-Length up front, streamed bytes as they arrive) and answers
+ * in the product's envelope, so Bun's cap is lifted out of the way.
+ */
+const BUN_BODY_CAP = 2 ** 50;
+
+export function serveBun(app: FetchApp, hostname: string, port: number) {
+  return Bun.serve({ hostname, port, fetch: app.fetch, maxRequestBodySize: BUN_BODY_CAP });
 }

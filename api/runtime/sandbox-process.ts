@@ -21,7 +21,10 @@ export async function startSandboxCarrier(
       SANDBOX_AIS_PORT: String(aisPort),
       SANDBOX_CLOCK: "real",
       SANDBOX_EPOCH: env.SANDBOX_EPOCH ?? today.toISOString(),
+      SANDBOX_EXIT_WITH_PARENT: "1",
     },
+    // Our end of this pipe closes when this process dies however it dies; the child exits on EOF.
+    stdin: "pipe",
     stdout: "pipe",
     stderr: "inherit",
   });

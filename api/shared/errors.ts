@@ -43,6 +43,8 @@ export const PROBLEMS = {
   internal: problem(500, "INTERNAL_ERROR", "server_error"),
   database: problem(500, "DB_ERROR", "server_error"),
   geocoderUnavailable: problem(503, "GEOCODER_UNAVAILABLE", "geocoder_unavailable"),
+  /** Route workers saturated: shed with Retry-After instead of queueing without limit. */
+  overloaded: problem(503, "SERVICE_UNAVAILABLE", "overloaded"),
 } as const satisfies Record<string, Problem>;
 
 export type ProblemKey = keyof typeof PROBLEMS;

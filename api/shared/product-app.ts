@@ -12,6 +12,7 @@ import { type ErrorStyle, errorBody, jsonResponse, keyedErrorStyle, successBody 
 import { ApiError } from "./errors.ts";
 import type { Platform } from "./platform.ts";
 import { type ProductDef, product } from "./products.ts";
+import { isCanonicalTarget, ROUTER_HANDLER, routedPath } from "./request-target.ts";
 
 /** How a path is reached: with a key (bearer header or api_key query) or openly (optionally per-IP limited). */
 export type Access =
@@ -40,13 +41,6 @@ export function principalOf(request: Request): Principal {
   const p = states.get(request)?.principal;
   if (!p) throw new ApiError("unauthorized", "This route needs an API key.");
   return p;
-}
-
-function pathOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
-  if (start < 0) return "/";
-  const q = url.indexOf("?", start);
-  return q < 0 ? url.slice(start) : url.slice(start, q);
 }
 
 function bearerKey(request: Request, def: ProductDef): string | null {
@@ -138,7 +132,7 @@ export function createProductApp(opts: ProductAppOptions) {
     return routeMatchers.some((m) => m.method !== method && m.re.test(path));
   };
 
-  const app = new Elysia({ name: `portolan-${def.id}` })
+  const app = new Elysia({ name: `portolan-${def.id}`, handler: ROUTER_HANDLER })
     .use(
       swagger({
         path: "/swagger",
@@ -150,11 +144,23 @@ export function createProductApp(opts: ProductAppOptions) {
         },
       }),
     )
-    .onRequest(async ({ request, set, server }) => {
-      const path = pathOf(request.url);
+    .onRequest(async (context) => {
+      const { request, set, server } = context;
+      const path = routedPath(context);
       const access = accessOf(path);
       const state: RequestState = { start: performance.now(), access, principal: null };
       states.set(request, state);
+      if (!isCanonicalTarget(request.url)) {
+        // No Host, or one that would shift where the path starts: refused before access or routing.
+        throw new ApiError("validation", "Malformed request target or Host header.");
+      }
+      if (!decodablePath(path)) {
+        // The router would hand handlers a null parameter for these.
+        throw new ApiError(
+          "validation",
+          "The path has malformed percent-encoding (or encodes invalid UTF-8).",
+        );
+      }
       if (opts.getOnly?.(path) && request.method !== "GET" && request.method !== "HEAD") {
         throw new ApiError(
           "methodNotAllowed",
@@ -194,14 +200,21 @@ export function createProductApp(opts: ProductAppOptions) {
       // One parser for every body: capped read (chunked bodies carry no content-length), then JSON.
       const text = await readCapped(request, config.maxBodyBytes);
       if (text.trim() === "") return undefined;
+      let body: unknown;
       try {
-        return JSON.parse(text);
+        body = JSON.parse(text);
       } catch {
         throw new ApiError("validation", "Request body is not valid JSON.");
       }
+      // Every route takes an object; null, arrays and scalars would slip past optional-only schemas.
+      if (body === null || typeof body !== "object" || Array.isArray(body)) {
+        throw new ApiError("validation", "Request body must be a JSON object.");
+      }
+      return body;
     })
-    .onError(({ code, error, request }) => {
-      const path = pathOf(request.url);
+    .onError((context) => {
+      const { code, error, request } = context;
+      const path = routedPath(context);
       const state = states.get(request);
       const style = (state?.access ?? accessOf(path)).errors;
       let failure: ApiError;
@@ -306,6 +319,16 @@ function keyView(k: ReturnType<Platform["accounts"]["listKeys"]>[number]) {
     expires_at: k.expiresAt,
     revoked_at: k.revokedAt,
   };
+}
+
+function decodablePath(path: string): boolean {
+  if (!path.includes("%")) return true;
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Reads at most `cap` bytes of the body; more is a validation error, not a crash or an OOM. */

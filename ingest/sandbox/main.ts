@@ -3,7 +3,8 @@
  * SANDBOX_PORT (8090), SANDBOX_AIS_PORT (8091, TCP AIVDM feed), SANDBOX_AIS_INTERVAL_MS (10000),
  * SANDBOX_HOST (127.0.0.1), SANDBOX_CLOCK (real | manual), SANDBOX_START
  * (ISO: initial clock reading), SANDBOX_TIME_SCALE (real clock speed-up), SANDBOX_EPOCH (ISO: anchor
- * of booking dates), SANDBOX_API_KEY, PORTOLAN_SOURCES, PORTOLAN_BUILD_DIR.
+ * of booking dates), SANDBOX_API_KEY, SANDBOX_EXIT_WITH_PARENT (1: exit when stdin closes),
+ * PORTOLAN_SOURCES, PORTOLAN_BUILD_DIR.
  */
 import { SandboxAis } from "./ais.ts";
 import { createSandbox, SandboxClock } from "./server.ts";
@@ -46,3 +47,14 @@ const fetch = createSandbox({
 const server = Bun.serve({ port, hostname, fetch });
 console.log(`sandbox AIS feed on tcp://${hostname}:${feed.port}`);
 console.log(`sandbox carrier listening on http://${server.hostname}:${server.port} (clock ${mode})`);
+
+if (process.env.SANDBOX_EXIT_WITH_PARENT === "1") {
+  // The parent holds our stdin open; the kernel closes it when the parent dies, even by SIGKILL, so
+  // end of input means nobody owns us any more: exit and free the ports for the next start.
+  (async () => {
+    for await (const _ of Bun.stdin.stream()) {
+      // Nothing is ever sent; only the end matters.
+    }
+    process.exit(0);
+  })();
+}

@@ -18,7 +18,7 @@ let client: TrackingClient;
 beforeAll(async () => {
   w = await compatWorld({ sandboxEnv: { SANDBOX_AIS_INTERVAL_MS: "60000" } });
   feeds = startAisFeeds([w.sandbox.aisUrl], w.p.tracking.positions, w.clock.now);
-  server = serveBun(w.p.apps.ocean, "127.0.0.1", 0, w.p.config.maxBodyBytes);
+  server = serveBun(w.p.apps.ocean, "127.0.0.1", 0);
   // The only change from the vendor's configuration: host and key.
   client = new TrackingClient({ baseUrl: `http://127.0.0.1:${server.port}/compat/vendor`, apiKey: w.key });
 });

@@ -43,6 +43,17 @@ const segment = fc.oneof(
   ),
   fc.string({ minLength: 1, maxLength: 12 }),
 );
+/** Path parameters as raw bytes on the wire: any %XX (valid UTF-8 or not), lone and truncated escapes. */
+const rawEscapes = fc
+  .array(
+    fc.oneof(
+      fc.nat({ max: 255 }).map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`),
+      fc.constantFrom("%", "%2", "%G1", "%C0%AF", "%ED%A0%80", "%E2%82"),
+      fc.stringMatching(/^[A-Z0-9]{1,4}$/),
+    ),
+    { minLength: 1, maxLength: 8 },
+  )
+  .map((parts) => parts.join(""));
 const path = fc.oneof(
   // Mostly real routes, so their parsers and handlers see the generated inputs.
   {
@@ -76,9 +87,9 @@ const path = fc.oneof(
         "/public/v1/lookup/",
         "/v1/webhooks/",
       ),
-      fc.string({ maxLength: 40 }),
+      fc.oneof(fc.string({ maxLength: 40 }).map(encodeURIComponent), rawEscapes),
     )
-    .map(([a, b]) => a + encodeURIComponent(b)),
+    .map(([a, b]) => a + b),
 );
 const query = fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 20 }), { maxKeys: 4 });
 const method = fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "FOO");
