@@ -5,6 +5,7 @@
 import type { DcsaConnectorConfig } from "../ingest/carriers/connector.ts";
 import type { HttpLessorConfig } from "../ingest/lessors/connector.ts";
 import { type CompatConfig, compatConfig } from "./compat/config.ts";
+import { type RouteConfig, routeConfig } from "./distance/config.ts";
 import { PRODUCTS, type ProductId } from "./shared/products.ts";
 import { type WebhookConfig, webhookConfig } from "./webhooks/config.ts";
 
@@ -39,6 +40,7 @@ export interface Config {
   webhooks: WebhookConfig;
   /** Vendor-compatible surface: live-resolution ceiling, answer cache, monthly call cap (PORTOLAN_COMPAT_*). */
   compat: CompatConfig;
+  routes: RouteConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -102,5 +104,6 @@ export function loadConfig(env: Env = process.env): Config {
     poller: env.PORTOLAN_POLLER !== "0",
     webhooks: webhookConfig(env),
     compat: compatConfig(env),
+    routes: routeConfig(env),
   };
 }

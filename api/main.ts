@@ -6,7 +6,7 @@ import { startPoller } from "../ingest/tracking/poller.ts";
 import { buildApps } from "./app.ts";
 import { bootstrap } from "./bootstrap.ts";
 import { loadConfig } from "./config.ts";
-import { distanceServices } from "./distance/services.ts";
+import { closeRoutePlanners, distanceServices, routePlanner } from "./distance/services.ts";
 import { serveBun } from "./runtime/bun-serve.ts";
 import { startSandboxCarrier } from "./runtime/sandbox-process.ts";
 import { PRODUCTS } from "./shared/products.ts";
@@ -16,6 +16,8 @@ import { SecretBox } from "./webhooks/secrets.ts";
 const config = loadConfig();
 try {
   await distanceServices(config.buildDir);
+  // Route workers load their own router: a broken load stops the start, not the first route.
+  await routePlanner(config.buildDir, config.routes);
   // A missing or malformed webhook key ring fails here, not as a 500 on the first registration.
   await SecretBox.create(config.webhooks);
 } catch (err) {
@@ -49,6 +51,7 @@ const stop = async () => {
   poller?.stop();
   await dispatcher?.stop();
   sandbox?.stop();
+  await closeRoutePlanners();
   await platform.close();
   process.exit(0);
 };

@@ -7,10 +7,11 @@ import { t } from "elysia";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
 import type { Platform } from "../shared/platform.ts";
-import { createProductApp } from "../shared/product-app.ts";
+import { createProductApp, principalOf } from "../shared/product-app.ts";
 import { product } from "../shared/products.ts";
 import type { PlaceKind, ResolvedPoint } from "./locations/index.ts";
-import { distanceServices } from "./services.ts";
+import { Overloaded, type SeaPlanner } from "./sea/pool.ts";
+import { distanceServices, routePlanner } from "./services.ts";
 
 /** Spec mode names and aliases. Only the sea planner exists yet; the others answer 400 until they land. */
 const MODE_ALIASES: Record<string, string> = {
@@ -56,13 +57,21 @@ const seaPoint = (p: ResolvedPoint) => ({
 
 const PLACE_KINDS: readonly PlaceKind[] = ["port", "airport", "country", "address"];
 
-export function distanceApp(platform: Platform) {
+export interface DistanceAppOptions {
+  /** Plans the sea routes; default: the process's planner for the build (services.ts routePlanner). */
+  routes?: SeaPlanner;
+}
+
+export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
   const services = () => distanceServices(platform.config.buildDir);
+  const planner = async () => opts.routes ?? routePlanner(platform.config.buildDir, platform.config.routes);
   const optional = t.Optional(t.String());
   return createProductApp({ def: product("distance"), platform })
     .get(
       "/v1/distance/route",
-      async ({ query }) => {
+      async ({ request, query, set }) => {
+        // The access hook already holds a principal; the route checks it too, like every keyed route.
+        principalOf(request);
         const modeRaw = query.mode?.trim().toUpperCase();
         if (modeRaw) {
           const mode = MODE_ALIASES[modeRaw];
@@ -89,18 +98,25 @@ export function distanceApp(platform: Platform) {
         }
         const withPath = bool("path", query.path, false);
         const alternatives = bool("alternatives", query.alternatives, true);
-        const { locations, sea } = await services();
+        const { locations } = await services();
+        // Resolution stays here: microseconds of index lookups, and an external geocoder is I/O.
         const from = await locations.resolveWith(query.from, locations.offline);
         const to = await locations.resolveWith(query.to, locations.offline);
-        const planned = sea.plan({
-          from,
-          to,
-          speedKnots,
-          routingMode: query.routing_mode,
-          avoid: csv(query.avoid),
-          path: withPath,
-          alternatives,
-        });
+        const sea = await planner();
+        const planned = await sea
+          .plan({
+            from,
+            to,
+            speedKnots,
+            routingMode: query.routing_mode,
+            avoid: csv(query.avoid),
+            path: withPath,
+            alternatives,
+          })
+          .catch((err: unknown) => {
+            if (err instanceof Overloaded) set.headers["retry-after"] = String(err.retryAfterSeconds);
+            throw err;
+          });
         return { from: seaPoint(from), to: seaPoint(to), ...planned };
       },
       {
@@ -124,7 +140,8 @@ export function distanceApp(platform: Platform) {
     )
     .get(
       "/v1/distance/locations",
-      async ({ query }) => {
+      async ({ request, query }) => {
+        principalOf(request);
         const types = csv(query.types).map((ty) => {
           if (!(PLACE_KINDS as readonly string[]).includes(ty)) {
             throw new ApiError("validation", `Unknown type "${ty}": use port, airport, country or address.`);

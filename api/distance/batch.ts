@@ -1,6 +1,6 @@
 /**
- * Batch sea distances: reads pairs (CSV or NDJSON), plans each on all cores (Bun Workers, one
- * router per worker), writes NDJSON results in input order, progress on stderr.
+ * Batch sea distances: reads pairs (CSV or NDJSON), plans each on all cores (a RoutePool, one
+ * router per worker thread), writes NDJSON results in input order, progress on stderr.
  *
  *   bun api/distance/batch.ts [pairs.csv|pairs.ndjson|-] [--out results.ndjson] [--workers N]
  *     [--speed 14] [--mode short|safe] [--avoid suez,panama] [--path] [--alternatives]
@@ -11,15 +11,26 @@
  * optional `id`; or NDJSON objects {from, to, id?}. Output line: {row, id?, ok: true, data} with
  * the sea route response data, or {row, id?, ok: false, error: {code, message}}.
  */
-import { createWriteStream, readFileSync } from "node:fs";
+import { createWriteStream, existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { Worker } from "node:worker_threads";
-import type { BatchRow, BatchSetup } from "./sea/batch-worker.ts";
+import { ApiError } from "../shared/errors.ts";
+import { coordinatesPoint, LocationIndex, type ResolvedPoint } from "./locations/index.ts";
 import { checkMode, checkSpeed, parseAvoid } from "./sea/policy.ts";
+import { Overloaded, RoutePool } from "./sea/pool.ts";
+import type { SeaRouteRequest } from "./sea/router.ts";
 
-const CHUNK = 64;
+/** Fewer rows than this per worker do not pay for loading another router. */
+const ROWS_PER_WORKER = 64;
+const COORDS = /^\s*([+-]?\d+(?:\.\d+)?)\s*,\s*([+-]?\d+(?:\.\d+)?)\s*$/;
+
+export interface BatchRow {
+  row: number;
+  id?: string;
+  from: string;
+  to: string;
+}
 
 function splitCsv(line: string): string[] {
   const out: string[] = [];
@@ -104,7 +115,7 @@ async function main(): Promise<void> {
       "build-dir": { type: "string" },
     },
   });
-  const request: BatchSetup["request"] = {
+  const request: Omit<SeaRouteRequest, "from" | "to"> = {
     speedKnots: checkSpeed(Number(values.speed)),
     routingMode: checkMode(values.mode),
     avoid: parseAvoid(values.avoid.split(",")),
@@ -116,59 +127,85 @@ async function main(): Promise<void> {
   const buildDir = resolve(
     values["build-dir"] ?? process.env.PORTOLAN_BUILD_DIR ?? join(import.meta.dir, "../../data/build"),
   );
-  const count = Math.max(
+  const workers = Math.max(
     1,
-    Math.min(Number(values.workers ?? availableParallelism()), Math.ceil(rows.length / CHUNK)),
+    Math.min(Number(values.workers ?? availableParallelism()), Math.ceil(rows.length / ROWS_PER_WORKER)),
   );
-  const out = values.out ? createWriteStream(values.out) : process.stdout;
-
-  const results = new Array<string | undefined>(rows.length);
-  let next = 0;
-  let written = 0;
-  let done = 0;
-  const started = performance.now();
-  let lastDraw = 0;
-  const flush = () => {
-    while (written < rows.length && results[written] !== undefined) {
-      out.write(`${results[written]}\n`);
-      results[written++] = undefined;
-    }
-  };
-  await Promise.all(
-    Array.from({ length: count }, async () => {
-      const setup: BatchSetup = { buildDir, request };
-      const worker = new Worker(new URL("./sea/batch-worker.ts", import.meta.url), { workerData: setup });
-      await new Promise<void>((resolveDone, reject) => {
-        let chunk: BatchRow[] = [];
-        const send = () => {
-          chunk = rows.slice(next, next + CHUNK);
-          next += chunk.length;
-          if (chunk.length === 0) {
-            void worker.terminate();
-            resolveDone();
-          } else worker.postMessage(chunk);
-        };
-        worker.on("error", reject);
-        worker.on("message", (msg: "ready" | string[]) => {
-          if (msg !== "ready") {
-            msg.forEach((line, k) => {
-              results[chunk[k]!.row] = line;
-            });
-            done += msg.length;
-            flush();
-            if (done < rows.length && performance.now() - lastDraw > 100) {
-              lastDraw = performance.now();
-              progress(done, rows.length, started);
-            }
-          }
-          send();
+  // A second request per worker waits in the queue, so no worker idles between rows.
+  const pool = await RoutePool.start({ buildDir, workers, queue: workers });
+  try {
+    const resolvePoint = locationResolver(buildDir, pool.buildId);
+    const out = values.out ? createWriteStream(values.out) : process.stdout;
+    const results = new Array<string | undefined>(rows.length);
+    let next = 0;
+    let written = 0;
+    let done = 0;
+    const started = performance.now();
+    let lastDraw = 0;
+    const plan = async (r: BatchRow): Promise<string> => {
+      const head = { row: r.row, ...(r.id === undefined ? {} : { id: r.id }) };
+      try {
+        const from = resolvePoint(r.from);
+        const to = resolvePoint(r.to);
+        const data = await pool.plan({ ...request, from, to });
+        return JSON.stringify({ ...head, ok: true, data: { from, to, ...data } });
+      } catch (err) {
+        // A worker that died is a failed run, not a row's answer.
+        if (!(err instanceof ApiError) || err instanceof Overloaded) throw err;
+        return JSON.stringify({
+          ...head,
+          ok: false,
+          error: { code: err.problem.lower, message: err.message },
         });
-      });
-    }),
-  );
-  progress(done, rows.length, started);
-  process.stderr.write("\n");
-  if (out !== process.stdout) await new Promise((r) => (out as ReturnType<typeof createWriteStream>).end(r));
+      }
+    };
+    await Promise.all(
+      Array.from({ length: workers * 2 }, async () => {
+        while (next < rows.length) {
+          const row = rows[next++]!;
+          results[row.row] = await plan(row);
+          done++;
+          while (written < rows.length && results[written] !== undefined) {
+            out.write(`${results[written]}\n`);
+            results[written++] = undefined;
+          }
+          if (done < rows.length && performance.now() - lastDraw > 100) {
+            lastDraw = performance.now();
+            progress(done, rows.length, started);
+          }
+        }
+      }),
+    );
+    progress(done, rows.length, started);
+    process.stderr.write("\n");
+    if (out !== process.stdout)
+      await new Promise((r) => (out as ReturnType<typeof createWriteStream>).end(r));
+  } finally {
+    await pool.close();
+  }
+}
+
+/** Resolution on this thread with locations.idx; without it only lat,lng inputs resolve. */
+function locationResolver(buildDir: string, buildId: string | null): (input: string) => ResolvedPoint {
+  const indexPath = join(buildDir, "locations.idx");
+  if (!existsSync(indexPath)) {
+    return (input) => {
+      const m = COORDS.exec(input);
+      if (!m)
+        throw new ApiError(
+          "locationNotFound",
+          `"${input}": locations.idx missing, only lat,lng inputs resolve`,
+        );
+      return coordinatesPoint(Number(m[1]), Number(m[2]));
+    };
+  }
+  const index = LocationIndex.fromBytes(new Uint8Array(readFileSync(indexPath)), indexPath);
+  if (index.buildId !== buildId) {
+    throw new Error(
+      `${indexPath} (build ${index.buildId}) and sea.graph (build ${buildId}) come from different builds`,
+    );
+  }
+  return (input) => index.resolve(input);
 }
 
 if (import.meta.main) {

@@ -1,16 +1,30 @@
 /**
  * The distance product's loaded artifacts: the location index and the sea router. Loaded once per
  * process (the sea router once per thread); main.ts loads them at start so a missing or stale build
- * stops the server with the rebuild message instead of failing the first request.
+ * stops the server with the rebuild message instead of failing the first request. Sea routes for
+ * the API are planned by routePlanner: worker threads, so searches never hold the event loop.
  */
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import type { RouteConfig } from "./config.ts";
 import { LocationIndex } from "./locations/index.ts";
+import { RoutePool, type SeaPlanner } from "./sea/pool.ts";
 import { getSeaRouter, type SeaRouter } from "./sea/router.ts";
 
 export interface DistanceServices {
   locations: LocationIndex;
   sea: SeaRouter;
+}
+
+/** One load per key; a failed load is forgotten so the next call retries. */
+function once<T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  let pending = cache.get(key);
+  if (!pending) {
+    pending = load();
+    pending.catch(() => cache.delete(key));
+    cache.set(key, pending);
+  }
+  return pending;
 }
 
 const cache = new Map<string, Promise<DistanceServices>>();
@@ -34,11 +48,35 @@ async function load(buildDir: string): Promise<DistanceServices> {
 }
 
 export function distanceServices(buildDir: string): Promise<DistanceServices> {
-  let pending = cache.get(buildDir);
-  if (!pending) {
-    pending = load(buildDir);
-    pending.catch(() => cache.delete(buildDir));
-    cache.set(buildDir, pending);
+  return once(cache, buildDir, () => load(buildDir));
+}
+
+type Planner = SeaPlanner & { close(): Promise<void> };
+const planners = new Map<string, Promise<Planner>>();
+
+async function startPlanner(buildDir: string, config: RouteConfig): Promise<Planner> {
+  const { sea } = await distanceServices(buildDir);
+  if (config.workers === 0) return { plan: async (request) => sea.plan(request), close: async () => {} };
+  const pool = await RoutePool.start({ buildDir: resolve(buildDir), ...config });
+  if (pool.buildId !== sea.buildId) {
+    await pool.close();
+    throw new Error(`${buildDir} was rebuilt while the server ran (sea.graph ${pool.buildId}): restart it`);
   }
-  return pending;
+  return pool;
+}
+
+/**
+ * The process's sea route planner for a build directory, started on first use: a RoutePool
+ * (PORTOLAN_ROUTE_WORKERS, PORTOLAN_ROUTE_QUEUE; api/distance/config.ts), or the calling thread's
+ * router when PORTOLAN_ROUTE_WORKERS=0.
+ */
+export function routePlanner(buildDir: string, config: RouteConfig): Promise<SeaPlanner> {
+  return once(planners, buildDir, () => startPlanner(buildDir, config));
+}
+
+/** Stops every route planner's workers; the next route starts a new pool (tests, shutdown). */
+export async function closeRoutePlanners(): Promise<void> {
+  const all = [...planners.values()];
+  planners.clear();
+  await Promise.all(all.map(async (p) => (await p.catch(() => null))?.close()));
 }

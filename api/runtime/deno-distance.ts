@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { AccountsRepo } from "../accounts/repo.ts";
 import { loadConfig } from "../config.ts";
 import { distanceApp } from "../distance/app.ts";
-import { distanceServices } from "../distance/services.ts";
+import { distanceServices, routePlanner } from "../distance/services.ts";
 import { MemoryRateLimiter } from "../shared/ratelimit/memory.ts";
 import { openDenoDatabase } from "./deno-sqlite.ts";
 
@@ -25,6 +25,7 @@ const { db, dataVersion } = openDenoDatabase(
   fileURLToPath(new URL("../db/migrations", import.meta.url)),
 );
 await distanceServices(config.buildDir);
+await routePlanner(config.buildDir, config.routes);
 const app = distanceApp({
   config,
   accounts: new AccountsRepo(db, Date.now, dataVersion),

@@ -1,0 +1,219 @@
+/**
+ * Sea routes off the event loop: a pool of worker threads (sea/worker.ts), each with its own WASM
+ * instance and graph, fed from one bounded FIFO on the calling thread. A search is ~17 ms of CPU
+ * with alternatives; run on the thread that serves every product, a burst of them stalled all six
+ * (issue 10, item 6). When every worker is busy and the queue is full, plan() sheds with
+ * Overloaded (503 overloaded + Retry-After) instead of queueing without limit.
+ */
+import { Worker } from "node:worker_threads";
+import { ApiError, type ProblemKey } from "../../shared/errors.ts";
+import type { SeaRouteData, SeaRouteRequest } from "./router.ts";
+
+export interface RoutePoolOptions {
+  buildDir: string;
+  /** Worker threads, each loading router.wasm and sea.graph (~10 MB) for itself. */
+  workers: number;
+  /** Requests that may wait for a busy pool; the next one is shed. */
+  queue: number;
+}
+
+/** Sent to a worker at spawn. */
+export interface WorkerSetup {
+  buildDir: string;
+}
+
+export interface PlanJob {
+  id: number;
+  request: SeaRouteRequest;
+}
+
+/** A worker's answer: the route, a typed engine error (ApiError parts), or an unexpected failure (no key). */
+export type PlanReply =
+  | { id: number; ok: true; data: SeaRouteData }
+  | { id: number; ok: false; key?: ProblemKey; message: string; extra?: Record<string, unknown> };
+
+/** The pool's answer when it cannot take or finish a request; the caller sets Retry-After from it. */
+export class Overloaded extends ApiError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super("overloaded", message);
+  }
+}
+
+interface Job extends PlanJob {
+  resolve(data: SeaRouteData): void;
+  reject(err: Error): void;
+  startedAt: number;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  job: Job | null;
+}
+
+/** Anything that plans a sea route: the pool, or the calling thread's router (in-thread mode). */
+export interface SeaPlanner {
+  plan(request: SeaRouteRequest): Promise<SeaRouteData>;
+}
+
+/** A replacement that fails to load is retried after this long (a rebuild in progress, say). */
+const RESPAWN_DELAY_MS = 1000;
+
+export class RoutePool implements SeaPlanner {
+  private readonly slots: Slot[] = [];
+  private readonly waiting: Job[] = [];
+  private nextId = 0;
+  private closed = false;
+  /** Build id of the first worker; a replacement loading another build is refused. */
+  private build: string | null = null;
+  /** Moving average of a search's wall time, for Retry-After. */
+  private avgMs = 20;
+
+  private constructor(private readonly opts: RoutePoolOptions) {}
+
+  /** Starts every worker and waits for them to load; a broken artifact rejects with the worker's message. */
+  static async start(opts: RoutePoolOptions): Promise<RoutePool> {
+    if (!(opts.workers >= 1 && opts.queue >= 0)) {
+      throw new Error(
+        `route pool needs at least 1 worker and a queue of 0 or more (got ${opts.workers}, ${opts.queue})`,
+      );
+    }
+    const pool = new RoutePool(opts);
+    try {
+      await Promise.all(Array.from({ length: opts.workers }, () => pool.spawn()));
+    } catch (err) {
+      await pool.close();
+      throw err;
+    }
+    return pool;
+  }
+
+  get buildId(): string | null {
+    return this.build;
+  }
+
+  /** The live worker threads, for diagnostics (and the tests that kill one). */
+  threads(): readonly Worker[] {
+    return this.slots.map((s) => s.worker);
+  }
+
+  stats(): { workers: number; ready: number; busy: number; waiting: number; queue: number } {
+    return {
+      workers: this.slots.length,
+      ready: this.slots.filter((s) => s.ready).length,
+      busy: this.slots.filter((s) => s.job).length,
+      waiting: this.waiting.length,
+      queue: this.opts.queue,
+    };
+  }
+
+  plan(request: SeaRouteRequest): Promise<SeaRouteData> {
+    if (this.closed) return Promise.reject(new Overloaded("The route service is shutting down.", 1));
+    const idle = this.slots.find((s) => s.ready && !s.job);
+    if (!idle && this.waiting.length >= this.opts.queue) {
+      return Promise.reject(
+        new Overloaded(
+          `All ${this.slots.length} route workers are busy and ${this.waiting.length} requests are waiting; retry shortly.`,
+          this.retryAfter(),
+        ),
+      );
+    }
+    return new Promise<SeaRouteData>((resolve, reject) => {
+      const job: Job = { id: this.nextId++, request, resolve, reject, startedAt: 0 };
+      if (idle) this.dispatch(idle, job);
+      else this.waiting.push(job);
+    });
+  }
+
+  /** Stops the workers; waiting and running requests answer Overloaded. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.waiting.splice(0))
+      job.reject(new Overloaded("The route service is shutting down.", 1));
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+
+  /** Seconds until the queue ahead of a new request has likely drained. */
+  private retryAfter(): number {
+    const ahead = this.waiting.length + this.slots.length;
+    return Math.max(1, Math.ceil((ahead * this.avgMs) / this.slots.length / 1000));
+  }
+
+  private dispatch(slot: Slot, job: Job): void {
+    slot.job = job;
+    job.startedAt = performance.now();
+    // Busy workers keep the process alive, idle ones do not (tests and CLIs exit when done).
+    slot.worker.ref();
+    slot.worker.postMessage({ id: job.id, request: job.request } satisfies PlanJob);
+  }
+
+  private next(slot: Slot): void {
+    slot.job = null;
+    const job = this.waiting.shift();
+    if (job) this.dispatch(slot, job);
+    else slot.worker.unref();
+  }
+
+  /** Spawns a worker into a new slot (or `replace`); resolves once it has loaded its router. */
+  private spawn(replace?: Slot): Promise<void> {
+    const setup: WorkerSetup = { buildDir: this.opts.buildDir };
+    const worker = new Worker(new URL("./worker.ts", import.meta.url), { workerData: setup });
+    const slot: Slot = replace ?? { worker, ready: false, job: null };
+    if (replace) Object.assign(slot, { worker, ready: false, job: null });
+    else this.slots.push(slot);
+    return new Promise<void>((resolveReady, rejectReady) => {
+      let failure: Error | null = null;
+      worker.on("error", (err: Error) => {
+        failure = err;
+      });
+      worker.on("message", (msg: PlanReply | { ready: string }) => {
+        if ("ready" in msg) {
+          if (this.build !== null && msg.ready !== this.build) {
+            failure = new Error(`route worker loaded build ${msg.ready}, the pool serves ${this.build}`);
+            void worker.terminate();
+            return;
+          }
+          this.build = msg.ready;
+          slot.ready = true;
+          resolveReady();
+          this.next(slot);
+          return;
+        }
+        const job = slot.job;
+        if (!job || job.id !== msg.id) return;
+        this.avgMs = this.avgMs * 0.9 + (performance.now() - job.startedAt) * 0.1;
+        this.next(slot);
+        if (msg.ok) job.resolve(msg.data);
+        else if (msg.key) job.reject(new ApiError(msg.key, msg.message, msg.extra));
+        else job.reject(new Error(`route worker: ${msg.message}`));
+      });
+      worker.on("exit", () => {
+        if (slot.worker !== worker) return;
+        const wasReady = slot.ready;
+        const job = slot.job;
+        slot.ready = false;
+        slot.job = null;
+        job?.reject(new Overloaded("The route worker planning this request stopped; retry shortly.", 1));
+        if (!wasReady) {
+          const err = failure ?? new Error("route worker exited before loading the router");
+          rejectReady(err);
+          if (!replace || this.closed) return;
+          // No worker left to serve the waiting requests: shed them rather than hold them.
+          if (!this.slots.some((s) => s.ready)) {
+            for (const j of this.waiting.splice(0))
+              j.reject(new Overloaded(`No route worker: ${err.message}`, 1));
+          }
+          setTimeout(() => {
+            if (!this.closed) this.spawn(slot).catch(() => {});
+          }, RESPAWN_DELAY_MS).unref();
+          return;
+        }
+        if (failure) console.error("route worker failed:", failure);
+        if (!this.closed) this.spawn(slot).catch(() => {});
+      });
+    });
+  }
+}

@@ -1,0 +1,220 @@
+/**
+ * Sea routes on worker threads (issue 10, item 6): the pool answers exactly as the in-thread
+ * router, engine errors keep their codes across the thread boundary, a full queue sheds with 503
+ * overloaded + Retry-After, other routes keep answering while searches run, and a worker killed
+ * mid-request costs that request a 503, not the service.
+ */
+import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { join } from "node:path";
+import { distanceApp } from "../../api/distance/app.ts";
+import { routeConfig } from "../../api/distance/config.ts";
+import { Overloaded, RoutePool, type SeaPlanner } from "../../api/distance/sea/pool.ts";
+import { type SeaRouteRequest, SeaRouter } from "../../api/distance/sea/router.ts";
+import { ApiError } from "../../api/shared/errors.ts";
+import { errorCode, errorProblems } from "../helpers/envelopes.ts";
+import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
+
+const BUILD_DIR = join(import.meta.dir, "../../data/build");
+/** Long searches (~15-20 ms each with alternatives and geometry), so a burst stays in flight. */
+const LONG = "/v1/distance/route?from=NLRTM&to=AUSYD&path=true&alternatives=true";
+
+let p: TestPlatform;
+let keys: { distance: string; ocean: string };
+let router: SeaRouter;
+const pools: RoutePool[] = [];
+
+beforeAll(async () => {
+  p = await makePlatform({ buildDir: BUILD_DIR });
+  const org = p.accounts.createOrg("route-workers", { paid: true, rateLimit: 1_000_000_000 });
+  keys = {
+    distance: (await p.accounts.createKey(org.id, "distance")).key,
+    ocean: (await p.accounts.createKey(org.id, "ocean")).key,
+  };
+  router = await SeaRouter.load(BUILD_DIR);
+});
+// Each worker holds its own graph (~50 MB): no pool outlives its test.
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((pool) => pool.close()));
+});
+afterAll(() => p.close());
+
+const startPool = async (workers: number, queue: number) => {
+  const pool = await RoutePool.start({ buildDir: BUILD_DIR, workers, queue });
+  pools.push(pool);
+  return pool;
+};
+/** The reference: the same router on this thread, as the API planned before the pool. */
+const inThread = (): SeaPlanner => ({ plan: async (request) => router.plan(request) });
+const appWith = (routes: SeaPlanner) => {
+  const app = distanceApp(p, { routes });
+  return (path: string) => app.handle(new Request(`http://localhost${path}`, bearer(keys.distance)));
+};
+const dataOf = async (res: Response) => {
+  const body = (await res.json()) as { data?: unknown; error?: unknown };
+  return { status: res.status, answer: body.data ?? body.error };
+};
+const until = async (ready: () => boolean) => {
+  while (!ready()) await Bun.sleep(1);
+};
+
+test("the pool answers exactly as the in-thread router for real pairs and options", async () => {
+  const viaPool = appWith(await startPool(2, 32));
+  const viaThread = appWith(inThread());
+  const paths = [
+    "from=NLRTM&to=SGSIN",
+    "from=CNSHA&to=USLAX&path=true",
+    "from=DEHAM&to=BRSSZ&alternatives=false",
+    "from=NLRTM&to=SGSIN&avoid=suez&speed_knots=18",
+    "from=NLRTM&to=SGSIN&routing_mode=safe&path=true",
+    "from=LKCMB&to=ESALG",
+    "from=AUSYD&to=ZADUR&path=true",
+    "from=51.9,4.4667&to=1.2667,103.8333",
+    "from=Hamburg&to=USNYC&avoid=kiel,dover",
+    "from=JPTYO&to=CLVAP",
+  ].map((q) => `/v1/distance/route?${q}`);
+  // All at once: several requests per worker, answers matched to their own request.
+  const [pooled, reference] = await Promise.all([
+    Promise.all(paths.map(async (path) => dataOf(await viaPool(path)))),
+    Promise.all(paths.map(async (path) => dataOf(await viaThread(path)))),
+  ]);
+  expect(reference.every((r) => r.status === 200)).toBe(true);
+  expect(pooled).toEqual(reference);
+});
+
+test("engine errors keep their status, code, message and extra fields through the pool", async () => {
+  const pool = await startPool(1, 8);
+  const viaPool = appWith(pool);
+  const viaThread = appWith(inThread());
+  const cases: Array<[string, number, string]> = [
+    ["from=Denver,%20US&to=NLRTM", 422, "no_route"],
+    ["from=0,-60&to=NLRTM", 422, "no_route"],
+    ["from=NLRTM&to=SGSIN&avoid=atlantis", 400, "invalid_request"],
+    ["from=NLRTM&to=SGSIN&speed_knots=2", 400, "invalid_request"],
+    ["from=NLRTM&to=SGSIN&routing_mode=fastest", 400, "invalid_request"],
+    ["from=QQZZZ&to=SGSIN", 404, "location_not_found"],
+    ["from=95,10&to=SGSIN", 400, "invalid_request"],
+  ];
+  for (const [query, status, code] of cases) {
+    const res = await viaPool(`/v1/distance/route?${query}`);
+    const body = (await res.clone().json()) as Record<string, unknown>;
+    expect([query, res.status, errorCode(body)]).toEqual([query, status, code]);
+    expect(errorProblems("distance", body)).toEqual([]);
+    expect(await dataOf(res)).toEqual(await dataOf(await viaThread(`/v1/distance/route?${query}`)));
+  }
+  // Extra error fields cross too: the exhausted search budget says why.
+  const starved: SeaRouteRequest = {
+    from: { lat: 51.9, lng: 4.47 },
+    to: { lat: 1.27, lng: 103.83 },
+    maxSettled: 10,
+  };
+  const pooled = (await pool.plan(starved).catch((e: unknown) => e)) as ApiError;
+  const local = (() => {
+    try {
+      router.plan(starved);
+    } catch (e) {
+      return e as ApiError;
+    }
+  })()!;
+  expect(pooled).toBeInstanceOf(ApiError);
+  expect([pooled.key, pooled.message, pooled.extra]).toEqual([
+    local.key,
+    local.message,
+    { reason: "budget_exhausted" },
+  ]);
+});
+
+test("a full queue sheds with 503 overloaded and Retry-After, never a 500", async () => {
+  const call = appWith(await startPool(1, 2));
+  const answers = await Promise.all(Array.from({ length: 12 }, () => call(LONG)));
+  const statuses = answers.map((r) => r.status);
+  expect(statuses.every((s) => s === 200 || s === 503)).toBe(true);
+  // One running and two waiting are always taken; the burst is far beyond that.
+  expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(3);
+  const shed = answers.filter((r) => r.status === 503);
+  expect(shed.length).toBeGreaterThan(0);
+  for (const res of shed) {
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(errorProblems("distance", body)).toEqual([]);
+    expect(errorCode(body)).toBe("overloaded");
+  }
+  // Shedding is momentary: once the burst is through, the next route is served.
+  expect((await call(LONG)).status).toBe(200);
+});
+
+test("while routes are in flight on a real socket, /healthz and ocean /v1/account answer first", async () => {
+  const pool = await startPool(1, 64);
+  const distance = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: distanceApp(p, { routes: pool }).fetch,
+  });
+  const ocean = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: p.apps.ocean.fetch });
+  try {
+    const routes = 24;
+    let finished = 0;
+    const inFlight = Array.from({ length: routes }, async () => {
+      const res = await fetch(`${distance.url}${LONG.slice(1)}`, bearer(keys.distance));
+      await res.arrayBuffer();
+      finished++;
+      return res.status;
+    });
+    // Searches running with more waiting: the worker is busy, the event loop should not be.
+    await until(() => pool.stats().busy === 1 && pool.stats().waiting > 0);
+    const health = await fetch(`${distance.url}healthz`);
+    const finishedAtHealth = finished;
+    const account = await fetch(`${ocean.url}v1/account`, bearer(keys.ocean));
+    const finishedAtAccount = finished;
+    expect(health.status).toBe(200);
+    expect(account.status).toBe(200);
+    expect(finishedAtHealth).toBeLessThan(routes);
+    expect(finishedAtAccount).toBeLessThan(routes);
+    expect(await Promise.all(inFlight)).toEqual(Array(routes).fill(200));
+  } finally {
+    distance.stop(true);
+    ocean.stop(true);
+  }
+});
+
+test("a worker killed mid-request answers that request 503 and is replaced", async () => {
+  const pool = await startPool(1, 4);
+  const call = appWith(pool);
+  const answers = Array.from({ length: 4 }, () => call(LONG));
+  await until(() => pool.stats().busy === 1);
+  const [victim] = pool.threads();
+  await victim!.terminate();
+  const settled = await Promise.all(answers);
+  const statuses = settled.map((r) => r.status);
+  expect(statuses.every((s) => s === 200 || s === 503)).toBe(true);
+  const lost = settled.filter((r) => r.status === 503);
+  expect(lost.length).toBeGreaterThanOrEqual(1);
+  for (const res of lost) {
+    expect(res.headers.get("retry-after")).toBe("1");
+    expect(errorCode((await res.json()) as Record<string, unknown>)).toBe("overloaded");
+  }
+  const next = await call("/v1/distance/route?from=NLRTM&to=SGSIN");
+  expect(next.status).toBe(200);
+  expect(pool.threads()[0]).not.toBe(victim);
+  expect(pool.stats()).toMatchObject({ workers: 1, ready: 1 });
+});
+
+test("a closed pool sheds instead of hanging", async () => {
+  const pool = await startPool(1, 1);
+  await pool.close();
+  const err = await pool
+    .plan({ from: { lat: 51.9, lng: 4.47 }, to: { lat: 1.27, lng: 103.83 } })
+    .catch((e) => e);
+  expect(err).toBeInstanceOf(Overloaded);
+});
+
+test("PORTOLAN_ROUTE_WORKERS and PORTOLAN_ROUTE_QUEUE: defaults leave a core to the event loop", () => {
+  const byDefault = routeConfig({});
+  expect(byDefault.workers).toBeGreaterThanOrEqual(1);
+  expect(byDefault.queue).toBe(32 * byDefault.workers);
+  expect(routeConfig({ PORTOLAN_ROUTE_WORKERS: "3" })).toEqual({ workers: 3, queue: 96 });
+  expect(routeConfig({ PORTOLAN_ROUTE_WORKERS: "0", PORTOLAN_ROUTE_QUEUE: "5" })).toEqual({
+    workers: 0,
+    queue: 5,
+  });
+  expect(() => routeConfig({ PORTOLAN_ROUTE_QUEUE: "-1" })).toThrow("PORTOLAN_ROUTE_QUEUE");
+});
