@@ -8,6 +8,7 @@ import { t } from "elysia";
 import { looksLikeContainer, validateContainerNumber } from "../../ingest/iso6346.ts";
 import type { FreeTimeTerms } from "../../ingest/tracking/demurrage.ts";
 import { normalizeIdentifier, type TrackedRow } from "../../ingest/tracking/engine.ts";
+import type { Status } from "../../ingest/tracking/timeline.ts";
 import { compatRoutes } from "../compat/routes.ts";
 import { freeTimeTerms, tracked } from "../db/schema.ts";
 import { decodeCursor, encodeCursor } from "../shared/cursor.ts";
@@ -26,6 +27,24 @@ const PAGE_MAX = 500;
 const MAX_TAGS = 20;
 /** How long a lookup of a freshly registered reference should wait before asking again. */
 const RETRY_AFTER_SECONDS = 5;
+
+/** The spec's shipment status values, the only ones the list filter accepts. */
+const STATUSES = [
+  "unknown",
+  "in_transit",
+  "discharged",
+  "available",
+  "customs_hold",
+  "delivered",
+  "returned_empty",
+] as const satisfies readonly Status[];
+
+/** A boolean query flag: true/1 or false/0 (absent = false); anything else is named back to the caller. */
+function flag(name: string, raw: string | undefined): boolean {
+  if (raw === undefined || raw === "false" || raw === "0") return false;
+  if (raw === "true" || raw === "1") return true;
+  throw new ApiError("validation", `${name} must be true or false; got "${raw}".`);
+}
 
 const IDENTIFIER_TYPES = ["container_id", "bill_of_lading", "booking"] as const;
 
@@ -81,12 +100,20 @@ export function oceanApp(platform: FullPlatform) {
         if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX) {
           throw new ApiError("validation", `limit must be an integer from 1 to ${PAGE_MAX}.`);
         }
-        const archived = query.archived === "true" || query.archived === "1";
+        const archived = flag("archived", query.archived);
         const conditions = [
           eq(tracked.orgId, org.id),
           archived ? isNotNull(tracked.archivedAt) : isNull(tracked.archivedAt),
         ];
-        if (query.status) conditions.push(eq(tracked.status, query.status));
+        if (query.status !== undefined) {
+          if (!(STATUSES as readonly string[]).includes(query.status)) {
+            throw new ApiError(
+              "validation",
+              `status must be one of ${STATUSES.join(", ")}; got "${query.status}".`,
+            );
+          }
+          conditions.push(eq(tracked.status, query.status));
+        }
         const tags = [
           ...new Set(
             (query.tags ?? "")

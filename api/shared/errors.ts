@@ -36,8 +36,8 @@ export const PROBLEMS = {
   alreadyTracked: problem(409, "ALREADY_TRACKED", "already_tracked"),
   addInProgress: problem(409, "CONTAINER_ADD_IN_PROGRESS", "container_add_in_progress"),
   noRoute: problem(422, "NO_ROUTE", "no_route"),
-  /** Burst over the rate window: the spec answers it with the validation code. */
-  rateWindow: problem(429, "VALIDATION_ERROR", "rate_limited", "warning"),
+  /** Burst over the rate window: the spec answers it with the validation code, in both spellings. */
+  rateWindow: problem(429, "VALIDATION_ERROR", "invalid_request", "warning"),
   /** Too soon after the last recheck of one box. */
   recheckTooSoon: problem(429, "RATE_LIMITED", "rate_limited", "warning"),
   internal: problem(500, "INTERNAL_ERROR", "server_error"),

@@ -71,10 +71,20 @@ function describeValidation(error: unknown): string {
   const e = error as {
     type?: string;
     on?: string;
-    all?: Array<{ path?: string; message?: string; summary?: string }>;
+    all?: Array<{
+      path?: string;
+      message?: string;
+      summary?: string;
+      schema?: { anyOf?: Array<{ const?: unknown }> };
+    }>;
   };
   const first = e.all?.[0];
   const where = `${e.on ?? "request"}${first?.path ? first.path.replaceAll("/", ".") : ""}`;
+  // TypeBox summarises a union of literals by their types ("'string', 'string'"): name the values.
+  const choices = first?.schema?.anyOf?.map((s) => s.const);
+  if (choices?.length && choices.every((c) => typeof c === "string")) {
+    return `Invalid ${where}: must be one of ${choices.join(", ")}.`;
+  }
   return `Invalid ${where}: ${first?.summary ?? first?.message ?? "does not match the schema"}`;
 }
 
@@ -213,7 +223,7 @@ export function createProductApp(opts: ProductAppOptions) {
       return body;
     })
     .onError((context) => {
-      const { code, error, request } = context;
+      const { code, error, request, set } = context;
       const path = routedPath(context);
       const state = states.get(request);
       const style = (state?.access ?? accessOf(path)).errors;
@@ -231,6 +241,11 @@ export function createProductApp(opts: ProductAppOptions) {
       else {
         console.error(`[${def.id}] ${request.method} ${path}:`, error);
         failure = new ApiError("internal", "Internal error; retry shortly.");
+      }
+      // Every 429 tells the client when to come back, in the header as well as any body field.
+      const wait = failure.extra?.retry_after_seconds;
+      if (failure.status === 429 && set.headers["retry-after"] === undefined && typeof wait === "number") {
+        set.headers["retry-after"] = String(wait);
       }
       return jsonResponse(errorBody(style, failure), failure.status);
     })

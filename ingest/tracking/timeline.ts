@@ -187,14 +187,22 @@ const SHIPMENT_WORDS: Record<string, string> = {
   RELS: "released",
 };
 
+/** A hold's reason without a leading "Customs hold:" that carriers (ours included) often put in it. */
+function holdReason(reason: string | null | undefined): string | null {
+  const r = reason?.replace(/^\s*customs\s+hold\s*[:\-–]?\s*/i, "").trim();
+  return r ? r : null;
+}
+
 function labelOf(e: DcsaEventLike, placeName: (locode: string) => string | null): string {
   const code = codeOf(e);
   const loc = locationOf(e);
   const at = (loc && placeName(loc)) ?? loc ?? e.eventLocation?.locationName ?? "an unnamed place";
   const vessel = e.transportCall?.vessel?.vesselName ?? "the vessel";
   let words: string;
-  if (isCustoms(e) && code === "HOLD") words = `Customs hold${e.reason ? `: ${e.reason}` : ""}`;
-  else if (isCustoms(e) && code === "RELS") words = "Released by customs";
+  if (isCustoms(e) && code === "HOLD") {
+    const reason = holdReason(e.reason);
+    words = `Customs hold${reason ? `: ${reason}` : ""}`;
+  } else if (isCustoms(e) && code === "RELS") words = "Released by customs";
   else if (e.eventType === "SHIPMENT") {
     const doc = DOCUMENT_WORDS[e.documentTypeCode ?? ""] ?? "Shipment";
     words = `${doc} ${SHIPMENT_WORDS[code] ?? code.toLowerCase()}`;
@@ -358,7 +366,7 @@ export function derive(
     destinationUnlocode: destination,
     currentVesselImo: aboardVessel?.vesselIMONumber ?? null,
     currentVesselName: aboardVessel?.vesselName ?? null,
-    customsHoldReason: holdActive ? (lastHold?.reason ?? null) : null,
+    customsHoldReason: holdActive ? holdReason(lastHold?.reason) : null,
     customsHoldSince: holdActive && lastHold ? iso(lastHold.eventDateTime) : null,
     routePorts,
     missedConnection,

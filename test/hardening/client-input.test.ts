@@ -115,3 +115,34 @@ test("/v2/events page links use the configured public URL, not the request's Hos
   expect(current.startsWith(`${p.config.publicUrls.ocean}/v2/events`)).toBe(true);
   expect(current).not.toContain("evil");
 });
+
+describe("list filters name their allowed values instead of answering an empty list (issue 11.7)", () => {
+  test.each(["status=bogus", "status=IN_TRANSIT", "status=", "archived=maybe", "archived=yes"])(
+    "%s",
+    async (q) => {
+      const res = await p.call("ocean", `/v1/containers?${q}`, bearer(keys.ocean));
+      expect(res.status).toBe(400);
+      const body = await res.json();
+      expect(errorCode(body)).toBe("VALIDATION_ERROR");
+      expect(body.error.message).toMatch(q.startsWith("status") ? /in_transit, discharged/ : /true or false/);
+    },
+  );
+  test.each(["status=in_transit", "status=customs_hold", "archived=true", "archived=0"])(
+    "%s lists",
+    async (q) => {
+      expect((await p.call("ocean", `/v1/containers?${q}`, bearer(keys.ocean))).status).toBe(200);
+    },
+  );
+});
+
+test("a wrong identifier_type names the three values (issue 11.10)", async () => {
+  const res = await p.call("ocean", "/v1/containers", {
+    method: "POST",
+    body: JSON.stringify({ identifier: "MSCU1234566", identifier_type: "container" }),
+    headers: { authorization: `Bearer ${keys.ocean}`, "content-type": "application/json" },
+  });
+  expect(res.status).toBe(400);
+  const message = (await res.json()).error.message as string;
+  expect(message).toContain("container_id, bill_of_lading, booking");
+  expect(message).not.toContain("'string'");
+});

@@ -32,6 +32,23 @@ test("free plan: 40 per rolling 20 s window, 429 VALIDATION_ERROR after, headers
   await p.close();
 });
 
+test.each(["air", "rates", "distance", "schedules", "loading"] as const)(
+  "%s: the burst 429 carries the spec's validation code in the product's spelling",
+  async (id) => {
+    const p = await makePlatform({}, new ManualClock().now);
+    const { keys } = await p.tenant();
+    await burst(40, () => p.call(id, "/v1/account", bearer(keys[id])));
+    const over = await p.call(id, "/v1/account", bearer(keys[id]));
+    expect(over.status).toBe(429);
+    const lower = id === "air" || id === "rates" || id === "distance";
+    expect(errorCode((await over.json()) as Record<string, unknown>)).toBe(
+      lower ? "invalid_request" : "VALIDATION_ERROR",
+    );
+    expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+    await p.close();
+  },
+);
+
 test("the window rolls: requests leaving it free exactly that much capacity", async () => {
   const clock = new ManualClock();
   const p = await makePlatform({}, clock.now);

@@ -300,7 +300,16 @@ describe("events at the right moments", () => {
     const during = p.tracking.engine.get(orgId, id)!;
     expect(during.status).toBe("customs_hold");
     expect(during.customsHoldReason).toContain("X-ray");
+    expect(during.customsHoldReason).not.toMatch(/^customs hold/i);
     expect(during.customsHoldSince).not.toBeNull();
+    // The label says "Customs hold" once, in the timeline and in the webhook (issue 11.10).
+    const read = (await (await p.call("ocean", `/v1/containers/${id}`, bearer(key))).json()) as Json;
+    const labels = ((read.data as Json).events as Json[]).map((e) => e.label as string);
+    const holdLabel = labels.find((l) => l.startsWith("Customs hold"))!;
+    expect(holdLabel).toMatch(/^Customs hold: X-ray/);
+    expect(holdLabel).not.toMatch(/Customs hold.*Customs hold/i);
+    const raised = outboxOf(ref).find((o) => o.type === "customs_hold")!;
+    expect(JSON.stringify(raised.data)).not.toMatch(/Customs hold: Customs hold/i);
     await at(Date.parse(hold.to) + 2 * H);
     const after = p.tracking.engine.get(orgId, id)!;
     expect(after.status).not.toBe("customs_hold");
@@ -441,7 +450,12 @@ describe("validation, resolution and errors", () => {
     expect(((await first.json()) as Json).data.source).toBe("direct_carrier");
     const second = await p.call("ocean", `/v1/containers/${id}/recheck`, { method: "POST", ...bearer(key) });
     expect(second.status).toBe(429);
-    expect(errorCode((await second.json()) as Json)).toBe("RATE_LIMITED");
+    const tooSoon = (await second.json()) as Json;
+    expect(errorCode(tooSoon)).toBe("RATE_LIMITED");
+    // The header says what the body says (issue 11.8).
+    const wait = (tooSoon.error as Json).retry_after_seconds as number;
+    expect(wait).toBeGreaterThan(0);
+    expect(second.headers.get("retry-after")).toBe(String(wait));
   });
 
   test("another account's record answers 404 everywhere; DELETE archives", async () => {
