@@ -55,6 +55,19 @@ function sealineOf(deps: RenderDeps, row: TrackedRow): string {
   return (box && deps.carriers.resolve({ reference: box, kind: "container" }).carrier?.scac) || "auto";
 }
 
+/**
+ * The name of the line metadata.sealine names, and only of it: an unresolved sealine ("auto") is
+ * Unknown even when a lessee's line is known as an unconfirmed hint.
+ */
+function sealineName(deps: RenderDeps, row: TrackedRow, sealine: string): string {
+  if (sealine === "auto") return "Unknown";
+  return (
+    deps.carriers.carrier(sealine)?.name ??
+    (sealine === row.carrierCode ? row.carrierName : null) ??
+    "Unknown"
+  );
+}
+
 /** A record the carrier has no connector for: resolved, but nothing will come (spec: a short sentence). */
 const UNTRACKABLE = "The carrier of this reference is not connected; no events are available for it.";
 
@@ -88,7 +101,7 @@ export function snapshotOf(deps: RenderDeps, row: TrackedRow): Snapshot {
     metadata: {
       type: KIND_OF[row.identifierType]!,
       sealine,
-      sealine_name: deps.carriers.carrier(sealine)?.name ?? row.carrierName ?? "Unknown",
+      sealine_name: sealineName(deps, row, sealine),
       status: shipmentStatus(
         row.identifierType === "container_id" ? [] : containers.map((c) => c.status),
         own,

@@ -656,6 +656,12 @@ describe("a leased box", () => {
     const prov = lookup.body.data.field_provenance as Record<string, { state: string }>;
     expect(prov.equipment_lessor!.state).toBe("resolved");
     expect((lookup.body.data.events as Json[]).length).toBeGreaterThan(0);
+    // The compat surface: the line is not confirmed, so sealine is auto and its name Unknown, not
+    // the lessee's (issue 11.9).
+    const compat = (await (
+      await p.call("ocean", `/compat/vendor/tracking?api_key=${key}&number=${number}`)
+    ).json()) as Json;
+    expect((compat.data as Json).metadata).toMatchObject({ sealine: "auto", sealine_name: "Unknown" });
     if (item.lessor_contract_type === "one-way") expect(item.redelivery_location).toBe(v.destination.locode);
     else expect(item.redelivery_date).toBeNull();
 
