@@ -1,7 +1,8 @@
 /**
  * Plan quotas checked when tracking starts: unique shipments per calendar month (UTC), concurrent
  * container slots, and the pay-as-you-go spend cap. Runs inside the add transaction, so a failed
- * add (including INTERNAL_ERROR) charges nothing.
+ * add (including INTERNAL_ERROR) charges nothing; that transaction is IMMEDIATE, so the counts read
+ * here still hold when the charge is written, also with several processes on one file.
  */
 import { and, count, eq, isNull, sum } from "drizzle-orm";
 import type { Db } from "../db/database.ts";

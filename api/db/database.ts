@@ -5,8 +5,8 @@
  * path serves both runtimes.
  */
 import { createTableRelationsHelpers, extractTablesRelationalConfig } from "drizzle-orm";
-import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { SQLiteBunSession } from "drizzle-orm/bun-sqlite/session";
+import { readMigrationFiles } from "drizzle-orm/migrator";
 import { BaseSQLiteDatabase, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import * as schema from "./schema.ts";
 
@@ -31,10 +31,20 @@ export interface OpenDb {
   close(): void;
 }
 
+/**
+ * How long a writer waits for another connection's write transaction before SQLITE_BUSY. Waiting
+ * only works for transactions that take the write lock up front (BEGIN IMMEDIATE, or a first
+ * statement that writes): a deferred transaction that read first and then writes fails at once
+ * when another connection committed in between, so every read-then-write transaction here is
+ * opened with { behavior: "immediate" }.
+ */
+export const BUSY_TIMEOUT_MS = 5000;
+
 export function openWith(client: SyncSqliteClient, migrationsFolder: string): OpenDb {
-  // WAL lets the API read while a poller or dispatcher writes; busy_timeout rides out their commits.
+  // busy_timeout first: switching a fresh file to WAL takes a lock another process may hold.
+  // WAL lets the API read while a poller, a dispatcher or another API process writes.
   client.exec(
-    "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;",
+    `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;`,
   );
   const dialect = new SQLiteSyncDialect();
   const tables = extractTablesRelationalConfig(schema, createTableRelationsHelpers);
@@ -42,11 +52,40 @@ export function openWith(client: SyncSqliteClient, migrationsFolder: string): Op
   // biome-ignore lint/suspicious/noExplicitAny: drizzle's session takes bun's Database type; the shim has its shape.
   const session = new SQLiteBunSession(client as any, dialect, relational);
   const db = new BaseSQLiteDatabase("sync", dialect, session, relational) as unknown as Db;
-  migrate(db as never, { migrationsFolder });
+  migrate(client, migrationsFolder);
   const version = client.prepare("PRAGMA data_version");
   return {
     db,
     dataVersion: () => Number(version.values()[0]![0]),
     close: () => client.close(),
   };
+}
+
+/**
+ * drizzle's migrator (same table, same rows), but reading what is applied and applying the rest in
+ * one IMMEDIATE transaction: two processes starting on a fresh file would otherwise both see no
+ * migrations and the second fail with "table already exists" or SQLITE_BUSY.
+ */
+function migrate(client: SyncSqliteClient, migrationsFolder: string): void {
+  const migrations = readMigrationFiles({ migrationsFolder });
+  client.exec("BEGIN IMMEDIATE");
+  try {
+    client.exec(
+      'CREATE TABLE IF NOT EXISTS "__drizzle_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)',
+    );
+    const last = client
+      .prepare('SELECT created_at FROM "__drizzle_migrations" ORDER BY created_at DESC LIMIT 1')
+      .values()[0];
+    for (const m of migrations) {
+      if (last && Number(last[0]) >= m.folderMillis) continue;
+      for (const statement of m.sql) client.exec(statement);
+      client
+        .prepare('INSERT INTO "__drizzle_migrations" ("hash", "created_at") VALUES (?, ?)')
+        .run(m.hash, m.folderMillis);
+    }
+    client.exec("COMMIT");
+  } catch (err) {
+    client.exec("ROLLBACK");
+    throw err;
+  }
 }

@@ -55,6 +55,9 @@ export async function trackingServices(
     positions,
     isDemo: opts.isDemo,
   });
+  // A restart picks up adds a dead process left half done (the poller finishes them).
+  const recovered = engine.recoverInterruptedAdds();
+  if (recovered > 0) console.error(`[tracking] ${recovered} interrupted add(s) due for a poll again`);
   // Lane shares move slowly: one query per lane per minute, not per read.
   const laneCache = new Map<string, { at: number; pct: number | null }>();
   const confidence: LaneConfidence = (row: TrackedRow) => {

@@ -3,7 +3,7 @@
  * state and writes the webhook outbox rows in the same transaction as the state change. Pollers
  * and the ocean API both drive it; all state lives in the database.
  */
-import { and, eq, inArray, isNull, lte, or } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lte, or } from "drizzle-orm";
 import { chargeAdd } from "../../api/accounts/quotas.ts";
 import type { Org } from "../../api/accounts/repo.ts";
 import type { Db } from "../../api/db/database.ts";
@@ -61,10 +61,20 @@ export interface EngineDeps {
   lessors?: readonly LessorConnector[];
   /** Live AIS positions by IMO (vessel_position on records). */
   positions?: PositionStore;
+  /** Override of ADD_LEASE_MS. */
+  addLeaseMs?: number;
 }
 
 /** Lease data older than this is looked up again at the next poll. */
 export const LESSOR_REFRESH_MS = 24 * 3_600_000;
+
+/**
+ * An add's claim on its new record: the record is due for a poll this long after the add started,
+ * so a poller takes over an add whose process died. Far above a first fetch (one carrier call of at
+ * most the connector timeout, 15 s, after its turn at the gate); taking over a live add early only
+ * costs a second carrier call.
+ */
+export const ADD_LEASE_MS = 2 * 60_000;
 
 export interface AddInput {
   identifier: string;
@@ -88,8 +98,11 @@ export class TrackingEngine {
   private readonly gates = new Map<string, Gate>();
   private readonly cadence: Record<PollPriority, number>;
 
+  private readonly addLeaseMs: number;
+
   constructor(private readonly deps: EngineDeps) {
     this.cadence = { ...DEFAULT_CADENCE, ...deps.cadence };
+    this.addLeaseMs = deps.addLeaseMs ?? ADD_LEASE_MS;
   }
 
   private iso(): string {
@@ -107,7 +120,8 @@ export class TrackingEngine {
 
   /**
    * Validates, resolves the line, charges the quota and inserts the record (marked as adding) in one
-   * transaction. Throws the 400/402/404/409 ApiErrors; nothing is written or charged when it does.
+   * transaction. Throws the 400/402/404/409 ApiErrors; nothing is written or charged when it does,
+   * and nothing after the commit can throw.
    */
   async register(org: Org, input: AddInput): Promise<TrackedRow> {
     const identifier = normalizeIdentifier(input.identifier, input.identifierType);
@@ -136,42 +150,52 @@ export class TrackingEngine {
       );
     }
     const now = this.iso();
+    // Due for a poll only once the add's lease has lapsed: pollers leave a live add alone.
+    const claimUntil = new Date(this.deps.now() + this.addLeaseMs).toISOString();
     const id = crypto.randomUUID();
     const { db } = this.deps;
     try {
-      db.transaction((tx) => {
-        chargeAdd(
-          tx as unknown as Db,
-          org,
-          identifier,
-          input.identifierType === "container_id" ? 1 : 0,
-          this.deps.now(),
-        );
-        tx.insert(tracked)
-          .values({
-            id,
-            orgId: org.id,
+      // IMMEDIATE: the quota counts are read and the charge written in one snapshot. A deferred
+      // read-then-write fails at once with SQLITE_BUSY_SNAPSHOT when another process committed
+      // between the two (busy_timeout cannot wait that out); IMMEDIATE waits for the write lock first.
+      return db.transaction(
+        (tx) => {
+          chargeAdd(
+            tx as unknown as Db,
+            org,
             identifier,
-            identifierType: input.identifierType,
-            containerNumber: input.identifierType === "container_id" ? identifier : null,
-            blNumber: input.identifierType === "bill_of_lading" ? identifier : null,
-            bookingNumber: input.identifierType === "booking" ? identifier : null,
-            carrierCode: resolution.carrier?.scac ?? input.carrierCode?.toUpperCase() ?? null,
-            carrierName: resolution.carrier?.name ?? this.deps.carriers.carrier(scac)?.name ?? null,
-            carrierHintCode: resolution.carrier || input.carrierCode ? null : hint,
-            equipmentOwner: resolution.owner,
-            ownerIsLessor: resolution.ownerIsLessor && input.identifierType === "container_id",
-            ...(lease ? leaseFields(lease) : {}),
-            connectorStatus: this.deps.connectors.has(scac) ? null : "not_connected",
-            tags: input.tags ?? [],
-            isDemo: this.deps.isDemo?.(identifier) ?? false,
-            nextPollAt: now,
-            updatedAt: now,
-            addedAt: now,
-            adding: true,
-          })
-          .run();
-      });
+            input.identifierType === "container_id" ? 1 : 0,
+            this.deps.now(),
+          );
+          return tx
+            .insert(tracked)
+            .values({
+              id,
+              orgId: org.id,
+              identifier,
+              identifierType: input.identifierType,
+              containerNumber: input.identifierType === "container_id" ? identifier : null,
+              blNumber: input.identifierType === "bill_of_lading" ? identifier : null,
+              bookingNumber: input.identifierType === "booking" ? identifier : null,
+              carrierCode: resolution.carrier?.scac ?? input.carrierCode?.toUpperCase() ?? null,
+              carrierName: resolution.carrier?.name ?? this.deps.carriers.carrier(scac)?.name ?? null,
+              carrierHintCode: resolution.carrier || input.carrierCode ? null : hint,
+              equipmentOwner: resolution.owner,
+              ownerIsLessor: resolution.ownerIsLessor && input.identifierType === "container_id",
+              ...(lease ? leaseFields(lease) : {}),
+              connectorStatus: this.deps.connectors.has(scac) ? null : "not_connected",
+              tags: input.tags ?? [],
+              isDemo: this.deps.isDemo?.(identifier) ?? false,
+              nextPollAt: claimUntil,
+              updatedAt: now,
+              addedAt: now,
+              adding: true,
+            })
+            .returning()
+            .get();
+        },
+        { behavior: "immediate" },
+      );
     } catch (err) {
       if (err instanceof ApiError) throw err;
       if (!/UNIQUE constraint failed/.test(String(err))) throw err;
@@ -187,25 +211,56 @@ export class TrackingEngine {
       }
       throw new ApiError("alreadyTracked", `${identifier} is already tracked.`, { id: existing?.id });
     }
-    return this.get(org.id, id)!;
   }
 
-  /** The first carrier call of a new record; clears its adding mark whatever happens. */
+  /**
+   * The first carrier call of a new record. Never throws: the record is committed and charged by
+   * now, so the add succeeded whatever happens here, and an error would contradict the database
+   * (the client's retry would meet ALREADY_TRACKED). The refresh's own write clears the adding mark.
+   */
   async firstFetch(row: TrackedRow): Promise<{ row: TrackedRow; warning: string | null }> {
     const scac = row.carrierCode ?? row.carrierHintCode;
     let warning: string | null = null;
+    let done = false;
     try {
       const outcome = await this.refresh(row.id);
+      done = true;
       if (!scac || !this.deps.connectors.has(scac))
         warning = `No connector for carrier ${scac} yet; tracking starts when it goes live.`;
       else if (outcome.error)
         warning = `The carrier did not answer yet (${outcome.error.kind}); polling continues.`;
       else if (outcome.events === 0)
         warning = "The carrier has no events for this reference yet; polling continues.";
-    } finally {
-      this.deps.db.update(tracked).set({ adding: false }).where(eq(tracked.id, row.id)).run();
+    } catch (err) {
+      console.error(`[tracking] first fetch of ${row.identifier}:`, err);
+      warning = "The first carrier check did not complete; polling continues.";
     }
-    return { row: this.get(row.orgId, row.id)!, warning };
+    let latest = this.readBack(row);
+    if (!latest || latest.adding) {
+      // The refresh wrote nothing (it threw, or the record was archived meanwhile): end the add
+      // here, and after a failure make the record due so the next poller tick tries again.
+      try {
+        this.deps.db
+          .update(tracked)
+          .set({ adding: false, ...(done ? {} : { nextPollAt: this.iso() }) })
+          .where(and(eq(tracked.id, row.id), eq(tracked.adding, true)))
+          .run();
+      } catch (err) {
+        // Still marked: the add's lease lapses and a poller takes the record over.
+        console.error(`[tracking] ending the add of ${row.identifier}:`, err);
+      }
+      latest = this.readBack(row);
+    }
+    return { row: latest ?? row, warning };
+  }
+
+  private readBack(row: TrackedRow): TrackedRow | undefined {
+    try {
+      return this.get(row.orgId, row.id);
+    } catch (err) {
+      console.error(`[tracking] reading back ${row.identifier}:`, err);
+      return undefined;
+    }
   }
 
   get(orgId: string, id: string): TrackedRow | undefined {
@@ -308,6 +363,7 @@ export class TrackingEngine {
           ? (root.unresolvableSince ?? new Date(now).toISOString())
           : root.unresolvableSince,
         unresolvedReason: reason ?? root.unresolvedReason,
+        adding: false,
       })
       .where(eq(tracked.id, root.id))
       .run();
@@ -316,136 +372,141 @@ export class TrackingEngine {
   /** Stores a carrier snapshot and re-derives every affected box, raising outbox rows, in one transaction. */
   apply(stale: TrackedRow, snapshot: DcsaEventLike[]): void {
     const nowIso = this.iso();
-    this.deps.db.transaction((tx) => {
-      // Compare against the row as committed now: another refresh of the same record (a recheck,
-      // another poller) may have moved it since the carrier was asked, and must not raise twice.
-      const root = tx.select().from(tracked).where(eq(tracked.id, stale.id)).get() ?? stale;
-      const orgTerms = this.terms(root.orgId, tx as unknown as Db);
-      const stored = new Map(
-        tx
-          .select()
-          .from(carrierEvents)
-          .where(eq(carrierEvents.trackedId, root.id))
-          .all()
-          .map((r) => [r.eventId, r.payload as DcsaEventLike]),
-      );
-      const before = [...stored.values()];
-      for (const e of snapshot) {
-        const known = stored.get(e.eventID);
-        if (!known) {
-          tx.insert(carrierEvents)
-            .values({ trackedId: root.id, eventId: e.eventID, payload: e, firstSeenAt: nowIso })
-            .run();
-        } else if (JSON.stringify(known) !== JSON.stringify(e)) {
-          tx.insert(corrections)
-            .values({
-              id: crypto.randomUUID(),
-              trackedId: root.id,
-              eventId: e.eventID,
-              before: known,
-              after: e,
-              recordedAt: nowIso,
-            })
-            .run();
-          tx.update(carrierEvents)
-            .set({ payload: e })
-            .where(and(eq(carrierEvents.trackedId, root.id), eq(carrierEvents.eventId, e.eventID)))
-            .run();
-        } else continue;
-        stored.set(e.eventID, e);
-      }
-      const after = [...stored.values()];
-      const boxes = [
-        ...new Set(
-          after
-            .filter((e) => e.eventType === "EQUIPMENT" && e.equipmentReference)
-            .map((e) => e.equipmentReference!),
-        ),
-      ];
-      // Boxes first, the B/L or booking last: its state aggregates theirs.
-      const records: TrackedRow[] = [];
-      if (root.identifierType !== "container_id") {
-        const kids = tx.select().from(tracked).where(eq(tracked.parentId, root.id)).all();
-        for (const box of boxes) {
-          let child = kids.find((k) => k.containerNumber === box);
-          if (!child) {
-            const owner = this.deps.carriers.resolve({ reference: box, kind: "container" });
-            child = {
-              ...root,
-              id: crypto.randomUUID(),
-              parentId: root.id,
-              identifier: box,
-              identifierType: "container_id",
-              containerNumber: box,
-              equipmentOwner: owner.owner,
-              ownerIsLessor: owner.ownerIsLessor,
-              firstPlans: null,
-              adding: false,
-            };
-            tx.insert(tracked).values(child).run();
-          }
-          records.push(child);
+    // IMMEDIATE: reads then writes; deferred, another process's commit in between fails it at once
+    // (SQLITE_BUSY_SNAPSHOT) instead of waiting.
+    this.deps.db.transaction(
+      (tx) => {
+        // Compare against the row as committed now: another refresh of the same record (a recheck,
+        // another poller) may have moved it since the carrier was asked, and must not raise twice.
+        const root = tx.select().from(tracked).where(eq(tracked.id, stale.id)).get() ?? stale;
+        const orgTerms = this.terms(root.orgId, tx as unknown as Db);
+        const stored = new Map(
+          tx
+            .select()
+            .from(carrierEvents)
+            .where(eq(carrierEvents.trackedId, root.id))
+            .all()
+            .map((r) => [r.eventId, r.payload as DcsaEventLike]),
+        );
+        const before = [...stored.values()];
+        for (const e of snapshot) {
+          const known = stored.get(e.eventID);
+          if (!known) {
+            tx.insert(carrierEvents)
+              .values({ trackedId: root.id, eventId: e.eventID, payload: e, firstSeenAt: nowIso })
+              .run();
+          } else if (JSON.stringify(known) !== JSON.stringify(e)) {
+            tx.insert(corrections)
+              .values({
+                id: crypto.randomUUID(),
+                trackedId: root.id,
+                eventId: e.eventID,
+                before: known,
+                after: e,
+                recordedAt: nowIso,
+              })
+              .run();
+            tx.update(carrierEvents)
+              .set({ payload: e })
+              .where(and(eq(carrierEvents.trackedId, root.id), eq(carrierEvents.eventId, e.eventID)))
+              .run();
+          } else continue;
+          stored.set(e.eventID, e);
         }
-      }
-      records.push(root);
-      const boxStates: Derived[] = [];
-      for (const row of records) {
-        const isRootOfMany = row === root && root.identifierType !== "container_id";
-        const box = isRootOfMany ? null : row.containerNumber;
-        const mine = (events: DcsaEventLike[]) => (box ? eventsForContainer(events, box) : events);
-        const plans: Record<string, FirstPlan> = { ...(row.firstPlans ?? {}) };
-        recordFirstPlans(plans, mine(after));
-        const prevCurrent = currentEvents(mine(before));
-        const current = currentEvents(mine(after));
-        let d = derive(current, (k) => plans[k] ?? null);
-        if (!isRootOfMany) boxStates.push(d);
-        else if (boxStates.length > 0) d = aggregateBoxes(d, boxStates);
-        const update = this.stateUpdate(row, d, plans, nowIso);
-        // The carrier has events for it after all: resolution is no longer given up.
-        if (after.length > 0) {
-          update.unresolvableSince = null;
-          update.unresolvedReason = null;
-        }
-        // The line answered for a reference it was only hinted for: it is now the confirmed carrier.
-        if (
-          row.carrierCode === null &&
-          row.carrierHintCode !== null &&
-          after.length > 0 &&
-          root.identifierType !== "container_id"
-        ) {
-          update.carrierCode = row.carrierHintCode;
-          update.carrierHintCode = null;
-        }
-        // Outbox rows for boxes only (a B/L's subscribers hear about each of its containers), and not
-        // for what the first fetch backfills: webhooks report what happens from then on.
-        const backfill = before.length === 0;
-        const raised: Raised[] = [];
-        if (!isRootOfMany) {
-          // Demurrage runs on the clock: evaluated at every poll, edges raise their events.
-          const next = { ...row, ...update } as TrackedRow;
-          const dem = this.demurrageOf(next, orgTerms);
-          update.demurragePhase = dem.phase;
-          if (!backfill) {
-            raised.push(...demurrageEvents(next, row.demurragePhase, dem));
-            raised.push(...raisedEvents(row, d, prevCurrent, current, this.deps.places));
+        const after = [...stored.values()];
+        const boxes = [
+          ...new Set(
+            after
+              .filter((e) => e.eventType === "EQUIPMENT" && e.equipmentReference)
+              .map((e) => e.equipmentReference!),
+          ),
+        ];
+        // Boxes first, the B/L or booking last: its state aggregates theirs.
+        const records: TrackedRow[] = [];
+        if (root.identifierType !== "container_id") {
+          const kids = tx.select().from(tracked).where(eq(tracked.parentId, root.id)).all();
+          for (const box of boxes) {
+            let child = kids.find((k) => k.containerNumber === box);
+            if (!child) {
+              const owner = this.deps.carriers.resolve({ reference: box, kind: "container" });
+              child = {
+                ...root,
+                id: crypto.randomUUID(),
+                parentId: root.id,
+                identifier: box,
+                identifierType: "container_id",
+                containerNumber: box,
+                equipmentOwner: owner.owner,
+                ownerIsLessor: owner.ownerIsLessor,
+                firstPlans: null,
+                adding: false,
+              };
+              tx.insert(tracked).values(child).run();
+            }
+            records.push(child);
           }
         }
-        for (const event of raised) {
-          tx.insert(outbox)
-            .values({
-              id: crypto.randomUUID(),
-              orgId: row.orgId,
-              product: "ocean",
-              type: event.type,
-              occurredAt: nowIso,
-              data: event.data,
-              createdAt: nowIso,
-            })
-            .run();
+        records.push(root);
+        const boxStates: Derived[] = [];
+        for (const row of records) {
+          const isRootOfMany = row === root && root.identifierType !== "container_id";
+          const box = isRootOfMany ? null : row.containerNumber;
+          const mine = (events: DcsaEventLike[]) => (box ? eventsForContainer(events, box) : events);
+          const plans: Record<string, FirstPlan> = { ...(row.firstPlans ?? {}) };
+          recordFirstPlans(plans, mine(after));
+          const prevCurrent = currentEvents(mine(before));
+          const current = currentEvents(mine(after));
+          let d = derive(current, (k) => plans[k] ?? null);
+          if (!isRootOfMany) boxStates.push(d);
+          else if (boxStates.length > 0) d = aggregateBoxes(d, boxStates);
+          const update = this.stateUpdate(row, d, plans, nowIso);
+          // The carrier has events for it after all: resolution is no longer given up.
+          if (after.length > 0) {
+            update.unresolvableSince = null;
+            update.unresolvedReason = null;
+          }
+          // The line answered for a reference it was only hinted for: it is now the confirmed carrier.
+          if (
+            row.carrierCode === null &&
+            row.carrierHintCode !== null &&
+            after.length > 0 &&
+            root.identifierType !== "container_id"
+          ) {
+            update.carrierCode = row.carrierHintCode;
+            update.carrierHintCode = null;
+          }
+          // Outbox rows for boxes only (a B/L's subscribers hear about each of its containers), and not
+          // for what the first fetch backfills: webhooks report what happens from then on.
+          const backfill = before.length === 0;
+          const raised: Raised[] = [];
+          if (!isRootOfMany) {
+            // Demurrage runs on the clock: evaluated at every poll, edges raise their events.
+            const next = { ...row, ...update } as TrackedRow;
+            const dem = this.demurrageOf(next, orgTerms);
+            update.demurragePhase = dem.phase;
+            if (!backfill) {
+              raised.push(...demurrageEvents(next, row.demurragePhase, dem));
+              raised.push(...raisedEvents(row, d, prevCurrent, current, this.deps.places));
+            }
+          }
+          for (const event of raised) {
+            tx.insert(outbox)
+              .values({
+                id: crypto.randomUUID(),
+                orgId: row.orgId,
+                product: "ocean",
+                type: event.type,
+                occurredAt: nowIso,
+                data: event.data,
+                createdAt: nowIso,
+              })
+              .run();
+          }
+          tx.update(tracked).set(update).where(eq(tracked.id, row.id)).run();
         }
-        tx.update(tracked).set(update).where(eq(tracked.id, row.id)).run();
-      }
-    });
+      },
+      { behavior: "immediate" },
+    );
   }
 
   /** Record fields from a derivation, with the poll schedule and automatic close-out. */
@@ -501,6 +562,9 @@ export class TrackingEngine {
       lastPolledAt: nowIso,
       nextPollAt: new Date(now + this.cadence[priority]).toISOString(),
       updatedAt: changed ? nowIso : row.updatedAt,
+      // Every refresh write ends an add, in the same statement that moves the next poll: a crash can
+      // never leave a record marked as adding with its next poll hours away.
+      adding: false,
       ...(closeOut ? { archivedAt: nowIso, archivedReason: "completed: empty returned" } : {}),
     };
   }
@@ -513,6 +577,7 @@ export class TrackingEngine {
       .set({
         lastPolledAt: new Date(now).toISOString(),
         nextPollAt: new Date(now + this.cadence.pre_departure).toISOString(),
+        adding: false,
       })
       .where(eq(tracked.id, row.id))
       .run();
@@ -606,7 +671,30 @@ export class TrackingEngine {
     return this.get(orgId, id)!;
   }
 
-  /** Root records due for a poll (next_poll_at passed), oldest due first. */
+  /**
+   * Makes records whose add was interrupted (still marked as adding, lease lapsed) due at once, so
+   * the next poller tick refreshes them and ends the add. Records marked by this code are due by then
+   * anyway; this catches those an earlier version left marked with their next poll hours away. Run
+   * at start: one scan, and a live add of another process (lease not lapsed) is left alone.
+   */
+  recoverInterruptedAdds(): number {
+    const now = this.deps.now();
+    const nowIso = new Date(now).toISOString();
+    return this.deps.db
+      .update(tracked)
+      .set({ nextPollAt: nowIso })
+      .where(
+        and(
+          eq(tracked.adding, true),
+          isNull(tracked.archivedAt),
+          lte(tracked.addedAt, new Date(now - this.addLeaseMs).toISOString()),
+          or(isNull(tracked.nextPollAt), gt(tracked.nextPollAt, nowIso)),
+        ),
+      )
+      .returning({ id: tracked.id })
+      .all().length;
+  }
+
   /**
    * Claims up to `limit` due root records (oldest due first) by pushing their next poll out by
    * CLAIM_MS in one statement, so several pollers on one database never take the same record.

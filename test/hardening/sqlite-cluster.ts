@@ -1,0 +1,186 @@
+/**
+ * Several real API processes (api/main.ts) on one SQLite file, the sandbox carrier beside them, and a
+ * closed-loop burst of POST /v1/containers: what test/hardening/sqlite-burst.test.ts asserts on and
+ * bench/sqlite-burst.ts prints. Counts come from the database the processes wrote.
+ */
+import type { Subprocess } from "bun";
+import { and, count, eq, isNull, sum } from "drizzle-orm";
+import { AccountsRepo } from "../../api/accounts/repo.ts";
+import { shipmentUsage, tracked } from "../../api/db/schema.ts";
+import { openDatabase } from "../../api/db/sqlite.ts";
+import { PRODUCTS } from "../../api/shared/products.ts";
+import { withCheckDigit } from "../../ingest/iso6346.ts";
+import { SANDBOX_SCACS } from "../../ingest/sandbox/world.ts";
+import { freePort } from "../helpers/redis-server.ts";
+
+const ROOT = new URL("../..", import.meta.url).pathname;
+
+export interface ApiProcess {
+  /** Base URL of the ocean product. */
+  url: string;
+  proc: Subprocess;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** api/main.ts as a user starts it, on free ports, with the given carriers instead of its own sandbox. */
+export async function startApi(
+  dbPath: string,
+  carriers: Array<{ scac: string; baseUrl: string; timeoutMs?: number }>,
+  env: Record<string, string> = {},
+): Promise<ApiProcess> {
+  const ports = await Promise.all(PRODUCTS.map(() => freePort()));
+  const proc = Bun.spawn([process.execPath, `${ROOT}api/main.ts`], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      ...Object.fromEntries(
+        PRODUCTS.map((p, i) => [`PORTOLAN_${p.id.toUpperCase()}_PORT`, String(ports[i])]),
+      ),
+      PORTOLAN_DB: dbPath,
+      PORTOLAN_SANDBOX: "0",
+      PORTOLAN_CARRIERS: JSON.stringify(carriers),
+      // Webhooks are not under test: a throwaway key ring keeps the development-key warning quiet.
+      PORTOLAN_WEBHOOK_KEYS: `burst:${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64")}`,
+      ...env,
+    },
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+  const url = `http://127.0.0.1:${ports[PRODUCTS.findIndex((p) => p.id === "ocean")]}`;
+  for (let tries = 0; ; tries++) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {}
+    if (proc.exitCode !== null) throw new Error(`api exited with ${proc.exitCode}`);
+    if (tries > 600) throw new Error("api did not start");
+    await Bun.sleep(50);
+  }
+  return {
+    url,
+    proc,
+    stop: async (signal = "SIGTERM") => {
+      proc.kill(signal);
+      await proc.exited;
+    },
+  };
+}
+
+/** A paying organisation with an ocean key, no quotas in the way and a unit price on every add. */
+export async function payingTenant(dbPath: string): Promise<{ orgId: string; key: string }> {
+  const { db, close } = openDatabase(dbPath);
+  try {
+    const accounts = new AccountsRepo(db);
+    const org = accounts.createOrg("burst", {
+      paid: true,
+      plan: "enterprise",
+      rateLimit: 1_000_000_000,
+      paygSpendCapUsd: 1_000_000_000,
+      paygUnitPriceUsd: 0.25,
+    });
+    accounts.setEntitlement(org.id, "ocean", null);
+    return { orgId: org.id, key: (await accounts.createKey(org.id, "ocean")).key };
+  } finally {
+    close();
+  }
+}
+
+/** Fresh, valid container numbers of the sandbox lines, never repeating within one generator. */
+export function containerNumbers(start = 100_000): () => string {
+  // One owner prefix of each sandbox line (docs/sandbox-carrier.md), so every connector takes a share.
+  const owners = ["MAEU", "MSCU", "CMAU", "HLXU", "ONEU"];
+  let n = start;
+  return () => {
+    const serial = n++;
+    return withCheckDigit(`${owners[serial % owners.length]}${String(serial).padStart(6, "0")}`);
+  };
+}
+
+export interface BurstResult {
+  seconds: number;
+  /** Answers by HTTP status. */
+  statuses: Record<number, number>;
+  /** Record ids of the 201 answers. */
+  acknowledged: string[];
+  /** A few non-201 bodies, for the failure message. */
+  samples: string[];
+  p50Ms: number;
+  p99Ms: number;
+}
+
+/** `concurrency` clients, spread over the processes, each adding a new container as soon as the last answered. */
+export async function burst(
+  urls: string[],
+  key: string,
+  opts: { concurrency: number; seconds: number; next: () => string },
+): Promise<BurstResult> {
+  const statuses: Record<number, number> = {};
+  const acknowledged: string[] = [];
+  const samples: string[] = [];
+  const latencies: number[] = [];
+  const end = performance.now() + opts.seconds * 1000;
+  const client = async (i: number) => {
+    const url = `${urls[i % urls.length]}/v1/containers`;
+    while (performance.now() < end) {
+      const t0 = performance.now();
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ identifier: opts.next(), identifier_type: "container_id" }),
+      });
+      const text = await res.text();
+      latencies.push(performance.now() - t0);
+      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      if (res.status === 201) acknowledged.push((JSON.parse(text) as { data: { id: string } }).data.id);
+      else if (samples.length < 5) samples.push(`${res.status} ${text.slice(0, 300)}`);
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: opts.concurrency }, (_, i) => client(i)));
+  const seconds = (performance.now() - t0) / 1000;
+  latencies.sort((a, b) => a - b);
+  const pct = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return { seconds, statuses, acknowledged, samples, p50Ms: pct(0.5), p99Ms: pct(0.99) };
+}
+
+export interface Ledger {
+  /** Root records written for the organisation. */
+  created: string[];
+  /** Shipments charged (shipment_usage rows) and their total. */
+  charged: number;
+  chargedUsd: number;
+  /** Records still marked as being added. */
+  adding: number;
+}
+
+/** What the processes committed, read from the database file itself. */
+export function ledger(dbPath: string, orgId: string): Ledger {
+  const { db, close } = openDatabase(dbPath);
+  try {
+    const roots = db
+      .select({ id: tracked.id, adding: tracked.adding })
+      .from(tracked)
+      .where(and(eq(tracked.orgId, orgId), isNull(tracked.parentId)))
+      .all();
+    const usage = db
+      .select({ n: count(), usd: sum(shipmentUsage.chargedUsd) })
+      .from(shipmentUsage)
+      .where(eq(shipmentUsage.orgId, orgId))
+      .get()!;
+    return {
+      created: roots.map((r) => r.id),
+      charged: usage.n,
+      chargedUsd: Number(usage.usd ?? 0),
+      adding: roots.filter((r) => r.adding).length,
+    };
+  } finally {
+    close();
+  }
+}
+
+/** The sandbox lines' DCSA base URLs on a running sandbox. */
+export const sandboxCarriers = (sandboxUrl: string, timeoutMs?: number) =>
+  SANDBOX_SCACS.map((scac) => ({
+    scac,
+    baseUrl: `${sandboxUrl}/${scac}`,
+    ...(timeoutMs ? { timeoutMs } : {}),
+  }));
