@@ -5,28 +5,23 @@
  * answers without its key, and an open route answers the same as with a normal Host.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { serveBun } from "../../api/runtime/bun-serve.ts";
 import { PRODUCT_IDS, type ProductId } from "../../api/shared/products.ts";
 import { errorProblems } from "../helpers/envelopes.ts";
 import { makePlatform, type TestPlatform } from "../helpers/platform.ts";
-import { type RawAnswer, rawGet, rawRequest } from "../helpers/raw-http.ts";
+import { type RawAnswer, rawGet, rawRequest, serveProducts } from "../helpers/raw-http.ts";
 
 let p: TestPlatform;
 let keys: Record<ProductId, string>;
-const ports = {} as Record<ProductId, number>;
-const servers: Array<{ stop: (force: boolean) => void }> = [];
+let ports: Record<ProductId, number>;
+let stopServers: () => void;
 
 beforeAll(async () => {
   p = await makePlatform();
   keys = (await p.tenant()).keys;
-  for (const id of PRODUCT_IDS) {
-    const server = serveBun(p.apps[id], "127.0.0.1", 0);
-    servers.push(server);
-    ports[id] = server.port!;
-  }
+  ({ ports, stop: stopServers } = serveProducts(p.apps));
 });
 afterAll(async () => {
-  for (const s of servers) s.stop(true);
+  stopServers();
   await p.close();
 });
 

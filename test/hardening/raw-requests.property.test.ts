@@ -7,30 +7,25 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import fc from "fast-check";
-import { serveBun } from "../../api/runtime/bun-serve.ts";
 import { PRODUCT_IDS, type ProductId } from "../../api/shared/products.ts";
 import { errorProblems, successProblems } from "../helpers/envelopes.ts";
 import { makePlatform, type TestPlatform } from "../helpers/platform.ts";
-import { rawRequest } from "../helpers/raw-http.ts";
+import { rawRequest, serveProducts } from "../helpers/raw-http.ts";
 
 let p: TestPlatform;
 let keys: Record<ProductId, string>;
-const ports = {} as Record<ProductId, number>;
-const servers: Array<{ stop: (force: boolean) => void }> = [];
+let ports: Record<ProductId, number>;
+let stopServers: () => void;
 
 beforeAll(async () => {
   p = await makePlatform({ maxBodyBytes: 4096 });
   const tenant = await p.tenant({ paid: true });
   p.accounts.setPlan(tenant.orgId, { rateLimit: 1_000_000_000 });
   keys = tenant.keys;
-  for (const id of PRODUCT_IDS) {
-    const server = serveBun(p.apps[id], "127.0.0.1", 0);
-    servers.push(server);
-    ports[id] = server.port!;
-  }
+  ({ ports, stop: stopServers } = serveProducts(p.apps));
 });
 afterAll(async () => {
-  for (const s of servers) s.stop(true);
+  stopServers();
   await p.close();
 });
 

@@ -3,6 +3,9 @@
  * absolute-form targets, bad request lines) and parses whatever comes back, or notes that the
  * server closed without answering.
  */
+import type { FetchApp } from "../../api/app.ts";
+import { serveBun } from "../../api/runtime/bun-serve.ts";
+import { PRODUCT_IDS, type ProductId } from "../../api/shared/products.ts";
 
 export interface RawAnswer {
   /** 0 when the connection closed (or timed out) without a status line. */
@@ -66,3 +69,17 @@ function parse(buf: Buffer): RawAnswer {
 /** A GET with the given target and Host line (null: no Host header at all). */
 export const rawGet = (target: string, host: string | null, extra = "") =>
   `GET ${target} HTTP/1.1\r\n${host === null ? "" : `Host: ${host}\r\n`}${extra}Connection: close\r\n\r\n`;
+
+/** Every product of an app set on its own real loopback listener; stop() closes them all. */
+export function serveProducts(apps: Record<ProductId, FetchApp>) {
+  const ports = {} as Record<ProductId, number>;
+  const servers = PRODUCT_IDS.map((id) => {
+    const server = serveBun(apps[id], "127.0.0.1", 0);
+    ports[id] = server.port!;
+    return server;
+  });
+  const stop = () => {
+    for (const s of servers) s.stop(true);
+  };
+  return { ports, stop };
+}
