@@ -1,22 +1,19 @@
-/** The documented demo references are in their documented states around the default epoch. */
+/**
+ * The demo references as documented: one per scenario and carrier, notes true to the simulated
+ * voyages, README's and docs/sandbox-carrier.md's tables equal to demo.ts. What tracking them shows
+ * through the day is demo-states.test.ts.
+ */
 import { beforeAll, expect, test } from "bun:test";
 import { DEMO_REFERENCES, isDemoReference } from "../../ingest/sandbox/demo.ts";
-import { type BoxPhase, boxPhaseAt, DEFAULT_EPOCH, simulateVoyage } from "../../ingest/sandbox/simulate.ts";
+import { DEFAULT_EPOCH, simulateVoyage } from "../../ingest/sandbox/simulate.ts";
 import { loadWorld, SANDBOX_SCACS, type SandboxWorld } from "../../ingest/sandbox/world.ts";
+import { docsDemoTable, readmeDemoTable } from "./demo-tables.ts";
 
-const H = 3600_000;
-const WINDOW = [DEFAULT_EPOCH + 6 * H, DEFAULT_EPOCH + 30 * H];
+const D = 86_400_000;
 let world: SandboxWorld;
 beforeAll(async () => {
   world = await loadWorld();
 });
-
-const EXPECTED: Record<string, BoxPhase> = {
-  in_transit: "in_transit",
-  discharged: "discharged",
-  customs_hold: "customs_hold",
-  returned_empty: "returned_empty",
-};
 
 test("every played carrier has every scenario, once", () => {
   for (const scac of SANDBOX_SCACS) {
@@ -35,26 +32,46 @@ test("every played carrier has every scenario, once", () => {
   expect(isDemoReference("MAEU4988978")).toBe(false);
 });
 
-test("demo references hold their scenario through the demo window", () => {
+test("notes describe the simulated voyages (route, boxes, hold reason, roll, sailing day)", () => {
   for (const d of DEMO_REFERENCES) {
     const v = simulateVoyage(d.reference, { world })!;
     expect(v.carrier.scac).toBe(d.scac);
-    for (const now of WINDOW) {
-      const phases = v.containers.map((c) => boxPhaseAt(c, now));
-      const own = v.containers.find((c) => c.number === d.reference);
-      const label = `${d.reference} (${d.scenario}) at ${new Date(now).toISOString()}`;
-      if (d.scenario in EXPECTED)
-        expect([label, own && boxPhaseAt(own, now)]).toEqual([label, EXPECTED[d.scenario]!]);
-      if (d.scenario === "missed_connection") {
-        expect([label, own?.rolled, boxPhaseAt(own!, now)]).toEqual([label, true, "in_transit"]);
-      }
-      if (d.scenario === "bill_of_lading") {
-        expect(v.containers.length).toBeGreaterThanOrEqual(3);
-        expect(v.billOfLading).toBe(d.reference);
-        expect([label, phases.every((p) => p === "in_transit")]).toEqual([label, true]);
-      }
-      if (d.scenario === "booking")
-        expect([label, phases.every((p) => p === "booked")]).toEqual([label, true]);
+    const own = v.containers.find((c) => c.number === d.reference);
+    const route = [v.origin, v.transshipment, v.destination].flatMap((p) => (p ? [p.locode] : []));
+    const facts: Record<string, unknown> = { route: route.join(" → ") };
+    if (d.kind !== "container") facts.boxes = `${v.containers.length} boxes`;
+    if (d.scenario === "customs_hold") facts.hold = own?.customsHold?.reason;
+    if (d.scenario === "missed_connection")
+      facts.roll = own?.rolled && `rolled at ${v.transshipment!.locode}`;
+    if (d.scenario === "booking") {
+      const day = Math.floor((Date.parse(v.legs[0]!.plannedDeparture) - DEFAULT_EPOCH) / D);
+      facts.sails = `planned to sail on start day + ${day}`;
     }
+    const missing = Object.entries(facts).filter(([, f]) => typeof f !== "string" || !d.note.includes(f));
+    expect([d.reference, d.note, missing]).toEqual([d.reference, d.note, []]);
+    if (d.kind !== "container") expect([d.reference, d.boxes]).toEqual([d.reference, v.containers.length]);
   }
+});
+
+test("README's table lists every demo reference under its scenario, one line per carrier", () => {
+  const table = readmeDemoTable();
+  expect(table.map((r) => `${r.reference} ${r.scenario}`).sort()).toEqual(
+    DEMO_REFERENCES.map((d) => `${d.reference} ${d.scenario}`).sort(),
+  );
+  const scacOf = new Map(DEMO_REFERENCES.map((d) => [d.reference, d.scac]));
+  const lines = new Map<string, Set<string>>();
+  for (const r of table) lines.set(r.line, (lines.get(r.line) ?? new Set()).add(scacOf.get(r.reference)!));
+  expect([...lines.values()].map((s) => [...s])).toEqual(SANDBOX_SCACS.map((s) => [s]));
+});
+
+test("docs/sandbox-carrier.md's table is DEMO_REFERENCES", () => {
+  expect(docsDemoTable()).toEqual(
+    DEMO_REFERENCES.map(({ scac, scenario, reference, kind, note }) => ({
+      scac,
+      scenario,
+      reference,
+      kind,
+      note,
+    })),
+  );
 });
