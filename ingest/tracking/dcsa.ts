@@ -33,6 +33,8 @@ export interface DcsaEventLike {
   reason?: string;
   changeRemark?: string;
   equipmentReference?: string;
+  /** DCSA references; EQ entries name the boxes a shipment event (a customs hold) is about. */
+  references?: Array<{ referenceType: string; referenceValue: string }>;
   ISOEquipmentCode?: string;
   emptyIndicatorCode?: "EMPTY" | "LADEN";
   eventLocation?: DcsaLocation;

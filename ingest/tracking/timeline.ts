@@ -91,9 +91,13 @@ export function eventsForContainer(
   events: Iterable<DcsaEventLike>,
   container: string | null,
 ): DcsaEventLike[] {
-  return [...events].filter(
-    (e) => e.eventType !== "EQUIPMENT" || container === null || e.equipmentReference === container,
-  );
+  if (container === null) return [...events];
+  return [...events].filter((e) => {
+    if (e.eventType === "EQUIPMENT") return e.equipmentReference === container;
+    // A shipment event that names its boxes (a customs hold on one of them) is not about the others.
+    const boxes = e.references?.filter((r) => r.referenceType === "EQ") ?? [];
+    return boxes.length === 0 || boxes.some((r) => r.referenceValue === container);
+  });
 }
 
 /**

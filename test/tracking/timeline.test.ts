@@ -6,6 +6,7 @@ import { localTime } from "../../ingest/tracking/local-time.ts";
 import {
   currentEvents,
   derive,
+  eventsForContainer,
   type FirstPlan,
   recordFirstPlans,
   STAGES,
@@ -247,4 +248,22 @@ test("property: any order, duplication and snapshot split gives one timeline and
     ),
     { numRuns: 300 },
   );
+});
+
+test("a customs hold naming one box of a B/L holds that box only, not its siblings", () => {
+  const events = feed().map((e) =>
+    e.eventType === "SHIPMENT" ? { ...e, references: [{ referenceType: "EQ", referenceValue: BOX }] } : e,
+  );
+  const sibling = "MSCU7654321";
+  const visible = (box: string) =>
+    currentEvents(
+      eventsForContainer(events, box).filter((e) => Date.parse(e.eventCreatedDateTime) <= T0 + 680 * H),
+    );
+  expect(derive(visible(BOX)).status).toBe("customs_hold");
+  const other = derive(visible(sibling));
+  expect(other.status).not.toBe("customs_hold");
+  expect(other.customsHoldReason).toBeNull();
+  // Shipment events that name no box still reach every box.
+  const unnamed = currentEvents(eventsForContainer(feed(), sibling));
+  expect(unnamed.some((e) => e.shipmentEventTypeCode === "HOLD")).toBe(true);
 });
