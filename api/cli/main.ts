@@ -8,6 +8,7 @@
  *   plan set --org ID [--plan P] [--paid|--free] [--shipments N|none] [--containers N|none]
  *            [--payg-cap USD|none] [--payg-price USD|none] [--rate-limit N|none]
  *            [--entitle product[:expiry],...] [--revoke product,...]
+ *   announce --title T --message M [--effective-date YYYY-MM-DD] [--url URL]
  * The value a script needs (org id, new key) is always printed on the last line.
  */
 import { parseArgs } from "node:util";
@@ -16,6 +17,7 @@ import { loadConfig } from "../config.ts";
 import { orgs } from "../db/schema.ts";
 import { openDatabase } from "../db/sqlite.ts";
 import { isProductId, PRODUCT_IDS, type ProductId } from "../shared/products.ts";
+import { AnnouncementError, announce, checkAnnouncement } from "../webhooks/announce.ts";
 
 class UsageError extends Error {}
 
@@ -34,6 +36,10 @@ const OPTIONS = {
   "rate-limit": { type: "string" },
   entitle: { type: "string" },
   revoke: { type: "string" },
+  title: { type: "string" },
+  message: { type: "string" },
+  "effective-date": { type: "string" },
+  url: { type: "string" },
 } as const;
 
 /** "2027-01-31", an ISO instant, or "30d" from now. */
@@ -72,6 +78,24 @@ function need(value: string | undefined, what: string): string {
 export async function run(argv: string[], out: (line: string) => void): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   const [noun, verb, ...rest] = positionals;
+  // Checked before the database opens: a bad announcement writes nothing.
+  const announcement =
+    noun === "announce"
+      ? (() => {
+          if (positionals.length > 1)
+            throw new UsageError("announce takes --title and --message, no arguments");
+          try {
+            return checkAnnouncement({
+              title: values.title,
+              message: values.message,
+              effectiveDate: values["effective-date"],
+              url: values.url,
+            });
+          } catch (err) {
+            throw err instanceof AnnouncementError ? new UsageError(err.message) : err;
+          }
+        })()
+      : null;
   const { db, close } = openDatabase(loadConfig().dbPath);
   const repo = new AccountsRepo(db);
   const now = Date.now();
@@ -81,6 +105,14 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
     return id;
   };
   try {
+    if (announcement) {
+      const sent = announce(db, announcement, now);
+      out(
+        `api_change_announced "${announcement.title}" queued for ${sent.orgIds.length} organisation(s), ${sent.endpoints} endpoint(s)`,
+      );
+      out(sent.announcementId);
+      return;
+    }
     switch (`${noun} ${verb}`) {
       case "org create": {
         const org = repo.createOrg(need(rest.join(" "), "organisation name"), {
@@ -154,7 +186,7 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
       }
       default:
         throw new UsageError(
-          "usage: portolan org create|org list|key create|key list|key revoke|plan set (see README)",
+          "usage: portolan org create|org list|key create|key list|key revoke|plan set|announce (see README)",
         );
     }
   } finally {

@@ -6,6 +6,7 @@
 import type { tracked } from "../../api/db/schema.ts";
 import type { DcsaEventLike } from "./dcsa.ts";
 import type { Demurrage, DemurragePhase } from "./demurrage.ts";
+import { remarksOf, scheduleDisruptions } from "./disruptions.ts";
 import { codeOf, type Derived, locationOf, type PlaceLookup, toMilestone } from "./timeline.ts";
 
 type Row = typeof tracked.$inferSelect;
@@ -116,13 +117,40 @@ export function raisedEvents(
     row.destinationUnlocode !== null &&
     d.destinationUnlocode !== null &&
     row.destinationUnlocode !== d.destinationUnlocode;
-  if (destinationChanged || (d.missedConnection && row.routeAlert !== "missed_connection")) {
+  const misrouted = destinationChanged || (d.missedConnection && row.routeAlert !== "missed_connection");
+  if (misrouted) {
     out.push({
       type: "container_misrouted",
       data: {
         ...base,
         route_alert: destinationChanged ? "destination_change" : "missed_connection",
         previous_destination_unlocode: row.destinationUnlocode,
+      },
+    });
+  }
+  const disruptions = scheduleDisruptions(before, after, {
+    container: row.containerNumber,
+    destination: d.destinationUnlocode,
+    previousDestination: row.destinationUnlocode,
+    misrouted,
+  });
+  for (const x of disruptions) {
+    const first = x.calls[0]!;
+    out.push({
+      type: "schedule_disruption",
+      data: {
+        ...base,
+        ...moment(x.event, places),
+        kind: x.kind,
+        voyage: x.current.voyage,
+        previous_vessel_imo: x.previous.imo,
+        previous_vessel_name: x.previous.name,
+        previous_voyage: x.previous.voyage,
+        previous_time: first.previous_time,
+        new_time: first.new_time,
+        delay_hours: first.delay_hours,
+        ...remarksOf(x),
+        calls: x.calls,
       },
     });
   }

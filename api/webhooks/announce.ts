@@ -1,0 +1,110 @@
+/**
+ * api_change_announced: an operator's notice of a change to the API (`portolan announce`), raised
+ * as one ocean outbox row per organisation with an active ocean endpoint subscribed to it; the
+ * dispatcher fans each row out to that organisation's subscribed endpoints like any other event.
+ */
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../db/database.ts";
+import { outbox, webhookEndpoints } from "../db/schema.ts";
+import { API_VERSION } from "../shared/products.ts";
+import { subscribed } from "./catalogue.ts";
+
+export const ANNOUNCEMENT_TYPE = "api_change_announced";
+export const TITLE_MAX = 200;
+export const MESSAGE_MAX = 4000;
+
+export interface Announcement {
+  title: string;
+  message: string;
+  /** YYYY-MM-DD when the change takes effect, or null. */
+  effectiveDate: string | null;
+  /** Where the change is described, or null. */
+  url: string | null;
+}
+
+export class AnnouncementError extends Error {}
+
+/** Checks and normalises an announcement; throws AnnouncementError saying what is wrong. */
+export function checkAnnouncement(input: {
+  title?: string;
+  message?: string;
+  effectiveDate?: string;
+  url?: string;
+}): Announcement {
+  const title = input.title?.trim() ?? "";
+  const message = input.message?.trim() ?? "";
+  if (!title) throw new AnnouncementError("missing --title");
+  if (!message) throw new AnnouncementError("missing --message");
+  if (title.length > TITLE_MAX) throw new AnnouncementError(`--title is longer than ${TITLE_MAX} characters`);
+  if (message.length > MESSAGE_MAX)
+    throw new AnnouncementError(`--message is longer than ${MESSAGE_MAX} characters`);
+  let effectiveDate: string | null = null;
+  if (input.effectiveDate !== undefined) {
+    const d = input.effectiveDate.trim();
+    // Round-tripping through Date rejects 2027-02-30, which Date.parse alone would roll over.
+    const t = /^\d{4}-\d{2}-\d{2}$/.test(d) ? Date.parse(`${d}T00:00:00Z`) : Number.NaN;
+    if (Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== d)
+      throw new AnnouncementError(`--effective-date "${input.effectiveDate}" is not a date (YYYY-MM-DD)`);
+    effectiveDate = d;
+  }
+  let url: string | null = null;
+  if (input.url !== undefined) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(input.url.trim());
+    } catch {
+      parsed = null;
+    }
+    if (!parsed || (parsed.protocol !== "https:" && parsed.protocol !== "http:") || !parsed.hostname)
+      throw new AnnouncementError(`--url "${input.url}" is not an http(s) URL`);
+    url = parsed.toString();
+  }
+  return { title, message, effectiveDate, url };
+}
+
+export interface Announced {
+  announcementId: string;
+  orgIds: string[];
+  endpoints: number;
+}
+
+/** Writes the outbox rows in one transaction: every subscribed organisation or none. */
+export function announce(db: Db, a: Announcement, nowMs: number): Announced {
+  const at = new Date(nowMs).toISOString();
+  const announcementId = crypto.randomUUID();
+  const data = {
+    announcement_id: announcementId,
+    title: a.title,
+    message: a.message,
+    effective_date: a.effectiveDate,
+    url: a.url,
+    api_version: API_VERSION,
+    announced_at: at,
+  };
+  return db.transaction(
+    (tx) => {
+      const endpoints = tx
+        .select({ orgId: webhookEndpoints.orgId, eventTypes: webhookEndpoints.eventTypes })
+        .from(webhookEndpoints)
+        .where(and(eq(webhookEndpoints.product, "ocean"), eq(webhookEndpoints.active, true)))
+        .all()
+        .filter((e) => subscribed(e.eventTypes, ANNOUNCEMENT_TYPE));
+      const orgIds = [...new Set(endpoints.map((e) => e.orgId))].sort();
+      for (const orgId of orgIds) {
+        tx.insert(outbox)
+          .values({
+            id: crypto.randomUUID(),
+            orgId,
+            product: "ocean",
+            type: ANNOUNCEMENT_TYPE,
+            occurredAt: at,
+            data,
+            createdAt: at,
+          })
+          .run();
+      }
+      return { announcementId, orgIds, endpoints: endpoints.length };
+    },
+    { behavior: "immediate" },
+  );
+}
