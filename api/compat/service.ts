@@ -2,7 +2,9 @@
  * Spec rules 1 to 4 of the compat surface: a tracked reference is refreshed from the carrier once
  * per cache window; a never-seen one is registered through the tracking engine (a shipment slot,
  * like an add) and resolved live, the request held until data lands or the ceiling passes. Not
- * found, still resolving and invalid are answers (HTTP 200), never 404.
+ * found, still resolving and invalid are answers (HTTP 200), never 404. A registration is all or
+ * nothing, as an add: a number the carrier rejects as malformed, or a B/L naming more boxes than
+ * slots are free, leaves no record and no charge (WRONG_NUMBER, or the 429 of a spent allowance).
  */
 import { and, desc, eq, like, or } from "drizzle-orm";
 import type { IdentifierType, TrackedRow } from "../../ingest/tracking/engine.ts";
@@ -67,6 +69,7 @@ export class CompatService {
     org: Org,
     q: CompatQuery,
     ref: { type: IdentifierType; identifier: string },
+    again = true,
   ): Promise<Outcome> {
     const { engine } = this.deps;
     const existing = engine.findActive(org.id, ref.identifier);
@@ -74,6 +77,8 @@ export class CompatService {
     if (existing?.adding) {
       id = existing.id;
       await this.settled(org.id, id);
+      // The other request's add was undone (refused): ask once ourselves for the reason.
+      if (again && !engine.get(org.id, id)) return this.live(org, q, ref, false);
     } else if (existing) {
       id = existing.id;
       const root = existing.parentId ? (engine.get(org.id, existing.parentId) ?? existing) : existing;
@@ -96,7 +101,11 @@ export class CompatService {
         return this.refused(err, org.id, ref.identifier);
       }
       id = row.id;
-      await this.held(engine.firstFetch(row));
+      // Strict even past the ceiling: a refusal after it still undoes the registration, and the
+      // client's retry meets the refusal again (nothing kept, nothing charged meanwhile).
+      let refusal: ApiError | undefined;
+      await this.held(engine.firstFetch(row, { strict: true }).then((r) => (refusal = r.refused)));
+      if (refusal) return this.refused(refusal, org.id, ref.identifier);
     }
     return this.answer(engine.get(org.id, id));
   }

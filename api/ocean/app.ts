@@ -186,6 +186,15 @@ export function oceanApp(platform: FullPlatform) {
           const check = validateContainerNumber(identifier);
           if (!check.ok) throw new ApiError("referenceNotResolvable", `${identifier}: ${check.message}`);
         }
+        // The carrier rejected this number's form after an earlier lookup's 202 (archived, refunded):
+        // that is the answer, not another registration (which would answer 202 again).
+        const rejected = engine.rejectedAsMalformed(org.id, normalizeIdentifier(identifier, type));
+        if (rejected) {
+          throw new ApiError(
+            "referenceNotResolvable",
+            `The carrier rejects ${rejected.identifier} as malformed; nothing is tracked or charged.`,
+          );
+        }
         requireEntitlement(platform, request, "ocean");
         let row: TrackedRow;
         try {

@@ -392,6 +392,8 @@ export function lookupRecord(engine: TrackingEngine, row: TrackedRow, confidence
               container_size: c.containerSize,
               iso_type_code: c.isoTypeCode,
               vessel_imo: c.currentVesselImo,
+              // Why a box is not tracked (deleted, or parked for want of a container slot); null while it is.
+              archived_reason: c.archivedReason,
               events: engine.timeline(c).map((e) => milestoneView(toMilestone(e, engine.places))),
             },
           ]),

@@ -3,11 +3,17 @@
  * state and writes the webhook outbox rows in the same transaction as the state change. Pollers
  * and the ocean API both drive it; all state lives in the database.
  */
-import { and, eq, gt, inArray, isNull, lte, or } from "drizzle-orm";
-import { chargeAdd } from "../../api/accounts/quotas.ts";
+import { and, desc, eq, gt, inArray, isNull, lte, ne, or } from "drizzle-orm";
+import {
+  activeBoxes,
+  chargeAdd,
+  containerQuotaError,
+  REJECTED_REASON,
+  refundAdd,
+} from "../../api/accounts/quotas.ts";
 import type { Org } from "../../api/accounts/repo.ts";
 import type { Db } from "../../api/db/database.ts";
-import { carrierEvents, corrections, freeTimeTerms, outbox, tracked } from "../../api/db/schema.ts";
+import { carrierEvents, corrections, freeTimeTerms, orgs, outbox, tracked } from "../../api/db/schema.ts";
 import { ApiError } from "../../api/shared/errors.ts";
 import type { PositionStore, VesselPosition } from "../ais/positions.ts";
 import { type CarrierConnector, CarrierError, type ReferenceKind } from "../carriers/connector.ts";
@@ -87,6 +93,70 @@ export interface RefreshOutcome {
   ok: boolean;
   events: number;
   error?: CarrierError;
+  /** A strict first fetch undid the add (record deleted, charge refunded): the caller's answer. */
+  refused?: ApiError;
+}
+
+/**
+ * How a first fetch treats a refusal (the carrier rejects the number's form, or a B/L or booking
+ * names more boxes than the plan has slots free). Strict when the caller still holds its answer
+ * (an add, a compat registration): the add is undone (record deleted, charge refunded) and the
+ * caller answers the error. Otherwise (a lookup's 202 is gone, a poller finishing an interrupted
+ * add) the record stays: a rejected number is archived and refunded, extra boxes are parked.
+ */
+export interface FetchOptions {
+  strict?: boolean;
+}
+
+/** Reason of a box of a B/L or booking held back for want of a container slot (taken up when one frees). */
+export const PARKED_REASON = "not tracked: no container slot free";
+
+/**
+ * Record fields a user sees (list item, lookup record, compat answer) that tracking data sets.
+ * updated_at moves when one of them, or the record's timeline, changes; see docs/tracking.md.
+ */
+const VISIBLE_FIELDS = [
+  "status",
+  "eta",
+  "etaIsEstimated",
+  "plannedDepartureAt",
+  "currentVesselImo",
+  "currentVesselName",
+  "originUnlocode",
+  "destinationUnlocode",
+  "routePorts",
+  "routeAlert",
+  "delayBars",
+  "customsHoldReason",
+  "customsHoldSince",
+  "dischargedAt",
+  "deliveredAt",
+  "isoTypeCode",
+  "containerSize",
+  "equipmentType",
+  "carrierCode",
+  "carrierHintCode",
+  "unresolvableSince",
+  "unresolvedReason",
+  "archivedAt",
+  "archivedReason",
+  "equipmentLessor",
+  "lesseeName",
+  "lessorStatus",
+  "lessorContractNumber",
+  "lessorContractType",
+  "redeliveryReference",
+  "redeliveryDate",
+  "redeliveryLocation",
+  "redeliveryYard",
+  "equipmentManufacturer",
+] as const satisfies readonly (keyof TrackedRow)[];
+
+/** Whether applying `update` to `row` changes anything a user sees. */
+function visiblyChanged(row: TrackedRow, update: Partial<TrackedRow>): boolean {
+  return VISIBLE_FIELDS.some(
+    (f) => f in update && JSON.stringify(update[f] ?? null) !== JSON.stringify(row[f] ?? null),
+  );
 }
 
 export function normalizeIdentifier(identifier: string, type: IdentifierType): string {
@@ -113,9 +183,15 @@ export class TrackingEngine {
     return this.deps.places;
   }
 
-  /** Starts tracking; the first carrier call happens before returning, so most adds come back populated. */
+  /**
+   * Starts tracking; the first carrier call happens before returning, so most adds come back
+   * populated. The caller holds its answer meanwhile, so a refusal at that call (the carrier rejects
+   * the number's form, a B/L names more boxes than slots are free) undoes the add and is thrown.
+   */
   async add(org: Org, input: AddInput): Promise<{ row: TrackedRow; warning: string | null }> {
-    return this.firstFetch(await this.register(org, input));
+    const result = await this.firstFetch(await this.register(org, input), { strict: true });
+    if (result.refused) throw result.refused;
+    return result;
   }
 
   /**
@@ -149,9 +225,11 @@ export class TrackingEngine {
         `No line recognises ${identifier}${resolution.ownerIsLessor ? ` (owner ${resolution.owner} is a lessor)` : ""}: send carrier_code.`,
       );
     }
-    const now = this.iso();
+    // One instant for the charge's month and added_at: a refund finds the charge by that month.
+    const nowMs = this.deps.now();
+    const now = new Date(nowMs).toISOString();
     // Due for a poll only once the add's lease has lapsed: pollers leave a live add alone.
-    const claimUntil = new Date(this.deps.now() + this.addLeaseMs).toISOString();
+    const claimUntil = new Date(nowMs + this.addLeaseMs).toISOString();
     const id = crypto.randomUUID();
     const { db } = this.deps;
     try {
@@ -164,8 +242,8 @@ export class TrackingEngine {
             tx as unknown as Db,
             org,
             identifier,
-            input.identifierType === "container_id" ? 1 : 0,
-            this.deps.now(),
+            input.identifierType === "container_id" ? [identifier] : [],
+            nowMs,
           );
           return tx
             .insert(tracked)
@@ -217,14 +295,20 @@ export class TrackingEngine {
    * The first carrier call of a new record. Never throws: the record is committed and charged by
    * now, so the add succeeded whatever happens here, and an error would contradict the database
    * (the client's retry would meet ALREADY_TRACKED). The refresh's own write clears the adding mark.
+   * The one exception is a strict refusal (see FetchOptions): the refresh deleted the record and
+   * refunded its charge in one transaction, and `refused` is the error to answer.
    */
-  async firstFetch(row: TrackedRow): Promise<{ row: TrackedRow; warning: string | null }> {
+  async firstFetch(
+    row: TrackedRow,
+    opts: FetchOptions = {},
+  ): Promise<{ row: TrackedRow; warning: string | null; refused?: ApiError }> {
     const scac = row.carrierCode ?? row.carrierHintCode;
     let warning: string | null = null;
     let done = false;
     try {
-      const outcome = await this.refresh(row.id);
+      const outcome = await this.refresh(row.id, opts);
       done = true;
+      if (outcome.refused) return { row, warning: null, refused: outcome.refused };
       if (!scac || !this.deps.connectors.has(scac))
         warning = `No connector for carrier ${scac} yet; tracking starts when it goes live.`;
       else if (outcome.error)
@@ -299,14 +383,47 @@ export class TrackingEngine {
       .map((r) => r.payload as DcsaEventLike);
   }
 
-  /** The current (deduplicated, superseded-forecast-free) events of one record, oldest first. */
+  /**
+   * The current (deduplicated, superseded-forecast-free) events of one record, oldest first. A box
+   * parked for want of a slot shows none, and its equipment events stay out of its B/L's timeline:
+   * an untracked box's whereabouts are what a slot pays for.
+   */
   timeline(row: TrackedRow): DcsaEventLike[] {
+    if (row.archivedReason === PARKED_REASON) return [];
     const events = this.rawEvents(row.parentId ?? row.id);
-    return currentEvents(row.containerNumber ? eventsForContainer(events, row.containerNumber) : events);
+    if (row.containerNumber) return currentEvents(eventsForContainer(events, row.containerNumber));
+    return currentEvents(withoutBoxes(events, this.parkedBoxes(row.id)));
+  }
+
+  /** Container numbers of a B/L's or booking's boxes parked for want of a slot. */
+  parkedBoxes(rootId: string, db: Db = this.deps.db): Set<string> {
+    return new Set(
+      db
+        .select({ n: tracked.containerNumber })
+        .from(tracked)
+        .where(and(eq(tracked.parentId, rootId), eq(tracked.archivedReason, PARKED_REASON)))
+        .all()
+        .map((r) => r.n!),
+    );
+  }
+
+  /**
+   * The latest root record of this identifier when the carrier rejected its number's form (archived
+   * and refunded): a lookup answers that instead of registering it again.
+   */
+  rejectedAsMalformed(orgId: string, identifier: string): TrackedRow | undefined {
+    const latest = this.deps.db
+      .select()
+      .from(tracked)
+      .where(and(eq(tracked.orgId, orgId), eq(tracked.identifier, identifier), isNull(tracked.parentId)))
+      .orderBy(desc(tracked.addedAt))
+      .limit(1)
+      .get();
+    return latest?.archivedReason === REJECTED_REASON ? latest : undefined;
   }
 
   /** Asks the carrier for a root record's events and applies them. Carrier failures back off, never throw. */
-  async refresh(rootId: string): Promise<RefreshOutcome> {
+  async refresh(rootId: string, opts: FetchOptions = {}): Promise<RefreshOutcome> {
     const root = this.deps.db.select().from(tracked).where(eq(tracked.id, rootId)).get();
     if (!root || root.archivedAt) return { ok: false, events: 0 };
     const scac = root.carrierCode ?? root.carrierHintCode;
@@ -327,19 +444,28 @@ export class TrackingEngine {
       )) as DcsaEventLike[];
     } catch (err) {
       if (!(err instanceof CarrierError)) throw err;
-      this.failed(root, err);
-      return { ok: false, events: 0, error: err };
+      const refused = this.failed(root, err, opts);
+      return { ok: false, events: 0, error: err, ...(refused ? { refused } : {}) };
     }
-    this.apply(root, events);
+    const refused = this.apply(root, events, opts);
+    if (refused) return { ok: false, events: events.length, refused };
     await this.refreshLeases(root.id);
     return { ok: true, events: events.length };
   }
 
-  private failed(root: TrackedRow, err: CarrierError): void {
+  /** Records a carrier failure; returns the refusal when a strict first fetch undid the add. */
+  private failed(root: TrackedRow, err: CarrierError, opts: FetchOptions = {}): ApiError | undefined {
     const now = this.deps.now();
     const failures = root.pollFailures + 1;
     // 400: the carrier rejects the number's form, which no retry will change.
-    const invalid = err.kind === "rejected" && err.status === 400;
+    let invalid = err.kind === "rejected" && err.status === 400;
+    if (invalid) {
+      const undone = this.rejectMalformed(root, err, opts);
+      if (undone instanceof ApiError) return undone;
+      if (undone === "done") return undefined;
+      // Not undone for want of a write: back off and meet the same answer at the next poll.
+      if (undone === "retry") invalid = false;
+    }
     // A carrier that keeps saying "unknown reference" for three days: resolution is given up too.
     const unknownForLong =
       err.kind === "rejected" && err.status === 404 && now - Date.parse(root.addedAt) > 3 * 86_400_000;
@@ -364,17 +490,99 @@ export class TrackingEngine {
           : root.unresolvableSince,
         unresolvedReason: reason ?? root.unresolvedReason,
         adding: false,
+        ...(reason && reason !== root.unresolvedReason ? { updatedAt: new Date(now).toISOString() } : {}),
       })
       .where(eq(tracked.id, root.id))
       .run();
+    return undefined;
   }
 
-  /** Stores a carrier snapshot and re-derives every affected box, raising outbox rows, in one transaction. */
-  apply(stale: TrackedRow, snapshot: DcsaEventLike[]): void {
+  /**
+   * The carrier rejects the form of a number it never answered for: tracking it cannot start, so
+   * it must not hold a slot or a charge. Strict first fetch: the record is deleted and its charge
+   * refunded, and the refusal returned. Otherwise the record (and any box) is archived as rejected,
+   * refunded, and a lookup answers that. "resolved" when the record had carrier data already (the
+   * caller records invalid_number on it), "retry" when the database refused the write.
+   */
+  private rejectMalformed(
+    root: TrackedRow,
+    err: CarrierError,
+    opts: FetchOptions,
+  ): ApiError | "done" | "resolved" | "retry" {
+    const nowIso = this.iso();
+    // The carrier's own words (a DCSA error's message) when it gave any.
+    const said = /"message"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(err.message)?.[1];
+    const refusal = new ApiError(
+      "validation",
+      `The carrier (${root.carrierName ?? root.carrierCode ?? root.carrierHintCode}) rejects ${root.identifier} as malformed${said ? ` (${said})` : ""}; nothing was tracked or charged.`,
+    );
+    try {
+      return this.deps.db.transaction(
+        (tx) => {
+          const current = tx.select().from(tracked).where(eq(tracked.id, root.id)).get();
+          if (!current || current.archivedAt) return "done" as const;
+          const known = tx
+            .select({ id: carrierEvents.eventId })
+            .from(carrierEvents)
+            .where(eq(carrierEvents.trackedId, root.id))
+            .limit(1)
+            .get();
+          if (known) return "resolved" as const;
+          refundAdd(tx as unknown as Db, current);
+          if (opts.strict && current.adding) {
+            this.discard(tx as unknown as Db, current.id);
+            return refusal;
+          }
+          tx.update(tracked)
+            .set({
+              archivedAt: nowIso,
+              archivedReason: REJECTED_REASON,
+              unresolvableSince: current.unresolvableSince ?? nowIso,
+              unresolvedReason: "invalid_number",
+              lastPolledAt: nowIso,
+              nextPollAt: null,
+              pollFailures: current.pollFailures + 1,
+              adding: false,
+              updatedAt: nowIso,
+            })
+            .where(or(eq(tracked.id, current.id), eq(tracked.parentId, current.id)))
+            .run();
+          return "done" as const;
+        },
+        { behavior: "immediate" },
+      );
+    } catch (e) {
+      // Recorded as a plain failure instead; the next poll meets the same answer and tries again.
+      console.error(`[tracking] undoing the add of ${root.identifier}:`, e);
+      return "retry";
+    }
+  }
+
+  /** Deletes a record whose add is undone, with its boxes and stored events (inside the caller's transaction). */
+  private discard(db: Db, rootId: string): void {
+    const ids = db
+      .select({ id: tracked.id })
+      .from(tracked)
+      .where(or(eq(tracked.id, rootId), eq(tracked.parentId, rootId)))
+      .all()
+      .map((r) => r.id);
+    db.delete(corrections).where(inArray(corrections.trackedId, ids)).run();
+    db.delete(carrierEvents).where(inArray(carrierEvents.trackedId, ids)).run();
+    db.delete(tracked).where(inArray(tracked.id, ids)).run();
+  }
+
+  /**
+   * Stores a carrier snapshot and re-derives every affected box, raising outbox rows, in one
+   * transaction. Boxes a B/L or booking names take container slots here, counted in this IMMEDIATE
+   * transaction like an add's: one without a free slot is parked (a child archived with
+   * PARKED_REASON, taken up at a later refresh once a slot is free), except at a strict first
+   * fetch, which deletes the record, refunds its charge and returns CONTAINER_QUOTA_EXCEEDED.
+   */
+  apply(stale: TrackedRow, snapshot: DcsaEventLike[], opts: FetchOptions = {}): ApiError | undefined {
     const nowIso = this.iso();
     // IMMEDIATE: reads then writes; deferred, another process's commit in between fails it at once
     // (SQLITE_BUSY_SNAPSHOT) instead of waiting.
-    this.deps.db.transaction(
+    return this.deps.db.transaction(
       (tx) => {
         // Compare against the row as committed now: another refresh of the same record (a recheck,
         // another poller) may have moved it since the carrier was asked, and must not raise twice.
@@ -423,25 +631,66 @@ export class TrackingEngine {
         ];
         // Boxes first, the B/L or booking last: its state aggregates theirs.
         const records: TrackedRow[] = [];
+        const parked = new Set<string>();
         if (root.identifierType !== "container_id") {
           const kids = tx.select().from(tracked).where(eq(tracked.parentId, root.id)).all();
+          const slots = this.slotsFor(tx as unknown as Db, root.orgId);
+          // Boxes wanting a slot: new ones and parked ones, in the carrier's order. A box the
+          // organisation already tracks (alone, or in another B/L) takes no second slot.
+          const wanting = boxes.filter((box) => {
+            const child = kids.find((k) => k.containerNumber === box);
+            return (!child || child.archivedReason === PARKED_REASON) && !slots.active.has(box);
+          });
+          if (slots.free !== null && wanting.length > slots.free && opts.strict && root.adding) {
+            const err = containerQuotaError(slots.org, slots.active.size, wanting.length);
+            refundAdd(tx as unknown as Db, root);
+            this.discard(tx as unknown as Db, root.id);
+            return err;
+          }
+          let free = slots.free ?? Number.POSITIVE_INFINITY;
+          const takesSlot = (box: string) => {
+            if (slots.active.has(box)) return true;
+            if (free <= 0) return false;
+            free--;
+            slots.active.add(box);
+            return true;
+          };
           for (const box of boxes) {
             let child = kids.find((k) => k.containerNumber === box);
-            if (!child) {
+            if (child?.archivedReason === PARKED_REASON) {
+              if (!takesSlot(box)) {
+                parked.add(box);
+                continue;
+              }
+              tx.update(tracked)
+                .set({ archivedAt: null, archivedReason: null, updatedAt: nowIso })
+                .where(eq(tracked.id, child.id))
+                .run();
+              child = { ...child, archivedAt: null, archivedReason: null, updatedAt: nowIso };
+            } else if (!child) {
               const owner = this.deps.carriers.resolve({ reference: box, kind: "container" });
+              const tracks = takesSlot(box);
               child = {
                 ...root,
+                ...UNDERIVED,
                 id: crypto.randomUUID(),
                 parentId: root.id,
                 identifier: box,
                 identifierType: "container_id",
                 containerNumber: box,
+                blNumber: root.blNumber,
+                bookingNumber: root.bookingNumber,
                 equipmentOwner: owner.owner,
                 ownerIsLessor: owner.ownerIsLessor,
-                firstPlans: null,
                 adding: false,
+                updatedAt: nowIso,
+                ...(tracks ? {} : { archivedAt: nowIso, archivedReason: PARKED_REASON }),
               };
               tx.insert(tracked).values(child).run();
+              if (!tracks) {
+                parked.add(box);
+                continue;
+              }
             }
             records.push(child);
           }
@@ -451,7 +700,9 @@ export class TrackingEngine {
         for (const row of records) {
           const isRootOfMany = row === root && root.identifierType !== "container_id";
           const box = isRootOfMany ? null : row.containerNumber;
-          const mine = (events: DcsaEventLike[]) => (box ? eventsForContainer(events, box) : events);
+          // A parked box's equipment events stay out of its B/L's state (see timeline()).
+          const mine = (events: DcsaEventLike[]) =>
+            box ? eventsForContainer(events, box) : withoutBoxes(events, parked);
           const plans: Record<string, FirstPlan> = { ...(row.firstPlans ?? {}) };
           recordFirstPlans(plans, mine(after));
           const prevCurrent = currentEvents(mine(before));
@@ -474,6 +725,11 @@ export class TrackingEngine {
           ) {
             update.carrierCode = row.carrierHintCode;
             update.carrierHintCode = null;
+          }
+          // What users see moved (a field, or the timeline: a new or corrected event): the list's
+          // "most recently updated first" follows it. Polls that find nothing new leave it.
+          if (visiblyChanged(row, update) || JSON.stringify(prevCurrent) !== JSON.stringify(current)) {
+            update.updatedAt = nowIso;
           }
           // Outbox rows for boxes only (a B/L's subscribers hear about each of its containers), and not
           // for what the first fetch backfills: webhooks report what happens from then on.
@@ -504,9 +760,22 @@ export class TrackingEngine {
           }
           tx.update(tracked).set(update).where(eq(tracked.id, row.id)).run();
         }
+        return undefined;
       },
       { behavior: "immediate" },
     );
+  }
+
+  /** The organisation's container slots: in use, and free (null = uncapped, nothing counted). */
+  private slotsFor(db: Db, orgId: string): { org: Org; active: Set<string>; free: number | null } {
+    const org = db.select().from(orgs).where(eq(orgs.id, orgId)).get()!;
+    if (org.containerSlots === null) return { org, active: new Set(), free: null };
+    const active = activeBoxes(db, orgId);
+    return {
+      org,
+      active,
+      free: org.containerSlots === null ? null : Math.max(0, org.containerSlots - active.size),
+    };
   }
 
   /** Record fields from a derivation, with the poll schedule and automatic close-out. */
@@ -527,13 +796,6 @@ export class TrackingEngine {
         ? "missed_connection"
         : row.routeAlert;
     const equipment = equipmentFromIso(d.isoEquipmentCode);
-    const changed =
-      row.status !== d.status ||
-      row.eta !== d.eta ||
-      row.destinationUnlocode !== d.destinationUnlocode ||
-      row.currentVesselImo !== d.currentVesselImo ||
-      row.routeAlert !== routeAlert ||
-      JSON.stringify(row.delayBars) !== JSON.stringify(d.delayBars);
     const priority = pollPriority(d, now);
     const closeOut = d.stage === "returned_empty" && row.archivedAt === null;
     return {
@@ -561,7 +823,6 @@ export class TrackingEngine {
       pollFailures: 0,
       lastPolledAt: nowIso,
       nextPollAt: new Date(now + this.cadence[priority]).toISOString(),
-      updatedAt: changed ? nowIso : row.updatedAt,
       // Every refresh write ends an add, in the same statement that moves the next poll: a crash can
       // never leave a record marked as adding with its next poll hours away.
       adding: false,
@@ -602,7 +863,14 @@ export class TrackingEngine {
     const boxes = this.deps.db
       .select()
       .from(tracked)
-      .where(and(or(eq(tracked.id, rootId), eq(tracked.parentId, rootId)), eq(tracked.ownerIsLessor, true)))
+      .where(
+        and(
+          or(eq(tracked.id, rootId), eq(tracked.parentId, rootId)),
+          eq(tracked.ownerIsLessor, true),
+          // Parked boxes are not tracked: no lessor calls for them.
+          or(isNull(tracked.archivedReason), ne(tracked.archivedReason, PARKED_REASON)),
+        ),
+      )
       .all()
       .filter(
         (b) =>
@@ -611,7 +879,11 @@ export class TrackingEngine {
       );
     for (const box of boxes) {
       const lease = await this.lessorLookup(box.containerNumber!);
-      if (lease) this.deps.db.update(tracked).set(leaseFields(lease)).where(eq(tracked.id, box.id)).run();
+      if (!lease) continue;
+      const fields = leaseFields(lease);
+      // A new lease state is an update users see; a re-read of the same lease is not.
+      if (visiblyChanged(box, fields)) fields.updatedAt = new Date(this.deps.now()).toISOString();
+      this.deps.db.update(tracked).set(fields).where(eq(tracked.id, box.id)).run();
     }
   }
 
@@ -664,7 +936,7 @@ export class TrackingEngine {
       const at = this.iso();
       this.deps.db
         .update(tracked)
-        .set({ archivedAt: at, archivedReason: reason })
+        .set({ archivedAt: at, archivedReason: reason, updatedAt: at })
         .where(and(or(eq(tracked.id, row.id), eq(tracked.parentId, row.id)), isNull(tracked.archivedAt)))
         .run();
     }
@@ -731,6 +1003,41 @@ export class TrackingEngine {
     await Promise.all(ids.map((id) => this.refresh(id)));
     return ids.length;
   }
+}
+
+/** A new box's derived fields before its first derivation (a parked box keeps these). */
+const UNDERIVED = {
+  status: "unknown",
+  stage: "unknown",
+  eta: null,
+  etaIsEstimated: null,
+  plannedDepartureAt: null,
+  currentVesselImo: null,
+  currentVesselName: null,
+  originUnlocode: null,
+  destinationUnlocode: null,
+  routePorts: null,
+  routeAlert: null,
+  delayBars: null,
+  firstPlans: null,
+  customsHoldReason: null,
+  customsHoldSince: null,
+  isoTypeCode: null,
+  containerSize: null,
+  equipmentType: null,
+  dischargedAt: null,
+  deliveredAt: null,
+  demurragePhase: "none",
+  pollFailures: 0,
+  lastRecheckAt: null,
+  unresolvableSince: null,
+  unresolvedReason: null,
+} satisfies Partial<TrackedRow>;
+
+/** Events without the equipment events of the given boxes. */
+function withoutBoxes(events: DcsaEventLike[], boxes: ReadonlySet<string>): DcsaEventLike[] {
+  if (boxes.size === 0) return events;
+  return events.filter((e) => e.eventType !== "EQUIPMENT" || !boxes.has(e.equipmentReference ?? ""));
 }
 
 function leaseFields(lease: LessorRecord): Partial<TrackedRow> {

@@ -147,17 +147,17 @@ test("eta_confidence_pct: null under five voyages on the lane, then the on-time 
   expect(p.tracking.confidence(probe)).toBe(60);
 });
 
-test("a number the carrier rejects as malformed: invalid_number at once, no more polls, WRONG_NUMBER on the compat surface", async () => {
+test("a number the carrier rejects as malformed: the add answers 400 and keeps nothing; compat says WRONG_NUMBER", async () => {
   answer = { status: 400, body: { message: "HLCU12345 is not a Hapag-Lloyd B/L number" } };
   const res = await p.call("ocean", "/v1/containers", {
     method: "POST",
     body: JSON.stringify({ identifier: "HLCU12345", identifier_type: "bill_of_lading" }),
     ...bearer(key, { "content-type": "application/json" }),
   });
-  expect(res.status).toBe(201);
-  const id = ((await res.json()) as { data: { id: string } }).data.id;
-  expect(row(id)).toMatchObject({ unresolvedReason: "invalid_number", nextPollAt: null });
-  expect(row(id).unresolvableSince).toBe(new Date(clock.t).toISOString());
+  expect(res.status).toBe(400);
+  expect(((await res.json()) as { error: { code: string } }).error.code).toBe("VALIDATION_ERROR");
+  const kept = () => p.db.select().from(tracked).where(eq(tracked.identifier, "HLCU12345")).all();
+  expect(kept()).toEqual([]);
   const askedFor = () => asked.filter((u) => u.includes("HLCU12345")).length;
   const before = askedFor();
   clock.advance(86_400_000);
@@ -166,4 +166,5 @@ test("a number the carrier rejects as malformed: invalid_number at once, no more
   const compat = await p.call("ocean", `/compat/vendor/tracking?api_key=${key}&number=HLCU12345&type=BL`);
   expect(compat.status).toBe(200);
   expect(await compat.json()).toMatchObject({ status: "error", message: "WRONG_NUMBER", data: {} });
+  expect(kept()).toEqual([]);
 });

@@ -509,7 +509,7 @@ describe("quotas and concurrency", () => {
     const full = await add("HLCU5226534", "container_id", {}, k);
     expect(full.status).toBe(402);
     expect(errorCode(full.body)).toBe("CONTAINER_QUOTA_EXCEEDED");
-    expect((full.body.error as { plan_needed: string }).plan_needed).toBe("free");
+    expect((full.body.error as { plan_needed: string }).plan_needed).toBe("starter");
 
     p.accounts.setPlan(org.id, { containerSlots: null, shipmentQuota: 2 });
     expect((await add("HLCU5226534", "container_id", {}, k)).status).toBe(201);

@@ -1,0 +1,309 @@
+/**
+ * Issue 11 (spec fidelity), items 1, 2, 4 and 6, against the sandbox carrier (its own process,
+ * manual clock) behind the counting proxy: container slots hold for every way boxes arrive,
+ * CONTAINER_QUOTA_EXCEEDED names a plan with room, malformed references cost nothing, and the
+ * list's "most recently updated first" follows what users see change.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { and, eq, isNull } from "drizzle-orm";
+import { containerQuotaError, planNeeded, REJECTED_REASON } from "../../api/accounts/quotas.ts";
+import type { Org } from "../../api/accounts/repo.ts";
+import { shipmentUsage, tracked } from "../../api/db/schema.ts";
+import { type SimulatedVoyage, simulateVoyage, visibleEvents } from "../../ingest/sandbox/simulate.ts";
+import { loadWorld, type SandboxWorld } from "../../ingest/sandbox/world.ts";
+import { PARKED_REASON } from "../../ingest/tracking/engine.ts";
+import { type CompatWorld, compatGet, compatWorld, type Json } from "../compat/setup.ts";
+import { errorCode } from "../helpers/envelopes.ts";
+import { bearer } from "../helpers/platform.ts";
+
+const H = 3_600_000;
+const BL = "MEDU200142542"; // the MSC demo B/L: four boxes, all picked up by the world's start
+let w: CompatWorld;
+let world: SandboxWorld;
+
+beforeAll(async () => {
+  w = await compatWorld();
+  world = await loadWorld();
+});
+afterAll(() => w.close());
+
+const voyage = (ref: string): SimulatedVoyage => simulateVoyage(ref, { world })!;
+
+async function tenant(name: string, plan: Parameters<CompatWorld["p"]["accounts"]["createOrg"]>[1]) {
+  const org = w.p.accounts.createOrg(name, { rateLimit: 1_000_000, ...plan });
+  w.p.accounts.setEntitlement(org.id, "ocean", null);
+  return { orgId: org.id, key: (await w.p.accounts.createKey(org.id, "ocean")).key };
+}
+
+async function call(key: string, path: string, init: RequestInit = {}) {
+  const res = await w.p.call("ocean", path, {
+    ...init,
+    ...bearer(key, { "content-type": "application/json" }),
+  });
+  return { status: res.status, body: (await res.json()) as Json };
+}
+const add = (key: string, identifier: string, identifier_type: string) =>
+  call(key, "/v1/containers", { method: "POST", body: JSON.stringify({ identifier, identifier_type }) });
+
+const rowsOf = (orgId: string) => w.p.db.select().from(tracked).where(eq(tracked.orgId, orgId)).all();
+/** Distinct container numbers actively tracked: the slots in use. */
+const slotsInUse = (orgId: string) =>
+  new Set(
+    w.p.db
+      .select()
+      .from(tracked)
+      .where(
+        and(eq(tracked.orgId, orgId), isNull(tracked.archivedAt), eq(tracked.identifierType, "container_id")),
+      )
+      .all()
+      .map((r) => r.containerNumber),
+  ).size;
+const usageOf = (orgId: string, identifier: string) =>
+  w.p.db
+    .select()
+    .from(shipmentUsage)
+    .where(and(eq(shipmentUsage.orgId, orgId), eq(shipmentUsage.identifier, identifier)))
+    .all();
+
+/** Waits (bounded) for a record's first carrier fetch to end. */
+async function settled(orgId: string, identifier: string) {
+  for (let i = 0; i < 500; i++) {
+    const row = rowsOf(orgId).find((r) => r.identifier === identifier && r.parentId === null);
+    if (row && !row.adding) return row;
+    await Bun.sleep(10);
+  }
+  throw new Error(`${identifier} never settled`);
+}
+
+describe("container slots hold for every way boxes arrive (11.1)", () => {
+  test("a B/L naming more boxes than slots are free: 402 on add, nothing created or charged", async () => {
+    expect(voyage(BL).containers).toHaveLength(4);
+    const { orgId, key } = await tenant("two slots", { plan: "free", containerSlots: 2 });
+    expect((await add(key, "HLCU4276280", "container_id")).status).toBe(201);
+    expect((await add(key, "HLCU5226534", "container_id")).status).toBe(201);
+    const res = await add(key, BL, "bill_of_lading");
+    expect(res.status).toBe(402);
+    expect(errorCode(res.body)).toBe("CONTAINER_QUOTA_EXCEEDED");
+    const error = res.body.error as Json;
+    expect(error.plan_needed).toBe("starter");
+    expect(error.message).not.toMatch(/free plan has room/);
+    expect(
+      rowsOf(orgId)
+        .map((r) => r.identifier)
+        .sort(),
+    ).toEqual(["HLCU4276280", "HLCU5226534"]);
+    expect(usageOf(orgId, BL)).toEqual([]);
+    expect(slotsInUse(orgId)).toBe(2);
+
+    // The compat registration of the same B/L: the spent allowance (429), nothing kept either.
+    const compat = await compatGet({ ...w, key }, { number: BL });
+    expect(compat.status).toBe(429);
+    expect(rowsOf(orgId)).toHaveLength(2);
+    expect(usageOf(orgId, BL)).toEqual([]);
+  });
+
+  test("a B/L that fits takes its boxes' slots; a box tracked alone takes no second slot", async () => {
+    const boxes = voyage(BL).containers.map((c) => c.number);
+    const { orgId, key } = await tenant("five slots", { plan: "free", containerSlots: 5 });
+    expect((await add(key, boxes[0]!, "container_id")).status).toBe(201);
+    expect((await add(key, "HLCU4276280", "container_id")).status).toBe(201);
+    // 2 in use, 3 new boxes (the fourth is tracked already): fits exactly.
+    expect((await add(key, BL, "bill_of_lading")).status).toBe(201);
+    expect(slotsInUse(orgId)).toBe(5);
+    const full = await add(key, "HLCU5226534", "container_id");
+    expect(full.status).toBe(402);
+    expect((full.body.error as Json).plan_needed).toBe("starter");
+  });
+
+  test("a lookup that registers a B/L: boxes beyond the free slots are parked, taken up when a slot frees", async () => {
+    const { orgId, key } = await tenant("lookup", { plan: "free", containerSlots: 2 });
+    const held = await add(key, "HLCU4276280", "container_id");
+    expect((await add(key, "HLCU5226534", "container_id")).status).toBe(201);
+    expect((await call(key, `/v1/containers/lookup/${BL}`)).status).toBe(202);
+    const root = await settled(orgId, BL);
+    const kids = rowsOf(orgId).filter((r) => r.parentId === root.id);
+    expect(kids).toHaveLength(4);
+    expect(kids.every((k) => k.archivedReason === PARKED_REASON && k.status === "unknown")).toBe(true);
+    expect(slotsInUse(orgId)).toBe(2);
+    const lookup = await call(key, `/v1/containers/lookup/${BL}`);
+    expect(lookup.status).toBe(200);
+    const children = (lookup.body.data as Json).child_containers as Record<string, Json>;
+    expect(Object.values(children).map((c) => [c.archived_reason, c.events])).toEqual(
+      Array(4).fill([PARKED_REASON, []]),
+    );
+
+    // A slot frees up: the next refresh of the B/L takes one box up, the rest stay parked.
+    await call(key, `/v1/containers/${held.body.data && (held.body.data as Json).id}`, { method: "DELETE" });
+    expect((await call(key, `/v1/containers/${root.id}/recheck`, { method: "POST" })).status).toBe(200);
+    const after = rowsOf(orgId).filter((r) => r.parentId === root.id);
+    const active = after.filter((k) => k.archivedAt === null);
+    expect(active).toHaveLength(1);
+    expect(active[0]!.status).not.toBe("unknown");
+    expect(after.filter((k) => k.archivedReason === PARKED_REASON)).toHaveLength(3);
+    expect(slotsInUse(orgId)).toBe(2);
+  });
+
+  test("boxes a later poll discovers take free slots only; the rest are parked", async () => {
+    // A four-box B/L confirmed well before its first empty pick-up: added with no boxes yet.
+    const found = Array.from({ length: 200 }, (_, i) => voyage(`MEDU${200000000 + i}`)).find((v) => {
+      const conf = v.events.find((e) => e.eventType === "SHIPMENT" && e.shipmentEventTypeCode === "CONF");
+      const firstPick = Math.min(...v.containers.map((c) => Date.parse(c.milestones.emptyPickup)));
+      return (
+        v.containers.length === 4 &&
+        conf !== undefined &&
+        Date.parse(conf.eventCreatedDateTime) > w.clock.t &&
+        firstPick - Date.parse(conf.eventCreatedDateTime) > 6 * H
+      );
+    })!;
+    const conf = found.events.find((e) => e.eventType === "SHIPMENT" && e.shipmentEventTypeCode === "CONF")!;
+    await w.at(Date.parse(conf.eventCreatedDateTime) + H);
+    const { orgId, key } = await tenant("later boxes", { plan: "free", containerSlots: 2 });
+    expect((await add(key, found.billOfLading, "bill_of_lading")).status).toBe(201);
+    expect(rowsOf(orgId).filter((r) => r.parentId !== null)).toHaveLength(0);
+
+    const lastPick = Math.max(...found.containers.map((c) => Date.parse(c.milestones.emptyPickup)));
+    await w.at(lastPick + 13 * H); // past the pre-departure cadence: the B/L is due
+    await w.p.tracking.engine.pollDue();
+    const kids = rowsOf(orgId).filter((r) => r.parentId !== null);
+    expect(kids).toHaveLength(4);
+    expect(kids.filter((k) => k.archivedAt === null)).toHaveLength(2);
+    expect(kids.filter((k) => k.archivedReason === PARKED_REASON)).toHaveLength(2);
+    expect(slotsInUse(orgId)).toBe(2);
+  });
+});
+
+describe("CONTAINER_QUOTA_EXCEEDED names a plan with room (11.2)", () => {
+  const org = (plan: string, containerSlots: number | null) => ({ plan, containerSlots }) as Org;
+  test("the cheapest plan above the current one with enough slots", () => {
+    expect(planNeeded(org("free", 2), 3).plan).toBe("starter");
+    expect(planNeeded(org("free", 10), 11).plan).toBe("starter");
+    expect(planNeeded(org("free", 150), 151).plan).toBe("pro"); // an arranged cap above starter's
+    expect(planNeeded(org("starter", 100), 101).plan).toBe("pro");
+    expect(planNeeded(org("starter", 2), 40).plan).toBe("pro"); // never the plan already held
+    expect(planNeeded(org("pro", 1_000), 1_001).plan).toBe("enterprise");
+    expect(planNeeded(org("legacy", 5), 6).plan).toBe("free");
+  });
+  test("the message never says the current plan has room", () => {
+    for (const [plan, slots] of [
+      ["free", 2],
+      ["starter", 100],
+      ["pro", 1_000],
+      ["enterprise", 5_000],
+    ] as const) {
+      const err = containerQuotaError(org(plan, slots), slots, 1);
+      expect(err.message).not.toContain(`The ${plan} plan has room`);
+      expect(err.extra?.plan_needed).toBeDefined();
+    }
+    expect(containerQuotaError(org("enterprise", 5_000), 5_000, 1).message).toMatch(/arranged cap/);
+  });
+});
+
+describe("a malformed reference costs nothing (11.4)", () => {
+  test("compat: MAEU49889 answers WRONG_NUMBER, is not registered and takes no unique shipment", async () => {
+    const { orgId, key } = await tenant("one shipment", { plan: "free", shipmentQuota: 1 });
+    const res = await compatGet({ ...w, key }, { number: "MAEU49889" });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: "error", message: "WRONG_NUMBER", data: {} });
+    expect(rowsOf(orgId)).toEqual([]);
+    expect(usageOf(orgId, "MAEU49889")).toEqual([]);
+    expect(res.body.detail).toContain("MAEU + 9 digits"); // the carrier's own words
+    // The one unique shipment of the month is still free.
+    expect((await add(key, "HLCU4276280", "container_id")).status).toBe(201);
+  });
+
+  test("add: the carrier's 400 at the first fetch is a 400, nothing kept or charged", async () => {
+    const { orgId, key } = await tenant("typo add", { plan: "free" });
+    const res = await add(key, "MAEU49889", "bill_of_lading");
+    expect(res.status).toBe(400);
+    expect(errorCode(res.body)).toBe("VALIDATION_ERROR");
+    expect(rowsOf(orgId)).toEqual([]);
+    expect(usageOf(orgId, "MAEU49889")).toEqual([]);
+  });
+
+  test("lookup: 202, then archived as rejected and refunded; the next lookup says so instead of registering", async () => {
+    const { orgId, key } = await tenant("typo lookup", { plan: "free" });
+    expect((await call(key, "/v1/containers/lookup/MAEU49889")).status).toBe(202);
+    const row = await settled(orgId, "MAEU49889");
+    expect(row).toMatchObject({ archivedReason: REJECTED_REASON, unresolvedReason: "invalid_number" });
+    expect(usageOf(orgId, "MAEU49889")).toEqual([]);
+    const again = await call(key, "/v1/containers/lookup/MAEU49889");
+    expect(again.status).toBe(404);
+    expect(errorCode(again.body)).toBe("REFERENCE_NOT_RESOLVABLE");
+    expect(rowsOf(orgId)).toHaveLength(1);
+  });
+
+  test("a rejection after the add answered (carrier down at the first fetch): archived, slot and charge released", async () => {
+    const { orgId, key } = await tenant("typo later", { plan: "free" });
+    w.proxy.fail = { status: 503 };
+    let res: Awaited<ReturnType<typeof add>>;
+    try {
+      res = await add(key, "MAEU12345", "bill_of_lading");
+    } finally {
+      w.proxy.fail = null;
+    }
+    expect(res.status).toBe(201);
+    expect(usageOf(orgId, "MAEU12345")).toHaveLength(1);
+    await w.at(w.clock.t + 2 * 60_000); // past the first back-off
+    await w.p.tracking.engine.pollDue();
+    const [row] = rowsOf(orgId);
+    expect(row).toMatchObject({ archivedReason: REJECTED_REASON, unresolvedReason: "invalid_number" });
+    expect(usageOf(orgId, "MAEU12345")).toEqual([]);
+  });
+});
+
+describe("the list's order follows what users see change (11.6)", () => {
+  test("a recheck that brings a new event moves the record up; one that brings nothing does not", async () => {
+    // A: a box whose only news in a two-hour window is its empty pick-up (status, ETA and vessel
+    // stay as they were). B: a box with no news at all around that window.
+    const shipments = Array.from({ length: 200 }, (_, i) => voyage(`MEDU${200000000 + i}`));
+    const seen = (v: SimulatedVoyage, box: string, at: number) => visibleEvents(v, at, box).length;
+    let a: { v: SimulatedVoyage; box: string; pick: number } | undefined;
+    for (const v of shipments) {
+      for (const c of v.containers) {
+        const pick = Date.parse(c.milestones.emptyPickup);
+        if (
+          !a &&
+          pick - 2 * H > w.clock.t &&
+          seen(v, c.number, pick - 2 * H) > 0 &&
+          seen(v, c.number, pick + H) === seen(v, c.number, pick - 2 * H) + 1
+        ) {
+          a = { v, box: c.number, pick };
+        }
+      }
+    }
+    expect(a).toBeDefined();
+    const t0 = a!.pick - 2 * H;
+    const t1 = a!.pick + H;
+    const b = shipments
+      .filter((v) => v !== a!.v)
+      .flatMap((v) => v.containers.map((c) => ({ v, c })))
+      .find(
+        ({ v, c }) =>
+          seen(v, c.number, t0 - H) > 0 &&
+          seen(v, c.number, t0 - H) === seen(v, c.number, t1 + H) &&
+          Date.parse(c.milestones.emptyReturn) > t1 + 24 * H,
+      )!;
+    expect(b).toBeDefined();
+
+    const { key } = await tenant("order", { paid: true, plan: "pro" });
+    await w.at(t0);
+    const idA = ((await add(key, a!.box, "container_id")).body.data as Json).id as string;
+    await w.at(t0 + 60_000);
+    const idB = ((await add(key, b.c.number, "container_id")).body.data as Json).id as string;
+    const order = async () =>
+      (((await call(key, "/v1/containers")).body.data as Json).items as Json[]).map((i) => i.id);
+    expect(await order()).toEqual([idB, idA]);
+
+    await w.at(t1);
+    const eventsBefore = ((await call(key, `/v1/containers/${idA}`)).body.data as Json).events as Json[];
+    expect((await call(key, `/v1/containers/${idA}/recheck`, { method: "POST" })).status).toBe(200);
+    const eventsAfter = ((await call(key, `/v1/containers/${idA}`)).body.data as Json).events as Json[];
+    expect(eventsAfter.length).toBeGreaterThan(eventsBefore.length);
+    expect(await order()).toEqual([idA, idB]);
+
+    // Nothing new for B: its recheck leaves the order alone.
+    await w.at(t1 + 11 * 60_000);
+    expect((await call(key, `/v1/containers/${idB}/recheck`, { method: "POST" })).status).toBe(200);
+    expect(await order()).toEqual([idA, idB]);
+  });
+});
