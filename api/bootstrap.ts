@@ -17,7 +17,7 @@ export interface Running extends FullPlatform {
 export async function bootstrap(config: Config, now: () => number = Date.now): Promise<Running> {
   const { db, dataVersion, close: closeDb } = openDatabase(config.dbPath);
   const limiter = config.redisUrl
-    ? await RedisRateLimiter.connect(config.redisUrl, config.rateWindowMs)
+    ? await RedisRateLimiter.connect(config.redisUrl, config.rateWindowMs, now)
     : new MemoryRateLimiter(config.rateWindowMs, now);
   const tracking = await trackingServices(config, db, now, {
     isDemo: config.sandbox ? isDemoReference : undefined,

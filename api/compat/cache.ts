@@ -2,10 +2,11 @@
  * The per-organisation answer cache (about 90 s, spec rule 4) with single-flight: concurrent
  * requests for one reference share one computation, so the carrier is asked once per window. In
  * memory by default; in Redis when REDIS_URL is set, where a short claim key also stops other
- * processes from asking the carrier at the same time (they wait for the claimant's answer).
+ * processes from asking the carrier at the same time (they wait for the claimant's answer). With
+ * Redis down it falls back to memory (RedisCacheStore).
  * Freshness is judged on the platform clock, so tests with a manual clock see windows move.
  */
-import { createClient } from "redis";
+import { acquireRedis, type RedisLink, releaseRedis } from "../shared/redis-link.ts";
 
 interface Entry<T> {
   value: T;
@@ -47,39 +48,58 @@ export class MemoryCacheStore<T> implements CacheStore<T> {
   async close() {}
 }
 
-const makeClient = (url: string) => createClient({ url });
-type Client = ReturnType<typeof makeClient>;
-
+/**
+ * Fails open like the rate limiter: while Redis is unreachable answers are cached in this process's
+ * memory and claims always succeed (the in-process single-flight still holds), so processes may each
+ * ask the carrier once per window until it is back; then Redis is used again (entries cached in
+ * memory meanwhile are not copied over, the next poll refills Redis).
+ */
 export class RedisCacheStore<T> implements CacheStore<T> {
-  private constructor(private readonly client: Client) {}
+  private readonly memory = new MemoryCacheStore<T>();
+
+  private constructor(
+    private readonly url: string,
+    private readonly link: RedisLink,
+  ) {}
 
   static async connect<T>(url: string): Promise<RedisCacheStore<T>> {
-    const client = makeClient(url);
-    client.on("error", (err) => console.error(`redis (compat cache): ${err.message}`));
-    await client.connect();
-    return new RedisCacheStore<T>(client);
+    return new RedisCacheStore<T>(url, await acquireRedis(url));
   }
 
   async get(key: string) {
-    const raw = await this.client.get(`portolan:compat:answer:${key}`);
-    return raw === null ? null : (JSON.parse(raw) as Entry<T>);
+    // Parsing stays outside run(): only Redis's own failures mean falling back.
+    const reply = await this.link.run(
+      async (c) => ({ raw: await c.get(`portolan:compat:answer:${key}`) }),
+      () => null,
+    );
+    if (!reply) return this.memory.get(key);
+    return reply.raw === null ? null : (JSON.parse(reply.raw) as Entry<T>);
   }
 
   async set(key: string, entry: Entry<T>, ttlMs: number) {
-    await this.client.set(`portolan:compat:answer:${key}`, JSON.stringify(entry), { PX: ttlMs });
+    await this.link.run(
+      async (c) => void (await c.set(`portolan:compat:answer:${key}`, JSON.stringify(entry), { PX: ttlMs })),
+      () => this.memory.set(key, entry),
+    );
   }
 
   async claim(key: string, ttlMs: number) {
-    const ok = await this.client.set(`portolan:compat:claim:${key}`, "1", { NX: true, PX: ttlMs });
-    return ok === "OK";
+    return this.link.run(
+      async (c) => (await c.set(`portolan:compat:claim:${key}`, "1", { NX: true, PX: ttlMs })) === "OK",
+      () => true,
+    );
   }
 
   async release(key: string) {
-    await this.client.del(`portolan:compat:claim:${key}`);
+    // A claim left behind by an outage expires on its own after ttlMs.
+    await this.link.run(
+      async (c) => void (await c.del(`portolan:compat:claim:${key}`)),
+      () => {},
+    );
   }
 
   async close() {
-    await this.client.quit();
+    await releaseRedis(this.url);
   }
 }
 

@@ -1,13 +1,14 @@
 /**
  * Call counters of the compat surface: per key for the X-Usage-* headers, per organisation for
  * metadata.api_calls (and its optional monthly cap). In SQLite (compat_usage) by default, in Redis
- * when REDIS_URL is set so several API processes count together. Periods are UTC.
+ * when REDIS_URL is set so several API processes count together (counting locally while Redis is
+ * down: RedisUsageStore). Periods are UTC.
  */
 import { and, count, eq, sql } from "drizzle-orm";
-import { createClient } from "redis";
 import { monthOf } from "../accounts/quotas.ts";
 import type { Db } from "../db/database.ts";
 import { compatUsage, shipmentUsage } from "../db/schema.ts";
+import { acquireRedis, type RedisLink, releaseRedis } from "../shared/redis-link.ts";
 import type { Counter } from "./shapes.ts";
 
 export interface Periods {
@@ -96,50 +97,121 @@ const TTL_MS: Record<keyof Periods, number | null> = {
   total: null,
 };
 
-const makeClient = (url: string) => createClient({ url });
-type Client = ReturnType<typeof makeClient>;
+/** Counters remembered for the fallback; beyond this the oldest are forgotten (they restart at 0 locally). */
+const KNOWN_COUNTERS = 50_000;
 
+const counterKey = (scope: string, period: string) => `portolan:compat:usage:${scope}:${period}`;
+
+/**
+ * Fails open: while Redis is unreachable a call is counted in this process on top of the last value
+ * it saw in Redis, so the X-Usage-* headers and the monthly cap keep working from this process's
+ * point of view (other processes' calls during the outage are not seen). The calls counted locally
+ * are added to Redis as soon as it is back, so the shared counters catch up; they are lost only if
+ * the process exits before that.
+ */
 export class RedisUsageStore implements UsageStore {
-  private constructor(private readonly client: Client) {}
+  /** Last value seen in Redis per counter (or reached locally on top of it). */
+  private readonly known = new Map<string, number>();
+  /** Calls counted while Redis was unreachable, not yet added to it; with the counter's TTL. */
+  private readonly pending = new Map<string, { calls: number; ttlMs: number | null }>();
+  private readonly unsubscribe: () => void;
+
+  private constructor(
+    private readonly url: string,
+    private readonly link: RedisLink,
+  ) {
+    this.unsubscribe = link.whenUp(() => void this.flush());
+  }
 
   static async connect(url: string): Promise<RedisUsageStore> {
-    const client = makeClient(url);
-    client.on("error", (err) => console.error(`redis (compat usage): ${err.message}`));
-    await client.connect();
-    return new RedisUsageStore(client);
+    return new RedisUsageStore(url, await acquireRedis(url));
+  }
+
+  private remember(key: string, value: number): void {
+    this.known.delete(key);
+    this.known.set(key, value);
+    if (this.known.size > KNOWN_COUNTERS) this.known.delete(this.known.keys().next().value!);
+  }
+
+  /** Adds the locally counted calls to Redis; on failure they stay pending for the next recovery. */
+  private async flush(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = [...this.pending];
+    this.pending.clear();
+    const ok = await this.link.run(
+      async (c) => {
+        const multi = c.multi();
+        for (const [k, { calls, ttlMs }] of batch) {
+          multi.incrBy(k, calls);
+          if (ttlMs !== null) multi.pExpire(k, ttlMs);
+        }
+        await multi.exec();
+        return true;
+      },
+      () => false,
+    );
+    if (ok) return;
+    for (const [k, p] of batch) {
+      const now = this.pending.get(k);
+      this.pending.set(k, { calls: p.calls + (now?.calls ?? 0), ttlMs: p.ttlMs });
+    }
   }
 
   async hit(keyId: string, orgId: string, now: number): Promise<Usage> {
     const p = periodsOf(now);
-    const multi = this.client.multi();
     const names = [
       ...PERIOD_NAMES.map((n) => [`key:${keyId}`, n] as const),
       [`org:${orgId}`, "month"] as const,
     ];
-    for (const [scope, n] of names) {
-      const k = `portolan:compat:usage:${scope}:${p[n]}`;
-      multi.incr(k);
-      const ttl = TTL_MS[n];
-      if (ttl !== null) multi.pExpire(k, ttl);
-    }
-    const replies = (await multi.exec()) as unknown[];
-    // incr replies sit before each pExpire reply (none after "total").
-    const counts: number[] = [];
-    let i = 0;
-    for (const [, n] of names) {
-      counts.push(Number(replies[i]));
-      i += TTL_MS[n] === null ? 1 : 2;
-    }
+    const keys = names.map(([scope, n]) => counterKey(scope, p[n]));
+    // Outage counts first (if Redis is back), so the answer below includes them.
+    if (this.pending.size > 0) await this.flush();
+    const counts = await this.link.run(
+      async (c) => {
+        const multi = c.multi();
+        names.forEach(([, n], i) => {
+          multi.incr(keys[i]!);
+          const ttl = TTL_MS[n];
+          if (ttl !== null) multi.pExpire(keys[i]!, ttl);
+        });
+        const replies = (await multi.exec()) as unknown[];
+        // incr replies sit before each pExpire reply (none after "total").
+        const out: number[] = [];
+        let i = 0;
+        for (const [, n] of names) {
+          out.push(Number(replies[i]));
+          i += TTL_MS[n] === null ? 1 : 2;
+        }
+        return out;
+      },
+      () =>
+        names.map(([, n], i) => {
+          const k = keys[i]!;
+          const pending = this.pending.get(k);
+          this.pending.set(k, { calls: (pending?.calls ?? 0) + 1, ttlMs: TTL_MS[n] });
+          return (this.known.get(k) ?? 0) + 1;
+        }),
+    );
+    for (const [i, k] of keys.entries()) this.remember(k, counts[i]!);
     const [day, week, month, total, orgMonth] = counts as [number, number, number, number, number];
     return { key: { day, week, month, total }, orgMonth };
   }
 
   async orgMonth(orgId: string, now: number): Promise<number> {
-    return Number((await this.client.get(`portolan:compat:usage:org:${orgId}:${monthOf(now)}`)) ?? 0);
+    const k = counterKey(`org:${orgId}`, monthOf(now));
+    const stored = await this.link.run(
+      async (c) => Number((await c.get(k)) ?? 0),
+      () => null,
+    );
+    if (stored === null) return this.known.get(k) ?? 0;
+    // Calls counted during an outage that are not in Redis yet still count against the cap.
+    return stored + (this.pending.get(k)?.calls ?? 0);
   }
 
   async close(): Promise<void> {
-    await this.client.quit();
+    this.unsubscribe();
+    await this.flush();
+    await releaseRedis(this.url);
   }
 }
 

@@ -10,6 +10,7 @@ import type { Principal } from "../accounts/repo.ts";
 import { webhookRoutes } from "../webhooks/routes.ts";
 import { type ErrorStyle, errorBody, jsonResponse, keyedErrorStyle, successBody } from "./envelopes.ts";
 import { ApiError } from "./errors.ts";
+import { health } from "./health.ts";
 import type { Platform } from "./platform.ts";
 import { type ProductDef, product } from "./products.ts";
 import { isCanonicalTarget, ROUTER_HANDLER, routedPath } from "./request-target.ts";
@@ -258,7 +259,7 @@ export function createProductApp(opts: ProductAppOptions) {
         typeof set.status === "number" ? set.status : 200,
       );
     })
-    .get("/healthz", () => ({ status: "ok", product: def.id }), {
+    .get("/healthz", () => ({ product: def.id, ...health(platform) }), {
       detail: { summary: "Liveness", security: [] },
     })
     .get(

@@ -1,6 +1,7 @@
 /**
  * Where a webhook may go. Targets that resolve to private, loopback, link-local (cloud metadata
- * 169.254.169.254 included), CGNAT, unique-local, multicast, reserved or documentation addresses are
+ * 169.254.169.254 included), CGNAT, unique-local, multicast, reserved or documentation addresses, or
+ * to IPv6 outside global unicast 2000::/3 (IPv4-embedding forms are judged by their IPv4), are
  * refused, at registration and again right before every attempt (DNS can change in between), unless
  * PORTOLAN_WEBHOOK_ALLOW_PRIVATE=1. Names are answered from PORTOLAN_WEBHOOK_RESOLVE first, then DNS.
  */
@@ -72,17 +73,22 @@ function blockedV6(g: number[]): boolean {
   const [a, b] = g as [number, number];
   const embeddedV4 = (hi: number, lo: number) => blockedV4(hi * 65536 + lo);
   const zeroUpTo = (k: number) => g.slice(0, k).every((x) => x === 0);
-  if (zeroUpTo(7) && (g[7] === 0 || g[7] === 1)) return true; // :: and ::1
-  if (zeroUpTo(5) && g[5] === 0xffff) return embeddedV4(g[6]!, g[7]!); // IPv4-mapped
-  if (zeroUpTo(6)) return embeddedV4(g[6]!, g[7]!); // IPv4-compatible (deprecated)
-  if (a === 0x64 && b === 0xff9b) return embeddedV4(g[6]!, g[7]!); // NAT64
+  // Forms that carry an IPv4 address the stack may end up contacting: judged by that address.
+  if (zeroUpTo(5) && g[5] === 0xffff) return embeddedV4(g[6]!, g[7]!); // IPv4-mapped ::ffff:a.b.c.d
+  if (zeroUpTo(4) && g[4] === 0xffff && g[5] === 0) return embeddedV4(g[6]!, g[7]!); // IPv4-translated (RFC 2765)
+  if (a === 0x64 && b === 0xff9b && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0)
+    return embeddedV4(g[6]!, g[7]!); // NAT64 well-known 64:ff9b::/96
   if (a === 0x2002) return embeddedV4(b, g[2]!); // 6to4
-  if ((a & 0xfe00) === 0xfc00) return true; // unique local (fd00:ec2::254 metadata included)
-  if ((a & 0xffc0) === 0xfe80) return true; // link-local
-  if ((a & 0xffc0) === 0xfec0) return true; // site-local (deprecated)
-  if ((a & 0xff00) === 0xff00) return true; // multicast
+  // Every public IPv6 address is global unicast 2000::/3. Outside it sit ::, ::1, the deprecated
+  // IPv4-compatible ::a.b.c.d, local-use NAT64 64:ff9b:1::/48 (translates to private networks),
+  // discard-only 100::/64, SRv6 5f00::/16, unique local fc00::/7 (fd00:ec2::254 metadata
+  // included), link-local fe80::/10, site-local fec0::/10 and multicast ff00::/8: all refused.
+  if ((a & 0xe000) !== 0x2000) return true;
+  // Teredo 2001::/32 (it embeds a NAT's client and server IPv4, private ones included) and the rest
+  // of the IETF protocol assignments 2001::/23 (benchmarking, ORCHID, AMT, AS112): never a receiver.
+  if (a === 0x2001 && (b & 0xfe00) === 0) return true;
   if (a === 0x2001 && b === 0x0db8) return true; // documentation
-  if (a === 0x0100 && zeroUpTo(4)) return true; // discard-only 100::/64
+  if (a === 0x3fff && b < 0x1000) return true; // documentation 3fff::/20 (RFC 9637)
   return false;
 }
 

@@ -32,6 +32,41 @@ describe("isBlockedAddress", () => {
     "64:ff9b::10.0.0.1",
     "2002:0a00:0001::1", // 6to4 of 10.0.0.1
     "2001:db8::1",
+    // Issue 10, item 8: gaps in the IPv6 policy.
+    "100::1", // discard-only 100::/64
+    "100::ffff:1",
+    "::ffff:0:7f00:1", // IPv4-translated 127.0.0.1 (RFC 2765)
+    "::ffff:0:10.0.0.1",
+    "::ffff:0:a9fe:a9fe", // IPv4-translated 169.254.169.254
+    "2001:0:4136:e378:8000:63bf:f5ff:fffe", // Teredo, client 10.0.0.1 (last 32 bits XOR ffffffff)
+    "2001:0:7f00:1:8000:63bf:f7f7:f7f7", // Teredo, server 127.0.0.1, client 8.8.8.8
+    "2001:0:4136:e378:8000:63bf:f7f7:f7f7", // Teredo with public addresses: all Teredo is refused
+    "2001:2::1", // benchmarking 2001:2::/48 (IETF protocol assignments 2001::/23)
+    "64:ff9b:1::a00:1", // local-use NAT64 64:ff9b:1::/48
+    "64:ff9b:1:0:0:0:808:808", // local-use NAT64 even with a public IPv4 in the low bits
+    "::10.0.0.1", // IPv4-compatible (deprecated)
+    "::8.8.8.8", // IPv4-compatible, public IPv4: the form itself is refused
+    "2002:c0a8:101::1", // 6to4 of 192.168.1.1
+    "2002:7f00:1::1", // 6to4 of 127.0.0.1
+    "fec0::1", // site-local (deprecated)
+    "fe80::1%eth0",
+    "febf::1",
+    "fdff:ffff::1",
+    "ff0e::1",
+    "3fff::1", // documentation 3fff::/20 (RFC 9637)
+    "3fff:fff::1",
+    "5f00::1", // SRv6 SIDs
+    "4000::1", // unassigned, outside global unicast 2000::/3
+    "e000::1",
+    "0.1.2.3", // "this" network 0/8
+    "100.100.100.100", // CGNAT
+    "198.19.255.255", // benchmarking 198.18/15
+    "240.0.0.1", // reserved 240/4
+    "192.0.0.8",
+    "192.0.2.1",
+    "192.88.99.1",
+    "198.51.100.1",
+    "203.0.113.1",
   ])("%s is refused", (ip) => expect(isBlockedAddress(ip)).toBe(true));
 
   test.each([
@@ -43,6 +78,12 @@ describe("isBlockedAddress", () => {
     "2606:2800:220:1:248:1893:25c8:1946",
     "::ffff:8.8.8.8",
     "2002:0808:0808::1",
+    "::ffff:0:8.8.8.8", // IPv4-translated public address
+    "64:ff9b::808:808", // NAT64 well-known prefix, public IPv4
+    "2001:200::1", // just past the IETF 2001::/23 block (a real allocation)
+    "2001:4860:4860::8888",
+    "2a00:1450:4001:81b::200e",
+    "3fff:1000::1", // just past 3fff::/20
   ])("%s is allowed", (ip) => expect(isBlockedAddress(ip)).toBe(false));
 
   test.each(["localhost", "example.com", "1.2.3", "1.2.3.256", "::1::", "12345::", "[::1]"])(

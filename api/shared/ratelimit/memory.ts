@@ -1,4 +1,7 @@
-/** In-process sliding log; the default when REDIS_URL is not set (one API process). */
+/**
+ * In-process sliding log: the default when REDIS_URL is not set (one API process), and the Redis
+ * limiter's fallback while Redis is unreachable.
+ */
 import type { RateDecision, RateLimiter } from "./types.ts";
 
 const SWEEP_EVERY = 10_000;

@@ -2,8 +2,10 @@
  * Redis sliding log shared by several API processes. One Lua script does trim, count, admit and
  * expire atomically, on Redis's own clock so processes with skewed clocks still agree.
  */
-import { createClient } from "redis";
+import { createHash } from "node:crypto";
 import { randomBase62 } from "../crypto.ts";
+import { acquireRedis, type RedisLink, releaseRedis } from "../redis-link.ts";
+import { MemoryRateLimiter } from "./memory.ts";
 import type { RateDecision, RateLimiter } from "./types.ts";
 
 const SCRIPT = `
@@ -26,22 +28,37 @@ if oldest[2] then reset = tonumber(oldest[2]) + window end
 return {allowed, limit - count, reset}
 `;
 
-const makeClient = (url: string) => createClient({ url });
-type Client = ReturnType<typeof makeClient>;
+const SHA = createHash("sha1").update(SCRIPT).digest("hex");
 
+/**
+ * Fails open: while Redis is unreachable (or slow, or erroring) decisions come from an in-process
+ * sliding window of the same length, so each process enforces the limit on its own (N processes
+ * admit up to N times the limit) and counts from before the outage are not carried over. The shared
+ * window is used again as soon as the link is back (redis-link.ts).
+ */
 export class RedisRateLimiter implements RateLimiter {
-  private constructor(
-    private readonly client: Client,
-    private readonly windowMs: number,
-    private readonly sha: string,
-  ) {}
+  private readonly fallback: MemoryRateLimiter;
 
-  static async connect(url: string, windowMs: number): Promise<RedisRateLimiter> {
-    const client = makeClient(url);
-    client.on("error", (err) => console.error(`redis: ${err.message}`));
-    await client.connect();
-    const sha = await client.scriptLoad(SCRIPT);
-    return new RedisRateLimiter(client, windowMs, sha);
+  private constructor(
+    private readonly url: string,
+    private readonly link: RedisLink,
+    private readonly windowMs: number,
+    now: () => number,
+  ) {
+    this.fallback = new MemoryRateLimiter(windowMs, now);
+  }
+
+  static async connect(
+    url: string,
+    windowMs: number,
+    now: () => number = Date.now,
+  ): Promise<RedisRateLimiter> {
+    return new RedisRateLimiter(url, await acquireRedis(url), windowMs, now);
+  }
+
+  /** Whether decisions currently come from the shared window. */
+  get shared(): boolean {
+    return this.link.state === "up";
   }
 
   async hit(bucket: string, limit: number): Promise<RateDecision> {
@@ -49,19 +66,25 @@ export class RedisRateLimiter implements RateLimiter {
       keys: [`portolan:rl:${bucket}`],
       arguments: [String(limit), String(this.windowMs), randomBase62(12)],
     };
-    let reply: unknown;
-    try {
-      reply = await this.client.evalSha(this.sha, args);
-    } catch (err) {
-      // After a Redis restart the script cache is empty: load it once more.
-      if (!String(err).includes("NOSCRIPT")) throw err;
-      reply = await this.client.eval(SCRIPT, args);
-    }
-    const [allowed, remaining, reset] = reply as [number, number, number];
-    return { allowed: allowed === 1, limit, remaining: Math.max(0, remaining), resetAtMs: reset };
+    return this.link.run(
+      async (client) => {
+        let reply: unknown;
+        try {
+          reply = await client.evalSha(SHA, args);
+        } catch (err) {
+          // First use, or after a Redis restart the script cache is empty: send the script itself.
+          if (!String(err).includes("NOSCRIPT")) throw err;
+          reply = await client.eval(SCRIPT, args);
+        }
+        const [allowed, remaining, reset] = reply as [number, number, number];
+        return { allowed: allowed === 1, limit, remaining: Math.max(0, remaining), resetAtMs: reset };
+      },
+      () => this.fallback.hit(bucket, limit),
+    );
   }
 
   async close(): Promise<void> {
-    await this.client.quit();
+    await this.fallback.close();
+    await releaseRedis(this.url);
   }
 }
