@@ -3,7 +3,12 @@
  * attempts, against a local HTTPS receiver in its own process. Baseline, same run, same receiver,
  * same TLS trust and concurrency: bare fetch POSTs of the same bodies (no database, no signing).
  *
- *   bun bench/webhooks.ts [deliveries=5000] [concurrency=64]
+ * Two shapes: the deliveries spread over `endpoints` endpoints (enough for the per-endpoint cap to
+ * let the dispatcher fill every slot), then all of them to one endpoint, which the per-endpoint cap
+ * (PORTOLAN_WEBHOOK_ENDPOINT_CONCURRENCY, 8) keeps below the dispatcher's concurrency on purpose.
+ * The CPU time this process spent per delivery is printed too: steadier than rates on a busy box.
+ *
+ *   bun bench/webhooks.ts [deliveries=5000] [concurrency=64] [endpoints=8] [per-endpoint=8]
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,8 +16,9 @@ import { join } from "node:path";
 import { rootCertificates } from "node:tls";
 import { eq } from "drizzle-orm";
 import { loadConfig } from "../api/config.ts";
-import { outbox, webhookDeliveries } from "../api/db/schema.ts";
+import { outbox, webhookDeliveries, webhookEndpoints } from "../api/db/schema.ts";
 import { openDatabase } from "../api/db/sqlite.ts";
+import type { WebhookConfig } from "../api/webhooks/config.ts";
 import { Dispatcher } from "../api/webhooks/dispatcher.ts";
 import { newSecret, SecretBox, secretHash } from "../api/webhooks/secrets.ts";
 import { WebhookStore } from "../api/webhooks/store.ts";
@@ -32,10 +38,12 @@ if (process.argv[2] === "receiver") {
   });
   console.log(server.port);
 } else {
-  await main(Number(process.argv[2] ?? 5000), Number(process.argv[3] ?? 64));
+  const arg = (i: number, fallback: number) => Number(process.argv[i] ?? fallback);
+  const defaults = loadConfig({}).webhooks;
+  await main(arg(2, 5000), arg(3, 64), arg(4, 8), arg(5, defaults.endpointConcurrency));
 }
 
-async function main(n: number, concurrency: number) {
+async function main(n: number, concurrency: number, endpoints: number, perEndpoint: number) {
   const dir = mkdtempSync(join(tmpdir(), "portolan-bench-webhooks-"));
   const certs = makeCertificates(dir);
   const rxProc = Bun.spawn([process.execPath, import.meta.path, "receiver", certs.cert, certs.key], {
@@ -44,97 +52,115 @@ async function main(n: number, concurrency: number) {
   });
   try {
     const port = Number(new TextDecoder().decode((await rxProc.stdout.getReader().read()).value).trim());
-    const cfg = {
-      ...loadConfig({}).webhooks,
-      allowPrivate: true,
-      caFile: certs.ca,
-      resolve: { "hooks.test": ["127.0.0.1"] },
-      sweepMs: 20,
-      concurrency,
-    };
-    const { db, close } = openDatabase(join(dir, "bench.sqlite"));
-    const store = new WebhookStore(db);
-    const box = await SecretBox.create(cfg);
+    for (const e of new Set([endpoints, 1])) {
+      const cfg = {
+        ...loadConfig({}).webhooks,
+        allowPrivate: true,
+        caFile: certs.ca,
+        resolve: { "hooks.test": ["127.0.0.1"] },
+        sweepMs: 20,
+        concurrency,
+        endpointConcurrency: perEndpoint,
+      };
+      await shape(join(dir, `bench-${e}.sqlite`), cfg, port, n, e);
+    }
+  } finally {
+    rxProc.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function shape(dbPath: string, cfg: WebhookConfig, port: number, n: number, endpoints: number) {
+  const { db, close } = openDatabase(dbPath);
+  const store = new WebhookStore(db);
+  const box = await SecretBox.create(cfg);
+  for (let e = 0; e < endpoints; e++) {
     const id = crypto.randomUUID();
     const secret = newSecret();
     store.create({
       id,
       orgId: "bench-org",
       product: "ocean",
-      url: `https://hooks.test:${port}/hook`,
+      url: `https://hooks.test:${port}/hook/${e}`,
       eventTypes: [],
       description: "bench",
       createdAt: new Date().toISOString(),
       secretHash: await secretHash(secret),
       sealed: await box.seal(secret, id),
     });
-    const data = {
-      container_number: "MSKU1234565",
-      status: "in_transit",
-      event_date_time: "2026-11-20T08:00:00Z",
-    };
-    const rows = Array.from({ length: n }, (_, i) => ({
-      id: `bench-${i}`,
-      orgId: "bench-org",
-      product: "ocean",
-      type: "vessel_departed",
-      occurredAt: "2026-11-20T08:00:00.000Z",
-      data,
-      createdAt: "2026-11-20T08:00:01.000Z",
-    }));
-    for (let i = 0; i < rows.length; i += 500)
-      db.insert(outbox)
-        .values(rows.slice(i, i + 500))
-        .run();
-
-    // Ours: from the first sweep to the last delivery recorded as delivered.
-    const t0 = performance.now();
-    const dispatcher = await Dispatcher.start(db, cfg);
-    const delivered = () =>
-      db
-        .select({ id: webhookDeliveries.id })
-        .from(webhookDeliveries)
-        .where(eq(webhookDeliveries.status, "delivered"))
-        .all().length;
-    while (delivered() < n) await Bun.sleep(25);
-    const ours = n / ((performance.now() - t0) / 1000);
-    await dispatcher.stop();
-
-    // Baseline: the same bodies POSTed with bare fetch at the same concurrency.
-    const bodies = db
-      .select({ body: webhookDeliveries.body })
-      .from(webhookDeliveries)
-      .all()
-      .map((r) => r.body);
-    close();
-    const ca = [...rootCertificates, await Bun.file(certs.ca).text()];
-    let next = 0;
-    const t1 = performance.now();
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (next < bodies.length) {
-          const body = bodies[next++]!;
-          const res = await fetch(`https://127.0.0.1:${port}/hook`, {
-            method: "POST",
-            body,
-            headers: { "content-type": "application/json", host: `hooks.test:${port}` },
-            tls: { serverName: "hooks.test", ca },
-          } as RequestInit);
-          await res.arrayBuffer();
-        }
-      }),
-    );
-    const bare = bodies.length / ((performance.now() - t1) / 1000);
-    console.log(`webhook deliveries (${n}, concurrency ${concurrency}, file SQLite, HTTPS loopback)`);
-    console.log(
-      `  ours:     ${ours.toFixed(0).padStart(7)} deliveries/s  (fan-out, lease, sign, POST, record)`,
-    );
-    console.log(
-      `  baseline: ${bare.toFixed(0).padStart(7)} POSTs/s       (bare fetch, same bodies and receiver)`,
-    );
-    console.log(`  ratio:    ${(ours / bare).toFixed(2)} of the baseline`);
-  } finally {
-    rxProc.kill();
-    rmSync(dir, { recursive: true, force: true });
   }
+  const data = {
+    container_number: "MSKU1234565",
+    status: "in_transit",
+    event_date_time: "2026-11-20T08:00:00Z",
+  };
+  // Every event fans out to every endpoint, so n deliveries in all.
+  const rows = Array.from({ length: Math.ceil(n / endpoints) }, (_, i) => ({
+    id: `bench-${i}`,
+    orgId: "bench-org",
+    product: "ocean",
+    type: "vessel_departed",
+    occurredAt: "2026-11-20T08:00:00.000Z",
+    data,
+    createdAt: "2026-11-20T08:00:01.000Z",
+  }));
+  for (let i = 0; i < rows.length; i += 500)
+    db.insert(outbox)
+      .values(rows.slice(i, i + 500))
+      .run();
+  const total = rows.length * endpoints;
+
+  // Ours: from the first sweep to the last delivery recorded as delivered.
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const dispatcher = await Dispatcher.start(db, cfg);
+  const delivered = () =>
+    db
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.status, "delivered"))
+      .all().length;
+  while (delivered() < total) await Bun.sleep(25);
+  const ours = total / ((performance.now() - t0) / 1000);
+  const cpu = process.cpuUsage(cpu0);
+  await dispatcher.stop();
+
+  // Baseline: the same bodies POSTed with bare fetch at the same concurrency, to the same paths.
+  const sent = db
+    .select({ body: webhookDeliveries.body, url: webhookEndpoints.url })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .all();
+  close();
+  const ca = [...rootCertificates, await Bun.file(cfg.caFile!).text()];
+  let next = 0;
+  const t1 = performance.now();
+  await Promise.all(
+    Array.from({ length: cfg.concurrency }, async () => {
+      while (next < sent.length) {
+        const { body, url } = sent[next++]!;
+        const res = await fetch(`https://127.0.0.1:${port}${new URL(url).pathname}`, {
+          method: "POST",
+          body,
+          headers: { "content-type": "application/json", host: `hooks.test:${port}` },
+          tls: { serverName: "hooks.test", ca },
+        } as RequestInit);
+        await res.arrayBuffer();
+      }
+    }),
+  );
+  const bare = sent.length / ((performance.now() - t1) / 1000);
+  const perEndpoint = Math.min(cfg.endpointConcurrency, cfg.concurrency);
+  console.log(
+    `webhook deliveries: ${total} to ${endpoints} endpoint(s), concurrency ${cfg.concurrency}, ` +
+      `${perEndpoint} per endpoint, file SQLite, HTTPS loopback`,
+  );
+  console.log(
+    `  ours:     ${ours.toFixed(0).padStart(7)} deliveries/s  (fan-out, lease, sign, POST, record; ` +
+      `${((cpu.user + cpu.system) / total).toFixed(0)} us CPU each)`,
+  );
+  console.log(
+    `  baseline: ${bare.toFixed(0).padStart(7)} POSTs/s       (bare fetch, same bodies and receiver)`,
+  );
+  console.log(`  ratio:    ${(ours / bare).toFixed(2)} of the baseline`);
 }

@@ -27,6 +27,11 @@ export interface WebhookConfig {
   disableAfterMs: number;
   /** Deliveries in flight per dispatcher process. */
   concurrency: number;
+  /**
+   * Deliveries in flight per endpoint per dispatcher: a receiver that hangs holds at most this many
+   * of the `concurrency` slots, so the others keep flowing.
+   */
+  endpointConcurrency: number;
   /** Run the dispatcher inside the API process (PORTOLAN_WEBHOOK_DISPATCHER=0 to run it apart). */
   inProcess: boolean;
 }
@@ -83,6 +88,7 @@ export function webhookConfig(env: Env): WebhookConfig {
     disableAfterFailures: num(env, "PORTOLAN_WEBHOOK_DISABLE_AFTER_FAILURES", 10, 1),
     disableAfterMs: num(env, "PORTOLAN_WEBHOOK_DISABLE_AFTER_HOURS", 120) * 3_600_000,
     concurrency: num(env, "PORTOLAN_WEBHOOK_CONCURRENCY", 64, 1),
+    endpointConcurrency: num(env, "PORTOLAN_WEBHOOK_ENDPOINT_CONCURRENCY", 8, 1),
     inProcess: env.PORTOLAN_WEBHOOK_DISPATCHER !== "0",
   };
 }

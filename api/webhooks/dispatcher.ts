@@ -4,6 +4,10 @@
  * claims are exclusive, and a killed dispatcher's leases run out so its deliveries are sent again
  * with the same id and bytes (at-least-once; receivers deduplicate on the id).
  *
+ * Attempts never block the loop: a pass claims into free slots and returns, each attempt records
+ * and wakes a pass when it ends. Slots are bounded per dispatcher (concurrency) and per endpoint
+ * (endpointConcurrency), so a receiver that hangs until the timeout holds only its own share.
+ *
  * Runtime-specific on purpose: Bun's fetch with tls.serverName/ca lets us connect to the address we
  * checked while keeping the original Host and SNI, so DNS rebinding cannot slip in between.
  */
@@ -21,6 +25,14 @@ import { hmacKey, sign } from "./verify.ts";
 
 /** Response bytes kept for the attempt record, and the most ever read from a receiver. */
 export const EXCERPT_BYTES = 1024;
+
+/**
+ * Stepping over a capped endpoint's due backlog (WebhookStore.claim) costs a walk of that backlog,
+ * so after a walk of w ms the next waits STEP_OVER_COST_FACTOR x w (at least 1 ms): walks stay
+ * under ~5 % of a core however deep the backlog, and cheap ones can run often. Passes in between
+ * serve the head of the queue only.
+ */
+const STEP_OVER_COST_FACTOR = 20;
 
 /** Deterministic per (event, endpoint), so a fan-out repeated by another dispatcher creates nothing new. */
 export function deliveryIdFor(eventId: string, endpointId: string): string {
@@ -44,6 +56,26 @@ interface Outcome {
   statusCode: number | null;
   error: string | null;
   excerpt: string | null;
+}
+
+/** `work`, or the signal's reason once it fires first (the work itself cannot be cancelled). */
+function bounded<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    const done = () => signal.removeEventListener("abort", onAbort);
+    work.then(
+      (v) => {
+        done();
+        resolve(v);
+      },
+      (err) => {
+        done();
+        reject(err);
+      },
+    );
+  });
 }
 
 function describe(err: unknown, timeoutMs: number): string {
@@ -90,10 +122,14 @@ export class Dispatcher {
   private readonly ca: string[] | undefined;
   private readonly keys = new Map<string, { sealed: string; key: Promise<CryptoKey> }>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** Attempts in flight per endpoint id (entries at zero are removed). */
+  private readonly busy = new Map<string, number>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private wakeQueued = false;
   private results: AttemptResult[] = [];
   private lastSweep = Number.NEGATIVE_INFINITY;
+  /** this.now() from which the next claim may step over capped endpoints' backlogs. */
+  private stepOverFrom = Number.NEGATIVE_INFINITY;
   private stopped = false;
 
   private constructor(
@@ -116,7 +152,10 @@ export class Dispatcher {
     return d;
   }
 
-  /** A lease outlives the attempt's timeout with room for signing and recording. */
+  /**
+   * A lease outlives the attempt, which the timeout bounds from the address check to the last byte
+   * read, with room for a busy event loop and a write lock held by another process while recording.
+   */
   private get leaseMs(): number {
     return 2 * this.cfg.timeoutMs + 1000;
   }
@@ -132,43 +171,71 @@ export class Dispatcher {
   }
 
   /**
-   * One pass: fan out new outbox rows (at most once per sweep interval), then fill the free slots
-   * with due deliveries. A full claim means a backlog: finishing attempts wake the next pass.
-   * Otherwise sleep until the next due delivery or the next sweep.
+   * One pass: record what finished, fan out new outbox rows (at most once per sweep interval), then
+   * fill the free slots with due deliveries, within each endpoint's cap, and return without waiting
+   * for any of them. Finishing attempts wake the next pass; otherwise it runs when the next delivery
+   * is due or the next sweep is, even while every slot is busy, so fan-out never waits on attempts.
    */
   private pass(): void {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    let backlog = false;
-    try {
-      const now = this.now();
-      this.flush(now);
-      if (now - this.lastSweep >= this.cfg.sweepMs) {
-        this.lastSweep = now;
-        while (this.store.fanOut(now, deliveryIdFor) > 0) {}
-      }
-      const free = this.cfg.concurrency - this.inFlight.size;
-      const claimed = this.store.claim(this.owner, now, this.leaseMs, free);
-      backlog = claimed.length === free;
-      for (const c of claimed) {
-        const run: Promise<void> = this.attempt(c)
-          .catch((err) => this.log("[webhooks]", err))
-          .finally(() => {
-            this.inFlight.delete(run);
-            this.wake();
-          });
-        this.inFlight.add(run);
-      }
-    } catch (err) {
-      this.log("[webhooks] sweep failed:", err);
-    }
-    if (backlog || this.stopped) return;
+    // After a failed pass (say the database stayed locked), try again soon but without spinning.
+    let wait = Math.min(this.cfg.sweepMs, 1000);
+    const results = this.results;
+    this.results = [];
+    let recorded = false;
     const now = this.now();
-    const due = this.store.nextDue(now);
-    const untilSweep = this.lastSweep + this.cfg.sweepMs - now;
-    const wait = Math.max(1, Math.min(untilSweep, due === null ? untilSweep : due - now));
-    this.timer = setTimeout(() => this.pass(), wait);
+    if (now - this.lastSweep >= this.cfg.sweepMs) {
+      this.lastSweep = now;
+      try {
+        while (this.store.fanOut(now, deliveryIdFor) > 0) {}
+      } catch (err) {
+        this.log("[webhooks] fan-out failed:", err); // the next sweep tries again; recording goes on
+      }
+    }
+    try {
+      const stepOver = now >= this.stepOverFrom;
+      const lim = {
+        limit: this.cfg.concurrency - this.inFlight.size,
+        busy: this.busy,
+        perEndpoint: this.cfg.endpointConcurrency,
+        stepOver,
+      };
+      // What finished since the last pass is recorded in the claim's transaction.
+      const { claimed, held, walkMs, nextDue } = this.store.claim(this.owner, now, this.leaseMs, lim, {
+        results,
+        policy: this.cfg,
+      });
+      recorded = true;
+      if (walkMs > 0) this.stepOverFrom = now + Math.max(1, STEP_OVER_COST_FACTOR * walkMs);
+      for (const c of claimed) this.launch(c);
+      wait = this.lastSweep + this.cfg.sweepMs - now;
+      if (nextDue !== null) wait = Math.min(wait, nextDue - now);
+      // Deliveries may be waiting behind a capped endpoint's backlog: come back to step over it.
+      if (held) wait = Math.min(wait, this.stepOverFrom - now);
+    } catch (err) {
+      this.log("[webhooks] claim failed:", err);
+      // Rolled back: keep the results for the next pass rather than send those deliveries again.
+      if (!recorded) this.results = results.concat(this.results);
+    }
+    if (this.stopped) return;
+    this.timer = setTimeout(() => this.pass(), Math.max(1, wait));
+  }
+
+  private launch(c: Claimed): void {
+    const endpointId = c.delivery.endpointId;
+    this.busy.set(endpointId, (this.busy.get(endpointId) ?? 0) + 1);
+    const run: Promise<void> = this.attempt(c)
+      .catch((err) => this.log("[webhooks]", err))
+      .finally(() => {
+        this.inFlight.delete(run);
+        const left = (this.busy.get(endpointId) ?? 1) - 1;
+        if (left > 0) this.busy.set(endpointId, left);
+        else this.busy.delete(endpointId);
+        this.wake();
+      });
+    this.inFlight.add(run);
   }
 
   private signingKey(c: Claimed): Promise<CryptoKey> {
@@ -191,7 +258,9 @@ export class Dispatcher {
   private async attempt(c: Claimed): Promise<void> {
     const startedAt = this.now();
     const t0 = performance.now();
-    const outcome = await this.post(c).catch(
+    // One deadline for the whole attempt, DNS included: the lease is sized on it.
+    const deadline = AbortSignal.timeout(this.cfg.timeoutMs);
+    const outcome = await this.post(c, deadline).catch(
       (err): Outcome => ({ statusCode: null, error: describe(err, this.cfg.timeoutMs), excerpt: null }),
     );
     const result: AttemptResult = {
@@ -206,12 +275,12 @@ export class Dispatcher {
     this.results.push(result);
   }
 
-  private async post(c: Claimed): Promise<Outcome> {
+  private async post(c: Claimed, deadline: AbortSignal): Promise<Outcome> {
     const { delivery, endpoint } = c;
     const target = new URL(endpoint.url);
     let addresses: string[];
     try {
-      addresses = await checkTarget(target, this.resolve, this.cfg.allowPrivate);
+      addresses = await bounded(checkTarget(target, this.resolve, this.cfg.allowPrivate), deadline);
     } catch (err) {
       if (err instanceof TargetRefused)
         return { statusCode: null, error: `refused: ${err.message}`, excerpt: null };
@@ -220,7 +289,10 @@ export class Dispatcher {
     const ip = addresses[0]!;
     const host = target.hostname.replace(/^\[|\]$/g, "");
     const literal = isBlockedAddress(host) !== null;
-    const signature = await sign(delivery.body, await this.signingKey(c));
+    const signature = await bounded(
+      this.signingKey(c).then((key) => sign(delivery.body, key)),
+      deadline,
+    );
     const url = `https://${ip.includes(":") ? `[${ip}]` : ip}${target.port ? `:${target.port}` : ""}${target.pathname}${target.search}`;
     const res = await fetch(url, {
       method: "POST",
@@ -230,7 +302,7 @@ export class Dispatcher {
         host: target.host,
       },
       redirect: "manual",
-      signal: AbortSignal.timeout(this.cfg.timeoutMs),
+      signal: deadline,
       tls: { ...(literal ? {} : { serverName: host }), ...(this.ca ? { ca: this.ca } : {}) },
     } as RequestInit);
     // The status decides; a body that stalls or breaks off after it only costs the excerpt.

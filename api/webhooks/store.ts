@@ -3,7 +3,7 @@
  * dispatcher. SQLite specifics stay here (rowid cursor over the outbox, UPDATE ... RETURNING claims);
  * docs/webhooks.md says how each maps onto PostgreSQL.
  */
-import { and, desc, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "../db/database.ts";
 import { webhookAttempts, webhookCursors, webhookDeliveries, webhookEndpoints } from "../db/schema.ts";
 import { subscribed, type WebhookProduct } from "./catalogue.ts";
@@ -46,6 +46,30 @@ export interface EndpointPatch {
 export interface Claimed {
   delivery: Pick<DeliveryRow, "id" | "endpointId" | "eventType" | "body" | "attemptCount">;
   endpoint: Pick<EndpointRow, "id" | "url" | "product" | "secretKeyId" | "secretSealed">;
+}
+
+export interface ClaimLimits {
+  /** Free slots: the most rows to lease. */
+  limit: number;
+  /** Attempts the claiming dispatcher already has in flight, per endpoint id. */
+  busy: ReadonlyMap<string, number>;
+  /** The most attempts in flight per endpoint, `busy` included. */
+  perEndpoint: number;
+  /** Walk past the due rows of endpoints at their cap to reach the rows behind them. */
+  stepOver: boolean;
+}
+
+export interface ClaimResult {
+  claimed: Claimed[];
+  /** Stopped at rows of an endpoint at its cap without stepping over them: more may be due behind. */
+  held: boolean;
+  /** Milliseconds spent stepping over capped endpoints' rows (the walk that can be costly); 0 if none. */
+  walkMs: number;
+  /**
+   * Epoch ms of the earliest pending delivery due after now, or null: an index range, not a scan.
+   * Leases that run out are found by the next sweep.
+   */
+  nextDue: number | null;
 }
 
 export interface AttemptResult {
@@ -244,22 +268,79 @@ export class WebhookStore {
   }
 
   /**
-   * Leases up to `limit` due deliveries of active endpoints to `owner` and counts the attempt. One
-   * UPDATE ... RETURNING under SQLite's write lock, so two dispatchers never claim the same row; a
-   * lease that runs out (dispatcher killed) makes the row due again with the same id and body.
+   * Leases due deliveries of active endpoints to `owner` and counts the attempt: up to `limit`, in
+   * due order, but at most `perEndpoint` in flight per endpoint counting the `busy` ones. Under
+   * SQLite's write lock, so two dispatchers never claim the same row; a lease that runs out
+   * (dispatcher killed) makes the row due again with the same id and body.
+   *
+   * Rows of an endpoint at its cap are passed over. Reaching the rows behind them means walking
+   * that endpoint's whole due backlog (the due index does not lead with the endpoint), so that is
+   * done only when `stepOver` is set; otherwise the claim stops there and says so (`held`).
+   *
+   * `finished` attempts are recorded first, in the same transaction: one commit per pass.
    */
-  claim(owner: string, nowMs: number, leaseMs: number, limit: number): Claimed[] {
-    if (limit <= 0) return [];
+  claim(
+    owner: string,
+    nowMs: number,
+    leaseMs: number,
+    lim: ClaimLimits,
+    finished?: { results: AttemptResult[]; policy: RetryPolicy },
+  ): ClaimResult {
     const q = this.q;
+    if (lim.limit <= 0 && !finished?.results.length)
+      return { claimed: [], held: false, walkMs: 0, nextDue: q.nextDue.get({ now: nowMs })?.due ?? null };
     return this.db.transaction(
       () => {
-        const deliveries = q.claim.all({ now: nowMs, until: nowMs + leaseMs, owner, limit });
+        for (const r of finished?.results ?? []) this.recordOne(r, finished!.policy, nowMs);
+        const taken = new Map(lim.busy);
+        const capped = new Set([...taken].filter(([, n]) => n >= lim.perEndpoint).map(([id]) => id));
+        const deliveries: Claimed["delivery"][] = [];
+        let held = false;
+        let walkMs = 0;
+        for (;;) {
+          const want = lim.limit - deliveries.length;
+          if (want <= 0) break;
+          const skip = lim.stepOver ? [...capped] : [];
+          // Small pages: the head of the queue is often one endpoint, of which only a few fit.
+          const page = Math.min(want, Math.max(16, 2 * lim.perEndpoint));
+          const t0 = performance.now();
+          const due = q.due.all({ now: nowMs, skip: JSON.stringify(skip), limit: page });
+          if (skip.length > 0) walkMs += performance.now() - t0;
+          const ids: string[] = [];
+          let passed = false;
+          for (const d of due) {
+            const n = taken.get(d.endpointId) ?? 0;
+            if (n >= lim.perEndpoint) {
+              passed = true;
+              continue;
+            }
+            taken.set(d.endpointId, n + 1);
+            if (n + 1 >= lim.perEndpoint) capped.add(d.endpointId);
+            ids.push(d.id);
+          }
+          if (ids.length > 0) {
+            const rank = new Map(ids.map((id, i) => [id, i]));
+            const leased = q.lease.all({ ids: JSON.stringify(ids), until: nowMs + leaseMs, owner });
+            deliveries.push(...leased.sort((a, b) => rank.get(a.id)! - rank.get(b.id)!));
+          }
+          if (due.length < page) break; // nothing more is due
+          if (passed && !lim.stepOver) {
+            held = true;
+            break;
+          }
+          // Next page: what was leased drops out, and so (when stepping over) does every endpoint
+          // that just reached its cap, which is the only way a row is passed over; so this ends.
+        }
         const endpoints = new Map<string, Claimed["endpoint"]>();
         for (const d of deliveries) {
           if (!endpoints.has(d.endpointId))
             endpoints.set(d.endpointId, q.endpointForSending.get({ id: d.endpointId })!);
         }
-        return deliveries.map((delivery) => ({ delivery, endpoint: endpoints.get(delivery.endpointId)! }));
+        const claimed = deliveries.map((delivery) => ({
+          delivery,
+          endpoint: endpoints.get(delivery.endpointId)!,
+        }));
+        return { claimed, held, walkMs, nextDue: q.nextDue.get({ now: nowMs })?.due ?? null };
       },
       { behavior: "immediate" },
     );
@@ -318,18 +399,6 @@ export class WebhookStore {
     if (ep.active && (gone || failing)) q.disable.run({ id: ep.id, reason: gone ? "gone" : "failing" });
   }
 
-  /**
-   * Epoch ms of the earliest pending delivery due after `nowMs`, or null: an index range, not a
-   * scan. Leases that run out are found by the next sweep.
-   */
-  nextDue(nowMs: number): number | null {
-    const row = this.db.get<{ due: number | null }>(
-      sql`select min(next_attempt_at) as due from webhook_deliveries
-          where status = 'pending' and next_attempt_at > ${nowMs}`,
-    );
-    return row?.due ?? null;
-  }
-
   /** Re-encrypts a secret under the current key (key rotation), unless the row changed meanwhile. */
   reseal(endpointId: string, from: Sealed, to: Sealed): void {
     this.db
@@ -344,29 +413,38 @@ function prepareStatements(db: Db) {
   const p = sql.placeholder;
   const d = webhookDeliveries;
   const e = webhookEndpoints;
-  const due = db
-    .select({ id: d.id })
-    .from(d)
-    .innerJoin(e, eq(e.id, d.endpointId))
-    .where(
-      and(
-        eq(d.status, "pending"),
-        lte(d.nextAttemptAt, p("now")),
-        lte(d.leaseUntil, p("now")),
-        eq(e.active, true),
-      ),
-    )
-    .orderBy(d.nextAttemptAt)
-    .limit(p("limit"));
   return {
-    claim: db
+    /** Due, unleased rows of active endpoints not in the JSON array `skip`, in due order. */
+    due: db
+      .select({ id: d.id, endpointId: d.endpointId })
+      .from(d)
+      .innerJoin(e, eq(e.id, d.endpointId))
+      .where(
+        and(
+          eq(d.status, "pending"),
+          lte(d.nextAttemptAt, p("now")),
+          lte(d.leaseUntil, p("now")),
+          eq(e.active, true),
+          sql`${d.endpointId} not in (select value from json_each(${p("skip")}))`,
+        ),
+      )
+      .orderBy(d.nextAttemptAt)
+      .limit(p("limit"))
+      .prepare(),
+    nextDue: db
+      .select({ due: sql<number | null>`min(${d.nextAttemptAt})` })
+      .from(d)
+      .where(and(eq(d.status, "pending"), gt(d.nextAttemptAt, p("now"))))
+      .prepare(),
+    /** Leases the rows named in the JSON array `ids` (just read as due inside the same transaction). */
+    lease: db
       .update(d)
       .set({
         leaseUntil: sql`${p("until")}`,
         leaseOwner: sql`${p("owner")}`,
         attemptCount: sql`${d.attemptCount} + 1`,
       })
-      .where(inArray(d.id, due))
+      .where(sql`${d.id} in (select value from json_each(${p("ids")}))`)
       .returning({
         id: d.id,
         endpointId: d.endpointId,
