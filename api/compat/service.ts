@@ -104,7 +104,9 @@ export class CompatService {
       // Strict even past the ceiling: a refusal after it still undoes the registration, and the
       // client's retry meets the refusal again (nothing kept, nothing charged meanwhile).
       let refusal: ApiError | undefined;
-      await this.held(engine.firstFetch(row, { strict: true }).then((r) => (refusal = r.refused)));
+      // Without type= the kind is a guess: the carrier's answer may make it a booking (BK).
+      const fetched = engine.firstFetch(row, { strict: true, kindGuessed: q.kind === null });
+      await this.held(fetched.then((r) => (refusal = r.refused)));
       if (refusal) return this.refused(refusal, org.id, ref.identifier);
     }
     return this.answer(engine.get(org.id, id));

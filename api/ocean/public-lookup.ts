@@ -6,6 +6,7 @@
 import { CarrierError } from "../../ingest/carriers/connector.ts";
 import { looksLikeContainer, validateContainerNumber } from "../../ingest/iso6346.ts";
 import type { DcsaEventLike } from "../../ingest/tracking/dcsa.ts";
+import { bookingEvidence, documentNumbers } from "../../ingest/tracking/documents.ts";
 import { currentEvents, derive, eventsForContainer, toMilestone } from "../../ingest/tracking/timeline.ts";
 import { ApiError } from "../shared/errors.ts";
 import { milestoneView } from "./records.ts";
@@ -36,19 +37,36 @@ export async function publicLookup(tracking: TrackingServices, raw: string): Pro
   if (!scac || !connector) {
     throw new ApiError("referenceNotResolvable", `No connected line recognises ${number}.`);
   }
+  // The line's name, also when it is only a hint (a B/L prefix shared or unconfirmed).
+  const carrierName = resolution.carrier?.name ?? tracking.carriers.carrier(scac)?.name ?? scac;
   let events: DcsaEventLike[];
+  // Unknown as a B/L, known as a booking (a carrier whose booking and B/L numbers differ).
+  let answeredAsBooking = false;
   try {
     events = (await connector.fetchEvents({ kind, value: number })) as DcsaEventLike[];
   } catch (err) {
     if (!(err instanceof CarrierError)) throw err;
     const unknown = err.kind === "rejected" && err.status === 404;
-    throw new ApiError(
-      "referenceNotResolvable",
-      unknown
-        ? `${tracking.carriers.carrier(scac)?.name ?? scac} does not know ${number}.`
-        : "The carrier did not answer; try again shortly.",
-    );
+    const asBooking =
+      unknown && !isContainer
+        ? ((await connector.fetchEvents({ kind: "booking", value: number }).catch(() => null)) as
+            | DcsaEventLike[]
+            | null)
+        : null;
+    if (!asBooking) {
+      throw new ApiError(
+        "referenceNotResolvable",
+        unknown
+          ? `${carrierName} does not know ${number}.`
+          : "The carrier did not answer; try again shortly.",
+      );
+    }
+    events = asBooking;
+    answeredAsBooking = true;
   }
+  // Nothing is stored here, so the events alone say the kind: named BKG and never TRD is a booking.
+  const isBooking =
+    !isContainer && (answeredAsBooking || bookingEvidence(documentNumbers(events), number) !== "none");
   const { places } = tracking.engine;
   const current = currentEvents(isContainer ? eventsForContainer(events, number) : events);
   const d = derive(current);
@@ -56,8 +74,8 @@ export async function publicLookup(tracking: TrackingServices, raw: string): Pro
   const data = {
     identifier: number,
     // The public tracker's vocabulary (booking_number for bookings).
-    identifier_type: isContainer ? "container_id" : "bill_of_lading",
-    carrier: resolution.carrier?.name ?? scac,
+    identifier_type: isContainer ? "container_id" : isBooking ? "booking_number" : "bill_of_lading",
+    carrier: carrierName,
     status: d.status,
     eta: d.eta,
     eta_is_estimated: d.etaIsEstimated,

@@ -234,16 +234,22 @@ interface Call {
 
 class Emitter {
   readonly events: Array<{ created: number; event: DcsaEvent }> = [];
+  /** When the transport document (B/L) is issued; set before any event that references documents. */
+  trdIssuedAt = Number.POSITIVE_INFINITY;
   constructor(
     private readonly documentNumber: string,
     private readonly scac: string,
   ) {}
 
-  get documentReferences(): DcsaDocumentReference[] {
-    return [
-      { documentReferenceType: "BKG", documentReferenceValue: this.documentNumber },
-      { documentReferenceType: "TRD", documentReferenceValue: this.documentNumber },
-    ];
+  /**
+   * Until the B/L is issued the number is only a booking, and a real carrier cannot name a
+   * transport document that does not exist yet: events created before the issue list BKG alone.
+   */
+  documentReferences(created: number): DcsaDocumentReference[] {
+    const bkg = { documentReferenceType: "BKG" as const, documentReferenceValue: this.documentNumber };
+    return created < this.trdIssuedAt
+      ? [bkg]
+      : [bkg, { documentReferenceType: "TRD", documentReferenceValue: this.documentNumber }];
   }
 
   private id(key: string) {
@@ -293,7 +299,7 @@ class Emitter {
         eventDateTime: localIso(at, call.port.timezone),
         transportEventTypeCode: call.code,
         transportCall: transportCall(call.leg, call.port, call.sequence),
-        documentReferences: this.documentReferences,
+        documentReferences: this.documentReferences(created),
         references: boxes.map((b) => ({ referenceType: "EQ" as const, referenceValue: b })),
         ...extra,
       },
@@ -321,7 +327,7 @@ class Emitter {
       ISOEquipmentCode: box.isoEquipmentCode,
       emptyIndicatorCode: empty ? "EMPTY" : "LADEN",
       eventLocation: place.location,
-      documentReferences: this.documentReferences,
+      documentReferences: this.documentReferences(created),
     };
     if (place.call) event.transportCall = place.call;
     this.events.push({ created, event });
@@ -361,7 +367,8 @@ function location(port: Port, what: string): DcsaLocation {
 
 /**
  * Every event of one shipment. `documentNumber` is the B/L (= booking) number printed on the
- * events: the canonical one, or the alias a caller queried.
+ * events: the canonical one, or the alias a caller queried. It is printed as TRD only on events
+ * created once the B/L is issued (after departure); before that it is a booking alone.
  */
 export function simulateShipment(
   key: ShipmentKey,
@@ -466,7 +473,8 @@ export function simulateShipment(
     "RECE",
     "SHI",
   );
-  emit.shipment("trd-issu", hour(dep1 + rng.range(12, 48) * H), "ISSU", "TRD");
+  emit.trdIssuedAt = hour(dep1 + rng.range(12, 48) * H);
+  emit.shipment("trd-issu", emit.trdIssuedAt, "ISSU", "TRD");
 
   // Vessel calls. Route leg 0 is calls 1-2, route leg 1 (planned or rolled-onto sailing) calls 3-4.
   const seqOf = (leg: VoyageLeg, code: "DEPA" | "ARRI") =>

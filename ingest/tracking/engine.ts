@@ -22,6 +22,7 @@ import { validateContainerNumber } from "../iso6346.ts";
 import type { LessorConnector, LessorRecord } from "../lessors/connector.ts";
 import type { DcsaEventLike } from "./dcsa.ts";
 import { computeDemurrage, type Demurrage, type FreeTimeTerms, matchTerms } from "./demurrage.ts";
+import { bookingEvidence, documentNumbers, pick } from "./documents.ts";
 import { equipmentFromIso } from "./equipment.ts";
 import { Gate } from "./gate.ts";
 import { demurrageEvents, type Raised, raisedEvents } from "./outbox-events.ts";
@@ -106,6 +107,14 @@ export interface RefreshOutcome {
  */
 export interface FetchOptions {
   strict?: boolean;
+  /**
+   * The caller did not say what the reference is (a lookup, compat without type=) and registered a
+   * document as a B/L: the carrier's events may show it is a booking (named BKG, never TRD). An
+   * explicit B/L is not turned into a booking on that alone (its document may not be issued yet).
+   */
+  kindGuessed?: boolean;
+  /** Set by refresh: the carrier knew the number only as a booking (404 as B/L, 200 as booking). */
+  answeredAsBooking?: boolean;
 }
 
 /** Reason of a box of a B/L or booking held back for want of a container slot (taken up when one frees). */
@@ -136,6 +145,9 @@ const VISIBLE_FIELDS = [
   "equipmentType",
   "carrierCode",
   "carrierHintCode",
+  "identifierType",
+  "blNumber",
+  "bookingNumber",
   "unresolvableSince",
   "unresolvedReason",
   "archivedAt",
@@ -306,7 +318,8 @@ export class TrackingEngine {
     let warning: string | null = null;
     let done = false;
     try {
-      const outcome = await this.refresh(row.id, opts);
+      // A non-strict first fetch is a lookup's, whose document kind is a guess (see FetchOptions).
+      const outcome = await this.refresh(row.id, { ...opts, kindGuessed: opts.kindGuessed ?? !opts.strict });
       done = true;
       if (outcome.refused) return { row, warning: null, refused: outcome.refused };
       if (!scac || !this.deps.connectors.has(scac))
@@ -438,14 +451,23 @@ export class TrackingEngine {
       this.gates.set(scac, gate);
     }
     let events: DcsaEventLike[];
+    const ask = (kind: ReferenceKind) =>
+      gate.run(() => connector.fetchEvents({ kind, value: root.identifier })) as Promise<DcsaEventLike[]>;
     try {
-      events = (await gate.run(() =>
-        connector.fetchEvents({ kind: KIND[root.identifierType as IdentifierType], value: root.identifier }),
-      )) as DcsaEventLike[];
+      events = await ask(KIND[root.identifierType as IdentifierType]);
     } catch (err) {
       if (!(err instanceof CarrierError)) throw err;
-      const refused = this.failed(root, err, opts);
-      return { ok: false, events: 0, error: err, ...(refused ? { refused } : {}) };
+      // Unknown as a B/L: a carrier with distinct numbers may know it as a booking.
+      const asBooking =
+        root.identifierType === "bill_of_lading" && err.kind === "rejected" && err.status === 404
+          ? await ask("booking").catch(() => null)
+          : null;
+      if (!asBooking) {
+        const refused = this.failed(root, err, opts);
+        return { ok: false, events: 0, error: err, ...(refused ? { refused } : {}) };
+      }
+      events = asBooking;
+      opts = { ...opts, answeredAsBooking: true };
     }
     const refused = this.apply(root, events, opts);
     if (refused) return { ok: false, events: events.length, refused };
@@ -622,6 +644,7 @@ export class TrackingEngine {
           stored.set(e.eventID, e);
         }
         const after = [...stored.values()];
+        const documents = root.identifierType === "container_id" ? null : this.documentsOf(root, after, opts);
         const boxes = [
           ...new Set(
             after
@@ -678,8 +701,8 @@ export class TrackingEngine {
                 identifier: box,
                 identifierType: "container_id",
                 containerNumber: box,
-                blNumber: root.blNumber,
-                bookingNumber: root.bookingNumber,
+                blNumber: documents?.blNumber ?? root.blNumber,
+                bookingNumber: documents?.bookingNumber ?? root.bookingNumber,
                 equipmentOwner: owner.owner,
                 ownerIsLessor: owner.ownerIsLessor,
                 adding: false,
@@ -715,6 +738,12 @@ export class TrackingEngine {
           if (after.length > 0) {
             update.unresolvableSince = null;
             update.unresolvedReason = null;
+          }
+          // The carrier's booking and B/L numbers, on the B/L or booking and each of its boxes.
+          if (documents) {
+            update.blNumber = documents.blNumber;
+            update.bookingNumber = documents.bookingNumber;
+            if (row === root) update.identifierType = documents.identifierType;
           }
           // The line answered for a reference it was only hinted for: it is now the confirmed carrier.
           if (
@@ -760,10 +789,51 @@ export class TrackingEngine {
           }
           tx.update(tracked).set(update).where(eq(tracked.id, row.id)).run();
         }
+        // Parked boxes are not in records: they carry the document numbers too.
+        if (documents && parked.size > 0) {
+          tx.update(tracked)
+            .set({ blNumber: documents.blNumber, bookingNumber: documents.bookingNumber })
+            .where(and(eq(tracked.parentId, root.id), eq(tracked.archivedReason, PARKED_REASON)))
+            .run();
+        }
         return undefined;
       },
       { behavior: "immediate" },
     );
+  }
+
+  /**
+   * A B/L or booking record's kind and numbers from what the carrier says: TRD numbers are the
+   * B/L, BKG numbers the booking. A reference registered as a B/L becomes a booking when the
+   * carrier knows it only as one (see FetchOptions, bookingEvidence); never the other way, so an
+   * explicit booking stays one. The identifier always stays its own kind's number.
+   */
+  private documentsOf(
+    root: TrackedRow,
+    events: readonly DcsaEventLike[],
+    opts: FetchOptions,
+  ): { identifierType: IdentifierType; blNumber: string | null; bookingNumber: string | null } {
+    const numbers = documentNumbers(events);
+    const evidence = bookingEvidence(numbers, root.identifier);
+    const isBooking =
+      root.identifierType === "booking" ||
+      opts.answeredAsBooking === true ||
+      evidence === "certain" ||
+      (evidence === "likely" && opts.kindGuessed === true && root.adding);
+    if (isBooking) {
+      // Unnamed as TRD while it was registered as a B/L: no B/L number is known for it.
+      const bl = pick(numbers.transportDocuments, root.identifier);
+      return {
+        identifierType: "booking",
+        bookingNumber: root.identifier,
+        blNumber: bl ?? (root.identifierType === "booking" ? root.blNumber : null),
+      };
+    }
+    return {
+      identifierType: root.identifierType as IdentifierType,
+      blNumber: root.identifier,
+      bookingNumber: pick(numbers.bookings, root.identifier) ?? root.bookingNumber,
+    };
   }
 
   /** The organisation's container slots: in use, and free (null = uncapped, nothing counted). */
