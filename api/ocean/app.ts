@@ -206,8 +206,9 @@ export function oceanApp(platform: FullPlatform) {
           if (err instanceof ApiError && err.key === "addInProgress") return inProgress(set);
           throw err;
         }
+        // The lookup guessed the kind (bill_of_lading): the carrier's answer may show a booking.
         engine
-          .firstFetch(row)
+          .firstFetch(row, { kindGuessed: type === "bill_of_lading" })
           .catch((err) => console.error(`[ocean] first fetch of ${row.identifier}:`, err));
         return inProgress(set);
       },

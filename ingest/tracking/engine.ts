@@ -318,8 +318,7 @@ export class TrackingEngine {
     let warning: string | null = null;
     let done = false;
     try {
-      // A non-strict first fetch is a lookup's, whose document kind is a guess (see FetchOptions).
-      const outcome = await this.refresh(row.id, { ...opts, kindGuessed: opts.kindGuessed ?? !opts.strict });
+      const outcome = await this.refresh(row.id, opts);
       done = true;
       if (outcome.refused) return { row, warning: null, refused: outcome.refused };
       if (!scac || !this.deps.connectors.has(scac))
