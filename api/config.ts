@@ -2,10 +2,11 @@
  * Configuration from the environment, read once at start. Every knob is documented in README.md
  * (Configuration); defaults give the embedded single-process set-up.
  */
+
+import { type RouteConfig, routeConfig } from "../engine/config.ts";
 import type { DcsaConnectorConfig } from "../ingest/carriers/connector.ts";
 import type { HttpLessorConfig } from "../ingest/lessors/connector.ts";
 import { type CompatConfig, compatConfig } from "./compat/config.ts";
-import { type RouteConfig, routeConfig } from "./distance/config.ts";
 import { PRODUCTS, type ProductId } from "./shared/products.ts";
 import { type WebhookConfig, webhookConfig } from "./webhooks/config.ts";
 

@@ -2,11 +2,12 @@
  * `npm start`: every product on its own loopback port, one process, embedded defaults, with the
  * sandbox carrier and the poller beside it (PORTOLAN_SANDBOX=0 and PORTOLAN_CARRIERS for real lines).
  */
+
+import { closeRoutePlanners, distanceServices, routePlanner } from "../engine/services.ts";
 import { startPoller } from "../ingest/tracking/poller.ts";
 import { buildApps } from "./app.ts";
 import { bootstrap } from "./bootstrap.ts";
 import { loadConfig } from "./config.ts";
-import { closeRoutePlanners, distanceServices, routePlanner } from "./distance/services.ts";
 import { serveBun } from "./runtime/bun-serve.ts";
 import { startSandboxCarrier } from "./runtime/sandbox-process.ts";
 import { PRODUCTS } from "./shared/products.ts";

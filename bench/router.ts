@@ -4,7 +4,7 @@
  * Usage: bun bench/router.ts [--quick]
  */
 import { createRequire } from "node:module";
-import { SeaRouter } from "../api/distance/sea/router.ts";
+import { SeaRouter } from "../engine/sea/router.ts";
 import { mainPorts, pub151 } from "../test/distance-sea/fixture.ts";
 
 type LngLat = [number, number];

@@ -3,7 +3,7 @@
  * so events and route points refer to them by id. Ports come from our location index; terminals,
  * depots and yards go to facilities by name.
  */
-import type { ResolvedPoint } from "../distance/locations/index.ts";
+import type { ResolvedPoint } from "../../engine/locations/index.ts";
 import type { Facility, Location, Place } from "./shapes.ts";
 
 /** The slice of the location index used here (LocationIndex has it). */

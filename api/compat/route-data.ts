@@ -2,8 +2,9 @@
  * route_data: the legs between port calls drawn on our sea router, the pin (where the box is now:
  * the AIS fix when there is one) and the vendor's AIS block.
  */
+
+import type { SeaRouteData, SeaRouteRequest } from "../../engine/sea/router.ts";
 import type { VesselPosition } from "../../ingest/ais/positions.ts";
-import type { SeaRouteData, SeaRouteRequest } from "../distance/sea/router.ts";
 import type { Books, Mapped } from "./containers.ts";
 import { utcDate } from "./dates.ts";
 import type { Ais, Leg, Location, PortCall, Route } from "./shapes.ts";

@@ -5,7 +5,7 @@
  * renders the service's outcome in the vendor's envelope. docs/compat.md has the rules.
  */
 import { Elysia } from "elysia";
-import { distanceServices } from "../distance/services.ts";
+import { distanceServices } from "../../engine/services.ts";
 import { errorBody, jsonResponse } from "../shared/envelopes.ts";
 import { ApiError, type ProblemKey } from "../shared/errors.ts";
 import type { FullPlatform } from "../shared/platform.ts";

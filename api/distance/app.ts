@@ -4,14 +4,14 @@
  * location resolution in locations/.
  */
 import { t } from "elysia";
+import type { PlaceKind, ResolvedPoint } from "../../engine/locations/index.ts";
+import { Overloaded, type SeaPlanner } from "../../engine/sea/pool.ts";
+import { distanceServices, routePlanner } from "../../engine/services.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
 import type { Platform } from "../shared/platform.ts";
 import { createProductApp, principalOf } from "../shared/product-app.ts";
 import { product } from "../shared/products.ts";
-import type { PlaceKind, ResolvedPoint } from "./locations/index.ts";
-import { Overloaded, type SeaPlanner } from "./sea/pool.ts";
-import { distanceServices, routePlanner } from "./services.ts";
 
 /** Spec mode names and aliases. Only the sea planner exists yet; the others answer 400 until they land. */
 const MODE_ALIASES: Record<string, string> = {

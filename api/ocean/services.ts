@@ -1,5 +1,6 @@
 /** The tracking engine and what it needs, wired from configuration. */
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { distanceServices } from "../../engine/services.ts";
 import { MemoryPositionStore, type PositionStore } from "../../ingest/ais/positions.ts";
 import { type CarrierConnector, DcsaConnector } from "../../ingest/carriers/connector.ts";
 import { CarrierDirectory } from "../../ingest/carriers/resolve.ts";
@@ -9,7 +10,6 @@ import type { PlaceLookup } from "../../ingest/tracking/timeline.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/database.ts";
 import { tracked } from "../db/schema.ts";
-import { distanceServices } from "../distance/services.ts";
 import type { LaneConfidence } from "./records.ts";
 
 export interface TrackingServices {

@@ -4,10 +4,10 @@
  * (node:sqlite) differ from the Bun start.
  */
 import { fileURLToPath } from "node:url";
+import { distanceServices, routePlanner } from "../../engine/services.ts";
 import { AccountsRepo } from "../accounts/repo.ts";
 import { loadConfig } from "../config.ts";
 import { distanceApp } from "../distance/app.ts";
-import { distanceServices, routePlanner } from "../distance/services.ts";
 import { MemoryRateLimiter } from "../shared/ratelimit/memory.ts";
 import { openDenoDatabase } from "./deno-sqlite.ts";
 

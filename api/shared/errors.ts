@@ -2,8 +2,10 @@
  * The error catalogue: every failure any product can answer, with its HTTP status and its code in
  * both spellings. Upper-case codes go to the ok-envelope products (ocean, schedules, load plans);
  * lower-case codes to the data-envelope products (air-cargo, rates, distance). Envelopes render
- * these in api/shared/envelopes.ts; handlers only ever throw ApiError.
+ * these in api/shared/envelopes.ts; handlers throw ApiError, or let the engine's EngineError pass
+ * (fromEngine maps it).
  */
+import type { EngineError, EngineErrorCode } from "../../engine/errors.ts";
 
 export type Severity = "warning" | "error";
 
@@ -63,4 +65,17 @@ export class ApiError extends Error {
   get status(): number {
     return this.problem.status;
   }
+}
+
+/** The engine's typed failures as the API's: same spec code, same message and extra fields. */
+const ENGINE_PROBLEMS: Record<EngineErrorCode, ProblemKey> = {
+  invalid_request: "validation",
+  location_not_found: "locationNotFound",
+  no_route: "noRoute",
+  geocoder_unavailable: "geocoderUnavailable",
+  overloaded: "overloaded",
+};
+
+export function fromEngine(err: EngineError): ApiError {
+  return new ApiError(ENGINE_PROBLEMS[err.code], err.message, err.extra);
 }

@@ -5,11 +5,12 @@
  */
 import { swagger } from "@elysiajs/swagger";
 import { Elysia, t } from "elysia";
+import { EngineError } from "../../engine/errors.ts";
 import { keyPrefixOf } from "../accounts/keys.ts";
 import type { Principal } from "../accounts/repo.ts";
 import { webhookRoutes } from "../webhooks/routes.ts";
 import { type ErrorStyle, errorBody, jsonResponse, keyedErrorStyle, successBody } from "./envelopes.ts";
-import { ApiError } from "./errors.ts";
+import { ApiError, fromEngine } from "./errors.ts";
 import { health } from "./health.ts";
 import type { Platform } from "./platform.ts";
 import { type ProductDef, product } from "./products.ts";
@@ -233,6 +234,7 @@ export function createProductApp(opts: ProductAppOptions) {
       const cause = (error as { cause?: unknown }).cause;
       if (error instanceof ApiError) failure = error;
       else if (cause instanceof ApiError) failure = cause;
+      else if (error instanceof EngineError) failure = fromEngine(error);
       else if (code === "NOT_FOUND") {
         failure = allowedElsewhere(app, path, request.method)
           ? new ApiError("methodNotAllowed", `Method ${request.method} is not allowed on ${path}.`)

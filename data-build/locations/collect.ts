@@ -3,7 +3,8 @@
  * ports > World Port Index > UN/LOCODE, best position and name winning); airports, countries and
  * cities stay separate rows. Importance is fixed here: rows are later stored in importance order.
  */
-import type { PlaceKind, PlaceSource } from "../../api/distance/locations/format.ts";
+import { haversineM } from "../../common/geo.ts";
+import type { PlaceKind, PlaceSource } from "../../engine/locations/format.ts";
 import { csvRecords, parseCsv, rejoinSplitFields } from "./csv.ts";
 
 export interface Place {
@@ -84,14 +85,6 @@ const IMPORTANCE = {
 
 /** A main-port position this far from its LOCODE's is checked for a flipped latitude sign. */
 const MAX_MAIN_PORT_OFFSET_KM = 250;
-
-function haversineKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
-  const rad = Math.PI / 180;
-  const a =
-    Math.sin(((lat2 - lat1) * rad) / 2) ** 2 +
-    Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lng2 - lng1) * rad) / 2) ** 2;
-  return 2 * 6371 * Math.asin(Math.sqrt(a));
-}
 
 const num = (s: string | undefined): number => (s === undefined || s.trim() === "" ? Number.NaN : Number(s));
 const validPoint = (lat: number, lng: number) =>
@@ -291,7 +284,7 @@ export function collectLocations(src: LocationSources): CollectedLocations {
     const existing = byLocode.get(current);
     // Tanjung Priok is listed at +6.09 (north of the equator): a flipped sign, not a far-off port.
     if (existing && offsetKm > MAX_MAIN_PORT_OFFSET_KM) {
-      if (haversineKm(-lat, lng, existing.lat, existing.lng) < MAX_MAIN_PORT_OFFSET_KM) {
+      if (haversineM(-lat, lng, existing.lat, existing.lng) / 1000 < MAX_MAIN_PORT_OFFSET_KM) {
         src.warn(`main port ${current} ${name}: latitude ${lat} has a flipped sign, using ${-lat}`);
         lat = -lat;
       }

@@ -1,4 +1,4 @@
-/** Encodes collected places into the `locations` artifact (layout in api/distance/locations/format.ts). */
+/** Encodes collected places into the `locations` artifact (layout in engine/locations/format.ts). */
 import {
   CODE_BYTES,
   CODE_FIELDS,
@@ -10,8 +10,8 @@ import {
   NO_INDEX,
   SECTION,
   SOURCES,
-} from "../../api/distance/locations/format.ts";
-import { normalize } from "../../api/distance/locations/normalize.ts";
+} from "../../engine/locations/format.ts";
+import { normalize } from "../../engine/locations/normalize.ts";
 import { encodeArtifact } from "../format/container.ts";
 import type { CollectedLocations } from "./collect.ts";
 

@@ -2,7 +2,7 @@
  * ECA zone splitting. The zone polygons close over land, so they only ever split lengths of
  * sea-lane segments; they are never used to decide where a ship can go.
  */
-import { haversineM } from "./geo.ts";
+import { haversineM } from "../../common/geo.ts";
 
 export interface EcaZone {
   id: string;

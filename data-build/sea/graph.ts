@@ -3,9 +3,9 @@
  * (payload layout: docs/graph-format.md; reader: router-wasm/src/graph.rs).
  */
 import type { Topology } from "topojson-specification";
+import { densify, polylineM } from "../../common/geo.ts";
 import { encodeArtifact } from "../format/container.ts";
 import { type EcaZone, splitByZone } from "./eca.ts";
-import { densify, polylineM } from "./geo.ts";
 import type { LaneFeature } from "./gpkg.ts";
 import { oceanShortcuts } from "./ocean.ts";
 

@@ -10,7 +10,7 @@
  *  - nothing poleward of 64N / 60S (ice, and the Arctic passages stay on their gated lanes).
  */
 import type { Topology } from "topojson-specification";
-import { EARTH_RADIUS_M, haversineM } from "./geo.ts";
+import { EARTH_RADIUS_M, haversineM } from "../../common/geo.ts";
 import { LandRaster } from "./land.ts";
 
 const RES = 0.1;

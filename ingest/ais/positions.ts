@@ -4,6 +4,7 @@
  * `toPosition`) so that a SQLite- or Redis-backed store only has to load and save records;
  * `MemoryPositionStore` is the in-process Map version.
  */
+import { haversineM } from "../../common/geo.ts";
 import { type AisMessage, navStatusText } from "./messages.ts";
 
 /**
@@ -96,11 +97,7 @@ export function fixTime(msg: AisMessage, receivedAt: number): number {
 
 /** Great-circle distance in km. */
 export function distanceKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
-  const rad = Math.PI / 180;
-  const dLat = (lat2 - lat1) * rad;
-  const dLng = (lng2 - lng1) * rad;
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLng / 2) ** 2;
-  return 2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(a)));
+  return haversineM(lat1, lng1, lat2, lng2) / 1000;
 }
 
 function impliedKnots(km: number, fromMs: number, toMs: number): number {

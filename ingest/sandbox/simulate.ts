@@ -9,6 +9,7 @@
  * hold is a SHIPMENT HOLD event with documentTypeCode CUS, its reason in `reason` and the box in
  * `references` (EQ), then an INSP equipment event, then a SHIPMENT RELS (CUS) naming the box.
  */
+import { haversineM, METRES_PER_NM } from "../../common/geo.ts";
 import type {
   DcsaDocumentReference,
   DcsaEquipmentEvent,
@@ -162,11 +163,7 @@ export function localIso(ms: number, timeZone: string): string {
 }
 
 function greatCircleNm(a: Port, b: Port): number {
-  const r = Math.PI / 180;
-  const dLat = (b.lat - a.lat) * r;
-  const dLng = (b.lng - a.lng) * r;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * r) * Math.cos(b.lat * r) * Math.sin(dLng / 2) ** 2;
-  return 2 * 3440.065 * Math.asin(Math.min(1, Math.sqrt(h)));
+  return haversineM(a.lat, a.lng, b.lat, b.lng) / METRES_PER_NM;
 }
 
 const country = (p: Port) => p.locode.slice(0, 2);

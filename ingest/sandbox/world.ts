@@ -4,9 +4,9 @@
  */
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { LocationIndex } from "../../api/distance/locations/index.ts";
-import { getSeaRouter } from "../../api/distance/sea/router.ts";
 import { csvRecords } from "../../data-build/locations/csv.ts";
+import { LocationIndex } from "../../engine/locations/index.ts";
+import { getSeaRouter } from "../../engine/sea/router.ts";
 import { CarrierDirectory, type OceanCarrier, sourcesDir } from "../carriers/resolve.ts";
 
 /** Carriers the sandbox plays, each under /{scac}/v2/events. */

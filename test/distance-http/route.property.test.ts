@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import fc from "fast-check";
-import { PASSAGE_IDS } from "../../api/distance/sea/policy.ts";
+import { PASSAGE_IDS } from "../../engine/sea/policy.ts";
 import { errorProblems, successProblems } from "../helpers/envelopes.ts";
 import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 

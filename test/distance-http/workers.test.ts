@@ -7,10 +7,10 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { distanceApp } from "../../api/distance/app.ts";
-import { routeConfig } from "../../api/distance/config.ts";
-import { Overloaded, RoutePool, type SeaPlanner } from "../../api/distance/sea/pool.ts";
-import { type SeaRouteRequest, SeaRouter } from "../../api/distance/sea/router.ts";
-import { ApiError } from "../../api/shared/errors.ts";
+import { routeConfig } from "../../engine/config.ts";
+import { EngineError } from "../../engine/errors.ts";
+import { Overloaded, RoutePool, type SeaPlanner } from "../../engine/sea/pool.ts";
+import { type SeaRouteRequest, SeaRouter } from "../../engine/sea/router.ts";
 import { errorCode, errorProblems } from "../helpers/envelopes.ts";
 import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 
@@ -107,17 +107,17 @@ test("engine errors keep their status, code, message and extra fields through th
     to: { lat: 1.27, lng: 103.83 },
     maxSettled: 10,
   };
-  const pooled = (await pool.plan(starved).catch((e: unknown) => e)) as ApiError;
+  const pooled = (await pool.plan(starved).catch((e: unknown) => e)) as EngineError;
   const local = (() => {
     try {
       router.plan(starved);
     } catch (e) {
-      return e as ApiError;
+      return e as EngineError;
     }
   })()!;
-  expect(pooled).toBeInstanceOf(ApiError);
-  expect([pooled.key, pooled.message, pooled.extra]).toEqual([
-    local.key,
+  expect(pooled).toBeInstanceOf(EngineError);
+  expect([pooled.code, pooled.message, pooled.extra]).toEqual([
+    local.code,
     local.message,
     { reason: "budget_exhausted" },
   ]);

@@ -4,11 +4,11 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { LocationIndex } from "../../api/distance/locations/index.ts";
 import { loadManifest } from "../../data-build/manifest.ts";
 import { defaultDirs, runPipeline } from "../../data-build/pipeline.ts";
 import { registry } from "../../data-build/stages/index.ts";
 import { LOCATIONS_OUTPUT } from "../../data-build/stages/locations.ts";
+import { LocationIndex } from "../../engine/locations/index.ts";
 
 let loaded: Promise<{ index: LocationIndex; bytes: Uint8Array; loadMs: number }> | undefined;
 

@@ -1,10 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import {
-  externalGeocoder,
-  type LocationIndex,
-  type ResolvedPoint,
-} from "../../api/distance/locations/index.ts";
-import { ApiError } from "../../api/shared/errors.ts";
+import { EngineError } from "../../engine/errors.ts";
+import { externalGeocoder, type LocationIndex, type ResolvedPoint } from "../../engine/locations/index.ts";
 import { locationsFixture } from "./fixture.ts";
 
 let index: LocationIndex;
@@ -56,16 +52,16 @@ describe("resolve", () => {
     }
   });
 
-  const errors: Array<[string, "validation" | "locationNotFound"]> = [
-    ["", "validation"],
-    ["91,10", "validation"],
-    ["45,181", "validation"],
-    ["12", "validation"],
-    ["1.5,", "validation"],
-    ["ZZ", "locationNotFound"],
-    ["QQZZZ", "locationNotFound"],
-    ["Xqzvwyk Town", "locationNotFound"],
-    ["Portland, Narnia", "locationNotFound"],
+  const errors: Array<[string, "invalid_request" | "location_not_found"]> = [
+    ["", "invalid_request"],
+    ["91,10", "invalid_request"],
+    ["45,181", "invalid_request"],
+    ["12", "invalid_request"],
+    ["1.5,", "invalid_request"],
+    ["ZZ", "location_not_found"],
+    ["QQZZZ", "location_not_found"],
+    ["Xqzvwyk Town", "location_not_found"],
+    ["Portland, Narnia", "location_not_found"],
   ];
   test.each(errors)("%p -> %s", (input, key) => {
     let err: unknown;
@@ -74,9 +70,8 @@ describe("resolve", () => {
     } catch (e) {
       err = e;
     }
-    expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).key).toBe(key);
-    expect((err as ApiError).status).toBe(key === "validation" ? 400 : 404);
+    expect(err).toBeInstanceOf(EngineError);
+    expect((err as EngineError).code).toBe(key);
   });
 
   test("every resolved point has the full shape", () => {
@@ -120,9 +115,8 @@ describe("pluggable geocoder", () => {
   });
   test("external failure -> geocoder_unavailable (503), codes still resolve", async () => {
     const err = await index.resolveWith("Hamburg", down).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).key).toBe("geocoderUnavailable");
-    expect((err as ApiError).status).toBe(503);
+    expect(err).toBeInstanceOf(EngineError);
+    expect((err as EngineError).code).toBe("geocoder_unavailable");
     expect((await index.resolveWith("NLRTM", down)).locode).toBe("NLRTM");
     expect((await index.resolveWith("10,20", down)).kind).toBe("coordinates");
   });
@@ -134,7 +128,7 @@ describe("pluggable geocoder", () => {
     );
     expect(await index.resolveWith("Somewhere 1", fixed)).toMatchObject({ kind: "address", source: "fixed" });
     const err = await index.resolveWith("Nowhere 2", fixed).catch((e: unknown) => e);
-    expect((err as ApiError).key).toBe("locationNotFound");
+    expect((err as EngineError).code).toBe("location_not_found");
   });
   test("the offline geocoder is the default Geocoder", async () => {
     expect((await index.resolveWith("Hamburg", index.offline)).country_code).toBe("DE");

@@ -2,10 +2,10 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { LocationIndex } from "../../api/distance/locations/index.ts";
-import type { ApiError } from "../../api/shared/errors.ts";
 import { encodeArtifact } from "../../data-build/format/container.ts";
 import { defaultDirs } from "../../data-build/pipeline.ts";
+import type { EngineError } from "../../engine/errors.ts";
+import { LocationIndex } from "../../engine/locations/index.ts";
 import { locationsFixture } from "./fixture.ts";
 
 let index: LocationIndex;
@@ -82,7 +82,7 @@ describe("search ranking", () => {
     } catch (e) {
       err = e;
     }
-    expect((err as ApiError).key).toBe("validation");
+    expect((err as EngineError).code).toBe("invalid_request");
   });
   test("no match is an empty list", () => {
     expect(index.search("xqzvwykq")).toEqual([]);
@@ -119,7 +119,7 @@ describe("artifact", () => {
     expect(viaFetch.resolve("CNSHA").locode).toBe("CNSHG");
   });
   test("the runtime folder stays web-standard (Deno-compatible)", () => {
-    const dir = join(import.meta.dir, "../../api/distance/locations");
+    const dir = join(import.meta.dir, "../../engine/locations");
     for (const file of readdirSync(dir)) {
       const text = readFileSync(join(dir, file), "utf8");
       expect(text).not.toMatch(/from "(bun|bun:[a-z]+|node:[a-z]+)"|\bBun\.|\brequire\(/);

@@ -4,7 +4,7 @@
  * docs/sea-routing.md.
  */
 import { expect, test } from "bun:test";
-import { DEFAULT_MASK, passageBit } from "../../api/distance/sea/policy.ts";
+import { DEFAULT_MASK, passageBit } from "../../engine/sea/policy.ts";
 import { STATUS } from "../../router-wasm/binding/router.ts";
 import { pub151, type RefPair, seaRouter } from "./fixture.ts";
 

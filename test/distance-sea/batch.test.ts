@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parsePairs } from "../../api/distance/batch.ts";
+import { parsePairs } from "../../engine/batch.ts";
 import { BUILD_DIR, ROOT, seaRouter } from "./fixture.ts";
 
 test("parsePairs reads CSV (names or coordinate columns) and NDJSON", () => {
@@ -34,7 +34,7 @@ test("batch CLI writes one NDJSON line per pair, in input order, errors inline",
   const p = Bun.spawnSync(
     [
       process.execPath,
-      join(ROOT, "api/distance/batch.ts"),
+      join(ROOT, "engine/batch.ts"),
       input,
       "--out",
       out,

@@ -1,8 +1,8 @@
 /** Shared setup for the sea router tests: artifacts (built on demand) and reference data. */
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { SeaRouter } from "../../api/distance/sea/router.ts";
 import { buildSeaGraphLocally } from "../../data-build/sea/build-local.ts";
+import { SeaRouter } from "../../engine/sea/router.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const BUILD_DIR = resolve(process.env.PORTOLAN_BUILD_DIR ?? join(ROOT, "data/build"));

@@ -2,11 +2,11 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import fc from "fast-check";
-import { PASSAGE_IDS } from "../../api/distance/sea/policy.ts";
-import type { SeaPoint, SeaRouteData } from "../../api/distance/sea/router.ts";
-import { ApiError } from "../../api/shared/errors.ts";
-import { densify, haversineM } from "../../data-build/sea/geo.ts";
+import { densify, haversineM } from "../../common/geo.ts";
 import { readMarnet } from "../../data-build/sea/gpkg.ts";
+import { EngineError } from "../../engine/errors.ts";
+import { PASSAGE_IDS } from "../../engine/sea/policy.ts";
+import type { SeaPoint, SeaRouteData } from "../../engine/sea/router.ts";
 import { mainPorts, pub151, SOURCES, seaRouter } from "./fixture.ts";
 import { landMask } from "./land.ts";
 
@@ -22,7 +22,7 @@ function plan(from: SeaPoint, to: SeaPoint, avoid: string[] = [], path = false):
   try {
     return r.plan({ from, to, avoid, path });
   } catch (err) {
-    if (err instanceof ApiError && err.key === "noRoute") return null;
+    if (err instanceof EngineError && err.code === "no_route") return null;
     throw err;
   }
 }

@@ -3,8 +3,8 @@ import { readFileSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SeaRouter } from "../../api/distance/sea/router.ts";
-import { ApiError } from "../../api/shared/errors.ts";
+import { EngineError } from "../../engine/errors.ts";
+import { SeaRouter } from "../../engine/sea/router.ts";
 import { BUILD_DIR, mainPorts, seaRouter } from "./fixture.ts";
 
 const P = {
@@ -22,14 +22,14 @@ const P = {
 const r = await seaRouter();
 const ids = (ps: Array<{ id: string }>) => ps.map((p) => p.id);
 
-function apiError(fn: () => unknown): ApiError {
+function engineError(fn: () => unknown): EngineError {
   try {
     fn();
   } catch (err) {
-    if (err instanceof ApiError) return err;
+    if (err instanceof EngineError) return err;
     throw err;
   }
-  throw new Error("expected an ApiError");
+  throw new Error("expected an EngineError");
 }
 
 describe("planSeaRoute", () => {
@@ -108,31 +108,30 @@ describe("planSeaRoute", () => {
       { from: { lat: 91, lng: 0 } },
     ];
     for (const extra of bad) {
-      const e = apiError(() => r.plan({ from: P.rotterdam, to: P.hamburg, ...extra }));
-      expect(e.key).toBe("validation");
-      expect(e.status).toBe(400);
+      const e = engineError(() => r.plan({ from: P.rotterdam, to: P.hamburg, ...extra }));
+      expect(e.code).toBe("invalid_request");
     }
     expect(
-      apiError(() => r.plan({ from: P.rotterdam, to: P.hamburg, avoid: ["atlantis"] })).message,
+      engineError(() => r.plan({ from: P.rotterdam, to: P.hamburg, avoid: ["atlantis"] })).message,
     ).toContain("suez");
   });
 
   test("no route: inland points, closed passages, exhausted budget", () => {
-    const inland = apiError(() => r.plan({ from: P.madrid, to: P.rotterdam }));
-    expect(inland.key).toBe("noRoute");
+    const inland = engineError(() => r.plan({ from: P.madrid, to: P.rotterdam }));
+    expect(inland.code).toBe("no_route");
     expect(inland.message).toContain("Madrid");
     // The Black Sea side of the world is cut off with Gibraltar and Suez closed.
-    const closed = apiError(() =>
+    const closed = engineError(() =>
       r.plan({
         from: { lat: 41.02, lng: 28.99, name: "Istanbul" },
         to: P.rotterdam,
         avoid: ["gibraltar", "suez"],
       }),
     );
-    expect(closed.key).toBe("noRoute");
+    expect(closed.code).toBe("no_route");
     expect(closed.message).toContain("suez, gibraltar closed");
-    const budget = apiError(() => r.plan({ from: P.rotterdam, to: P.singapore, maxSettled: 5 }));
-    expect(budget.key).toBe("noRoute");
+    const budget = engineError(() => r.plan({ from: P.rotterdam, to: P.singapore, maxSettled: 5 }));
+    expect(budget.code).toBe("no_route");
     expect(budget.extra).toEqual({ reason: "budget_exhausted" });
   });
 

@@ -5,8 +5,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { type RawRoute, STATUS, WasmRouter } from "../../../router-wasm/binding/router.ts";
-import { ApiError } from "../../shared/errors.ts";
+import { type RawRoute, STATUS, WasmRouter } from "../../router-wasm/binding/router.ts";
+import { EngineError } from "../errors.ts";
 import {
   checkMode,
   checkSpeed,
@@ -99,7 +99,7 @@ export class SeaRouter {
    */
   static async load(buildDir?: string): Promise<SeaRouter> {
     const dir = resolve(
-      buildDir ?? process.env.PORTOLAN_BUILD_DIR ?? join(import.meta.dir, "../../../data/build"),
+      buildDir ?? process.env.PORTOLAN_BUILD_DIR ?? join(import.meta.dir, "../../data/build"),
     );
     const graphPath = join(dir, "sea.graph");
     const wasmPath = join(dir, "router.wasm");
@@ -145,7 +145,7 @@ export class SeaRouter {
     return this.wasm.route(from.lat, from.lng, to.lat, to.lng, closedMask, maxSettled, path);
   }
 
-  /** Plans a sea route; throws ApiError validation / noRoute. */
+  /** Plans a sea route; throws EngineError validation / noRoute. */
   plan(req: SeaRouteRequest): SeaRouteData {
     const speed = checkSpeed(req.speedKnots ?? SPEED_KNOTS.default);
     const mode = checkMode(req.routingMode ?? "short");
@@ -156,7 +156,7 @@ export class SeaRouter {
         Math.abs(p.lat) > 90 ||
         Math.abs(p.lng) > 180
       ) {
-        throw new ApiError("validation", `${side} has no valid coordinates`);
+        throw new EngineError("invalid_request", `${side} has no valid coordinates`);
       }
     }
     const requested = parseAvoid(req.avoid ?? []);
@@ -201,8 +201,8 @@ export class SeaRouter {
       ] as const) {
         const limit = p.kind === "port" ? MAX_SNAP_KM.port : MAX_SNAP_KM.other;
         if (s.snapM > limit * 1000) {
-          throw new ApiError(
-            "noRoute",
+          throw new EngineError(
+            "no_route",
             `${label(p, side)} is ${Math.round(s.snapM / 1000)} km from the nearest sea lane (limit ${limit} km): no sea route`,
           );
         }
@@ -210,8 +210,8 @@ export class SeaRouter {
       return;
     }
     if (raw.status === STATUS.budgetExhausted) {
-      throw new ApiError(
-        "noRoute",
+      throw new EngineError(
+        "no_route",
         `sea route search gave up after ${raw.settled} steps (search budget exhausted)`,
         {
           reason: "budget_exhausted",
@@ -219,8 +219,8 @@ export class SeaRouter {
       );
     }
     const closedNote = avoided.length ? ` with ${avoided.join(", ")} closed` : "";
-    throw new ApiError(
-      "noRoute",
+    throw new EngineError(
+      "no_route",
       `no sea route between ${label(req.from, "from")} and ${label(req.to, "to")}${closedNote}`,
     );
   }
@@ -277,7 +277,7 @@ export function getSeaRouter(buildDir?: string): Promise<SeaRouter> {
   return perThread;
 }
 
-/** Plans a sea route with the thread's router. Throws ApiError("validation" | "noRoute"). */
+/** Plans a sea route with the thread's router. Throws EngineError("validation" | "noRoute"). */
 export async function planSeaRoute(req: SeaRouteRequest): Promise<SeaRouteData> {
   return (await getSeaRouter()).plan(req);
 }

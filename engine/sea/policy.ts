@@ -3,7 +3,7 @@
  * PASSAGE_IDS (the order of data-build/sea/graph.ts PASSAGES; the graph's names section is checked
  * against it at load). Rationale: docs/sea-routing.md.
  */
-import { ApiError } from "../../shared/errors.ts";
+import { EngineError } from "../errors.ts";
 
 export const PASSAGE_IDS = [
   "suez",
@@ -59,8 +59,8 @@ export function parseAvoid(avoid: readonly string[]): PassageId[] {
     const id = raw.trim().toLowerCase();
     if (id === "") continue;
     if (!(PASSAGE_IDS as readonly string[]).includes(id)) {
-      throw new ApiError(
-        "validation",
+      throw new EngineError(
+        "invalid_request",
         `unknown passage "${raw}" in avoid; known passages: ${PASSAGE_IDS.join(", ")}`,
       );
     }
@@ -76,8 +76,8 @@ export function checkSpeed(speedKnots: number): number {
     speedKnots < SPEED_KNOTS.min ||
     speedKnots > SPEED_KNOTS.max
   ) {
-    throw new ApiError(
-      "validation",
+    throw new EngineError(
+      "invalid_request",
       `speed_knots must be a number from ${SPEED_KNOTS.min} to ${SPEED_KNOTS.max}`,
     );
   }
@@ -87,7 +87,7 @@ export function checkSpeed(speedKnots: number): number {
 export function checkMode(mode: string): RoutingMode {
   const m = mode.trim().toLowerCase();
   if (!(ROUTING_MODES as readonly string[]).includes(m)) {
-    throw new ApiError("validation", `routing_mode must be one of ${ROUTING_MODES.join(", ")}`);
+    throw new EngineError("invalid_request", `routing_mode must be one of ${ROUTING_MODES.join(", ")}`);
   }
   return m as RoutingMode;
 }

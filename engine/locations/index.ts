@@ -3,8 +3,8 @@
  * Bun and Deno): bytes come from the caller, or from fetch() via fromUrl. Precedence rules for short
  * codes are documented in docs/locations.md.
  */
-import { decodeArtifact } from "../../../data-build/format/container.ts";
-import { ApiError } from "../../shared/errors.ts";
+import { decodeArtifact } from "../../data-build/format/container.ts";
+import { EngineError } from "../errors.ts";
 import {
   CODE_BYTES,
   CODE_FIELDS,
@@ -92,8 +92,8 @@ function comparePrefix(keys: Uint8Array, pos: number, q: Uint8Array): number {
 
 /** A raw `lat,lng` input as a resolved point; out-of-range values are a 400. */
 export function coordinatesPoint(lat: number, lng: number): ResolvedPoint {
-  if (Math.abs(lat) > 90) throw new ApiError("validation", `latitude ${lat} is outside -90..90`);
-  if (Math.abs(lng) > 180) throw new ApiError("validation", `longitude ${lng} is outside -180..180`);
+  if (Math.abs(lat) > 90) throw new EngineError("invalid_request", `latitude ${lat} is outside -90..90`);
+  if (Math.abs(lng) > 180) throw new EngineError("invalid_request", `longitude ${lng} is outside -180..180`);
   return {
     kind: "coordinates",
     name: `${lat},${lng}`,
@@ -212,9 +212,9 @@ export class LocationIndex {
     try {
       point = await geocoder.geocode(input.trim());
     } catch (err) {
-      if (err instanceof ApiError) throw err;
-      throw new ApiError(
-        "geocoderUnavailable",
+      if (err instanceof EngineError) throw err;
+      throw new EngineError(
+        "geocoder_unavailable",
         `address lookup is unavailable: ${(err as Error).message ?? err}`,
       );
     }
@@ -227,12 +227,12 @@ export class LocationIndex {
    */
   private resolveCode(raw: string): ResolvedPoint | null | undefined {
     const input = raw.trim();
-    if (input === "") throw new ApiError("validation", "location is empty");
+    if (input === "") throw new EngineError("invalid_request", "location is empty");
     const coords = COORDS_RE.exec(input);
     if (coords) {
       return coordinatesPoint(Number(coords[1]), Number(coords[2]));
     }
-    if (NUMERIC_RE.test(input)) throw new ApiError("validation", `"${input}" is not a lat,lng pair`);
+    if (NUMERIC_RE.test(input)) throw new EngineError("invalid_request", `"${input}" is not a lat,lng pair`);
     const upper = input.toUpperCase();
     if (/^[A-Za-z]{2}$/.test(input)) {
       const row = this.countryRow.get(this.countryByCode.get(upper) ?? NO_INDEX);
@@ -266,8 +266,8 @@ export class LocationIndex {
     return row === -1 ? null : this.point(row);
   }
 
-  private notFound(input: string): ApiError {
-    return new ApiError("locationNotFound", `location "${input.trim()}" could not be found`);
+  private notFound(input: string): EngineError {
+    return new EngineError("location_not_found", `location "${input.trim()}" could not be found`);
   }
 
   private throwNotFound(input: string): never {
@@ -331,14 +331,14 @@ export class LocationIndex {
    */
   search(q: string, opts: SearchOptions = {}): SearchResult[] {
     const query = q.trim();
-    if (query.length < 2) throw new ApiError("validation", "q must be at least 2 characters");
+    if (query.length < 2) throw new EngineError("invalid_request", "q must be at least 2 characters");
     const limit = opts.limit ?? DEFAULT_LIMIT;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-      throw new ApiError("validation", `limit must be an integer from 1 to ${MAX_LIMIT}`);
+      throw new EngineError("invalid_request", `limit must be an integer from 1 to ${MAX_LIMIT}`);
     }
     for (const t of opts.types ?? []) {
       if (!KINDS.includes(t))
-        throw new ApiError("validation", `unknown type "${t}"; types: ${KINDS.join(", ")}`);
+        throw new EngineError("invalid_request", `unknown type "${t}"; types: ${KINDS.join(", ")}`);
     }
     const allowed = new Set<number>((opts.types?.length ? opts.types : KINDS).map((t) => KINDS.indexOf(t)));
     if (opts.geocode === false) allowed.delete(KINDS.indexOf("address"));
@@ -543,7 +543,7 @@ function splitQualifier(text: string): Array<{ name: string; qualifier: string |
 
 /**
  * Wraps an external geocoder (an HTTP service, say): any failure it throws becomes
- * ApiError("geocoderUnavailable") so the API answers 503 while codes keep working.
+ * EngineError("geocoderUnavailable") so the API answers 503 while codes keep working.
  */
 export function externalGeocoder(
   name: string,
@@ -555,8 +555,8 @@ export function externalGeocoder(
         const point = await lookup(text);
         return point && { ...point, source: point.source || name };
       } catch (err) {
-        throw new ApiError(
-          "geocoderUnavailable",
+        throw new EngineError(
+          "geocoder_unavailable",
           `geocoder ${name} is unavailable: ${(err as Error).message ?? err}`,
         );
       }

@@ -6,7 +6,7 @@
  * Overloaded (503 overloaded + Retry-After) instead of queueing without limit.
  */
 import { Worker } from "node:worker_threads";
-import { ApiError, type ProblemKey } from "../../shared/errors.ts";
+import { EngineError, type EngineErrorCode } from "../errors.ts";
 import type { SeaRouteData, SeaRouteRequest } from "./router.ts";
 
 export interface RoutePoolOptions {
@@ -27,13 +27,13 @@ export interface PlanJob {
   request: SeaRouteRequest;
 }
 
-/** A worker's answer: the route, a typed engine error (ApiError parts), or an unexpected failure (no key). */
+/** A worker's answer: the route, a typed engine error (EngineError parts), or an unexpected failure (no code). */
 export type PlanReply =
   | { id: number; ok: true; data: SeaRouteData }
-  | { id: number; ok: false; key?: ProblemKey; message: string; extra?: Record<string, unknown> };
+  | { id: number; ok: false; code?: EngineErrorCode; message: string; extra?: Record<string, unknown> };
 
 /** The pool's answer when it cannot take or finish a request; the caller sets Retry-After from it. */
-export class Overloaded extends ApiError {
+export class Overloaded extends EngineError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
@@ -187,7 +187,7 @@ export class RoutePool implements SeaPlanner {
         this.avgMs = this.avgMs * 0.9 + (performance.now() - job.startedAt) * 0.1;
         this.next(slot);
         if (msg.ok) job.resolve(msg.data);
-        else if (msg.key) job.reject(new ApiError(msg.key, msg.message, msg.extra));
+        else if (msg.code) job.reject(new EngineError(msg.code, msg.message, msg.extra));
         else job.reject(new Error(`route worker: ${msg.message}`));
       });
       worker.on("exit", () => {

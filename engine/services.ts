@@ -67,7 +67,7 @@ async function startPlanner(buildDir: string, config: RouteConfig): Promise<Plan
 
 /**
  * The process's sea route planner for a build directory, started on first use: a RoutePool
- * (PORTOLAN_ROUTE_WORKERS, PORTOLAN_ROUTE_QUEUE; api/distance/config.ts), or the calling thread's
+ * (PORTOLAN_ROUTE_WORKERS, PORTOLAN_ROUTE_QUEUE; engine/config.ts), or the calling thread's
  * router when PORTOLAN_ROUTE_WORKERS=0.
  */
 export function routePlanner(buildDir: string, config: RouteConfig): Promise<SeaPlanner> {

@@ -1,4 +1,4 @@
-/** Spherical geometry shared by the sea graph build and its tests. */
+/** Spherical geometry: the one great-circle distance (and its helpers) every folder uses. */
 
 /** IUGG mean Earth radius in metres; the Rust router uses the same value. */
 export const EARTH_RADIUS_M = 6_371_008.8;

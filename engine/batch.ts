@@ -2,7 +2,7 @@
  * Batch sea distances: reads pairs (CSV or NDJSON), plans each on all cores (a RoutePool, one
  * router per worker thread), writes NDJSON results in input order, progress on stderr.
  *
- *   bun api/distance/batch.ts [pairs.csv|pairs.ndjson|-] [--out results.ndjson] [--workers N]
+ *   bun engine/batch.ts [pairs.csv|pairs.ndjson|-] [--out results.ndjson] [--workers N]
  *     [--speed 14] [--mode short|safe] [--avoid suez,panama] [--path] [--alternatives]
  *     [--build-dir data/build]
  *
@@ -15,7 +15,7 @@ import { createWriteStream, existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { ApiError } from "../shared/errors.ts";
+import { EngineError } from "./errors.ts";
 import { coordinatesPoint, LocationIndex, type ResolvedPoint } from "./locations/index.ts";
 import { checkMode, checkSpeed, parseAvoid } from "./sea/policy.ts";
 import { Overloaded, RoutePool } from "./sea/pool.ts";
@@ -125,7 +125,7 @@ async function main(): Promise<void> {
   const input = positionals[0] ?? "-";
   const rows = parsePairs(input === "-" ? await Bun.stdin.text() : readFileSync(input, "utf8"));
   const buildDir = resolve(
-    values["build-dir"] ?? process.env.PORTOLAN_BUILD_DIR ?? join(import.meta.dir, "../../data/build"),
+    values["build-dir"] ?? process.env.PORTOLAN_BUILD_DIR ?? join(import.meta.dir, "../data/build"),
   );
   const workers = Math.max(
     1,
@@ -151,11 +151,11 @@ async function main(): Promise<void> {
         return JSON.stringify({ ...head, ok: true, data: { from, to, ...data } });
       } catch (err) {
         // A worker that died is a failed run, not a row's answer.
-        if (!(err instanceof ApiError) || err instanceof Overloaded) throw err;
+        if (!(err instanceof EngineError) || err instanceof Overloaded) throw err;
         return JSON.stringify({
           ...head,
           ok: false,
-          error: { code: err.problem.lower, message: err.message },
+          error: { code: err.code, message: err.message },
         });
       }
     };
@@ -192,8 +192,8 @@ function locationResolver(buildDir: string, buildId: string | null): (input: str
     return (input) => {
       const m = COORDS.exec(input);
       if (!m)
-        throw new ApiError(
-          "locationNotFound",
+        throw new EngineError(
+          "location_not_found",
           `"${input}": locations.idx missing, only lat,lng inputs resolve`,
         );
       return coordinatesPoint(Number(m[1]), Number(m[2]));

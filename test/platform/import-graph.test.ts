@@ -1,0 +1,68 @@
+/**
+ * Imports run one way: api and ingest use the engine (and, after the storage issue, a storage
+ * layer); the engine and the data build never reach into api/ or ingest/. Walks every TypeScript
+ * file's relative imports, so a new back-edge fails here instead of in review.
+ */
+import { expect, test } from "bun:test";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+const ROOT = join(import.meta.dir, "../..");
+
+function sources(dir: string): string[] {
+  return readdirSync(join(ROOT, dir)).flatMap((name) => {
+    if (name === "target" || name === "node_modules") return [];
+    const path = join(dir, name);
+    if (statSync(join(ROOT, path)).isDirectory()) return sources(path);
+    return path.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** Top-level folder of each relative import of a file (static and dynamic, type-only included). */
+function importedFolders(file: string): Array<{ spec: string; folder: string }> {
+  const text = readFileSync(join(ROOT, file), "utf8");
+  const specs = [...text.matchAll(/(?:from|import\()\s*["'](\.{1,2}\/[^"']+)["']/g)].map((m) => m[1]!);
+  return specs.map((spec) => ({
+    spec,
+    folder: relative(ROOT, resolve(ROOT, dirname(file), spec)).split("/")[0]!,
+  }));
+}
+
+/** Which top-level folders each layer may import from (itself always allowed). */
+const ALLOWED: Record<string, string[]> = {
+  engine: ["router-wasm", "data-build", "common"],
+  "data-build": ["engine", "common"],
+  common: [],
+  // The binding reads the artifact container format, which data-build owns.
+  "router-wasm": ["data-build", "common"],
+};
+
+test.each(Object.keys(ALLOWED))("%s imports only from its allowed layers", (layer) => {
+  const files = sources(layer);
+  expect(files.length).toBeGreaterThan(0);
+  const wrong = files.flatMap((file) =>
+    importedFolders(file)
+      .filter(({ folder }) => folder !== layer && !ALLOWED[layer]!.includes(folder))
+      .map(({ spec }) => `${file} -> ${spec}`),
+  );
+  expect(wrong).toEqual([]);
+});
+
+test("nothing outside api/ imports api/ internals, except the tracking ingest the storage issue moves", () => {
+  // ingest/ still writes through api/db and api/accounts: issue 15 moves those into a storage layer
+  // and empties this list. It may only shrink.
+  const known = new Set([
+    "ingest/tracking/engine.ts",
+    "ingest/tracking/outbox-events.ts",
+    "ingest/tracking/poller-main.ts",
+  ]);
+  const wrong = ["engine", "ingest", "data-build", "router-wasm"]
+    .flatMap((layer) => sources(layer))
+    .filter((file) => !known.has(file))
+    .flatMap((file) =>
+      importedFolders(file)
+        .filter(({ folder }) => folder === "api")
+        .map(({ spec }) => `${file} -> ${spec}`),
+    );
+  expect(wrong).toEqual([]);
+});
