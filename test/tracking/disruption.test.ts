@@ -5,48 +5,36 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { outbox, webhookDeliveries } from "../../api/db/schema.ts";
-import { Dispatcher, deliveryIdFor } from "../../api/webhooks/dispatcher.ts";
+import { deliveryIdFor } from "../../api/webhooks/dispatcher.ts";
 import { verify } from "../../api/webhooks/verify.ts";
 import type { DcsaEvent } from "../../ingest/carriers/dcsa.ts";
 import { type SimulatedVoyage, simulateVoyage, visibleEvents } from "../../ingest/sandbox/simulate.ts";
-import { loadWorld, SANDBOX_SCACS, type SandboxWorld } from "../../ingest/sandbox/world.ts";
+import { loadWorld, type SandboxWorld } from "../../ingest/sandbox/world.ts";
 import type { DcsaEventLike } from "../../ingest/tracking/dcsa.ts";
 import { type DisruptionContext, SLIP_MS, scheduleDisruptions } from "../../ingest/tracking/disruptions.ts";
 import { currentEvents } from "../../ingest/tracking/timeline.ts";
-import { ManualClock, makePlatform, type TestPlatform } from "../helpers/platform.ts";
-import { type RunningSandbox, startSandbox } from "../sandbox/spawn.ts";
-import { type Receiver, startReceiver } from "../webhooks/receiver.ts";
-import { apiOf, testWebhookConfig, until } from "../webhooks/setup.ts";
+import { ManualClock, type TestPlatform } from "../helpers/platform.ts";
+import type { RunningSandbox } from "../sandbox/spawn.ts";
+import type { Receiver } from "../webhooks/receiver.ts";
+import { apiOf, until, voyageWorld } from "../webhooks/setup.ts";
 
 const H = 3_600_000;
 const iso = (t: string | number) => new Date(typeof t === "number" ? t : Date.parse(t)).toISOString();
 const hours = (ms: number) => Math.round(ms / 360_000) / 10;
 
+const clock = new ManualClock(Date.parse("2026-11-01T00:00:00Z"));
+let w: Awaited<ReturnType<typeof voyageWorld>>;
 let sandbox: RunningSandbox;
-let world: SandboxWorld;
 let rx: Receiver;
 let p: TestPlatform;
-let dispatcher: Dispatcher;
-const clock = new ManualClock(Date.parse("2026-11-01T00:00:00Z"));
+let world: SandboxWorld;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ SANDBOX_START: iso(clock.t) });
+  w = await voyageWorld(clock);
+  ({ sandbox, rx, p } = w);
   world = await loadWorld();
-  rx = await startReceiver();
-  const webhooks = testWebhookConfig(rx);
-  p = await makePlatform(
-    { webhooks, carriers: SANDBOX_SCACS.map((scac) => ({ scac, baseUrl: sandbox.carrierUrl(scac) })) },
-    clock.now,
-  );
-  // The dispatcher keeps real time (leases, ladder); only the carrier world runs on the manual clock.
-  dispatcher = await Dispatcher.start(p.db, webhooks);
 });
-afterAll(async () => {
-  await dispatcher.stop();
-  await sandbox.stop();
-  await rx.close();
-  await p.close();
-});
+afterAll(() => w.close());
 
 /** Moves both clocks (ours and the carrier's) and lets the poller run. */
 async function at(ms: number) {

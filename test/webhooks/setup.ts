@@ -1,8 +1,11 @@
 /** A platform wired for delivery tests: short ladder and timeout, the test receiver's CA trusted. */
 import { type Config, loadConfig } from "../../api/config.ts";
 import type { WebhookConfig } from "../../api/webhooks/config.ts";
-import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
-import type { Receiver } from "./receiver.ts";
+import { Dispatcher } from "../../api/webhooks/dispatcher.ts";
+import { SANDBOX_SCACS } from "../../ingest/sandbox/world.ts";
+import { bearer, type ManualClock, makePlatform, type TestPlatform } from "../helpers/platform.ts";
+import { startSandbox } from "../sandbox/spawn.ts";
+import { type Receiver, startReceiver } from "./receiver.ts";
 
 type Obj = Record<string, unknown>;
 export type Json = Obj & { data: Obj & { items?: Obj[] } };
@@ -55,4 +58,32 @@ export async function until<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await Bun.sleep(20);
   }
+}
+
+/**
+ * A sandbox carrier on a manual clock, an HTTPS receiver, a platform polling the sandbox and a
+ * real dispatcher: the world in which carrier events become signed deliveries.
+ */
+export async function voyageWorld(clock: ManualClock) {
+  const sandbox = await startSandbox({ SANDBOX_START: new Date(clock.t).toISOString() });
+  const rx = await startReceiver();
+  const webhooks = testWebhookConfig(rx);
+  const p = await makePlatform(
+    { webhooks, carriers: SANDBOX_SCACS.map((scac) => ({ scac, baseUrl: sandbox.carrierUrl(scac) })) },
+    clock.now,
+  );
+  // The dispatcher keeps real time (leases, ladder); only the carrier world runs on the manual clock.
+  const dispatcher = await Dispatcher.start(p.db, webhooks);
+  return {
+    sandbox,
+    rx,
+    p,
+    dispatcher,
+    async close() {
+      await dispatcher.stop();
+      await sandbox.stop();
+      await rx.close();
+      await p.close();
+    },
+  };
 }

@@ -5,39 +5,27 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { outbox } from "../../api/db/schema.ts";
-import { Dispatcher, deliveryIdFor } from "../../api/webhooks/dispatcher.ts";
+import { deliveryIdFor } from "../../api/webhooks/dispatcher.ts";
 import { verify } from "../../api/webhooks/verify.ts";
 import { simulateVoyage } from "../../ingest/sandbox/simulate.ts";
-import { loadWorld, SANDBOX_SCACS } from "../../ingest/sandbox/world.ts";
-import { ManualClock, makePlatform, type TestPlatform } from "../helpers/platform.ts";
-import { type RunningSandbox, startSandbox } from "../sandbox/spawn.ts";
-import { type Receiver, startReceiver } from "./receiver.ts";
-import { apiOf, testWebhookConfig, until } from "./setup.ts";
+import { loadWorld } from "../../ingest/sandbox/world.ts";
+import { ManualClock, type TestPlatform } from "../helpers/platform.ts";
+import type { RunningSandbox } from "../sandbox/spawn.ts";
+import type { Receiver } from "./receiver.ts";
+import { apiOf, until, voyageWorld } from "./setup.ts";
 
 const H = 3_600_000;
+const clock = new ManualClock(Date.parse("2026-08-01T00:00:00Z"));
+let w: Awaited<ReturnType<typeof voyageWorld>>;
 let sandbox: RunningSandbox;
 let rx: Receiver;
 let p: TestPlatform;
-let dispatcher: Dispatcher;
-const clock = new ManualClock(Date.parse("2026-08-01T00:00:00Z"));
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ SANDBOX_START: new Date(clock.t).toISOString() });
-  rx = await startReceiver();
-  const webhooks = testWebhookConfig(rx);
-  p = await makePlatform(
-    { webhooks, carriers: SANDBOX_SCACS.map((scac) => ({ scac, baseUrl: sandbox.carrierUrl(scac) })) },
-    clock.now,
-  );
-  // The dispatcher keeps real time (leases, ladder); only the carrier world runs on the manual clock.
-  dispatcher = await Dispatcher.start(p.db, webhooks);
+  w = await voyageWorld(clock);
+  ({ sandbox, rx, p } = w);
 });
-afterAll(async () => {
-  await dispatcher.stop();
-  await sandbox.stop();
-  await rx.close();
-  await p.close();
-});
+afterAll(() => w.close());
 
 test("a voyage's ocean events reach the subscribed endpoint once each, and only that one", async () => {
   const org = p.accounts.createOrg("voyage-hooks", { paid: true, rateLimit: 1_000_000 });
