@@ -4,6 +4,8 @@
  */
 
 import { type RouteConfig, routeConfig } from "../engine/config.ts";
+import { type GeocoderConfig, geocoderConfig } from "../engine/locations/config.ts";
+import { type RoadConfig, roadConfig } from "../engine/road/config.ts";
 import type { DcsaConnectorConfig } from "../ingest/carriers/connector.ts";
 import type { HttpLessorConfig } from "../ingest/lessors/connector.ts";
 import { type CompatConfig, compatConfig } from "./compat/config.ts";
@@ -42,6 +44,8 @@ export interface Config {
   /** Vendor-compatible surface: live-resolution ceiling, answer cache, monthly call cap (PORTOLAN_COMPAT_*). */
   compat: CompatConfig;
   routes: RouteConfig;
+  road: RoadConfig;
+  geocoder: GeocoderConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -106,5 +110,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhooks: webhookConfig(env),
     compat: compatConfig(env),
     routes: routeConfig(env),
+    road: roadConfig(env),
+    geocoder: geocoderConfig(env),
   };
 }

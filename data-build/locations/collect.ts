@@ -66,6 +66,8 @@ export interface CollectedLocations {
   places: Place[];
   countries: CountryInfo[];
   aliases: Record<string, string>;
+  /** [ISO alpha-2, GeoNames admin-1 code, admin-1 name] ("US", "IL", "Illinois"). */
+  admins: Array<[string, string, string]>;
 }
 
 /** Importance scale: only the order matters (search ties and geocoder picks follow it). */
@@ -344,8 +346,9 @@ export function collectLocations(src: LocationSources): CollectedLocations {
       timezone: r.tz || null,
       importance,
     });
-    // "Hong Kong" should find Chek Lap Kok: the served city joins the name's key.
-    if (city && !name.toLowerCase().includes(city.toLowerCase())) place.keys = [`${name} ${city}`];
+    // "Hong Kong" should find Chek Lap Kok and "Sao Paulo" Guarulhos: the served city is a key of its
+    // own, so a city's airports match as name prefixes and rank among themselves by size.
+    if (city && !name.toLowerCase().includes(city.toLowerCase())) addKey(place, city);
     places.push(place);
   }
 
@@ -391,5 +394,65 @@ export function collectLocations(src: LocationSources): CollectedLocations {
   for (const [legacy, current] of Object.entries(aliases)) {
     if (!byLocode.has(current)) src.warn(`alias ${legacy} -> ${current}: target unknown`);
   }
-  return { places, countries, aliases };
+  return { places, countries, aliases, admins: collectAdminNames(src.airportsCsv, src.cities) };
+}
+
+/** Grid cell size for the nearest-city join below; 1 degree keeps each lookup to a few hundred cities. */
+const CELL_DEG = 1;
+/** An airport farther than this from every city of its country casts no vote. */
+const MAX_ADMIN_JOIN_KM = 60;
+
+/**
+ * First-level admin names for the GeoNames admin codes the cities carry ("Illinois" -> US/IL,
+ * "Hamburg" -> DE/04). No offline source pairs the two, so each airport (airports.csv names its
+ * subdivision) votes for the admin code of the nearest city of its country; the majority wins,
+ * which outvotes airports near a border.
+ */
+export function collectAdminNames(airportsCsv: string, cities: City[]): Array<[string, string, string]> {
+  const grid = new Map<string, City[]>();
+  const cellKey = (lat: number, lng: number) => `${Math.floor(lat / CELL_DEG)}:${Math.floor(lng / CELL_DEG)}`;
+  for (const c of cities) {
+    if (!c.adminCode || !validPoint(c.lat, c.lng)) continue;
+    const k = cellKey(c.lat, c.lng);
+    const list = grid.get(k);
+    if (list) list.push(c);
+    else grid.set(k, [c]);
+  }
+  const votes = new Map<string, Map<string, number>>();
+  const names = new Map<string, string>();
+  for (const r of csvRecords(airportsCsv)) {
+    const subd = clean(r.subd ?? "");
+    const country = r.country ?? "";
+    const lat = num(r.lat);
+    const lng = num(r.lon);
+    if (!subd || !country || !validPoint(lat, lng)) continue;
+    let best: City | null = null;
+    let bestKm = MAX_ADMIN_JOIN_KM;
+    const cy = Math.floor(lat / CELL_DEG);
+    const cx = Math.floor(lng / CELL_DEG);
+    for (let dy = -1; dy <= 1; dy++) {
+      for (let dx = -1; dx <= 1; dx++) {
+        for (const c of grid.get(`${cy + dy}:${cx + dx}`) ?? []) {
+          if (c.country !== country) continue;
+          const km = haversineM(lat, lng, c.lat, c.lng) / 1000;
+          if (km < bestKm) {
+            bestKm = km;
+            best = c;
+          }
+        }
+      }
+    }
+    if (!best) continue;
+    const key = `${country}\u0000${subd.toLowerCase()}`;
+    if (!names.has(key)) names.set(key, subd);
+    const tally = votes.get(key) ?? new Map<string, number>();
+    tally.set(best.adminCode, (tally.get(best.adminCode) ?? 0) + 1);
+    votes.set(key, tally);
+  }
+  const out: Array<[string, string, string]> = [];
+  for (const [key, tally] of votes) {
+    const [code] = [...tally].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]!;
+    out.push([key.slice(0, key.indexOf("\u0000")), code, names.get(key)!]);
+  }
+  return out.sort((a, b) => (a[0] + a[2] < b[0] + b[2] ? -1 : 1));
 }

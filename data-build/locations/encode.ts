@@ -147,7 +147,13 @@ export function encodeLocations(data: CollectedLocations, buildId: string): Uint
     return Uint32Array.from(rows);
   };
 
-  const meta: LocationsMeta = { rows: n, countries, timezones, aliases: data.aliases };
+  const meta: LocationsMeta = {
+    rows: n,
+    countries,
+    timezones,
+    aliases: data.aliases,
+    admins: data.admins.map(([cc, code, name]) => [cc, code, normalize(name)]),
+  };
   return encodeArtifact(LOCATIONS_KIND, LOCATIONS_FORMAT_VERSION, buildId, [
     { name: SECTION.meta, bytes: enc.encode(JSON.stringify(meta)) },
     { name: SECTION.names, bytes: names.bytes() },

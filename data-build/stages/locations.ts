@@ -64,6 +64,8 @@ export const locationsStage: Stage = {
     });
     const bytes = encodeLocations(collected, ctx.buildId);
     writeFileSync(join(ctx.outDir, LOCATIONS_OUTPUT), bytes);
-    ctx.log(`locations: ${collected.places.length} places, ${(bytes.length / 1e6).toFixed(1)} MB`);
+    ctx.log(
+      `locations: ${collected.places.length} places, ${collected.admins.length} admin-1 names, ${(bytes.length / 1e6).toFixed(1)} MB`,
+    );
   },
 };

@@ -46,6 +46,8 @@ export interface LocationsMeta {
   timezones: string[];
   /** carrier/legacy LOCODE -> current LOCODE, e.g. CNSHA -> CNSHG */
   aliases: Record<string, string>;
+  /** [ISO alpha-2, admin-1 code as in the codes section, normalized admin-1 name]: "Springfield, Illinois". */
+  admins?: Array<[string, string, string]>;
 }
 
 export const SECTION = {

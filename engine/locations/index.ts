@@ -61,6 +61,8 @@ export interface SearchOptions {
 /** Free-text lookup. The offline one reads the artifact; an external one may be plugged in. */
 export interface Geocoder {
   geocode(text: string): ResolvedPoint | null | Promise<ResolvedPoint | null>;
+  /** Address candidates for the locations search (external geocoders); failures are geocoder_unavailable. */
+  search?(text: string, limit: number): Promise<ResolvedPoint[]>;
 }
 
 const MAX_LIMIT = 50;
@@ -130,6 +132,8 @@ export class LocationIndex {
   /** Normalized country names (common, official, alternative) -> country index. */
   private readonly countryByName = new Map<string, number>();
   private readonly countryRow = new Map<number, number>();
+  /** Normalized admin-1 names -> [country index, admin code] ("illinois" -> US, "IL"). */
+  private readonly adminByName = new Map<string, Array<[number, string]>>();
   readonly offline: Geocoder = { geocode: (text) => this.geocodeOffline(text) };
 
   private constructor(bytes: Uint8Array, path?: string) {
@@ -168,6 +172,13 @@ export class LocationIndex {
       this.countryByCode.set(code, i);
       for (const n of [normalize(name), ...alt]) if (!this.countryByName.has(n)) this.countryByName.set(n, i);
     });
+    for (const [cc, code, name] of this.meta.admins ?? []) {
+      const country = this.countryByCode.get(cc);
+      if (country === undefined) continue;
+      const list = this.adminByName.get(name) ?? [];
+      list.push([country, code]);
+      this.adminByName.set(name, list);
+    }
     const countryKind = KINDS.indexOf("country");
     for (let row = 0; row < this.rows; row++) {
       if (this.kind[row] === countryKind) this.countryRow.set(this.country[row]!, row);
@@ -308,17 +319,24 @@ export class LocationIndex {
     return null;
   }
 
-  /** Row filter for a qualifier: a country (code or name) or a first-level admin code. */
+  /**
+   * Row filter for a qualifier: a country (code or name), a first-level admin code ("IL") or a
+   * first-level admin name ("Illinois", "Hamburg": the admin code within its country).
+   */
   private qualifierFilter(qualifier: string): ((row: number) => boolean) | null {
     const q = normalize(qualifier);
     const countryIdx = this.countryByCode.get(q.toUpperCase()) ?? this.countryByName.get(q);
     const admin = q.length <= 4 ? q.toUpperCase() : null;
-    if (countryIdx === undefined && admin === null) return null;
+    const adminNamed = this.adminByName.get(q);
+    if (countryIdx === undefined && admin === null && !adminNamed) return null;
     const [at, width] = CODE_FIELDS.admin;
     return (row) => {
       if (countryIdx !== undefined && this.country[row] === countryIdx) return true;
-      if (admin === null) return false;
-      return this.codeString(row, at, width) === admin;
+      if (admin === null && !adminNamed) return false;
+      const code = this.codeString(row, at, width);
+      if (code === null) return false;
+      if (admin !== null && code === admin) return true;
+      return adminNamed?.some(([c, a]) => c === this.country[row] && a === code) ?? false;
     };
   }
 
@@ -356,21 +374,67 @@ export class LocationIndex {
       }
     };
     add(this.codeMatches(query));
-    const qn = encoder.encode(normalize(query));
-    if (qn.length > 0 && picked.length < limit) {
-      const [lo, hi] = this.prefixRange(qn);
-      const starts = new Set<number>();
-      const words = new Set<number>();
-      for (let i = lo; i < hi; i++) {
-        const pos = this.words[i * 2]!;
-        const row = this.words[i * 2 + 1]!;
-        (pos === 0 || this.keys[pos - 1] === 0 ? starts : words).add(row);
-      }
-      add([...starts].sort((a, b) => a - b));
-      add([...words].sort((a, b) => a - b));
-      if (picked.length < limit && qn.length >= 3) add(this.substringRows(qn));
+    // "Hamburg, Germany" and "Springfield, Illinois" narrow the name the way resolve() does.
+    for (const { name, qualifier } of splitQualifier(query)) {
+      if (picked.length >= limit) break;
+      const narrow = qualifier === null ? () => true : this.qualifierFilter(qualifier);
+      if (!narrow) continue;
+      add(this.nameMatches(name, (row) => take(row) && !seen.has(row) && narrow(row), limit - picked.length));
     }
     return picked.map((row) => this.searchResult(row));
+  }
+
+  /**
+   * Name matches in ranking order: names (an airport's served city is one of its names) starting with
+   * the text, then names with a later word starting with it, then substrings when the page is not
+   * full. Within each group, importance (row) order: a large airport before a small one.
+   */
+  private nameMatches(text: string, accept: (row: number) => boolean, enough: number): number[] {
+    const qn = encoder.encode(normalize(text));
+    if (qn.length === 0) return [];
+    const [lo, hi] = this.prefixRange(qn);
+    const first = new Set<number>();
+    const later = new Set<number>();
+    for (let i = lo; i < hi; i++) {
+      const pos = this.words[i * 2]!;
+      const row = this.words[i * 2 + 1]!;
+      if (!accept(row)) continue;
+      (pos === 0 || this.keys[pos - 1] === 0 ? first : later).add(row);
+    }
+    for (const row of first) later.delete(row);
+    const rows = [...[...first].sort((a, b) => a - b), ...[...later].sort((a, b) => a - b)];
+    if (rows.length < enough && qn.length >= 3) {
+      for (const row of this.substringRows(qn)) if (accept(row)) rows.push(row);
+    }
+    return rows;
+  }
+
+  /**
+   * search() plus address candidates from `geocoder` (Nominatim or Photon) when the offline index did
+   * not fill the page, address results are wanted and geocode is not false. A geocoder that is down
+   * answers geocoder_unavailable; geocode: false never touches it.
+   */
+  async searchWith(q: string, opts: SearchOptions, geocoder: Geocoder): Promise<SearchResult[]> {
+    const results = this.search(q, opts);
+    const limit = opts.limit ?? DEFAULT_LIMIT;
+    const wantsAddress = !opts.types?.length || opts.types.includes("address");
+    if (!geocoder.search || opts.geocode === false || !wantsAddress || results.length >= limit)
+      return results;
+    const hits = await geocoder.search(q.trim(), limit - results.length);
+    for (const p of hits) {
+      if (results.length >= limit) break;
+      if (results.some((r) => r.name === p.name && r.lat === p.lat && r.lng === p.lng)) continue;
+      results.push({
+        kind: "address",
+        locode: null,
+        name: p.name,
+        country: p.country,
+        country_code: p.country_code,
+        lat: p.lat,
+        lng: p.lng,
+      });
+    }
+    return results;
   }
 
   private codeMatches(query: string): number[] {
