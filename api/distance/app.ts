@@ -57,6 +57,16 @@ const seaPoint = (p: ResolvedPoint) => ({
 
 const PLACE_KINDS: readonly PlaceKind[] = ["port", "airport", "country", "address"];
 
+/**
+ * Sources that list sea ports. A port known only from UN/LOCODE (Basel, Mannheim: inland river
+ * ports) is planned as a place, so the sea router's non-port snap limit applies: an inland place
+ * answers no_route with its distance from the nearest sea lane instead of a route that sails up a
+ * river lane and stops far short of it (issue 12).
+ */
+const SEA_PORT_SOURCES: ReadonlySet<string> = new Set(["main_ports", "wpi"]);
+const seaEnd = (p: ResolvedPoint): ResolvedPoint =>
+  p.kind === "port" && !SEA_PORT_SOURCES.has(p.source) ? { ...p, kind: "address" } : p;
+
 export interface DistanceAppOptions {
   /** Plans the sea routes; default: the process's planner for the build (services.ts routePlanner). */
   routes?: SeaPlanner;
@@ -97,7 +107,8 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
           }
         }
         const withPath = bool("path", query.path, false);
-        const alternatives = bool("alternatives", query.alternatives, true);
+        // The spec defaults alternatives to true for ROAD, RAIL, AIR and multimodal, not for sea.
+        const alternatives = bool("alternatives", query.alternatives, false);
         const { locations } = await services();
         // Resolution stays here: microseconds of index lookups, and an external geocoder is I/O.
         const from = await locations.resolveWith(query.from, locations.offline);
@@ -105,8 +116,8 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
         const sea = await planner();
         const planned = await sea
           .plan({
-            from,
-            to,
+            from: seaEnd(from),
+            to: seaEnd(to),
             speedKnots,
             routingMode: query.routing_mode,
             avoid: csv(query.avoid),

@@ -26,7 +26,7 @@ type RouteData = {
 };
 
 test("sea route: spec keys at every level, meta.took_ms, alternatives, path only on request", async () => {
-  const { status, body } = await get("/v1/distance/route?from=NLRTM&to=SGSIN");
+  const { status, body } = await get("/v1/distance/route?from=NLRTM&to=SGSIN&alternatives=true");
   expect(status).toBe(200);
   expect(successProblems("distance", body)).toEqual([]);
   const data = body.data as RouteData;
@@ -43,11 +43,32 @@ test("sea route: spec keys at every level, meta.took_ms, alternatives, path only
   expect(cape).toBeDefined();
   expect(cape!.distance.nm).toBeGreaterThan(data.route.distance.nm);
 
+  // Sea alternatives are opt-in: the spec defaults them to true for ROAD, RAIL, AIR and multimodal only.
+  const byDefault = (await get("/v1/distance/route?from=NLRTM&to=SGSIN")).body.data as RouteData;
+  expect(byDefault.alternatives).toEqual([]);
+  expect(byDefault.route.distance.nm).toBe(data.route.distance.nm);
+
   const withPath = (await get("/v1/distance/route?from=NLRTM&to=SGSIN&path=true&alternatives=false")).body
     .data as RouteData;
   expect(withPath.alternatives).toEqual([]);
   expect(withPath.route.path!.length).toBeGreaterThan(10);
   expect(withPath.route.path![0]!.length).toBe(2);
+});
+
+test("an inland place is no_route with its distance from the sea lanes, not a route stopping short", async () => {
+  // Basel is a UN/LOCODE port on the Rhine ~325 km above the last sea lane (near Koblenz): it used
+  // to answer a 156 nm "Direct" route ending there (issue 12).
+  const inland = await get("/v1/distance/route?from=NLRTM&to=CHBSL");
+  expect(inland.status).toBe(422);
+  expect(errorProblems("distance", inland.body)).toEqual([]);
+  expect(errorCode(inland.body)).toBe("no_route");
+  expect(JSON.stringify(inland.body)).toMatch(/Basel is \d+ km from the nearest sea lane \(limit 200 km\)/);
+  // Sea ports still answer, river sea ports included (Nanjing, ~245 km up the Yangtze).
+  for (const q of ["from=NLRTM&to=DEHAM", "from=NLRTM&to=CNNKG"]) {
+    const ok = await get(`/v1/distance/route?${q}`);
+    expect(ok.status, q).toBe(200);
+    expect((ok.body.data as RouteData).route.distance.nm).toBeGreaterThan(0);
+  }
 });
 
 test("avoid and routing_mode change the route; speed changes only the transit time", async () => {
