@@ -4,7 +4,8 @@
  * location resolution in locations/.
  */
 import { t } from "elysia";
-import type { PlaceKind, ResolvedPoint } from "../../engine/locations/index.ts";
+import { createGeocoder } from "../../engine/locations/geocoders.ts";
+import type { Geocoder, LocationIndex, PlaceKind, ResolvedPoint } from "../../engine/locations/index.ts";
 import { Overloaded, type SeaPlanner } from "../../engine/sea/pool.ts";
 import { distanceServices, routePlanner } from "../../engine/services.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
@@ -75,6 +76,10 @@ export interface DistanceAppOptions {
 export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
   const services = () => distanceServices(platform.config.buildDir);
   const planner = async () => opts.routes ?? routePlanner(platform.config.buildDir, platform.config.routes);
+  // Free text goes to the configured geocoder (offline GeoNames by default; Nominatim or Photon).
+  let geocoder: Geocoder | null = null;
+  const geocoderOf = (locations: LocationIndex) =>
+    (geocoder ??= createGeocoder(locations, platform.config.geocoder));
   const optional = t.Optional(t.String());
   return createProductApp({ def: product("distance"), platform })
     .get(
@@ -111,8 +116,8 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
         const alternatives = bool("alternatives", query.alternatives, false);
         const { locations } = await services();
         // Resolution stays here: microseconds of index lookups, and an external geocoder is I/O.
-        const from = await locations.resolveWith(query.from, locations.offline);
-        const to = await locations.resolveWith(query.to, locations.offline);
+        const from = await locations.resolveWith(query.from, geocoderOf(locations));
+        const to = await locations.resolveWith(query.to, geocoderOf(locations));
         const sea = await planner();
         const planned = await sea
           .plan({
@@ -166,11 +171,11 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
             throw new ApiError("validation", `limit must be an integer from 1 to 50.`);
         }
         const { locations } = await services();
-        const found = locations.search(query.q, {
-          types: types.length ? types : undefined,
-          geocode: bool("geocode", query.geocode, true),
-          limit,
-        });
+        const found = await locations.searchWith(
+          query.q,
+          { types: types.length ? types : undefined, geocode: bool("geocode", query.geocode, true), limit },
+          geocoderOf(locations),
+        );
         // The spec's locations body is {data: []} without meta.
         return jsonResponse({ data: found });
       },
