@@ -1,19 +1,29 @@
 /**
  * Builds the sea routing graph from MARNET lanes and encodes it as the `sea-graph` artifact
- * (payload layout: docs/graph-format.md; reader: router-wasm/src/graph.rs).
+ * (mode-neutral payload version 2: docs/graph-format.md; reader: router-wasm/src/graph.rs), with
+ * its ALT landmark tables (data-build/graph/landmarks.ts).
  */
 import type { Topology } from "topojson-specification";
 import { densify, polylineM } from "../../common/geo.ts";
 import { encodeArtifact } from "../format/container.ts";
+import { landmarkSections, selectLandmarks } from "../graph/landmarks.ts";
 import { type EcaZone, splitByZone } from "./eca.ts";
 import type { LaneFeature } from "./gpkg.ts";
 import { oceanShortcuts } from "./ocean.ts";
 
 export const GRAPH_KIND = "sea-graph";
-export const GRAPH_FORMAT_VERSION = 1;
+export const GRAPH_FORMAT_VERSION = 2;
 /** Graph mode codes shared by every transport graph (meta.mode and per-edge mode). */
 export const MODE_SEA = 0;
 const META_WORDS = 16;
+/** meta[8] flags: optional sections present (graph.rs HAS_*). The sea graph carries only landmarks. */
+export const SECTION_FLAGS = {
+  edgeSpeed: 1,
+  edgeClass: 1 << 1,
+  edgeCountry: 1 << 2,
+  edgeFixed: 1 << 3,
+  landmarks: 1 << 4,
+} as const;
 /** Longest segment: long lanes become great-circle arcs, and every point is a snap candidate. */
 const DENSIFY_M = 20_000;
 /** Open-ocean shortcuts are only drawn: 200 km chords of a great circle stray < 1 km from it. */
@@ -34,6 +44,15 @@ export const PASSAGES: ReadonlyArray<{ id: string; name: string }> = [
   { id: "northwest", name: "Northwest Passage" },
   { id: "northeast", name: "Northeast Passage" },
 ];
+
+/**
+ * Passages every sea query closes (engine/sea/policy.ts DEFAULT_CLOSED): the landmark tables are
+ * computed with them closed, the tightest bounds still valid for every query that closes them.
+ */
+export const LANDMARK_CLOSED: readonly string[] = ["corinth", "northwest", "northeast"];
+
+export const landmarkClosedMask = (): number =>
+  LANDMARK_CLOSED.reduce((m, id) => m | (1 << PASSAGES.findIndex((p) => p.id === id)), 0) >>> 0;
 
 export interface SeaGraph {
   /** Flat [lat, lng] per node. */
@@ -198,8 +217,19 @@ export function encodeSeaGraph(g: SeaGraph, buildId: string): Uint8Array {
       ecaLen[ecaStart[i]! + k] = m;
     });
   });
+  const landmarks = selectLandmarks({ arcStart, arcHead, arcEdge, edgeLen, edgeGate }, landmarkClosedMask());
   const meta = new Uint32Array(META_WORDS);
-  meta.set([MODE_SEA, n, e, e * 2, geomStart[e]!, ecaStart[e]!, PASSAGES.length, g.zones.length]);
+  meta.set([
+    MODE_SEA,
+    n,
+    e,
+    e * 2,
+    geomStart[e]!,
+    ecaStart[e]!,
+    PASSAGES.length,
+    g.zones.length,
+    SECTION_FLAGS.landmarks,
+  ]);
   const names = new TextEncoder().encode(JSON.stringify({ mode: "sea", gates: PASSAGES, zones: g.zones }));
   return encodeArtifact(GRAPH_KIND, GRAPH_FORMAT_VERSION, buildId, [
     { name: "meta", bytes: bytesOf(meta) },
@@ -213,8 +243,9 @@ export function encodeSeaGraph(g: SeaGraph, buildId: string): Uint8Array {
     { name: "edge_mode", bytes: edgeMode },
     { name: "geom_start", bytes: bytesOf(geomStart) },
     { name: "geom_coord", bytes: bytesOf(geom) },
-    { name: "eca_start", bytes: bytesOf(ecaStart) },
-    { name: "eca_zone", bytes: ecaZone },
-    { name: "eca_len", bytes: bytesOf(ecaLen) },
+    { name: "zone_start", bytes: bytesOf(ecaStart) },
+    { name: "zone_id", bytes: ecaZone },
+    { name: "zone_len", bytes: bytesOf(ecaLen) },
+    ...landmarkSections(landmarks),
   ]);
 }

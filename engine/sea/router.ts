@@ -1,11 +1,18 @@
 /**
- * In-process sea route planning over the WASM router. One SeaRouter owns one WebAssembly
- * instance: create one per worker thread (getSeaRouter caches it per thread).
+ * In-process sea route planning over the WASM router. One SeaRouter uses one WebAssembly
+ * instance and its sea graph handle (the instance may hold other graphs: pass a WasmRouter to
+ * SeaRouter.load to share it); create one per worker thread (getSeaRouter caches it per thread).
  * Response shape and conventions: docs/sea-routing.md.
  */
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { type RawRoute, STATUS, WasmRouter } from "../../router-wasm/binding/router.ts";
+import {
+  type LoadedGraph,
+  type ManyResult,
+  type RawRoute,
+  STATUS,
+  WasmRouter,
+} from "../../router-wasm/binding/router.ts";
 import { EngineError } from "../errors.ts";
 import {
   checkMode,
@@ -85,11 +92,17 @@ const round = (x: number, digits: number) => {
 export class SeaRouter {
   private constructor(
     readonly wasm: WasmRouter,
+    readonly graph: LoadedGraph,
     readonly graphPath: string,
   ) {}
 
   get buildId(): string {
-    return this.wasm.buildId;
+    return this.graph.buildId;
+  }
+
+  /** The sea graph's handle in `wasm`. */
+  get handle(): number {
+    return this.graph.handle;
   }
 
   /**
@@ -97,7 +110,7 @@ export class SeaRouter {
    * PORTOLAN_BUILD_DIR). A stale, foreign or corrupt artifact throws an ArtifactError that names
    * the file and says how to rebuild.
    */
-  static async load(buildDir?: string): Promise<SeaRouter> {
+  static async load(buildDir?: string, shared?: WasmRouter): Promise<SeaRouter> {
     const dir = resolve(
       buildDir ?? process.env.PORTOLAN_BUILD_DIR ?? join(import.meta.dir, "../../data/build"),
     );
@@ -111,26 +124,24 @@ export class SeaRouter {
         throw new Error(`${wasmPath} missing: run \`bash router-wasm/build.sh\``);
       }),
     ]);
-    const router = await WasmRouter.create(
-      wasm,
-      new Uint8Array(graph.buffer, graph.byteOffset, graph.byteLength),
-      {
-        path: graphPath,
-        baseClosed: DEFAULT_MASK,
-      },
-    );
-    const ids = router.names.gates.map((g) => g.id);
+    const router = shared ?? (await WasmRouter.instantiate(wasm));
+    const loaded = router.load(new Uint8Array(graph.buffer, graph.byteOffset, graph.byteLength), {
+      kind: "sea-graph",
+      path: graphPath,
+    });
+    const ids = loaded.names.gates.map((g) => g.id);
     if (ids.join(",") !== PASSAGE_IDS.join(",")) {
+      router.unload(loaded.handle);
       throw new Error(
         `${graphPath}: passages [${ids.join(", ")}] do not match this API build; rebuild the artifacts`,
       );
     }
-    return new SeaRouter(router, graphPath);
+    return new SeaRouter(router, loaded, graphPath);
   }
 
   /** Nearest graph node to a point: where a route from or to it starts. */
   snap(lat: number, lng: number): { lat: number; lng: number; km: number } | null {
-    const s = this.wasm.snap(lat, lng);
+    const s = this.wasm.snap(this.handle, lat, lng);
     return s && { lat: s.lat, lng: s.lng, km: s.snapM / 1000 };
   }
 
@@ -142,7 +153,22 @@ export class SeaRouter {
     path: boolean,
     maxSettled = DEFAULT_MAX_SETTLED,
   ): RawRoute {
-    return this.wasm.route(from.lat, from.lng, to.lat, to.lng, closedMask, maxSettled, path);
+    return this.wasm.route(this.handle, from.lat, from.lng, to.lat, to.lng, closedMask, maxSettled, path);
+  }
+
+  /**
+   * Sea distances from one point to many (port and terminal candidates) in one search: metres per
+   * target, Infinity when unreachable with the closures, NaN when a target is not near the graph.
+   * `closedMask` defaults to the default closures. Snap limits (MAX_SNAP_KM) are not applied:
+   * `result.from.snapM` and `snap()` tell the caller how far each point is from the lanes.
+   */
+  oneToMany(
+    from: SeaPoint,
+    targets: readonly SeaPoint[],
+    closedMask: number = DEFAULT_MASK,
+    maxSettled = DEFAULT_MAX_SETTLED,
+  ): ManyResult {
+    return this.wasm.oneToManyResult(this.handle, from, targets, closedMask, { maxSettled });
   }
 
   /** Plans a sea route; throws EngineError validation / noRoute. */
@@ -189,7 +215,7 @@ export class SeaRouter {
   }
 
   private gateName(code: number): string {
-    return this.wasm.names.gates[code - 1]?.name ?? `passage ${code}`;
+    return this.graph.names.gates[code - 1]?.name ?? `passage ${code}`;
   }
 
   private ensureFound(raw: RawRoute, req: SeaRouteRequest, avoided: PassageId[]): void {
@@ -231,8 +257,8 @@ export class SeaRouter {
     const totalT = tenths(raw.metres);
     const zones = raw.zoneMetres
       .map((m, i) => ({
-        id: this.wasm.names.zones[i]!.id,
-        name: this.wasm.names.zones[i]!.name,
+        id: this.graph.names.zones[i]!.id,
+        name: this.graph.names.zones[i]!.name,
         t: tenths(m),
       }))
       .filter((z) => z.t > 0)
@@ -253,7 +279,7 @@ export class SeaRouter {
         zones: zones.map((z) => ({ id: z.id, name: z.name, nm: z.t / 10 })),
       },
       transit: { speed_knots: speed, hours: round(hours, 1), days: round(hours / 24, 2) },
-      passages: raw.gates.map((g) => ({ id: this.wasm.names.gates[g - 1]!.id, name: this.gateName(g) })),
+      passages: raw.gates.map((g) => ({ id: this.graph.names.gates[g - 1]!.id, name: this.gateName(g) })),
     };
     if (wantPath && raw.path) {
       const p = raw.path;

@@ -1,14 +1,24 @@
 //! Native timing of the search over data/build/sea.graph: `cargo run --release --example perf`.
 use portolan_router::graph::Graph;
-use portolan_router::search::{Query, Searcher};
+use portolan_router::search::{Objective, Query, Searcher};
 use std::time::Instant;
 
 fn main() {
     let bytes = std::fs::read("../data/build/sea.graph").expect("run the data build first");
     let mut g = Graph::from_artifact(&bytes, "sea-graph", "sea.graph").unwrap();
+    let stored = g.landmarks.take().expect("the artifact carries landmarks");
     let t = Instant::now();
-    g.prepare_landmarks(3584);
-    println!("landmarks: {:?}", t.elapsed());
+    g.prepare_landmarks(stored.base_closed);
+    println!("landmarks recomputed: {:?}", t.elapsed());
+    let fresh = g.landmarks.as_ref().unwrap();
+    let same = fresh.nodes == stored.nodes
+        && fresh.checksum == stored.checksum
+        && fresh
+            .dist
+            .iter()
+            .zip(&stored.dist)
+            .all(|(a, b)| a.to_bits() == b.to_bits());
+    println!("stored landmarks bit-identical to recomputed: {}", same);
     let mut s = Searcher::new(g.node_count());
     let n = g.node_count() as u64;
     let mut seed = 88172645463325252u64;
@@ -30,6 +40,7 @@ fn main() {
                 to: &to,
                 closed: 3584,
                 max_settled: 0,
+                objective: Objective::Distance,
             },
         );
         total += t.elapsed().as_nanos();

@@ -1,18 +1,29 @@
-//! Flat `extern "C"` ABI for the WebAssembly module (one router per instance).
+//! Flat `extern "C"` ABI for the WebAssembly module: several graphs per instance, by handle.
 //!
-//! Protocol: `pr_alloc` a buffer, copy the artifact bytes in, `pr_load` it (then `pr_free`);
-//! `pr_route` answers a query and leaves its result in buffers read through `pr_result_*`
-//! pointers, valid until the next call. Errors leave a message behind `pr_error_ptr/len`.
+//! Protocol: `pr_alloc` a buffer, copy the artifact bytes in (and its kind and file name), then
+//! `pr_load` it (then `pr_free` the buffers): it returns a graph handle (>= 0) or -1. Every query
+//! names its graph by handle; `pr_unload` frees one. No mode is built in: the caller says which
+//! artifact kind it loads (`sea-graph`, `rail-graph`, ...), the container check refuses another.
+//! `pr_route` and `pr_one_to_many` leave their result in buffers read through `pr_result_*`
+//! pointers, shared by all graphs and valid until the next call. Errors leave a message behind
+//! `pr_error_ptr/len`.
 
 use crate::graph::Graph;
-use crate::search::{summarize, Query, Searcher, Status};
+use crate::search::{summarize, Objective, Query, Searcher, Status};
 use std::cell::RefCell;
 
 pub const STATUS_FOUND: i32 = Status::Found as i32;
 pub const STATUS_NO_ROUTE: i32 = Status::NoRoute as i32;
 pub const STATUS_BUDGET: i32 = Status::BudgetExhausted as i32;
+/// No graph behind the handle.
 pub const STATUS_NOT_LOADED: i32 = 3;
 pub const STATUS_NO_SNAP: i32 = 4;
+/// An unknown objective or an unusable default speed.
+pub const STATUS_BAD_QUERY: i32 = 5;
+
+/// `objective` argument of the query functions.
+pub const OBJECTIVE_DISTANCE: u32 = 0;
+pub const OBJECTIVE_TIME: u32 = 1;
 
 /// Layout of the `pr_result_meta` f64 array.
 pub mod meta {
@@ -29,18 +40,28 @@ pub mod meta {
     pub const SETTLED: usize = 10;
     pub const GATE_COUNT: usize = 11;
     pub const PATH_POINTS: usize = 12;
+    /// What the search minimised: metres (distance objective) or seconds (time objective).
+    pub const COST: usize = 13;
     pub const LEN: usize = 16;
+}
+
+struct Slot {
+    graph: Graph,
+    searcher: Searcher,
 }
 
 #[derive(Default)]
 struct State {
-    graph: Option<Graph>,
-    searcher: Option<Searcher>,
+    graphs: Vec<Option<Slot>>,
     error: String,
     meta: Vec<f64>,
     gates: Vec<u32>,
     zones: Vec<f64>,
     path: Vec<f64>,
+    /// One-to-many answer: metres of the K targets, then their costs.
+    many: Vec<f64>,
+    /// Caller-filled query input (one-to-many targets).
+    input: Vec<f64>,
 }
 
 thread_local! {
@@ -62,33 +83,70 @@ pub unsafe extern "C" fn pr_free(ptr: *mut u8, len: usize) {
     drop(Vec::from_raw_parts(ptr, 0, len.max(1)));
 }
 
-/// Loads a graph artifact of kind `sea-graph`; returns 0 or -1 (message via `pr_error_*`).
-/// `base_closed` = gates the caller always closes (its defaults): landmark bounds are computed
-/// with them closed, so queries closing at least those gates get the fast bounds.
+/// Loads a graph artifact of kind `kind` (UTF-8; `path` names the file in messages). Returns
+/// its handle (>= 0), or -1 with the message behind `pr_error_*`. Landmarks come from the
+/// artifact (computed by the data build); a graph without them searches with great-circle bounds.
 ///
 /// # Safety
-/// `ptr..ptr + len` must be readable memory holding the artifact.
+/// Each `ptr..ptr + len` must be readable memory (the artifact, the kind, the path).
 #[no_mangle]
-pub unsafe extern "C" fn pr_load(ptr: *const u8, len: usize, base_closed: u32) -> i32 {
+pub unsafe extern "C" fn pr_load(
+    ptr: *const u8,
+    len: usize,
+    kind_ptr: *const u8,
+    kind_len: usize,
+    path_ptr: *const u8,
+    path_len: usize,
+) -> i32 {
     let bytes = std::slice::from_raw_parts(ptr, len);
-    load(bytes, "sea-graph", "sea.graph", base_closed)
+    let kind = String::from_utf8_lossy(std::slice::from_raw_parts(kind_ptr, kind_len)).into_owned();
+    let path = String::from_utf8_lossy(std::slice::from_raw_parts(path_ptr, path_len)).into_owned();
+    load(bytes, &kind, &path)
 }
 
-pub fn load(bytes: &[u8], kind: &str, path: &str, base_closed: u32) -> i32 {
+/// Loads an artifact (see `pr_load`); returns the handle or -1.
+pub fn load(bytes: &[u8], kind: &str, path: &str) -> i32 {
+    match Graph::from_artifact(bytes, kind, path) {
+        Ok(g) => add(g),
+        Err(e) => {
+            STATE.with(|s| s.borrow_mut().error = e);
+            -1
+        }
+    }
+}
+
+/// Adds a graph built in memory (tests, tools); returns its handle.
+pub fn add(g: Graph) -> i32 {
     STATE.with(|s| {
         let mut s = s.borrow_mut();
-        match Graph::from_artifact(bytes, kind, path) {
-            Ok(mut g) => {
-                g.prepare_landmarks(base_closed);
-                s.searcher = Some(Searcher::new(g.node_count()));
-                s.zones = vec![0.0; g.zone_count as usize];
-                s.graph = Some(g);
+        let slot = Slot {
+            searcher: Searcher::new(g.node_count()),
+            graph: g,
+        };
+        match s.graphs.iter().position(Option::is_none) {
+            Some(h) => {
+                s.graphs[h] = Some(slot);
+                h as i32
+            }
+            None => {
+                s.graphs.push(Some(slot));
+                (s.graphs.len() - 1) as i32
+            }
+        }
+    })
+}
+
+/// Frees a graph; its handle may be reused by a later load. Returns 0, or -1 for no such graph.
+#[no_mangle]
+pub extern "C" fn pr_unload(handle: i32) -> i32 {
+    STATE.with(|s| {
+        let mut s = s.borrow_mut();
+        match s.graphs.get_mut(handle as usize) {
+            Some(x) if handle >= 0 && x.is_some() => {
+                *x = None;
                 0
             }
-            Err(e) => {
-                s.error = e;
-                -1
-            }
+            _ => -1,
         }
     })
 }
@@ -103,13 +161,48 @@ pub extern "C" fn pr_error_len() -> usize {
     STATE.with(|s| s.borrow().error.len())
 }
 
-/// Snaps a point to the nearest node or lane point; returns its snap point id (meta FROM_*
-/// fields hold its position and distance) or -1.
+/// A buffer of at least `len` f64 the caller fills with query input (one-to-many targets as
+/// flat `[lat, lng]`); valid until the next `pr_input` call.
 #[no_mangle]
-pub extern "C" fn pr_snap(lat: f64, lng: f64) -> i32 {
+pub extern "C" fn pr_input(len: usize) -> *mut f64 {
+    STATE.with(|s| {
+        let mut s = s.borrow_mut();
+        if s.input.len() < len {
+            s.input.resize(len, 0.0);
+        }
+        s.input.as_mut_ptr()
+    })
+}
+
+fn slot(graphs: &mut [Option<Slot>], handle: i32) -> Option<&mut Slot> {
+    if handle < 0 {
+        return None;
+    }
+    graphs.get_mut(handle as usize).and_then(Option::as_mut)
+}
+
+fn objective(code: u32, default_speed_kmh: f64) -> Option<Objective> {
+    let o = match code {
+        OBJECTIVE_DISTANCE => Objective::Distance,
+        OBJECTIVE_TIME => Objective::Time {
+            default_kmh: default_speed_kmh,
+        },
+        _ => return None,
+    };
+    if o.is_valid() {
+        Some(o)
+    } else {
+        None
+    }
+}
+
+/// Snaps a point to the nearest node or lane point of graph `handle`; returns its snap point id
+/// (meta FROM_* fields hold its position and distance) or -1.
+#[no_mangle]
+pub extern "C" fn pr_snap(handle: i32, lat: f64, lng: f64) -> i32 {
     STATE.with(|s| {
         let s = &mut *s.borrow_mut();
-        match s.graph.as_ref().and_then(|g| g.snap(lat, lng)) {
+        match slot(&mut s.graphs, handle).and_then(|x| x.graph.snap(lat, lng)) {
             Some(a) => {
                 s.meta[meta::FROM_NODE] = f64::from(a.point);
                 s.meta[meta::FROM_LAT] = a.lat;
@@ -122,10 +215,14 @@ pub extern "C" fn pr_snap(lat: f64, lng: f64) -> i32 {
     })
 }
 
-/// Routes between two points (snapped to their nearest node or lane point). `closed` is the gate bitmask,
-/// `max_settled` the search budget (0 = unlimited). Returns a `STATUS_*` code.
+/// Routes between two points of graph `handle` (snapped to their nearest node or lane point).
+/// `closed` is the gate bitmask, `max_settled` the search budget (0 = unlimited), `objective`
+/// `OBJECTIVE_DISTANCE` or `OBJECTIVE_TIME` (then `default_speed_kmh` is the speed of edges
+/// without one). Returns a `STATUS_*` code.
 #[no_mangle]
+#[allow(clippy::too_many_arguments)]
 pub extern "C" fn pr_route(
+    handle: i32,
     from_lat: f64,
     from_lng: f64,
     to_lat: f64,
@@ -133,30 +230,49 @@ pub extern "C" fn pr_route(
     closed: u32,
     max_settled: u32,
     want_path: u32,
+    objective_code: u32,
+    default_speed_kmh: f64,
 ) -> i32 {
     STATE.with(|s| {
         let s = &mut *s.borrow_mut();
-        let status = route_into(
-            s,
-            [from_lat, from_lng, to_lat, to_lng],
-            closed,
-            max_settled,
-            want_path != 0,
-        );
+        let status = match objective(objective_code, default_speed_kmh) {
+            Some(o) => route_into(
+                s,
+                handle,
+                [from_lat, from_lng, to_lat, to_lng],
+                closed,
+                max_settled,
+                want_path != 0,
+                o,
+            ),
+            None => {
+                s.meta.iter_mut().for_each(|m| *m = 0.0);
+                STATUS_BAD_QUERY
+            }
+        };
         s.meta[meta::STATUS] = f64::from(status);
         status
     })
 }
 
-fn route_into(s: &mut State, pts: [f64; 4], closed: u32, max_settled: u32, want_path: bool) -> i32 {
-    let (g, searcher) = match (s.graph.as_ref(), s.searcher.as_mut()) {
-        (Some(g), Some(x)) => (g, x),
-        _ => return STATUS_NOT_LOADED,
-    };
+fn route_into(
+    s: &mut State,
+    handle: i32,
+    pts: [f64; 4],
+    closed: u32,
+    max_settled: u32,
+    want_path: bool,
+    objective: Objective,
+) -> i32 {
     s.meta.iter_mut().for_each(|m| *m = 0.0);
     s.gates.clear();
     s.path.clear();
-    s.zones.iter_mut().for_each(|z| *z = 0.0);
+    let Slot { graph: g, searcher } = match slot(&mut s.graphs, handle) {
+        Some(x) => x,
+        None => return STATUS_NOT_LOADED,
+    };
+    s.zones.clear();
+    s.zones.resize(g.zone_count as usize, 0.0);
     let (from, to) = match (g.snap(pts[0], pts[1]), g.snap(pts[2], pts[3])) {
         (Some(a), Some(b)) => (a, b),
         _ => return STATUS_NO_SNAP,
@@ -177,6 +293,7 @@ fn route_into(s: &mut State, pts: [f64; 4], closed: u32, max_settled: u32, want_
             to: &to,
             closed,
             max_settled,
+            objective,
         },
     );
     m[meta::SETTLED] = f64::from(route.settled);
@@ -185,12 +302,89 @@ fn route_into(s: &mut State, pts: [f64; 4], closed: u32, max_settled: u32, want_
     }
     let summary = summarize(g, &from, &to, &route, want_path);
     m[meta::METRES] = route.metres;
+    m[meta::COST] = route.cost;
     m[meta::GATE_COUNT] = summary.gates.len() as f64;
     m[meta::PATH_POINTS] = (summary.path.len() / 2) as f64;
     s.gates = summary.gates;
     s.zones = summary.zone_m;
     s.path = summary.path;
     STATUS_FOUND
+}
+
+/// From one point to `count` targets of graph `handle`, in one search. The targets are flat
+/// `[lat, lng]` in the `pr_input` buffer (snapped like `pr_route`'s points). Answers through
+/// `pr_result_many`: `count` metres, then `count` costs (infinity = unreachable, NaN = target did
+/// not snap, or the budget ran out before it was final: then the status is `STATUS_BUDGET`).
+/// Meta FROM_* hold the source snap, SETTLED the search's heap pops. Returns a `STATUS_*` code
+/// (`STATUS_FOUND` once the search completed, whatever each target's answer).
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn pr_one_to_many(
+    handle: i32,
+    from_lat: f64,
+    from_lng: f64,
+    count: usize,
+    closed: u32,
+    max_settled: u32,
+    objective_code: u32,
+    default_speed_kmh: f64,
+) -> i32 {
+    STATE.with(|s| {
+        let s = &mut *s.borrow_mut();
+        s.meta.iter_mut().for_each(|m| *m = 0.0);
+        s.many.clear();
+        s.many.resize(2 * count, f64::NAN);
+        let status = many_into(
+            s,
+            handle,
+            (from_lat, from_lng),
+            count,
+            closed,
+            max_settled,
+            objective(objective_code, default_speed_kmh),
+        );
+        s.meta[meta::STATUS] = f64::from(status);
+        status
+    })
+}
+
+fn many_into(
+    s: &mut State,
+    handle: i32,
+    from: (f64, f64),
+    count: usize,
+    closed: u32,
+    max_settled: u32,
+    objective: Option<Objective>,
+) -> i32 {
+    let objective = match objective {
+        Some(o) => o,
+        None => return STATUS_BAD_QUERY,
+    };
+    if s.input.len() < 2 * count {
+        return STATUS_BAD_QUERY;
+    }
+    let Slot { graph: g, searcher } = match slot(&mut s.graphs, handle) {
+        Some(x) => x,
+        None => return STATUS_NOT_LOADED,
+    };
+    let source = match g.snap(from.0, from.1) {
+        Some(a) => a,
+        None => return STATUS_NO_SNAP,
+    };
+    s.meta[meta::FROM_NODE] = f64::from(source.point);
+    s.meta[meta::FROM_LAT] = source.lat;
+    s.meta[meta::FROM_LNG] = source.lng;
+    s.meta[meta::FROM_SNAP_M] = source.snap_m;
+    let targets: Vec<_> = s.input[..2 * count]
+        .chunks_exact(2)
+        .map(|p| g.snap(p[0], p[1]))
+        .collect();
+    let many = searcher.one_to_many(g, &source, &targets, closed, max_settled, objective);
+    s.meta[meta::SETTLED] = f64::from(many.settled);
+    s.many[..count].copy_from_slice(&many.metres);
+    s.many[count..].copy_from_slice(&many.cost);
+    many.status as i32
 }
 
 #[no_mangle]
@@ -204,7 +398,7 @@ pub extern "C" fn pr_result_gates() -> *const u32 {
     STATE.with(|s| s.borrow().gates.as_ptr())
 }
 
-/// Metres per zone of the last route; length = `pr_zone_count`.
+/// Metres per zone of the last route; length = `pr_zone_count` of its graph.
 #[no_mangle]
 pub extern "C" fn pr_result_zones() -> *const f64 {
     STATE.with(|s| s.borrow().zones.as_ptr())
@@ -216,22 +410,64 @@ pub extern "C" fn pr_result_path() -> *const f64 {
     STATE.with(|s| s.borrow().path.as_ptr())
 }
 
+/// Metres then costs of the last one-to-many (2 x its target count).
 #[no_mangle]
-pub extern "C" fn pr_node_count() -> u32 {
+pub extern "C" fn pr_result_many() -> *const f64 {
+    STATE.with(|s| s.borrow().many.as_ptr())
+}
+
+fn with_graph<T>(handle: i32, none: T, f: impl FnOnce(&Graph) -> T) -> T {
     STATE.with(|s| {
-        s.borrow()
-            .graph
-            .as_ref()
-            .map_or(0, |g| g.node_count() as u32)
+        let s = s.borrow();
+        match s
+            .graphs
+            .get(handle.max(0) as usize)
+            .and_then(Option::as_ref)
+        {
+            Some(x) if handle >= 0 => f(&x.graph),
+            _ => none,
+        }
     })
 }
 
 #[no_mangle]
-pub extern "C" fn pr_zone_count() -> u32 {
-    STATE.with(|s| s.borrow().graph.as_ref().map_or(0, |g| g.zone_count))
+pub extern "C" fn pr_node_count(handle: i32) -> u32 {
+    with_graph(handle, 0, |g| g.node_count() as u32)
 }
 
 #[no_mangle]
-pub extern "C" fn pr_gate_count() -> u32 {
-    STATE.with(|s| s.borrow().graph.as_ref().map_or(0, |g| g.gate_count))
+pub extern "C" fn pr_zone_count(handle: i32) -> u32 {
+    with_graph(handle, 0, |g| g.zone_count)
+}
+
+#[no_mangle]
+pub extern "C" fn pr_gate_count(handle: i32) -> u32 {
+    with_graph(handle, 0, |g| g.gate_count)
+}
+
+/// The graph's mode code (meta[0]: 0 sea, 1 river, 2 rail, 3 road), or -1.
+#[no_mangle]
+pub extern "C" fn pr_graph_mode(handle: i32) -> i32 {
+    with_graph(handle, -1, |g| g.mode as i32)
+}
+
+/// Optional sections the graph carries (`graph::HAS_*` flags), or 0.
+#[no_mangle]
+pub extern "C" fn pr_graph_sections(handle: i32) -> u32 {
+    with_graph(handle, 0, |g| g.sections)
+}
+
+/// Landmark count and the closed mask they assume (0 landmarks = great-circle bounds only).
+#[no_mangle]
+pub extern "C" fn pr_landmark_count(handle: i32) -> u32 {
+    with_graph(handle, 0, |g| {
+        g.landmarks.as_ref().map_or(0, |l| l.count as u32)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn pr_landmark_closed(handle: i32) -> u32 {
+    with_graph(handle, 0, |g| {
+        g.landmarks.as_ref().map_or(0, |l| l.base_closed)
+    })
 }

@@ -1,15 +1,23 @@
 //! Transport graph in memory: nodes, CSR arcs over undirected edges, per-edge geometry, gates
-//! (passages), zone splits (ECA), a snapping grid and landmark bounds. Disk layout:
-//! docs/graph-format.md.
+//! (closable edge sets: sea passages, border crossings, tunnels), zone splits (emission zones,
+//! tolled areas), optional per-edge attributes, a snapping grid and landmark bounds. Disk layout:
+//! docs/graph-format.md (payload version 2).
 
 use crate::container;
 use crate::landmarks::Landmarks;
 
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 /// Mean Earth radius in metres (IUGG), the same value the data build uses.
 pub const EARTH_RADIUS_M: f64 = 6_371_008.8;
 pub const MODE_SEA: u32 = 0;
 const META_WORDS: usize = 16;
+/// meta[8]: which optional sections the payload carries (the section table).
+pub const HAS_EDGE_SPEED: u32 = 1;
+pub const HAS_EDGE_CLASS: u32 = 1 << 1;
+pub const HAS_EDGE_COUNTRY: u32 = 1 << 2;
+pub const HAS_EDGE_FIXED: u32 = 1 << 3;
+pub const HAS_LANDMARKS: u32 = 1 << 4;
+const KNOWN_SECTIONS: u32 = (1 << 5) - 1;
 /// Landmarks for ALT bounds; 16 keeps load fast and the table at 128 bytes per node.
 pub const LANDMARKS: usize = 24;
 /// Snapping grid cell size in degrees.
@@ -35,12 +43,25 @@ pub struct Graph {
     pub geom_start: Vec<u32>,
     /// Intermediate points of every edge, flat `[lat, lng]`, in edge direction.
     pub geom: Vec<f64>,
-    pub eca_start: Vec<u32>,
-    pub eca_zone: Vec<u8>,
-    pub eca_len: Vec<f64>,
+    pub zone_start: Vec<u32>,
+    pub zone_id: Vec<u8>,
+    pub zone_len: Vec<f64>,
     pub gate_count: u32,
     pub zone_count: u32,
+    /// Optional sections present (`HAS_*` flags).
+    pub sections: u32,
+    /// km/h per edge (`HAS_EDGE_SPEED`; 0 = the query's default speed), else empty.
+    pub edge_speed_kmh: Vec<f32>,
+    /// Road/rail class per edge (`HAS_EDGE_CLASS`), else empty.
+    pub edge_class: Vec<u8>,
+    /// Index into `names.countries` per edge (`HAS_EDGE_COUNTRY`), else empty.
+    pub edge_country: Vec<u16>,
+    /// Fixed seconds per traversal for the time objective (ferries, border waits;
+    /// `HAS_EDGE_FIXED`), else empty.
+    pub edge_fixed_s: Vec<f32>,
     // Derived at load.
+    /// Highest edge speed in km/h (0 without the speed section): scales bounds for time queries.
+    pub max_speed_kmh: f64,
     pub edge_from: Vec<u32>,
     pub edge_to: Vec<u32>,
     /// Edge of each intermediate point and its distance along the edge from `edge_from`.
@@ -60,6 +81,15 @@ pub struct EdgeSpec {
     pub gate: u8,
     pub inner: Vec<(f64, f64)>,
     pub zones: Vec<(u8, f64)>,
+}
+
+/// Optional per-edge attributes for [`Graph::build`] (tests, tools); each vector empty or one per edge.
+#[derive(Default)]
+pub struct EdgeAttrs {
+    pub speed_kmh: Vec<f32>,
+    pub class: Vec<u8>,
+    pub country: Vec<u16>,
+    pub fixed_s: Vec<f32>,
 }
 
 /// Where a query point joins the graph: a node, or an intermediate point of an edge (then it
@@ -144,6 +174,9 @@ impl Graph {
         let f64s = |name: &str| -> Result<Vec<f64>, String> {
             words(a.section(name)?, name, f64::from_le_bytes)
         };
+        let f32s = |name: &str| -> Result<Vec<f32>, String> {
+            words(a.section(name)?, name, f32::from_le_bytes)
+        };
         let meta = u32s("meta")?;
         if meta.len() < META_WORDS {
             return Err(format!("artifact {}: meta section too short", path));
@@ -162,15 +195,121 @@ impl Graph {
         g.edge_mode = a.section("edge_mode")?.to_vec();
         g.geom_start = u32s("geom_start")?;
         g.geom = f64s("geom_coord")?;
-        g.eca_start = u32s("eca_start")?;
-        g.eca_zone = a.section("eca_zone")?.to_vec();
-        g.eca_len = f64s("eca_len")?;
+        g.zone_start = u32s("zone_start")?;
+        g.zone_id = a.section("zone_id")?.to_vec();
+        g.zone_len = f64s("zone_len")?;
         g.gate_count = meta[6];
         g.zone_count = meta[7];
+        g.sections = meta[8];
+        if g.sections & !KNOWN_SECTIONS != 0 {
+            return Err(format!(
+                "artifact {}: unknown optional sections {:#x}; update the router",
+                path, g.sections
+            ));
+        }
+        if g.sections & HAS_EDGE_SPEED != 0 {
+            g.edge_speed_kmh = f32s("edge_speed_kmh")?;
+        }
+        if g.sections & HAS_EDGE_CLASS != 0 {
+            g.edge_class = a.section("edge_class")?.to_vec();
+        }
+        if g.sections & HAS_EDGE_COUNTRY != 0 {
+            g.edge_country = words(
+                a.section("edge_country")?,
+                "edge_country",
+                u16::from_le_bytes,
+            )?;
+        }
+        if g.sections & HAS_EDGE_FIXED != 0 {
+            g.edge_fixed_s = f32s("edge_fixed_s")?;
+        }
         g.check(meta[1] as usize, meta[2] as usize)
             .map_err(|why| format!("artifact {}: {}", path, why))?;
         g.prepare();
+        if g.sections & HAS_LANDMARKS != 0 {
+            let lm = Landmarks::from_sections(
+                &g,
+                a.section("lm_meta")?,
+                &u32s("lm_node")?,
+                f64s("lm_dist")?,
+            )
+            .map_err(|why| {
+                format!(
+                    "artifact {}: {}; run `npm run build` (or `bun run data-build/main.ts`) to rebuild the artifacts",
+                    path, why
+                )
+            })?;
+            g.landmarks = Some(lm);
+        }
         Ok(g)
+    }
+
+    /// Encodes the graph as a payload version 2 artifact (tests and tools; the data build has its
+    /// own writer, data-build/sea/graph.ts). Landmarks are written when present.
+    pub fn to_artifact(&self, kind: &str, build_id: &str) -> Vec<u8> {
+        fn le<T: Copy, const N: usize>(v: &[T], f: fn(T) -> [u8; N]) -> Vec<u8> {
+            v.iter().flat_map(|&x| f(x)).collect()
+        }
+        let mut meta = vec![0u32; META_WORDS];
+        meta[..9].copy_from_slice(&[
+            self.mode,
+            self.node_count() as u32,
+            self.edge_len.len() as u32,
+            self.arc_head.len() as u32,
+            (self.geom.len() / 2) as u32,
+            self.zone_id.len() as u32,
+            self.gate_count,
+            self.zone_count,
+            self.sections,
+        ]);
+        let coords: Vec<f64> = self
+            .lat
+            .iter()
+            .zip(&self.lng)
+            .flat_map(|(&a, &b)| [a, b])
+            .collect();
+        let mut sections: Vec<(&str, Vec<u8>)> = vec![
+            ("meta", le(&meta, u32::to_le_bytes)),
+            (
+                "names",
+                b"{\"mode\":\"\",\"gates\":[],\"zones\":[]}".to_vec(),
+            ),
+            ("node_coord", le(&coords, f64::to_le_bytes)),
+            ("arc_start", le(&self.arc_start, u32::to_le_bytes)),
+            ("arc_head", le(&self.arc_head, u32::to_le_bytes)),
+            ("arc_edge", le(&self.arc_edge, u32::to_le_bytes)),
+            ("edge_len", le(&self.edge_len, f64::to_le_bytes)),
+            ("edge_gate", self.edge_gate.clone()),
+            ("edge_mode", self.edge_mode.clone()),
+            ("geom_start", le(&self.geom_start, u32::to_le_bytes)),
+            ("geom_coord", le(&self.geom, f64::to_le_bytes)),
+            ("zone_start", le(&self.zone_start, u32::to_le_bytes)),
+            ("zone_id", self.zone_id.clone()),
+            ("zone_len", le(&self.zone_len, f64::to_le_bytes)),
+        ];
+        if self.sections & HAS_EDGE_SPEED != 0 {
+            sections.push(("edge_speed_kmh", le(&self.edge_speed_kmh, f32::to_le_bytes)));
+        }
+        if self.sections & HAS_EDGE_CLASS != 0 {
+            sections.push(("edge_class", self.edge_class.clone()));
+        }
+        if self.sections & HAS_EDGE_COUNTRY != 0 {
+            sections.push(("edge_country", le(&self.edge_country, u16::to_le_bytes)));
+        }
+        if self.sections & HAS_EDGE_FIXED != 0 {
+            sections.push(("edge_fixed_s", le(&self.edge_fixed_s, f32::to_le_bytes)));
+        }
+        if let (Some(lm), true) = (&self.landmarks, self.sections & HAS_LANDMARKS != 0) {
+            let mut m = Vec::with_capacity(16);
+            m.extend_from_slice(&(lm.count as u32).to_le_bytes());
+            m.extend_from_slice(&lm.base_closed.to_le_bytes());
+            m.extend_from_slice(&lm.checksum.to_le_bytes());
+            sections.push(("lm_meta", m));
+            sections.push(("lm_node", le(&lm.nodes, u32::to_le_bytes)));
+            sections.push(("lm_dist", le(&lm.dist, f64::to_le_bytes)));
+        }
+        let refs: Vec<(&str, &[u8])> = sections.iter().map(|(n, b)| (*n, b.as_slice())).collect();
+        container::encode(kind, FORMAT_VERSION, build_id, &refs)
     }
 
     fn empty() -> Graph {
@@ -188,11 +327,17 @@ impl Graph {
             edge_mode: Vec::new(),
             geom_start: vec![0],
             geom: Vec::new(),
-            eca_start: vec![0],
-            eca_zone: Vec::new(),
-            eca_len: Vec::new(),
+            zone_start: vec![0],
+            zone_id: Vec::new(),
+            zone_len: Vec::new(),
             gate_count: 0,
             zone_count: 0,
+            sections: 0,
+            edge_speed_kmh: Vec::new(),
+            edge_class: Vec::new(),
+            edge_country: Vec::new(),
+            edge_fixed_s: Vec::new(),
+            max_speed_kmh: 0.0,
             edge_from: Vec::new(),
             edge_to: Vec::new(),
             geom_edge: Vec::new(),
@@ -218,23 +363,36 @@ impl Graph {
             && self.geom_start.len() == e + 1
             && self.geom_start.windows(2).all(|w| w[0] <= w[1])
             && self.geom_start[e] as usize * 2 == self.geom.len()
-            && self.eca_start.len() == e + 1
-            && self.eca_start.windows(2).all(|w| w[0] <= w[1])
-            && self.eca_start[e] as usize == self.eca_zone.len()
-            && self.eca_len.len() == self.eca_zone.len()
+            && self.zone_start.len() == e + 1
+            && self.zone_start.windows(2).all(|w| w[0] <= w[1])
+            && self.zone_start[e] as usize == self.zone_id.len()
+            && self.zone_len.len() == self.zone_id.len()
             && self.gate_count <= 32;
+        let optional = |len: usize, flag: u32| {
+            if self.sections & flag != 0 {
+                len == e
+            } else {
+                len == 0
+            }
+        };
+        let attrs_ok = optional(self.edge_speed_kmh.len(), HAS_EDGE_SPEED)
+            && optional(self.edge_class.len(), HAS_EDGE_CLASS)
+            && optional(self.edge_country.len(), HAS_EDGE_COUNTRY)
+            && optional(self.edge_fixed_s.len(), HAS_EDGE_FIXED)
+            && self
+                .edge_speed_kmh
+                .iter()
+                .all(|&v| v.is_finite() && v >= 0.0)
+            && self.edge_fixed_s.iter().all(|&v| v.is_finite() && v >= 0.0);
         let in_range = self.arc_head.iter().all(|&h| (h as usize) < n)
             && self.arc_edge.iter().all(|&x| ((x >> 1) as usize) < e)
             && self.edge_len.iter().all(|&l| l >= 0.0)
-            && self
-                .eca_zone
-                .iter()
-                .all(|&z| u32::from(z) < self.zone_count)
+            && self.zone_id.iter().all(|&z| u32::from(z) < self.zone_count)
             && self
                 .edge_gate
                 .iter()
                 .all(|&g| u32::from(g) <= self.gate_count);
-        if ok && in_range {
+        if ok && in_range && attrs_ok {
             Ok(())
         } else {
             Err("inconsistent section sizes or indices".into())
@@ -248,6 +406,25 @@ impl Graph {
         edges: &[EdgeSpec],
         gate_count: u32,
         zone_count: u32,
+    ) -> Graph {
+        Graph::build_with(
+            mode,
+            nodes,
+            edges,
+            gate_count,
+            zone_count,
+            EdgeAttrs::default(),
+        )
+    }
+
+    /// [`Graph::build`] with optional per-edge attribute sections.
+    pub fn build_with(
+        mode: u32,
+        nodes: &[(f64, f64)],
+        edges: &[EdgeSpec],
+        gate_count: u32,
+        zone_count: u32,
+        attrs: EdgeAttrs,
     ) -> Graph {
         let n = nodes.len();
         let mut g = Graph::empty();
@@ -295,11 +472,21 @@ impl Graph {
             }
             g.geom_start.push((g.geom.len() / 2) as u32);
             for &(z, m) in &ed.zones {
-                g.eca_zone.push(z);
-                g.eca_len.push(m);
+                g.zone_id.push(z);
+                g.zone_len.push(m);
             }
-            g.eca_start.push(g.eca_zone.len() as u32);
+            g.zone_start.push(g.zone_id.len() as u32);
         }
+        let flag = |len: usize, f: u32| if len > 0 { f } else { 0 };
+        g.sections = flag(attrs.speed_kmh.len(), HAS_EDGE_SPEED)
+            | flag(attrs.class.len(), HAS_EDGE_CLASS)
+            | flag(attrs.country.len(), HAS_EDGE_COUNTRY)
+            | flag(attrs.fixed_s.len(), HAS_EDGE_FIXED);
+        g.edge_speed_kmh = attrs.speed_kmh;
+        g.edge_class = attrs.class;
+        g.edge_country = attrs.country;
+        g.edge_fixed_s = attrs.fixed_s;
+        g.check(n, edges.len()).expect("consistent in-memory graph");
         g.prepare();
         g.prepare_landmarks(0);
         g
@@ -310,6 +497,10 @@ impl Graph {
     fn prepare(&mut self) {
         let n = self.node_count();
         let e = self.edge_len.len();
+        self.max_speed_kmh = self
+            .edge_speed_kmh
+            .iter()
+            .fold(0.0f64, |m, &v| m.max(f64::from(v)));
         self.xyz = (0..n).map(|i| unit(self.lat[i], self.lng[i])).collect();
         self.edge_from = vec![0; e];
         self.edge_to = vec![0; e];
@@ -370,10 +561,32 @@ impl Graph {
         self.grid_point = grid_point;
     }
 
-    /// (Re)computes the landmark tables for queries that always close `base_closed`.
+    /// (Re)computes the landmark tables for queries that always close `base_closed` (tests and
+    /// tools; artifacts carry tables computed by the data build, see `Landmarks::from_sections`).
     pub fn prepare_landmarks(&mut self, base_closed: u32) {
         self.landmarks = None;
         self.landmarks = Some(Landmarks::select(self, LANDMARKS, base_closed));
+        self.sections |= HAS_LANDMARKS;
+    }
+
+    /// FNV-1a 64 over the bytes of the sections the landmark distances depend on (`arc_start`,
+    /// `arc_head`, `arc_edge`, `edge_len`, `edge_gate`, in that order, little-endian): what ties a
+    /// landmark table to its graph.
+    pub fn topology_checksum(&self) -> u64 {
+        let mut h = container::Fnv::new();
+        for v in self
+            .arc_start
+            .iter()
+            .chain(&self.arc_head)
+            .chain(&self.arc_edge)
+        {
+            h.write(&v.to_le_bytes());
+        }
+        for l in &self.edge_len {
+            h.write(&l.to_le_bytes());
+        }
+        h.write(&self.edge_gate);
+        h.finish()
     }
 
     pub fn node_count(&self) -> usize {

@@ -1,7 +1,11 @@
-//! ALT lower bounds (A*, landmarks, triangle inequality). Distances from a few far-apart
-//! landmarks are computed once, with the gates of `base_closed` closed: closing more gates only
-//! lengthens routes, so |d(L, t) - d(L, v)| is a valid lower bound for every query whose closed
-//! mask includes `base_closed` (other queries fall back to the great-circle bound).
+//! ALT lower bounds (A*, landmarks, triangle inequality). Distances (metres, edge lengths) from a
+//! few far-apart landmarks are computed once, by the data build (data-build/sea/landmarks.ts, the
+//! same algorithm as [`Landmarks::select`]), with the gates of `base_closed` closed: closing more
+//! gates only lengthens routes, so |d(L, t) - d(L, v)| is a valid lower bound for every query
+//! whose closed mask includes `base_closed` (other queries fall back to the great-circle bound).
+//! They bound lengths, not costs: a time query divides them by the fastest speed it can use.
+//! A stored table carries the checksum of the topology and lengths it was computed on
+//! ([`Graph::topology_checksum`]); a table for another graph is refused at load.
 
 use crate::graph::Graph;
 use std::cmp::Reverse;
@@ -10,6 +14,8 @@ use std::collections::BinaryHeap;
 pub struct Landmarks {
     pub count: usize,
     pub base_closed: u32,
+    /// `Graph::topology_checksum` of the graph the table was computed on.
+    pub checksum: u64,
     pub nodes: Vec<u32>,
     /// `dist[v * count + k]` = metres from landmark k to node v (infinite if unreachable).
     pub dist: Vec<f64>,
@@ -82,8 +88,51 @@ impl Landmarks {
         Landmarks {
             count,
             base_closed,
+            checksum: g.topology_checksum(),
             nodes,
             dist,
         }
+    }
+
+    /// A table stored in the artifact: `lm_meta` = u32 count, u32 base closed mask, u64 checksum;
+    /// `lm_node` u32 x count; `lm_dist` f64 x (nodes x count), node-major. Refuses a table whose
+    /// checksum is not the graph's or whose sizes do not fit it.
+    pub fn from_sections(
+        g: &Graph,
+        meta: &[u8],
+        nodes: &[u32],
+        dist: Vec<f64>,
+    ) -> Result<Landmarks, String> {
+        if meta.len() != 16 {
+            return Err("landmark section lm_meta is not 16 bytes".into());
+        }
+        let word =
+            |at: usize| u32::from_le_bytes([meta[at], meta[at + 1], meta[at + 2], meta[at + 3]]);
+        let mut sum = [0u8; 8];
+        sum.copy_from_slice(&meta[8..16]);
+        let (count, base_closed, checksum) = (word(0) as usize, word(4), u64::from_le_bytes(sum));
+        let own = g.topology_checksum();
+        if checksum != own {
+            return Err(format!(
+                "landmarks were computed for another graph (checksum {:016x}, this graph {:016x})",
+                checksum, own
+            ));
+        }
+        let n = g.node_count();
+        if count == 0
+            || nodes.len() != count
+            || dist.len() != n * count
+            || nodes.iter().any(|&v| v as usize >= n)
+            || dist.iter().any(|d| d.is_nan() || *d < 0.0)
+        {
+            return Err("landmark sections do not fit the graph".into());
+        }
+        Ok(Landmarks {
+            count,
+            base_closed,
+            checksum,
+            nodes: nodes.to_vec(),
+            dist,
+        })
     }
 }

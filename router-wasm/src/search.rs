@@ -1,5 +1,6 @@
-//! A* over a [`Graph`] between two anchors, with query-time closed gates, ALT bounds and a
-//! settle budget.
+//! A* over a [`Graph`] between two anchors, and Dijkstra from one anchor to many, with
+//! query-time closed gates, per-query edge costs (distance or time, from edge attributes and
+//! query inputs), ALT bounds and a settle budget.
 
 use crate::graph::{chord, chord_bound_m, Anchor, Graph};
 use std::cmp::Reverse;
@@ -12,6 +13,107 @@ pub enum Status {
     BudgetExhausted = 2,
 }
 
+/// What a search minimises. Costs are computed per edge at query time, never stored.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Objective {
+    /// Metres (`edge_len`): the sea router's objective.
+    Distance,
+    /// Seconds: `edge_len / speed + edge_fixed_s`, the speed being the edge's `edge_speed_kmh`
+    /// when the graph carries it and it is > 0, else `default_kmh` (the query's speed).
+    Time { default_kmh: f64 },
+}
+
+impl Objective {
+    /// A usable objective: a time objective needs a finite default speed > 0.
+    pub fn is_valid(&self) -> bool {
+        match *self {
+            Objective::Distance => true,
+            Objective::Time { default_kmh } => default_kmh.is_finite() && default_kmh > 0.0,
+        }
+    }
+}
+
+/// Per-query edge costing: the objective bound to a graph.
+#[derive(Clone, Copy)]
+pub struct Costing<'g> {
+    g: &'g Graph,
+    time: bool,
+    default_mps: f64,
+    /// Lower-bound metres -> lower-bound cost (1 / fastest speed in m/s for time).
+    h_scale: f64,
+}
+
+impl<'g> Costing<'g> {
+    pub fn new(g: &'g Graph, objective: Objective) -> Costing<'g> {
+        match objective {
+            Objective::Distance => Costing {
+                g,
+                time: false,
+                default_mps: 0.0,
+                h_scale: 1.0,
+            },
+            Objective::Time { default_kmh } => {
+                let default_mps = default_kmh / 3.6;
+                let fastest = default_mps.max(g.max_speed_kmh / 3.6);
+                Costing {
+                    g,
+                    time: true,
+                    default_mps,
+                    h_scale: 1.0 / fastest,
+                }
+            }
+        }
+    }
+
+    /// Cost of traversing the whole edge `e`.
+    #[inline]
+    pub fn edge(&self, e: usize) -> f64 {
+        let g = self.g;
+        if !self.time {
+            return g.edge_len[e];
+        }
+        let kmh = g.edge_speed_kmh.get(e).map_or(0.0, |&v| f64::from(v));
+        let mps = if kmh > 0.0 {
+            kmh / 3.6
+        } else {
+            self.default_mps
+        };
+        g.edge_len[e] / mps + g.edge_fixed_s.get(e).map_or(0.0, |&v| f64::from(v))
+    }
+
+    /// Cost of `metres` of edge `e` (a query point on a lane): the edge's cost pro rata.
+    #[inline]
+    pub fn part(&self, e: usize, metres: f64) -> f64 {
+        if !self.time {
+            return metres;
+        }
+        let len = self.g.edge_len[e];
+        if len > 0.0 {
+            self.edge(e) * (metres / len)
+        } else {
+            0.0
+        }
+    }
+
+    /// Link cost of an anchor's link `(node, metres)`.
+    #[inline]
+    fn link(&self, a: &Anchor, metres: f64) -> f64 {
+        match a.on_edge {
+            Some((e, _)) => self.part(e as usize, metres),
+            None => metres,
+        }
+    }
+
+    #[inline]
+    fn bound(&self, metres: f64) -> f64 {
+        if self.time {
+            metres * self.h_scale
+        } else {
+            metres
+        }
+    }
+}
+
 pub struct Query<'a> {
     pub from: &'a Anchor,
     pub to: &'a Anchor,
@@ -19,11 +121,15 @@ pub struct Query<'a> {
     pub closed: u32,
     /// Maximum heap pops (settles, counting re-opened nodes); 0 = unlimited.
     pub max_settled: u32,
+    pub objective: Objective,
 }
 
 #[derive(Default, Debug)]
 pub struct Route {
+    /// Length of the route in metres.
     pub metres: f64,
+    /// What the search minimised (metres for `Distance`, seconds for `Time`).
+    pub cost: f64,
     /// Arcs from the source link node to the target link node.
     pub arcs: Vec<u32>,
     /// Which link of each anchor the route uses (unused when `direct`).
@@ -40,6 +146,8 @@ pub struct Searcher {
     parent: Vec<u32>,
     /// Heuristic per node, computed on first touch in a query.
     h: Vec<f64>,
+    /// Metres along the search tree (one-to-many).
+    len: Vec<f64>,
     stamp: Vec<u32>,
     generation: u32,
     heap: BinaryHeap<Reverse<(u64, u32)>>,
@@ -58,6 +166,7 @@ impl Searcher {
             dist: vec![f64::INFINITY; n],
             parent: vec![SOURCE; n],
             h: vec![0.0; n],
+            len: vec![0.0; n],
             stamp: vec![0; n],
             generation: 0,
             heap: BinaryHeap::new(),
@@ -104,7 +213,8 @@ impl Searcher {
         }
     }
 
-    /// Lower bound from node `v` to the target anchor: the best of great-circle and landmark bounds.
+    /// Lower bound in metres from node `v` to the target anchor: the best of great-circle and
+    /// landmark bounds.
     #[inline]
     fn heuristic(&self, g: &Graph, v: u32, target: &[f64; 3]) -> f64 {
         let mut best = chord_bound_m(chord(&g.xyz[v as usize], target));
@@ -121,12 +231,12 @@ impl Searcher {
     }
 
     #[inline]
-    fn touch(&mut self, g: &Graph, v: u32, target: &[f64; 3]) {
+    fn touch(&mut self, g: &Graph, v: u32, target: &[f64; 3], cost: &Costing) {
         let vi = v as usize;
         if self.stamp[vi] != self.generation {
             self.stamp[vi] = self.generation;
             self.dist[vi] = f64::INFINITY;
-            self.h[vi] = self.heuristic(g, v, target);
+            self.h[vi] = cost.bound(self.heuristic(g, v, target));
         }
     }
 
@@ -140,21 +250,26 @@ impl Searcher {
         );
         self.next_generation();
         self.choose_landmarks(g, q);
+        let cost = Costing::new(g, q.objective);
         let target = q.to.xyz;
         let mut best = f64::INFINITY;
+        let mut direct_m = 0.0;
         let mut out = Route::default();
         if let (Some((e1, k1)), Some((e2, k2))) = (q.from.on_edge, q.to.on_edge) {
             if e1 == e2 {
-                best = (g.geom_off[k1 as usize] - g.geom_off[k2 as usize]).abs();
+                direct_m = (g.geom_off[k1 as usize] - g.geom_off[k2 as usize]).abs();
+                best = cost.part(e1 as usize, direct_m);
                 out.direct = true;
             }
         }
         if q.from.point == q.to.point {
             best = 0.0;
+            direct_m = 0.0;
             out.direct = true;
         }
-        for (i, &(v, c)) in q.from.links.iter().enumerate() {
-            self.touch(g, v, &target);
+        for (i, &(v, m)) in q.from.links.iter().enumerate() {
+            let c = cost.link(q.from, m);
+            self.touch(g, v, &target, &cost);
             let vi = v as usize;
             if c < self.dist[vi] {
                 self.dist[vi] = c;
@@ -179,7 +294,8 @@ impl Searcher {
                 out.settled = settled;
                 return (Status::BudgetExhausted, out);
             }
-            for (i, &(v, c)) in q.to.links.iter().enumerate() {
+            for (i, &(v, m)) in q.to.links.iter().enumerate() {
+                let c = cost.link(q.to, m);
                 if v == u && du + c < best {
                     best = du + c;
                     end = Some((u, i));
@@ -193,9 +309,9 @@ impl Searcher {
                     continue;
                 }
                 let v = g.arc_head[a as usize];
-                self.touch(g, v, &target);
+                self.touch(g, v, &target, &cost);
                 let vi = v as usize;
-                let dv = du + g.edge_len[e];
+                let dv = du + cost.edge(e);
                 if dv < self.dist[vi] {
                     self.dist[vi] = dv;
                     self.parent[vi] = a;
@@ -207,7 +323,11 @@ impl Searcher {
         if !best.is_finite() {
             return (Status::NoRoute, out);
         }
+        out.cost = best;
         out.metres = best;
+        if out.direct {
+            out.metres = direct_m;
+        }
         if let Some((t, link)) = end {
             out.to_link = link;
             let mut v = t as usize;
@@ -224,9 +344,158 @@ impl Searcher {
             }
             out.from_link = (SOURCE - self.parent[v]) as usize;
             out.arcs.reverse();
+            if cost.time {
+                out.metres = q.from.links[out.from_link].1
+                    + out
+                        .arcs
+                        .iter()
+                        .map(|&a| g.edge_len[(g.arc_edge[a as usize] >> 1) as usize])
+                        .sum::<f64>()
+                    + q.to.links[out.to_link].1;
+            }
         }
         (Status::Found, out)
     }
+
+    /// Dijkstra from one anchor to many: metres and cost of the cheapest route to each target
+    /// (`None` targets, points that did not snap, answer NaN; unreachable ones infinity). Stops
+    /// once no open entry can improve any target. On budget exhaustion the targets not yet final
+    /// answer NaN.
+    pub fn one_to_many(
+        &mut self,
+        g: &Graph,
+        from: &Anchor,
+        targets: &[Option<Anchor>],
+        closed: u32,
+        max_settled: u32,
+        objective: Objective,
+    ) -> Many {
+        assert!(
+            self.dist.len() == g.node_count(),
+            "searcher built for another graph"
+        );
+        self.next_generation();
+        let cost = Costing::new(g, objective);
+        let k = targets.len();
+        let mut out = Many {
+            status: Status::Found,
+            metres: vec![f64::NAN; k],
+            cost: vec![f64::NAN; k],
+            settled: 0,
+        };
+        // (link node, target, link cost, link metres), sorted by node for lookup on settle.
+        let mut ends: Vec<(u32, usize, f64, f64)> = Vec::new();
+        for (i, t) in targets.iter().enumerate() {
+            let t = match t {
+                Some(t) => t,
+                None => continue,
+            };
+            out.metres[i] = f64::INFINITY;
+            out.cost[i] = f64::INFINITY;
+            if t.point == from.point {
+                out.metres[i] = 0.0;
+                out.cost[i] = 0.0;
+            } else if let (Some((e1, k1)), Some((e2, k2))) = (from.on_edge, t.on_edge) {
+                if e1 == e2 {
+                    let m = (g.geom_off[k1 as usize] - g.geom_off[k2 as usize]).abs();
+                    out.metres[i] = m;
+                    out.cost[i] = cost.part(e1 as usize, m);
+                }
+            }
+            for &(v, m) in &t.links {
+                ends.push((v, i, cost.link(t, m), m));
+            }
+        }
+        ends.sort_by_key(|x| x.0);
+        let worst = |c: &[f64]| {
+            c.iter()
+                .filter(|x| !x.is_nan())
+                .fold(f64::NEG_INFINITY, |a, &b| a.max(b))
+        };
+        let mut bound = worst(&out.cost);
+        for &(v, m) in &from.links {
+            let vi = v as usize;
+            if self.stamp[vi] != self.generation {
+                self.stamp[vi] = self.generation;
+                self.dist[vi] = f64::INFINITY;
+            }
+            let c = cost.link(from, m);
+            if c < self.dist[vi] {
+                self.dist[vi] = c;
+                self.len[vi] = m;
+                self.heap.push(Reverse((c.to_bits(), v)));
+            }
+        }
+        let mut settled = 0u32;
+        let mut last = 0.0;
+        while let Some(Reverse((d_bits, u))) = self.heap.pop() {
+            let ui = u as usize;
+            let du = f64::from_bits(d_bits);
+            if du > self.dist[ui] {
+                continue;
+            }
+            if du >= bound {
+                break;
+            }
+            settled += 1;
+            if max_settled != 0 && settled > max_settled {
+                out.status = Status::BudgetExhausted;
+                break;
+            }
+            last = du;
+            let first = ends.partition_point(|x| x.0 < u);
+            let mut improved = false;
+            for &(_, i, c, m) in ends[first..].iter().take_while(|x| x.0 == u) {
+                if du + c < out.cost[i] {
+                    out.cost[i] = du + c;
+                    out.metres[i] = self.len[ui] + m;
+                    improved = true;
+                }
+            }
+            if improved {
+                bound = worst(&out.cost);
+            }
+            for a in g.arc_start[ui]..g.arc_start[ui + 1] {
+                let e = (g.arc_edge[a as usize] >> 1) as usize;
+                let gate = g.edge_gate[e];
+                if gate != 0 && closed & (1 << (gate - 1)) != 0 {
+                    continue;
+                }
+                let v = g.arc_head[a as usize];
+                let vi = v as usize;
+                if self.stamp[vi] != self.generation {
+                    self.stamp[vi] = self.generation;
+                    self.dist[vi] = f64::INFINITY;
+                }
+                let dv = du + cost.edge(e);
+                if dv < self.dist[vi] {
+                    self.dist[vi] = dv;
+                    self.len[vi] = self.len[ui] + g.edge_len[e];
+                    self.heap.push(Reverse((dv.to_bits(), v)));
+                }
+            }
+        }
+        out.settled = settled;
+        if out.status == Status::BudgetExhausted {
+            for i in 0..k {
+                if out.cost[i].is_nan() || out.cost[i] > last {
+                    out.metres[i] = f64::NAN;
+                    out.cost[i] = f64::NAN;
+                }
+            }
+        }
+        out
+    }
+}
+
+/// One-to-many answer: per target, metres and cost (NaN = not snapped or not final when the
+/// budget ran out, infinity = unreachable).
+#[derive(Debug)]
+pub struct Many {
+    pub status: Status,
+    pub metres: Vec<f64>,
+    pub cost: Vec<f64>,
+    pub settled: u32,
 }
 
 /// What a route amounts to: zone metres, gates used, geometry.
@@ -251,8 +520,8 @@ impl Summary {
         } else {
             0.0
         };
-        for k in g.eca_start[e]..g.eca_start[e + 1] {
-            self.zone_m[g.eca_zone[k as usize] as usize] += g.eca_len[k as usize] * share;
+        for k in g.zone_start[e]..g.zone_start[e + 1] {
+            self.zone_m[g.zone_id[k as usize] as usize] += g.zone_len[k as usize] * share;
         }
         let gate = u32::from(g.edge_gate[e]);
         if gate != 0 && !self.gates.contains(&gate) {

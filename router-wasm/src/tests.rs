@@ -1,8 +1,8 @@
 //! Table tests over tiny hand-made maps, in the style of OSRM/Valhalla test tables.
 
-use crate::graph::{haversine_m, EdgeSpec, Graph};
+use crate::graph::{haversine_m, EdgeAttrs, EdgeSpec, Graph};
 use crate::landmarks::dijkstra;
-use crate::search::{summarize, Query, Searcher, Status};
+use crate::search::{summarize, Objective, Query, Searcher, Status};
 
 fn edge(from: u32, to: u32, gate: u8) -> EdgeSpec {
     EdgeSpec {
@@ -211,6 +211,7 @@ fn route_table() {
             to: &to,
             closed: c.closed,
             max_settled: c.budget,
+            objective: Objective::Distance,
         };
         let (status, route) = s.route(&g, &q);
         assert_eq!(status, c.status, "{}", c.name);
@@ -251,6 +252,7 @@ fn zone_metres_follow_the_part_of_the_lane_used() {
         to: &to,
         closed: 0,
         max_settled: 0,
+        objective: Objective::Distance,
     };
     let (status, route) = s.route(&g, &q);
     assert_eq!(status, Status::Found);
@@ -318,6 +320,7 @@ fn astar_matches_dijkstra_on_random_meshes() {
             to: &to,
             closed,
             max_settled: 0,
+            objective: Objective::Distance,
         };
         let (status, route) = s.route(&g, &q);
         if want.is_finite() {
@@ -368,7 +371,272 @@ fn never_snaps_inside_a_gated_lane() {
             to: &to,
             closed,
             max_settled: 0,
+            objective: Objective::Distance,
         };
         assert_eq!(s.route(&g, &q).0, Status::Found);
     }
+}
+
+/// One-to-many table over the strait map: each target's answer equals the one-to-one route.
+#[test]
+fn one_to_many_table() {
+    let g = strait_map();
+    let mut s = Searcher::new(g.node_count());
+    let from = g.snap(0.0, 0.0).unwrap();
+    let pts = [
+        (0.0, 2.0),    // through gate 1, or round by node 3 when it is closed
+        (1.0, 1.0),    // node 3
+        (10.0, 10.0),  // the island: unreachable
+        (0.0, -179.8), // across the antimeridian, through gate 2
+        (-1.2, 2.0),   // a lane point
+        (0.0, 0.0),    // the source itself
+    ];
+    let mut targets: Vec<Option<_>> = pts.iter().map(|p| g.snap(p.0, p.1)).collect();
+    targets.push(None); // a target that did not snap
+    for closed in [0, 1, 2, 3] {
+        let many = s.one_to_many(&g, &from, &targets, closed, 0, Objective::Distance);
+        assert_eq!(many.status, Status::Found);
+        assert!(many.metres[6].is_nan() && many.cost[6].is_nan());
+        for (i, t) in targets.iter().enumerate().take(pts.len()) {
+            let to = t.as_ref().unwrap();
+            let q = Query {
+                from: &from,
+                to,
+                closed,
+                max_settled: 0,
+                objective: Objective::Distance,
+            };
+            let (status, route) = s.route(&g, &q);
+            if status == Status::Found {
+                assert!(
+                    (many.metres[i] - route.metres).abs() < 1e-6,
+                    "closed {} target {}: {} vs {}",
+                    closed,
+                    i,
+                    many.metres[i],
+                    route.metres
+                );
+                assert_eq!(many.cost[i], many.metres[i]);
+            } else {
+                assert_eq!(status, Status::NoRoute, "closed {} target {}", closed, i);
+                assert_eq!(
+                    many.metres[i],
+                    f64::INFINITY,
+                    "closed {} target {}",
+                    closed,
+                    i
+                );
+            }
+        }
+    }
+    let want = legs(&[(0.0, 0.0), (1.0, 1.0), (0.0, 2.0)]);
+    let many = s.one_to_many(&g, &from, &targets[..1], 1, 0, Objective::Distance);
+    assert!((many.metres[0] - want).abs() < 1.0);
+    // A budget too small to finish: the targets not yet final answer NaN, with the status.
+    let many = s.one_to_many(&g, &from, &targets[3..4], 0, 1, Objective::Distance);
+    assert_eq!(many.status, Status::BudgetExhausted);
+    assert!(many.metres[0].is_nan());
+}
+
+/// Two ways from 0 to 1: a slow direct road (30 km/h) and a longer fast one via 2 (no speed of its
+/// own: the query's default applies); and 1 - 3 by ferry (fixed hours on top of its speed).
+fn road_map() -> Graph {
+    let nodes = [(0.0, 0.0), (0.0, 1.0), (0.3, 0.5), (0.0, 1.5)];
+    let attrs = EdgeAttrs {
+        speed_kmh: vec![30.0, 0.0, 0.0, 20.0],
+        class: vec![1, 0, 0, 9],
+        country: vec![0, 0, 0, 1],
+        fixed_s: vec![0.0, 0.0, 0.0, 3600.0],
+    };
+    let edges = vec![edge(0, 1, 0), edge(0, 2, 0), edge(2, 1, 0), edge(1, 3, 0)];
+    Graph::build_with(3, &nodes, &edges, 0, 0, attrs)
+}
+
+#[test]
+fn costs_are_computed_per_query_from_edge_attributes() {
+    let g = road_map();
+    let mut s = Searcher::new(g.node_count());
+    let a = g.snap(0.0, 0.0).unwrap();
+    let b = g.snap(0.0, 1.0).unwrap();
+    let c = g.snap(0.0, 1.5).unwrap();
+    let direct = haversine_m(0.0, 0.0, 0.0, 1.0);
+    let detour = legs(&[(0.0, 0.0), (0.3, 0.5), (0.0, 1.0)]);
+    let ferry = haversine_m(0.0, 1.0, 0.0, 1.5);
+    let run = |s: &mut Searcher, to, objective| {
+        let q = Query {
+            from: &a,
+            to,
+            closed: 0,
+            max_settled: 0,
+            objective,
+        };
+        let (status, r) = s.route(&g, &q);
+        assert_eq!(status, Status::Found);
+        r
+    };
+    let d = run(&mut s, &b, Objective::Distance);
+    assert!((d.metres - direct).abs() < 1e-6 && d.cost == d.metres);
+    // At 90 km/h by default the detour is faster than 30 km/h on the direct road.
+    let fast = Objective::Time { default_kmh: 90.0 };
+    let t = run(&mut s, &b, fast);
+    assert!(
+        (t.metres - detour).abs() < 1e-6,
+        "{} vs {}",
+        t.metres,
+        detour
+    );
+    assert!((t.cost - detour / 25.0).abs() < 1e-6);
+    // At 20 km/h by default the direct road (30 km/h of its own) wins again.
+    let slow = Objective::Time { default_kmh: 20.0 };
+    let t = run(&mut s, &b, slow);
+    assert!((t.metres - direct).abs() < 1e-6);
+    assert!((t.cost - direct / (30.0 / 3.6)).abs() < 1e-6);
+    // The ferry: its fixed hour on top of its own speed.
+    let t = run(&mut s, &c, fast);
+    assert!((t.cost - (detour / 25.0 + ferry / (20.0 / 3.6) + 3600.0)).abs() < 1e-6);
+    // One-to-many agrees with one-to-one under the time objective.
+    let many = s.one_to_many(&g, &a, &[Some(b.clone()), Some(c.clone())], 0, 0, fast);
+    assert!((many.cost[1] - t.cost).abs() < 1e-6);
+    assert!((many.metres[0] - detour).abs() < 1e-6);
+    assert!(!Objective::Time { default_kmh: 0.0 }.is_valid());
+}
+
+/// A pseudo-random mesh: one-to-many from a point matches Dijkstra to every node, closures too.
+#[test]
+fn one_to_many_matches_dijkstra_on_random_meshes() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rnd = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut nodes = Vec::new();
+    for i in 0..12 {
+        for j in 0..12 {
+            nodes.push((i as f64 * 2.0 + rnd() - 12.0, j as f64 * 2.0 + rnd()));
+        }
+    }
+    let mut edges = Vec::new();
+    for i in 0..12u32 {
+        for j in 0..12u32 {
+            let v = i * 12 + j;
+            let gate = |r: f64| if r < 0.15 { 1 + (r * 20.0) as u8 } else { 0 };
+            if j + 1 < 12 && rnd() < 0.85 {
+                edges.push(edge(v, v + 1, gate(rnd())));
+            }
+            if i + 1 < 12 && rnd() < 0.85 {
+                edges.push(edge(v, v + 12, gate(rnd())));
+            }
+        }
+    }
+    let g = Graph::build(0, &nodes, &edges, 3, 0);
+    let mut s = Searcher::new(g.node_count());
+    let all: Vec<Option<_>> = nodes.iter().map(|p| g.snap(p.0, p.1)).collect();
+    for _ in 0..40 {
+        let a = (rnd() * 144.0) as usize;
+        let closed = (rnd() * 8.0) as u32;
+        let want = dijkstra(&g, a as u32, closed);
+        let from = all[a].clone().unwrap();
+        let many = s.one_to_many(&g, &from, &all, closed, 0, Objective::Distance);
+        for (b, w) in want.iter().enumerate() {
+            if w.is_finite() {
+                assert!((many.metres[b] - w).abs() < 1e-6 * w.max(1.0));
+            } else {
+                assert_eq!(many.metres[b], f64::INFINITY);
+            }
+        }
+    }
+}
+
+/// Several graphs in one instance, by handle; an artifact round trip keeps attributes and
+/// landmarks; a landmark table for another graph, or a v1 payload, is refused.
+#[test]
+fn graphs_by_handle_and_artifact_checks() {
+    use crate::ffi;
+    let sea = strait_map();
+    let road = road_map();
+    let sea_bytes = sea.to_artifact("sea-graph", "b1");
+    let road_bytes = road.to_artifact("road-graph", "b1");
+    let h_sea = ffi::load(&sea_bytes, "sea-graph", "sea.graph");
+    let h_road = ffi::load(&road_bytes, "road-graph", "road.graph");
+    assert!(h_sea >= 0 && h_road >= 0 && h_sea != h_road);
+    assert_eq!(ffi::pr_graph_mode(h_road), 3);
+    assert_eq!(
+        ffi::pr_landmark_count(h_sea),
+        sea.landmarks.as_ref().unwrap().count as u32
+    );
+    assert_eq!(ffi::pr_graph_sections(h_road), road.sections);
+    let sea_route = ffi::pr_route(h_sea, 0.0, 0.0, 0.0, 2.0, 0, 0, 0, 0, 0.0);
+    assert_eq!(sea_route, ffi::STATUS_FOUND);
+    let road_time = ffi::pr_route(h_road, 0.0, 0.0, 0.0, 1.0, 0, 0, 0, 1, 90.0);
+    assert_eq!(road_time, ffi::STATUS_FOUND);
+    assert_eq!(
+        ffi::pr_route(h_road, 0.0, 0.0, 0.0, 1.0, 0, 0, 0, 1, 0.0),
+        ffi::STATUS_BAD_QUERY
+    );
+    assert_eq!(
+        ffi::pr_route(h_road, 0.0, 0.0, 0.0, 1.0, 0, 0, 0, 7, 50.0),
+        ffi::STATUS_BAD_QUERY
+    );
+    // A kind the caller did not ask for is refused by the container check.
+    assert_eq!(ffi::load(&road_bytes, "sea-graph", "road.graph"), -1);
+    assert_eq!(ffi::pr_unload(h_road), 0);
+    assert_eq!(ffi::pr_unload(h_road), -1);
+    assert_eq!(
+        ffi::pr_route(h_road, 0.0, 0.0, 0.0, 1.0, 0, 0, 0, 0, 0.0),
+        ffi::STATUS_NOT_LOADED
+    );
+    assert_eq!(
+        ffi::pr_route(-1, 0.0, 0.0, 0.0, 1.0, 0, 0, 0, 0, 0.0),
+        ffi::STATUS_NOT_LOADED
+    );
+    // The sea graph is untouched by the road graph's unload; the freed handle is reused.
+    assert_eq!(
+        ffi::pr_route(h_sea, 0.0, 0.0, 0.0, 2.0, 0, 0, 0, 0, 0.0),
+        ffi::STATUS_FOUND
+    );
+    assert_eq!(ffi::load(&road_bytes, "road-graph", "road.graph"), h_road);
+
+    let back = Graph::from_artifact(&road_bytes, "road-graph", "road.graph").unwrap();
+    assert_eq!(back.edge_speed_kmh, road.edge_speed_kmh);
+    assert_eq!(back.edge_country, road.edge_country);
+    assert_eq!(back.edge_class, road.edge_class);
+    assert_eq!(back.edge_fixed_s, road.edge_fixed_s);
+    let lm = back.landmarks.as_ref().unwrap();
+    assert_eq!(lm.dist, road.landmarks.as_ref().unwrap().dist);
+
+    // Landmarks of another graph (one edge length changed) are refused with the rebuild hint.
+    let mut other = strait_map();
+    other.edge_len[0] += 1.0;
+    other.landmarks = sea.landmarks.as_ref().map(|l| crate::landmarks::Landmarks {
+        count: l.count,
+        base_closed: l.base_closed,
+        checksum: l.checksum,
+        nodes: l.nodes.clone(),
+        dist: l.dist.clone(),
+    });
+    let err = Graph::from_artifact(
+        &other.to_artifact("sea-graph", "b1"),
+        "sea-graph",
+        "x.graph",
+    )
+    .err()
+    .unwrap();
+    assert!(
+        err.contains("landmarks were computed for another graph"),
+        "{}",
+        err
+    );
+    assert!(err.contains("npm run build"), "{}", err);
+
+    // A payload version 1 artifact is refused.
+    let a = crate::container::decode(&sea_bytes, "sea-graph", crate::graph::FORMAT_VERSION, "s")
+        .unwrap();
+    let v1: Vec<(&str, &[u8])> = a.sections.iter().map(|(n, b)| (n.as_str(), *b)).collect();
+    let old = crate::container::encode("sea-graph", 1, "b0", &v1);
+    let err = Graph::from_artifact(&old, "sea-graph", "old.graph")
+        .err()
+        .unwrap();
+    assert!(err.contains("npm run build"), "{}", err);
 }
