@@ -1,6 +1,7 @@
 /** The stage registry, in run order. `module` is the file defining the stage: its code version. */
 import type { RegisteredStage } from "../pipeline.ts";
 import { locationsStage } from "./locations.ts";
+import { roadNetworkStage } from "./road-network.ts";
 import { seaGraphStage } from "./sea-graph.ts";
 
 const here = (file: string) => new URL(file, import.meta.url).pathname;
@@ -8,4 +9,5 @@ const here = (file: string) => new URL(file, import.meta.url).pathname;
 export const registry: RegisteredStage[] = [
   { stage: locationsStage, module: here("./locations.ts") },
   { stage: seaGraphStage, module: here("./sea-graph.ts") },
+  { stage: roadNetworkStage, module: here("./road-network.ts") },
 ];
