@@ -39,6 +39,10 @@ const FNV_OFFSET = 0xcbf29ce484222325n;
 const FNV_PRIME = 0x100000001b3n;
 const MASK64 = 0xffffffffffffffffn;
 
+/** The bytes of a typed array (no copy), as sections take them. */
+export const bytesOf = (a: ArrayBufferView): Uint8Array =>
+  new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
 /** FNV-1a 64 over bytes; 32-bit halves keep it fast enough for multi-MB sections. */
 export function fnv1a64(bytes: Uint8Array): bigint {
   // Split the 64-bit state into hi/lo 32-bit words to avoid BigInt per byte.

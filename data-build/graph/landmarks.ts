@@ -10,7 +10,7 @@
  * contains `baseClosed`; the router uses the table only for those (other queries fall back to the
  * great-circle bound). A time query divides the bound by the fastest speed it may use.
  */
-import { fnv1a64 } from "../format/container.ts";
+import { bytesOf, fnv1a64 } from "../format/container.ts";
 
 export const LANDMARK_COUNT = 24;
 
@@ -32,8 +32,6 @@ export interface LandmarkTable {
   /** dist[v * count + k] = metres from landmark k to node v (Infinity if unreachable). */
   dist: Float64Array;
 }
-
-const bytesOf = (a: ArrayBufferView): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 export function topologyChecksum(g: LandmarkGraph): bigint {
   const parts = [g.arcStart, g.arcHead, g.arcEdge, g.edgeLen, g.edgeGate].map(bytesOf);

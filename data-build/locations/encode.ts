@@ -12,10 +12,8 @@ import {
   SOURCES,
 } from "../../engine/locations/format.ts";
 import { normalize } from "../../engine/locations/normalize.ts";
-import { encodeArtifact } from "../format/container.ts";
+import { bytesOf, encodeArtifact } from "../format/container.ts";
 import type { CollectedLocations } from "./collect.ts";
-
-const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 /** Grows a byte buffer; the artifact's blobs are a few MB so doubling is cheap. */
 class ByteSink {

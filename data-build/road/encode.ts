@@ -3,7 +3,7 @@
  * `road-network`), column per section so a reader maps typed arrays without copying. Byte layout:
  * docs/road-network.md. Not a routable graph: the graph stage builds one from this table.
  */
-import { decodeArtifact, encodeArtifact } from "../format/container.ts";
+import { bytesOf, decodeArtifact, encodeArtifact } from "../format/container.ts";
 import {
   LINK_KINDS,
   type LinkKind,
@@ -21,8 +21,6 @@ export const ROAD_SUMMARY_OUTPUT = "road-network.summary.json";
 /** Link flag bits. */
 export const FLAG_TRUCK = 1;
 export const FLAG_CROSS_BORDER = 2;
-
-const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 function strings(list: string[]): { offsets: Uint32Array; bytes: Uint8Array } {
   const enc = new TextEncoder();

@@ -5,25 +5,12 @@
  */
 import type { Topology } from "topojson-specification";
 import { densify, polylineM } from "../../common/geo.ts";
-import { encodeArtifact } from "../format/container.ts";
-import { landmarkSections, selectLandmarks } from "../graph/landmarks.ts";
+import { encodeGraph } from "../graph/encode.ts";
 import { type EcaZone, splitByZone } from "./eca.ts";
 import type { LaneFeature } from "./gpkg.ts";
 import { oceanShortcuts } from "./ocean.ts";
 
 export const GRAPH_KIND = "sea-graph";
-export const GRAPH_FORMAT_VERSION = 2;
-/** Graph mode codes shared by every transport graph (meta.mode and per-edge mode). */
-export const MODE_SEA = 0;
-const META_WORDS = 16;
-/** meta[8] flags: optional sections present (graph.rs HAS_*). The sea graph carries only landmarks. */
-export const SECTION_FLAGS = {
-  edgeSpeed: 1,
-  edgeClass: 1 << 1,
-  edgeCountry: 1 << 2,
-  edgeFixed: 1 << 3,
-  landmarks: 1 << 4,
-} as const;
 /** Longest segment: long lanes become great-circle arcs, and every point is a snap candidate. */
 const DENSIFY_M = 20_000;
 /** Open-ocean shortcuts are only drawn: 200 km chords of a great circle stray < 1 km from it. */
@@ -171,81 +158,18 @@ export function buildSeaGraph(lanes: LaneFeature[], zones: EcaZone[], land?: Top
   };
 }
 
-const bytesOf = (a: ArrayBufferView): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-
 /** Encodes the graph into the container sections documented in docs/graph-format.md. */
 export function encodeSeaGraph(g: SeaGraph, buildId: string): Uint8Array {
-  const n = g.nodes.length / 2;
-  const e = g.edges.length;
-  // CSR adjacency: every lane is traversable both ways; arc_edge = edge << 1 | reversed.
-  const degree = new Uint32Array(n + 1);
-  for (const ed of g.edges) {
-    degree[ed.from]!++;
-    degree[ed.to]!++;
-  }
-  const arcStart = new Uint32Array(n + 1);
-  for (let i = 0; i < n; i++) arcStart[i + 1] = arcStart[i]! + degree[i]!;
-  const fill = arcStart.slice(0, n);
-  const arcHead = new Uint32Array(e * 2);
-  const arcEdge = new Uint32Array(e * 2);
-  g.edges.forEach((ed, i) => {
-    const a = fill[ed.from]!++;
-    arcHead[a] = ed.to;
-    arcEdge[a] = i << 1;
-    const b = fill[ed.to]!++;
-    arcHead[b] = ed.from;
-    arcEdge[b] = (i << 1) | 1;
-  });
-  const edgeLen = new Float64Array(e);
-  const edgeGate = new Uint8Array(e);
-  const edgeMode = new Uint8Array(e).fill(MODE_SEA);
-  const geomStart = new Uint32Array(e + 1);
-  const ecaStart = new Uint32Array(e + 1);
-  g.edges.forEach((ed, i) => {
-    edgeLen[i] = ed.metres;
-    edgeGate[i] = ed.gate;
-    geomStart[i + 1] = geomStart[i]! + ed.inner.length / 2;
-    ecaStart[i + 1] = ecaStart[i]! + ed.eca.length;
-  });
-  const geom = new Float64Array(geomStart[e]! * 2);
-  const ecaZone = new Uint8Array(ecaStart[e]!);
-  const ecaLen = new Float64Array(ecaStart[e]!);
-  g.edges.forEach((ed, i) => {
-    geom.set(ed.inner, geomStart[i]! * 2);
-    ed.eca.forEach(([z, m], k) => {
-      ecaZone[ecaStart[i]! + k] = z;
-      ecaLen[ecaStart[i]! + k] = m;
-    });
-  });
-  const landmarks = selectLandmarks({ arcStart, arcHead, arcEdge, edgeLen, edgeGate }, landmarkClosedMask());
-  const meta = new Uint32Array(META_WORDS);
-  meta.set([
-    MODE_SEA,
-    n,
-    e,
-    e * 2,
-    geomStart[e]!,
-    ecaStart[e]!,
-    PASSAGES.length,
-    g.zones.length,
-    SECTION_FLAGS.landmarks,
-  ]);
-  const names = new TextEncoder().encode(JSON.stringify({ mode: "sea", gates: PASSAGES, zones: g.zones }));
-  return encodeArtifact(GRAPH_KIND, GRAPH_FORMAT_VERSION, buildId, [
-    { name: "meta", bytes: bytesOf(meta) },
-    { name: "names", bytes: names },
-    { name: "node_coord", bytes: bytesOf(g.nodes) },
-    { name: "arc_start", bytes: bytesOf(arcStart) },
-    { name: "arc_head", bytes: bytesOf(arcHead) },
-    { name: "arc_edge", bytes: bytesOf(arcEdge) },
-    { name: "edge_len", bytes: bytesOf(edgeLen) },
-    { name: "edge_gate", bytes: edgeGate },
-    { name: "edge_mode", bytes: edgeMode },
-    { name: "geom_start", bytes: bytesOf(geomStart) },
-    { name: "geom_coord", bytes: bytesOf(geom) },
-    { name: "zone_start", bytes: bytesOf(ecaStart) },
-    { name: "zone_id", bytes: ecaZone },
-    { name: "zone_len", bytes: bytesOf(ecaLen) },
-    ...landmarkSections(landmarks),
-  ]);
+  return encodeGraph(
+    {
+      kind: GRAPH_KIND,
+      mode: "sea",
+      nodes: g.nodes,
+      edges: g.edges.map((ed) => ({ ...ed, zones: ed.eca })),
+      gates: PASSAGES,
+      zones: g.zones,
+      landmarkClosed: landmarkClosedMask(),
+    },
+    buildId,
+  );
 }
