@@ -3,7 +3,7 @@
  * sandbox carrier and the poller beside it (PORTOLAN_SANDBOX=0 and PORTOLAN_CARRIERS for real lines).
  */
 
-import { closeRoutePlanners, distanceServices, routePlanner } from "../engine/services.ts";
+import { closeRoutePlanners, distanceServices, roadPlanner, routePlanner } from "../engine/services.ts";
 import { startPoller } from "../ingest/tracking/poller.ts";
 import { buildApps } from "./app.ts";
 import { bootstrap } from "./bootstrap.ts";
@@ -19,6 +19,7 @@ try {
   await distanceServices(config.buildDir);
   // Route workers load their own router: a broken load stops the start, not the first route.
   await routePlanner(config.buildDir, config.routes);
+  await roadPlanner(config.buildDir, config.road);
   // A missing or malformed webhook key ring fails here, not as a 500 on the first registration.
   await SecretBox.create(config.webhooks);
 } catch (err) {

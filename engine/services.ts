@@ -1,5 +1,6 @@
 /**
- * The distance product's loaded artifacts: the location index and the sea router. Loaded once per
+ * The distance product's loaded artifacts: the location index and the sea router (the road
+ * planner loads on first use, roadPlanner below). Loaded once per
  * process (the sea router once per thread); main.ts loads them at start so a missing or stale build
  * stops the server with the rebuild message instead of failing the first request. Sea routes for
  * the API are planned by routePlanner: worker threads, so searches never hold the event loop.
@@ -8,6 +9,9 @@ import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { RouteConfig } from "./config.ts";
 import { LocationIndex } from "./locations/index.ts";
+import type { RoadConfig } from "./road/config.ts";
+import { roadEngine } from "./road/external.ts";
+import { ExternalRoadPlanner, getRoadPlanner, type RoadRoutePlanner } from "./road/planner.ts";
 import { RoutePool, type SeaPlanner } from "./sea/pool.ts";
 import { getSeaRouter, type SeaRouter } from "./sea/router.ts";
 
@@ -79,4 +83,33 @@ export async function closeRoutePlanners(): Promise<void> {
   const all = [...planners.values()];
   planners.clear();
   await Promise.all(all.map(async (p) => (await p.catch(() => null))?.close()));
+}
+
+const roadPlanners = new Map<string, Promise<RoadRoutePlanner>>();
+
+async function startRoadPlanner(buildDir: string, config: RoadConfig): Promise<RoadRoutePlanner> {
+  const engine = roadEngine(config);
+  if (engine) return new ExternalRoadPlanner(engine);
+  // The model runs in the calling thread: a road search settles at most ~23k nodes (milliseconds).
+  const { locations } = await distanceServices(buildDir);
+  const model = await getRoadPlanner(buildDir, {
+    circuity: config.circuity,
+    truckSpeedKmh: config.truckSpeedKmh,
+  });
+  if (model.buildId !== locations.buildId) {
+    throw new Error(
+      `artifacts in ${buildDir} come from different builds (road.graph ${model.buildId}, locations.idx ${locations.buildId}): run \`npm run build\``,
+    );
+  }
+  return { plan: async (request) => model.plan(request) };
+}
+
+/**
+ * The process's road planner for a build directory: the external engine when config.road names one
+ * (OSRM/Valhalla, estimated legs when it is down), else the road-graph model (docs/road.md).
+ */
+export function roadPlanner(buildDir: string, config: RoadConfig): Promise<RoadRoutePlanner> {
+  return once(roadPlanners, `${buildDir}\n${config.engine ?? "model"}\n${config.baseUrl ?? ""}`, () =>
+    startRoadPlanner(buildDir, config),
+  );
 }

@@ -6,15 +6,16 @@
 import { t } from "elysia";
 import { createGeocoder } from "../../engine/locations/geocoders.ts";
 import type { Geocoder, LocationIndex, PlaceKind, ResolvedPoint } from "../../engine/locations/index.ts";
+import { renderRoadChain } from "../../engine/road/planner.ts";
 import { Overloaded, type SeaPlanner } from "../../engine/sea/pool.ts";
-import { distanceServices, routePlanner } from "../../engine/services.ts";
+import { distanceServices, roadPlanner, routePlanner } from "../../engine/services.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
 import type { Platform } from "../shared/platform.ts";
 import { createProductApp, principalOf } from "../shared/product-app.ts";
 import { product } from "../shared/products.ts";
 
-/** Spec mode names and aliases. Only the sea planner exists yet; the others answer 400 until they land. */
+/** Spec mode names and aliases. Sea and road planners exist; the others answer 400 until they land. */
 const MODE_ALIASES: Record<string, string> = {
   SEA: "SEA",
   ROAD: "ROAD",
@@ -88,18 +89,37 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
         // The access hook already holds a principal; the route checks it too, like every keyed route.
         principalOf(request);
         const modeRaw = query.mode?.trim().toUpperCase();
+        let mode = "SEA";
         if (modeRaw) {
-          const mode = MODE_ALIASES[modeRaw];
-          if (!mode)
+          const named = MODE_ALIASES[modeRaw];
+          if (!named)
             throw new ApiError(
               "validation",
               `Unknown mode "${query.mode}": use ROAD, AIR, RIVER or omit it for sea.`,
             );
-          if (mode !== "SEA")
+          if (named !== "SEA" && named !== "ROAD")
             throw new ApiError(
               "validation",
-              `mode ${mode} is not available in this build yet; omit mode for a sea route.`,
+              `mode ${named} is not available in this build yet; use ROAD or omit mode for a sea route.`,
             );
+          mode = named;
+        }
+        if (mode === "ROAD") {
+          const withPath = bool("path", query.path, false);
+          // The spec defaults alternatives to true for ROAD.
+          const alternatives = bool("alternatives", query.alternatives, true);
+          const { locations } = await services();
+          const from = await locations.resolveWith(query.from, geocoderOf(locations));
+          const to = await locations.resolveWith(query.to, geocoderOf(locations));
+          const road = await roadPlanner(platform.config.buildDir, platform.config.road);
+          const planned = await road.plan({ from, to, path: withPath, alternatives });
+          const [a, b] = [seaPoint(from), seaPoint(to)];
+          return {
+            from: a,
+            to: b,
+            route: renderRoadChain(planned.route, a, b),
+            alternatives: planned.alternatives.map((leg) => renderRoadChain(leg, a, b)),
+          };
         }
         let speedKnots: number | undefined;
         if (query.speed_knots !== undefined) {

@@ -4,7 +4,7 @@
  * (node:sqlite) differ from the Bun start.
  */
 import { fileURLToPath } from "node:url";
-import { distanceServices, routePlanner } from "../../engine/services.ts";
+import { distanceServices, roadPlanner, routePlanner } from "../../engine/services.ts";
 import { AccountsRepo } from "../accounts/repo.ts";
 import { loadConfig } from "../config.ts";
 import { distanceApp } from "../distance/app.ts";
@@ -26,6 +26,7 @@ const { db, dataVersion } = openDenoDatabase(
 );
 await distanceServices(config.buildDir);
 await routePlanner(config.buildDir, config.routes);
+await roadPlanner(config.buildDir, config.road);
 const app = distanceApp({
   config,
   accounts: new AccountsRepo(db, Date.now, dataVersion),

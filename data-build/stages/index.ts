@@ -1,6 +1,8 @@
 /** The stage registry, in run order. `module` is the file defining the stage: its code version. */
 import type { RegisteredStage } from "../pipeline.ts";
 import { locationsStage } from "./locations.ts";
+import { railGraphStage } from "./rail-graph.ts";
+import { roadGraphStage } from "./road-graph.ts";
 import { roadNetworkStage } from "./road-network.ts";
 import { seaGraphStage } from "./sea-graph.ts";
 
@@ -10,4 +12,6 @@ export const registry: RegisteredStage[] = [
   { stage: locationsStage, module: here("./locations.ts") },
   { stage: seaGraphStage, module: here("./sea-graph.ts") },
   { stage: roadNetworkStage, module: here("./road-network.ts") },
+  { stage: roadGraphStage, module: here("./road-graph.ts") },
+  { stage: railGraphStage, module: here("./rail-graph.ts") },
 ];

@@ -1,0 +1,188 @@
+/**
+ * Railheads: UN/LOCODE places with function position 2 (rail terminal) snapped onto the rail
+ * graph within 150 km (the spec's railhead access limit). Artifact `railheads` (docs/rail.md).
+ */
+import { polylineM } from "../../common/geo.ts";
+import { decodeArtifact, encodeArtifact } from "../format/container.ts";
+import type { GraphEdge } from "../graph/encode.ts";
+import { parseUnlocodeRow } from "../locations/collect.ts";
+import { parseCsv } from "../locations/csv.ts";
+import { PointGrid } from "./grid.ts";
+
+export const RAILHEADS_KIND = "railheads";
+export const RAILHEADS_VERSION = 1;
+export const RAILHEADS_OUTPUT = "railheads.bin";
+/** Spec: railhead access up to 150 km. */
+export const RAILHEAD_MAX_M = 150_000;
+
+export interface RailPlace {
+  locode: string;
+  name: string;
+  country: string;
+  lat: number;
+  lng: number;
+  /** Coordinates added by geocoding (sometimes far off) rather than surveyed. */
+  geocoded: boolean;
+}
+
+export interface Railhead extends RailPlace {
+  /** Rail graph node to route from. */
+  node: number;
+  /** The nearest point of the graph (a node or an edge's intermediate point). */
+  snapLat: number;
+  snapLng: number;
+  /** Great-circle km from the place to the snapped point. */
+  snapKm: number;
+}
+
+/** UN/LOCODE rows with the rail function and usable coordinates, first row per locode. */
+export function collectRailPlaces(unlocodeCsvs: string[]): RailPlace[] {
+  const out = new Map<string, RailPlace>();
+  for (const text of unlocodeCsvs) {
+    const [header, ...rows] = parseCsv(text);
+    const hasGeocoded = header?.includes("geocoded") ?? false;
+    for (const raw of rows) {
+      if (raw.length < 5) continue;
+      const r = parseUnlocodeRow(raw, hasGeocoded);
+      if (!r) continue;
+      if (r.function[1] !== "2") continue;
+      if (!Number.isFinite(r.lat) || !Number.isFinite(r.lng) || Math.abs(r.lat) > 90 || Math.abs(r.lng) > 180)
+        continue;
+      // 0,0 is a placeholder, not a place.
+      if (r.lat === 0 && r.lng === 0) continue;
+      const locode = r.country + r.location;
+      if (!out.has(locode))
+        out.set(locode, {
+          locode,
+          name: r.name,
+          country: r.country,
+          lat: r.lat,
+          lng: r.lng,
+          geocoded: r.geocoded,
+        });
+    }
+  }
+  return [...out.values()];
+}
+
+/**
+ * Snaps each place to the nearest node or intermediate edge point within maxM; a place on an
+ * edge's interior routes from the edge end nearer along the track. Places beyond maxM are left out.
+ */
+export function snapRailheads(
+  places: RailPlace[],
+  graph: { nodes: Float64Array; edges: GraphEdge[] },
+  maxM = RAILHEAD_MAX_M,
+): Railhead[] {
+  const n = graph.nodes.length / 2;
+  const lat: number[] = [];
+  const lng: number[] = [];
+  // Point p < n is node p; beyond, an intermediate point (edge, index within the edge).
+  const edgeOf: number[] = [];
+  const indexOf: number[] = [];
+  for (let i = 0; i < n; i++) {
+    lat.push(graph.nodes[i * 2]!);
+    lng.push(graph.nodes[i * 2 + 1]!);
+  }
+  graph.edges.forEach((e, ei) => {
+    const inner = e.inner ?? [];
+    for (let k = 0; k < inner.length; k += 2) {
+      lat.push(inner[k]!);
+      lng.push(inner[k + 1]!);
+      edgeOf.push(ei);
+      indexOf.push(k);
+    }
+  });
+  const grid = new PointGrid(lat, lng, 0.25);
+  const out: Railhead[] = [];
+  for (const p of places) {
+    const hit = grid.nearest(p.lat, p.lng, maxM);
+    if (!hit) continue;
+    let node = hit.id;
+    if (hit.id >= n) {
+      const e = graph.edges[edgeOf[hit.id - n]!]!;
+      const k = indexOf[hit.id - n]!;
+      const inner = e.inner!;
+      const head = [graph.nodes[e.from * 2]!, graph.nodes[e.from * 2 + 1]!, ...inner.slice(0, k + 2)];
+      node = polylineM(head) <= e.metres / 2 ? e.from : e.to;
+    }
+    out.push({
+      ...p,
+      node,
+      snapLat: lat[hit.id]!,
+      snapLng: lng[hit.id]!,
+      snapKm: Math.round(hit.m) / 1000,
+    });
+  }
+  return out;
+}
+
+const ROW_FIELDS = [
+  "locode",
+  "name",
+  "country",
+  "lat",
+  "lng",
+  "node",
+  "snap_km",
+  "snap_lat",
+  "snap_lng",
+  "geocoded",
+];
+
+/** Container kind `railheads`: `meta` (JSON) and `rows` (JSON: fields + one array per railhead). */
+export function encodeRailheads(
+  rows: Railhead[],
+  meta: Record<string, unknown>,
+  buildId: string,
+): Uint8Array {
+  const enc = new TextEncoder();
+  const body = {
+    fields: ROW_FIELDS,
+    rows: rows.map((r) => [
+      r.locode,
+      r.name,
+      r.country,
+      r.lat,
+      r.lng,
+      r.node,
+      r.snapKm,
+      r.snapLat,
+      r.snapLng,
+      r.geocoded,
+    ]),
+  };
+  return encodeArtifact(RAILHEADS_KIND, RAILHEADS_VERSION, buildId, [
+    { name: "meta", bytes: enc.encode(JSON.stringify(meta)) },
+    { name: "rows", bytes: enc.encode(JSON.stringify(body)) },
+  ]);
+}
+
+export function decodeRailheads(
+  bytes: Uint8Array,
+  path?: string,
+): { buildId: string; meta: Record<string, unknown>; railheads: Railhead[] } {
+  const art = decodeArtifact(bytes, { kind: RAILHEADS_KIND, formatVersion: RAILHEADS_VERSION, path });
+  const dec = new TextDecoder();
+  const body = JSON.parse(dec.decode(art.sections.get("rows"))) as { rows: unknown[][] };
+  const railheads = body.rows.map((r) => {
+    const [locode, name, country, lat, lng, node, snapKm, snapLat, snapLng, geocoded] = r as [
+      string,
+      string,
+      string,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      boolean,
+    ];
+    return { locode, name, country, lat, lng, node, snapKm, snapLat, snapLng, geocoded };
+  });
+  return {
+    buildId: art.buildId,
+    meta: JSON.parse(dec.decode(art.sections.get("meta"))) as Record<string, unknown>,
+    railheads,
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * Road network table (road-network.bin) -> routable road graph (road.graph, docs/road.md "Road
+ * graph"). Only truck-carrying links become edges; every node is kept, so a point on an island
+ * without a truck link snaps to that island and answers no_route instead of snapping across the
+ * water to the mainland.
+ *
+ * Times: road edges carry CAR speed (the network's truck speed x 1.2) so the spec's truck rule
+ * (engine/road/truck.ts) applies on top exactly once. Ferries and tunnels are crossings with a
+ * fixed time (the listed hours, not scaled by the truck rule); each is a zone of its own so a route
+ * reports which crossings it used, and ferries form the `ferry` gate so a query can avoid them.
+ */
+import { TRUCK_TIME_FACTOR } from "../../engine/road/truck.ts";
+import { GRAPH_MODE, type GraphEdge, type GraphSpec } from "../graph/encode.ts";
+import { LINK_KINDS, type LinkKind, type RoadLink, type RoadNode } from "./network.ts";
+
+export const ROAD_GRAPH_KIND = "road-graph";
+export const ROAD_GRAPH_OUTPUT = "road.graph";
+
+/** Gate codes (1-based): closing gate 1 avoids every ferry. */
+export const ROAD_GATES = [{ id: "ferry", name: "Ferries" }] as const;
+export const FERRY_GATE = 1;
+
+/** edge_class codes: the network's link kinds in order (0 road, 1 ferry, 2 tunnel, 3 bridge). */
+export const EDGE_CLASS: Record<LinkKind, number> = Object.fromEntries(
+  LINK_KINDS.map((k, i) => [k, i]),
+) as Record<LinkKind, number>;
+
+/** Link kinds timed as fixed crossings and listed in ferry_paths (a tunnel here is a shuttle or strait tunnel). */
+export const CROSSING_KINDS: ReadonlySet<LinkKind> = new Set<LinkKind>(["ferry", "tunnel"]);
+
+/** Zone ids of crossings: `${kind}:${name}`; the planner reads the kind back with crossingKindOf. */
+export const crossingZoneId = (kind: LinkKind, index: number) => `${kind}:${index}`;
+export const crossingKindOf = (zoneId: string): LinkKind | null => {
+  const k = zoneId.split(":")[0] as LinkKind;
+  return CROSSING_KINDS.has(k) ? k : null;
+};
+
+export interface RoadGraphStats {
+  nodes: number;
+  edges: number;
+  roadEdges: number;
+  ferries: number;
+  tunnels: number;
+  bridges: number;
+  droppedNonTruck: number;
+  roadKm: number;
+  /** Connected components over the graph's edges, largest first (singletons included). */
+  componentSizes: number[];
+  maxCarKmh: number;
+}
+
+export interface RoadGraphInput {
+  nodes: readonly RoadNode[];
+  links: readonly RoadLink[];
+  /** ISO alpha-2 -> country name for `names.countries`; the code is used when missing. */
+  countryNames?: ReadonlyMap<string, string>;
+}
+
+export function buildRoadGraph(input: RoadGraphInput): { spec: GraphSpec; stats: RoadGraphStats } {
+  const { nodes, links } = input;
+  const truck = links.filter((l) => l.carriesTruck);
+  const carKmh = (l: RoadLink) =>
+    // Bridges' listed hours are a drive: they count as car time like any road link.
+    l.kind === "bridge" && l.crossingHours
+      ? l.lengthM / 1000 / l.crossingHours
+      : l.speedKmh * TRUCK_TIME_FACTOR;
+  let maxCarKmh = 0;
+  for (const l of truck) if (!CROSSING_KINDS.has(l.kind)) maxCarKmh = Math.max(maxCarKmh, carKmh(l));
+  if (maxCarKmh <= 0) maxCarKmh = 100;
+
+  const codes = [...new Set(truck.flatMap((l) => [l.country, l.countryB]).filter(Boolean))].sort();
+  const countryIndex = new Map(codes.map((c, i) => [c, i]));
+  const countries = codes.map((id) => ({ id, name: input.countryNames?.get(id) ?? id }));
+
+  const zones: Array<{ id: string; name: string }> = [];
+  const stats: RoadGraphStats = {
+    nodes: nodes.length,
+    edges: truck.length,
+    roadEdges: 0,
+    ferries: 0,
+    tunnels: 0,
+    bridges: 0,
+    droppedNonTruck: links.length - truck.length,
+    roadKm: 0,
+    componentSizes: [],
+    maxCarKmh,
+  };
+  const edges: GraphEdge[] = truck.map((l) => {
+    const edge: GraphEdge = {
+      from: l.a,
+      to: l.b,
+      metres: l.lengthM,
+      edgeClass: EDGE_CLASS[l.kind],
+      country: countryIndex.get(l.country) ?? countryIndex.get(l.countryB) ?? 0,
+    };
+    if (CROSSING_KINDS.has(l.kind)) {
+      if (l.kind === "ferry") stats.ferries++;
+      else stats.tunnels++;
+      const hours = l.crossingHours ?? l.lengthM / 1000 / Math.max(l.speedKmh, 1);
+      // Crossing time = listed hours exactly: len / maxCarKmh + fixed. Using the graph's top speed
+      // keeps the router's time bound (metres / fastest speed) as tight as the roads allow.
+      const moving = (l.lengthM / 1000 / maxCarKmh) * 3600;
+      edge.speedKmh = maxCarKmh;
+      edge.fixedSeconds = Math.max(0, hours * 3600 - moving);
+      if (l.kind === "ferry") {
+        edge.mode = GRAPH_MODE.sea;
+        edge.gate = FERRY_GATE;
+      }
+      edge.zones = [[zones.length, l.lengthM]];
+      zones.push({ id: crossingZoneId(l.kind, zones.length), name: l.name });
+    } else {
+      if (l.kind === "bridge") stats.bridges++;
+      else stats.roadEdges++;
+      stats.roadKm += l.lengthM / 1000;
+      edge.speedKmh = carKmh(l);
+    }
+    return edge;
+  });
+  // zone_id is a u8.
+  if (zones.length > 255)
+    throw new Error(`road graph: ${zones.length} crossings, at most 255 fit the zone index`);
+  stats.roadKm = Math.round(stats.roadKm);
+  stats.componentSizes = componentSizes(nodes.length, edges);
+
+  const coords = new Float64Array(nodes.length * 2);
+  nodes.forEach((n, i) => {
+    coords[2 * i] = n.lat;
+    coords[2 * i + 1] = n.lng;
+  });
+  return {
+    spec: {
+      kind: ROAD_GRAPH_KIND,
+      mode: "road",
+      nodes: coords,
+      edges,
+      gates: ROAD_GATES,
+      zones,
+      countries,
+      landmarkClosed: 0,
+    },
+    stats,
+  };
+}
+
+function componentSizes(n: number, edges: readonly GraphEdge[]): number[] {
+  const parent = Int32Array.from({ length: n }, (_, i) => i);
+  const find = (x: number): number => {
+    while (parent[x] !== x) {
+      parent[x] = parent[parent[x]!]!;
+      x = parent[x]!;
+    }
+    return x;
+  };
+  for (const e of edges) {
+    const a = find(e.from);
+    const b = find(e.to);
+    if (a !== b) parent[a] = b;
+  }
+  const size = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    const r = find(i);
+    size.set(r, (size.get(r) ?? 0) + 1);
+  }
+  return [...size.values()].sort((a, b) => b - a);
+}
