@@ -4,7 +4,9 @@
  * its legs here so summaries are computed one way: the summary is the sum of its sections and
  * transfers, hours = moving_hours + handling_hours, cost_index in thousands of km-equivalents.
  */
+
 import { METRES_PER_NM } from "../common/geo.ts";
+import { round } from "../common/round.ts";
 
 export type TransportMode = "SEA" | "RIVER" | "RAIL" | "ROAD" | "AIR";
 
@@ -38,8 +40,12 @@ export interface SectionInput<P> {
 
 export interface TransferInput<P> {
   at: P;
-  from_mode: TransportMode;
-  to_mode: TransportMode;
+  /**
+   * null when the freight starts (from_mode) or ends (to_mode) at the terminal itself, e.g. an
+   * air chain asked from an airport code: the terminal handling still applies there.
+   */
+  from_mode: TransportMode | null;
+  to_mode: TransportMode | null;
   hours: number;
 }
 
@@ -67,11 +73,6 @@ export interface Chain<P> {
   transfers: TransferInput<P>[];
   estimated: boolean;
 }
-
-const round = (x: number, digits: number) => {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
-};
 
 /** Whole metres first, so the summary's meters is exactly the sum of its sections'. */
 export function distanceOf(metres: number): ChainDistance {
@@ -128,3 +129,7 @@ export function renderChain<P>(
     estimated: sections.some((s) => s.estimated),
   };
 }
+
+/** Names a chain's end in messages: "origin Rotterdam", "destination (-15.9244, -5.7181)". */
+export const sideLabel = (p: { name?: string | null; lat: number; lng: number }, side: "from" | "to") =>
+  `${side === "from" ? "origin" : "destination"} ${p.name ?? `(${round(p.lat, 4)}, ${round(p.lng, 4)})`}`;

@@ -7,8 +7,10 @@
  */
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { AirPlanner, defaultCargoAirportsPath } from "./air/planner.ts";
 import type { RouteConfig } from "./config.ts";
 import { LocationIndex } from "./locations/index.ts";
+import { RailPlanner } from "./rail/planner.ts";
 import type { RoadConfig } from "./road/config.ts";
 import { roadEngine } from "./road/external.ts";
 import { ExternalRoadPlanner, getRoadPlanner, type RoadRoutePlanner } from "./road/planner.ts";
@@ -112,4 +114,29 @@ export function roadPlanner(buildDir: string, config: RoadConfig): Promise<RoadR
   return once(roadPlanners, `${buildDir}\n${config.engine ?? "model"}\n${config.baseUrl ?? ""}`, () =>
     startRoadPlanner(buildDir, config),
   );
+}
+
+const railPlanners = new Map<string, Promise<RailPlanner>>();
+
+async function startRailPlanner(buildDir: string): Promise<RailPlanner> {
+  const { locations } = await distanceServices(buildDir);
+  const rail = await RailPlanner.load(buildDir);
+  if (rail.buildId !== locations.buildId) {
+    throw new Error(
+      `artifacts in ${buildDir} come from different builds (rail.graph ${rail.buildId}, locations.idx ${locations.buildId}): run \`npm run build\``,
+    );
+  }
+  return rail;
+}
+
+/** The process's rail planner (rail.graph + railheads.bin in its own WASM instance), loaded on first use. */
+export function railPlanner(buildDir: string): Promise<RailPlanner> {
+  return once(railPlanners, buildDir, () => startRailPlanner(buildDir));
+}
+
+const airPlanners = new Map<string, Promise<AirPlanner>>();
+
+/** The process's air planner: the large cargo airports list (PORTOLAN_SOURCES), read on first use. */
+export function airPlanner(path = defaultCargoAirportsPath()): Promise<AirPlanner> {
+  return once(airPlanners, path, () => AirPlanner.load(path));
 }

@@ -8,14 +8,20 @@ import { createGeocoder } from "../../engine/locations/geocoders.ts";
 import type { Geocoder, LocationIndex, PlaceKind, ResolvedPoint } from "../../engine/locations/index.ts";
 import { renderRoadChain } from "../../engine/road/planner.ts";
 import { Overloaded, type SeaPlanner } from "../../engine/sea/pool.ts";
-import { distanceServices, roadPlanner, routePlanner } from "../../engine/services.ts";
+import {
+  airPlanner,
+  distanceServices,
+  railPlanner,
+  roadPlanner,
+  routePlanner,
+} from "../../engine/services.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
 import type { Platform } from "../shared/platform.ts";
 import { createProductApp, principalOf } from "../shared/product-app.ts";
 import { product } from "../shared/products.ts";
 
-/** Spec mode names and aliases. Sea and road planners exist; the others answer 400 until they land. */
+/** Spec mode names and aliases. Sea, road, rail and air planners exist; RIVER answers 400 until it lands. */
 const MODE_ALIASES: Record<string, string> = {
   SEA: "SEA",
   ROAD: "ROAD",
@@ -95,12 +101,12 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
           if (!named)
             throw new ApiError(
               "validation",
-              `Unknown mode "${query.mode}": use ROAD, AIR, RIVER or omit it for sea.`,
+              `Unknown mode "${query.mode}": use ROAD, RAIL, AIR, RIVER or omit it for sea.`,
             );
-          if (named !== "SEA" && named !== "ROAD")
+          if (named === "RIVER")
             throw new ApiError(
               "validation",
-              `mode ${named} is not available in this build yet; use ROAD or omit mode for a sea route.`,
+              `mode ${named} is not available in this build yet; use ROAD, RAIL, AIR or omit mode for a sea route.`,
             );
           mode = named;
         }
@@ -120,6 +126,23 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
             route: renderRoadChain(planned.route, a, b),
             alternatives: planned.alternatives.map((leg) => renderRoadChain(leg, a, b)),
           };
+        }
+        if (mode === "RAIL" || mode === "AIR") {
+          const withPath = bool("path", query.path, false);
+          // The spec defaults alternatives to true for ROAD, RAIL and AIR; handling defaults to true.
+          const alternatives = bool("alternatives", query.alternatives, true);
+          const handling = bool("handling", query.handling, true);
+          const { locations } = await services();
+          const from = await locations.resolveWith(query.from, geocoderOf(locations));
+          const to = await locations.resolveWith(query.to, geocoderOf(locations));
+          const road = await roadPlanner(platform.config.buildDir, platform.config.road);
+          const [a, b] = [seaPoint(from), seaPoint(to)];
+          const request = { from: a, to: b, path: withPath, alternatives, handling };
+          const planned =
+            mode === "RAIL"
+              ? await (await railPlanner(platform.config.buildDir)).plan(request, road)
+              : await (await airPlanner()).plan(request, road);
+          return { from: a, to: b, ...planned };
         }
         let speedKnots: number | undefined;
         if (query.speed_knots !== undefined) {
@@ -166,6 +189,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
           speed_knots: optional,
           path: optional,
           alternatives: optional,
+          handling: optional,
           routing_mode: optional,
           avoid: t.Optional(t.String({ description: "comma-separated passage ids" })),
         }),

@@ -6,9 +6,11 @@
  * every 9 h of driving, ferry and tunnel crossings at their listed hours, never scaled.
  * docs/road.md.
  */
+
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { haversineM } from "../../common/geo.ts";
+import { round } from "../../common/round.ts";
 import { decodeArtifact } from "../../data-build/format/container.ts";
 import {
   crossingKindOf,
@@ -23,7 +25,7 @@ import {
   STATUS,
   WasmRouter,
 } from "../../router-wasm/binding/router.ts";
-import { type Chain, renderChain } from "../chain.ts";
+import { type Chain, renderChain, type SectionInput } from "../chain.ts";
 import { EngineError } from "../errors.ts";
 import { ROAD_DEFAULTS } from "./config.ts";
 import { type ExternalRoadEngine, truckTime } from "./external.ts";
@@ -132,11 +134,6 @@ interface Crossing {
   a: [number, number];
   b: [number, number];
 }
-
-const round = (x: number, digits: number) => {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
-};
 
 function checkPoint(p: RoadPoint, side: string): void {
   if (!Number.isFinite(p.lat) || !Number.isFinite(p.lng) || Math.abs(p.lat) > 90 || Math.abs(p.lng) > 180)
@@ -445,8 +442,8 @@ export function getRoadPlanner(buildDir?: string, opts: RoadModelOptions = {}): 
   return perThread;
 }
 
-/** A planned road leg as the spec's chain: one ROAD section (label "Road"). */
-export function renderRoadChain<P>(leg: RoadLegPlan, from: P, to: P): Chain<P> {
+/** One ROAD section of a chain (a road-only chain, or a rail or air chain's access leg). */
+export function renderRoadSection<P>(leg: RoadLegPlan, from: P, to: P): SectionInput<P> {
   const extra: Record<string, unknown> = {
     driving_hours: round(leg.driving_hours, 2),
     rest_hours: round(leg.rest_hours, 2),
@@ -457,21 +454,45 @@ export function renderRoadChain<P>(leg: RoadLegPlan, from: P, to: P): Chain<P> {
     attribution: ROAD_ATTRIBUTION[leg.source],
   };
   if (leg.reason) extra.reason = leg.reason;
-  const chain = renderChain(
-    leg.label,
-    [
-      {
-        transport_mode: "ROAD",
-        from,
-        to,
-        distance_m: leg.distance_m,
-        hours: leg.hours,
-        path: leg.path,
-        estimated: leg.estimated,
-        extra,
-      },
-    ],
-    [],
-  );
-  return chain;
+  return {
+    transport_mode: "ROAD",
+    from,
+    to,
+    distance_m: leg.distance_m,
+    hours: leg.hours,
+    path: leg.path,
+    estimated: leg.estimated,
+    extra,
+  };
+}
+
+/** A planned road leg as the spec's chain: one ROAD section (label "Road"). */
+export function renderRoadChain<P>(leg: RoadLegPlan, from: P, to: P): Chain<P> {
+  return renderChain(leg.label, [renderRoadSection(leg, from, to)], []);
+}
+
+/**
+ * Road access legs for a multi-section chain (rail, air): one plan per key, shared by every pairing
+ * that uses it; a leg with no road answers null so the caller drops those pairings.
+ */
+export function accessLegs(road: RoadRoutePlanner, path: boolean) {
+  const legs = new Map<string, Promise<RoadLegPlan | null>>();
+  return <Q extends { lat: number; lng: number }>(
+    from: Q,
+    to: Q,
+    key: string,
+  ): Promise<RoadLegPlan | null> => {
+    let leg = legs.get(key);
+    if (!leg) {
+      leg = road
+        .plan({ from, to, path })
+        .then((plan) => plan.route)
+        .catch((err: unknown) => {
+          if (err instanceof EngineError && err.code === "no_route") return null;
+          throw err;
+        });
+      legs.set(key, leg);
+    }
+    return leg;
+  };
 }

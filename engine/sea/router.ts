@@ -4,8 +4,10 @@
  * SeaRouter.load to share it); create one per worker thread (getSeaRouter caches it per thread).
  * Response shape and conventions: docs/sea-routing.md.
  */
+
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { round } from "../../common/round.ts";
 import {
   type LoadedGraph,
   type ManyResult,
@@ -83,11 +85,6 @@ export interface SeaRouteData {
   route: SeaRoute;
   alternatives: SeaRoute[];
 }
-
-const round = (x: number, digits: number) => {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
-};
 
 export class SeaRouter {
   private constructor(

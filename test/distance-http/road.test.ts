@@ -1,26 +1,17 @@
 /** Road routes over HTTP on the real build: the spec's route chain, ferries, islands, errors. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { join } from "node:path";
 import { haversineM } from "../../common/geo.ts";
 import { errorCode, errorProblems, successProblems } from "../helpers/envelopes.ts";
-import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
+import type { TestPlatform } from "../helpers/platform.ts";
+import { chainClient, type Distance, type Duration, type Summary } from "./chain-client.ts";
 
 let p: TestPlatform;
-let key: string;
+let get: Awaited<ReturnType<typeof chainClient>>["get"];
 beforeAll(async () => {
-  p = await makePlatform({ buildDir: join(import.meta.dir, "../../data/build") });
-  const org = p.accounts.createOrg("road", { paid: true, rateLimit: 100_000 });
-  key = (await p.accounts.createKey(org.id, "distance")).key;
+  ({ p, get } = await chainClient("road"));
 });
 afterAll(() => p.close());
 
-const get = async (path: string) => {
-  const res = await p.call("distance", path, bearer(key));
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-};
-
-type Distance = { km: number; nm: number; meters: number };
-type Duration = { hours: number; days: number; seconds: number };
 type Section = {
   transport_mode: string;
   distance: Distance;
@@ -37,14 +28,7 @@ type Section = {
 type Chain = {
   label: string;
   transport_modes: string[];
-  summary: {
-    distance: Distance;
-    duration: Duration;
-    moving_hours: number;
-    handling_hours: number;
-    speed_kmh: number;
-    cost_index: number;
-  };
+  summary: Summary;
   sections: Section[];
   transfers: unknown[];
   estimated: boolean;

@@ -1,0 +1,207 @@
+/**
+ * Air chains (spec, chain rule 4 and Limits): road to one of the two closest large cargo airports
+ * within 600 km, flight = great circle x 1.05 at 800 km/h plus 45 minutes, road from one of the two
+ * closest airports at the other end; 12 h handling at each airport. An end given as an airport
+ * (IATA or ICAO code) is that airport, with no road leg. Up to 2 x 2 airport pairs are planned;
+ * the fastest is the route, the others its alternatives. docs/air-route.md.
+ */
+
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { densify, haversineM } from "../../common/geo.ts";
+import { round } from "../../common/round.ts";
+import { csvRecords } from "../../data-build/locations/csv.ts";
+import { type Chain, renderChain, type SectionInput, sideLabel, type TransferInput } from "../chain.ts";
+import { EngineError } from "../errors.ts";
+import { accessLegs, type RoadRoutePlanner, renderRoadSection } from "../road/planner.ts";
+
+/** Spec, Limits: great circle times 1.05 between large cargo airports. */
+export const AIR_DISTANCE_FACTOR = 1.05;
+export const AIR_CRUISE_KMH = 800;
+/** Spec: plus 45 minutes per flight (taxi, climb, descent). */
+export const AIR_EXTRA_HOURS = 0.75;
+export const AIRPORT_HANDLING_HOURS = 12;
+/** Spec: road access up to 600 km (great circle from the point to the airport). */
+export const AIR_ACCESS_MAX_KM = 600;
+export const AIRPORTS_PER_SIDE = 2;
+/** Path points at most this far apart, so the drawn line follows the great circle. */
+const PATH_STEP_M = 100_000;
+/** Closer than this, the door is the airport: no road leg. */
+const NO_ACCESS_LEG_KM = 0.5;
+
+export const CARGO_AIRPORTS_FILE = "airports/large-cargo-airports.csv";
+
+/** The list's default place: the pipeline's sources directory (data-build/pipeline.ts). */
+export const defaultCargoAirportsPath = () =>
+  resolve(import.meta.dir, "../..", process.env.PORTOLAN_SOURCES ?? "../shared/data", CARGO_AIRPORTS_FILE);
+
+export interface AirPoint {
+  lat: number;
+  lng: number;
+  name?: string | null;
+  /** "airport" with an iata: the end is that airport (resolved from an IATA or ICAO code). */
+  kind?: string;
+  iata?: string | null;
+}
+
+/** An airport as chains show it (the spec's resolved point kind airport). */
+export interface AirportPoint {
+  kind: "airport";
+  name: string;
+  locode: null;
+  iata: string;
+  icao: string | null;
+  country_code: string;
+  lat: number;
+  lng: number;
+}
+
+export interface AirPlanRequest<P extends AirPoint> {
+  from: P;
+  to: P;
+  path?: boolean;
+  alternatives?: boolean;
+  /** Airport handling; default true (false: transfers stay, at 0 h). */
+  handling?: boolean;
+}
+
+export interface AirPlan<P> {
+  route: Chain<P | AirportPoint>;
+  alternatives: Chain<P | AirportPoint>[];
+}
+
+/** One side's airport: the end itself (no road leg) or a cargo airport reached by road. */
+interface End<P> {
+  airport: P | AirportPoint;
+  code: string;
+  km: number;
+  byRoad: boolean;
+}
+
+/** Flight metres between two airports: the spec's great circle x 1.05. */
+export const flightMetres = (a: { lat: number; lng: number }, b: { lat: number; lng: number }) =>
+  haversineM(a.lat, a.lng, b.lat, b.lng) * AIR_DISTANCE_FACTOR;
+
+/** Flight hours for a flown distance: cruise plus 45 minutes. */
+export const flightHours = (metres: number) => metres / 1000 / AIR_CRUISE_KMH + AIR_EXTRA_HOURS;
+
+export class AirPlanner {
+  constructor(readonly airports: ReadonlyArray<AirportPoint>) {}
+
+  /** Reads the large cargo airports list with the project's one CSV reader. */
+  static async load(path = defaultCargoAirportsPath()): Promise<AirPlanner> {
+    const text = await readFile(path, "utf8").catch(() => {
+      throw new Error(`${path} missing: the large cargo airports list (sources ${CARGO_AIRPORTS_FILE})`);
+    });
+    const airports: AirportPoint[] = [];
+    for (const r of csvRecords(text)) {
+      const lat = Number(r.lat);
+      const lng = Number(r.lon);
+      if (!r.iata || !Number.isFinite(lat) || !Number.isFinite(lng)) continue;
+      airports.push({
+        kind: "airport",
+        name: r.name ?? r.iata,
+        locode: null,
+        iata: r.iata,
+        icao: r.icao || null,
+        country_code: r.country ?? "",
+        lat,
+        lng,
+      });
+    }
+    if (airports.length === 0) throw new Error(`${path}: no airports read`);
+    return new AirPlanner(airports);
+  }
+
+  /** The two closest large cargo airports within 600 km of a point, closest first. */
+  nearest(p: { lat: number; lng: number }): Array<{ airport: AirportPoint; km: number }> {
+    return this.airports
+      .map((airport) => ({ airport, km: haversineM(p.lat, p.lng, airport.lat, airport.lng) / 1000 }))
+      .filter((c) => c.km <= AIR_ACCESS_MAX_KM)
+      .sort((x, y) => x.km - y.km)
+      .slice(0, AIRPORTS_PER_SIDE);
+  }
+
+  private ends<P extends AirPoint>(p: P, side: "from" | "to"): End<P>[] {
+    if (p.kind === "airport" && p.iata) return [{ airport: p, code: p.iata, km: 0, byRoad: false }];
+    const near = this.nearest(p);
+    if (near.length === 0)
+      throw new EngineError(
+        "no_route",
+        `No air route: ${sideLabel(p, side)} has no large cargo airport within ${AIR_ACCESS_MAX_KM} km (air road access limit).`,
+      );
+    return near.map((c) => ({
+      airport: c.airport,
+      code: c.airport.iata,
+      km: c.km,
+      byRoad: c.km >= NO_ACCESS_LEG_KM,
+    }));
+  }
+
+  /**
+   * Plans the air chain; throws EngineError no_route when a side has no airport in reach, when
+   * both ends would use the same airport (a road question), or when no airport is reachable by road.
+   */
+  async plan<P extends AirPoint>(req: AirPlanRequest<P>, road: RoadRoutePlanner): Promise<AirPlan<P>> {
+    const a = this.ends(req.from, "from");
+    const b = this.ends(req.to, "to");
+    // Both ends' closest airport being one airport means a road question, not a flight to a
+    // farther airport and a drive back.
+    const pairs =
+      a[0]!.code === b[0]!.code
+        ? []
+        : a.flatMap((x) => b.filter((y) => y.code !== x.code).map((y) => [x, y] as const));
+    if (pairs.length === 0)
+      throw new EngineError(
+        "no_route",
+        `No air route: both ends are served by the same airport (${a[0]!.code}); use mode ROAD.`,
+      );
+    const handling = req.handling === false ? 0 : AIRPORT_HANDLING_HOURS;
+    // One road plan per airport and side, shared by the pairs that use it; a failed leg drops them.
+    const leg = accessLegs(road, req.path === true);
+    const chains: Array<{ hours: number; chain: Chain<P | AirportPoint> }> = [];
+    const unreachable: string[] = [];
+    for (const [x, y] of pairs) {
+      const pre = x.byRoad ? await leg(req.from, x.airport, `a${x.code}`) : undefined;
+      const post = y.byRoad ? await leg(y.airport, req.to, `b${y.code}`) : undefined;
+      if (pre === null) unreachable.push(x.code);
+      if (post === null) unreachable.push(y.code);
+      if (pre === null || post === null) continue;
+      const sections: SectionInput<P | AirportPoint>[] = [];
+      const transfers: TransferInput<P | AirportPoint>[] = [];
+      if (pre) sections.push(renderRoadSection<P | AirportPoint>(pre, req.from, x.airport));
+      transfers.push({ at: x.airport, from_mode: pre ? "ROAD" : null, to_mode: "AIR", hours: handling });
+      const m = flightMetres(x.airport, y.airport);
+      sections.push({
+        transport_mode: "AIR",
+        from: x.airport,
+        to: y.airport,
+        distance_m: m,
+        hours: flightHours(m),
+        path: req.path ? greatCirclePath(x.airport, y.airport) : undefined,
+        estimated: false,
+        extra: { great_circle_km: round(m / AIR_DISTANCE_FACTOR / 1000, 1), speed_kmh: AIR_CRUISE_KMH },
+      });
+      transfers.push({ at: y.airport, from_mode: "AIR", to_mode: post ? "ROAD" : null, hours: handling });
+      if (post) sections.push(renderRoadSection<P | AirportPoint>(post, y.airport, req.to));
+      const chain = renderChain("Air", sections, transfers);
+      chains.push({ hours: chain.summary.duration.hours, chain });
+    }
+    if (chains.length === 0)
+      throw new EngineError(
+        "no_route",
+        `No air route: no road reaches the airports in range (${[...new Set(unreachable)].join(", ")}).`,
+      );
+    // Fastest first (the single-mode route's ordering; the spec orders multimodal ones by optimize).
+    chains.sort((c, d) => c.hours - d.hours);
+    const [best, ...rest] = chains;
+    return { route: best!.chain, alternatives: req.alternatives === false ? [] : rest.map((c) => c.chain) };
+  }
+}
+
+function greatCirclePath(a: { lat: number; lng: number }, b: { lat: number; lng: number }) {
+  const flat = densify([a.lat, a.lng, b.lat, b.lng], PATH_STEP_M);
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) out.push([flat[i]!, flat[i + 1]!]);
+  return out;
+}

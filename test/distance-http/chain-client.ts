@@ -1,0 +1,28 @@
+/**
+ * The distance API's route chain as the spec describes it, for the chain tests over HTTP (road,
+ * rail, air): a platform on the real build, a keyed GET, and the chain's shape.
+ */
+import { join } from "node:path";
+import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
+
+export async function chainClient(name: string) {
+  const p: TestPlatform = await makePlatform({ buildDir: join(import.meta.dir, "../../data/build") });
+  const org = p.accounts.createOrg(name, { paid: true, rateLimit: 100_000 });
+  const key = (await p.accounts.createKey(org.id, "distance")).key;
+  const get = async (path: string) => {
+    const res = await p.call("distance", path, bearer(key));
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  return { p, get };
+}
+
+export type Distance = { km: number; nm: number; meters: number };
+export type Duration = { hours: number; days: number; seconds: number };
+export type Summary = {
+  distance: Distance;
+  duration: Duration;
+  moving_hours: number;
+  handling_hours: number;
+  speed_kmh: number;
+  cost_index: number;
+};
