@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { haversineM } from "../../common/geo.ts";
 import { errorCode, successProblems } from "../helpers/envelopes.ts";
 import type { TestPlatform } from "../helpers/platform.ts";
-import { chainClient, type Distance, type Duration, type Summary } from "./chain-client.ts";
+import { chainClient, checkChain, type Distance, type Duration, type Summary } from "./chain-client.ts";
 
 let p: TestPlatform;
 let get: Awaited<ReturnType<typeof chainClient>>["get"];
@@ -46,27 +46,6 @@ const route = async (q: string) => {
   expect(successProblems("distance", body)).toEqual([]);
   return body.data as Data;
 };
-
-const WEIGHT: Record<string, number> = { SEA: 1, RIVER: 1.8, RAIL: 3, ROAD: 6, AIR: 40 };
-
-/** The spec's identities: sections add up to the summary, hours = moving + handling, legs join. */
-function checkChain(c: Chain): void {
-  const sum = (f: (s: Section) => number) => c.sections.reduce((a, s) => a + f(s), 0);
-  expect(c.summary.distance.meters).toBe(sum((s) => s.distance.meters));
-  expect(c.summary.moving_hours).toBeCloseTo(sum((s) => s.duration.seconds) / 3600, 2);
-  expect(c.summary.handling_hours).toBeCloseTo(
-    c.transfers.reduce((a, t) => a + t.hours, 0),
-    2,
-  );
-  expect(c.summary.duration.hours).toBeCloseTo(c.summary.moving_hours + c.summary.handling_hours, 2);
-  expect(c.summary.cost_index).toBeCloseTo(
-    c.sections.reduce((a, s) => a + s.distance.meters * WEIGHT[s.transport_mode]!, 0) / 1e6,
-    2,
-  );
-  const modes = c.sections.map((s) => s.transport_mode);
-  expect(c.transport_modes).toEqual(modes.filter((m, i) => m !== modes[i - 1]));
-  for (let i = 1; i < c.sections.length; i++) expect(c.sections[i]!.from).toEqual(c.sections[i - 1]!.to);
-}
 
 test("Rotterdam -> Milan by RAIL: road, ~1000 km of rail at 30 km/h, road; 12 h at each terminal", async () => {
   const data = await route("from=Rotterdam&to=Milan&mode=RAIL");
