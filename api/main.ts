@@ -3,7 +3,14 @@
  * sandbox carrier and the poller beside it (PORTOLAN_SANDBOX=0 and PORTOLAN_CARRIERS for real lines).
  */
 
-import { closeRoutePlanners, distanceServices, roadPlanner, routePlanner } from "../engine/services.ts";
+import {
+  airPlanner,
+  closeRoutePlanners,
+  distanceServices,
+  railPlanner,
+  roadPlanner,
+  routePlanner,
+} from "../engine/services.ts";
 import { startPoller } from "../ingest/tracking/poller.ts";
 import { buildApps } from "./app.ts";
 import { bootstrap } from "./bootstrap.ts";
@@ -20,6 +27,8 @@ try {
   // Route workers load their own router: a broken load stops the start, not the first route.
   await routePlanner(config.buildDir, config.routes);
   await roadPlanner(config.buildDir, config.road);
+  await railPlanner(config.buildDir);
+  await airPlanner();
   // A missing or malformed webhook key ring fails here, not as a 500 on the first registration.
   await SecretBox.create(config.webhooks);
 } catch (err) {

@@ -4,7 +4,13 @@
  * (node:sqlite) differ from the Bun start.
  */
 import { fileURLToPath } from "node:url";
-import { distanceServices, roadPlanner, routePlanner } from "../../engine/services.ts";
+import {
+  airPlanner,
+  distanceServices,
+  railPlanner,
+  roadPlanner,
+  routePlanner,
+} from "../../engine/services.ts";
 import { AccountsRepo } from "../accounts/repo.ts";
 import { loadConfig } from "../config.ts";
 import { distanceApp } from "../distance/app.ts";
@@ -27,6 +33,8 @@ const { db, dataVersion } = openDenoDatabase(
 await distanceServices(config.buildDir);
 await routePlanner(config.buildDir, config.routes);
 await roadPlanner(config.buildDir, config.road);
+await railPlanner(config.buildDir);
+await airPlanner();
 const app = distanceApp({
   config,
   accounts: new AccountsRepo(db, Date.now, dataVersion),
