@@ -28,7 +28,7 @@ try {
   await routePlanner(config.buildDir, config.routes);
   await roadPlanner(config.buildDir, config.road);
   await railPlanner(config.buildDir);
-  await airPlanner();
+  await airPlanner(config.buildDir);
   // A missing or malformed webhook key ring fails here, not as a 500 on the first registration.
   await SecretBox.create(config.webhooks);
 } catch (err) {

@@ -7,7 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { AirPlanner, defaultCargoAirportsPath } from "./air/planner.ts";
+import { AirPlanner } from "./air/planner.ts";
 import type { RouteConfig } from "./config.ts";
 import { LocationIndex } from "./locations/index.ts";
 import { RailPlanner } from "./rail/planner.ts";
@@ -136,7 +136,17 @@ export function railPlanner(buildDir: string): Promise<RailPlanner> {
 
 const airPlanners = new Map<string, Promise<AirPlanner>>();
 
-/** The process's air planner: the large cargo airports list (PORTOLAN_SOURCES), read on first use. */
-export function airPlanner(path = defaultCargoAirportsPath()): Promise<AirPlanner> {
-  return once(airPlanners, path, () => AirPlanner.load(path));
+async function startAirPlanner(buildDir: string): Promise<AirPlanner> {
+  const [{ locations }, air] = await Promise.all([distanceServices(buildDir), AirPlanner.load(buildDir)]);
+  if (air.buildId !== locations.buildId) {
+    throw new Error(
+      `artifacts in ${buildDir} come from different builds (cargo-airports.bin ${air.buildId}, locations.idx ${locations.buildId}): run \`npm run build\``,
+    );
+  }
+  return air.planner;
+}
+
+/** The process's air planner (the large cargo airports of the build), loaded on first use. */
+export function airPlanner(buildDir: string): Promise<AirPlanner> {
+  return once(airPlanners, buildDir, () => startAirPlanner(buildDir));
 }

@@ -141,7 +141,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
           const planned =
             mode === "RAIL"
               ? await (await railPlanner(platform.config.buildDir)).plan(request, road)
-              : await (await airPlanner()).plan(request, road);
+              : await (await airPlanner(platform.config.buildDir)).plan(request, road);
           return { from: a, to: b, ...planned };
         }
         let speedKnots: number | undefined;

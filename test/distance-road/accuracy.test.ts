@@ -1,9 +1,9 @@
 /**
  * Road model accuracy against the 37 cited pairs (reference-pairs.csv; issue 12's goal: median
  * absolute error <= 6 %, no pair worse than 15 %), through the real build and planner. No pair is
- * tuned. The goal is not met by the current network yet (figures and the pairs that miss it:
- * `bun bench/road-accuracy.ts`, docs/road.md "Accuracy"); until it is, this file checks what holds
- * and the goal's assertion joins it the day the bench shows it met.
+ * tuned. The median half of the goal holds and is asserted; the no-pair-worse-than-15 % half does
+ * not yet (four pairs, all where the country's circuity factor overstates its main highways:
+ * `bun bench/road-accuracy.ts`, docs/road.md "Accuracy") and joins the assertions once it does.
  */
 import { beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -25,4 +25,8 @@ test("every reference pair has a road route, never shorter than the great circle
     expect(p.model_km, `${p.pair}: ${p.note}`).not.toBeNull();
     expect(p.model_km!, p.pair).toBeGreaterThanOrEqual(p.gc_km);
   }
+});
+
+test("issue 12 goal, median half: median absolute error at most 6 %", () => {
+  expect(report.median).toBeLessThanOrEqual(0.06);
 });
