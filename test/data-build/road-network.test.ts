@@ -14,7 +14,12 @@ import {
   ROAD_SUMMARY_OUTPUT,
 } from "../../data-build/road/encode.ts";
 import { parseFerries, parseRoadModel } from "../../data-build/road/inputs.ts";
-import { polygonsTopology, WaterMask } from "../../data-build/road/mask.ts";
+import {
+  DEFAULT_SEGMENT_RULES,
+  polygonsTopology,
+  segmentOnLand,
+  WaterMask,
+} from "../../data-build/road/mask.ts";
 import {
   adjacency,
   applyFactors,
@@ -246,6 +251,72 @@ describe("road network over a hand-made world", () => {
     expect(f.kind).toBe("ferry");
     expect(f.crossingHours).toBe(3);
     expect(back.links[0]!.lengthM).toBe(net.links[0]!.lengthM);
+  });
+});
+
+describe("neighbour rule: a lake shore keeps links along the shore", () => {
+  // One landmass, a long lake, a sparse north shore facing a dense south shore: every north node's
+  // k nearest lie across the lake, so k-NN alone leaves the north shore without links.
+  const SHORE_LAND: Box = [0, 0, 2, 1];
+  const SHORE_LAKE: Box = [0.1, 0.3, 1.9, 0.7];
+  const shoreMask = WaterMask.fromTopologies(
+    polygonsTopology([rect(SHORE_LAND)]),
+    polygonsTopology([rect(SHORE_LAKE)]),
+    0.01,
+  );
+  const city = (lat: number, lng: number, side: string): RoadNode => ({
+    lat,
+    lng,
+    kind: "city",
+    country: "XA",
+    name: `${side} ${lng.toFixed(2)}`,
+    population: 50_000,
+  });
+  const north = [0.2, 0.8, 1.4].map((lng) => city(0.75, lng, "north"));
+  const south = Array.from({ length: 17 }, (_, i) => city(0.25, 0.2 + i * 0.1, "south"));
+  const shoreOpts = (sectors: number): NetworkOptions => ({
+    ...OPTS,
+    k: 2,
+    sectors,
+    // No repair links: the test is about the neighbour rule alone.
+    repairBelow: 0,
+    calibration: { ...OPTS.calibration, minKm: 10, minSamples: 1 },
+  });
+  test.each([
+    { rule: "k nearest only", sectors: 0, alongShore: 0 },
+    { rule: "k nearest + 4 sectors", sectors: 4, alongShore: 2 },
+    { rule: "k nearest + 8 sectors", sectors: 8, alongShore: 2 },
+  ])("$rule: $alongShore links along the north shore, none across the lake", ({ sectors, alongShore }) => {
+    const net = buildRoadNetwork([...north, ...south], [], MODEL, shoreMask, shoreOpts(sectors));
+    const side = (i: number) => net.nodes[i]!.name.split(" ")[0];
+    const roads = net.links.filter((l) => l.kind === "road");
+    expect(roads.filter((l) => side(l.a) !== side(l.b))).toEqual([]);
+    const shore = roads.filter((l) => side(l.a) === "north" && side(l.b) === "north");
+    expect(shore.length).toBe(alongShore);
+    // Each shore link joins shore neighbours, never skipping one.
+    for (const l of shore) expect(Math.abs(net.nodes[l.a]!.lng - net.nodes[l.b]!.lng)).toBeCloseTo(0.6, 6);
+  });
+});
+
+describe("segment rules: small water clipped, real water refused", () => {
+  // Water as bands of longitude on a segment along the equator from 0 to 0.5 degrees (55 km).
+  const bands = (...b: Array<[number, number]>) => ({
+    isWater: (_lat: number, lng: number) => b.some(([x0, x1]) => lng >= x0 && lng <= x1),
+  });
+  test.each([
+    { what: "dry", water: bands(), onLand: true },
+    {
+      what: "a 2 km creek mid-link (bridged, or narrower than a mask cell)",
+      water: bands([0.2, 0.218]),
+      onLand: true,
+    },
+    { what: "a 10 km strait mid-link", water: bands([0.2, 0.29]), onLand: false },
+    { what: "an end node misread as water, 5 km of it", water: bands([-0.1, 0.045]), onLand: true },
+    { what: "an end node in water 10 km wide", water: bands([-0.1, 0.09]), onLand: false },
+    // The price of the tolerance: a 3 km strait reads as crossable too (Messina; its ferry stays).
+    { what: "a 3 km strait mid-link", water: bands([0.2, 0.227]), onLand: true },
+  ])("$what -> $onLand", ({ water, onLand }) => {
+    expect(segmentOnLand(water, 0, 0, 0, 0.5, DEFAULT_SEGMENT_RULES)).toBe(onLand);
   });
 });
 
