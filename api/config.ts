@@ -3,6 +3,7 @@
  * (Configuration); defaults give the embedded single-process set-up.
  */
 
+import { buildDirFrom } from "../common/build-dir.ts";
 import { type RouteConfig, routeConfig } from "../engine/config.ts";
 import { type GeocoderConfig, geocoderConfig } from "../engine/locations/config.ts";
 import { type RoadConfig, roadConfig } from "../engine/road/config.ts";
@@ -95,7 +96,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxBodyBytes: int(env, "PORTOLAN_MAX_BODY_BYTES", 1024 * 1024),
     rateWindowMs: int(env, "PORTOLAN_RATE_WINDOW_MS", 20_000),
     sourcesDir: env.PORTOLAN_SOURCES ?? "../shared/data",
-    buildDir: env.PORTOLAN_BUILD_DIR ?? "data/build",
+    buildDir: buildDirFrom(env),
     carriers: parseList<DcsaConnectorConfig>(env.PORTOLAN_CARRIERS, "PORTOLAN_CARRIERS", ["scac", "baseUrl"]),
     lessors: parseList<HttpLessorConfig>(env.PORTOLAN_LESSORS, "PORTOLAN_LESSORS", ["name", "baseUrl"]),
     aisFeeds: (env.PORTOLAN_AIS ?? "")

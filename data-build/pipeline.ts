@@ -3,9 +3,11 @@
  * verifies inputs (fetch-sources), skips a stage whose inputs and code are unchanged since its
  * outputs were written, and stamps every artifact of the build with one build id.
  */
+
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { buildDirFrom } from "../common/build-dir.ts";
 import { fnv1a64, restampBuildId } from "./format/container.ts";
 import {
   ensureSource,
@@ -46,7 +48,7 @@ export function defaultDirs(env: Record<string, string | undefined> = process.en
 } {
   return {
     sourcesDir: resolve(PROJECT_ROOT, env.PORTOLAN_SOURCES ?? "../shared/data"),
-    outDir: resolve(PROJECT_ROOT, env.PORTOLAN_BUILD_DIR ?? "data/build"),
+    outDir: buildDirFrom(env),
   };
 }
 

@@ -11,10 +11,12 @@
  * optional `id`; or NDJSON objects {from, to, id?}. Output line: {row, id?, ok: true, data} with
  * the sea route response data, or {row, id?, ok: false, error: {code, message}}.
  */
+
 import { createWriteStream, existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { buildDirFrom } from "../common/build-dir.ts";
 import { EngineError } from "./errors.ts";
 import { coordinatesPoint, LocationIndex, type ResolvedPoint } from "./locations/index.ts";
 import { checkMode, checkSpeed, parseAvoid } from "./sea/policy.ts";
@@ -124,9 +126,7 @@ async function main(): Promise<void> {
   };
   const input = positionals[0] ?? "-";
   const rows = parsePairs(input === "-" ? await Bun.stdin.text() : readFileSync(input, "utf8"));
-  const buildDir = resolve(
-    values["build-dir"] ?? process.env.PORTOLAN_BUILD_DIR ?? join(import.meta.dir, "../data/build"),
-  );
+  const buildDir = resolve(values["build-dir"] ?? buildDirFrom());
   const workers = Math.max(
     1,
     Math.min(Number(values.workers ?? availableParallelism()), Math.ceil(rows.length / ROWS_PER_WORKER)),

@@ -2,8 +2,10 @@
  * Builds only data/build/sea.graph, for router development and the sea tests when the full
  * pipeline has not run. Usage: bun data-build/sea/build-local.ts [outDir]
  */
+
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { buildDirFrom } from "../../common/build-dir.ts";
 import { seaGraphStage } from "../stages/sea-graph.ts";
 
 export async function buildSeaGraphLocally(outDir: string, buildId = "local-sea"): Promise<string> {
@@ -24,7 +26,7 @@ export async function buildSeaGraphLocally(outDir: string, buildId = "local-sea"
 }
 
 if (import.meta.main) {
-  const out = resolve(process.argv[2] ?? join(import.meta.dir, "../../data/build"));
+  const out = resolve(process.argv[2] ?? buildDirFrom());
   const t0 = performance.now();
   console.error(`wrote ${await buildSeaGraphLocally(out)} in ${Math.round(performance.now() - t0)} ms`);
 }

@@ -9,6 +9,7 @@
 
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { buildDirFrom } from "../../common/build-dir.ts";
 import { haversineM } from "../../common/geo.ts";
 import { round } from "../../common/round.ts";
 import { decodeArtifact } from "../../data-build/format/container.ts";
@@ -251,9 +252,7 @@ export class RoadPlanner {
     buildDir?: string,
     opts: RoadModelOptions & { shared?: WasmRouter } = {},
   ): Promise<RoadPlanner> {
-    const dir = resolve(
-      buildDir ?? process.env.PORTOLAN_BUILD_DIR ?? join(import.meta.dir, "../../data/build"),
-    );
+    const dir = resolve(buildDir ?? buildDirFrom());
     const graphPath = join(dir, ROAD_GRAPH_OUTPUT);
     const wasmPath = join(dir, "router.wasm");
     const [graph, wasm] = await Promise.all([

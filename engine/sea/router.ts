@@ -7,6 +7,7 @@
 
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { buildDirFrom } from "../../common/build-dir.ts";
 import { round } from "../../common/round.ts";
 import {
   type LoadedGraph,
@@ -108,9 +109,7 @@ export class SeaRouter {
    * the file and says how to rebuild.
    */
   static async load(buildDir?: string, shared?: WasmRouter): Promise<SeaRouter> {
-    const dir = resolve(
-      buildDir ?? process.env.PORTOLAN_BUILD_DIR ?? join(import.meta.dir, "../../data/build"),
-    );
+    const dir = resolve(buildDir ?? buildDirFrom());
     const graphPath = join(dir, "sea.graph");
     const wasmPath = join(dir, "router.wasm");
     const [graph, wasm] = await Promise.all([

@@ -2,8 +2,10 @@
  * What the simulator draws from: the carriers it plays, the main container ports (with time zones)
  * and sea routes between them. Loaded once; the simulator itself stays a pure function of it.
  */
+
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { buildDirFrom } from "../../common/build-dir.ts";
 import { csvRecords } from "../../data-build/locations/csv.ts";
 import { LocationIndex } from "../../engine/locations/index.ts";
 import { getSeaRouter } from "../../engine/sea/router.ts";
@@ -59,9 +61,7 @@ export interface WorldOptions {
  */
 export async function loadWorld(opts: WorldOptions = {}): Promise<SandboxWorld> {
   const sources = opts.sourcesDir ?? sourcesDir();
-  const buildDir = resolve(
-    opts.buildDir ?? process.env.PORTOLAN_BUILD_DIR ?? join(import.meta.dir, "../../data/build"),
-  );
+  const buildDir = resolve(opts.buildDir ?? buildDirFrom());
   const idxPath = join(buildDir, "locations.idx");
   const [directory, portsCsv, idx, sea] = await Promise.all([
     CarrierDirectory.load(sources),
