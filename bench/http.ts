@@ -25,7 +25,7 @@ async function startServer(args: string[]): Promise<{ port: number; stop(): void
   return { port, stop: () => proc.kill() };
 }
 
-interface Target {
+export interface Target {
   name: string;
   product: ProductId;
   path: string;
@@ -40,7 +40,8 @@ const TARGETS: Target[] = [
   },
 ];
 
-export async function httpBench(opts: { seconds: number; concurrency: number }) {
+export async function httpBench(opts: { seconds: number; concurrency: number; targets?: Target[] }) {
+  const targets = opts.targets ?? TARGETS;
   const dir = mkdtempSync(join(tmpdir(), "portolan-bench-"));
   const results: Array<{ target: Target; ours: LoadResult; bare: LoadResult }> = [];
   try {
@@ -50,9 +51,9 @@ export async function httpBench(opts: { seconds: number; concurrency: number }) 
     // An arranged ceiling far above the load, so the bench measures the path, not 429s.
     const org = repo.createOrg("bench", { paid: true, rateLimit: 1_000_000_000 });
     const keys: Partial<Record<ProductId, string>> = {};
-    for (const t of TARGETS) keys[t.product] ??= (await repo.createKey(org.id, t.product)).key;
+    for (const t of targets) keys[t.product] ??= (await repo.createKey(org.id, t.product)).key;
     close();
-    for (const target of TARGETS) {
+    for (const target of targets) {
       const init = { headers: { authorization: `Bearer ${keys[target.product]}` } };
       const ours = await startServer(["portolan", dbPath, target.product]);
       const url = (port: number) => `http://127.0.0.1:${port}${target.path}`;

@@ -2,7 +2,15 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 
-const BENCHES = ["http.ts", "router.ts", "ais.ts", "webhooks.ts", "starvation.ts", "sqlite-burst.ts"];
+const BENCHES = [
+  "http.ts",
+  "router.ts",
+  "road.ts",
+  "ais.ts",
+  "webhooks.ts",
+  "starvation.ts",
+  "sqlite-burst.ts",
+];
 for (const file of BENCHES) {
   const path = join(import.meta.dir, file);
   if (!existsSync(path)) continue;
