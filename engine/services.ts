@@ -2,19 +2,20 @@
  * The distance product's loaded artifacts: the location index and the sea router (the road
  * planner loads on first use, roadPlanner below). Loaded once per
  * process (the sea router once per thread); main.ts loads them at start so a missing or stale build
- * stops the server with the rebuild message instead of failing the first request. Sea routes for
- * the API are planned by routePlanner: worker threads, so searches never hold the event loop.
+ * stops the server with the rebuild message instead of failing the first request. Routes for
+ * the API are planned by routePlanner (sea) and modePlanners (road, rail, air): worker threads,
+ * so searches never hold the event loop.
  */
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { AirPlanner } from "./air/planner.ts";
+import { type AirPlan, AirPlanner, type AirPlanRequest } from "./air/planner.ts";
 import type { RouteConfig } from "./config.ts";
 import { LocationIndex } from "./locations/index.ts";
-import { RailPlanner } from "./rail/planner.ts";
+import { type RailPlan, RailPlanner, type RailPlanRequest } from "./rail/planner.ts";
 import type { RoadConfig } from "./road/config.ts";
 import { roadEngine } from "./road/external.ts";
 import { ExternalRoadPlanner, getRoadPlanner, type RoadRoutePlanner } from "./road/planner.ts";
-import { RoutePool, type SeaPlanner } from "./sea/pool.ts";
+import { type ChainEnd, RoutePool, type SeaPlanner } from "./sea/pool.ts";
 import { getSeaRouter, type SeaRouter } from "./sea/router.ts";
 
 export interface DistanceServices {
@@ -149,4 +150,50 @@ async function startAirPlanner(buildDir: string): Promise<AirPlanner> {
 /** The process's air planner (the large cargo airports of the build), loaded on first use. */
 export function airPlanner(buildDir: string): Promise<AirPlanner> {
   return once(airPlanners, buildDir, () => startAirPlanner(buildDir));
+}
+
+/** The road, rail and air planners the API calls: on the route pool, or in-thread. */
+export interface ModePlanners {
+  road: RoadRoutePlanner;
+  rail<P extends ChainEnd>(request: RailPlanRequest<P>): Promise<RailPlan<P>>;
+  air<P extends ChainEnd>(request: AirPlanRequest<P>): Promise<AirPlan<P>>;
+}
+
+/**
+ * Road, rail and air planning on a route pool's workers (the pool loads the road graph, the rail
+ * graph and the cargo airports on their first job). An external road engine (config.road) stays
+ * on this thread: its legs are network I/O, not CPU, and one engine client keeps one back-off
+ * state; rail and air chains still run on the pool and ask this thread for such access legs.
+ */
+export async function pooledModes(
+  pool: RoutePool,
+  buildDir: string,
+  config: RoadConfig,
+): Promise<ModePlanners> {
+  const external = config.engine ? await roadPlanner(buildDir, config) : null;
+  const model = { circuity: config.circuity, truckSpeedKmh: config.truckSpeedKmh };
+  return {
+    road: external ?? { plan: (request) => pool.planRoad(request, model) },
+    rail: (request) => pool.planRail(request, external ?? model),
+    air: (request) => pool.planAir(request, external ?? model),
+  };
+}
+
+/**
+ * The process's road, rail and air planners for a build directory: on routePlanner's pool, or on
+ * the calling thread when PORTOLAN_ROUTE_WORKERS=0 (roadPlanner, railPlanner, airPlanner).
+ */
+export async function modePlanners(
+  buildDir: string,
+  routes: RouteConfig,
+  config: RoadConfig,
+): Promise<ModePlanners> {
+  const planner = await routePlanner(buildDir, routes);
+  if (planner instanceof RoutePool) return pooledModes(planner, buildDir, config);
+  const road = await roadPlanner(buildDir, config);
+  return {
+    road,
+    rail: async (request) => (await railPlanner(buildDir)).plan(request, road),
+    air: async (request) => (await airPlanner(buildDir)).plan(request, road),
+  };
 }

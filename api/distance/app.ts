@@ -7,14 +7,8 @@ import { t } from "elysia";
 import { createGeocoder } from "../../engine/locations/geocoders.ts";
 import type { Geocoder, LocationIndex, PlaceKind, ResolvedPoint } from "../../engine/locations/index.ts";
 import { renderRoadChain } from "../../engine/road/planner.ts";
-import { Overloaded, type SeaPlanner } from "../../engine/sea/pool.ts";
-import {
-  airPlanner,
-  distanceServices,
-  railPlanner,
-  roadPlanner,
-  routePlanner,
-} from "../../engine/services.ts";
+import { Overloaded, RoutePool, type SeaPlanner } from "../../engine/sea/pool.ts";
+import { distanceServices, modePlanners, pooledModes, routePlanner } from "../../engine/services.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
 import type { Platform } from "../shared/platform.ts";
@@ -76,13 +70,24 @@ const seaEnd = (p: ResolvedPoint): ResolvedPoint =>
   p.kind === "port" && !SEA_PORT_SOURCES.has(p.source) ? { ...p, kind: "address" } : p;
 
 export interface DistanceAppOptions {
-  /** Plans the sea routes; default: the process's planner for the build (services.ts routePlanner). */
+  /**
+   * Plans the sea routes; default: the process's planner for the build (services.ts routePlanner).
+   * A RoutePool given here plans the road, rail and air routes too (services.ts pooledModes).
+   */
   routes?: SeaPlanner;
 }
 
 export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
   const services = () => distanceServices(platform.config.buildDir);
   const planner = async () => opts.routes ?? routePlanner(platform.config.buildDir, platform.config.routes);
+  const modes = () =>
+    opts.routes instanceof RoutePool
+      ? pooledModes(opts.routes, platform.config.buildDir, platform.config.road)
+      : modePlanners(platform.config.buildDir, platform.config.routes, platform.config.road);
+  const shed = (set: { headers: Record<string, unknown> }) => (err: unknown) => {
+    if (err instanceof Overloaded) set.headers["retry-after"] = String(err.retryAfterSeconds);
+    throw err;
+  };
   // Free text goes to the configured geocoder (offline GeoNames by default; Nominatim or Photon).
   let geocoder: Geocoder | null = null;
   const geocoderOf = (locations: LocationIndex) =>
@@ -117,8 +122,8 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
           const { locations } = await services();
           const from = await locations.resolveWith(query.from, geocoderOf(locations));
           const to = await locations.resolveWith(query.to, geocoderOf(locations));
-          const road = await roadPlanner(platform.config.buildDir, platform.config.road);
-          const planned = await road.plan({ from, to, path: withPath, alternatives });
+          const { road } = await modes();
+          const planned = await road.plan({ from, to, path: withPath, alternatives }).catch(shed(set));
           const [a, b] = [seaPoint(from), seaPoint(to)];
           return {
             from: a,
@@ -135,13 +140,13 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
           const { locations } = await services();
           const from = await locations.resolveWith(query.from, geocoderOf(locations));
           const to = await locations.resolveWith(query.to, geocoderOf(locations));
-          const road = await roadPlanner(platform.config.buildDir, platform.config.road);
+          const planners = await modes();
           const [a, b] = [seaPoint(from), seaPoint(to)];
           const request = { from: a, to: b, path: withPath, alternatives, handling };
           const planned =
             mode === "RAIL"
-              ? await (await railPlanner(platform.config.buildDir)).plan(request, road)
-              : await (await airPlanner(platform.config.buildDir)).plan(request, road);
+              ? await planners.rail(request).catch(shed(set))
+              : await planners.air(request).catch(shed(set));
           return { from: a, to: b, ...planned };
         }
         let speedKnots: number | undefined;
@@ -172,10 +177,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
             path: withPath,
             alternatives,
           })
-          .catch((err: unknown) => {
-            if (err instanceof Overloaded) set.headers["retry-after"] = String(err.retryAfterSeconds);
-            throw err;
-          });
+          .catch(shed(set));
         return { from: seaPoint(from), to: seaPoint(to), ...planned };
       },
       {

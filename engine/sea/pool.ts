@@ -1,12 +1,17 @@
 /**
- * Sea routes off the event loop: a pool of worker threads (sea/worker.ts), each with its own WASM
- * instance and graph, fed from one bounded FIFO on the calling thread. A search is ~17 ms of CPU
- * with alternatives; run on the thread that serves every product, a burst of them stalled all six
- * (issue 10, item 6). When every worker is busy and the queue is full, plan() sheds with
- * Overloaded (503 overloaded + Retry-After) instead of queueing without limit.
+ * Routes off the event loop: a pool of worker threads (sea/worker.ts), each with its own WASM
+ * instances and graphs, fed from one bounded FIFO on the calling thread. A sea search is ~17 ms of
+ * CPU with alternatives, a road route 0.15-0.4 ms, a rail chain ~1 ms; run on the thread that
+ * serves every product, a burst of them stalled all six (issue 10, item 6). Every mode's planner
+ * runs here: a job names its planner ("sea" | "road" | "rail" | "air") and carries the request.
+ * When every worker is busy and the queue is full, a request sheds with Overloaded (503
+ * overloaded + Retry-After) instead of queueing without limit.
  */
 import { Worker } from "node:worker_threads";
+import type { AirPlan, AirPlanRequest, AirPoint } from "../air/planner.ts";
 import { EngineError, type EngineErrorCode } from "../errors.ts";
+import type { RailPlan, RailPlanRequest, RailPoint } from "../rail/planner.ts";
+import type { RoadModelOptions, RoadPlan, RoadPlanRequest, RoadRoutePlanner } from "../road/planner.ts";
 import type { SeaRouteData, SeaRouteRequest } from "./router.ts";
 
 export interface RoutePoolOptions {
@@ -22,15 +27,49 @@ export interface WorkerSetup {
   buildDir: string;
 }
 
-export interface PlanJob {
-  id: number;
-  request: SeaRouteRequest;
+/** An end of a rail or air chain: a resolved point as a plain object (it crosses by structured clone). */
+export type ChainEnd = RailPoint & AirPoint;
+
+/**
+ * What a worker plans: the planner's name and its request. `road` is the road model's options
+ * (config.road's circuity and truck speed); for rail and air, null means the access legs come
+ * from the pool's thread (an external road engine: network I/O with one back-off state).
+ */
+export type PlanTask =
+  | { kind: "sea"; request: SeaRouteRequest }
+  | { kind: "road"; request: RoadPlanRequest; road: RoadModelOptions }
+  | { kind: "rail"; request: RailPlanRequest<ChainEnd>; road: RoadModelOptions | null }
+  | { kind: "air"; request: AirPlanRequest<ChainEnd>; road: RoadModelOptions | null };
+
+export type PlanJob = PlanTask & { id: number };
+
+/** The error half of a reply: EngineError parts, or an unexpected failure (no code). */
+export interface ErrorParts {
+  ok: false;
+  code?: EngineErrorCode;
+  message: string;
+  extra?: Record<string, unknown>;
 }
 
-/** A worker's answer: the route, a typed engine error (EngineError parts), or an unexpected failure (no code). */
-export type PlanReply =
-  | { id: number; ok: true; data: SeaRouteData }
-  | { id: number; ok: false; code?: EngineErrorCode; message: string; extra?: Record<string, unknown> };
+/** A worker's answer: the plan (SeaRouteData, RoadPlan, RailPlan or AirPlan by the job's kind) or an error. */
+export type PlanReply = { id: number } & ({ ok: true; data: unknown } | ErrorParts);
+
+/** A worker asking the pool's thread for a road access leg (rail and air jobs with `road: null`). */
+export interface LegAsk {
+  id: number;
+  leg: number;
+  request: RoadPlanRequest;
+}
+
+/** The pool's answer to a LegAsk. */
+export type LegReply = { leg: number } & ({ ok: true; data: RoadPlan } | ErrorParts);
+
+/** Error parts of a thrown value, for a reply across the thread boundary. */
+export function errorParts(err: unknown): ErrorParts {
+  if (err instanceof EngineError)
+    return { ok: false, code: err.code, message: err.message, extra: err.extra };
+  return { ok: false, message: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+}
 
 /** The pool's answer when it cannot take or finish a request; the caller sets Retry-After from it. */
 export class Overloaded extends EngineError {
@@ -42,8 +81,12 @@ export class Overloaded extends EngineError {
   }
 }
 
-interface Job extends PlanJob {
-  resolve(data: SeaRouteData): void;
+interface Job {
+  id: number;
+  task: PlanTask;
+  /** Answers the worker's access-leg requests (rail and air jobs with `road: null`). */
+  road: RoadRoutePlanner | null;
+  resolve(data: unknown): void;
   reject(err: Error): void;
   startedAt: number;
 }
@@ -111,6 +154,38 @@ export class RoutePool implements SeaPlanner {
   }
 
   plan(request: SeaRouteRequest): Promise<SeaRouteData> {
+    return this.run({ kind: "sea", request }, null) as Promise<SeaRouteData>;
+  }
+
+  /** A road route over the road-graph model (options: config.road's circuity and truck speed). */
+  planRoad(request: RoadPlanRequest, road: RoadModelOptions): Promise<RoadPlan> {
+    return this.run({ kind: "road", request, road }, null) as Promise<RoadPlan>;
+  }
+
+  /**
+   * A rail chain; its access legs come from the worker's road model (options), or from `road`
+   * on this thread when it is a planner (an external engine).
+   */
+  planRail<P extends ChainEnd>(
+    request: RailPlanRequest<P>,
+    road: RoadModelOptions | RoadRoutePlanner,
+  ): Promise<RailPlan<P>> {
+    const main = "plan" in road ? road : null;
+    const task: PlanTask = { kind: "rail", request, road: main ? null : (road as RoadModelOptions) };
+    return this.run(task, main) as Promise<RailPlan<P>>;
+  }
+
+  /** An air chain; access legs as for planRail. */
+  planAir<P extends ChainEnd>(
+    request: AirPlanRequest<P>,
+    road: RoadModelOptions | RoadRoutePlanner,
+  ): Promise<AirPlan<P>> {
+    const main = "plan" in road ? road : null;
+    const task: PlanTask = { kind: "air", request, road: main ? null : (road as RoadModelOptions) };
+    return this.run(task, main) as Promise<AirPlan<P>>;
+  }
+
+  private run(task: PlanTask, road: RoadRoutePlanner | null): Promise<unknown> {
     if (this.closed) return Promise.reject(new Overloaded("The route service is shutting down.", 1));
     const idle = this.slots.find((s) => s.ready && !s.job);
     if (!idle && this.waiting.length >= this.opts.queue) {
@@ -121,8 +196,8 @@ export class RoutePool implements SeaPlanner {
         ),
       );
     }
-    return new Promise<SeaRouteData>((resolve, reject) => {
-      const job: Job = { id: this.nextId++, request, resolve, reject, startedAt: 0 };
+    return new Promise<unknown>((resolve, reject) => {
+      const job: Job = { id: this.nextId++, task, road, resolve, reject, startedAt: 0 };
       if (idle) this.dispatch(idle, job);
       else this.waiting.push(job);
     });
@@ -147,7 +222,7 @@ export class RoutePool implements SeaPlanner {
     job.startedAt = performance.now();
     // Busy workers keep the process alive, idle ones do not (tests and CLIs exit when done).
     slot.worker.ref();
-    slot.worker.postMessage({ id: job.id, request: job.request } satisfies PlanJob);
+    slot.worker.postMessage({ ...job.task, id: job.id } satisfies PlanJob);
   }
 
   private next(slot: Slot): void {
@@ -155,6 +230,23 @@ export class RoutePool implements SeaPlanner {
     const job = this.waiting.shift();
     if (job) this.dispatch(slot, job);
     else slot.worker.unref();
+  }
+
+  /** Plans a worker's access leg on this thread (an external engine's I/O) and sends it back. */
+  private answerLeg(worker: Worker, job: Job, ask: LegAsk): void {
+    const planner = job.road;
+    const reply = (r: LegReply) => {
+      // The worker may have died, or moved on, meanwhile: its job already answered.
+      if (this.slots.some((s) => s.worker === worker && s.job === job)) worker.postMessage(r);
+    };
+    if (!planner) {
+      reply({ leg: ask.leg, ok: false, message: "route pool: no road planner for this job's access legs" });
+      return;
+    }
+    planner.plan(ask.request).then(
+      (data) => reply({ leg: ask.leg, ok: true, data }),
+      (err: unknown) => reply({ leg: ask.leg, ...errorParts(err) }),
+    );
   }
 
   /** Spawns a worker into a new slot (or `replace`); resolves once it has loaded its router. */
@@ -169,7 +261,7 @@ export class RoutePool implements SeaPlanner {
       worker.on("error", (err: Error) => {
         failure = err;
       });
-      worker.on("message", (msg: PlanReply | { ready: string }) => {
+      worker.on("message", (msg: PlanReply | LegAsk | { ready: string }) => {
         if ("ready" in msg) {
           if (this.build !== null && msg.ready !== this.build) {
             failure = new Error(`route worker loaded build ${msg.ready}, the pool serves ${this.build}`);
@@ -184,6 +276,10 @@ export class RoutePool implements SeaPlanner {
         }
         const job = slot.job;
         if (!job || job.id !== msg.id) return;
+        if ("leg" in msg) {
+          this.answerLeg(worker, job, msg);
+          return;
+        }
         this.avgMs = this.avgMs * 0.9 + (performance.now() - job.startedAt) * 0.1;
         this.next(slot);
         if (msg.ok) job.resolve(msg.data);

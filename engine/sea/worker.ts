@@ -1,25 +1,134 @@
 /**
- * A sea-route worker thread of RoutePool (sea/pool.ts), used by the HTTP API and the batch CLI:
- * one SeaRouter (one WASM instance, one loaded graph) per thread, one request at a time. Engine
- * errors go back as their EngineError parts so the caller renders them exactly as in-thread.
+ * A route worker thread of RoutePool (sea/pool.ts), used by the HTTP API and the batch CLI: one
+ * SeaRouter (one WASM instance, one loaded graph) per thread, one request at a time. The road
+ * model, the rail planner and the cargo airports load on the first job of their kind, each checked
+ * against the sea graph's build (which the pool checked against locations.idx). Engine errors go
+ * back as their EngineError parts so the caller renders them exactly as in-thread.
  */
 import { parentPort, workerData } from "node:worker_threads";
+import { AirPlanner } from "../air/planner.ts";
 import { EngineError } from "../errors.ts";
-import type { PlanJob, PlanReply, WorkerSetup } from "./pool.ts";
+import { RailPlanner } from "../rail/planner.ts";
+import {
+  type RoadModelOptions,
+  type RoadPlan,
+  RoadPlanner,
+  type RoadPlanRequest,
+  type RoadRoutePlanner,
+} from "../road/planner.ts";
+import {
+  errorParts,
+  type LegAsk,
+  type LegReply,
+  type PlanJob,
+  type PlanReply,
+  type WorkerSetup,
+} from "./pool.ts";
 import { SeaRouter } from "./router.ts";
 
-const router = await SeaRouter.load((workerData as WorkerSetup).buildDir);
+const { buildDir } = workerData as WorkerSetup;
+const router = await SeaRouter.load(buildDir);
 const port = parentPort!;
 
-function answer({ id, request }: PlanJob): PlanReply {
-  try {
-    return { id, ok: true, data: router.plan(request) };
-  } catch (err) {
-    if (err instanceof EngineError)
-      return { id, ok: false, code: err.code, message: err.message, extra: err.extra };
-    return { id, ok: false, message: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+/** One load per key; a failed load is forgotten so the next job retries. */
+const loads = new Map<string, Promise<unknown>>();
+function once<T>(key: string, load: () => Promise<T>): Promise<T> {
+  let pending = loads.get(key) as Promise<T> | undefined;
+  if (!pending) {
+    pending = load();
+    pending.catch(() => loads.delete(key));
+    loads.set(key, pending);
+  }
+  return pending;
+}
+
+/** The same check services.ts makes: the pool verified sea.graph's build equals locations.idx's. */
+function sameBuild(file: string, buildId: string): void {
+  if (buildId !== router.buildId)
+    throw new Error(
+      `artifacts in ${buildDir} come from different builds (${file} ${buildId}, locations.idx ${router.buildId}): run \`npm run build\``,
+    );
+}
+
+/** The road model for a set of options (config.road's circuity and truck speed). */
+const roadModel = (opts: RoadModelOptions) =>
+  once(`road\n${opts.circuity}\n${opts.truckSpeedKmh}`, async () => {
+    const model = await RoadPlanner.load(buildDir, {
+      circuity: opts.circuity,
+      truckSpeedKmh: opts.truckSpeedKmh,
+    });
+    sameBuild("road.graph", model.buildId);
+    return model;
+  });
+
+const rail = () =>
+  once("rail", async () => {
+    const planner = await RailPlanner.load(buildDir);
+    sameBuild("rail.graph", planner.buildId);
+    return planner;
+  });
+
+const air = () =>
+  once("air", async () => {
+    const { planner, buildId } = await AirPlanner.load(buildDir);
+    sameBuild("cargo-airports.bin", buildId);
+    return planner;
+  });
+
+/** Access legs asked of the pool's thread (an external road engine), matched by leg number. */
+const legs = new Map<number, { resolve(plan: RoadPlan): void; reject(err: Error): void }>();
+let nextLeg = 0;
+const legsFromPool = (id: number): RoadRoutePlanner => ({
+  plan: (request: RoadPlanRequest) =>
+    new Promise<RoadPlan>((resolve, reject) => {
+      const leg = nextLeg++;
+      legs.set(leg, { resolve, reject });
+      port.postMessage({ id, leg, request } satisfies LegAsk);
+    }),
+});
+
+/** The road planner for a rail or air job's access legs. */
+async function accessRoad(id: number, opts: RoadModelOptions | null): Promise<RoadRoutePlanner> {
+  if (!opts) return legsFromPool(id);
+  const model = await roadModel(opts);
+  return { plan: async (request) => model.plan(request) };
+}
+
+async function plan(job: PlanJob): Promise<unknown> {
+  switch (job.kind) {
+    case "sea":
+      return router.plan(job.request);
+    case "road":
+      return (await roadModel(job.road)).plan(job.request);
+    case "rail": {
+      const [planner, road] = await Promise.all([rail(), accessRoad(job.id, job.road)]);
+      return planner.plan(job.request, road);
+    }
+    case "air": {
+      const [planner, road] = await Promise.all([air(), accessRoad(job.id, job.road)]);
+      return planner.plan(job.request, road);
+    }
   }
 }
 
-port.on("message", (job: PlanJob) => port.postMessage(answer(job)));
+async function answer(job: PlanJob): Promise<PlanReply> {
+  try {
+    return { id: job.id, ok: true, data: await plan(job) };
+  } catch (err) {
+    return { id: job.id, ...errorParts(err) };
+  }
+}
+
+port.on("message", (msg: PlanJob | LegReply) => {
+  if ("leg" in msg) {
+    const waiting = legs.get(msg.leg);
+    legs.delete(msg.leg);
+    if (!waiting) return;
+    if (msg.ok) waiting.resolve(msg.data);
+    else if (msg.code) waiting.reject(new EngineError(msg.code, msg.message, msg.extra));
+    else waiting.reject(new Error(`road leg: ${msg.message}`));
+    return;
+  }
+  void answer(msg).then((reply) => port.postMessage(reply));
+});
 port.postMessage({ ready: router.buildId });

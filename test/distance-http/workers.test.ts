@@ -1,8 +1,8 @@
 /**
- * Sea routes on worker threads (issue 10, item 6): the pool answers exactly as the in-thread
+ * Routes on worker threads (issue 10, item 6): the pool answers exactly as the in-thread
  * router, engine errors keep their codes across the thread boundary, a full queue sheds with 503
  * overloaded + Retry-After, other routes keep answering while searches run, and a worker killed
- * mid-request costs that request a 503, not the service.
+ * mid-request costs that request a 503, not the service. ROAD routes run on the same pool.
  */
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -11,12 +11,15 @@ import { routeConfig } from "../../engine/config.ts";
 import { EngineError } from "../../engine/errors.ts";
 import { Overloaded, RoutePool, type SeaPlanner } from "../../engine/sea/pool.ts";
 import { type SeaRouteRequest, SeaRouter } from "../../engine/sea/router.ts";
+import { closeRoutePlanners } from "../../engine/services.ts";
 import { errorCode, errorProblems } from "../helpers/envelopes.ts";
 import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 
 const BUILD_DIR = join(import.meta.dir, "../../data/build");
 /** Long searches (~15-20 ms each with alternatives and geometry), so a burst stays in flight. */
 const LONG = "/v1/distance/route?from=NLRTM&to=AUSYD&path=true&alternatives=true";
+/** A long road route with its geometry (~0.4 ms of CPU in-thread). */
+const ROAD = "/v1/distance/route?from=ESALG&to=DEHAM&mode=ROAD&path=true";
 
 let p: TestPlatform;
 let keys: { distance: string; ocean: string };
@@ -217,4 +220,69 @@ test("PORTOLAN_ROUTE_WORKERS and PORTOLAN_ROUTE_QUEUE: defaults leave a core to 
     queue: 5,
   });
   expect(() => routeConfig({ PORTOLAN_ROUTE_QUEUE: "-1" })).toThrow("PORTOLAN_ROUTE_QUEUE");
+});
+
+test("ROAD routes through the pool answer exactly as the in-thread planner, errors included", async () => {
+  const viaPool = appWith(await startPool(2, 32));
+  // The reference plans on this thread: PORTOLAN_ROUTE_WORKERS=0, under its own cache key for
+  // the build directory so no pool another test started answers instead.
+  const inThreadApp = distanceApp({
+    ...p,
+    config: { ...p.config, buildDir: `${BUILD_DIR}/`, routes: { workers: 0, queue: 0 } },
+  });
+  const viaThread = (path: string) =>
+    inThreadApp.handle(new Request(`http://localhost${path}`, bearer(keys.distance)));
+  try {
+    const paths = [
+      "from=NLRTM&to=DEHAM&mode=ROAD&path=true",
+      "from=GBLON&to=FRPAR&mode=ROAD&path=true",
+      "from=GBLON&to=FRPAR&mode=truck&alternatives=false",
+      "from=ESALG&to=DEHAM&mode=ROAD",
+      "from=51.9,4.4667&to=48.85,2.35&mode=ROAD&path=true",
+      "from=LKCMB&to=INNSA&mode=ROAD",
+      "from=0,-30&to=NLRTM&mode=ROAD",
+      "from=QQZZZ&to=NLRTM&mode=ROAD",
+    ].map((q) => `/v1/distance/route?${q}`);
+    const [pooled, reference] = await Promise.all([
+      Promise.all(paths.map(async (path) => dataOf(await viaPool(path)))),
+      Promise.all(paths.map(async (path) => dataOf(await viaThread(path)))),
+    ]);
+    expect(reference.filter((r) => r.status === 200).length).toBe(5);
+    expect(reference.map((r) => r.status).slice(5)).toEqual([422, 422, 404]);
+    expect(pooled).toEqual(reference);
+    // Byte for byte (key order too), all but meta.took_ms.
+    const dataText = async (res: Response) => JSON.stringify(((await res.json()) as { data: unknown }).data);
+    for (const path of paths.slice(0, 2))
+      expect(await dataText(await viaPool(path))).toBe(await dataText(await viaThread(path)));
+  } finally {
+    await closeRoutePlanners();
+  }
+});
+
+test("while ROAD routes are in flight on a real socket, /healthz answers first", async () => {
+  const pool = await startPool(1, 512);
+  const distance = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: distanceApp(p, { routes: pool }).fetch,
+  });
+  try {
+    const routes = 256;
+    let finished = 0;
+    const inFlight = Array.from({ length: routes }, async () => {
+      const res = await fetch(`${distance.url}${ROAD.slice(1)}`, bearer(keys.distance));
+      await res.arrayBuffer();
+      finished++;
+      return res.status;
+    });
+    // Road routes running with more waiting: the worker is busy, the event loop should not be.
+    await until(() => pool.stats().busy === 1 && pool.stats().waiting > 0);
+    const health = await fetch(`${distance.url}healthz`);
+    const finishedAtHealth = finished;
+    expect(health.status).toBe(200);
+    expect(finishedAtHealth).toBeLessThan(routes);
+    expect(await Promise.all(inFlight)).toEqual(Array(routes).fill(200));
+  } finally {
+    distance.stop(true);
+  }
 });
