@@ -170,9 +170,7 @@ export class RoutePool implements SeaPlanner {
     request: RailPlanRequest<P>,
     road: RoadModelOptions | RoadRoutePlanner,
   ): Promise<RailPlan<P>> {
-    const main = "plan" in road ? road : null;
-    const task: PlanTask = { kind: "rail", request, road: main ? null : (road as RoadModelOptions) };
-    return this.run(task, main) as Promise<RailPlan<P>>;
+    return this.chain("rail", request, road) as Promise<RailPlan<P>>;
   }
 
   /** An air chain; access legs as for planRail. */
@@ -180,9 +178,16 @@ export class RoutePool implements SeaPlanner {
     request: AirPlanRequest<P>,
     road: RoadModelOptions | RoadRoutePlanner,
   ): Promise<AirPlan<P>> {
+    return this.chain("air", request, road) as Promise<AirPlan<P>>;
+  }
+
+  private chain(
+    kind: "rail" | "air",
+    request: RailPlanRequest<ChainEnd> | AirPlanRequest<ChainEnd>,
+    road: RoadModelOptions | RoadRoutePlanner,
+  ): Promise<unknown> {
     const main = "plan" in road ? road : null;
-    const task: PlanTask = { kind: "air", request, road: main ? null : (road as RoadModelOptions) };
-    return this.run(task, main) as Promise<AirPlan<P>>;
+    return this.run({ kind, request, road: main ? null : (road as RoadModelOptions) } as PlanTask, main);
   }
 
   private run(task: PlanTask, road: RoadRoutePlanner | null): Promise<unknown> {
