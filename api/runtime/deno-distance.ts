@@ -4,13 +4,7 @@
  * (node:sqlite) differ from the Bun start.
  */
 import { fileURLToPath } from "node:url";
-import {
-  airPlanner,
-  distanceServices,
-  railPlanner,
-  roadPlanner,
-  routePlanner,
-} from "../../engine/services.ts";
+import { checkModeArtifacts, distanceServices, routePlanner } from "../../engine/services.ts";
 import { AccountsRepo } from "../accounts/repo.ts";
 import { loadConfig } from "../config.ts";
 import { distanceApp } from "../distance/app.ts";
@@ -32,9 +26,7 @@ const { db, dataVersion } = openDenoDatabase(
 );
 await distanceServices(config.buildDir);
 await routePlanner(config.buildDir, config.routes);
-await roadPlanner(config.buildDir, config.road);
-await railPlanner(config.buildDir);
-await airPlanner(config.buildDir);
+await checkModeArtifacts(config.buildDir, config.routes, config.road);
 const app = distanceApp({
   config,
   accounts: new AccountsRepo(db, Date.now, dataVersion),

@@ -5,8 +5,8 @@
  * share exact coordinates); every other vertex stays edge geometry.
  */
 import { polylineM } from "../../common/geo.ts";
+import { UnionFind } from "../../common/union-find.ts";
 import { GRAPH_MODE, type GraphEdge } from "../graph/encode.ts";
-import { UnionFind } from "../road/network.ts";
 import { PointGrid } from "./grid.ts";
 
 /** Line ends closer than this to another line's vertex are one node. */

@@ -9,6 +9,7 @@
  * fixed time (the listed hours, not scaled by the truck rule); each is a zone of its own so a route
  * reports which crossings it used, and ferries form the `ferry` gate so a query can avoid them.
  */
+import { UnionFind } from "../../common/union-find.ts";
 import { TRUCK_TIME_FACTOR } from "../../engine/road/truck.ts";
 import { GRAPH_MODE, type GraphEdge, type GraphSpec } from "../graph/encode.ts";
 import { LINK_KINDS, type LinkKind, type RoadLink, type RoadNode } from "./network.ts";
@@ -143,23 +144,7 @@ export function buildRoadGraph(input: RoadGraphInput): { spec: GraphSpec; stats:
 }
 
 function componentSizes(n: number, edges: readonly GraphEdge[]): number[] {
-  const parent = Int32Array.from({ length: n }, (_, i) => i);
-  const find = (x: number): number => {
-    while (parent[x] !== x) {
-      parent[x] = parent[parent[x]!]!;
-      x = parent[x]!;
-    }
-    return x;
-  };
-  for (const e of edges) {
-    const a = find(e.from);
-    const b = find(e.to);
-    if (a !== b) parent[a] = b;
-  }
-  const size = new Map<number, number>();
-  for (let i = 0; i < n; i++) {
-    const r = find(i);
-    size.set(r, (size.get(r) ?? 0) + 1);
-  }
-  return [...size.values()].sort((a, b) => b - a);
+  const sets = new UnionFind(n);
+  for (const e of edges) sets.union(e.from, e.to);
+  return [...sets.sizes().values()].sort((a, b) => b - a);
 }

@@ -4,7 +4,10 @@
  * lengths are great circle x a per-edge factor calibrated on the built graph so that whole routes,
  * not single links, reproduce the country circuity table (docs/road-network.md).
  */
+
 import { haversineM } from "../../common/geo.ts";
+import { prng } from "../../common/random.ts";
+import { UnionFind } from "../../common/union-find.ts";
 import { DEFAULT_SEGMENT_RULES, type SegmentRules, segmentOnLand, type WaterTest } from "./mask.ts";
 
 export const NODE_KINDS = ["city", "port", "airport", "rail", "border"] as const;
@@ -213,29 +216,7 @@ export class NodeGrid {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Graph helpers: union-find, compressed adjacency, Dijkstra.
-
-export class UnionFind {
-  readonly parent: Int32Array;
-  constructor(n: number) {
-    this.parent = Int32Array.from({ length: n }, (_, i) => i);
-  }
-  find(i: number): number {
-    const p = this.parent;
-    while (p[i] !== i) {
-      p[i] = p[p[i]!]!;
-      i = p[i]!;
-    }
-    return i;
-  }
-  union(a: number, b: number): boolean {
-    const ra = this.find(a);
-    const rb = this.find(b);
-    if (ra === rb) return false;
-    this.parent[ra] = rb;
-    return true;
-  }
-}
+// Graph helpers: compressed adjacency, Dijkstra (union-find: common/union-find.ts).
 
 export interface Adjacency {
   offsets: Int32Array;
@@ -334,18 +315,6 @@ export function dijkstra(g: Adjacency, source: number, maxDist = Number.POSITIVE
     }
   }
   return dist;
-}
-
-/** Deterministic PRNG (mulberry32) so a rebuild samples the same calibration pairs. */
-export function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export const median = (xs: number[]): number => {

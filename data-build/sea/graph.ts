@@ -3,8 +3,10 @@
  * (mode-neutral payload version 2: docs/graph-format.md; reader: router-wasm/src/graph.rs), with
  * its ALT landmark tables (data-build/graph/landmarks.ts).
  */
+
 import type { Topology } from "topojson-specification";
 import { densify, polylineM } from "../../common/geo.ts";
+import { UnionFind } from "../../common/union-find.ts";
 import { encodeGraph } from "../graph/encode.ts";
 import { type EcaZone, splitByZone } from "./eca.ts";
 import type { LaneFeature } from "./gpkg.ts";
@@ -109,23 +111,15 @@ export function buildSeaGraph(lanes: LaneFeature[], zones: EcaZone[], land?: Top
   }
   // Keep the giant connected component: a port snapped to an island of lanes could never reach open sea.
   const n = coords.length / 2;
-  const parent = Int32Array.from({ length: n }, (_, i) => i);
-  const find = (x: number): number => {
-    while (parent[x] !== x) {
-      parent[x] = parent[parent[x]!]!;
-      x = parent[x]!;
-    }
-    return x;
-  };
-  for (const e of raw) parent[find(e.from)] = find(e.to);
-  const size = new Map<number, number>();
-  for (let i = 0; i < n; i++) size.set(find(i), (size.get(find(i)) ?? 0) + 1);
+  const sets = new UnionFind(n);
+  for (const e of raw) sets.union(e.from, e.to);
+  const size = sets.sizes();
   const components = [...size.values()].sort((a, b) => b - a);
   const giant = [...size].find(([, s]) => s === components[0])![0];
   const remap = new Int32Array(n).fill(-1);
   const nodes: number[] = [];
   for (let i = 0; i < n; i++) {
-    if (find(i) !== giant) continue;
+    if (sets.find(i) !== giant) continue;
     remap[i] = nodes.length / 2;
     nodes.push(coords[i * 2]!, coords[i * 2 + 1]!);
   }

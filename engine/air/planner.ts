@@ -6,11 +6,10 @@
  * the fastest is the route, the others its alternatives. docs/air-route.md.
  */
 
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { densify, haversineM } from "../../common/geo.ts";
 import { round } from "../../common/round.ts";
 import { CARGO_AIRPORTS_OUTPUT, decodeCargoAirports } from "../../data-build/locations/cargo-airports.ts";
+import { readArtifact } from "../artifacts.ts";
 import { type Chain, renderChain, type SectionInput, sideLabel, type TransferInput } from "../chain.ts";
 import { EngineError } from "../errors.ts";
 import { accessLegs, type RoadRoutePlanner, renderRoadSection } from "../road/planner.ts";
@@ -84,11 +83,8 @@ export class AirPlanner {
 
   /** Loads the large cargo airports built by data-build (cargo-airports.bin beside locations.idx). */
   static async load(buildDir: string): Promise<{ planner: AirPlanner; buildId: string }> {
-    const path = join(buildDir, CARGO_AIRPORTS_OUTPUT);
-    const bytes = await readFile(path).catch(() => {
-      throw new Error(`${path} missing: run \`npm run build\` to build the artifacts`);
-    });
-    const { buildId, airports } = decodeCargoAirports(new Uint8Array(bytes), path);
+    const { path, bytes } = await readArtifact(buildDir, CARGO_AIRPORTS_OUTPUT);
+    const { buildId, airports } = decodeCargoAirports(bytes, path);
     const points = airports.map(
       (a): AirportPoint => ({
         kind: "airport",

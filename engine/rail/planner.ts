@@ -6,17 +6,11 @@
  * docs/rail.md, section "Rail chains".
  */
 
-import { readFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { haversineM } from "../../common/geo.ts";
-import { decodeArtifact } from "../../data-build/format/container.ts";
 import { decodeRailheads, RAILHEAD_MAX_M, RAILHEADS_OUTPUT } from "../../data-build/rail/railheads.ts";
-import {
-  GRAPH_FORMAT_VERSION,
-  type LoadedGraph,
-  STATUS,
-  WasmRouter,
-} from "../../router-wasm/binding/router.ts";
+import { type LoadedGraph, STATUS, WasmRouter } from "../../router-wasm/binding/router.ts";
+import { readArtifact, sameBuild } from "../artifacts.ts";
 import { type Chain, renderChain, type SectionInput, sideLabel, type TransferInput } from "../chain.ts";
 import { EngineError } from "../errors.ts";
 import { accessLegs, type RoadLegPlan, type RoadRoutePlanner, renderRoadSection } from "../road/planner.ts";
@@ -98,38 +92,26 @@ export class RailPlanner {
 
   static async load(buildDir: string): Promise<RailPlanner> {
     const dir = resolve(buildDir);
-    const graphPath = join(dir, RAIL_GRAPH_FILE);
-    const headsPath = join(dir, RAILHEADS_OUTPUT);
-    const wasmPath = join(dir, "router.wasm");
-    const missing = (p: string) => () => {
-      throw new Error(`${p} missing: run \`npm run build\` to build the artifacts`);
-    };
-    const [graphBytes, headBytes, wasm] = await Promise.all([
-      readFile(graphPath).catch(missing(graphPath)),
-      readFile(headsPath).catch(missing(headsPath)),
-      readFile(wasmPath).catch(missing(wasmPath)),
+    const [graphFile, headsFile, wasm] = await Promise.all([
+      readArtifact(dir, RAIL_GRAPH_FILE),
+      readArtifact(dir, RAILHEADS_OUTPUT),
+      readArtifact(dir, "router.wasm"),
     ]);
-    const bytes = new Uint8Array(graphBytes.buffer, graphBytes.byteOffset, graphBytes.byteLength);
-    const router = await WasmRouter.instantiate(wasm);
-    const graph = router.load(bytes, { kind: RAIL_GRAPH_KIND, path: graphPath });
-    const art = decodeArtifact(bytes, {
+    const router = await WasmRouter.instantiate(wasm.bytes);
+    const { artifact: art, ...graph } = router.load(graphFile.bytes, {
       kind: RAIL_GRAPH_KIND,
-      formatVersion: GRAPH_FORMAT_VERSION,
-      path: graphPath,
+      path: graphFile.path,
     });
     const nc = art.sections.get("node_coord");
-    if (!nc) throw new Error(`${graphPath}: section node_coord missing; rebuild the artifacts`);
+    if (!nc) throw new Error(`${graphFile.path}: section node_coord missing; rebuild the artifacts`);
     // Copy: the file's buffer need not be aligned for typed views.
     const coord = new Float64Array(new Uint8Array(nc).buffer);
-    const decoded = decodeRailheads(
-      new Uint8Array(headBytes.buffer, headBytes.byteOffset, headBytes.byteLength),
-      headsPath,
+    const decoded = decodeRailheads(headsFile.bytes, headsFile.path);
+    sameBuild(
+      dir,
+      { file: RAILHEADS_OUTPUT, buildId: decoded.buildId },
+      { file: RAIL_GRAPH_FILE, buildId: graph.buildId },
     );
-    if (decoded.buildId !== graph.buildId) {
-      throw new Error(
-        `artifacts in ${dir} come from different builds (rail.graph ${graph.buildId}, railheads.bin ${decoded.buildId}): run \`npm run build\``,
-      );
-    }
     // Several places often share one track node; keep one per node, surveyed before geocoded.
     const byNode = new Map<number, { terminal: RailTerminal; node: number; geocoded: boolean }>();
     for (const r of decoded.railheads) {

@@ -7,25 +7,20 @@
  * docs/road.md.
  */
 
-import { readFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { buildDirFrom } from "../../common/build-dir.ts";
 import { haversineM } from "../../common/geo.ts";
 import { round } from "../../common/round.ts";
-import { decodeArtifact } from "../../data-build/format/container.ts";
+import { UnionFind } from "../../common/union-find.ts";
+import type { Artifact } from "../../data-build/format/container.ts";
 import {
   crossingKindOf,
   FERRY_GATE,
   ROAD_GRAPH_KIND,
   ROAD_GRAPH_OUTPUT,
 } from "../../data-build/road/graph.ts";
-import {
-  GRAPH_FORMAT_VERSION,
-  type LoadedGraph,
-  type RawRoute,
-  STATUS,
-  WasmRouter,
-} from "../../router-wasm/binding/router.ts";
+import { type LoadedGraph, type RawRoute, STATUS, WasmRouter } from "../../router-wasm/binding/router.ts";
+import { readArtifact } from "../artifacts.ts";
 import { type Chain, renderChain, type SectionInput } from "../chain.ts";
 import { EngineError } from "../errors.ts";
 import { ROAD_DEFAULTS } from "./config.ts";
@@ -155,16 +150,11 @@ export class RoadPlanner {
   private constructor(
     readonly wasm: WasmRouter,
     readonly graph: LoadedGraph,
-    bytes: Uint8Array,
+    art: Artifact,
     opts: RoadModelOptions,
   ) {
     this.circuity = opts.circuity ?? ROAD_DEFAULTS.circuity;
     this.accessKmh = opts.truckSpeedKmh ?? ROAD_DEFAULTS.truckSpeedKmh;
-    const art = decodeArtifact(bytes, {
-      kind: ROAD_GRAPH_KIND,
-      formatVersion: GRAPH_FORMAT_VERSION,
-      path: graph.path,
-    });
     const sec = (name: string) => {
       const s = art.sections.get(name);
       if (!s) throw new Error(`${graph.path}: section ${name} missing; rebuild the artifacts`);
@@ -184,14 +174,7 @@ export class RoadPlanner {
     this.coord = coord;
     const edgeFrom = new Uint32Array(edgeLen.length);
     const edgeTo = new Uint32Array(edgeLen.length);
-    const parent = Int32Array.from({ length: n }, (_, i) => i);
-    const find = (x: number): number => {
-      while (parent[x] !== x) {
-        parent[x] = parent[parent[x]!]!;
-        x = parent[x]!;
-      }
-      return x;
-    };
+    const sets = new UnionFind(n);
     for (let u = 0; u < n; u++) {
       for (let a = arcStart[u]!; a < arcStart[u + 1]!; a++) {
         const x = arcEdge[a]!;
@@ -199,17 +182,12 @@ export class RoadPlanner {
         const e = x >>> 1;
         edgeFrom[e] = u;
         edgeTo[e] = arcHead[a]!;
-        const [ru, rv] = [find(u), find(arcHead[a]!)];
-        if (ru !== rv) parent[ru] = rv;
+        sets.union(u, arcHead[a]!);
       }
     }
     this.component = new Int32Array(n);
-    const sizes = new Map<number, number>();
-    for (let i = 0; i < n; i++) {
-      const r = find(i);
-      this.component[i] = r;
-      sizes.set(r, (sizes.get(r) ?? 0) + 1);
-    }
+    for (let i = 0; i < n; i++) this.component[i] = sets.find(i);
+    const sizes = sets.sizes();
     this.componentSize = Array.from(this.component, (r) => sizes.get(r)!);
     const pt = (v: number): [number, number] => [coord[2 * v]!, coord[2 * v + 1]!];
     this.crossings = graph.names.zones.map((z, i) => {
@@ -243,8 +221,11 @@ export class RoadPlanner {
     bytes: Uint8Array,
     opts: RoadModelOptions & { path?: string } = {},
   ): RoadPlanner {
-    const graph = wasm.load(bytes, { kind: ROAD_GRAPH_KIND, path: opts.path ?? ROAD_GRAPH_OUTPUT });
-    return new RoadPlanner(wasm, graph, bytes, opts);
+    const { artifact, ...graph } = wasm.load(bytes, {
+      kind: ROAD_GRAPH_KIND,
+      path: opts.path ?? ROAD_GRAPH_OUTPUT,
+    });
+    return new RoadPlanner(wasm, graph, artifact, opts);
   }
 
   /** Loads road.graph and router.wasm from a build directory (default data/build or PORTOLAN_BUILD_DIR). */
@@ -253,21 +234,12 @@ export class RoadPlanner {
     opts: RoadModelOptions & { shared?: WasmRouter } = {},
   ): Promise<RoadPlanner> {
     const dir = resolve(buildDir ?? buildDirFrom());
-    const graphPath = join(dir, ROAD_GRAPH_OUTPUT);
-    const wasmPath = join(dir, "router.wasm");
     const [graph, wasm] = await Promise.all([
-      readFile(graphPath).catch(() => {
-        throw new Error(`${graphPath} missing: run \`npm run build\` (or \`bun run data-build/main.ts\`)`);
-      }),
-      readFile(wasmPath).catch(() => {
-        throw new Error(`${wasmPath} missing: run \`bash router-wasm/build.sh\``);
-      }),
+      readArtifact(dir, ROAD_GRAPH_OUTPUT),
+      readArtifact(dir, "router.wasm"),
     ]);
-    const router = opts.shared ?? (await WasmRouter.instantiate(wasm));
-    return RoadPlanner.fromBytes(router, new Uint8Array(graph.buffer, graph.byteOffset, graph.byteLength), {
-      ...opts,
-      path: graphPath,
-    });
+    const router = opts.shared ?? (await WasmRouter.instantiate(wasm.bytes));
+    return RoadPlanner.fromBytes(router, graph.bytes, { ...opts, path: graph.path });
   }
 
   /** Plans a truck route over the model; throws EngineError invalid_request or no_route. */

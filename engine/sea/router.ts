@@ -5,8 +5,7 @@
  * Response shape and conventions: docs/sea-routing.md.
  */
 
-import { readFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { buildDirFrom } from "../../common/build-dir.ts";
 import { round } from "../../common/round.ts";
 import {
@@ -16,6 +15,7 @@ import {
   STATUS,
   WasmRouter,
 } from "../../router-wasm/binding/router.ts";
+import { readArtifact } from "../artifacts.ts";
 import { EngineError } from "../errors.ts";
 import {
   checkMode,
@@ -110,29 +110,20 @@ export class SeaRouter {
    */
   static async load(buildDir?: string, shared?: WasmRouter): Promise<SeaRouter> {
     const dir = resolve(buildDir ?? buildDirFrom());
-    const graphPath = join(dir, "sea.graph");
-    const wasmPath = join(dir, "router.wasm");
     const [graph, wasm] = await Promise.all([
-      readFile(graphPath).catch(() => {
-        throw new Error(`${graphPath} missing: run \`npm run build\` (or \`bun run data-build/main.ts\`)`);
-      }),
-      readFile(wasmPath).catch(() => {
-        throw new Error(`${wasmPath} missing: run \`bash router-wasm/build.sh\``);
-      }),
+      readArtifact(dir, "sea.graph"),
+      readArtifact(dir, "router.wasm"),
     ]);
-    const router = shared ?? (await WasmRouter.instantiate(wasm));
-    const loaded = router.load(new Uint8Array(graph.buffer, graph.byteOffset, graph.byteLength), {
-      kind: "sea-graph",
-      path: graphPath,
-    });
+    const router = shared ?? (await WasmRouter.instantiate(wasm.bytes));
+    const { artifact: _, ...loaded } = router.load(graph.bytes, { kind: "sea-graph", path: graph.path });
     const ids = loaded.names.gates.map((g) => g.id);
     if (ids.join(",") !== PASSAGE_IDS.join(",")) {
       router.unload(loaded.handle);
       throw new Error(
-        `${graphPath}: passages [${ids.join(", ")}] do not match this API build; rebuild the artifacts`,
+        `${graph.path}: passages [${ids.join(", ")}] do not match this API build; rebuild the artifacts`,
       );
     }
-    return new SeaRouter(router, loaded, graphPath);
+    return new SeaRouter(router, loaded, graph.path);
   }
 
   /** Nearest graph node to a point: where a route from or to it starts. */

@@ -5,8 +5,10 @@
  * against the sea graph's build (which the pool checked against locations.idx). Engine errors go
  * back as their EngineError parts so the caller renders them exactly as in-thread.
  */
+
 import { parentPort, workerData } from "node:worker_threads";
 import { AirPlanner } from "../air/planner.ts";
+import { once, sameBuild } from "../artifacts.ts";
 import { EngineError } from "../errors.ts";
 import { RailPlanner } from "../rail/planner.ts";
 import {
@@ -30,48 +32,37 @@ const { buildDir } = workerData as WorkerSetup;
 const router = await SeaRouter.load(buildDir);
 const port = parentPort!;
 
-/** One load per key; a failed load is forgotten so the next job retries. */
+/** Loads by key; a failed load is forgotten so the next job retries. */
 const loads = new Map<string, Promise<unknown>>();
-function once<T>(key: string, load: () => Promise<T>): Promise<T> {
-  let pending = loads.get(key) as Promise<T> | undefined;
-  if (!pending) {
-    pending = load();
-    pending.catch(() => loads.delete(key));
-    loads.set(key, pending);
-  }
-  return pending;
-}
+const loadOnce = <T>(key: string, load: () => Promise<T>) =>
+  once(loads as Map<string, Promise<T>>, key, load);
 
 /** The same check services.ts makes: the pool verified sea.graph's build equals locations.idx's. */
-function sameBuild(file: string, buildId: string): void {
-  if (buildId !== router.buildId)
-    throw new Error(
-      `artifacts in ${buildDir} come from different builds (${file} ${buildId}, locations.idx ${router.buildId}): run \`npm run build\``,
-    );
-}
+const sameBuildAsSea = (file: string, buildId: string) =>
+  sameBuild(buildDir, { file, buildId }, { file: "locations.idx", buildId: router.buildId });
 
 /** The road model for a set of options (config.road's circuity and truck speed). */
 const roadModel = (opts: RoadModelOptions) =>
-  once(`road\n${opts.circuity}\n${opts.truckSpeedKmh}`, async () => {
+  loadOnce(`road\n${opts.circuity}\n${opts.truckSpeedKmh}`, async () => {
     const model = await RoadPlanner.load(buildDir, {
       circuity: opts.circuity,
       truckSpeedKmh: opts.truckSpeedKmh,
     });
-    sameBuild("road.graph", model.buildId);
+    sameBuildAsSea("road.graph", model.buildId);
     return model;
   });
 
 const rail = () =>
-  once("rail", async () => {
+  loadOnce("rail", async () => {
     const planner = await RailPlanner.load(buildDir);
-    sameBuild("rail.graph", planner.buildId);
+    sameBuildAsSea("rail.graph", planner.buildId);
     return planner;
   });
 
 const air = () =>
-  once("air", async () => {
+  loadOnce("air", async () => {
     const { planner, buildId } = await AirPlanner.load(buildDir);
-    sameBuild("cargo-airports.bin", buildId);
+    sameBuildAsSea("cargo-airports.bin", buildId);
     return planner;
   });
 

@@ -4,7 +4,7 @@
  * One WasmRouter = one WebAssembly instance holding any number of graphs (sea, rail, road, ...),
  * each named by the handle `load` returns; not shareable across threads.
  */
-import { decodeArtifact } from "../../data-build/format/container.ts";
+import { type Artifact, decodeArtifact } from "../../data-build/format/container.ts";
 
 /** Graph payload version (docs/graph-format.md); graph.rs FORMAT_VERSION. */
 export const GRAPH_FORMAT_VERSION = 2;
@@ -177,7 +177,7 @@ export class WasmRouter {
    * landmark tables checked against the graph's checksum); a stale or foreign file throws an
    * error naming `path` and saying how to rebuild.
    */
-  load(graph: Uint8Array, opts: { kind?: string; path?: string } = {}): LoadedGraph {
+  load(graph: Uint8Array, opts: { kind?: string; path?: string } = {}): LoadedGraph & { artifact: Artifact } {
     const kind = opts.kind ?? "sea-graph";
     const path = opts.path ?? kind;
     const artifact = decodeArtifact(graph, { kind, formatVersion: GRAPH_FORMAT_VERSION, path });
@@ -213,7 +213,9 @@ export class WasmRouter {
       landmarks: { count: x.pr_landmark_count(handle), baseClosed: x.pr_landmark_closed(handle) >>> 0 },
     };
     this.graphs.set(handle, loaded);
-    return loaded;
+    // The caller may read sections it needs (node coordinates) without decoding the file again;
+    // the map keeps no reference, so the file's bytes can go once the caller is done.
+    return { ...loaded, artifact };
   }
 
   /** Frees a graph; its handle may come back from a later load. */

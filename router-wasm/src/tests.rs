@@ -261,16 +261,20 @@ fn zone_metres_follow_the_part_of_the_lane_used() {
     assert!(sum.path.is_empty());
 }
 
-/// A pseudo-random mesh: A* with landmarks and closed gates must match plain Dijkstra.
-#[test]
-fn astar_matches_dijkstra_on_random_meshes() {
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut rnd = move || {
+/// Seeded xorshift64, uniform in [0, 1): the random meshes are the same on every run.
+fn xorshift(mut seed: u64) -> impl FnMut() -> f64 {
+    move || {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
         (seed >> 11) as f64 / (1u64 << 53) as f64
-    };
+    }
+}
+
+/// A pseudo-random mesh: A* with landmarks and closed gates must match plain Dijkstra.
+#[test]
+fn astar_matches_dijkstra_on_random_meshes() {
+    let mut rnd = xorshift(0x2545_f491_4f6c_dd1du64);
     let mut nodes = Vec::new();
     for i in 0..20 {
         for j in 0..20 {
@@ -504,13 +508,7 @@ fn costs_are_computed_per_query_from_edge_attributes() {
 /// A pseudo-random mesh: one-to-many from a point matches Dijkstra to every node, closures too.
 #[test]
 fn one_to_many_matches_dijkstra_on_random_meshes() {
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut rnd = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rnd = xorshift(0x9e37_79b9_7f4a_7c15u64);
     let mut nodes = Vec::new();
     for i in 0..12 {
         for j in 0..12 {

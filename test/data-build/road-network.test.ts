@@ -6,6 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { haversineM } from "../../common/geo.ts";
+import { UnionFind } from "../../common/union-find.ts";
 import { defaultDirs } from "../../data-build/pipeline.ts";
 import {
   decodeRoadNetwork,
@@ -32,7 +33,6 @@ import {
   type RoadLink,
   type RoadModel,
   type RoadNode,
-  UnionFind,
 } from "../../data-build/road/network.ts";
 import { probeNode } from "../../data-build/road/summary.ts";
 
