@@ -92,6 +92,12 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
   let geocoder: Geocoder | null = null;
   const geocoderOf = (locations: LocationIndex) =>
     (geocoder ??= createGeocoder(locations, platform.config.geocoder));
+  // Resolution stays on this thread: microseconds of index lookups, and an external geocoder is I/O.
+  const ends = async (from: string, to: string) => {
+    const { locations } = await services();
+    const geocoder = geocoderOf(locations);
+    return [await locations.resolveWith(from, geocoder), await locations.resolveWith(to, geocoder)] as const;
+  };
   const optional = t.Optional(t.String());
   return createProductApp({ def: product("distance"), platform })
     .get(
@@ -119,9 +125,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
           const withPath = bool("path", query.path, false);
           // The spec defaults alternatives to true for ROAD.
           const alternatives = bool("alternatives", query.alternatives, true);
-          const { locations } = await services();
-          const from = await locations.resolveWith(query.from, geocoderOf(locations));
-          const to = await locations.resolveWith(query.to, geocoderOf(locations));
+          const [from, to] = await ends(query.from, query.to);
           const { road } = await modes();
           const planned = await road.plan({ from, to, path: withPath, alternatives }).catch(shed(set));
           const [a, b] = [seaPoint(from), seaPoint(to)];
@@ -137,9 +141,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
           // The spec defaults alternatives to true for ROAD, RAIL and AIR; handling defaults to true.
           const alternatives = bool("alternatives", query.alternatives, true);
           const handling = bool("handling", query.handling, true);
-          const { locations } = await services();
-          const from = await locations.resolveWith(query.from, geocoderOf(locations));
-          const to = await locations.resolveWith(query.to, geocoderOf(locations));
+          const [from, to] = await ends(query.from, query.to);
           const planners = await modes();
           const [a, b] = [seaPoint(from), seaPoint(to)];
           const request = { from: a, to: b, path: withPath, alternatives, handling };
@@ -162,10 +164,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
         const withPath = bool("path", query.path, false);
         // The spec defaults alternatives to true for ROAD, RAIL, AIR and multimodal, not for sea.
         const alternatives = bool("alternatives", query.alternatives, false);
-        const { locations } = await services();
-        // Resolution stays here: microseconds of index lookups, and an external geocoder is I/O.
-        const from = await locations.resolveWith(query.from, geocoderOf(locations));
-        const to = await locations.resolveWith(query.to, geocoderOf(locations));
+        const [from, to] = await ends(query.from, query.to);
         const sea = await planner();
         const planned = await sea
           .plan({
