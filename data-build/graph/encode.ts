@@ -21,6 +21,14 @@ export const SECTION_FLAGS = {
   edgeCountry: 1 << 2,
   edgeFixed: 1 << 3,
   landmarks: 1 << 4,
+  /** River: signed current per edge (km/h; > 0 = the water flows from `from` to `to`). */
+  edgeCurrent: 1 << 5,
+  /** River: lock count per edge (the lock time itself is in edge_fixed_s). */
+  edgeLocks: 1 << 6,
+  /** River: index into names.waterways per edge. */
+  edgeWaterway: 1 << 7,
+  /** River: seasonal rules per edge, CSR rule_start/rule_id into names.rules. */
+  edgeRules: 1 << 8,
 } as const;
 
 export interface GraphEdge {
@@ -39,8 +47,16 @@ export interface GraphEdge {
   edgeClass?: number;
   /** Index into `countries`. */
   country?: number;
-  /** Fixed seconds per traversal in the time objective (ferry crossing, border wait). */
+  /** Fixed seconds per traversal in the time objective (ferry crossing, border wait, locks). */
   fixedSeconds?: number;
+  /** River current in km/h along from -> to (negative: the water flows to -> from). */
+  currentKmh?: number;
+  /** Locks on the edge. */
+  locks?: number;
+  /** Index into `waterways`. */
+  waterway?: number;
+  /** Indexes into `rules` (seasonal rules touching the edge). */
+  rules?: number[];
 }
 
 export interface GraphSpec {
@@ -52,6 +68,9 @@ export interface GraphSpec {
   gates: ReadonlyArray<{ id: string; name: string }>;
   zones: ReadonlyArray<{ id: string; name: string }>;
   countries?: ReadonlyArray<{ id: string; name: string }>;
+  /** River: named waterways (edge `waterway` indexes them) and seasonal rule ids (`rules`). */
+  waterways?: ReadonlyArray<{ name: string; class: string }>;
+  rules?: ReadonlyArray<{ id: string }>;
   /** Gates closed in every query of this graph: landmarks are computed with them closed. */
   landmarkClosed: number;
 }
@@ -134,6 +153,37 @@ export function encodeGraph(spec: GraphSpec, buildId: string): Uint8Array {
     (ed) => ed.fixedSeconds,
   );
   if (fixed) optional.push({ flag: SECTION_FLAGS.edgeFixed, name: "edge_fixed_s", bytes: bytesOf(fixed) });
+  const current = column(
+    (len) => new Float32Array(len),
+    (ed) => ed.currentKmh,
+  );
+  if (current)
+    optional.push({ flag: SECTION_FLAGS.edgeCurrent, name: "edge_current_kmh", bytes: bytesOf(current) });
+  const locks = column(
+    (len) => new Uint8Array(len),
+    (ed) => ed.locks,
+  );
+  if (locks) optional.push({ flag: SECTION_FLAGS.edgeLocks, name: "edge_locks", bytes: locks });
+  const waterway = column(
+    (len) => new Uint16Array(len),
+    (ed) => ed.waterway,
+  );
+  if (waterway)
+    optional.push({ flag: SECTION_FLAGS.edgeWaterway, name: "edge_waterway", bytes: bytesOf(waterway) });
+  if (edges.some((ed) => ed.rules?.length)) {
+    const ruleStart = new Uint32Array(e + 1);
+    edges.forEach((ed, i) => {
+      ruleStart[i + 1] = ruleStart[i]! + (ed.rules?.length ?? 0);
+    });
+    const ruleId = new Uint8Array(ruleStart[e]!);
+    edges.forEach((ed, i) => {
+      if (ed.rules) ruleId.set(ed.rules, ruleStart[i]!);
+    });
+    optional.push(
+      { flag: SECTION_FLAGS.edgeRules, name: "rule_start", bytes: bytesOf(ruleStart) },
+      { flag: SECTION_FLAGS.edgeRules, name: "rule_id", bytes: ruleId },
+    );
+  }
 
   const landmarks = selectLandmarks({ arcStart, arcHead, arcEdge, edgeLen, edgeGate }, spec.landmarkClosed);
   const flags = optional.reduce((f, s) => f | s.flag, SECTION_FLAGS.landmarks);
@@ -155,6 +205,8 @@ export function encodeGraph(spec: GraphSpec, buildId: string): Uint8Array {
       gates: spec.gates,
       zones: spec.zones,
       ...(spec.countries ? { countries: spec.countries } : {}),
+      ...(spec.waterways ? { waterways: spec.waterways } : {}),
+      ...(spec.rules ? { rules: spec.rules } : {}),
     }),
   );
   return encodeArtifact(spec.kind, GRAPH_FORMAT_VERSION, buildId, [
