@@ -32,7 +32,7 @@ export interface AirPoint {
   lat: number;
   lng: number;
   name?: string | null;
-  /** "airport" with an iata: the end is that airport (resolved from an IATA or ICAO code). */
+  /** "airport": the end is that airport (resolved from an IATA or ICAO code). */
   kind?: string;
   iata?: string | null;
 }
@@ -84,6 +84,14 @@ export class AirPlanner {
   /** Loads the large cargo airports built by data-build (cargo-airports.bin beside locations.idx). */
   static async load(buildDir: string): Promise<{ planner: AirPlanner; buildId: string }> {
     const { path, bytes } = await readArtifact(buildDir, CARGO_AIRPORTS_OUTPUT);
+    return AirPlanner.fromBytes(bytes, path);
+  }
+
+  /** The planner over a cargo-airports artifact's bytes (the build's, or a test's tiny list). */
+  static fromBytes(
+    bytes: Uint8Array,
+    path = CARGO_AIRPORTS_OUTPUT,
+  ): { planner: AirPlanner; buildId: string } {
     const { buildId, airports } = decodeCargoAirports(bytes, path);
     const points = airports.map(
       (a): AirportPoint => ({
@@ -110,7 +118,9 @@ export class AirPlanner {
   }
 
   private ends<P extends AirPoint>(p: P, side: "from" | "to"): End<P>[] {
-    if (p.kind === "airport" && p.iata) return [{ airport: p, code: p.iata, km: 0, byRoad: false }];
+    // An airport with only an ICAO code has no iata: its position names it.
+    if (p.kind === "airport")
+      return [{ airport: p, code: p.iata ?? `${p.lat},${p.lng}`, km: 0, byRoad: false }];
     const near = this.nearest(p);
     if (near.length === 0)
       throw new EngineError(

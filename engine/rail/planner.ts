@@ -1,19 +1,21 @@
 /**
  * Rail chains (spec, chain rule 3): road to a railhead within 150 km, rail over rail.graph at the
  * spec's 30 km/h average (stops included), road from a railhead to the door; 12 h handling at each
- * rail terminal. The nearest few railheads on each side are paired (one oneToMany search per
- * origin railhead); the fastest pair is the route, the other pairs are its alternatives.
- * docs/rail.md, section "Rail chains".
+ * rail terminal. A railhead stands where its place meets the track (engine/rail/track.ts): the
+ * road leg ends there and the rail section starts there. The nearest few railheads on each side
+ * are paired (one oneToMany search per track node they leave by); the fastest pair is the route,
+ * the other pairs are its alternatives. docs/rail.md, section "Rail chains".
  */
 
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { haversineM } from "../../common/geo.ts";
 import { decodeRailheads, RAILHEAD_MAX_M, RAILHEADS_OUTPUT } from "../../data-build/rail/railheads.ts";
-import { type LoadedGraph, STATUS, WasmRouter } from "../../router-wasm/binding/router.ts";
+import { type LoadedGraph, type Objective, STATUS, WasmRouter } from "../../router-wasm/binding/router.ts";
 import { readArtifact, sameBuild } from "../artifacts.ts";
 import { type Chain, renderChain, type SectionInput, sideLabel, type TransferInput } from "../chain.ts";
 import { EngineError } from "../errors.ts";
 import { accessLegs, type RoadLegPlan, type RoadRoutePlanner, renderRoadSection } from "../road/planner.ts";
+import { RailTrack, type TrackPoint } from "./track.ts";
 
 export const RAIL_GRAPH_KIND = "rail-graph";
 export const RAIL_GRAPH_FILE = "rail.graph";
@@ -21,7 +23,7 @@ export const RAIL_GRAPH_FILE = "rail.graph";
 export const RAIL_SPEED_KMH = 30;
 /** Spec, Limits: handling per transfer at a rail terminal. */
 export const RAIL_HANDLING_HOURS = 12;
-/** Spec: railhead access up to 150 km (great circle from the point to the railhead's track node). */
+/** Spec: railhead access up to 150 km (great circle from the point to the railhead's track point). */
 export const RAIL_ACCESS_MAX_KM = RAILHEAD_MAX_M / 1000;
 /** Railheads tried per side: 3 x 3 pairs at most. */
 export const RAILHEADS_PER_SIDE = 3;
@@ -36,6 +38,13 @@ export const RAIL_ALTERNATIVES = 3;
 const NO_ACCESS_LEG_KM = 0.5;
 /** Search budget (heap pops); the largest rail component has well under this many nodes. */
 const MAX_SETTLED = 2_000_000;
+/**
+ * Rail time: edges without a speed of their own (every track edge) at the spec's average; railroad
+ * ferries at their own speed (data-build/rail/network.ts FERRY_KMH).
+ */
+const RAIL_TIME: Objective = { kind: "time", defaultSpeedKmh: RAIL_SPEED_KMH };
+/** Degrees of latitude a railhead in reach can lie from the point (a cheap pre-filter). */
+const ACCESS_LAT_DEG = RAIL_ACCESS_MAX_KM / 111;
 
 export interface RailPoint {
   lat: number;
@@ -68,26 +77,82 @@ export interface RailPlan<P> {
   alternatives: Chain<P | RailTerminal>[];
 }
 
+interface Head {
+  terminal: RailTerminal;
+  track: TrackPoint;
+  geocoded: boolean;
+}
+
 interface Candidate {
   terminal: RailTerminal;
-  /** Rail graph node and its coordinates: where the rail section starts or ends. */
-  node: number;
-  /** Great-circle km from the query point to the node. */
+  /** Where the railhead meets the track: the road leg ends and the rail section starts here. */
+  track: TrackPoint;
+  /** Great-circle km from the query point to the track point. */
   km: number;
   rank: number;
 }
+
+/** The rail ride between two track points, and how (straight along one edge, or via two exits). */
+interface Ride {
+  metres: number;
+  seconds: number;
+  via: { from: number; to: number } | null;
+}
+
+const samePoint = (a: TrackPoint, b: TrackPoint) => a.lat === b.lat && a.lng === b.lng;
 
 export class RailPlanner {
   private constructor(
     private readonly wasm: WasmRouter,
     readonly graph: LoadedGraph,
-    private readonly coord: Float64Array,
-    /** Railheads with their graph node, one per node (the best-ranked place names it). */
-    private readonly heads: ReadonlyArray<{ terminal: RailTerminal; node: number; geocoded: boolean }>,
+    private readonly track: RailTrack,
+    /** Railheads at their track points, one per point (the best-ranked place names it). */
+    private readonly heads: ReadonlyArray<Head>,
   ) {}
 
   get buildId(): string {
     return this.graph.buildId;
+  }
+
+  /** rail.graph and railheads.bin (same build) into `wasm`; tests hand it tiny built maps. */
+  static fromBytes(
+    wasm: WasmRouter,
+    graphBytes: Uint8Array,
+    railheadBytes: Uint8Array,
+    paths: { graph?: string; railheads?: string } = {},
+  ): RailPlanner {
+    const graphPath = paths.graph ?? RAIL_GRAPH_FILE;
+    const headsPath = paths.railheads ?? RAILHEADS_OUTPUT;
+    const { artifact, ...graph } = wasm.load(graphBytes, { kind: RAIL_GRAPH_KIND, path: graphPath });
+    const track = new RailTrack(artifact, graphPath, RAIL_SPEED_KMH);
+    const decoded = decodeRailheads(railheadBytes, headsPath);
+    sameBuild(
+      dirname(graphPath),
+      { file: RAILHEADS_OUTPUT, buildId: decoded.buildId },
+      { file: RAIL_GRAPH_FILE, buildId: graph.buildId },
+    );
+    // Several places often meet the track at one point; keep one, surveyed before geocoded.
+    const byPoint = new Map<string, Head>();
+    for (const r of decoded.railheads) {
+      const point = track.locate(r);
+      const key = `${point.lat},${point.lng}`;
+      const seen = byPoint.get(key);
+      if (seen && !(seen.geocoded && !r.geocoded)) continue;
+      byPoint.set(key, {
+        track: point,
+        geocoded: r.geocoded,
+        terminal: {
+          kind: "rail_terminal",
+          name: r.name,
+          locode: r.locode,
+          iata: null,
+          country_code: r.country,
+          lat: point.lat,
+          lng: point.lng,
+        },
+      });
+    }
+    return new RailPlanner(wasm, graph, track, [...byPoint.values()]);
   }
 
   static async load(buildDir: string): Promise<RailPlanner> {
@@ -97,85 +162,116 @@ export class RailPlanner {
       readArtifact(dir, RAILHEADS_OUTPUT),
       readArtifact(dir, "router.wasm"),
     ]);
-    const router = await WasmRouter.instantiate(wasm.bytes);
-    const { artifact: art, ...graph } = router.load(graphFile.bytes, {
-      kind: RAIL_GRAPH_KIND,
-      path: graphFile.path,
+    return RailPlanner.fromBytes(await WasmRouter.instantiate(wasm.bytes), graphFile.bytes, headsFile.bytes, {
+      graph: graphFile.path,
+      railheads: headsFile.path,
     });
-    const nc = art.sections.get("node_coord");
-    if (!nc) throw new Error(`${graphFile.path}: section node_coord missing; rebuild the artifacts`);
-    // Copy: the file's buffer need not be aligned for typed views.
-    const coord = new Float64Array(new Uint8Array(nc).buffer);
-    const decoded = decodeRailheads(headsFile.bytes, headsFile.path);
-    sameBuild(
-      dir,
-      { file: RAILHEADS_OUTPUT, buildId: decoded.buildId },
-      { file: RAIL_GRAPH_FILE, buildId: graph.buildId },
-    );
-    // Several places often share one track node; keep one per node, surveyed before geocoded.
-    const byNode = new Map<number, { terminal: RailTerminal; node: number; geocoded: boolean }>();
-    for (const r of decoded.railheads) {
-      const seen = byNode.get(r.node);
-      if (seen && !(seen.geocoded && !r.geocoded)) continue;
-      byNode.set(r.node, {
-        node: r.node,
-        geocoded: r.geocoded,
-        terminal: {
-          kind: "rail_terminal",
-          name: r.name,
-          locode: r.locode,
-          iata: null,
-          country_code: r.country,
-          lat: coord[2 * r.node]!,
-          lng: coord[2 * r.node + 1]!,
-        },
+  }
+
+  /**
+   * The nearest railheads within 150 km of a point, best first, at most RAILHEADS_PER_SIDE and one
+   * per track node they route from (so the pairings reach different stretches of track).
+   */
+  candidates(p: RailPoint): Candidate[] {
+    const all: Candidate[] = [];
+    for (const h of this.heads) {
+      if (Math.abs(h.track.lat - p.lat) > ACCESS_LAT_DEG) continue;
+      const km = haversineM(p.lat, p.lng, h.track.lat, h.track.lng) / 1000;
+      if (km > RAIL_ACCESS_MAX_KM) continue;
+      all.push({
+        terminal: h.terminal,
+        track: h.track,
+        km,
+        rank: km + (h.geocoded ? GEOCODED_PENALTY_KM : 0),
       });
     }
-    return new RailPlanner(router, graph, coord, [...byNode.values()]);
-  }
-
-  /** The nearest railheads within 150 km of a point, best first (at most RAILHEADS_PER_SIDE). */
-  candidates(p: RailPoint): Candidate[] {
+    all.sort((a, b) => a.rank - b.rank);
     const out: Candidate[] = [];
-    for (const h of this.heads) {
-      const km = haversineM(p.lat, p.lng, h.terminal.lat, h.terminal.lng) / 1000;
-      if (km > RAIL_ACCESS_MAX_KM) continue;
-      out.push({ terminal: h.terminal, node: h.node, km, rank: km + (h.geocoded ? GEOCODED_PENALTY_KM : 0) });
+    const nodes = new Set<number>();
+    for (const c of all) {
+      if (nodes.has(c.track.node)) continue;
+      nodes.add(c.track.node);
+      out.push(c);
+      if (out.length === RAILHEADS_PER_SIDE) break;
     }
-    out.sort((a, b) => a.rank - b.rank);
-    return out.slice(0, RAILHEADS_PER_SIDE);
+    return out;
   }
 
-  /** Rail metres between every origin and destination candidate (Infinity: not connected). */
-  private railMetres(a: Candidate[], b: Candidate[]): Float64Array[] {
-    const targets = b.map((c) => ({ lat: this.coord[2 * c.node]!, lng: this.coord[2 * c.node + 1]! }));
-    return a.map((c) => {
-      const r = this.wasm.oneToManyResult(
-        this.graph.handle,
-        { lat: this.coord[2 * c.node]!, lng: this.coord[2 * c.node + 1]! },
-        targets,
-        0,
-        { maxSettled: MAX_SETTLED },
-      );
-      if (r.status !== STATUS.found) return new Float64Array(targets.length).fill(Number.POSITIVE_INFINITY);
-      return r.metres;
-    });
-  }
-
-  private railPath(a: Candidate, b: Candidate): Array<[number, number]> {
-    const r = this.wasm.route(
-      this.graph.handle,
-      this.coord[2 * a.node]!,
-      this.coord[2 * a.node + 1]!,
-      this.coord[2 * b.node]!,
-      this.coord[2 * b.node + 1]!,
-      0,
-      MAX_SETTLED,
-      true,
+  /**
+   * The fastest ride between every origin and destination candidate (null: not connected): along
+   * a shared edge, or out by an exit of each edge and over the graph between the exits.
+   */
+  private rides(a: Candidate[], b: Candidate[]): Array<Array<Ride | null>> {
+    const targets = [...new Set(b.flatMap((c) => c.track.exits.map((x) => x.node)))];
+    const at = new Map(targets.map((n, i) => [n, i]));
+    const searched = new Map<number, { metres: Float64Array; cost: Float64Array }>();
+    const fromNode = (node: number) => {
+      let r = searched.get(node);
+      if (!r) {
+        const many = this.wasm.oneToManyResult(
+          this.graph.handle,
+          this.track.nodePoint(node),
+          targets.map((t) => this.track.nodePoint(t)),
+          0,
+          { maxSettled: MAX_SETTLED, objective: RAIL_TIME },
+        );
+        r =
+          many.status === STATUS.found
+            ? many
+            : {
+                metres: new Float64Array(targets.length),
+                cost: new Float64Array(targets.length).fill(Number.NaN),
+              };
+        searched.set(node, r);
+      }
+      return r;
+    };
+    return a.map((x) =>
+      b.map((y) => {
+        let best: Ride | null = null;
+        const along = this.track.alongEdge(x.track, y.track);
+        if (along) best = { ...along, via: null };
+        for (const ex of x.track.exits) {
+          const r = fromNode(ex.node);
+          for (const ey of y.track.exits) {
+            const t = at.get(ey.node)!;
+            // The search's own answer at its source is 0 s, so an exit shared by both sides rides nothing between.
+            const between = ex.node === ey.node ? 0 : r.cost[t]!;
+            if (!Number.isFinite(between)) continue;
+            const seconds = ex.seconds + between + ey.seconds;
+            if (best && best.seconds <= seconds) continue;
+            const metres = ex.metres + (ex.node === ey.node ? 0 : r.metres[t]!) + ey.metres;
+            best = { metres, seconds, via: { from: ex.node, to: ey.node } };
+          }
+        }
+        return best;
+      }),
     );
-    const flat = r.path ?? new Float64Array();
-    const out: Array<[number, number]> = [];
-    for (let i = 0; i + 1 < flat.length; i += 2) out.push([flat[i]!, flat[i + 1]!]);
+  }
+
+  /** The ride's line: along the origin's edge to its exit, the router's path, along the destination's edge. */
+  private railPath(a: TrackPoint, b: TrackPoint, ride: Ride): Array<[number, number]> {
+    if (!ride.via) return this.track.lineAlong(a, b);
+    const out = this.track.lineToExit(a, ride.via.from);
+    if (ride.via.from !== ride.via.to) {
+      const p = this.track.nodePoint(ride.via.from);
+      const q = this.track.nodePoint(ride.via.to);
+      const r = this.wasm.route(
+        this.graph.handle,
+        p.lat,
+        p.lng,
+        q.lat,
+        q.lng,
+        0,
+        MAX_SETTLED,
+        true,
+        RAIL_TIME,
+      );
+      const flat = r.path ?? new Float64Array();
+      // The router's line starts at the exit node already drawn.
+      for (let i = 2; i + 1 < flat.length; i += 2) out.push([flat[i]!, flat[i + 1]!]);
+    }
+    out.push(...this.track.lineToExit(b, ride.via.to).reverse().slice(1));
     return out;
   }
 
@@ -194,17 +290,17 @@ export class RailPlanner {
         );
     }
     // The same closest railhead on both sides: a road question, not a rail detour.
-    if (a[0]!.node === b[0]!.node)
+    if (samePoint(a[0]!.track, b[0]!.track))
       throw new EngineError(
         "no_route",
         `No rail route: both ends are served by the same railhead (${a[0]!.terminal.locode} ${a[0]!.terminal.name}); use mode ROAD.`,
       );
-    const metres = this.railMetres(a, b);
-    const pairs: Array<{ i: number; j: number; m: number }> = [];
+    const rides = this.rides(a, b);
+    const pairs: Array<{ i: number; j: number; ride: Ride }> = [];
     a.forEach((_, i) => {
       b.forEach((_, j) => {
-        const m = metres[i]![j]!;
-        if (Number.isFinite(m) && a[i]!.node !== b[j]!.node) pairs.push({ i, j, m });
+        const ride = rides[i]![j];
+        if (ride && !samePoint(a[i]!.track, b[j]!.track)) pairs.push({ i, j, ride });
       });
     });
     if (pairs.length === 0)
@@ -222,7 +318,7 @@ export class RailPlanner {
         : roadLeg(from, to, key);
     const chains: Array<{ hours: number; chain: Chain<P | RailTerminal> }> = [];
     let roadFailure = "";
-    for (const { i, j, m } of pairs) {
+    for (const { i, j, ride } of pairs) {
       const ta = a[i]!.terminal;
       const tb = b[j]!.terminal;
       const [pre, post] = await Promise.all([leg(req.from, ta, `a${i}`), leg(tb, req.to, `b${j}`)]);
@@ -240,9 +336,9 @@ export class RailPlanner {
         transport_mode: "RAIL",
         from: ta,
         to: tb,
-        distance_m: m,
-        hours: m / 1000 / RAIL_SPEED_KMH,
-        path: req.path ? this.railPath(a[i]!, b[j]!) : undefined,
+        distance_m: ride.metres,
+        hours: ride.seconds / 3600,
+        path: req.path ? this.railPath(a[i]!.track, b[j]!.track, ride) : undefined,
         estimated: false,
         extra: { speed_kmh: RAIL_SPEED_KMH },
       });

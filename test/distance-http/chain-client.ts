@@ -2,9 +2,7 @@
  * The distance API's route chain as the spec describes it, for the chain tests over HTTP (road,
  * rail, air): a platform on the real build, a keyed GET, and the chain's shape.
  */
-import { expect } from "bun:test";
 import { join } from "node:path";
-import { round } from "../../common/round.ts";
 import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 
 export async function chainClient(name: string) {
@@ -18,49 +16,10 @@ export async function chainClient(name: string) {
   return { p, get };
 }
 
-export type Distance = { km: number; nm: number; meters: number };
-export type Duration = { hours: number; days: number; seconds: number };
-export type Summary = {
-  distance: Distance;
-  duration: Duration;
-  moving_hours: number;
-  handling_hours: number;
-  speed_kmh: number;
-  cost_index: number;
-};
-
-/** What every chain has, whatever its modes. */
-export interface ChainShape {
-  transport_modes: string[];
-  summary: Summary;
-  sections: Array<{
-    transport_mode: string;
-    from: unknown;
-    to: unknown;
-    distance: Distance;
-    duration: Duration;
-  }>;
-  transfers: Array<{ hours: number }>;
-}
-
-const WEIGHT: Record<string, number> = { SEA: 1, RIVER: 1.8, RAIL: 3, ROAD: 6, AIR: 40 };
-
-/** The spec's identities: sections add up to the summary, hours = moving + handling, legs join. */
-export function checkChain(c: ChainShape): void {
-  const sum = (f: (s: ChainShape["sections"][number]) => number) => c.sections.reduce((a, s) => a + f(s), 0);
-  expect(c.summary.distance.meters).toBe(sum((s) => s.distance.meters));
-  // Shown hours are whole seconds rounded to 2 decimals: the identities hold on what is shown.
-  expect(c.summary.moving_hours).toBe(round(sum((s) => s.duration.seconds) / 3600, 2));
-  expect(c.summary.handling_hours).toBeCloseTo(
-    c.transfers.reduce((a, t) => a + t.hours, 0),
-    2,
-  );
-  expect(c.summary.duration.hours).toBeCloseTo(c.summary.moving_hours + c.summary.handling_hours, 2);
-  expect(c.summary.cost_index).toBeCloseTo(
-    c.sections.reduce((a, s) => a + s.distance.meters * WEIGHT[s.transport_mode]!, 0) / 1e6,
-    2,
-  );
-  const modes = c.sections.map((s) => s.transport_mode);
-  expect(c.transport_modes).toEqual(modes.filter((m, i) => m !== modes[i - 1]));
-  for (let i = 1; i < c.sections.length; i++) expect(c.sections[i]!.from).toEqual(c.sections[i - 1]!.to);
-}
+export {
+  type ChainShape,
+  checkChain,
+  type Distance,
+  type Duration,
+  type Summary,
+} from "../support/chain.ts";

@@ -5,23 +5,10 @@
  * 9 h truck driving.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { haversineM } from "../../common/geo.ts";
-import { encodeGraph } from "../../data-build/graph/encode.ts";
-import { buildRoadGraph } from "../../data-build/road/graph.ts";
-import type { LinkKind, RoadLink, RoadNode } from "../../data-build/road/network.ts";
-import { RoadPlanner, renderRoadChain } from "../../engine/road/planner.ts";
-import { WasmRouter } from "../../router-wasm/binding/router.ts";
-
-const node = (name: string, lat: number, lng: number): RoadNode => ({
-  name,
-  lat,
-  lng,
-  kind: "city",
-  country: "XA",
-  population: 0,
-});
+import type { RoadLink } from "../../data-build/road/network.ts";
+import { type RoadPlanner, renderRoadChain } from "../../engine/road/planner.ts";
+import { roadNode as node, roadLinker, tinyRoadPlanner } from "../support/tiny-road.ts";
 
 const NODES = [
   node("A", 0, 0),
@@ -36,28 +23,8 @@ const NODES = [
 ];
 const ix = (name: string) => NODES.findIndex((n) => n.name === name);
 
-/** Truck speed 75 km/h = car 90 km/h (the network stores truck speed; the graph stores car speed). */
-const TRUCK_KMH = 75;
-
-function link(a: string, b: string, kind: LinkKind, lengthM: number, opts: Partial<RoadLink> = {}): RoadLink {
-  const [na, nb] = [NODES[ix(a)]!, NODES[ix(b)]!];
-  const gcM = haversineM(na.lat, na.lng, nb.lat, nb.lng);
-  return {
-    a: ix(a),
-    b: ix(b),
-    kind,
-    gcM,
-    factor: lengthM / gcM,
-    lengthM,
-    country: "XA",
-    countryB: "XA",
-    speedKmh: TRUCK_KMH,
-    crossingHours: null,
-    carriesTruck: true,
-    name: "",
-    ...opts,
-  };
-}
+/** Links at 75 km/h truck = 90 km/h car (the network stores truck speed; the graph stores car speed). */
+const link = roadLinker(NODES);
 
 const ferryLen = haversineM(0, 6, 1, 7);
 const LINKS: RoadLink[] = [
@@ -84,14 +51,10 @@ const LINKS: RoadLink[] = [
 
 let planner: RoadPlanner;
 beforeAll(async () => {
-  const { spec, stats } = buildRoadGraph({ nodes: NODES, links: LINKS });
-  expect(stats.droppedNonTruck).toBe(1);
-  expect(stats.ferries).toBe(1);
-  const bytes = encodeGraph(spec, "test-build");
-  const wasm = await WasmRouter.instantiate(
-    readFileSync(join(import.meta.dir, "../../data/build/router.wasm")),
-  );
-  planner = RoadPlanner.fromBytes(wasm, bytes, { path: "tiny road.graph" });
+  const tiny = await tinyRoadPlanner(NODES, LINKS);
+  expect(tiny.stats.droppedNonTruck).toBe(1);
+  expect(tiny.stats.ferries).toBe(1);
+  planner = tiny.planner;
 });
 
 const at = (name: string) => ({ lat: NODES[ix(name)]!.lat, lng: NODES[ix(name)]!.lng, name });
