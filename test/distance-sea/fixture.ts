@@ -1,6 +1,7 @@
 /** Shared setup for the sea router tests: artifacts (built on demand) and reference data. */
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { csvRecords } from "../../data-build/locations/csv.ts";
 import { buildSeaGraphLocally } from "../../data-build/sea/build-local.ts";
 import { SeaRouter } from "../../engine/sea/router.ts";
 
@@ -23,30 +24,6 @@ export function seaRouter(): Promise<SeaRouter> {
   return router;
 }
 
-/** Minimal CSV reader: quoted fields with commas, no embedded newlines. */
-export function parseCsv(text: string): Array<Record<string, string>> {
-  const lines = text.trim().split(/\r?\n/);
-  const split = (line: string) => {
-    const out: string[] = [];
-    let cur = "";
-    let quoted = false;
-    for (const ch of line) {
-      if (ch === '"') quoted = !quoted;
-      else if (ch === "," && !quoted) {
-        out.push(cur);
-        cur = "";
-      } else cur += ch;
-    }
-    out.push(cur);
-    return out;
-  };
-  const head = split(lines[0]!);
-  return lines.slice(1).map((l) => {
-    const cells = split(l);
-    return Object.fromEntries(head.map((h, i) => [h, cells[i] ?? ""]));
-  });
-}
-
 export interface RefPair {
   from: string;
   to: string;
@@ -58,7 +35,7 @@ export interface RefPair {
 }
 
 export function pub151(): RefPair[] {
-  return parseCsv(readFileSync(join(SOURCES, "sea/reference-distances-pub151.csv"), "utf8")).map((r) => ({
+  return csvRecords(readFileSync(join(SOURCES, "sea/reference-distances-pub151.csv"), "utf8")).map((r) => ({
     from: r.from_port!,
     to: r.to_port!,
     nm: Number(r.nm_pub151),
@@ -78,7 +55,7 @@ export interface Port {
 }
 
 export function mainPorts(): Port[] {
-  return parseCsv(readFileSync(join(SOURCES, "ports/main-container-ports.csv"), "utf8")).map((r) => ({
+  return csvRecords(readFileSync(join(SOURCES, "ports/main-container-ports.csv"), "utf8")).map((r) => ({
     name: r.name!,
     locode: r.unlocode_port_current!,
     lat: Number(r.lat),
