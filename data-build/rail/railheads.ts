@@ -4,7 +4,7 @@
  */
 import { polylineM } from "../../common/geo.ts";
 import { decodeArtifact, encodeArtifact } from "../format/container.ts";
-import type { GraphEdge } from "../graph/encode.ts";
+import { GRAPH_MODE, type GraphEdge } from "../graph/encode.ts";
 import { parseUnlocodeRow } from "../locations/collect.ts";
 import { parseCsv } from "../locations/csv.ts";
 import { PointGrid } from "./grid.ts";
@@ -66,8 +66,10 @@ export function collectRailPlaces(unlocodeCsvs: string[]): RailPlace[] {
 }
 
 /**
- * Snaps each place to the nearest node or intermediate edge point within maxM; a place on an
- * edge's interior routes from the edge end nearer along the track. Places beyond maxM are left out.
+ * Snaps each place to the nearest node or intermediate edge point of the track within maxM; a
+ * place on an edge's interior routes from the edge end nearer along the track. Railroad ferries'
+ * points are never snap targets (a terminal never stands at sea, nor at a ferry-only landing).
+ * Places beyond maxM are left out.
  */
 export function snapRailheads(
   places: RailPlace[],
@@ -80,20 +82,28 @@ export function snapRailheads(
   // Point p < n is node p; beyond, an intermediate point (edge, index within the edge).
   const edgeOf: number[] = [];
   const indexOf: number[] = [];
+  // Snap targets: the nodes and intermediate points of track (not ferry) edges; nodes first, so
+  // a node wins over an edge point at the same spot (the first of equally near points wins).
+  const trackNode = new Uint8Array(n);
+  const trackInner: number[] = [];
   for (let i = 0; i < n; i++) {
     lat.push(graph.nodes[i * 2]!);
     lng.push(graph.nodes[i * 2 + 1]!);
   }
   graph.edges.forEach((e, ei) => {
+    const rail = (e.mode ?? GRAPH_MODE.rail) === GRAPH_MODE.rail;
+    if (rail) trackNode[e.from] = trackNode[e.to] = 1;
     const inner = e.inner ?? [];
     for (let k = 0; k < inner.length; k += 2) {
+      if (rail) trackInner.push(lat.length);
       lat.push(inner[k]!);
       lng.push(inner[k + 1]!);
       edgeOf.push(ei);
       indexOf.push(k);
     }
   });
-  const grid = new PointGrid(lat, lng, 0.25);
+  const trackNodes = Array.from({ length: n }, (_, i) => i).filter((i) => trackNode[i]);
+  const grid = new PointGrid(lat, lng, 0.25, [...trackNodes, ...trackInner]);
   const out: Railhead[] = [];
   for (const p of places) {
     const hit = grid.nearest(p.lat, p.lng, maxM);

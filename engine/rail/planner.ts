@@ -1,21 +1,21 @@
 /**
  * Rail chains (spec, chain rule 3): road to a railhead within 150 km, rail over rail.graph at the
  * spec's 30 km/h average (stops included), road from a railhead to the door; 12 h handling at each
- * rail terminal. A railhead stands where its place meets the track (engine/rail/track.ts): the
- * road leg ends there and the rail section starts there. The nearest few railheads on each side
- * are paired (one oneToMany search per track node they leave by); the fastest pair is the route,
- * the other pairs are its alternatives. docs/rail.md, section "Rail chains".
+ * rail terminal. A railhead stands where its place meets the track (railheads.bin's snapped
+ * point): the road leg ends there and the rail section starts there. The router anchors that
+ * point on its edge itself, so rides ask it point to point. The nearest few railheads on each side
+ * are paired (one oneToMany search per origin railhead); the fastest pair is the route, the other
+ * pairs are its alternatives. docs/rail.md, section "Rail chains".
  */
 
 import { dirname, resolve } from "node:path";
 import { haversineM } from "../../common/geo.ts";
 import { decodeRailheads, RAILHEAD_MAX_M, RAILHEADS_OUTPUT } from "../../data-build/rail/railheads.ts";
-import { type LoadedGraph, type Objective, STATUS, WasmRouter } from "../../router-wasm/binding/router.ts";
+import { type LoadedGraph, type Objective, WasmRouter } from "../../router-wasm/binding/router.ts";
 import { readArtifact, sameBuild } from "../artifacts.ts";
 import { type Chain, renderChain, type SectionInput, sideLabel, type TransferInput } from "../chain.ts";
 import { EngineError } from "../errors.ts";
 import { accessLegs, type RoadLegPlan, type RoadRoutePlanner, renderRoadSection } from "../road/planner.ts";
-import { RailTrack, type TrackPoint } from "./track.ts";
 
 export const RAIL_GRAPH_KIND = "rail-graph";
 export const RAIL_GRAPH_FILE = "rail.graph";
@@ -78,34 +78,31 @@ export interface RailPlan<P> {
 }
 
 interface Head {
+  /** At the railhead's track point: the road leg ends and the rail section starts here. */
   terminal: RailTerminal;
-  track: TrackPoint;
+  /** The track node railheads.bin routes the place from (the edge end nearer along the track). */
+  node: number;
   geocoded: boolean;
 }
 
-interface Candidate {
-  terminal: RailTerminal;
-  /** Where the railhead meets the track: the road leg ends and the rail section starts here. */
-  track: TrackPoint;
+interface Candidate extends Head {
   /** Great-circle km from the query point to the track point. */
   km: number;
   rank: number;
 }
 
-/** The rail ride between two track points, and how (straight along one edge, or via two exits). */
+/** The rail ride between two track points. */
 interface Ride {
   metres: number;
   seconds: number;
-  via: { from: number; to: number } | null;
 }
 
-const samePoint = (a: TrackPoint, b: TrackPoint) => a.lat === b.lat && a.lng === b.lng;
+const samePoint = (a: RailTerminal, b: RailTerminal) => a.lat === b.lat && a.lng === b.lng;
 
 export class RailPlanner {
   private constructor(
     private readonly wasm: WasmRouter,
     readonly graph: LoadedGraph,
-    private readonly track: RailTrack,
     /** Railheads at their track points, one per point (the best-ranked place names it). */
     private readonly heads: ReadonlyArray<Head>,
   ) {}
@@ -123,8 +120,7 @@ export class RailPlanner {
   ): RailPlanner {
     const graphPath = paths.graph ?? RAIL_GRAPH_FILE;
     const headsPath = paths.railheads ?? RAILHEADS_OUTPUT;
-    const { artifact, ...graph } = wasm.load(graphBytes, { kind: RAIL_GRAPH_KIND, path: graphPath });
-    const track = new RailTrack(artifact, graphPath, RAIL_SPEED_KMH);
+    const { artifact: _, ...graph } = wasm.load(graphBytes, { kind: RAIL_GRAPH_KIND, path: graphPath });
     const decoded = decodeRailheads(railheadBytes, headsPath);
     sameBuild(
       dirname(graphPath),
@@ -134,12 +130,11 @@ export class RailPlanner {
     // Several places often meet the track at one point; keep one, surveyed before geocoded.
     const byPoint = new Map<string, Head>();
     for (const r of decoded.railheads) {
-      const point = track.locate(r);
-      const key = `${point.lat},${point.lng}`;
+      const key = `${r.snapLat},${r.snapLng}`;
       const seen = byPoint.get(key);
       if (seen && !(seen.geocoded && !r.geocoded)) continue;
       byPoint.set(key, {
-        track: point,
+        node: r.node,
         geocoded: r.geocoded,
         terminal: {
           kind: "rail_terminal",
@@ -147,12 +142,12 @@ export class RailPlanner {
           locode: r.locode,
           iata: null,
           country_code: r.country,
-          lat: point.lat,
-          lng: point.lng,
+          lat: r.snapLat,
+          lng: r.snapLng,
         },
       });
     }
-    return new RailPlanner(wasm, graph, track, [...byPoint.values()]);
+    return new RailPlanner(wasm, graph, [...byPoint.values()]);
   }
 
   static async load(buildDir: string): Promise<RailPlanner> {
@@ -175,22 +170,18 @@ export class RailPlanner {
   candidates(p: RailPoint): Candidate[] {
     const all: Candidate[] = [];
     for (const h of this.heads) {
-      if (Math.abs(h.track.lat - p.lat) > ACCESS_LAT_DEG) continue;
-      const km = haversineM(p.lat, p.lng, h.track.lat, h.track.lng) / 1000;
+      const t = h.terminal;
+      if (Math.abs(t.lat - p.lat) > ACCESS_LAT_DEG) continue;
+      const km = haversineM(p.lat, p.lng, t.lat, t.lng) / 1000;
       if (km > RAIL_ACCESS_MAX_KM) continue;
-      all.push({
-        terminal: h.terminal,
-        track: h.track,
-        km,
-        rank: km + (h.geocoded ? GEOCODED_PENALTY_KM : 0),
-      });
+      all.push({ ...h, km, rank: km + (h.geocoded ? GEOCODED_PENALTY_KM : 0) });
     }
     all.sort((a, b) => a.rank - b.rank);
     const out: Candidate[] = [];
     const nodes = new Set<number>();
     for (const c of all) {
-      if (nodes.has(c.track.node)) continue;
-      nodes.add(c.track.node);
+      if (nodes.has(c.node)) continue;
+      nodes.add(c.node);
       out.push(c);
       if (out.length === RAILHEADS_PER_SIDE) break;
     }
@@ -198,80 +189,30 @@ export class RailPlanner {
   }
 
   /**
-   * The fastest ride between every origin and destination candidate (null: not connected): along
-   * a shared edge, or out by an exit of each edge and over the graph between the exits.
+   * The fastest ride between every origin and destination candidate (null: not connected), one
+   * search per origin. The router anchors each track point on its edge: it rides out by either
+   * end at the partial lengths, or straight along an edge both points share.
    */
   private rides(a: Candidate[], b: Candidate[]): Array<Array<Ride | null>> {
-    const targets = [...new Set(b.flatMap((c) => c.track.exits.map((x) => x.node)))];
-    const at = new Map(targets.map((n, i) => [n, i]));
-    const searched = new Map<number, { metres: Float64Array; cost: Float64Array }>();
-    const fromNode = (node: number) => {
-      let r = searched.get(node);
-      if (!r) {
-        const many = this.wasm.oneToManyResult(
-          this.graph.handle,
-          this.track.nodePoint(node),
-          targets.map((t) => this.track.nodePoint(t)),
-          0,
-          { maxSettled: MAX_SETTLED, objective: RAIL_TIME },
-        );
-        r =
-          many.status === STATUS.found
-            ? many
-            : {
-                metres: new Float64Array(targets.length),
-                cost: new Float64Array(targets.length).fill(Number.NaN),
-              };
-        searched.set(node, r);
-      }
-      return r;
-    };
-    return a.map((x) =>
-      b.map((y) => {
-        let best: Ride | null = null;
-        const along = this.track.alongEdge(x.track, y.track);
-        if (along) best = { ...along, via: null };
-        for (const ex of x.track.exits) {
-          const r = fromNode(ex.node);
-          for (const ey of y.track.exits) {
-            const t = at.get(ey.node)!;
-            // The search's own answer at its source is 0 s, so an exit shared by both sides rides nothing between.
-            const between = ex.node === ey.node ? 0 : r.cost[t]!;
-            if (!Number.isFinite(between)) continue;
-            const seconds = ex.seconds + between + ey.seconds;
-            if (best && best.seconds <= seconds) continue;
-            const metres = ex.metres + (ex.node === ey.node ? 0 : r.metres[t]!) + ey.metres;
-            best = { metres, seconds, via: { from: ex.node, to: ey.node } };
-          }
-        }
-        return best;
-      }),
-    );
+    const targets = b.map((y) => y.terminal);
+    return a.map((x) => {
+      const r = this.wasm.oneToManyResult(this.graph.handle, x.terminal, targets, 0, {
+        maxSettled: MAX_SETTLED,
+        objective: RAIL_TIME,
+      });
+      // Unreachable targets answer Infinity, unsettled ones (budget) NaN.
+      return targets.map((_, j) =>
+        Number.isFinite(r.cost[j]!) ? { metres: r.metres[j]!, seconds: r.cost[j]! } : null,
+      );
+    });
   }
 
-  /** The ride's line: along the origin's edge to its exit, the router's path, along the destination's edge. */
-  private railPath(a: TrackPoint, b: TrackPoint, ride: Ride): Array<[number, number]> {
-    if (!ride.via) return this.track.lineAlong(a, b);
-    const out = this.track.lineToExit(a, ride.via.from);
-    if (ride.via.from !== ride.via.to) {
-      const p = this.track.nodePoint(ride.via.from);
-      const q = this.track.nodePoint(ride.via.to);
-      const r = this.wasm.route(
-        this.graph.handle,
-        p.lat,
-        p.lng,
-        q.lat,
-        q.lng,
-        0,
-        MAX_SETTLED,
-        true,
-        RAIL_TIME,
-      );
-      const flat = r.path ?? new Float64Array();
-      // The router's line starts at the exit node already drawn.
-      for (let i = 2; i + 1 < flat.length; i += 2) out.push([flat[i]!, flat[i + 1]!]);
-    }
-    out.push(...this.track.lineToExit(b, ride.via.to).reverse().slice(1));
+  /** The ride's line from track point to track point, as the router draws it. */
+  private railPath(a: RailTerminal, b: RailTerminal): Array<[number, number]> {
+    const r = this.wasm.route(this.graph.handle, a.lat, a.lng, b.lat, b.lng, 0, MAX_SETTLED, true, RAIL_TIME);
+    const flat = r.path ?? new Float64Array();
+    const out: Array<[number, number]> = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) out.push([flat[i]!, flat[i + 1]!]);
     return out;
   }
 
@@ -290,7 +231,7 @@ export class RailPlanner {
         );
     }
     // The same closest railhead on both sides: a road question, not a rail detour.
-    if (samePoint(a[0]!.track, b[0]!.track))
+    if (samePoint(a[0]!.terminal, b[0]!.terminal))
       throw new EngineError(
         "no_route",
         `No rail route: both ends are served by the same railhead (${a[0]!.terminal.locode} ${a[0]!.terminal.name}); use mode ROAD.`,
@@ -300,7 +241,7 @@ export class RailPlanner {
     a.forEach((_, i) => {
       b.forEach((_, j) => {
         const ride = rides[i]![j];
-        if (ride && !samePoint(a[i]!.track, b[j]!.track)) pairs.push({ i, j, ride });
+        if (ride && !samePoint(a[i]!.terminal, b[j]!.terminal)) pairs.push({ i, j, ride });
       });
     });
     if (pairs.length === 0)
@@ -338,7 +279,7 @@ export class RailPlanner {
         to: tb,
         distance_m: ride.metres,
         hours: ride.seconds / 3600,
-        path: req.path ? this.railPath(a[i]!.track, b[j]!.track, ride) : undefined,
+        path: req.path ? this.railPath(ta, tb) : undefined,
         estimated: false,
         extra: { speed_kmh: RAIL_SPEED_KMH },
       });

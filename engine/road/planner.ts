@@ -167,7 +167,6 @@ export class RoadPlanner {
     const arcEdge = new Uint32Array(sec("arc_edge"));
     const edgeLen = new Float64Array(sec("edge_len"));
     const speed = new Float32Array(sec("edge_speed_kmh"));
-    const fixed = new Float32Array(sec("edge_fixed_s"));
     const zoneStart = new Uint32Array(sec("zone_start"));
     const zoneId = new Uint8Array(sec("zone_id"));
     const n = coord.length / 2;
@@ -190,7 +189,11 @@ export class RoadPlanner {
     const sizes = sets.sizes();
     this.componentSize = Array.from(this.component, (r) => sizes.get(r)!);
     const pt = (v: number): [number, number] => [coord[2 * v]!, coord[2 * v + 1]!];
-    this.crossings = graph.names.zones.map((z, i) => {
+    const zones = graph.names.zones;
+    // The writer emits edge_fixed_s only when some edge is a crossing (ferry, tunnel): a graph
+    // without any has no such section and nothing to read from it.
+    const fixed = zones.length > 0 ? new Float32Array(sec("edge_fixed_s")) : new Float32Array(0);
+    this.crossings = zones.map((z, i) => {
       const kind = crossingKindOf(z.id);
       if (kind !== "ferry" && kind !== "tunnel")
         throw new Error(`${graph.path}: zone ${z.id} is not a crossing; rebuild the artifacts`);

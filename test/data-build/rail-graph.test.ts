@@ -6,6 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { haversineM } from "../../common/geo.ts";
 import { GRAPH_MODE } from "../../data-build/graph/encode.ts";
 import { defaultDirs } from "../../data-build/pipeline.ts";
 import {
@@ -120,31 +121,53 @@ describe("rail network from features", () => {
     expect(sea!.inner).toEqual([54.6, 11.8]);
   });
 
-  test("railheads snap within 150 km, not beyond", () => {
-    const g = graphOf([
-      line([
-        [48, 10],
-        [48, 10.5],
+  // Track 48N 10-11E (one edge, midpoint 10.5E); a railroad ferry from its east end out to a
+  // line at 47N 12E, by way of a point at sea; a ferry from its west end to a landing with no track.
+  const snapMap = graphOf([
+    line([
+      [48, 10],
+      [48, 10.5],
+      [48, 11],
+    ]),
+    line(
+      [
         [48, 11],
-      ]),
-    ]);
-    const place = (locode: string, lat: number) => ({
-      locode,
-      name: locode,
-      country: "DE",
-      lat,
-      lng: 10.5,
-      geocoded: false,
-    });
-    const snapped = snapRailheads(
-      [place("DE140", 48 + north(140_000)), place("DE160", 48 + north(160_000))],
-      g,
+        [47.6, 11.4],
+        [47, 12],
+      ],
+      { featurecla: "Railroad ferry" },
+    ),
+    line([
+      [47, 12],
+      [46.8, 12.2],
+    ]),
+    line(
+      [
+        [48, 10],
+        [47.5, 9],
+      ],
+      { featurecla: "Railroad ferry" },
+    ),
+  ]);
+  test.each([
+    ["140 km north of the midpoint: onto the edge's interior", [48 + north(140_000), 10.5], [48, 10.5]],
+    ["160 km north of the midpoint: beyond 150 km, left out", [48 + north(160_000), 10.5], null],
+    ["on the ferry's point at sea: the nearest track point instead", [47.6, 11.4], [48, 11]],
+    ["at the ferry-only landing: the nearest track point instead", [47.5, 9], [48, 10]],
+  ] as const)("railhead snapping: %s", (_, [lat, lng], snap) => {
+    const [r, ...more] = snapRailheads(
+      [{ locode: "DEXXX", name: "X", country: "DE", lat, lng, geocoded: false }],
+      snapMap,
     );
-    expect(snapped.map((r) => r.locode)).toEqual(["DE140"]);
-    expect(snapped[0]!.snapKm).toBeCloseTo(140, 0);
-    // Snapped onto the edge's midpoint: routes from one of its ends.
-    expect(snapped[0]!.snapLng).toBe(10.5);
-    expect([0, 1]).toContain(snapped[0]!.node);
+    expect(more).toEqual([]);
+    if (!snap) return expect(r).toBeUndefined();
+    expect([r!.snapLat, r!.snapLng]).toEqual([...snap]);
+    expect(r!.snapKm).toBeCloseTo(haversineM(lat, lng, snap[0], snap[1]) / 1000, 3);
+    // Routed from the snapped node itself, or from an end of the edge whose interior it is on.
+    const at = (v: number) => [snapMap.nodes[2 * v], snapMap.nodes[2 * v + 1]];
+    const edge = snapMap.edges.find((e) => e.inner?.[0] === snap[0] && e.inner[1] === snap[1]);
+    if (edge) expect([edge.from, edge.to]).toContain(r!.node);
+    else expect(at(r!.node)).toEqual([...snap]);
   });
 });
 

@@ -95,18 +95,11 @@ beforeAll(async () => {
       [b, pb],
     ] as const)
       if (!nodes.some((n) => n.name === name)) nodes.push(roadNode(name, lat, lng));
-  // The road planner reads the crossing sections, which the graph writer emits only when some
-  // link is a ferry: one far from everything.
-  nodes.push(roadNode("ferry-a", 60, 0), roadNode("ferry-b", 60, 1));
   const link = roadLinker(nodes);
-  const tiny = await tinyRoadPlanner(nodes, [
-    ...ROAD_LINKS.map(([a, pa, b, pb]) => link(a, b, "road", roadM(pa, pb))),
-    link("ferry-a", "ferry-b", "ferry", gcM([60, 0], [60, 1]), {
-      crossingHours: 3,
-      name: "far ferry",
-      factor: 1,
-    }),
-  ]);
+  const tiny = await tinyRoadPlanner(
+    nodes,
+    ROAD_LINKS.map(([a, pa, b, pb]) => link(a, b, "road", roadM(pa, pb))),
+  );
   road = { plan: async (req) => tiny.planner.plan(req) };
 });
 
