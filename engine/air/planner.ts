@@ -10,9 +10,10 @@ import { densify, haversineM } from "../../common/geo.ts";
 import { round } from "../../common/round.ts";
 import { CARGO_AIRPORTS_OUTPUT, decodeCargoAirports } from "../../data-build/locations/cargo-airports.ts";
 import { readArtifact } from "../artifacts.ts";
-import { type Chain, renderChain, type SectionInput, sideLabel, type TransferInput } from "../chain.ts";
+import { type Chain, sideLabel } from "../chain.ts";
 import { EngineError } from "../errors.ts";
-import { accessLegs, type RoadRoutePlanner, renderRoadSection } from "../road/planner.ts";
+import type { RoadRoutePlanner } from "../road/planner.ts";
+import { terminalChains } from "../terminal-chain.ts";
 
 /** Spec, Limits: great circle times 1.05 between large cargo airports. */
 export const AIR_DISTANCE_FACTOR = 1.05;
@@ -153,46 +154,41 @@ export class AirPlanner {
         "no_route",
         `No air route: both ends are served by the same airport (${a[0]!.code}); use mode ROAD.`,
       );
-    const handling = req.handling === false ? 0 : AIRPORT_HANDLING_HOURS;
-    // One road plan per airport and side, shared by the pairs that use it; a failed leg drops them.
-    const leg = accessLegs(road, req.path === true);
-    const chains: Array<{ hours: number; chain: Chain<P | AirportPoint> }> = [];
-    const unreachable: string[] = [];
-    for (const [x, y] of pairs) {
-      const pre = x.byRoad ? await leg(req.from, x.airport, `a${x.code}`) : undefined;
-      const post = y.byRoad ? await leg(y.airport, req.to, `b${y.code}`) : undefined;
-      if (pre === null) unreachable.push(x.code);
-      if (post === null) unreachable.push(y.code);
-      if (pre === null || post === null) continue;
-      const sections: SectionInput<P | AirportPoint>[] = [];
-      const transfers: TransferInput<P | AirportPoint>[] = [];
-      if (pre) sections.push(renderRoadSection<P | AirportPoint>(pre, req.from, x.airport));
-      transfers.push({ at: x.airport, from_mode: pre ? "ROAD" : null, to_mode: "AIR", hours: handling });
-      const m = flightMetres(x.airport, y.airport);
-      sections.push({
-        transport_mode: "AIR",
-        from: x.airport,
-        to: y.airport,
-        distance_m: m,
-        hours: flightHours(m),
-        path: req.path ? greatCirclePath(x.airport, y.airport) : undefined,
-        estimated: false,
-        extra: { great_circle_km: round(m / AIR_DISTANCE_FACTOR / 1000, 1), speed_kmh: AIR_CRUISE_KMH },
-      });
-      transfers.push({ at: y.airport, from_mode: "AIR", to_mode: post ? "ROAD" : null, hours: handling });
-      if (post) sections.push(renderRoadSection<P | AirportPoint>(post, y.airport, req.to));
-      const chain = renderChain("Air", sections, transfers);
-      chains.push({ hours: chain.summary.duration.hours, chain });
-    }
+    const { chains, unreachable } = await terminalChains({
+      from: req.from,
+      to: req.to,
+      mode: "AIR",
+      label: "Air",
+      handlingHours: req.handling === false ? 0 : AIRPORT_HANDLING_HOURS,
+      road,
+      path: req.path === true,
+      pairings: pairs.map(([x, y]) => {
+        const m = flightMetres(x.airport, y.airport);
+        return {
+          from: x.airport,
+          to: y.airport,
+          fromRoad: x.byRoad ? `a${x.code}` : null,
+          toRoad: y.byRoad ? `b${y.code}` : null,
+          main: {
+            transport_mode: "AIR",
+            from: x.airport,
+            to: y.airport,
+            distance_m: m,
+            hours: flightHours(m),
+            path: req.path ? greatCirclePath(x.airport, y.airport) : undefined,
+            estimated: false,
+            extra: { great_circle_km: round(m / AIR_DISTANCE_FACTOR / 1000, 1), speed_kmh: AIR_CRUISE_KMH },
+          },
+        };
+      }),
+    });
     if (chains.length === 0)
       throw new EngineError(
         "no_route",
-        `No air route: no road reaches the airports in range (${[...new Set(unreachable)].join(", ")}).`,
+        `No air route: no road reaches the airports in range (${unreachable.map((t) => t.iata).join(", ")}).`,
       );
-    // Fastest first (the single-mode route's ordering; the spec orders multimodal ones by optimize).
-    chains.sort((c, d) => c.hours - d.hours);
     const [best, ...rest] = chains;
-    return { route: best!.chain, alternatives: req.alternatives === false ? [] : rest.map((c) => c.chain) };
+    return { route: best!, alternatives: req.alternatives === false ? [] : rest };
   }
 }
 

@@ -13,9 +13,10 @@ import { haversineM } from "../../common/geo.ts";
 import { decodeRailheads, RAILHEAD_MAX_M, RAILHEADS_OUTPUT } from "../../data-build/rail/railheads.ts";
 import { type LoadedGraph, type Objective, WasmRouter } from "../../router-wasm/binding/router.ts";
 import { readArtifact, sameBuild } from "../artifacts.ts";
-import { type Chain, renderChain, type SectionInput, sideLabel, type TransferInput } from "../chain.ts";
+import { type Chain, sideLabel } from "../chain.ts";
 import { EngineError } from "../errors.ts";
-import { accessLegs, type RoadLegPlan, type RoadRoutePlanner, renderRoadSection } from "../road/planner.ts";
+import type { RoadRoutePlanner } from "../road/planner.ts";
+import { terminalChains } from "../terminal-chain.ts";
 
 export const RAIL_GRAPH_KIND = "rail-graph";
 export const RAIL_GRAPH_FILE = "rail.graph";
@@ -250,57 +251,47 @@ export class RailPlanner {
         `No rail route: the railheads near ${sideLabel(req.from, "from")} (${a.map((c) => c.terminal.locode).join(", ")}) are not connected by rail to those near ${sideLabel(req.to, "to")} (${b.map((c) => c.terminal.locode).join(", ")}).`,
       );
     const handling = req.handling === false ? 0 : RAIL_HANDLING_HOURS;
-    // One road plan per terminal, shared by every pair that uses it; a failed leg drops its pairs.
-    const roadLeg = accessLegs(road, req.path === true);
     // A railhead at the door needs no road leg.
-    const leg = (from: RailPoint, to: RailPoint, key: string): Promise<RoadLegPlan | null | "none"> =>
-      haversineM(from.lat, from.lng, to.lat, to.lng) / 1000 < NO_ACCESS_LEG_KM
-        ? Promise.resolve("none")
-        : roadLeg(from, to, key);
-    const chains: Array<{ hours: number; chain: Chain<P | RailTerminal> }> = [];
-    let roadFailure = "";
-    for (const { i, j, ride } of pairs) {
-      const ta = a[i]!.terminal;
-      const tb = b[j]!.terminal;
-      const [pre, post] = await Promise.all([leg(req.from, ta, `a${i}`), leg(tb, req.to, `b${j}`)]);
-      if (pre === null || post === null) {
-        roadFailure = ` (no road to ${pre === null ? ta.name : tb.name})`;
-        continue;
-      }
-      const sections: SectionInput<P | RailTerminal>[] = [];
-      const transfers: TransferInput<P | RailTerminal>[] = [];
-      if (pre !== "none") {
-        sections.push(renderRoadSection<P | RailTerminal>(pre, req.from, ta));
-        transfers.push({ at: ta, from_mode: "ROAD", to_mode: "RAIL", hours: handling });
-      } else transfers.push({ at: ta, from_mode: null, to_mode: "RAIL", hours: handling });
-      sections.push({
-        transport_mode: "RAIL",
-        from: ta,
-        to: tb,
-        distance_m: ride.metres,
-        hours: ride.seconds / 3600,
-        path: req.path ? this.railPath(ta, tb) : undefined,
-        estimated: false,
-        extra: { speed_kmh: RAIL_SPEED_KMH },
-      });
-      if (post !== "none") {
-        transfers.push({ at: tb, from_mode: "RAIL", to_mode: "ROAD", hours: handling });
-        sections.push(renderRoadSection<P | RailTerminal>(post, tb, req.to));
-      } else transfers.push({ at: tb, from_mode: "RAIL", to_mode: null, hours: handling });
-      const chain = renderChain("Rail", sections, transfers);
-      chains.push({ hours: chain.summary.duration.hours, chain });
-    }
+    const roadKey = (p: RailPoint, t: RailTerminal, key: string) =>
+      haversineM(p.lat, p.lng, t.lat, t.lng) / 1000 < NO_ACCESS_LEG_KM ? null : key;
+    const { chains, unreachable } = await terminalChains({
+      from: req.from,
+      to: req.to,
+      mode: "RAIL",
+      label: "Rail",
+      handlingHours: handling,
+      road,
+      path: req.path === true,
+      pairings: pairs.map(({ i, j, ride }) => {
+        const ta = a[i]!.terminal;
+        const tb = b[j]!.terminal;
+        return {
+          from: ta,
+          to: tb,
+          fromRoad: roadKey(req.from, ta, `a${i}`),
+          toRoad: roadKey(req.to, tb, `b${j}`),
+          main: {
+            transport_mode: "RAIL",
+            from: ta,
+            to: tb,
+            distance_m: ride.metres,
+            hours: ride.seconds / 3600,
+            path: req.path ? this.railPath(ta, tb) : undefined,
+            estimated: false,
+            extra: { speed_kmh: RAIL_SPEED_KMH },
+          },
+        };
+      }),
+    });
     if (chains.length === 0)
       throw new EngineError(
         "no_route",
-        `No rail route: no railhead pair can be reached by road${roadFailure}.`,
+        `No rail route: no railhead pair can be reached by road (no road to ${unreachable.map((t) => t.name).join(", ")}).`,
       );
-    // Fastest first (the single-mode route's ordering; the spec orders multimodal ones by optimize).
-    chains.sort((x, y) => x.hours - y.hours);
     const [best, ...rest] = chains;
     return {
-      route: best!.chain,
-      alternatives: req.alternatives === false ? [] : rest.slice(0, RAIL_ALTERNATIVES).map((c) => c.chain),
+      route: best!,
+      alternatives: req.alternatives === false ? [] : rest.slice(0, RAIL_ALTERNATIVES),
     };
   }
 }
