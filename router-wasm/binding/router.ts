@@ -20,14 +20,41 @@ export const STATUS = {
 export type Status = (typeof STATUS)[keyof typeof STATUS];
 
 /**
- * What a search minimises, computed per edge at query time: `distance` (metres) or `time`
- * (seconds: length / speed, the edge's speed when the graph carries one, else `defaultSpeedKmh`,
- * plus the edge's fixed seconds).
+ * River costing of one query on a river graph (docs/graph-format.md, "River costs"): over ground
+ * max(3, speed through water +- current) km/h by direction, x 1.1, x the factors of the edge's
+ * seasonal rules, plus its lock seconds; edges below CEMT class IV cost x `avoid` in the search only.
  */
-export type Objective = { kind: "distance" } | { kind: "time"; defaultSpeedKmh: number };
+export interface RiverCosting {
+  /**
+   * One time factor per `names.rules` index: 0 = the rule closes its stretches, 1 = no effect,
+   * > 1 = slower (ice, low water). Factors in (0, 1) are refused (badQuery). Default: all 1, i.e.
+   * seasonal rules off.
+   */
+  ruleFactors?: ArrayLike<number>;
+  /** Search-cost factor of edges below class IV (>= 1); default 4. */
+  avoid?: number;
+  /** Speed through water of edges without one of their own (km/h); default 12.5. */
+  defaultSpeedKmh?: number;
+}
+
+/** The river graph contract's defaults (data-build/graph/encode.ts). */
+export const RIVER_DEFAULTS = { avoid: 4, speedKmh: 12.5 } as const;
+
+/**
+ * What a search minimises, computed per edge at query time: `distance` (metres), `time`
+ * (seconds: length / speed, the edge's speed when the graph carries one, else `defaultSpeedKmh`,
+ * plus the edge's fixed seconds) or `river` (seconds, direction-aware: RiverCosting).
+ */
+export type Objective =
+  | { kind: "distance" }
+  | { kind: "time"; defaultSpeedKmh: number }
+  | ({ kind: "river" } & RiverCosting);
 const DISTANCE: Objective = { kind: "distance" };
-const objectiveArgs = (o: Objective): [number, number] =>
-  o.kind === "time" ? [1, o.defaultSpeedKmh] : [0, 0];
+const objectiveArgs = (o: Objective): [number, number] => {
+  if (o.kind === "time") return [1, o.defaultSpeedKmh];
+  if (o.kind === "river") return [2, o.defaultSpeedKmh ?? RIVER_DEFAULTS.speedKmh];
+  return [0, 0];
+};
 
 /** Indices into the result meta array (ffi.rs `meta`). */
 const M = {
@@ -45,6 +72,20 @@ const M = {
   gateCount: 11,
   pathPoints: 12,
   cost: 13,
+  riverLen: 14,
+} as const;
+
+/** Layout of the pr_result_river array (ffi.rs `river`). */
+const RIVER = {
+  seconds: 0,
+  lockSeconds: 1,
+  locks: 2,
+  downstreamM: 3,
+  upstreamM: 4,
+  slackM: 5,
+  waterways: 6,
+  rules: 7,
+  head: 8,
 } as const;
 
 interface Exports {
@@ -91,6 +132,9 @@ interface Exports {
   pr_result_zones(): number;
   pr_result_path(): number;
   pr_result_many(): number;
+  pr_result_river(): number;
+  pr_waterway_count(handle: number): number;
+  pr_rule_count(handle: number): number;
   pr_zone_count(handle: number): number;
   pr_node_count(handle: number): number;
   pr_graph_sections(handle: number): number;
@@ -123,6 +167,29 @@ export interface RawRoute {
   path?: Float64Array;
 }
 
+/** What a river route amounts to (ffi.rs `river`); partial edges at the ends pro rata. */
+export interface RiverFigures {
+  /** Real duration in seconds: moving time with the rule factors, plus locks (no class avoid factor). */
+  seconds: number;
+  /** Lock seconds, inside `seconds`. */
+  lockSeconds: number;
+  /** Locks passed (fractional only when a query point lies on an edge with locks). */
+  locks: number;
+  downstreamM: number;
+  upstreamM: number;
+  /** Metres on slack water (current 0: canals, lakes, tidal stretches). */
+  slackM: number;
+  /** Metres per `names.waterways` index. */
+  waterwayMetres: number[];
+  /** Metres per `names.rules` index, on the stretches each rule touches. */
+  ruleMetres: number[];
+}
+
+export interface RiverRoute extends RawRoute {
+  /** Present when status is found. `cost` is the search cost (avoid factor included). */
+  river: RiverFigures | null;
+}
+
 export interface ManyResult {
   /** found once the search completed (each target may still be unreachable). */
   status: Status;
@@ -130,6 +197,8 @@ export interface ManyResult {
   metres: Float64Array;
   /** Per target: what the search minimised (metres or seconds), same conventions. */
   cost: Float64Array;
+  /** Per target: the cost without search-only penalties (river: real seconds); else equal to cost. */
+  real: Float64Array;
   from: SnappedNode | null;
   settled: number;
 }
@@ -140,6 +209,9 @@ export interface GraphNames {
   gates: Array<{ id: string; name: string }>;
   zones: Array<{ id: string; name: string }>;
   countries?: Array<{ id: string; name: string }>;
+  /** River graphs: waterway per index (edge_waterway) and seasonal rule ids (rule_id). */
+  waterways?: Array<{ name: string; class: string }>;
+  rules?: Array<{ id: string }>;
 }
 
 /** A graph loaded into a WasmRouter. */
@@ -202,6 +274,16 @@ export class WasmRouter {
     );
     x.pr_free(ptr, total);
     if (handle < 0) throw new Error(this.error());
+    // The names section must name every waterway and rule the edges use (queries index them).
+    const used = { waterways: x.pr_waterway_count(handle), rules: x.pr_rule_count(handle) };
+    for (const what of ["waterways", "rules"] as const) {
+      if (used[what] > (names[what]?.length ?? 0)) {
+        x.pr_unload(handle);
+        throw new Error(
+          `artifact ${path}: edges use ${used[what]} ${what} but names lists ${names[what]?.length ?? 0}; rebuild it with \`npm run build\``,
+        );
+      }
+    }
     const loaded: LoadedGraph = {
       handle,
       kind,
@@ -257,6 +339,23 @@ export class WasmRouter {
     return this.meta;
   }
 
+  /**
+   * The pr_input buffer for a query: `lead` f64 for the caller (one-to-many targets), then a
+   * river query's block `[avoid, n, factor...]` (ffi.rs). Factors default to all 1 for the
+   * graph's `names.rules`.
+   */
+  private input(handle: number, lead: number, objective: Objective): Float64Array {
+    if (objective.kind !== "river") return this.f64(this.x.pr_input(lead), lead);
+    const factors =
+      objective.ruleFactors ?? new Float64Array(this.graphs.get(handle)?.names.rules?.length ?? 0).fill(1);
+    const len = lead + 2 + factors.length;
+    const input = this.f64(this.x.pr_input(len), len);
+    input[lead] = objective.avoid ?? RIVER_DEFAULTS.avoid;
+    input[lead + 1] = factors.length;
+    input.set(factors, lead + 2);
+    return input;
+  }
+
   snap(handle: number, lat: number, lng: number): SnappedNode | null {
     const node = this.x.pr_snap(handle, lat, lng);
     if (node < 0) return null;
@@ -280,6 +379,7 @@ export class WasmRouter {
     objective: Objective = DISTANCE,
   ): RawRoute {
     const x = this.x;
+    if (objective.kind === "river") this.input(handle, 0, objective);
     const status = x.pr_route(
       handle,
       fromLat,
@@ -346,7 +446,8 @@ export class WasmRouter {
   ): ManyResult {
     const x = this.x;
     const k = targets.length;
-    const input = this.f64(x.pr_input(2 * k), 2 * k);
+    const objective = opts.objective ?? DISTANCE;
+    const input = this.input(handle, 2 * k, objective);
     targets.forEach((t, i) => {
       input[2 * i] = t.lat;
       input[2 * i + 1] = t.lng;
@@ -358,23 +459,68 @@ export class WasmRouter {
       k,
       closed >>> 0,
       (opts.maxSettled ?? 0) >>> 0,
-      ...objectiveArgs(opts.objective ?? DISTANCE),
+      ...objectiveArgs(objective),
     ) as Status;
     const m = this.metaView();
-    const many = this.f64(x.pr_result_many(), 2 * k);
+    const many = this.f64(x.pr_result_many(), 3 * k);
     const metres = new Float64Array(k);
     const cost = new Float64Array(k);
+    const real = new Float64Array(k);
     metres.set(many.subarray(0, k));
-    cost.set(many.subarray(k));
+    cost.set(many.subarray(k, 2 * k));
+    real.set(many.subarray(2 * k));
     const snapped = status === STATUS.noSnap || status === STATUS.notLoaded || status === STATUS.badQuery;
     return {
       status,
       metres,
       cost,
+      real,
       from: snapped
         ? null
         : { node: m[M.fromNode]!, lat: m[M.fromLat]!, lng: m[M.fromLng]!, snapM: m[M.fromSnapM]! },
       settled: m[M.settled]!,
+    };
+  }
+
+  /**
+   * A river route on a river graph (kind `river-graph`): the direction-aware river objective, and
+   * the figures a RIVER section needs (real duration, current split, locks, metres per waterway
+   * and per rule). `closed` is the gate mask, as for route().
+   */
+  routeRiver(
+    handle: number,
+    from: { lat: number; lng: number },
+    to: { lat: number; lng: number },
+    opts: RiverCosting & { closed?: number; maxSettled?: number; path?: boolean } = {},
+  ): RiverRoute {
+    const { closed = 0, maxSettled = 0, path = false, ...costing } = opts;
+    const raw = this.route(handle, from.lat, from.lng, to.lat, to.lng, closed, maxSettled, path, {
+      kind: "river",
+      ...costing,
+    });
+    if (raw.status !== STATUS.found) return { ...raw, river: null };
+    const r = this.f64(this.x.pr_result_river(), this.metaView()[M.riverLen]!);
+    const names = this.graph(handle).names;
+    const w = r[RIVER.waterways]!;
+    const k = r[RIVER.rules]!;
+    // Per names index: the router sizes waterways by the highest index in use, rules by the query.
+    const padded = (from: number, len: number, want: number) => {
+      const out = Array.from(r.subarray(from, from + len));
+      while (out.length < want) out.push(0);
+      return out;
+    };
+    return {
+      ...raw,
+      river: {
+        seconds: r[RIVER.seconds]!,
+        lockSeconds: r[RIVER.lockSeconds]!,
+        locks: r[RIVER.locks]!,
+        downstreamM: r[RIVER.downstreamM]!,
+        upstreamM: r[RIVER.upstreamM]!,
+        slackM: r[RIVER.slackM]!,
+        waterwayMetres: padded(RIVER.head, w, names.waterways?.length ?? 0),
+        ruleMetres: padded(RIVER.head + w, k, names.rules?.length ?? 0),
+      },
     };
   }
 }

@@ -7,9 +7,16 @@
 //! `pr_route` and `pr_one_to_many` leave their result in buffers read through `pr_result_*`
 //! pointers, shared by all graphs and valid until the next call. Errors leave a message behind
 //! `pr_error_ptr/len`.
+//!
+//! River queries (`OBJECTIVE_RIVER`) read their costing from the `pr_input` buffer, at 0 for
+//! `pr_route` and after the targets for `pr_one_to_many`: `[avoid, n, factor_0 .. factor_n-1]`,
+//! one time factor per seasonal rule index (0 = closed, else >= 1), n >= the graph's
+//! `pr_rule_count`. 55 rules do not fit the 32-bit gate mask, hence a buffer.
 
 use crate::graph::Graph;
-use crate::search::{summarize, Objective, Query, Searcher, Status};
+use crate::search::{
+    summarize, summarize_river, Objective, Query, River, RiverSummary, Searcher, Status,
+};
 use std::cell::RefCell;
 
 pub const STATUS_FOUND: i32 = Status::Found as i32;
@@ -18,12 +25,14 @@ pub const STATUS_BUDGET: i32 = Status::BudgetExhausted as i32;
 /// No graph behind the handle.
 pub const STATUS_NOT_LOADED: i32 = 3;
 pub const STATUS_NO_SNAP: i32 = 4;
-/// An unknown objective or an unusable default speed.
+/// An unknown objective, an unusable default speed, or bad river inputs (avoid < 1, a rule
+/// factor < 1 other than 0, fewer factors than the graph's rules, a malformed input block).
 pub const STATUS_BAD_QUERY: i32 = 5;
 
 /// `objective` argument of the query functions.
 pub const OBJECTIVE_DISTANCE: u32 = 0;
 pub const OBJECTIVE_TIME: u32 = 1;
+pub const OBJECTIVE_RIVER: u32 = 2;
 
 /// Layout of the `pr_result_meta` f64 array.
 pub mod meta {
@@ -42,7 +51,25 @@ pub mod meta {
     pub const PATH_POINTS: usize = 12;
     /// What the search minimised: metres (distance objective) or seconds (time objective).
     pub const COST: usize = 13;
+    /// Length of the `pr_result_river` array (0 unless the last route was a river route).
+    pub const RIVER_LEN: usize = 14;
     pub const LEN: usize = 16;
+}
+
+/// Layout of the `pr_result_river` f64 array: these fields, then `WATERWAYS` metres per waterway
+/// index, then `RULES` metres per rule index (one per factor of the query).
+pub mod river {
+    /// Real seconds: moving time with the rule factors, plus locks (no class avoid factor).
+    pub const SECONDS: usize = 0;
+    pub const LOCK_SECONDS: usize = 1;
+    /// Locks passed (partial edges at the ends pro rata).
+    pub const LOCKS: usize = 2;
+    pub const DOWNSTREAM_M: usize = 3;
+    pub const UPSTREAM_M: usize = 4;
+    pub const SLACK_M: usize = 5;
+    pub const WATERWAYS: usize = 6;
+    pub const RULES: usize = 7;
+    pub const HEAD: usize = 8;
 }
 
 struct Slot {
@@ -58,9 +85,11 @@ struct State {
     gates: Vec<u32>,
     zones: Vec<f64>,
     path: Vec<f64>,
-    /// One-to-many answer: metres of the K targets, then their costs.
+    /// Last river route (layout in [`river`]).
+    river: Vec<f64>,
+    /// One-to-many answer: metres of the K targets, then their costs, then their real costs.
     many: Vec<f64>,
-    /// Caller-filled query input (one-to-many targets).
+    /// Caller-filled query input (one-to-many targets, a river query's block).
     input: Vec<f64>,
 }
 
@@ -162,7 +191,7 @@ pub extern "C" fn pr_error_len() -> usize {
 }
 
 /// A buffer of at least `len` f64 the caller fills with query input (one-to-many targets as
-/// flat `[lat, lng]`); valid until the next `pr_input` call.
+/// flat `[lat, lng]`, then a river query's block); valid until the next `pr_input` call.
 #[no_mangle]
 pub extern "C" fn pr_input(len: usize) -> *mut f64 {
     STATE.with(|s| {
@@ -181,18 +210,54 @@ fn slot(graphs: &mut [Option<Slot>], handle: i32) -> Option<&mut Slot> {
     graphs.get_mut(handle as usize).and_then(Option::as_mut)
 }
 
-fn objective(code: u32, default_speed_kmh: f64) -> Option<Objective> {
-    let o = match code {
-        OBJECTIVE_DISTANCE => Objective::Distance,
-        OBJECTIVE_TIME => Objective::Time {
-            default_kmh: default_speed_kmh,
-        },
-        _ => return None,
-    };
-    if o.is_valid() {
+/// A query's objective inputs, owned: the river factors are copied out of the input buffer so the
+/// query can take the state mutably (55 f64, nothing next to a search).
+struct ObjectiveInput {
+    code: u32,
+    default_kmh: f64,
+    avoid: f64,
+    factors: Vec<f64>,
+}
+
+impl ObjectiveInput {
+    /// Reads a river block at `at` of `input` when `code` asks for one; `None` when it is malformed.
+    fn read(code: u32, default_kmh: f64, input: &[f64], at: usize) -> Option<ObjectiveInput> {
+        let mut o = ObjectiveInput {
+            code,
+            default_kmh,
+            avoid: 1.0,
+            factors: Vec::new(),
+        };
+        if code == OBJECTIVE_RIVER {
+            let head = input.get(at..at + 2)?;
+            let n = head[1];
+            if !(n >= 0.0 && n.fract() == 0.0 && n <= 65_536.0) {
+                return None;
+            }
+            o.avoid = head[0];
+            o.factors = input.get(at + 2..at + 2 + n as usize)?.to_vec();
+        }
         Some(o)
-    } else {
-        None
+    }
+
+    fn objective(&self) -> Option<Objective<'_>> {
+        let o = match self.code {
+            OBJECTIVE_DISTANCE => Objective::Distance,
+            OBJECTIVE_TIME => Objective::Time {
+                default_kmh: self.default_kmh,
+            },
+            OBJECTIVE_RIVER => Objective::River(River {
+                default_kmh: self.default_kmh,
+                avoid: self.avoid,
+                factors: &self.factors,
+            }),
+            _ => return None,
+        };
+        if o.is_valid() {
+            Some(o)
+        } else {
+            None
+        }
     }
 }
 
@@ -217,8 +282,9 @@ pub extern "C" fn pr_snap(handle: i32, lat: f64, lng: f64) -> i32 {
 
 /// Routes between two points of graph `handle` (snapped to their nearest node or lane point).
 /// `closed` is the gate bitmask, `max_settled` the search budget (0 = unlimited), `objective`
-/// `OBJECTIVE_DISTANCE` or `OBJECTIVE_TIME` (then `default_speed_kmh` is the speed of edges
-/// without one). Returns a `STATUS_*` code.
+/// `OBJECTIVE_DISTANCE`, `OBJECTIVE_TIME` or `OBJECTIVE_RIVER` (then `default_speed_kmh` is the
+/// speed of edges without one; a river query also reads its block from `pr_input`, and leaves its
+/// figures behind `pr_result_river`). Returns a `STATUS_*` code.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
 pub extern "C" fn pr_route(
@@ -235,7 +301,9 @@ pub extern "C" fn pr_route(
 ) -> i32 {
     STATE.with(|s| {
         let s = &mut *s.borrow_mut();
-        let status = match objective(objective_code, default_speed_kmh) {
+        s.river.clear();
+        let input = ObjectiveInput::read(objective_code, default_speed_kmh, &s.input, 0);
+        let status = match input.as_ref().and_then(ObjectiveInput::objective) {
             Some(o) => route_into(
                 s,
                 handle,
@@ -273,6 +341,9 @@ fn route_into(
     };
     s.zones.clear();
     s.zones.resize(g.zone_count as usize, 0.0);
+    if !objective.fits(g) {
+        return STATUS_BAD_QUERY;
+    }
     let (from, to) = match (g.snap(pts[0], pts[1]), g.snap(pts[2], pts[3])) {
         (Some(a), Some(b)) => (a, b),
         _ => return STATUS_NO_SNAP,
@@ -308,13 +379,34 @@ fn route_into(
     s.gates = summary.gates;
     s.zones = summary.zone_m;
     s.path = summary.path;
+    if let Objective::River(river) = objective {
+        river_into(&mut s.river, &summarize_river(g, &from, &to, &route, river));
+        m[meta::RIVER_LEN] = s.river.len() as f64;
+    }
     STATUS_FOUND
 }
 
+fn river_into(out: &mut Vec<f64>, r: &RiverSummary) {
+    out.clear();
+    out.resize(river::HEAD, 0.0);
+    out[river::SECONDS] = r.seconds;
+    out[river::LOCK_SECONDS] = r.lock_seconds;
+    out[river::LOCKS] = r.locks;
+    out[river::DOWNSTREAM_M] = r.downstream_m;
+    out[river::UPSTREAM_M] = r.upstream_m;
+    out[river::SLACK_M] = r.slack_m;
+    out[river::WATERWAYS] = r.waterway_m.len() as f64;
+    out[river::RULES] = r.rule_m.len() as f64;
+    out.extend_from_slice(&r.waterway_m);
+    out.extend_from_slice(&r.rule_m);
+}
+
 /// From one point to `count` targets of graph `handle`, in one search. The targets are flat
-/// `[lat, lng]` in the `pr_input` buffer (snapped like `pr_route`'s points). Answers through
-/// `pr_result_many`: `count` metres, then `count` costs (infinity = unreachable, NaN = target did
-/// not snap, or the budget ran out before it was final: then the status is `STATUS_BUDGET`).
+/// `[lat, lng]` in the `pr_input` buffer (snapped like `pr_route`'s points; a river query's block
+/// follows them). Answers through `pr_result_many`: `count` metres, then `count` costs, then
+/// `count` real costs (river: seconds without the class avoid factor; else equal to the costs)
+/// (infinity = unreachable, NaN = target did not snap, or the budget ran out before it was final:
+/// then the status is `STATUS_BUDGET`).
 /// Meta FROM_* hold the source snap, SETTLED the search's heap pops. Returns a `STATUS_*` code
 /// (`STATUS_FOUND` once the search completed, whatever each target's answer).
 #[no_mangle]
@@ -333,7 +425,8 @@ pub extern "C" fn pr_one_to_many(
         let s = &mut *s.borrow_mut();
         s.meta.iter_mut().for_each(|m| *m = 0.0);
         s.many.clear();
-        s.many.resize(2 * count, f64::NAN);
+        s.many.resize(3 * count, f64::NAN);
+        let input = ObjectiveInput::read(objective_code, default_speed_kmh, &s.input, 2 * count);
         let status = many_into(
             s,
             handle,
@@ -341,7 +434,7 @@ pub extern "C" fn pr_one_to_many(
             count,
             closed,
             max_settled,
-            objective(objective_code, default_speed_kmh),
+            input.as_ref().and_then(ObjectiveInput::objective),
         );
         s.meta[meta::STATUS] = f64::from(status);
         status
@@ -368,6 +461,9 @@ fn many_into(
         Some(x) => x,
         None => return STATUS_NOT_LOADED,
     };
+    if !objective.fits(g) {
+        return STATUS_BAD_QUERY;
+    }
     let source = match g.snap(from.0, from.1) {
         Some(a) => a,
         None => return STATUS_NO_SNAP,
@@ -383,7 +479,8 @@ fn many_into(
     let many = searcher.one_to_many(g, &source, &targets, closed, max_settled, objective);
     s.meta[meta::SETTLED] = f64::from(many.settled);
     s.many[..count].copy_from_slice(&many.metres);
-    s.many[count..].copy_from_slice(&many.cost);
+    s.many[count..2 * count].copy_from_slice(&many.cost);
+    s.many[2 * count..].copy_from_slice(&many.real);
     many.status as i32
 }
 
@@ -410,10 +507,16 @@ pub extern "C" fn pr_result_path() -> *const f64 {
     STATE.with(|s| s.borrow().path.as_ptr())
 }
 
-/// Metres then costs of the last one-to-many (2 x its target count).
+/// Metres, costs, then real costs of the last one-to-many (3 x its target count).
 #[no_mangle]
 pub extern "C" fn pr_result_many() -> *const f64 {
     STATE.with(|s| s.borrow().many.as_ptr())
+}
+
+/// River figures of the last route (layout in [`river`]; length in meta RIVER_LEN).
+#[no_mangle]
+pub extern "C" fn pr_result_river() -> *const f64 {
+    STATE.with(|s| s.borrow().river.as_ptr())
 }
 
 fn with_graph<T>(handle: i32, none: T, f: impl FnOnce(&Graph) -> T) -> T {
@@ -443,6 +546,19 @@ pub extern "C" fn pr_zone_count(handle: i32) -> u32 {
 #[no_mangle]
 pub extern "C" fn pr_gate_count(handle: i32) -> u32 {
     with_graph(handle, 0, |g| g.gate_count)
+}
+
+/// Waterway indices the graph's edges use (highest + 1; 0 without the section).
+#[no_mangle]
+pub extern "C" fn pr_waterway_count(handle: i32) -> u32 {
+    with_graph(handle, 0, |g| g.waterway_count)
+}
+
+/// Seasonal rule indices the graph's edges use (highest + 1): a river query passes at least this
+/// many factors.
+#[no_mangle]
+pub extern "C" fn pr_rule_count(handle: i32) -> u32 {
+    with_graph(handle, 0, |g| g.rule_count)
 }
 
 /// The graph's mode code (meta[0]: 0 sea, 1 river, 2 rail, 3 road), or -1.

@@ -1,6 +1,7 @@
 //! Transport graph in memory: nodes, CSR arcs over undirected edges, per-edge geometry, gates
 //! (closable edge sets: sea passages, border crossings, tunnels), zone splits (emission zones,
-//! tolled areas), optional per-edge attributes, a snapping grid and landmark bounds. Disk layout:
+//! tolled areas), optional per-edge attributes (speeds, classes, river currents, locks,
+//! waterways, seasonal rules), a snapping grid and landmark bounds. Disk layout:
 //! docs/graph-format.md (payload version 2).
 
 use crate::container;
@@ -17,7 +18,15 @@ pub const HAS_EDGE_CLASS: u32 = 1 << 1;
 pub const HAS_EDGE_COUNTRY: u32 = 1 << 2;
 pub const HAS_EDGE_FIXED: u32 = 1 << 3;
 pub const HAS_LANDMARKS: u32 = 1 << 4;
-const KNOWN_SECTIONS: u32 = (1 << 5) - 1;
+/// River: signed current per edge, km/h, > 0 = the water flows from `edge_from` to `edge_to`.
+pub const HAS_EDGE_CURRENT: u32 = 1 << 5;
+/// River: lock count per edge (their time is in `edge_fixed_s`).
+pub const HAS_EDGE_LOCKS: u32 = 1 << 6;
+/// River: waterway index per edge (into `names.waterways`).
+pub const HAS_EDGE_WATERWAY: u32 = 1 << 7;
+/// River: seasonal rules per edge, CSR `rule_start` / `rule_id` (into `names.rules`).
+pub const HAS_EDGE_RULES: u32 = 1 << 8;
+const KNOWN_SECTIONS: u32 = (1 << 9) - 1;
 /// Landmarks for ALT bounds; 16 keeps load fast and the table at 128 bytes per node.
 pub const LANDMARKS: usize = 24;
 /// Snapping grid cell size in degrees.
@@ -59,9 +68,28 @@ pub struct Graph {
     /// Fixed seconds per traversal for the time objective (ferries, border waits;
     /// `HAS_EDGE_FIXED`), else empty.
     pub edge_fixed_s: Vec<f32>,
+    /// Signed current along `edge_from -> edge_to` in km/h (`HAS_EDGE_CURRENT`), else empty.
+    pub edge_current_kmh: Vec<f32>,
+    /// Locks per edge (`HAS_EDGE_LOCKS`), else empty.
+    pub edge_locks: Vec<u8>,
+    /// Waterway index per edge (`HAS_EDGE_WATERWAY`), else empty.
+    pub edge_waterway: Vec<u16>,
+    /// Seasonal rules of edge e: `rule_id[rule_start[e]..rule_start[e + 1]]` (`HAS_EDGE_RULES`),
+    /// else both empty.
+    pub rule_start: Vec<u32>,
+    pub rule_id: Vec<u8>,
     // Derived at load.
     /// Highest edge speed in km/h (0 without the speed section): scales bounds for time queries.
     pub max_speed_kmh: f64,
+    /// Highest over-ground river speed of the edges with a speed of their own: max(3, speed +
+    /// |current|) in km/h (0 when no edge has a speed); bounds river queries.
+    pub max_ground_kmh: f64,
+    /// Highest |current| on edges without a speed of their own (they use the query's default
+    /// speed), or -1 when every edge has a speed.
+    pub max_default_current_kmh: f64,
+    /// Waterway and rule indices in use: highest index + 1 (0 without the section).
+    pub waterway_count: u32,
+    pub rule_count: u32,
     pub edge_from: Vec<u32>,
     pub edge_to: Vec<u32>,
     /// Edge of each intermediate point and its distance along the edge from `edge_from`.
@@ -90,6 +118,11 @@ pub struct EdgeAttrs {
     pub class: Vec<u8>,
     pub country: Vec<u16>,
     pub fixed_s: Vec<f32>,
+    pub current_kmh: Vec<f32>,
+    pub locks: Vec<u8>,
+    pub waterway: Vec<u16>,
+    /// Rule indices per edge (empty or one list per edge; all lists empty = no rule section).
+    pub rules: Vec<Vec<u8>>,
 }
 
 /// Where a query point joins the graph: a node, or an intermediate point of an edge (then it
@@ -223,6 +256,23 @@ impl Graph {
         if g.sections & HAS_EDGE_FIXED != 0 {
             g.edge_fixed_s = f32s("edge_fixed_s")?;
         }
+        if g.sections & HAS_EDGE_CURRENT != 0 {
+            g.edge_current_kmh = f32s("edge_current_kmh")?;
+        }
+        if g.sections & HAS_EDGE_LOCKS != 0 {
+            g.edge_locks = a.section("edge_locks")?.to_vec();
+        }
+        if g.sections & HAS_EDGE_WATERWAY != 0 {
+            g.edge_waterway = words(
+                a.section("edge_waterway")?,
+                "edge_waterway",
+                u16::from_le_bytes,
+            )?;
+        }
+        if g.sections & HAS_EDGE_RULES != 0 {
+            g.rule_start = u32s("rule_start")?;
+            g.rule_id = a.section("rule_id")?.to_vec();
+        }
         g.check(meta[1] as usize, meta[2] as usize)
             .map_err(|why| format!("artifact {}: {}", path, why))?;
         g.prepare();
@@ -245,7 +295,7 @@ impl Graph {
     }
 
     /// Encodes the graph as a payload version 2 artifact (tests and tools; the data build has its
-    /// own writer, data-build/sea/graph.ts). Landmarks are written when present.
+    /// own writer, data-build/graph/encode.ts). Landmarks are written when present.
     pub fn to_artifact(&self, kind: &str, build_id: &str) -> Vec<u8> {
         fn le<T: Copy, const N: usize>(v: &[T], f: fn(T) -> [u8; N]) -> Vec<u8> {
             v.iter().flat_map(|&x| f(x)).collect()
@@ -299,6 +349,22 @@ impl Graph {
         if self.sections & HAS_EDGE_FIXED != 0 {
             sections.push(("edge_fixed_s", le(&self.edge_fixed_s, f32::to_le_bytes)));
         }
+        if self.sections & HAS_EDGE_CURRENT != 0 {
+            sections.push((
+                "edge_current_kmh",
+                le(&self.edge_current_kmh, f32::to_le_bytes),
+            ));
+        }
+        if self.sections & HAS_EDGE_LOCKS != 0 {
+            sections.push(("edge_locks", self.edge_locks.clone()));
+        }
+        if self.sections & HAS_EDGE_WATERWAY != 0 {
+            sections.push(("edge_waterway", le(&self.edge_waterway, u16::to_le_bytes)));
+        }
+        if self.sections & HAS_EDGE_RULES != 0 {
+            sections.push(("rule_start", le(&self.rule_start, u32::to_le_bytes)));
+            sections.push(("rule_id", self.rule_id.clone()));
+        }
         if let (Some(lm), true) = (&self.landmarks, self.sections & HAS_LANDMARKS != 0) {
             let mut m = Vec::with_capacity(16);
             m.extend_from_slice(&(lm.count as u32).to_le_bytes());
@@ -337,7 +403,16 @@ impl Graph {
             edge_class: Vec::new(),
             edge_country: Vec::new(),
             edge_fixed_s: Vec::new(),
+            edge_current_kmh: Vec::new(),
+            edge_locks: Vec::new(),
+            edge_waterway: Vec::new(),
+            rule_start: Vec::new(),
+            rule_id: Vec::new(),
             max_speed_kmh: 0.0,
+            max_ground_kmh: 0.0,
+            max_default_current_kmh: -1.0,
+            waterway_count: 0,
+            rule_count: 0,
             edge_from: Vec::new(),
             edge_to: Vec::new(),
             geom_edge: Vec::new(),
@@ -379,11 +454,24 @@ impl Graph {
             && optional(self.edge_class.len(), HAS_EDGE_CLASS)
             && optional(self.edge_country.len(), HAS_EDGE_COUNTRY)
             && optional(self.edge_fixed_s.len(), HAS_EDGE_FIXED)
+            && optional(self.edge_current_kmh.len(), HAS_EDGE_CURRENT)
+            && optional(self.edge_locks.len(), HAS_EDGE_LOCKS)
+            && optional(self.edge_waterway.len(), HAS_EDGE_WATERWAY)
             && self
                 .edge_speed_kmh
                 .iter()
                 .all(|&v| v.is_finite() && v >= 0.0)
-            && self.edge_fixed_s.iter().all(|&v| v.is_finite() && v >= 0.0);
+            && self.edge_fixed_s.iter().all(|&v| v.is_finite() && v >= 0.0)
+            && self.edge_current_kmh.iter().all(|v| v.is_finite());
+        // Rules: a CSR over the edges, from 0 to the end of rule_id, never going back.
+        let rules_ok = if self.sections & HAS_EDGE_RULES != 0 {
+            self.rule_start.len() == e + 1
+                && self.rule_start[0] == 0
+                && self.rule_start.windows(2).all(|w| w[0] <= w[1])
+                && self.rule_start[e] as usize == self.rule_id.len()
+        } else {
+            self.rule_start.is_empty() && self.rule_id.is_empty()
+        };
         let in_range = self.arc_head.iter().all(|&h| (h as usize) < n)
             && self.arc_edge.iter().all(|&x| ((x >> 1) as usize) < e)
             && self.edge_len.iter().all(|&l| l >= 0.0)
@@ -392,7 +480,7 @@ impl Graph {
                 .edge_gate
                 .iter()
                 .all(|&g| u32::from(g) <= self.gate_count);
-        if ok && in_range && attrs_ok {
+        if ok && in_range && attrs_ok && rules_ok {
             Ok(())
         } else {
             Err("inconsistent section sizes or indices".into())
@@ -481,11 +569,27 @@ impl Graph {
         g.sections = flag(attrs.speed_kmh.len(), HAS_EDGE_SPEED)
             | flag(attrs.class.len(), HAS_EDGE_CLASS)
             | flag(attrs.country.len(), HAS_EDGE_COUNTRY)
-            | flag(attrs.fixed_s.len(), HAS_EDGE_FIXED);
+            | flag(attrs.fixed_s.len(), HAS_EDGE_FIXED)
+            | flag(attrs.current_kmh.len(), HAS_EDGE_CURRENT)
+            | flag(attrs.locks.len(), HAS_EDGE_LOCKS)
+            | flag(attrs.waterway.len(), HAS_EDGE_WATERWAY);
         g.edge_speed_kmh = attrs.speed_kmh;
         g.edge_class = attrs.class;
         g.edge_country = attrs.country;
         g.edge_fixed_s = attrs.fixed_s;
+        g.edge_current_kmh = attrs.current_kmh;
+        g.edge_locks = attrs.locks;
+        g.edge_waterway = attrs.waterway;
+        // Like the data build's writer: the rule section exists when some edge has a rule.
+        if attrs.rules.iter().any(|r| !r.is_empty()) {
+            assert_eq!(attrs.rules.len(), edges.len(), "one rule list per edge");
+            g.sections |= HAS_EDGE_RULES;
+            g.rule_start.push(0);
+            for r in &attrs.rules {
+                g.rule_id.extend_from_slice(r);
+                g.rule_start.push(g.rule_id.len() as u32);
+            }
+        }
         g.check(n, edges.len()).expect("consistent in-memory graph");
         g.prepare();
         g.prepare_landmarks(0);
@@ -501,6 +605,32 @@ impl Graph {
             .edge_speed_kmh
             .iter()
             .fold(0.0f64, |m, &v| m.max(f64::from(v)));
+        self.max_ground_kmh = 0.0;
+        self.max_default_current_kmh = -1.0;
+        for ed in 0..e {
+            let cur = self
+                .edge_current_kmh
+                .get(ed)
+                .map_or(0.0, |&c| f64::from(c).abs());
+            match self.edge_speed_kmh.get(ed).map(|&v| f64::from(v)) {
+                Some(kmh) if kmh > 0.0 => {
+                    self.max_ground_kmh = self.max_ground_kmh.max((kmh + cur).max(3.0))
+                }
+                _ => self.max_default_current_kmh = self.max_default_current_kmh.max(cur),
+            }
+        }
+        self.waterway_count = self
+            .edge_waterway
+            .iter()
+            .map(|&w| u32::from(w) + 1)
+            .max()
+            .unwrap_or(0);
+        self.rule_count = self
+            .rule_id
+            .iter()
+            .map(|&r| u32::from(r) + 1)
+            .max()
+            .unwrap_or(0);
         self.xyz = (0..n).map(|i| unit(self.lat[i], self.lng[i])).collect();
         self.edge_from = vec![0; e];
         self.edge_to = vec![0; e];
@@ -587,6 +717,15 @@ impl Graph {
         }
         h.write(&self.edge_gate);
         h.finish()
+    }
+
+    /// Seasonal rule indices of edge `e` (empty without the rule section).
+    #[inline]
+    pub fn rules_of(&self, e: usize) -> &[u8] {
+        match self.rule_start.get(e..e + 2) {
+            Some(w) => &self.rule_id[w[0] as usize..w[1] as usize],
+            None => &[],
+        }
     }
 
     pub fn node_count(&self) -> usize {

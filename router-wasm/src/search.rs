@@ -1,6 +1,6 @@
 //! A* over a [`Graph`] between two anchors, and Dijkstra from one anchor to many, with
-//! query-time closed gates, per-query edge costs (distance or time, from edge attributes and
-//! query inputs), ALT bounds and a settle budget.
+//! query-time closed gates, per-query edge costs (distance, time, or direction-aware river time,
+//! from edge attributes and query inputs), ALT bounds and a settle budget.
 
 use crate::graph::{chord, chord_bound_m, Anchor, Graph};
 use std::cmp::Reverse;
@@ -15,103 +15,256 @@ pub enum Status {
 
 /// What a search minimises. Costs are computed per edge at query time, never stored.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Objective {
+pub enum Objective<'a> {
     /// Metres (`edge_len`): the sea router's objective.
     Distance,
     /// Seconds: `edge_len / speed + edge_fixed_s`, the speed being the edge's `edge_speed_kmh`
     /// when the graph carries it and it is > 0, else `default_kmh` (the query's speed).
     Time { default_kmh: f64 },
+    /// Seconds on a river graph, direction-aware (see [`River`]).
+    River(River<'a>),
 }
 
-impl Objective {
-    /// A usable objective: a time objective needs a finite default speed > 0.
+/// River costing of one query (docs/graph-format.md, "River costs"). Over ground an edge runs at
+/// max(3, speed through water + current) km/h going downstream, max(3, speed - current) upstream;
+/// its time is metres / that speed x 1.1 (operating factor) x the factors of its seasonal rules,
+/// plus its fixed seconds (locks). The search cost multiplies edges below CEMT class IV by
+/// `avoid`; reported durations do not.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct River<'a> {
+    /// Speed through water of edges without one of their own (km/h, > 0).
+    pub default_kmh: f64,
+    /// Search-cost factor of edges with a class code below 4 (>= 1; 1 = no avoidance).
+    pub avoid: f64,
+    /// One factor per seasonal rule index: 0 = the rule closes its edges, else >= 1 (a slow-down).
+    /// Needs at least `Graph::rule_count` entries.
+    pub factors: &'a [f64],
+}
+
+/// Operating factor on river moving time (manoeuvring, waiting, traffic).
+pub const RIVER_OPERATING_FACTOR: f64 = 1.1;
+/// Over-ground speed floor of a barge going upstream, km/h.
+pub const RIVER_MIN_GROUND_KMH: f64 = 3.0;
+/// Class codes below this (CEMT IV; 0 = uncurated) are avoided by cost.
+pub const RIVER_AVOID_BELOW_CLASS: u8 = 4;
+
+impl<'a> Objective<'a> {
+    /// A usable objective: a time objective needs a finite default speed > 0; a river one also an
+    /// avoid factor >= 1 and rule factors that are 0 or >= 1 (factors < 1 would break the bounds).
     pub fn is_valid(&self) -> bool {
+        let speed_ok = |kmh: f64| kmh.is_finite() && kmh > 0.0;
         match *self {
             Objective::Distance => true,
-            Objective::Time { default_kmh } => default_kmh.is_finite() && default_kmh > 0.0,
-        }
-    }
-}
-
-/// Per-query edge costing: the objective bound to a graph.
-#[derive(Clone, Copy)]
-pub struct Costing<'g> {
-    g: &'g Graph,
-    time: bool,
-    default_mps: f64,
-    /// Lower-bound metres -> lower-bound cost (1 / fastest speed in m/s for time).
-    h_scale: f64,
-}
-
-impl<'g> Costing<'g> {
-    pub fn new(g: &'g Graph, objective: Objective) -> Costing<'g> {
-        match objective {
-            Objective::Distance => Costing {
-                g,
-                time: false,
-                default_mps: 0.0,
-                h_scale: 1.0,
-            },
-            Objective::Time { default_kmh } => {
-                let default_mps = default_kmh / 3.6;
-                let fastest = default_mps.max(g.max_speed_kmh / 3.6);
-                Costing {
-                    g,
-                    time: true,
-                    default_mps,
-                    h_scale: 1.0 / fastest,
-                }
+            Objective::Time { default_kmh } => speed_ok(default_kmh),
+            Objective::River(r) => {
+                speed_ok(r.default_kmh)
+                    && r.avoid.is_finite()
+                    && r.avoid >= 1.0
+                    && r.factors
+                        .iter()
+                        .all(|&f| f == 0.0 || (f.is_finite() && f >= 1.0))
             }
         }
     }
 
-    /// Cost of traversing the whole edge `e`.
-    #[inline]
-    pub fn edge(&self, e: usize) -> f64 {
-        let g = self.g;
-        if !self.time {
-            return g.edge_len[e];
-        }
-        let kmh = g.edge_speed_kmh.get(e).map_or(0.0, |&v| f64::from(v));
-        let mps = if kmh > 0.0 {
-            kmh / 3.6
-        } else {
-            self.default_mps
+    /// Valid, and usable on `g`: a river query names a factor for every rule the graph uses.
+    pub fn fits(&self, g: &Graph) -> bool {
+        self.is_valid()
+            && match *self {
+                Objective::River(r) => r.factors.len() >= g.rule_count as usize,
+                _ => true,
+            }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Distance,
+    Time,
+    River,
+}
+
+/// Per-query edge costing: the objective bound to a graph. Arcs are `edge << 1 | reversed`
+/// (`Graph::arc_edge` values): only river costs depend on the direction.
+#[derive(Clone, Copy)]
+pub struct Costing<'a> {
+    g: &'a Graph,
+    kind: Kind,
+    default_kmh: f64,
+    /// Lower-bound metres -> lower-bound cost (1 / fastest speed in m/s for time).
+    h_scale: f64,
+    avoid: f64,
+    factors: &'a [f64],
+}
+
+impl<'a> Costing<'a> {
+    pub fn new(g: &'a Graph, objective: Objective<'a>) -> Costing<'a> {
+        let mut c = Costing {
+            g,
+            kind: Kind::Distance,
+            default_kmh: 0.0,
+            h_scale: 1.0,
+            avoid: 1.0,
+            factors: &[],
         };
-        g.edge_len[e] / mps + g.edge_fixed_s.get(e).map_or(0.0, |&v| f64::from(v))
+        match objective {
+            Objective::Distance => {}
+            Objective::Time { default_kmh } => {
+                c.kind = Kind::Time;
+                c.default_kmh = default_kmh;
+                c.h_scale = 1.0 / (default_kmh / 3.6).max(g.max_speed_kmh / 3.6);
+            }
+            Objective::River(r) => {
+                // The fastest over-ground speed any edge allows, in any direction: rule factors
+                // and avoid are >= 1 and locks >= 0, so metres x 1.1 / it bounds every route.
+                let mut fastest = g.max_ground_kmh.max(RIVER_MIN_GROUND_KMH);
+                if g.max_default_current_kmh >= 0.0 {
+                    fastest = fastest.max(r.default_kmh + g.max_default_current_kmh);
+                }
+                c.kind = Kind::River;
+                c.default_kmh = r.default_kmh;
+                c.h_scale = RIVER_OPERATING_FACTOR * 3.6 / fastest;
+                c.avoid = r.avoid;
+                c.factors = r.factors;
+            }
+        }
+        c
     }
 
-    /// Cost of `metres` of edge `e` (a query point on a lane): the edge's cost pro rata.
     #[inline]
-    pub fn part(&self, e: usize, metres: f64) -> f64 {
-        if !self.time {
-            return metres;
+    fn speed_kmh(&self, e: usize) -> f64 {
+        match self.g.edge_speed_kmh.get(e) {
+            Some(&v) if v > 0.0 => f64::from(v),
+            _ => self.default_kmh,
         }
-        let len = self.g.edge_len[e];
-        if len > 0.0 {
-            self.edge(e) * (metres / len)
+    }
+
+    #[inline]
+    fn fixed_s(&self, e: usize) -> f64 {
+        self.g.edge_fixed_s.get(e).map_or(0.0, |&v| f64::from(v))
+    }
+
+    /// Signed current along the arc (km/h, > 0 = going downstream).
+    #[inline]
+    fn along_kmh(&self, x: u32) -> f64 {
+        let c = self
+            .g
+            .edge_current_kmh
+            .get((x >> 1) as usize)
+            .map_or(0.0, |&v| f64::from(v));
+        if x & 1 == 1 {
+            -c
+        } else {
+            c
+        }
+    }
+
+    /// Real river seconds of the whole arc: (moving, locks); `None` when a rule closes it.
+    #[inline]
+    pub fn river_seconds(&self, x: u32) -> Option<(f64, f64)> {
+        let e = (x >> 1) as usize;
+        let mut factor = 1.0;
+        for &r in self.g.rules_of(e) {
+            factor *= self.factors[r as usize];
+        }
+        if factor == 0.0 {
+            return None;
+        }
+        let ground = (self.speed_kmh(e) + self.along_kmh(x)).max(RIVER_MIN_GROUND_KMH);
+        let moving = self.g.edge_len[e] / (ground / 3.6) * RIVER_OPERATING_FACTOR * factor;
+        Some((moving, self.fixed_s(e)))
+    }
+
+    /// Search cost of traversing the whole arc `x` (infinite when closed).
+    #[inline]
+    pub fn arc(&self, x: u32) -> f64 {
+        let e = (x >> 1) as usize;
+        match self.kind {
+            Kind::Distance => self.g.edge_len[e],
+            Kind::Time => self.g.edge_len[e] / (self.speed_kmh(e) / 3.6) + self.fixed_s(e),
+            Kind::River => match self.river_seconds(x) {
+                Some((moving, locks)) => {
+                    let below = self
+                        .g
+                        .edge_class
+                        .get(e)
+                        .map_or(false, |&c| c < RIVER_AVOID_BELOW_CLASS);
+                    (moving + locks) * if below { self.avoid } else { 1.0 }
+                }
+                None => f64::INFINITY,
+            },
+        }
+    }
+
+    /// The arc's cost without search-only penalties: metres, or real seconds (the river class
+    /// avoid factor not applied).
+    #[inline]
+    pub fn real(&self, x: u32) -> f64 {
+        match self.kind {
+            Kind::River => self
+                .river_seconds(x)
+                .map_or(f64::INFINITY, |(moving, locks)| moving + locks),
+            _ => self.arc(x),
+        }
+    }
+
+    /// `full` (the whole arc's cost) for `metres` of it: pro rata (a query point on an edge).
+    #[inline]
+    fn share(&self, x: u32, full: f64, metres: f64) -> f64 {
+        let len = self.g.edge_len[(x >> 1) as usize];
+        if self.kind == Kind::Distance {
+            metres
+        } else if !full.is_finite() {
+            full
+        } else if len > 0.0 {
+            full * (metres / len)
         } else {
             0.0
         }
     }
 
-    /// Link cost of an anchor's link `(node, metres)`.
+    /// Search cost of `metres` of arc `x`.
     #[inline]
-    fn link(&self, a: &Anchor, metres: f64) -> f64 {
+    pub fn part(&self, x: u32, metres: f64) -> f64 {
+        self.share(x, self.arc(x), metres)
+    }
+
+    /// Real cost of `metres` of arc `x`.
+    #[inline]
+    pub fn real_part(&self, x: u32, metres: f64) -> f64 {
+        self.share(x, self.real(x), metres)
+    }
+
+    /// Search and real cost of an anchor's link `i`, leaving the anchor (`source`) or arriving.
+    #[inline]
+    fn link(&self, a: &Anchor, i: usize, source: bool) -> (f64, f64) {
+        let metres = a.links[i].1;
         match a.on_edge {
-            Some((e, _)) => self.part(e as usize, metres),
-            None => metres,
+            Some((e, _)) => {
+                let x = link_arc(e, i, source);
+                (self.part(x, metres), self.real_part(x, metres))
+            }
+            None => (metres, metres),
         }
     }
 
     #[inline]
     fn bound(&self, metres: f64) -> f64 {
-        if self.time {
-            metres * self.h_scale
-        } else {
-            metres
-        }
+        metres * self.h_scale
     }
+}
+
+/// The arc an edge anchor's link `i` runs along. Link 0 joins `edge_from`, link 1 `edge_to`:
+/// leaving towards `edge_from`, or arriving from `edge_to`, runs against the edge.
+#[inline]
+fn link_arc(e: u32, i: usize, source: bool) -> u32 {
+    e << 1 | u32::from((i == 0) == source)
+}
+
+/// The arc between two points `k1 -> k2` of one edge.
+#[inline]
+fn within_arc(e: u32, k1: u32, k2: u32) -> u32 {
+    e << 1 | u32::from(k1 > k2)
 }
 
 pub struct Query<'a> {
@@ -121,7 +274,7 @@ pub struct Query<'a> {
     pub closed: u32,
     /// Maximum heap pops (settles, counting re-opened nodes); 0 = unlimited.
     pub max_settled: u32,
-    pub objective: Objective,
+    pub objective: Objective<'a>,
 }
 
 #[derive(Default, Debug)]
@@ -146,8 +299,9 @@ pub struct Searcher {
     parent: Vec<u32>,
     /// Heuristic per node, computed on first touch in a query.
     h: Vec<f64>,
-    /// Metres along the search tree (one-to-many).
+    /// Metres and real cost along the search tree (one-to-many).
     len: Vec<f64>,
+    real: Vec<f64>,
     stamp: Vec<u32>,
     generation: u32,
     heap: BinaryHeap<Reverse<(u64, u32)>>,
@@ -167,6 +321,7 @@ impl Searcher {
             parent: vec![SOURCE; n],
             h: vec![0.0; n],
             len: vec![0.0; n],
+            real: vec![0.0; n],
             stamp: vec![0; n],
             generation: 0,
             heap: BinaryHeap::new(),
@@ -248,6 +403,7 @@ impl Searcher {
             self.dist.len() == g.node_count(),
             "searcher built for another graph"
         );
+        debug_assert!(q.objective.fits(g), "objective unusable on this graph");
         self.next_generation();
         self.choose_landmarks(g, q);
         let cost = Costing::new(g, q.objective);
@@ -258,7 +414,7 @@ impl Searcher {
         if let (Some((e1, k1)), Some((e2, k2))) = (q.from.on_edge, q.to.on_edge) {
             if e1 == e2 {
                 direct_m = (g.geom_off[k1 as usize] - g.geom_off[k2 as usize]).abs();
-                best = cost.part(e1 as usize, direct_m);
+                best = cost.part(within_arc(e1, k1, k2), direct_m);
                 out.direct = true;
             }
         }
@@ -267,8 +423,9 @@ impl Searcher {
             direct_m = 0.0;
             out.direct = true;
         }
-        for (i, &(v, m)) in q.from.links.iter().enumerate() {
-            let c = cost.link(q.from, m);
+        for i in 0..q.from.links.len() {
+            let v = q.from.links[i].0;
+            let c = cost.link(q.from, i, true).0;
             self.touch(g, v, &target, &cost);
             let vi = v as usize;
             if c < self.dist[vi] {
@@ -278,6 +435,9 @@ impl Searcher {
                 self.heap.push(Reverse(((c + self.h[vi]).to_bits(), v)));
             }
         }
+        let ends: Vec<(u32, f64)> = (0..q.to.links.len())
+            .map(|i| (q.to.links[i].0, cost.link(q.to, i, false).0))
+            .collect();
         let mut settled = 0u32;
         let mut end: Option<(u32, usize)> = None;
         while let Some(Reverse((f_bits, u))) = self.heap.pop() {
@@ -294,8 +454,7 @@ impl Searcher {
                 out.settled = settled;
                 return (Status::BudgetExhausted, out);
             }
-            for (i, &(v, m)) in q.to.links.iter().enumerate() {
-                let c = cost.link(q.to, m);
+            for (i, &(v, c)) in ends.iter().enumerate() {
                 if v == u && du + c < best {
                     best = du + c;
                     end = Some((u, i));
@@ -303,15 +462,15 @@ impl Searcher {
                 }
             }
             for a in g.arc_start[ui]..g.arc_start[ui + 1] {
-                let e = (g.arc_edge[a as usize] >> 1) as usize;
-                let gate = g.edge_gate[e];
+                let x = g.arc_edge[a as usize];
+                let gate = g.edge_gate[(x >> 1) as usize];
                 if gate != 0 && q.closed & (1 << (gate - 1)) != 0 {
                     continue;
                 }
                 let v = g.arc_head[a as usize];
                 self.touch(g, v, &target, &cost);
                 let vi = v as usize;
-                let dv = du + cost.edge(e);
+                let dv = du + cost.arc(x);
                 if dv < self.dist[vi] {
                     self.dist[vi] = dv;
                     self.parent[vi] = a;
@@ -344,7 +503,7 @@ impl Searcher {
             }
             out.from_link = (SOURCE - self.parent[v]) as usize;
             out.arcs.reverse();
-            if cost.time {
+            if cost.kind != Kind::Distance {
                 out.metres = q.from.links[out.from_link].1
                     + out
                         .arcs
@@ -357,10 +516,10 @@ impl Searcher {
         (Status::Found, out)
     }
 
-    /// Dijkstra from one anchor to many: metres and cost of the cheapest route to each target
-    /// (`None` targets, points that did not snap, answer NaN; unreachable ones infinity). Stops
-    /// once no open entry can improve any target. On budget exhaustion the targets not yet final
-    /// answer NaN.
+    /// Dijkstra from one anchor to many: metres, cost and real cost (without search-only
+    /// penalties: [`Costing::real`]) of the cheapest route to each target (`None` targets, points
+    /// that did not snap, answer NaN; unreachable ones infinity). Stops once no open entry can
+    /// improve any target. On budget exhaustion the targets not yet final answer NaN.
     pub fn one_to_many(
         &mut self,
         g: &Graph,
@@ -374,6 +533,7 @@ impl Searcher {
             self.dist.len() == g.node_count(),
             "searcher built for another graph"
         );
+        debug_assert!(objective.fits(g), "objective unusable on this graph");
         self.next_generation();
         let cost = Costing::new(g, objective);
         let k = targets.len();
@@ -381,10 +541,12 @@ impl Searcher {
             status: Status::Found,
             metres: vec![f64::NAN; k],
             cost: vec![f64::NAN; k],
+            real: vec![f64::NAN; k],
             settled: 0,
         };
-        // (link node, target, link cost, link metres), sorted by node for lookup on settle.
-        let mut ends: Vec<(u32, usize, f64, f64)> = Vec::new();
+        // (link node, target, link cost, link metres, link real cost), sorted by node for lookup
+        // on settle.
+        let mut ends: Vec<(u32, usize, f64, f64, f64)> = Vec::new();
         for (i, t) in targets.iter().enumerate() {
             let t = match t {
                 Some(t) => t,
@@ -392,18 +554,23 @@ impl Searcher {
             };
             out.metres[i] = f64::INFINITY;
             out.cost[i] = f64::INFINITY;
+            out.real[i] = f64::INFINITY;
             if t.point == from.point {
                 out.metres[i] = 0.0;
                 out.cost[i] = 0.0;
+                out.real[i] = 0.0;
             } else if let (Some((e1, k1)), Some((e2, k2))) = (from.on_edge, t.on_edge) {
                 if e1 == e2 {
                     let m = (g.geom_off[k1 as usize] - g.geom_off[k2 as usize]).abs();
+                    let x = within_arc(e1, k1, k2);
                     out.metres[i] = m;
-                    out.cost[i] = cost.part(e1 as usize, m);
+                    out.cost[i] = cost.part(x, m);
+                    out.real[i] = cost.real_part(x, m);
                 }
             }
-            for &(v, m) in &t.links {
-                ends.push((v, i, cost.link(t, m), m));
+            for (l, &(v, m)) in t.links.iter().enumerate() {
+                let (c, r) = cost.link(t, l, false);
+                ends.push((v, i, c, m, r));
             }
         }
         ends.sort_by_key(|x| x.0);
@@ -413,16 +580,17 @@ impl Searcher {
                 .fold(f64::NEG_INFINITY, |a, &b| a.max(b))
         };
         let mut bound = worst(&out.cost);
-        for &(v, m) in &from.links {
+        for (l, &(v, m)) in from.links.iter().enumerate() {
             let vi = v as usize;
             if self.stamp[vi] != self.generation {
                 self.stamp[vi] = self.generation;
                 self.dist[vi] = f64::INFINITY;
             }
-            let c = cost.link(from, m);
+            let (c, r) = cost.link(from, l, true);
             if c < self.dist[vi] {
                 self.dist[vi] = c;
                 self.len[vi] = m;
+                self.real[vi] = r;
                 self.heap.push(Reverse((c.to_bits(), v)));
             }
         }
@@ -445,10 +613,11 @@ impl Searcher {
             last = du;
             let first = ends.partition_point(|x| x.0 < u);
             let mut improved = false;
-            for &(_, i, c, m) in ends[first..].iter().take_while(|x| x.0 == u) {
+            for &(_, i, c, m, r) in ends[first..].iter().take_while(|x| x.0 == u) {
                 if du + c < out.cost[i] {
                     out.cost[i] = du + c;
                     out.metres[i] = self.len[ui] + m;
+                    out.real[i] = self.real[ui] + r;
                     improved = true;
                 }
             }
@@ -456,7 +625,8 @@ impl Searcher {
                 bound = worst(&out.cost);
             }
             for a in g.arc_start[ui]..g.arc_start[ui + 1] {
-                let e = (g.arc_edge[a as usize] >> 1) as usize;
+                let x = g.arc_edge[a as usize];
+                let e = (x >> 1) as usize;
                 let gate = g.edge_gate[e];
                 if gate != 0 && closed & (1 << (gate - 1)) != 0 {
                     continue;
@@ -467,10 +637,11 @@ impl Searcher {
                     self.stamp[vi] = self.generation;
                     self.dist[vi] = f64::INFINITY;
                 }
-                let dv = du + cost.edge(e);
+                let dv = du + cost.arc(x);
                 if dv < self.dist[vi] {
                     self.dist[vi] = dv;
                     self.len[vi] = self.len[ui] + g.edge_len[e];
+                    self.real[vi] = self.real[ui] + cost.real(x);
                     self.heap.push(Reverse((dv.to_bits(), v)));
                 }
             }
@@ -481,6 +652,7 @@ impl Searcher {
                 if out.cost[i].is_nan() || out.cost[i] > last {
                     out.metres[i] = f64::NAN;
                     out.cost[i] = f64::NAN;
+                    out.real[i] = f64::NAN;
                 }
             }
         }
@@ -495,6 +667,8 @@ pub struct Many {
     pub status: Status,
     pub metres: Vec<f64>,
     pub cost: Vec<f64>,
+    /// The cost without search-only penalties (river: real seconds); equals `cost` otherwise.
+    pub real: Vec<f64>,
     pub settled: u32,
 }
 
@@ -616,6 +790,89 @@ pub fn summarize(g: &Graph, from: &Anchor, to: &Anchor, route: &Route, want_path
             *v = (*v * 1e5).round() / 1e5;
         }
         s.path = path.path;
+    }
+    s
+}
+
+/// The route as pieces of edges in travel order: `(edge << 1 | reversed, metres)`, the first and
+/// last partial when a query point lies on an edge.
+pub fn pieces(g: &Graph, from: &Anchor, to: &Anchor, route: &Route) -> Vec<(u32, f64)> {
+    let mut out = Vec::with_capacity(route.arcs.len() + 2);
+    if route.direct {
+        if let (Some((e, k1)), Some((_, k2))) = (from.on_edge, to.on_edge) {
+            out.push((within_arc(e, k1, k2), route.metres));
+        }
+        return out;
+    }
+    if let Some((e, _)) = from.on_edge {
+        let l = route.from_link;
+        out.push((link_arc(e, l, true), from.links[l].1));
+    }
+    for &a in &route.arcs {
+        let x = g.arc_edge[a as usize];
+        out.push((x, g.edge_len[(x >> 1) as usize]));
+    }
+    if let Some((e, _)) = to.on_edge {
+        let l = route.to_link;
+        out.push((link_arc(e, l, false), to.links[l].1));
+    }
+    out
+}
+
+/// What a river route amounts to, partial edges pro rata.
+#[derive(Debug, Default)]
+pub struct RiverSummary {
+    /// Real duration: moving time with the rule factors, plus locks; the class avoid factor is a
+    /// search cost only and is not in it.
+    pub seconds: f64,
+    /// Lock seconds (inside `seconds`) and lock count.
+    pub lock_seconds: f64,
+    pub locks: f64,
+    /// Metres with the current, against it, and on slack water (current 0).
+    pub downstream_m: f64,
+    pub upstream_m: f64,
+    pub slack_m: f64,
+    /// Metres per waterway index (`Graph::waterway_count` entries).
+    pub waterway_m: Vec<f64>,
+    /// Metres per rule index (one per factor of the query), on edges carrying the rule.
+    pub rule_m: Vec<f64>,
+}
+
+pub fn summarize_river(
+    g: &Graph,
+    from: &Anchor,
+    to: &Anchor,
+    route: &Route,
+    river: River,
+) -> RiverSummary {
+    let cost = Costing::new(g, Objective::River(river));
+    let mut s = RiverSummary {
+        waterway_m: vec![0.0; g.waterway_count as usize],
+        rule_m: vec![0.0; river.factors.len()],
+        ..RiverSummary::default()
+    };
+    for (x, metres) in pieces(g, from, to, route) {
+        let e = (x >> 1) as usize;
+        let len = g.edge_len[e];
+        let share = if len > 0.0 { metres / len } else { 0.0 };
+        let (moving, lock_s) = cost.river_seconds(x).unwrap_or((f64::INFINITY, 0.0));
+        s.seconds += (moving + lock_s) * share;
+        s.lock_seconds += lock_s * share;
+        s.locks += g.edge_locks.get(e).map_or(0.0, |&n| f64::from(n)) * share;
+        let along = cost.along_kmh(x);
+        if along > 0.0 {
+            s.downstream_m += metres;
+        } else if along < 0.0 {
+            s.upstream_m += metres;
+        } else {
+            s.slack_m += metres;
+        }
+        if let Some(&w) = g.edge_waterway.get(e) {
+            s.waterway_m[w as usize] += metres;
+        }
+        for &r in g.rules_of(e) {
+            s.rule_m[r as usize] += metres;
+        }
     }
     s
 }
