@@ -90,6 +90,8 @@ export function codeVersion(entry: string): string {
     seen.add(file);
     const text = readFileSync(file, "utf8");
     hash.update(`${relative(PROJECT_ROOT, file)}\n${text}\n`);
+    // Data imported as text (a committed table) counts as code; only modules import further.
+    if (!file.endsWith(".ts")) return;
     for (const imp of transpiler.scanImports(text)) {
       if (imp.path.startsWith(".")) visit(resolve(dirname(file), imp.path));
     }

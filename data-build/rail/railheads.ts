@@ -36,7 +36,14 @@ export interface Railhead extends RailPlace {
 }
 
 /** UN/LOCODE rows with the rail function and usable coordinates, first row per locode. */
-export function collectRailPlaces(unlocodeCsvs: string[]): RailPlace[] {
+export const collectRailPlaces = (unlocodeCsvs: string[]): RailPlace[] =>
+  collectUnlocodePlaces(unlocodeCsvs, 1, "2");
+
+/**
+ * UN/LOCODE rows whose function has `flag` at position `at` (0-based: "1" at 0 = port, "2" at 1 =
+ * rail terminal) and usable coordinates, first row per locode.
+ */
+export function collectUnlocodePlaces(unlocodeCsvs: string[], at: number, flag: string): RailPlace[] {
   const out = new Map<string, RailPlace>();
   for (const text of unlocodeCsvs) {
     const [header, ...rows] = parseCsv(text);
@@ -45,7 +52,7 @@ export function collectRailPlaces(unlocodeCsvs: string[]): RailPlace[] {
       if (raw.length < 5) continue;
       const r = parseUnlocodeRow(raw, hasGeocoded);
       if (!r) continue;
-      if (r.function[1] !== "2") continue;
+      if (r.function[at] !== flag) continue;
       if (!Number.isFinite(r.lat) || !Number.isFinite(r.lng) || Math.abs(r.lat) > 90 || Math.abs(r.lng) > 180)
         continue;
       // 0,0 is a placeholder, not a place.

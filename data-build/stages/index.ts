@@ -2,6 +2,7 @@
 import type { RegisteredStage } from "../pipeline.ts";
 import { locationsStage } from "./locations.ts";
 import { railGraphStage } from "./rail-graph.ts";
+import { riverGraphStage } from "./river-graph.ts";
 import { roadGraphStage } from "./road-graph.ts";
 import { roadNetworkStage } from "./road-network.ts";
 import { seaGraphStage } from "./sea-graph.ts";
@@ -14,4 +15,5 @@ export const registry: RegisteredStage[] = [
   { stage: roadNetworkStage, module: here("./road-network.ts") },
   { stage: roadGraphStage, module: here("./road-graph.ts") },
   { stage: railGraphStage, module: here("./rail-graph.ts") },
+  { stage: riverGraphStage, module: here("./river-graph.ts") },
 ];

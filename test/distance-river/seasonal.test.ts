@@ -5,20 +5,14 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  decodeRiverRules,
-  encodeRiverRules,
-  parseSeasonalRules,
-  SEASONAL_CALENDAR,
-  SEASONAL_RULES_SOURCE,
-} from "../../data-build/river/seasonal-rules.ts";
+import { parseSeasonalRules, SEASONAL_RULES_SOURCE } from "../../data-build/river/seasonal-calendar.ts";
+import { decodeRiverRules, encodeRiverRules } from "../../data-build/river/seasonal-rules.ts";
 import { EngineError } from "../../engine/errors.ts";
 import { parseRiverDate, seasonalNote, seasonalState } from "../../engine/river/seasonal.ts";
 
 const sourcesDir = process.env.PORTOLAN_SOURCES ?? join(import.meta.dir, "../../../shared/data");
 const sourceJson = readFileSync(join(sourcesDir, SEASONAL_RULES_SOURCE), "utf8");
-const calendar = readFileSync(SEASONAL_CALENDAR, "utf8");
-const rules = parseSeasonalRules(sourceJson, calendar);
+const rules = parseSeasonalRules(sourceJson);
 const byId = (id: string) => rules.findIndex((r) => r.id === id);
 
 test("all 55 source rules are read, in source order, each with a reading", () => {

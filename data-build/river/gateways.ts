@@ -1,0 +1,233 @@
+/**
+ * Sea gateways: where a barge route meets the sea network. The 159 curated ones (gateways.csv)
+ * stand on the nearest node of their waterway (else any node); the river mouths found are line ends
+ * (degree-1 nodes) at the coast (open sea within MOUTH_COAST_M) with a sea-graph point (node or
+ * edge point) within MOUTH_SEA_M, one per MOUTH_SPACING_M, none within that of a curated gateway.
+ *
+ * Each gateway names the sea-graph point it joins and the river node where it joins it: the node
+ * minimising km along the water from the gateway (uncurated water x UNCURATED_JOIN_PENALTY) +
+ * SEA_GAP_WEIGHT x km from that node to its nearest sea point (within FAR_SEA_M). Wuhan or Rosario are seaports up a river the sea graph
+ * does not run: ships reach them on the river graph's seagoing edges from where their water meets
+ * the sea lanes (`joinRiverKm` along the river); at the Columbia bar or the Hooghly, MARNET stops
+ * 95-105 km off the coast and the gateway joins across that gap (`seaKm`).
+ */
+import { haversineM } from "../../common/geo.ts";
+import { PointGrid } from "../rail/grid.ts";
+import type { CuratedGateway } from "./inputs.ts";
+import type { RiverNet } from "./noding.ts";
+import { adjacency, nearestSource } from "./path.ts";
+import type { CoastTest, SeaNodes } from "./sea.ts";
+
+/** A curated gateway joins its waterway's nearest node within this distance. */
+export const GATEWAY_SNAP_M = 50_000;
+/** A line end with open sea this close is at the coast (the raster's cells are ~2 km). */
+export const MOUTH_COAST_M = 3_000;
+/** Farthest sea-graph point a mouth may join: MARNET lanes keep 10-50 km off most coasts. */
+export const MOUTH_SEA_M = 60_000;
+/** Farthest sea point a gateway may join: where MARNET stops short of the coast (Niger delta 177 km). */
+export const FAR_SEA_M = 250_000;
+/** A km of straight gap to the sea lanes counts as this many km along the water. */
+export const SEA_GAP_WEIGHT = 3;
+/** ... and a km of uncurated water as this many km of curated water. */
+export const UNCURATED_JOIN_PENALTY = 10;
+/** One mouth gateway per this distance (a delta's many line ends are one way out). */
+export const MOUTH_SPACING_M = 10_000;
+
+export interface SeaGateway {
+  id: string;
+  name: string;
+  locode: string;
+  source: "curated" | "mouth";
+  /** waterways.csv id for a curated gateway ("" for a mouth). */
+  waterwayId: string;
+  lat: number;
+  lng: number;
+  riverNode: number;
+  riverSnapKm: number;
+  /** River node joined to the sea node: riverNode, or where its water meets the sea lanes. */
+  joinNode: number;
+  /** km along the water from riverNode to joinNode. */
+  joinRiverKm: number;
+  /** Sea-graph node a sea route to the gateway ends at (the sea point, or its edge's nearer end). */
+  seaNode: number;
+  /** The sea-graph point joined (a node or a point of a sea edge). */
+  seaLat: number;
+  seaLng: number;
+  /** km from joinNode to the sea point. */
+  seaKm: number;
+}
+
+export interface GatewayStats {
+  curated: number;
+  curatedOnOwnWaterway: number;
+  /** Curated gateways with no network node within GATEWAY_SNAP_M (left out). */
+  curatedOffNetwork: number;
+  /** Curated gateways joined to the sea lanes along the water, not where they stand. */
+  curatedJoinedAlongWater: number;
+  /** Curated gateways whose water comes nowhere near the sea lanes (left out). */
+  curatedNoSeaJoin: number;
+  mouthCandidates: number;
+  mouths: number;
+}
+
+/**
+ * `ownNodes(waterwayId)`: nodes on that waterway's edges (the curated stretch's path).
+ * `curatedEdge(edge)`: the edge carries a curated stretch.
+ * `nameAt(node)`: the water a mouth belongs to, for its name.
+ */
+export function placeGateways(
+  net: RiverNet,
+  curated: CuratedGateway[],
+  sea: SeaNodes,
+  coast: Pick<CoastTest, "seaWithin">,
+  ownNodes: (waterwayId: string) => number[],
+  curatedEdge: (edge: number) => boolean,
+  nameAt: (node: number) => string,
+): { gateways: SeaGateway[]; stats: GatewayStats } {
+  const all = new PointGrid(net.lat, net.lng, 0.25);
+  const nearestSea = (lat: number, lng: number, maxM: number) => sea.grid.nearest(lat, lng, maxM);
+  const stats: GatewayStats = {
+    curated: curated.length,
+    curatedOnOwnWaterway: 0,
+    curatedOffNetwork: 0,
+    curatedJoinedAlongWater: 0,
+    curatedNoSeaJoin: 0,
+    mouthCandidates: 0,
+    mouths: 0,
+  };
+  // Where the networks meet: every river node near the sea lanes starts at its weighted gap;
+  // every node learns the best of them along the water.
+  const seaOf = new Map<number, { id: number; m: number }>();
+  const sources: Array<{ node: number; offset: number }> = [];
+  for (let n = 0; n < net.lat.length; n++) {
+    const s = nearestSea(net.lat[n]!, net.lng[n]!, FAR_SEA_M);
+    if (!s) continue;
+    seaOf.set(n, s);
+    sources.push({ node: n, offset: SEA_GAP_WEIGHT * s.m });
+  }
+  // Uncurated water costs UNCURATED_JOIN_PENALTY times its length: a ship leaves Iquitos down
+  // the Amazon, not up an Andean stream that ends nearer some Pacific lane.
+  const meet = nearestSource(net, adjacency(net), sources, (e) =>
+    curatedEdge(e) ? net.edges[e]!.metres : UNCURATED_JOIN_PENALTY * net.edges[e]!.metres,
+  );
+  const gateways: SeaGateway[] = [];
+  const ids = new Set<string>();
+  const uniqueId = (base: string) => {
+    let id = base;
+    for (let k = 2; ids.has(id); k++) id = `${base}-${k}`;
+    ids.add(id);
+    return id;
+  };
+  for (const g of curated) {
+    let best: { n: number; m: number } | null = null;
+    for (const n of ownNodes(g.waterwayId)) {
+      const m = haversineM(g.lat, g.lng, net.lat[n]!, net.lng[n]!);
+      if (m <= GATEWAY_SNAP_M && (!best || m < best.m)) best = { n, m };
+    }
+    if (best) stats.curatedOnOwnWaterway++;
+    else {
+      const hit = all.nearest(g.lat, g.lng, GATEWAY_SNAP_M);
+      if (hit) best = { n: hit.id, m: hit.m };
+    }
+    if (!best) {
+      stats.curatedOffNetwork++;
+      continue;
+    }
+    const join = meet.origin[best.n]!;
+    if (join < 0) {
+      stats.curatedNoSeaJoin++;
+      continue;
+    }
+    if (join !== best.n) stats.curatedJoinedAlongWater++;
+    const joinSea = seaOf.get(join)!;
+    const id = uniqueId(`gw:${g.locode || g.waterwayId}`);
+    gateways.push(
+      gateway(id, g.name, g.locode, "curated", g.waterwayId, g, best, {
+        node: join,
+        riverM: meet.metres[best.n]!,
+        sea: joinSea,
+      }),
+    );
+  }
+  const degree = new Int32Array(net.lat.length);
+  for (const e of net.edges) {
+    degree[e.from]!++;
+    degree[e.to]!++;
+  }
+  const taken = new PointGrid(
+    gateways.map((g) => net.lat[g.riverNode]!),
+    gateways.map((g) => net.lng[g.riverNode]!),
+    0.25,
+  );
+  const candidates: Array<{ n: number; s: { id: number; m: number } }> = [];
+  for (let n = 0; n < degree.length; n++) {
+    if (degree[n] !== 1) continue;
+    const lat = net.lat[n]!;
+    const lng = net.lng[n]!;
+    if (!coast.seaWithin(lat, lng, MOUTH_COAST_M)) continue;
+    const s = nearestSea(lat, lng, MOUTH_SEA_M);
+    if (s) candidates.push({ n, s });
+  }
+  stats.mouthCandidates = candidates.length;
+  // Nearest to the sea lanes first, so a delta keeps its most seaward end.
+  candidates.sort((a, b) => a.s.m - b.s.m);
+  const kept: number[] = [];
+  const keptLat: number[] = [];
+  const keptLng: number[] = [];
+  for (const { n, s } of candidates) {
+    const lat = net.lat[n]!;
+    const lng = net.lng[n]!;
+    let near = false;
+    taken.within(lat, lng, MOUTH_SPACING_M, () => {
+      near = true;
+    });
+    for (let k = 0; k < kept.length && !near; k++) {
+      if (haversineM(lat, lng, keptLat[k]!, keptLng[k]!) < MOUTH_SPACING_M) near = true;
+    }
+    if (near) continue;
+    kept.push(n);
+    keptLat.push(lat);
+    keptLng.push(lng);
+    const name = nameAt(n);
+    const id = uniqueId(`mouth:${lat.toFixed(2)},${lng.toFixed(2)}`);
+    const label = name ? `${name} mouth` : "River mouth";
+    gateways.push(
+      gateway(id, label, "", "mouth", "", { lat, lng }, { n, m: 0 }, { node: n, riverM: 0, sea: s }),
+    );
+    stats.mouths++;
+  }
+  return { gateways, stats };
+
+  function gateway(
+    id: string,
+    name: string,
+    locode: string,
+    source: SeaGateway["source"],
+    waterwayId: string,
+    at: { lat: number; lng: number },
+    river: { n: number; m: number },
+    join: { node: number; riverM: number; sea: { id: number; m: number } },
+  ): SeaGateway {
+    const s = join.sea;
+    return {
+      id,
+      name,
+      locode,
+      source,
+      waterwayId,
+      lat: at.lat,
+      lng: at.lng,
+      riverNode: river.n,
+      riverSnapKm: Math.round(river.m) / 1000,
+      joinNode: join.node,
+      joinRiverKm: Math.round(join.riverM) / 1000,
+      seaNode: sea.pointNode[s.id]!,
+      seaLat: sea.pointLat[s.id]!,
+      seaLng: sea.pointLng[s.id]!,
+      seaKm:
+        Math.round(
+          haversineM(net.lat[join.node]!, net.lng[join.node]!, sea.pointLat[s.id]!, sea.pointLng[s.id]!),
+        ) / 1000,
+    };
+  }
+}
