@@ -11,6 +11,8 @@ import { resolve } from "node:path";
 import { decodeArtifact } from "../data-build/format/container.ts";
 import { CARGO_AIRPORTS_OUTPUT, decodeCargoAirports } from "../data-build/locations/cargo-airports.ts";
 import { decodeRailheads, RAILHEADS_OUTPUT } from "../data-build/rail/railheads.ts";
+import { decodeRiverPorts, RIVER_PORTS_OUTPUT } from "../data-build/river/river-ports.ts";
+import { decodeRiverRules, RIVER_RULES_OUTPUT } from "../data-build/river/seasonal-rules.ts";
 import { ROAD_GRAPH_KIND, ROAD_GRAPH_OUTPUT } from "../data-build/road/graph.ts";
 import { GRAPH_FORMAT_VERSION } from "../router-wasm/binding/router.ts";
 import { type AirPlan, AirPlanner, type AirPlanRequest } from "./air/planner.ts";
@@ -24,6 +26,13 @@ import {
   RailPlanner,
   type RailPlanRequest,
 } from "./rail/planner.ts";
+import {
+  RIVER_GRAPH_FILE,
+  RIVER_GRAPH_KIND,
+  type RiverPlan,
+  RiverPlanner,
+  type RiverPlanRequest,
+} from "./river/planner.ts";
 import type { RoadConfig } from "./road/config.ts";
 import { roadEngine } from "./road/external.ts";
 import { ExternalRoadPlanner, getRoadPlanner, type RoadRoutePlanner } from "./road/planner.ts";
@@ -134,11 +143,26 @@ export function airPlanner(buildDir: string): Promise<AirPlanner> {
   return once(airPlanners, buildDir, () => startAirPlanner(buildDir));
 }
 
-/** The road, rail and air planners the API calls: on the route pool, or in-thread. */
+const riverPlanners = new Map<string, Promise<RiverPlanner>>();
+
+async function startRiverPlanner(buildDir: string): Promise<RiverPlanner> {
+  const { locations } = await distanceServices(buildDir);
+  const river = await RiverPlanner.load(buildDir);
+  sameBuild(buildDir, { file: RIVER_GRAPH_FILE, buildId: river.buildId }, ofLocations(locations));
+  return river;
+}
+
+/** The process's river planner (river.graph, river ports and seasonal rules), loaded on first use. */
+export function riverPlanner(buildDir: string): Promise<RiverPlanner> {
+  return once(riverPlanners, buildDir, () => startRiverPlanner(buildDir));
+}
+
+/** The road, rail, air and river planners the API calls: on the route pool, or in-thread. */
 export interface ModePlanners {
   road: RoadRoutePlanner;
   rail<P extends ChainEnd>(request: RailPlanRequest<P>): Promise<RailPlan<P>>;
   air<P extends ChainEnd>(request: AirPlanRequest<P>): Promise<AirPlan<P>>;
+  river<P extends ChainEnd>(request: RiverPlanRequest<P>): Promise<RiverPlan<P>>;
 }
 
 /**
@@ -158,6 +182,7 @@ export async function pooledModes(
     road: external ?? { plan: (request) => pool.planRoad(request, model) },
     rail: (request) => pool.planRail(request, external ?? model),
     air: (request) => pool.planAir(request, external ?? model),
+    river: (request) => pool.planRiver(request, external ?? model),
   };
 }
 
@@ -177,6 +202,7 @@ export async function modePlanners(
     road,
     rail: async (request) => (await railPlanner(buildDir)).plan(request, road),
     air: async (request) => (await airPlanner(buildDir)).plan(request, road),
+    river: async (request) => (await riverPlanner(buildDir)).plan(request, road),
   };
 }
 
@@ -192,7 +218,12 @@ export async function checkModeArtifacts(
   config: RoadConfig,
 ): Promise<void> {
   if (routes.workers === 0) {
-    await Promise.all([roadPlanner(buildDir, config), railPlanner(buildDir), airPlanner(buildDir)]);
+    await Promise.all([
+      roadPlanner(buildDir, config),
+      railPlanner(buildDir),
+      airPlanner(buildDir),
+      riverPlanner(buildDir),
+    ]);
     return;
   }
   const { locations } = await distanceServices(buildDir);
@@ -212,6 +243,9 @@ export async function checkModeArtifacts(
     graph(RAIL_GRAPH_FILE, RAIL_GRAPH_KIND),
     decoded(RAILHEADS_OUTPUT, decodeRailheads),
     decoded(CARGO_AIRPORTS_OUTPUT, decodeCargoAirports),
+    graph(RIVER_GRAPH_FILE, RIVER_GRAPH_KIND),
+    decoded(RIVER_PORTS_OUTPUT, decodeRiverPorts),
+    decoded(RIVER_RULES_OUTPUT, decodeRiverRules),
   ]);
   for (const artifact of found) sameBuild(buildDir, artifact, ofLocations(locations));
 }

@@ -6,6 +6,7 @@
 import { t } from "elysia";
 import { createGeocoder } from "../../engine/locations/geocoders.ts";
 import type { Geocoder, LocationIndex, PlaceKind, ResolvedPoint } from "../../engine/locations/index.ts";
+import { parseRiverDate, todayUtc } from "../../engine/river/seasonal.ts";
 import { renderRoadChain } from "../../engine/road/planner.ts";
 import { Overloaded, RoutePool, type SeaPlanner } from "../../engine/sea/pool.ts";
 import { distanceServices, modePlanners, pooledModes, routePlanner } from "../../engine/services.ts";
@@ -15,7 +16,7 @@ import type { Platform } from "../shared/platform.ts";
 import { createProductApp, principalOf } from "../shared/product-app.ts";
 import { product } from "../shared/products.ts";
 
-/** Spec mode names and aliases. Sea, road, rail and air planners exist; RIVER answers 400 until it lands. */
+/** Spec mode names and aliases. */
 const MODE_ALIASES: Record<string, string> = {
   SEA: "SEA",
   ROAD: "ROAD",
@@ -114,11 +115,6 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
               "validation",
               `Unknown mode "${query.mode}": use ROAD, RAIL, AIR, RIVER or omit it for sea.`,
             );
-          if (named === "RIVER")
-            throw new ApiError(
-              "validation",
-              `mode ${named} is not available in this build yet; use ROAD, RAIL, AIR or omit mode for a sea route.`,
-            );
           mode = named;
         }
         if (mode === "ROAD") {
@@ -149,6 +145,20 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
             mode === "RAIL"
               ? await planners.rail(request).catch(shed(set))
               : await planners.air(request).catch(shed(set));
+          return { from: a, to: b, ...planned };
+        }
+        if (mode === "RIVER") {
+          // The spec defaults alternatives to true for ROAD, RAIL, AIR and multimodal: not for RIVER.
+          const request = {
+            path: bool("path", query.path, false),
+            alternatives: bool("alternatives", query.alternatives, false),
+            handling: bool("handling", query.handling, true),
+            date: query.date === undefined ? todayUtc() : parseRiverDate(query.date),
+            seasonal: bool("seasonal", query.seasonal, true),
+          };
+          const [from, to] = await ends(query.from, query.to);
+          const [a, b] = [seaPoint(from), seaPoint(to)];
+          const planned = await (await modes()).river({ from: a, to: b, ...request }).catch(shed(set));
           return { from: a, to: b, ...planned };
         }
         let speedKnots: number | undefined;
@@ -191,6 +201,10 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
           path: optional,
           alternatives: optional,
           handling: optional,
+          date: t.Optional(
+            t.String({ description: "YYYY-MM-DD: departure date for seasonal river rules (RIVER)" }),
+          ),
+          seasonal: optional,
           routing_mode: optional,
           avoid: t.Optional(t.String({ description: "comma-separated passage ids" })),
         }),

@@ -3,7 +3,7 @@
  * instances and graphs, fed from one bounded FIFO on the calling thread. A sea search is ~17 ms of
  * CPU with alternatives, a road route 0.15-0.4 ms, a rail chain ~1 ms; run on the thread that
  * serves every product, a burst of them stalled all six (issue 10, item 6). Every mode's planner
- * runs here: a job names its planner ("sea" | "road" | "rail" | "air") and carries the request.
+ * runs here: a job names its planner ("sea" | "road" | "rail" | "air" | "river") and carries the request.
  * When every worker is busy and the queue is full, a request sheds with Overloaded (503
  * overloaded + Retry-After) instead of queueing without limit.
  */
@@ -11,6 +11,7 @@ import { Worker } from "node:worker_threads";
 import type { AirPlan, AirPlanRequest, AirPoint } from "../air/planner.ts";
 import { EngineError, type EngineErrorCode } from "../errors.ts";
 import type { RailPlan, RailPlanRequest, RailPoint } from "../rail/planner.ts";
+import type { RiverPlan, RiverPlanRequest } from "../river/planner.ts";
 import type { RoadModelOptions, RoadPlan, RoadPlanRequest, RoadRoutePlanner } from "../road/planner.ts";
 import type { SeaRouteData, SeaRouteRequest } from "./router.ts";
 
@@ -39,7 +40,8 @@ export type PlanTask =
   | { kind: "sea"; request: SeaRouteRequest }
   | { kind: "road"; request: RoadPlanRequest; road: RoadModelOptions }
   | { kind: "rail"; request: RailPlanRequest<ChainEnd>; road: RoadModelOptions | null }
-  | { kind: "air"; request: AirPlanRequest<ChainEnd>; road: RoadModelOptions | null };
+  | { kind: "air"; request: AirPlanRequest<ChainEnd>; road: RoadModelOptions | null }
+  | { kind: "river"; request: RiverPlanRequest<ChainEnd>; road: RoadModelOptions | null };
 
 export type PlanJob = PlanTask & { id: number };
 
@@ -181,9 +183,17 @@ export class RoutePool implements SeaPlanner {
     return this.chain("air", request, road) as Promise<AirPlan<P>>;
   }
 
+  /** A river chain (barge between river ports); access legs as for planRail. */
+  planRiver<P extends ChainEnd>(
+    request: RiverPlanRequest<P>,
+    road: RoadModelOptions | RoadRoutePlanner,
+  ): Promise<RiverPlan<P>> {
+    return this.chain("river", request, road) as Promise<RiverPlan<P>>;
+  }
+
   private chain(
-    kind: "rail" | "air",
-    request: RailPlanRequest<ChainEnd> | AirPlanRequest<ChainEnd>,
+    kind: "rail" | "air" | "river",
+    request: RailPlanRequest<ChainEnd> | AirPlanRequest<ChainEnd> | RiverPlanRequest<ChainEnd>,
     road: RoadModelOptions | RoadRoutePlanner,
   ): Promise<unknown> {
     const main = "plan" in road ? road : null;

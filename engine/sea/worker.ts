@@ -11,6 +11,7 @@ import { AirPlanner } from "../air/planner.ts";
 import { once, sameBuild } from "../artifacts.ts";
 import { EngineError } from "../errors.ts";
 import { RailPlanner } from "../rail/planner.ts";
+import { RiverPlanner } from "../river/planner.ts";
 import {
   type RoadModelOptions,
   type RoadPlan,
@@ -66,6 +67,13 @@ const air = () =>
     return planner;
   });
 
+const river = () =>
+  loadOnce("river", async () => {
+    const planner = await RiverPlanner.load(buildDir);
+    sameBuildAsSea("river.graph", planner.buildId);
+    return planner;
+  });
+
 /** Access legs asked of the pool's thread (an external road engine), matched by leg number. */
 const legs = new Map<number, { resolve(plan: RoadPlan): void; reject(err: Error): void }>();
 let nextLeg = 0;
@@ -97,6 +105,10 @@ async function plan(job: PlanJob): Promise<unknown> {
     }
     case "air": {
       const [planner, road] = await Promise.all([air(), accessRoad(job.id, job.road)]);
+      return planner.plan(job.request, road);
+    }
+    case "river": {
+      const [planner, road] = await Promise.all([river(), accessRoad(job.id, job.road)]);
       return planner.plan(job.request, road);
     }
   }

@@ -1,0 +1,344 @@
+/**
+ * River chains (spec, chain rule 2, mode RIVER): road to a river port, barge over river.graph,
+ * road from a river port; 18 h handling at each river port. Barge costs come from the router's
+ * river objective (current by direction, locks, seasonal rule factors for the date, class < IV
+ * avoided by cost only). When the date's closures leave no river route the chain falls back to
+ * the road with seasonal_notes (the spec: road is allowed for the access legs). docs/river.md.
+ */
+import { dirname, resolve } from "node:path";
+import { haversineM } from "../../common/geo.ts";
+import { round } from "../../common/round.ts";
+import { decodeRiverPorts, RIVER_PORTS_OUTPUT } from "../../data-build/river/river-ports.ts";
+import {
+  decodeRiverRules,
+  RIVER_RULES_OUTPUT,
+  type RiverRule,
+} from "../../data-build/river/seasonal-rules.ts";
+import {
+  type LoadedGraph,
+  type RiverFigures,
+  type RiverRoute,
+  STATUS,
+  WasmRouter,
+} from "../../router-wasm/binding/router.ts";
+import { readArtifact, sameBuild } from "../artifacts.ts";
+import { type Chain, type SectionInput, sideLabel } from "../chain.ts";
+import { EngineError } from "../errors.ts";
+import { type RoadRoutePlanner, renderRoadChain } from "../road/planner.ts";
+import { terminalChains } from "../terminal-chain.ts";
+import { type ActiveRule, type SeasonalNote, seasonalNote, seasonalState, todayUtc } from "./seasonal.ts";
+
+export const RIVER_GRAPH_KIND = "river-graph";
+export const RIVER_GRAPH_FILE = "river.graph";
+/** Spec, Limits: handling per transfer at a river port. */
+export const RIVER_HANDLING_HOURS = 18;
+/** River port access by road (ours; the spec names none): the rail railhead reach. */
+export const RIVER_ACCESS_MAX_KM = 150;
+/** River ports tried per side: 3 x 3 pairings at most. */
+export const RIVER_PORTS_PER_SIDE = 3;
+/** Alternatives shown: the next-fastest port pairings. */
+export const RIVER_ALTERNATIVES = 3;
+/** A geocoded UN/LOCODE port ranks as if this much farther (its coordinates are sometimes far off). */
+export const GEOCODED_PENALTY_KM = 30;
+/** Closer than this, the door is the port: no road leg. */
+const NO_ACCESS_LEG_KM = 0.5;
+/** Search budget (heap pops): above the largest river component. */
+const MAX_SETTLED = 4_000_000;
+export const RIVER_ATTRIBUTION =
+  "Waterways: Natural Earth rivers and lakes (public domain), GSHHG WDB II (LGPL), Portolan's curated waterway table and seasonal windows (estimates, not live data)";
+
+export interface RiverPoint {
+  lat: number;
+  lng: number;
+  name?: string | null;
+}
+
+/** A river port as chains show it (the spec's resolved point, kind port). */
+export interface RiverTerminal {
+  kind: "port";
+  name: string;
+  locode: string;
+  iata: null;
+  country_code: string;
+  lat: number;
+  lng: number;
+}
+
+export interface RiverPlanRequest<P extends RiverPoint> {
+  from: P;
+  to: P;
+  path?: boolean;
+  alternatives?: boolean;
+  /** River port handling; default true (false: transfers stay, at 0 h). */
+  handling?: boolean;
+  /** Departure date YYYY-MM-DD (already validated: parseRiverDate); default today UTC. */
+  date?: string;
+  /** false: no seasonal rule applies and no note is given. Default true. */
+  seasonal?: boolean;
+}
+
+export interface RiverPlan<P> {
+  route: Chain<P | RiverTerminal>;
+  alternatives: Chain<P | RiverTerminal>[];
+  date: string;
+  seasonal_notes: SeasonalNote[];
+}
+
+interface Candidate {
+  terminal: RiverTerminal;
+  node: number;
+  rank: number;
+}
+
+export class RiverPlanner {
+  private constructor(
+    private readonly wasm: WasmRouter,
+    readonly graph: LoadedGraph,
+    readonly rules: readonly RiverRule[],
+    private readonly ports: ReadonlyArray<Candidate>,
+  ) {}
+
+  get buildId(): string {
+    return this.graph.buildId;
+  }
+
+  /** river.graph, river-ports.bin and river-rules.bin of one build into `wasm`; tests hand it tiny maps. */
+  static fromBytes(
+    wasm: WasmRouter,
+    bytes: { graph: Uint8Array; ports: Uint8Array; rules: Uint8Array },
+    paths: { graph?: string; ports?: string; rules?: string } = {},
+  ): RiverPlanner {
+    const graphPath = paths.graph ?? RIVER_GRAPH_FILE;
+    const { artifact, ...graph } = wasm.load(bytes.graph, { kind: RIVER_GRAPH_KIND, path: graphPath });
+    const ports = decodeRiverPorts(bytes.ports, paths.ports ?? RIVER_PORTS_OUTPUT);
+    const rules = decodeRiverRules(bytes.rules, paths.rules ?? RIVER_RULES_OUTPUT);
+    const dir = dirname(graphPath);
+    const ofGraph = { file: RIVER_GRAPH_FILE, buildId: graph.buildId };
+    sameBuild(dir, { file: RIVER_PORTS_OUTPUT, buildId: ports.buildId }, ofGraph);
+    sameBuild(dir, { file: RIVER_RULES_OUTPUT, buildId: rules.buildId }, ofGraph);
+    if (rules.rules.length !== (graph.names.rules?.length ?? 0))
+      throw new Error(
+        `${graphPath}: ${graph.names.rules?.length ?? 0} seasonal rules, river-rules.bin ${rules.rules.length}; rebuild the artifacts`,
+      );
+    const nc = artifact.sections.get("node_coord");
+    if (!nc) throw new Error(`${graphPath}: section node_coord missing; rebuild the artifacts`);
+    // Copy: the file's buffer need not be aligned for typed views.
+    const coord = new Float64Array(new Uint8Array(nc).buffer);
+    // Several places share a node; keep one per node, surveyed before geocoded.
+    const byNode = new Map<number, Candidate & { geocoded: boolean }>();
+    for (const p of ports.ports) {
+      const seen = byNode.get(p.node);
+      if (seen && !(seen.geocoded && !p.geocoded)) continue;
+      byNode.set(p.node, {
+        node: p.node,
+        geocoded: p.geocoded,
+        rank: p.geocoded ? GEOCODED_PENALTY_KM : 0,
+        terminal: {
+          kind: "port",
+          name: p.name,
+          locode: p.locode,
+          iata: null,
+          country_code: p.country,
+          lat: coord[2 * p.node]!,
+          lng: coord[2 * p.node + 1]!,
+        },
+      });
+    }
+    return new RiverPlanner(wasm, graph, rules.rules, [...byNode.values()]);
+  }
+
+  static async load(buildDir: string): Promise<RiverPlanner> {
+    const dir = resolve(buildDir);
+    const [graph, ports, rules, wasm] = await Promise.all([
+      readArtifact(dir, RIVER_GRAPH_FILE),
+      readArtifact(dir, RIVER_PORTS_OUTPUT),
+      readArtifact(dir, RIVER_RULES_OUTPUT),
+      readArtifact(dir, "router.wasm"),
+    ]);
+    return RiverPlanner.fromBytes(
+      await WasmRouter.instantiate(wasm.bytes),
+      { graph: graph.bytes, ports: ports.bytes, rules: rules.bytes },
+      { graph: graph.path, ports: ports.path, rules: rules.path },
+    );
+  }
+
+  /** The nearest river ports within RIVER_ACCESS_MAX_KM of a point, best first. */
+  candidates(p: RiverPoint): Candidate[] {
+    const maxLat = RIVER_ACCESS_MAX_KM / 111;
+    const out: Candidate[] = [];
+    for (const c of this.ports) {
+      if (Math.abs(c.terminal.lat - p.lat) > maxLat) continue;
+      const km = haversineM(p.lat, p.lng, c.terminal.lat, c.terminal.lng) / 1000;
+      if (km <= RIVER_ACCESS_MAX_KM) out.push({ ...c, rank: km + c.rank });
+    }
+    return out.sort((x, y) => x.rank - y.rank).slice(0, RIVER_PORTS_PER_SIDE);
+  }
+
+  /** Real barge seconds between every origin and destination port (Infinity: no river route). */
+  private seconds(a: Candidate[], b: Candidate[], factors: Float64Array): Float64Array[] {
+    const targets = b.map((c) => c.terminal);
+    return a.map((c) => {
+      const r = this.wasm.oneToManyResult(this.graph.handle, c.terminal, targets, 0, {
+        maxSettled: MAX_SETTLED,
+        objective: { kind: "river", ruleFactors: factors },
+      });
+      if (r.status !== STATUS.found) return new Float64Array(targets.length).fill(Number.POSITIVE_INFINITY);
+      return r.real.map((s) => (Number.isNaN(s) ? Number.POSITIVE_INFINITY : s));
+    });
+  }
+
+  private barge(a: RiverTerminal, b: RiverTerminal, factors: Float64Array, path: boolean): RiverRoute {
+    return this.wasm.routeRiver(this.graph.handle, a, b, {
+      ruleFactors: factors,
+      maxSettled: MAX_SETTLED,
+      path,
+    });
+  }
+
+  /** The spec's RIVER section of a barge route between two ports. */
+  private section(
+    a: RiverTerminal,
+    b: RiverTerminal,
+    r: RiverRoute & { river: RiverFigures },
+    active: readonly ActiveRule[],
+  ): SectionInput<RiverTerminal> {
+    const f = r.river;
+    const names = this.graph.names.waterways ?? [];
+    const waterways = f.waterwayMetres
+      .map((m, i) => ({
+        name: names[i]?.name || "unnamed waterway",
+        km: round(m / 1000, 1),
+        class: names[i]?.class || null,
+      }))
+      .filter((w) => w.km > 0)
+      .sort((x, y) => y.km - x.km);
+    const moving = (f.seconds - f.lockSeconds) / 3600;
+    const flat = r.path ?? new Float64Array();
+    const path: Array<[number, number]> = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) path.push([flat[i]!, flat[i + 1]!]);
+    return {
+      transport_mode: "RIVER",
+      from: a,
+      to: b,
+      distance_m: r.metres,
+      hours: f.seconds / 3600,
+      path: r.path ? path : undefined,
+      estimated: false,
+      extra: {
+        speed_kmh: moving > 0 ? round(r.metres / 1000 / moving, 1) : 0,
+        current: {
+          downstream_km: round(f.downstreamM / 1000, 1),
+          upstream_km: round(f.upstreamM / 1000, 1),
+          slack_water_km: round(f.slackM / 1000, 1),
+        },
+        locks: Math.round(f.locks),
+        lock_hours: round(f.lockSeconds / 3600, 2),
+        waterways,
+        seasonal: active
+          .filter((x) => x.kind !== "closure" && (f.ruleMetres[x.index] ?? 0) > 0)
+          .map((x) => seasonalNote(x, f.ruleMetres[x.index]! / 1000, "slower")),
+        attribution: RIVER_ATTRIBUTION,
+      },
+    };
+  }
+
+  /**
+   * Plans the river chain. Throws EngineError no_route when a side has no river port in reach or
+   * the ports are not joined by water on any date; the date's closures alone fall back to the road.
+   */
+  async plan<P extends RiverPoint>(req: RiverPlanRequest<P>, road: RoadRoutePlanner): Promise<RiverPlan<P>> {
+    const date = req.date ?? todayUtc();
+    const state = seasonalState(this.rules, date, req.seasonal !== false);
+    const a = this.candidates(req.from);
+    const b = this.candidates(req.to);
+    for (const [side, p, c] of [
+      ["from", req.from, a],
+      ["to", req.to, b],
+    ] as const) {
+      if (c.length === 0)
+        throw new EngineError(
+          "no_route",
+          `No river route: ${sideLabel(p, side)} has no river port within ${RIVER_ACCESS_MAX_KM} km.`,
+        );
+    }
+    if (a[0]!.node === b[0]!.node)
+      throw new EngineError(
+        "no_route",
+        `No river route: both ends are served by the same river port (${a[0]!.terminal.locode} ${a[0]!.terminal.name}); use mode ROAD.`,
+      );
+    const closures = state.active.filter((x) => x.kind === "closure");
+    // The same factors with every closure lifted: what the closures take away.
+    const open = Float64Array.from(state.factors, (f) => (f === 0 ? 1 : f));
+    const pairsOf = (seconds: Float64Array[]) =>
+      a
+        .flatMap((x, i) => b.map((y, j) => ({ x, y, s: seconds[i]![j]! })))
+        .filter((p) => Number.isFinite(p.s) && p.x.node !== p.y.node)
+        .sort((p, q) => p.s - q.s);
+    const pairs = pairsOf(this.seconds(a, b, state.factors));
+    const closureNotes = (from: RiverTerminal, to: RiverTerminal, effect: "no_route" | "detour") => {
+      if (closures.length === 0) return [];
+      const unclosed = this.barge(from, to, open, false);
+      return closures
+        .filter((x) => (unclosed.river?.ruleMetres[x.index] ?? 0) > 0)
+        .map((x) => seasonalNote(x, unclosed.river!.ruleMetres[x.index]! / 1000, effect));
+    };
+    if (pairs.length === 0) {
+      const reopened = closures.length > 0 ? pairsOf(this.seconds(a, b, open)) : [];
+      if (reopened.length === 0)
+        throw new EngineError(
+          "no_route",
+          `No river route: the river ports near ${sideLabel(req.from, "from")} (${a.map((c) => c.terminal.locode).join(", ")}) are not joined by water to those near ${sideLabel(req.to, "to")} (${b.map((c) => c.terminal.locode).join(", ")}).`,
+        );
+      // Closed on this date: the spec's fallback is the road chain, with the closures as notes.
+      const legs = await road.plan({ from: req.from, to: req.to, path: req.path === true });
+      return {
+        route: renderRoadChain(legs.route, req.from, req.to),
+        alternatives: [],
+        date,
+        seasonal_notes: closureNotes(reopened[0]!.x.terminal, reopened[0]!.y.terminal, "no_route"),
+      };
+    }
+    const chosen = pairs.slice(0, req.alternatives === false ? 1 : 1 + RIVER_ALTERNATIVES);
+    const roadKey = (p: RiverPoint, t: RiverTerminal, key: string) =>
+      haversineM(p.lat, p.lng, t.lat, t.lng) / 1000 < NO_ACCESS_LEG_KM ? null : key;
+    const { chains, unreachable } = await terminalChains({
+      from: req.from,
+      to: req.to,
+      mode: "RIVER",
+      label: "River",
+      handlingHours: req.handling === false ? 0 : RIVER_HANDLING_HOURS,
+      road,
+      path: req.path === true,
+      pairings: chosen.flatMap(({ x, y }) => {
+        const r = this.barge(x.terminal, y.terminal, state.factors, req.path === true);
+        if (r.status !== STATUS.found || !r.river) return [];
+        return [
+          {
+            from: x.terminal,
+            to: y.terminal,
+            fromRoad: roadKey(req.from, x.terminal, `a${x.node}`),
+            toRoad: roadKey(req.to, y.terminal, `b${y.node}`),
+            main: this.section(x.terminal, y.terminal, { ...r, river: r.river }, state.active),
+          },
+        ];
+      }),
+    });
+    if (chains.length === 0)
+      throw new EngineError(
+        "no_route",
+        `No river route: no road reaches the river ports in reach (${unreachable.map((t) => t.locode).join(", ")}).`,
+      );
+    const [best, ...rest] = chains;
+    const barge = best!.sections.find((s) => s.transport_mode === "RIVER")!;
+    const slower = (barge.seasonal as SeasonalNote[]) ?? [];
+    return {
+      route: best!,
+      alternatives: req.alternatives === false ? [] : rest,
+      date,
+      seasonal_notes: [
+        ...closureNotes(barge.from as RiverTerminal, barge.to as RiverTerminal, "detour"),
+        ...slower,
+      ],
+    };
+  }
+}
