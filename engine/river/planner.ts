@@ -328,6 +328,12 @@ export class RiverPlanner {
         "no_route",
         `No river route: no road reaches the river ports in reach (${unreachable.map((t) => t.locode).join(", ")}).`,
       );
+    // Cheapest first (spec cost_index): barging is chosen for cost, so a barge leg that a shorter
+    // truck leg could replace faster (the last reach upstream to the city) still wins.
+    chains.sort(
+      (x, y) =>
+        x.summary.cost_index - y.summary.cost_index || x.summary.duration.hours - y.summary.duration.hours,
+    );
     const [best, ...rest] = chains;
     const barge = best!.sections.find((s) => s.transport_mode === "RIVER")!;
     const slower = (barge.seasonal as SeasonalNote[]) ?? [];
