@@ -1,5 +1,5 @@
 /**
- * Issue 12's properties for ROAD, RAIL and AIR over arbitrary pairs of real places (and some
+ * Issue 12 and 13 properties for ROAD, RAIL, AIR and RIVER over arbitrary pairs of real places (and some
  * unplaceable ones): every answer is a chain or one of the spec's errors, never a 500; a chain's
  * sections add up to its summary and hours = moving + handling; a route is never shorter than the
  * great circle between its ends; swapping the ends changes road km by at most 2 % and air km not at all.
@@ -87,3 +87,50 @@ test.each(["ROAD", "RAIL", "AIR"])(
   },
   120_000,
 );
+
+/** Places on or near navigable rivers on four continents, and two far from any. */
+const RIVER_PLACES = [
+  "51.4344,6.7623", // Duisburg
+  "47.5596,7.5886", // Basel
+  "48.2082,16.3738", // Vienna
+  "47.4979,19.0402", // Budapest
+  "44.8176,20.4569", // Belgrade
+  "48.7080,44.5133", // Volgograd
+  "38.627,-90.1994", // St Louis
+  "35.1495,-90.049", // Memphis
+  "41.8781,-87.6298", // Chicago
+  "30.5928,114.3055", // Wuhan
+  "32.0603,118.7969", // Nanjing
+  "-3.119,-60.0217", // Manaus
+  "-32.9442,-60.6505", // Rosario
+  "-15.9244,-5.7181", // Saint Helena
+  "24.7136,46.6753", // Riyadh
+];
+
+test("RIVER: chains add up, never beat the great circle, seasonal=false is never slower on the same water", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.constantFrom(...RIVER_PLACES),
+      fc.constantFrom(...RIVER_PLACES),
+      fc.integer({ min: 0, max: 364 }),
+      async (from, to, day) => {
+        const date = new Date(Date.UTC(2026, 0, 1 + day)).toISOString().slice(0, 10);
+        const on = await ask("RIVER", from, `${to}&date=${date}`);
+        if (!on) return;
+        checkChain(on.route);
+        const gc = haversineM(on.from.lat, on.from.lng, on.to.lat, on.to.lng) / 1000;
+        expect(km(on.route)).toBeGreaterThanOrEqual(gc * 0.999);
+        const off = await ask("RIVER", from, `${to}&date=${date}&seasonal=false`);
+        expect(off, "seasonal=false found nothing where the rules of the date found a route").not.toBeNull();
+        type Leg = ChainShape["sections"][number] & { from: { locode?: string }; to: { locode?: string } };
+        const barge = (c: ChainShape) =>
+          c.sections.find((s) => s.transport_mode === "RIVER") as Leg | undefined;
+        const a = barge(on.route);
+        const b = barge(off!.route);
+        if (a && b && a.from.locode === b.from.locode && a.to.locode === b.to.locode)
+          expect(b.duration.seconds).toBeLessThanOrEqual(a.duration.seconds);
+      },
+    ),
+    { numRuns: 80 },
+  );
+}, 120_000);
