@@ -6,6 +6,7 @@ const BENCHES = [
   "http.ts",
   "router.ts",
   "road.ts",
+  "river.ts",
   "ais.ts",
   "webhooks.ts",
   "starvation.ts",
