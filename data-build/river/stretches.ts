@@ -16,7 +16,7 @@
 import { haversineM } from "../../common/geo.ts";
 import { UnionFind } from "../../common/union-find.ts";
 import { PointGrid } from "../rail/grid.ts";
-import type { LineTag, Stretch } from "./inputs.ts";
+import type { LineSource, LineTag, Stretch } from "./inputs.ts";
 import { type CutRequest, cutEdges, MAX_EDGE_M, NetIndex } from "./network.ts";
 import type { NetEdge, RiverNet } from "./noding.ts";
 import { adjacency, type PathStep, shortestPath } from "./path.ts";
@@ -55,6 +55,9 @@ export interface StretchMatch {
   gapLinkKm: number;
   /** Edges of the path another stretch had already claimed. */
   shared: number;
+  /** The geometry most of the path's km lie on, and that share (length calibration: length.ts). */
+  source: LineSource;
+  sourceShare: number;
 }
 
 /** Box of a stretch's two ends plus a margin (km) growing with its length. */
@@ -207,9 +210,11 @@ export function applyStretches(
     const lockAt = Array.from({ length: s.locks ?? 0 }, (_, k) => ((k + 0.5) / (s.locks ?? 1)) * total);
     let along = 0;
     let shared = 0;
+    const bySource = new Map<LineSource, number>();
     for (const st of steps) {
       const e = net.edges[st.edge]!;
       const next = along + e.metres;
+      bySource.set(e.tag.source, (bySource.get(e.tag.source) ?? 0) + e.metres);
       const a = attrs[st.edge]!;
       if (a.stretch >= 0 && a.stretch !== si) {
         shared++;
@@ -222,6 +227,11 @@ export function applyStretches(
       along = next;
     }
     const [fromEnd, toEnd] = ends[si]!;
+    let source: LineSource = "link";
+    let sourceM = 0;
+    for (const [src, m] of bySource) {
+      if (m > sourceM) [source, sourceM] = [src, m];
+    }
     return {
       id: s.id,
       method,
@@ -230,6 +240,8 @@ export function applyStretches(
       snapKm: [round1(fromEnd.snapKm), round1(toEnd.snapKm)],
       gapLinkKm: Math.round(fromEnd.linkKm + toEnd.linkKm),
       shared,
+      source,
+      sourceShare: total > 0 ? Math.round((sourceM / total) * 1000) / 1000 : 0,
     };
   });
   return { attrs, matches };

@@ -34,13 +34,18 @@ import {
   wdbLines,
 } from "../river/inputs.ts";
 import { SHORE_M } from "../river/lakes.ts";
+import { applyLengthFactors, calibrateLengths, MIN_SOURCE_SHARE, parseCalibration } from "../river/length.ts";
 import { MAX_EDGE_M } from "../river/network.ts";
 import { JOIN_M, WDB_JOIN_M } from "../river/noding.ts";
 import {
   COASTAL_M,
   collectPortPlaces,
   collectWpiHarbours,
+  GATEWAY_PORT_M,
+  GATEWAY_PORT_TOWN_M,
+  gatewayPorts,
   PORT_SNAP_M,
+  parseMainRiverPorts,
   placeRiverPorts,
   WPI_SNAP_M,
 } from "../river/ports.ts";
@@ -69,6 +74,7 @@ const FILES = {
 /** WDB II levels read: 1-2 permanent and additional major rivers, 8-9 canals (10, irrigation, left out). */
 const WDB_LEVELS = [1, 2, 8, 9] as const;
 const wdbFile = (level: number) => `inland/wdbii_river_level${level}.geojson`;
+const SOURCES = ["ne", "wdb", "canal", "lake", "link"] as const;
 
 export const RIVER_GRAPH_OUTPUT = "river.graph";
 export const RIVER_SUMMARY_OUTPUT = "river.summary.json";
@@ -118,15 +124,26 @@ export const riverGraphStage: Stage = {
       readFileSync(join(ctx.source("npm:world-atlas"), "land-10m.json"), "utf8"),
     ) as Topology;
     const coast = new CoastTest(land);
+    const unlocodePorts = collectPortPlaces(expandInputs(loadManifest(), [FILES.unlocode]).map(text));
     const { ports, stats: portStats } = placeRiverPorts(
       net,
-      collectPortPlaces(expandInputs(loadManifest(), [FILES.unlocode]).map(text)),
+      unlocodePorts,
       collectWpiHarbours(text(FILES.wpi)),
       coast,
+      parseMainRiverPorts(),
     );
     sample();
     const { attrs, matches } = applyStretches(net, stretches);
     sample();
+    // Channel length: every edge is cut by now (cut pieces keep their source), so the factors
+    // land once; the stretches' km above stay as drawn, which is what calibrates them.
+    const km = (pick: (i: number) => boolean) =>
+      Math.round(net.edges.reduce((s, e, i) => (pick(i) ? s + e.metres : s), 0) / 1000);
+    const geometricKm = Object.fromEntries(
+      SOURCES.map((src) => [src, km((i) => net.edges[i]!.tag.source === src)]),
+    );
+    const lengths = calibrateLengths(parseCalibration(), matches);
+    applyLengthFactors(net, lengths.factors);
     const stretchNodes = new Map<string, number[]>();
     net.edges.forEach((e, i) => {
       const s = attrs[i]!.stretch;
@@ -150,6 +167,9 @@ export const riverGraphStage: Stage = {
       (e) => attrs[e]!.stretch >= 0,
       (n) => nameOfNode.get(n) ?? "",
     );
+    const seaportsAtMouths = gatewayPorts(gateways, ports, unlocodePorts);
+    ports.push(...seaportsAtMouths);
+    portStats.gatewayPorts = seaportsAtMouths.length;
     sample();
 
     const spec = riverGraphSpec(net, attrs, stretches, rules);
@@ -158,8 +178,6 @@ export const riverGraphStage: Stage = {
     writeFileSync(join(ctx.outDir, RIVER_RULES_OUTPUT), encodeRiverRules(rules, ctx.buildId));
     sample();
 
-    const km = (pick: (i: number) => boolean) =>
-      Math.round(net.edges.reduce((s, e, i) => (pick(i) ? s + e.metres : s), 0) / 1000);
     const byClass = Object.entries(CLASS).map(([label, code]) => ({
       class: code,
       label,
@@ -175,11 +193,20 @@ export const riverGraphStage: Stage = {
       edges: net.edges.length,
       km: km(() => true),
       km_by_source: Object.fromEntries(
-        (["ne", "wdb", "canal", "lake", "link"] as const).map((src) => [
-          src,
-          km((i) => net.edges[i]!.tag.source === src),
-        ]),
+        SOURCES.map((src) => [src, km((i) => net.edges[i]!.tag.source === src)]),
       ),
+      km_geometric: Object.values(geometricKm).reduce((a, b) => a + b, 0),
+      km_geometric_by_source: geometricKm,
+      length_factors: lengths.factors,
+      length_calibration: lengths.rows.map((r) => ({
+        id: r.id,
+        source: r.source,
+        published_km: Math.round(r.publishedKm * 10) / 10,
+        graph_km: r.graphKm,
+        ratio: r.ratio,
+        used: r.used,
+        basis: r.basis,
+      })),
       river_ports: ports.length,
       river_ports_by_source: countBy(ports.map((p) => p.source)),
       sea_gateways: gateways.length,
@@ -211,6 +238,9 @@ export const riverGraphStage: Stage = {
         port_snap_m: PORT_SNAP_M,
         port_coastal_m: COASTAL_M,
         wpi_snap_m: WPI_SNAP_M,
+        gateway_port_m: GATEWAY_PORT_M,
+        gateway_port_town_m: GATEWAY_PORT_TOWN_M,
+        length_min_source_share: MIN_SOURCE_SHARE,
         gateway_snap_m: GATEWAY_SNAP_M,
         mouth_coast_m: MOUTH_COAST_M,
         mouth_sea_m: MOUTH_SEA_M,
@@ -237,6 +267,10 @@ export const riverGraphStage: Stage = {
         `(${Object.entries(summary.km_by_source)
           .map(([k, v]) => `${k} ${v}`)
           .join(", ")}); ${components.length} components`,
+    );
+    ctx.log(
+      `river-graph: channel length factors ${fmt(lengths.factors)} (${lengths.rows.filter((r) => r.used).length} calibration stretches); ` +
+        `${summary.km_geometric} km as drawn`,
     );
     ctx.log(
       `river-graph: ${ports.length} river ports (${fmt(summary.river_ports_by_source)}), ` +

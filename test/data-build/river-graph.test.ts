@@ -10,11 +10,12 @@ import { join } from "node:path";
 import { haversineM } from "../../common/geo.ts";
 import { decodeArtifact } from "../../data-build/format/container.ts";
 import { GRAPH_FORMAT_VERSION } from "../../data-build/graph/encode.ts";
+import { csvRecords } from "../../data-build/locations/csv.ts";
 import { defaultDirs } from "../../data-build/pipeline.ts";
 import { PointGrid } from "../../data-build/rail/grid.ts";
 import { buildRiverNetwork } from "../../data-build/river/build.ts";
 import { CLASS, classCode } from "../../data-build/river/classes.ts";
-import { placeGateways } from "../../data-build/river/gateways.ts";
+import { placeGateways, type SeaGateway } from "../../data-build/river/gateways.ts";
 import { CANAL_KMH, RIVER_GRAPH_KIND, RIVER_KMH, riverGraphSpec } from "../../data-build/river/graph.ts";
 import {
   type Lake,
@@ -25,13 +26,29 @@ import {
   type Stretch,
 } from "../../data-build/river/inputs.ts";
 import { addLakeCrossings } from "../../data-build/river/lakes.ts";
+import {
+  applyLengthFactors,
+  type CalibrationRow,
+  calibrateLengths,
+  MIN_SOURCE_SHARE,
+  parseCalibration,
+} from "../../data-build/river/length.ts";
 import { MAX_EDGE_M } from "../../data-build/river/network.ts";
 import { nodeLines, type RiverNet } from "../../data-build/river/noding.ts";
 import { adjacency, shortestPath } from "../../data-build/river/path.ts";
+import {
+  GATEWAY_PORT_M,
+  GATEWAY_PORT_TOWN_M,
+  gatewayPorts,
+  type PortPlace,
+  parseMainRiverPorts,
+  placeRiverPorts,
+  type RiverPort,
+} from "../../data-build/river/ports.ts";
 import { decodeRiverPorts } from "../../data-build/river/river-ports.ts";
 import type { SeaNodes } from "../../data-build/river/sea.ts";
 import { parseSeasonalRules } from "../../data-build/river/seasonal-calendar.ts";
-import { applyStretches } from "../../data-build/river/stretches.ts";
+import { addLink, applyStretches, type StretchMatch } from "../../data-build/river/stretches.ts";
 import { clipRepeats, mergeAtSharedEnds } from "../../data-build/river/wdb.ts";
 import { STATUS, WasmRouter } from "../../router-wasm/binding/router.ts";
 
@@ -603,6 +620,233 @@ describe("sea gateways", () => {
   });
 });
 
+describe("river ports", () => {
+  // One river along the equator from (0, 0) to (0, 1); open sea east of 0.8 degrees.
+  const river = () =>
+    network([
+      line([
+        [0, 0],
+        [0, 1],
+      ]),
+    ]);
+  const coast = { seaWithin: (_lat: number, lng: number) => lng > 0.8 };
+  const place = (
+    locode: string,
+    lat: number,
+    lng: number,
+    source: PortPlace["source"] = "unlocode",
+    geocoded = false,
+  ): PortPlace => ({ locode, name: locode, country: "XX", lat, lng, geocoded, harbour: "", source });
+
+  test.each([
+    [
+      "a UN/LOCODE port 2 km from the river is kept",
+      [place("XXTWN", north(2_000), 0.3)],
+      [],
+      "XXTWN",
+      "unlocode",
+      north(2_000),
+    ],
+    [
+      "a UN/LOCODE port 8 km from the river is not",
+      [place("XXFAR", north(8_000), 0.3)],
+      [],
+      "XXFAR",
+      null,
+      0,
+    ],
+    ["a UN/LOCODE port with open sea near is a seaport", [place("XXSEA", 0, 0.9)], [], "XXSEA", null, 0],
+    [
+      "a main river port stands at its harbour, not where UN/LOCODE geocoded its code",
+      [place("XXMAI", 0.5, 0.5, "unlocode", true)],
+      [place("XXMAI", north(1_000), 0.5, "curated")],
+      "XXMAI",
+      "curated",
+      north(1_000),
+    ],
+    ["a main river port has no coastal test", [], [place("XXMSE", 0, 0.9, "curated")], "XXMSE", "curated", 0],
+    [
+      "a main river port off the network is left out",
+      [],
+      [place("XXMOF", 0.5, 0.2, "curated")],
+      "XXMOF",
+      null,
+      0,
+    ],
+  ] as Array<[string, PortPlace[], PortPlace[], string, RiverPort["source"] | null, number]>)(
+    "%s",
+    (_label, unlocode, main, locode, source, lat) => {
+      const { ports, stats } = placeRiverPorts(river(), unlocode, [], coast, main);
+      const port = ports.find((p) => p.locode === locode);
+      if (source === null) {
+        expect(port).toBeUndefined();
+        return;
+      }
+      expect(port?.source).toBe(source);
+      expect(port!.lat).toBe(lat);
+      expect(ports.length).toBe(1);
+      expect(stats.unlocodeReplacedByMain).toBe(unlocode.length > 0 && main.length > 0 ? 1 : 0);
+    },
+  );
+
+  const gateway = (over: Partial<SeaGateway> = {}): SeaGateway => ({
+    id: "gw:XXGWY",
+    name: "Gateway town",
+    locode: "XXGWY",
+    source: "curated",
+    waterwayId: "T_STRETCH",
+    lat: north(3_000),
+    lng: 0.5,
+    riverNode: 7,
+    riverSnapKm: 3,
+    joinNode: 7,
+    joinRiverKm: 0,
+    seaNode: 0,
+    seaLat: 0,
+    seaLng: 1.2,
+    seaKm: 20,
+    ...over,
+  });
+  const port = (locode: string): RiverPort => ({
+    ...place(locode, 0, 0.5),
+    node: 3,
+    snapKm: 0,
+    source: "unlocode",
+  });
+  test.each([
+    [
+      "a curated gateway 3 km from its river node is a river port on that node",
+      gateway(),
+      [],
+      [],
+      "Gateway town",
+    ],
+    [
+      `... but not ${GATEWAY_PORT_M / 1000 + 2} km from it`,
+      gateway({ riverSnapKm: GATEWAY_PORT_M / 1000 + 2 }),
+      [],
+      [],
+      null,
+    ],
+    ["... nor twice: its code is a river port already", gateway(), [port("XXGWY")], [], null],
+    [
+      "a seaport the coastal test dropped (its UN/LOCODE place 5 km off the gateway) keeps its UN/LOCODE name",
+      gateway(),
+      [],
+      [place("XXGWY", north(8_000), 0.5)],
+      "XXGWY",
+    ],
+    [
+      `a gateway named after a port ${GATEWAY_PORT_TOWN_M / 1000 + 15} km away only approaches it`,
+      gateway(),
+      [],
+      [place("XXGWY", north(3_000 + GATEWAY_PORT_TOWN_M + 15_000), 0.5)],
+      null,
+    ],
+    ["a river mouth found on the coast is no port", gateway({ source: "mouth", locode: "" }), [], [], null],
+  ] as Array<[string, SeaGateway, RiverPort[], PortPlace[], string | null]>)(
+    "%s",
+    (_label, g, existing, unlocode, name) => {
+      const added = gatewayPorts([g], existing, unlocode);
+      if (name === null) {
+        expect(added).toEqual([]);
+        return;
+      }
+      expect(added.length).toBe(1);
+      expect(added[0]).toMatchObject({
+        locode: g.locode,
+        name,
+        source: "gateway",
+        node: 7,
+        snapKm: 3,
+        lat: g.lat,
+      });
+    },
+  );
+
+  test("the main river ports table parses; a bad row stops the build", () => {
+    const rows = parseMainRiverPorts();
+    expect(rows.length).toBeGreaterThanOrEqual(4);
+    expect(rows.every((r) => r.source === "curated" && !r.geocoded)).toBe(true);
+    expect(() => parseMainRiverPorts("locode,name,lat,lng,why,source\nVienna,Wien,48.2,x,,\n")).toThrow(
+      /bad row/,
+    );
+  });
+});
+
+describe("channel length", () => {
+  const match = (id: string, km: number, source: LineSource, sourceShare = 1): StretchMatch => ({
+    id,
+    method: "named",
+    km,
+    edges: 1,
+    snapKm: [0, 0],
+    gapLinkKm: 0,
+    shared: 0,
+    source,
+    sourceShare,
+  });
+  const row = (id: string, publishedKm: number): CalibrationRow => ({ id, publishedKm, basis: "test" });
+
+  test("each source's factor is the median published / drawn km of its calibration stretches", () => {
+    const { factors, rows } = calibrateLengths(
+      [row("A", 110), row("B", 105), row("C", 130), row("D", 99), row("E", 200), row("F", 150)],
+      [
+        match("A", 100, "ne"),
+        match("B", 100, "ne"),
+        match("C", 100, "ne"),
+        match("D", 90, "canal"),
+        // Not on one source, or a straight link: they calibrate nothing.
+        match("E", 100, "ne", MIN_SOURCE_SHARE - 0.05),
+        match("F", 100, "link"),
+        match("G", 100, "ne"),
+      ],
+    );
+    expect(factors).toEqual({ ne: 1.1, wdb: 1, canal: 1.1, lake: 1, link: 1 });
+    expect(rows.filter((r) => !r.used).map((r) => r.id)).toEqual(["E", "F"]);
+  });
+
+  test.each([
+    ["id,published,unit,basis\nA,10,mi,x\n", 16.09344],
+    ["id,published,unit,basis\nA,10,km,x\n", 10],
+    ["id,published,unit,basis\nA,10,nm,x\n", /not a length/],
+    ["id,published,unit,basis\nA,,km,x\n", /not a length/],
+  ] as Array<[string, number | RegExp]>)("calibration row %j -> %p", (csv, want) => {
+    if (want instanceof RegExp) expect(() => parseCalibration(csv)).toThrow(want);
+    else expect(parseCalibration(csv)[0]!.publishedKm).toBeCloseTo(want, 6);
+  });
+
+  test("a calibration row naming no stretch stops the build", () => {
+    expect(() => calibrateLengths([row("NOPE", 10)], [match("A", 10, "ne")])).toThrow(
+      /no waterways.csv stretch/,
+    );
+  });
+
+  test("every edge is lengthened by its own source's factor, lakes and links not at all", () => {
+    const net = network([
+      line([
+        [0, 0],
+        [0, 0.05],
+      ]),
+      line(
+        [
+          [0.5, 0],
+          [0.5, 0.05],
+        ],
+        { ...tag("Canal", "canal", "canal"), curatedId: "T_CANAL" },
+      ),
+    ]);
+    addLink(net, 0, 1, { ...tag("Link", "link"), curatedId: "T_LINK" });
+    const before = net.edges.map((e) => e.metres);
+    applyLengthFactors(net, { ne: 1.08, wdb: 1, canal: 1.05, lake: 1, link: 1 });
+    const want = { ne: 1.08, canal: 1.05, link: 1 } as Record<string, number>;
+    net.edges.forEach((e, i) => {
+      expect(e.metres).toBeCloseTo(before[i]! * want[e.tag.source]!, 6);
+    });
+    expect(new Set(net.edges.map((e) => e.tag.source))).toEqual(new Set(["ne", "canal", "link"]));
+  });
+});
+
 const { outDir, sourcesDir } = defaultDirs();
 const waterwaysCsv = join(sourcesDir, "inland/waterways.csv");
 
@@ -611,6 +855,20 @@ describe.skipIf(!existsSync(waterwaysCsv))("the curated table", () => {
     const rows = parseWaterways(readFileSync(waterwaysCsv, "utf8"));
     expect(rows.length).toBe(246);
     expect(rows.filter((r) => classCode(r.cemtClass, r.usDepthFt, r.region) === CLASS.unknown)).toEqual([]);
+  });
+
+  test("a calibration length taken from a stretch's notes is the length the notes state", () => {
+    const notes = new Map(
+      csvRecords(readFileSync(waterwaysCsv, "utf8")).map((r) => [r.id!, r.season_notes ?? ""]),
+    );
+    const fromNotes = parseCalibration().filter((r) => r.basis.startsWith("waterways.csv notes"));
+    expect(fromNotes.length).toBeGreaterThanOrEqual(25);
+    for (const r of fromNotes) {
+      const m = /^\s*([\d,]+(?:\.\d+)?)\s*(km|mi)\b/.exec(notes.get(r.id) ?? "");
+      expect(m, `${r.id}: notes state no length`).not.toBeNull();
+      const km = Number(m![1]!.replace(/,/g, "")) * (m![2] === "mi" ? 1.609344 : 1);
+      expect(r.publishedKm, r.id).toBeCloseTo(km, 1);
+    }
   });
 });
 
@@ -625,6 +883,7 @@ describe.skipIf(!built)("built river graph", () => {
   const nodes = meta[1]!;
   const summary = JSON.parse(readFileSync(join(outDir, "river.summary.json"), "utf8"));
   const riverPorts = decodeRiverPorts(new Uint8Array(readFileSync(join(outDir, "river-ports.bin"))));
+  const nodeCoord = new Float64Array(art.sections.get("node_coord")!.slice().buffer);
 
   test("the spec's figures: 143,070 nodes, 175,605 km, 3,108 river ports, 400 sea gateways", () => {
     expect(nodes).toBe(summary.nodes);
@@ -648,8 +907,7 @@ describe.skipIf(!built)("built river graph", () => {
   });
 
   test("ports and gateways stand on graph nodes next to them and join a sea-graph node", () => {
-    const coord = new Float64Array(art.sections.get("node_coord")!.slice().buffer);
-    const at = (n: number) => [coord[n * 2]!, coord[n * 2 + 1]!] as const;
+    const at = (n: number) => [nodeCoord[n * 2]!, nodeCoord[n * 2 + 1]!] as const;
     for (const p of riverPorts.ports) {
       expect(p.node).toBeLessThan(nodes);
       const [lat, lng] = at(p.node);
@@ -674,6 +932,67 @@ describe.skipIf(!built)("built river graph", () => {
     expect(riverPorts.gateways.filter((g) => g.source === "curated").length).toBeGreaterThan(150);
     const duisburg = riverPorts.ports.find((p) => p.locode === "DEDUI");
     expect(duisburg?.snapKm).toBeLessThan(5);
+  });
+
+  // Harbour positions: waterways.csv limits, the World Port Index, gateways.csv, the port authorities.
+  test.each([
+    ["Duisburg-Ruhrort", "DEDUI", 51.455, 6.73],
+    ["Mannheim", "DEMHG", 49.5, 8.44],
+    ["Strasbourg (Port du Rhin)", "FRSXB", 48.57, 7.79],
+    ["Basel (Kleinhueningen)", "CHBSL", 47.59, 7.59],
+    ["Linz", "ATLNZ", 48.316, 14.316],
+    ["Vienna (Freudenau)", "ATVIE", 48.1702, 16.4879],
+    ["Budapest (Csepel)", "HUCPE", 47.43, 19.06],
+    ["Belgrade", "RSBEG", 44.8253, 20.4781],
+    ["Constanta (Agigea canal entrance)", "ROCND", 44.09, 28.63],
+    ["St Louis", "USSTL", 38.63, -90.18],
+    ["Memphis (President's Island)", "USMEM", 35.0667, -90.1667],
+    ["Chicago (Lake Calumet)", "USCHI", 41.68, -87.57],
+    ["New Orleans", "USMSY", 29.95, -90.06],
+    ["Shanghai (Waigaoqiao)", "CNSHA", 31.37, 121.58],
+    ["Nanjing", "CNNKG", 32.1, 118.75],
+    ["Wuhan", "CNWUH", 30.58, 114.29],
+    ["Chongqing", "CNCQI", 29.56, 106.58],
+  ] as Array<[string, string, number, number]>)(
+    "%s: the main river port %s stands on the water within 10 km of its harbour",
+    (_name, locode, lat, lng) => {
+      const port = riverPorts.ports.find((p) => p.locode === locode);
+      expect(port, `${locode} is no river port`).toBeDefined();
+      const km = haversineM(lat, lng, nodeCoord[port!.node * 2]!, nodeCoord[port!.node * 2 + 1]!) / 1000;
+      expect(km).toBeLessThanOrEqual(10);
+    },
+  );
+
+  test("each channel length factor is the median published / drawn km of its calibration stretches", () => {
+    const rows = summary.length_calibration as Array<{
+      id: string;
+      source: LineSource;
+      published_km: number;
+      graph_km: number;
+      ratio: number;
+      used: boolean;
+      basis: string;
+    }>;
+    expect(rows.length).toBe(parseCalibration().length);
+    const used = rows.filter((r) => r.used);
+    expect(used.length).toBeGreaterThanOrEqual(40);
+    for (const source of ["ne", "canal"] as const) {
+      const ratios = used
+        .filter((r) => r.source === source)
+        .map((r) => r.published_km / r.graph_km)
+        .sort((a, b) => a - b);
+      expect(ratios.length).toBeGreaterThanOrEqual(15);
+      const mid = ratios.length >> 1;
+      const median = ratios.length % 2 ? ratios[mid]! : (ratios[mid - 1]! + ratios[mid]!) / 2;
+      expect(summary.length_factors[source]).toBeCloseTo(median, 2);
+      expect(summary.length_factors[source]).toBeGreaterThan(1);
+    }
+    // The graph's km are the drawn km times the factors (rounding: 1 km per source).
+    for (const [source, km] of Object.entries(summary.km_geometric_by_source as Record<LineSource, number>)) {
+      expect(
+        Math.abs(summary.km_by_source[source] - km * summary.length_factors[source]),
+      ).toBeLessThanOrEqual(summary.length_factors[source]);
+    }
   });
 });
 
