@@ -4,6 +4,7 @@
  * router's distance-only WASM query over main container port pairs.
  */
 import { EngineError } from "../engine/errors.ts";
+import { DEFAULT_MASK } from "../engine/sea/policy.ts";
 import type { SeaRouter } from "../engine/sea/router.ts";
 import { mainPorts } from "../test/distance-sea/fixture.ts";
 
@@ -60,4 +61,4 @@ export const PORT_PAIRS: Array<{ from: { lat: number; lng: number }; to: { lat: 
 
 /** The baseline: the sea router's distance-only query over PORT_PAIRS. */
 export const seaBaseline = (sea: SeaRouter, reps: number) =>
-  time(PORT_PAIRS, reps, (p) => sea.routeRaw(p.from, p.to, 3584, false));
+  time(PORT_PAIRS, reps, (p) => sea.routeRaw(p.from, p.to, DEFAULT_MASK, false));

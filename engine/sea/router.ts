@@ -16,15 +16,18 @@ import {
   WasmRouter,
 } from "../../router-wasm/binding/router.ts";
 import { readArtifact } from "../artifacts.ts";
+import { checkCargoTonnes, type Emissions, legEmissions } from "../emissions.ts";
 import { EngineError } from "../errors.ts";
 import {
   checkMode,
   checkSpeed,
   DEFAULT_MASK,
+  GATE_IDS,
   maskOf,
   PASSAGE_IDS,
   type PassageId,
   parseAvoid,
+  passageBit,
   type RoutingMode,
   SAFE_CLOSED,
   SPEED_KNOTS,
@@ -61,6 +64,8 @@ export interface SeaRouteRequest {
   /** Include the geometry; the `path` key is omitted otherwise. */
   path?: boolean;
   alternatives?: boolean;
+  /** Cargo mass the emissions are stated for; default 1 t, more than 0 and at most 100000. */
+  cargoTonnes?: number;
   /** Search budget override (tests, batch jobs). */
   maxSettled?: number;
 }
@@ -76,6 +81,8 @@ export interface SeaRoute {
   };
   transit: { speed_knots: number; hours: number; days: number };
   passages: Array<{ id: string; name: string }>;
+  /** Beyond the spec: kg CO2e for the cargo mass (docs/emissions.md). */
+  emissions: Emissions;
   /** [lat, lng] pairs from the snapped origin to the snapped destination. */
   path?: Array<[number, number]>;
 }
@@ -115,15 +122,20 @@ export class SeaRouter {
       readArtifact(dir, "router.wasm"),
     ]);
     const router = shared ?? (await WasmRouter.instantiate(wasm.bytes));
-    const { artifact: _, ...loaded } = router.load(graph.bytes, { kind: "sea-graph", path: graph.path });
+    return SeaRouter.fromBytes(router, graph.bytes, graph.path);
+  }
+
+  /** A sea graph's bytes into `wasm` (the build's, or a test's tiny hand-made graph). */
+  static fromBytes(wasm: WasmRouter, bytes: Uint8Array, path = "sea.graph"): SeaRouter {
+    const { artifact: _, ...loaded } = wasm.load(bytes, { kind: "sea-graph", path });
     const ids = loaded.names.gates.map((g) => g.id);
-    if (ids.join(",") !== PASSAGE_IDS.join(",")) {
-      router.unload(loaded.handle);
+    if (ids.join(",") !== GATE_IDS.join(",")) {
+      wasm.unload(loaded.handle);
       throw new Error(
-        `${graph.path}: passages [${ids.join(", ")}] do not match this API build; rebuild the artifacts`,
+        `${path}: passages [${ids.join(", ")}] do not match this API build; rebuild the artifacts`,
       );
     }
-    return new SeaRouter(router, loaded, graph.path);
+    return new SeaRouter(wasm, loaded, path);
   }
 
   /** Nearest graph node to a point: where a route from or to it starts. */
@@ -132,7 +144,7 @@ export class SeaRouter {
     return s && { lat: s.lat, lng: s.lng, km: s.snapM / 1000 };
   }
 
-  /** Low-level query with an explicit closed mask (bit i = PASSAGE_IDS[i]). */
+  /** Low-level query with an explicit closed mask (bit i = GATE_IDS[i]). */
   routeRaw(
     from: SeaPoint,
     to: SeaPoint,
@@ -162,6 +174,7 @@ export class SeaRouter {
   plan(req: SeaRouteRequest): SeaRouteData {
     const speed = checkSpeed(req.speedKnots ?? SPEED_KNOTS.default);
     const mode = checkMode(req.routingMode ?? "short");
+    const tonnes = checkCargoTonnes(req.cargoTonnes);
     for (const [side, p] of [["from", req.from] as const, ["to", req.to] as const]) {
       if (
         !Number.isFinite(p.lat) ||
@@ -180,8 +193,8 @@ export class SeaRouter {
     const budget = req.maxSettled ?? DEFAULT_MAX_SETTLED;
 
     const main = this.routeRaw(req.from, req.to, closed, wantPath, budget);
-    this.ensureFound(main, req, avoided);
-    const route = this.present(main, "Direct", speed, wantPath);
+    this.ensureFound(main, req, avoided, closed);
+    const route = this.present(main, "Direct", speed, wantPath, tonnes);
     const alternatives: SeaRoute[] = [];
     if (req.alternatives) {
       // Close each passage of the main route in turn; keep routes with a different passage set.
@@ -196,7 +209,7 @@ export class SeaRouter {
       }
       found.sort((a, b) => a.raw.metres - b.raw.metres);
       for (const f of found.slice(0, MAX_ALTERNATIVES))
-        alternatives.push(this.present(f.raw, f.label, speed, wantPath));
+        alternatives.push(this.present(f.raw, f.label, speed, wantPath, tonnes));
     }
     return { routing_mode: mode, avoided, route, alternatives };
   }
@@ -205,9 +218,15 @@ export class SeaRouter {
     return this.graph.names.gates[code - 1]?.name ?? `passage ${code}`;
   }
 
-  private ensureFound(raw: RawRoute, req: SeaRouteRequest, avoided: PassageId[]): void {
+  private ensureFound(raw: RawRoute, req: SeaRouteRequest, avoided: PassageId[], closed: number): void {
     const label = (p: SeaPoint, side: string) => p.name ?? `${side} (${round(p.lat, 4)}, ${round(p.lng, 4)})`;
-    if (raw.status === STATUS.found) {
+    // Whenever the search ran, both points snapped: one too far from every lane is not at sea,
+    // whatever else stopped the route (Basel: 325 km from the last lane, itself inland).
+    if (
+      raw.status === STATUS.found ||
+      raw.status === STATUS.noRoute ||
+      raw.status === STATUS.budgetExhausted
+    ) {
       for (const [p, s, side] of [
         [req.from, raw.from, "from"],
         [req.to, raw.to, "to"],
@@ -220,8 +239,8 @@ export class SeaRouter {
           );
         }
       }
-      return;
     }
+    if (raw.status === STATUS.found) return;
     if (raw.status === STATUS.budgetExhausted) {
       throw new EngineError(
         "no_route",
@@ -232,13 +251,25 @@ export class SeaRouter {
       );
     }
     const closedNote = avoided.length ? ` with ${avoided.join(", ")} closed` : "";
+    // Inland lanes are closed to every query; say so when only they would join the points (Duisburg).
+    const inland = this.routeRaw(req.from, req.to, closed & ~passageBit("inland"), false, req.maxSettled);
+    const inlandNote =
+      inland.status === STATUS.found
+        ? ": the sea lanes stop where inland waterways begin (barge routes: mode=RIVER)"
+        : "";
     throw new EngineError(
       "no_route",
-      `no sea route between ${label(req.from, "from")} and ${label(req.to, "to")}${closedNote}`,
+      `no sea route between ${label(req.from, "from")} and ${label(req.to, "to")}${closedNote}${inlandNote}`,
     );
   }
 
-  private present(raw: RawRoute, label: string, speed: number, wantPath: boolean): SeaRoute {
+  private present(
+    raw: RawRoute,
+    label: string,
+    speed: number,
+    wantPath: boolean,
+    cargoTonnes: number,
+  ): SeaRoute {
     // Integer tenths of a mile so eca.nm + non_eca_nm equals distance.nm exactly.
     const tenths = (m: number) => Math.round((m / METRES_PER_NM) * 10);
     const totalT = tenths(raw.metres);
@@ -267,6 +298,7 @@ export class SeaRouter {
       },
       transit: { speed_knots: speed, hours: round(hours, 1), days: round(hours / 24, 2) },
       passages: raw.gates.map((g) => ({ id: this.graph.names.gates[g - 1]!.id, name: this.gateName(g) })),
+      emissions: legEmissions({ transport_mode: "SEA", meters: Math.round(raw.metres) }, cargoTonnes),
     };
     if (wantPath && raw.path) {
       const p = raw.path;

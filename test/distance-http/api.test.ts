@@ -36,7 +36,15 @@ test("sea route: spec keys at every level, meta.took_ms, alternatives, path only
       expect(end).toHaveProperty(k);
   }
   expect(data.from.locode).toBe("NLRTM");
-  expect(Object.keys(data.route).sort()).toEqual(["distance", "eca", "label", "passages", "transit"]);
+  // The spec's keys plus emissions (beyond the spec, docs/emissions.md).
+  expect(Object.keys(data.route).sort()).toEqual([
+    "distance",
+    "eca",
+    "emissions",
+    "label",
+    "passages",
+    "transit",
+  ]);
   expect(data.route.passages.map((x) => x.id)).toContain("suez");
   // The Cape of Good Hope alternative is longer and does not use Suez.
   const cape = data.alternatives.find((a) => !a.passages.some((x) => x.id === "suez"));

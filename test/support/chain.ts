@@ -1,13 +1,19 @@
 /**
  * The spec's route chain identities, for chains from the engine and from the API alike (road,
- * rail, air): sections add up to the summary, hours = moving + handling, each leg starts where
- * the one before it ended.
+ * rail, air, river): sections add up to the summary, hours = moving + handling, each leg starts
+ * where the one before it ended; emissions (docs/emissions.md) add up likewise.
  */
 import { expect } from "bun:test";
 import { round } from "../../common/round.ts";
 
 export type Distance = { km: number; nm: number; meters: number };
 export type Duration = { hours: number; days: number; seconds: number };
+export type Emissions = {
+  co2e_kg: number | null;
+  co2e_ttw_kg: number | null;
+  cargo_tonnes: number;
+  method: string;
+};
 export type Summary = {
   distance: Distance;
   duration: Duration;
@@ -15,6 +21,7 @@ export type Summary = {
   handling_hours: number;
   speed_kmh: number;
   cost_index: number;
+  emissions: Emissions;
 };
 
 /** What every chain has, whatever its modes. */
@@ -27,9 +34,20 @@ export interface ChainShape {
     to: unknown;
     distance: Distance;
     duration: Duration;
+    /** Optional in the type only (callers' own section types predate it); checkChain requires it. */
+    emissions?: Emissions;
   }>;
   transfers: Array<{ hours: number }>;
 }
+
+/** Total of shown kg (whole grams), unknown when any part is; transfers emit nothing. */
+const emissionsSum = (parts: Array<number | null>) =>
+  parts.some((p) => p === null)
+    ? null
+    : round(
+        parts.reduce<number>((a, p) => a + p!, 0),
+        3,
+      );
 
 const WEIGHT: Record<string, number> = { SEA: 1, RIVER: 1.8, RAIL: 3, ROAD: 6, AIR: 40 };
 
@@ -51,6 +69,20 @@ export function checkChain(c: ChainShape): void {
     c.sections.reduce((a, s) => a + s.distance.meters * WEIGHT[s.transport_mode]!, 0) / 1e6,
     2,
   );
+  const e = c.summary.emissions;
+  const legs = c.sections.map((s) => {
+    expect(s.emissions).toBeDefined();
+    return s.emissions!;
+  });
+  expect(e.co2e_kg).toBe(emissionsSum(legs.map((s) => s.co2e_kg)));
+  expect(e.co2e_ttw_kg).toBe(emissionsSum(legs.map((s) => s.co2e_ttw_kg)));
+  for (const s of legs) {
+    expect(s.cargo_tonnes).toBe(e.cargo_tonnes);
+    expect(s.method).toBe(e.method);
+    // TTW is part of WTW: never more, both known or both unknown.
+    if (s.co2e_kg === null) expect(s.co2e_ttw_kg).toBeNull();
+    else expect(s.co2e_ttw_kg!).toBeLessThanOrEqual(s.co2e_kg);
+  }
   const modes = c.sections.map((s) => s.transport_mode);
   expect(c.transport_modes).toEqual(modes.filter((m, i) => m !== modes[i - 1]));
   for (let i = 1; i < c.sections.length; i++) expect(c.sections[i]!.from).toEqual(c.sections[i - 1]!.to);
