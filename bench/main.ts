@@ -7,6 +7,7 @@ const BENCHES = [
   "router.ts",
   "road.ts",
   "river.ts",
+  "multimodal.ts",
   "ais.ts",
   "webhooks.ts",
   "starvation.ts",

@@ -1,15 +1,21 @@
 /**
- * Batch sea distances: reads pairs (CSV or NDJSON), plans each on all cores (a RoutePool, one
- * router per worker thread), writes NDJSON results in input order, progress on stderr.
+ * Batch sea distances or door-to-door chains: reads pairs (CSV or NDJSON), plans each on all cores
+ * (a RoutePool, one router per worker thread), writes NDJSON results in input order, progress on
+ * stderr.
  *
  *   bun engine/batch.ts [pairs.csv|pairs.ndjson|-] [--out results.ndjson] [--workers N]
  *     [--speed 14] [--mode short|safe] [--avoid suez,panama] [--path] [--alternatives]
+ *     [--multimodal [--modes SEA,ROAD,...] [--optimize cost|time|distance|emissions]
+ *      [--date YYYY-MM-DD] [--cargo-tonnes 1] [--no-handling]]
  *     [--build-dir data/build]
  *
  * Input: CSV with a header naming `from` and `to` (anything the location resolver takes: lat,lng
  * quoted, UN/LOCODE, IATA, country, free text) or `from_lat,from_lng,to_lat,to_lng`, plus an
- * optional `id`; or NDJSON objects {from, to, id?}. Output line: {row, id?, ok: true, data} with
- * the sea route response data, or {row, id?, ok: false, error: {code, message}}.
+ * optional `id`; or NDJSON objects {from, to, id?}. With --multimodal a row may also set its own
+ * modes, optimize, pol, pod, date, cargo_tonnes (CSV columns or NDJSON fields of those names, as
+ * the query parameters). Output line: {row, id?, ok: true, data} with the sea route response data
+ * (or the GET /v1/distance/multimodal response data), or {row, id?, ok: false, error: {code,
+ * message}}.
  */
 
 import { createWriteStream, existsSync, readFileSync } from "node:fs";
@@ -17,22 +23,42 @@ import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildDirFrom } from "../common/build-dir.ts";
+import { checkCargoTonnes } from "./emissions.ts";
 import { EngineError } from "./errors.ts";
 import { coordinatesPoint, LocationIndex, type ResolvedPoint } from "./locations/index.ts";
+import { checkModes, checkOptimize, type MultimodalRequest } from "./multimodal/options.ts";
+import { parseRiverDate } from "./river/seasonal.ts";
+import { roadConfig } from "./road/config.ts";
 import { checkMode, checkSpeed, parseAvoid } from "./sea/policy.ts";
 import { Overloaded, RoutePool } from "./sea/pool.ts";
 import type { SeaRouteRequest } from "./sea/router.ts";
+import { pooledModes } from "./services.ts";
 
 /** Fewer rows than this per worker do not pay for loading another router. */
 const ROWS_PER_WORKER = 64;
 const COORDS = /^\s*([+-]?\d+(?:\.\d+)?)\s*,\s*([+-]?\d+(?:\.\d+)?)\s*$/;
+
+/** Per-row options of a multimodal batch, as the query parameters spell them. */
+export const ROW_OPTIONS = ["modes", "optimize", "pol", "pod", "date", "cargo_tonnes"] as const;
+export type RowOptions = Partial<Record<(typeof ROW_OPTIONS)[number], string>>;
 
 export interface BatchRow {
   row: number;
   id?: string;
   from: string;
   to: string;
+  /** Multimodal options the row sets (CSV columns or NDJSON fields of those names). */
+  options?: RowOptions;
 }
+
+const optionsOf = (get: (name: string) => unknown): RowOptions | undefined => {
+  const out: RowOptions = {};
+  for (const name of ROW_OPTIONS) {
+    const v = get(name);
+    if (v !== undefined && v !== null && String(v) !== "") out[name] = String(v);
+  }
+  return Object.keys(out).length ? out : undefined;
+};
 
 function splitCsv(line: string): string[] {
   const out: string[] = [];
@@ -58,12 +84,14 @@ export function parsePairs(text: string): BatchRow[] {
   if (lines.length === 0) return [];
   if (lines[0]!.trimStart().startsWith("{")) {
     return lines.map((l, row) => {
-      const o = JSON.parse(l) as { from?: unknown; to?: unknown; id?: unknown };
+      const o = JSON.parse(l) as Record<string, unknown>;
+      const options = optionsOf((name) => o[name]);
       return {
         row,
         from: String(o.from ?? ""),
         to: String(o.to ?? ""),
         ...(o.id === undefined ? {} : { id: String(o.id) }),
+        ...(options ? { options } : {}),
       };
     });
   }
@@ -84,11 +112,13 @@ export function parsePairs(text: string): BatchRow[] {
   }
   return lines.slice(1).map((l, row) => {
     const c = splitCsv(l);
+    const options = optionsOf((name) => (col(name) >= 0 ? c[col(name)] : undefined));
     return {
       row,
       from: byCoords ? `${c[fLat!]},${c[fLng!]}` : (c[f!] ?? ""),
       to: byCoords ? `${c[tLat!]},${c[tLng!]}` : (c[t!] ?? ""),
       ...(id! >= 0 ? { id: c[id!] ?? "" } : {}),
+      ...(options ? { options } : {}),
     };
   });
 }
@@ -114,6 +144,12 @@ async function main(): Promise<void> {
       avoid: { type: "string", default: "" },
       path: { type: "boolean", default: false },
       alternatives: { type: "boolean", default: false },
+      multimodal: { type: "boolean", default: false },
+      modes: { type: "string" },
+      optimize: { type: "string" },
+      date: { type: "string" },
+      "cargo-tonnes": { type: "string" },
+      "no-handling": { type: "boolean", default: false },
       "build-dir": { type: "string" },
     },
   });
@@ -134,7 +170,16 @@ async function main(): Promise<void> {
   // A second request per worker waits in the queue, so no worker idles between rows.
   const pool = await RoutePool.start({ buildDir, workers, queue: workers });
   try {
-    const resolvePoint = locationResolver(buildDir, pool.buildId);
+    const { resolvePoint, seaPort } = locationResolver(buildDir, pool.buildId);
+    const chains = values.multimodal ? await pooledModes(pool, buildDir, roadConfig(process.env)) : null;
+    const defaults: RowOptions = {
+      modes: values.modes,
+      optimize: values.optimize,
+      date: values.date,
+      cargo_tonnes: values["cargo-tonnes"],
+    };
+    // The same checks a request gets, before the first row: a bad flag stops the run.
+    multimodalOptions(defaults, seaPort);
     const out = values.out ? createWriteStream(values.out) : process.stdout;
     const results = new Array<string | undefined>(rows.length);
     let next = 0;
@@ -147,6 +192,20 @@ async function main(): Promise<void> {
       try {
         const from = resolvePoint(r.from);
         const to = resolvePoint(r.to);
+        if (chains) {
+          const options = multimodalOptions({ ...defaults, ...r.options }, seaPort);
+          const { considered: _, ...data } = await chains.multimodal({
+            ...options,
+            speedKnots: request.speedKnots,
+            routingMode: request.routingMode,
+            avoid: request.avoid,
+            path: request.path,
+            handling: !values["no-handling"],
+            from,
+            to,
+          });
+          return JSON.stringify({ ...head, ok: true, data: { from, to, ...data } });
+        }
         const data = await pool.plan({ ...request, from, to });
         return JSON.stringify({ ...head, ok: true, data: { from, to, ...data } });
       } catch (err) {
@@ -185,11 +244,33 @@ async function main(): Promise<void> {
   }
 }
 
+/** A multimodal row's options, checked as the API checks its query parameters. */
+function multimodalOptions(
+  o: RowOptions,
+  seaPort: (code: string, name: "pol" | "pod") => ResolvedPoint,
+): Omit<MultimodalRequest<ResolvedPoint>, "from" | "to"> {
+  const modes = o.modes?.split(",").map((m) => m.trim().toUpperCase());
+  return {
+    modes: modes ? [...checkModes(modes)] : undefined,
+    optimize: checkOptimize(o.optimize),
+    pol: o.pol ? seaPort(o.pol, "pol") : null,
+    pod: o.pod ? seaPort(o.pod, "pod") : null,
+    date: o.date === undefined ? undefined : parseRiverDate(o.date),
+    cargoTonnes: o.cargo_tonnes === undefined ? undefined : checkCargoTonnes(o.cargo_tonnes),
+  };
+}
+
+type Resolver = {
+  resolvePoint(input: string): ResolvedPoint;
+  /** pol / pod: a port by UN/LOCODE (the planner checks it is on the sea lanes). */
+  seaPort(code: string, name: "pol" | "pod"): ResolvedPoint;
+};
+
 /** Resolution on this thread with locations.idx; without it only lat,lng inputs resolve. */
-function locationResolver(buildDir: string, buildId: string | null): (input: string) => ResolvedPoint {
+function locationResolver(buildDir: string, buildId: string | null): Resolver {
   const indexPath = join(buildDir, "locations.idx");
   if (!existsSync(indexPath)) {
-    return (input) => {
+    const resolvePoint = (input: string) => {
       const m = COORDS.exec(input);
       if (!m)
         throw new EngineError(
@@ -198,6 +279,12 @@ function locationResolver(buildDir: string, buildId: string | null): (input: str
         );
       return coordinatesPoint(Number(m[1]), Number(m[2]));
     };
+    return {
+      resolvePoint,
+      seaPort: (code, name) => {
+        throw new EngineError("invalid_request", `${name} ${code}: locations.idx missing, no port resolves`);
+      },
+    };
   }
   const index = LocationIndex.fromBytes(new Uint8Array(readFileSync(indexPath)), indexPath);
   if (index.buildId !== buildId) {
@@ -205,7 +292,18 @@ function locationResolver(buildDir: string, buildId: string | null): (input: str
       `${indexPath} (build ${index.buildId}) and sea.graph (build ${buildId}) come from different builds`,
     );
   }
-  return (input) => index.resolve(input);
+  return {
+    resolvePoint: (input) => index.resolve(input),
+    seaPort: (code, name) => {
+      const port = index.port(code);
+      if (port?.kind !== "port")
+        throw new EngineError(
+          "invalid_request",
+          `${name} must be the UN/LOCODE of a sea port, got "${code}"`,
+        );
+      return port;
+    },
+  };
 }
 
 if (import.meta.main) {

@@ -3,8 +3,8 @@
  * planner loads on first use, roadPlanner below). Loaded once per
  * process (the sea router once per thread); main.ts loads them at start so a missing or stale build
  * stops the server with the rebuild message instead of failing the first request. Routes for
- * the API are planned by routePlanner (sea) and modePlanners (road, rail, air): worker threads,
- * so searches never hold the event loop.
+ * the API are planned by routePlanner (sea) and modePlanners (road, rail, air, river, multimodal):
+ * worker threads, so searches never hold the event loop.
  */
 
 import { resolve } from "node:path";
@@ -19,6 +19,8 @@ import { type AirPlan, AirPlanner, type AirPlanRequest } from "./air/planner.ts"
 import { once, readArtifact, sameBuild } from "./artifacts.ts";
 import type { RouteConfig } from "./config.ts";
 import { LocationIndex } from "./locations/index.ts";
+import type { MultimodalRequest } from "./multimodal/options.ts";
+import { type MultimodalPlan, MultimodalPlanner } from "./multimodal/planner.ts";
 import {
   RAIL_GRAPH_FILE,
   RAIL_GRAPH_KIND,
@@ -157,12 +159,33 @@ export function riverPlanner(buildDir: string): Promise<RiverPlanner> {
   return once(riverPlanners, buildDir, () => startRiverPlanner(buildDir));
 }
 
-/** The road, rail, air and river planners the API calls: on the route pool, or in-thread. */
+const multimodalPlanners = new Map<string, Promise<MultimodalPlanner>>();
+
+/**
+ * The process's door-to-door planner (engine/multimodal) over this thread's sea router and main
+ * container ports; the rail, air and river planners load when a request first allows their mode.
+ */
+export function multimodalPlanner(buildDir: string): Promise<MultimodalPlanner> {
+  return once(multimodalPlanners, buildDir, async () => {
+    const { sea, locations } = await distanceServices(buildDir);
+    const ports = locations.mainPorts();
+    return new MultimodalPlanner({
+      sea,
+      ports: async () => ports,
+      rail: () => railPlanner(buildDir),
+      air: () => airPlanner(buildDir),
+      river: () => riverPlanner(buildDir),
+    });
+  });
+}
+
+/** The road, rail, air, river and multimodal planners the API calls: on the route pool, or in-thread. */
 export interface ModePlanners {
   road: RoadRoutePlanner;
   rail<P extends ChainEnd>(request: RailPlanRequest<P>): Promise<RailPlan<P>>;
   air<P extends ChainEnd>(request: AirPlanRequest<P>): Promise<AirPlan<P>>;
   river<P extends ChainEnd>(request: RiverPlanRequest<P>): Promise<RiverPlan<P>>;
+  multimodal<P extends ChainEnd>(request: MultimodalRequest<P>): Promise<MultimodalPlan>;
 }
 
 /**
@@ -183,12 +206,13 @@ export async function pooledModes(
     rail: (request) => pool.planRail(request, external ?? model),
     air: (request) => pool.planAir(request, external ?? model),
     river: (request) => pool.planRiver(request, external ?? model),
+    multimodal: (request) => pool.planMultimodal(request, external ?? model),
   };
 }
 
 /**
- * The process's road, rail and air planners for a build directory: on routePlanner's pool, or on
- * the calling thread when PORTOLAN_ROUTE_WORKERS=0 (roadPlanner, railPlanner, airPlanner).
+ * The process's road, rail, air, river and multimodal planners for a build directory: on
+ * routePlanner's pool, or on the calling thread when PORTOLAN_ROUTE_WORKERS=0.
  */
 export async function modePlanners(
   buildDir: string,
@@ -203,6 +227,7 @@ export async function modePlanners(
     rail: async (request) => (await railPlanner(buildDir)).plan(request, road),
     air: async (request) => (await airPlanner(buildDir)).plan(request, road),
     river: async (request) => (await riverPlanner(buildDir)).plan(request, road),
+    multimodal: async (request) => (await multimodalPlanner(buildDir)).plan(request, road),
   };
 }
 

@@ -1,11 +1,14 @@
 /**
- * Distance and multimodal routing ({distance_url}): GET /v1/distance/route (sea legs today) and
- * GET /v1/distance/locations. Handlers only parse, resolve and render; routing lives in sea/ and
- * location resolution in locations/.
+ * Distance and multimodal routing ({distance_url}): GET /v1/distance/route (one mode),
+ * GET /v1/distance/multimodal (door to door across the allowed modes) and
+ * GET /v1/distance/locations. Handlers only parse, resolve and render; routing lives in engine/
+ * and location resolution in engine/locations/.
  */
 import { t } from "elysia";
+import { checkCargoTonnes } from "../../engine/emissions.ts";
 import { createGeocoder } from "../../engine/locations/geocoders.ts";
 import type { Geocoder, LocationIndex, PlaceKind, ResolvedPoint } from "../../engine/locations/index.ts";
+import { MODES } from "../../engine/multimodal/options.ts";
 import { parseRiverDate, todayUtc } from "../../engine/river/seasonal.ts";
 import { renderRoadChain } from "../../engine/road/planner.ts";
 import { Overloaded, RoutePool, type SeaPlanner } from "../../engine/sea/pool.ts";
@@ -70,6 +73,15 @@ const SEA_PORT_SOURCES: ReadonlySet<string> = new Set(["main_ports", "wpi"]);
 const seaEnd = (p: ResolvedPoint): ResolvedPoint =>
   p.kind === "port" && !SEA_PORT_SOURCES.has(p.source) ? { ...p, kind: "address" } : p;
 
+/** speed_knots as a number; the engine checks its range (3 to 40). */
+function speedOf(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(n))
+    throw new ApiError("validation", `speed_knots must be a number from 3 to 40, got "${raw}".`);
+  return n;
+}
+
 export interface DistanceAppOptions {
   /**
    * Plans the sea routes; default: the process's planner for the build (services.ts routePlanner).
@@ -98,6 +110,18 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
     const { locations } = await services();
     const geocoder = geocoderOf(locations);
     return [await locations.resolveWith(from, geocoder), await locations.resolveWith(to, geocoder)] as const;
+  };
+  /** pol / pod: the UN/LOCODE of a sea port (main container port or World Port Index harbour). */
+  const seaPort = async (name: "pol" | "pod", code: string | undefined): Promise<ResolvedPoint | null> => {
+    if (code === undefined || code.trim() === "") return null;
+    const { locations } = await services();
+    const port = locations.port(code);
+    if (port?.kind !== "port" || !SEA_PORT_SOURCES.has(port.source))
+      throw new ApiError(
+        "validation",
+        `${name} must be the UN/LOCODE of a sea port; "${code}" is ${port ? `${port.name}, not a sea port` : "not a known port"}.`,
+      );
+    return port;
   };
   const optional = t.Optional(t.String());
   return createProductApp({ def: product("distance"), platform })
@@ -161,16 +185,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
           const planned = await (await modes()).river({ from: a, to: b, ...request }).catch(shed(set));
           return { from: a, to: b, ...planned };
         }
-        let speedKnots: number | undefined;
-        if (query.speed_knots !== undefined) {
-          speedKnots = Number(query.speed_knots);
-          if (query.speed_knots.trim() === "" || !Number.isFinite(speedKnots)) {
-            throw new ApiError(
-              "validation",
-              `speed_knots must be a number from 3 to 40, got "${query.speed_knots}".`,
-            );
-          }
-        }
+        const speedKnots = speedOf(query.speed_knots);
         const withPath = bool("path", query.path, false);
         // The spec defaults alternatives to true for ROAD, RAIL, AIR and multimodal, not for sea.
         const alternatives = bool("alternatives", query.alternatives, false);
@@ -210,6 +225,63 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
         }),
         detail: {
           summary: "Port-to-port (or point-to-point) sea route with ECA split, passages and alternatives",
+        },
+      },
+    )
+    .get(
+      "/v1/distance/multimodal",
+      async ({ request, query, set }) => {
+        principalOf(request);
+        const allowed = csv(query.modes).map((raw) => {
+          const named = MODE_ALIASES[raw.toUpperCase()];
+          if (!named)
+            throw new ApiError("validation", `Unknown mode "${raw}" in modes: use ${MODES.join(", ")}.`);
+          return named as (typeof MODES)[number];
+        });
+        const options = {
+          modes: [...new Set(allowed)],
+          optimize: query.optimize,
+          speedKnots: speedOf(query.speed_knots),
+          routingMode: query.routing_mode,
+          avoid: csv(query.avoid),
+          alternatives: bool("alternatives", query.alternatives, true),
+          handling: bool("handling", query.handling, true),
+          path: bool("path", query.path, false),
+          date: query.date === undefined ? undefined : parseRiverDate(query.date),
+          seasonal: bool("seasonal", query.seasonal, true),
+          cargoTonnes: query.cargo_tonnes === undefined ? undefined : checkCargoTonnes(query.cargo_tonnes),
+        };
+        const [from, to] = await ends(query.from, query.to);
+        const [pol, pod] = await Promise.all([seaPort("pol", query.pol), seaPort("pod", query.pod)]);
+        const [a, b] = [seaPoint(from), seaPoint(to)];
+        const planned = await (await modes())
+          .multimodal({ from: a, to: b, pol, pod, ...options })
+          .catch(shed(set));
+        const { considered: _, ...shown } = planned;
+        return { from: a, to: b, ...shown };
+      },
+      {
+        query: t.Object({
+          from: t.String({ minLength: 1, description: "any location form, usually an address" }),
+          to: t.String({ minLength: 1 }),
+          modes: t.Optional(
+            t.String({ description: "comma-separated SEA, ROAD, RAIL, AIR, RIVER (default all)" }),
+          ),
+          optimize: t.Optional(t.String({ description: "cost (default), time, distance or emissions" })),
+          pol: t.Optional(t.String({ description: "UN/LOCODE of the port of loading (a sea port)" })),
+          pod: t.Optional(t.String({ description: "UN/LOCODE of the port of discharge (a sea port)" })),
+          speed_knots: optional,
+          routing_mode: optional,
+          avoid: t.Optional(t.String({ description: "comma-separated passage ids closed on the sea legs" })),
+          alternatives: optional,
+          handling: optional,
+          path: optional,
+          date: t.Optional(t.String({ description: "YYYY-MM-DD: departure date for seasonal river rules" })),
+          seasonal: optional,
+          cargo_tonnes: t.Optional(t.String({ description: "cargo mass for emissions, default 1 t" })),
+        }),
+        detail: {
+          summary: "Door-to-door route across sea, road, rail, air and river legs, with alternatives",
         },
       },
     )

@@ -489,6 +489,14 @@ export class LocationIndex {
     return row === -1 ? null : this.point(row);
   }
 
+  /** The main container ports (source main_ports): the multimodal sea chain's candidates. */
+  mainPorts(): ResolvedPoint[] {
+    const main = SOURCES.indexOf("main_ports");
+    const out: ResolvedPoint[] = [];
+    for (let row = 0; row < this.rows; row++) if (this.source[row] === main) out.push(this.point(row));
+    return out;
+  }
+
   /** IANA time zone of a UN/LOCODE (aliases included), or null when unknown. */
   timezoneOf(locode: string): string | null {
     return this.port(locode)?.timezone ?? null;

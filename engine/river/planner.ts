@@ -8,6 +8,7 @@
 import { dirname, resolve } from "node:path";
 import { haversineM } from "../../common/geo.ts";
 import { round } from "../../common/round.ts";
+import type { SeaGateway } from "../../data-build/river/gateways.ts";
 import { decodeRiverPorts, RIVER_PORTS_OUTPUT } from "../../data-build/river/river-ports.ts";
 import {
   decodeRiverRules,
@@ -26,7 +27,14 @@ import { type Chain, type SectionInput, sideLabel } from "../chain.ts";
 import { EngineError } from "../errors.ts";
 import { type RoadRoutePlanner, renderRoadChain } from "../road/planner.ts";
 import { terminalChains } from "../terminal-chain.ts";
-import { type ActiveRule, type SeasonalNote, seasonalNote, seasonalState, todayUtc } from "./seasonal.ts";
+import {
+  type ActiveRule,
+  type SeasonalNote,
+  type SeasonalState,
+  seasonalNote,
+  seasonalState,
+  todayUtc,
+} from "./seasonal.ts";
 
 export const RIVER_GRAPH_KIND = "river-graph";
 export const RIVER_GRAPH_FILE = "river.graph";
@@ -96,6 +104,8 @@ export class RiverPlanner {
     readonly graph: LoadedGraph,
     readonly rules: readonly RiverRule[],
     private readonly ports: ReadonlyArray<Candidate>,
+    /** Where barge routes meet the sea lanes (river-ports.bin): the multimodal Sea + River chains. */
+    readonly gateways: ReadonlyArray<SeaGateway>,
   ) {}
 
   get buildId(): string {
@@ -144,7 +154,7 @@ export class RiverPlanner {
         },
       });
     }
-    return new RiverPlanner(wasm, graph, rules.rules, [...byNode.values()]);
+    return new RiverPlanner(wasm, graph, rules.rules, [...byNode.values()], ports.gateways);
   }
 
   static async load(buildDir: string): Promise<RiverPlanner> {
@@ -177,17 +187,44 @@ export class RiverPlanner {
   /** Real barge seconds between every origin and destination port (Infinity: no river route). */
   private seconds(a: Candidate[], b: Candidate[], factors: Float64Array): Float64Array[] {
     const targets = b.map((c) => c.terminal);
-    return a.map((c) => {
-      const r = this.wasm.oneToManyResult(this.graph.handle, c.terminal, targets, 0, {
-        maxSettled: MAX_SETTLED,
-        objective: { kind: "river", ruleFactors: factors },
-      });
-      if (r.status !== STATUS.found) return new Float64Array(targets.length).fill(Number.POSITIVE_INFINITY);
-      return r.real.map((s) => (Number.isNaN(s) ? Number.POSITIVE_INFINITY : s));
-    });
+    return a.map((c) => this.bargeMany(c.terminal, targets, factors).seconds);
   }
 
-  private barge(a: RiverTerminal, b: RiverTerminal, factors: Float64Array, path: boolean): RiverRoute {
+  /**
+   * Barge metres and real seconds from one river point (a port, a sea gateway) to many in one
+   * search under the rule factors (seasonalState); Infinity where no river route joins them.
+   */
+  bargeMany(
+    from: RiverPoint,
+    targets: readonly RiverPoint[],
+    factors: Float64Array,
+  ): { metres: Float64Array; seconds: Float64Array } {
+    const r = this.wasm.oneToManyResult(this.graph.handle, from, targets, 0, {
+      maxSettled: MAX_SETTLED,
+      objective: { kind: "river", ruleFactors: factors },
+    });
+    const none = () => new Float64Array(targets.length).fill(Number.POSITIVE_INFINITY);
+    if (r.status !== STATUS.found) return { metres: none(), seconds: none() };
+    const finite = (x: number) => (Number.isNaN(x) ? Number.POSITIVE_INFINITY : x);
+    return { metres: r.metres.map(finite), seconds: r.real.map(finite) };
+  }
+
+  /**
+   * The RIVER section between two river points on a date's rules (a sea gateway and a port, for
+   * the multimodal Sea + River chain); null when no river route joins them.
+   */
+  bargeSection<T extends RiverPoint>(
+    a: T,
+    b: T,
+    state: SeasonalState,
+    path: boolean,
+  ): SectionInput<T> | null {
+    const r = this.barge(a, b, state.factors, path);
+    if (r.status !== STATUS.found || !r.river) return null;
+    return this.section(a, b, { ...r, river: r.river }, state.active);
+  }
+
+  private barge(a: RiverPoint, b: RiverPoint, factors: Float64Array, path: boolean): RiverRoute {
     return this.wasm.routeRiver(this.graph.handle, a, b, {
       ruleFactors: factors,
       maxSettled: MAX_SETTLED,
@@ -196,12 +233,12 @@ export class RiverPlanner {
   }
 
   /** The spec's RIVER section of a barge route between two ports. */
-  private section(
-    a: RiverTerminal,
-    b: RiverTerminal,
+  private section<T>(
+    a: T,
+    b: T,
     r: RiverRoute & { river: RiverFigures },
     active: readonly ActiveRule[],
-  ): SectionInput<RiverTerminal> {
+  ): SectionInput<T> {
     const f = r.river;
     const names = this.graph.names.waterways ?? [];
     const waterways = f.waterwayMetres

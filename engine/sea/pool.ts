@@ -3,13 +3,16 @@
  * instances and graphs, fed from one bounded FIFO on the calling thread. A sea search is ~17 ms of
  * CPU with alternatives, a road route 0.15-0.4 ms, a rail chain ~1 ms; run on the thread that
  * serves every product, a burst of them stalled all six (issue 10, item 6). Every mode's planner
- * runs here: a job names its planner ("sea" | "road" | "rail" | "air" | "river") and carries the request.
+ * runs here: a job names its planner ("sea" | "road" | "rail" | "air" | "river" | "multimodal") and
+ * carries the request.
  * When every worker is busy and the queue is full, a request sheds with Overloaded (503
  * overloaded + Retry-After) instead of queueing without limit.
  */
 import { Worker } from "node:worker_threads";
 import type { AirPlan, AirPlanRequest, AirPoint } from "../air/planner.ts";
 import { EngineError, type EngineErrorCode } from "../errors.ts";
+import type { MultimodalRequest, Place } from "../multimodal/options.ts";
+import type { MultimodalPlan } from "../multimodal/planner.ts";
 import type { RailPlan, RailPlanRequest, RailPoint } from "../rail/planner.ts";
 import type { RiverPlan, RiverPlanRequest } from "../river/planner.ts";
 import type { RoadModelOptions, RoadPlan, RoadPlanRequest, RoadRoutePlanner } from "../road/planner.ts";
@@ -28,8 +31,8 @@ export interface WorkerSetup {
   buildDir: string;
 }
 
-/** An end of a rail or air chain: a resolved point as a plain object (it crosses by structured clone). */
-export type ChainEnd = RailPoint & AirPoint;
+/** An end of a chain: a resolved point as a plain object (it crosses by structured clone). */
+export type ChainEnd = RailPoint & AirPoint & Place;
 
 /**
  * What a worker plans: the planner's name and its request. `road` is the road model's options
@@ -41,7 +44,8 @@ export type PlanTask =
   | { kind: "road"; request: RoadPlanRequest; road: RoadModelOptions }
   | { kind: "rail"; request: RailPlanRequest<ChainEnd>; road: RoadModelOptions | null }
   | { kind: "air"; request: AirPlanRequest<ChainEnd>; road: RoadModelOptions | null }
-  | { kind: "river"; request: RiverPlanRequest<ChainEnd>; road: RoadModelOptions | null };
+  | { kind: "river"; request: RiverPlanRequest<ChainEnd>; road: RoadModelOptions | null }
+  | { kind: "multimodal"; request: MultimodalRequest<ChainEnd>; road: RoadModelOptions | null };
 
 export type PlanJob = PlanTask & { id: number };
 
@@ -191,9 +195,21 @@ export class RoutePool implements SeaPlanner {
     return this.chain("river", request, road) as Promise<RiverPlan<P>>;
   }
 
+  /** A door-to-door chain across the allowed modes (engine/multimodal); access legs as for planRail. */
+  planMultimodal<P extends ChainEnd>(
+    request: MultimodalRequest<P>,
+    road: RoadModelOptions | RoadRoutePlanner,
+  ): Promise<MultimodalPlan> {
+    return this.chain("multimodal", request, road) as Promise<MultimodalPlan>;
+  }
+
   private chain(
-    kind: "rail" | "air" | "river",
-    request: RailPlanRequest<ChainEnd> | AirPlanRequest<ChainEnd> | RiverPlanRequest<ChainEnd>,
+    kind: "rail" | "air" | "river" | "multimodal",
+    request:
+      | RailPlanRequest<ChainEnd>
+      | AirPlanRequest<ChainEnd>
+      | RiverPlanRequest<ChainEnd>
+      | MultimodalRequest<ChainEnd>,
     road: RoadModelOptions | RoadRoutePlanner,
   ): Promise<unknown> {
     const main = "plan" in road ? road : null;

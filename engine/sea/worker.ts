@@ -1,15 +1,19 @@
 /**
  * A route worker thread of RoutePool (sea/pool.ts), used by the HTTP API and the batch CLI: one
  * SeaRouter (one WASM instance, one loaded graph) per thread, one request at a time. The road
- * model, the rail planner and the cargo airports load on the first job of their kind, each checked
- * against the sea graph's build (which the pool checked against locations.idx). Engine errors go
- * back as their EngineError parts so the caller renders them exactly as in-thread.
+ * model, the rail planner, the cargo airports and the river planner load on the first job that
+ * needs them (a multimodal job loads only its allowed modes' planners, and the main container
+ * ports from locations.idx), each checked against the sea graph's build (which the pool checked
+ * against locations.idx). Engine errors go back as their EngineError parts so the caller renders
+ * them exactly as in-thread.
  */
 
 import { parentPort, workerData } from "node:worker_threads";
 import { AirPlanner } from "../air/planner.ts";
-import { once, sameBuild } from "../artifacts.ts";
+import { once, readArtifact, sameBuild } from "../artifacts.ts";
 import { EngineError } from "../errors.ts";
+import { LocationIndex } from "../locations/index.ts";
+import { MultimodalPlanner } from "../multimodal/planner.ts";
 import { RailPlanner } from "../rail/planner.ts";
 import { RiverPlanner } from "../river/planner.ts";
 import {
@@ -74,6 +78,17 @@ const river = () =>
     return planner;
   });
 
+/** The main container ports of locations.idx (the index itself is not kept: 100 points are). */
+const mainPorts = () =>
+  loadOnce("ports", async () => {
+    const { path, bytes } = await readArtifact(buildDir, "locations.idx");
+    const index = LocationIndex.fromBytes(bytes, path);
+    sameBuildAsSea("locations.idx", index.buildId);
+    return index.mainPorts();
+  });
+
+const multimodal = new MultimodalPlanner({ sea: router, ports: mainPorts, rail, air, river });
+
 /** Access legs asked of the pool's thread (an external road engine), matched by leg number. */
 const legs = new Map<number, { resolve(plan: RoadPlan): void; reject(err: Error): void }>();
 let nextLeg = 0;
@@ -111,6 +126,8 @@ async function plan(job: PlanJob): Promise<unknown> {
       const [planner, road] = await Promise.all([river(), accessRoad(job.id, job.road)]);
       return planner.plan(job.request, road);
     }
+    case "multimodal":
+      return multimodal.plan(job.request, await accessRoad(job.id, job.road));
   }
 }
 
