@@ -92,6 +92,9 @@ pub struct Graph {
     pub rule_count: u32,
     pub edge_from: Vec<u32>,
     pub edge_to: Vec<u32>,
+    /// Connected component of each node over all edges (gates open): two points in different
+    /// components have no route whatever the query, so searches end before they start.
+    pub component: Vec<u32>,
     /// Edge of each intermediate point and its distance along the edge from `edge_from`.
     pub geom_edge: Vec<u32>,
     pub geom_off: Vec<f64>,
@@ -140,6 +143,26 @@ pub struct Anchor {
     pub links: Vec<(u32, f64)>,
     /// For an edge anchor: the edge and the intermediate point index.
     pub on_edge: Option<(u32, u32)>,
+}
+
+/// Component label per node (the smallest-index root of a union-find over the edges).
+fn components(n: usize, from: &[u32], to: &[u32]) -> Vec<u32> {
+    fn find(parent: &mut [u32], mut x: u32) -> u32 {
+        while parent[x as usize] != x {
+            let up = parent[parent[x as usize] as usize];
+            parent[x as usize] = up;
+            x = up;
+        }
+        x
+    }
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    for (&a, &b) in from.iter().zip(to) {
+        let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+        if ra != rb {
+            parent[ra.max(rb) as usize] = ra.min(rb);
+        }
+    }
+    (0..n as u32).map(|x| find(&mut parent, x)).collect()
 }
 
 pub fn unit(lat: f64, lng: f64) -> [f64; 3] {
@@ -415,6 +438,7 @@ impl Graph {
             rule_count: 0,
             edge_from: Vec::new(),
             edge_to: Vec::new(),
+            component: Vec::new(),
             geom_edge: Vec::new(),
             geom_off: Vec::new(),
             snap_xyz: Vec::new(),
@@ -643,6 +667,7 @@ impl Graph {
                 }
             }
         }
+        self.component = components(n, &self.edge_from, &self.edge_to);
         let k = self.geom.len() / 2;
         self.geom_edge = vec![0; k];
         self.geom_off = vec![0.0; k];
@@ -738,6 +763,16 @@ impl Graph {
     ///
     /// Lane points of gated edges (canals, straits) are never snap targets: a route passes a gate
     /// only by using its whole edge, so closing a gate cannot move where a query starts.
+    /// Whether two anchors lie in one component (an anchor's links all do: one node or one edge).
+    pub fn connected(&self, a: &Anchor, b: &Anchor) -> bool {
+        match (a.links.first(), b.links.first()) {
+            (Some(&(x, _)), Some(&(y, _))) => {
+                self.component[x as usize] == self.component[y as usize]
+            }
+            _ => false,
+        }
+    }
+
     pub fn snap(&self, lat: f64, lng: f64) -> Option<Anchor> {
         if self.snap_xyz.is_empty() || !lat.is_finite() || !lng.is_finite() {
             return None;

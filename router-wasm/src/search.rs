@@ -435,6 +435,10 @@ impl Searcher {
                 self.heap.push(Reverse(((c + self.h[vi]).to_bits(), v)));
             }
         }
+        // Different components: no route whatever the closures; do not search the whole component.
+        if !out.direct && !g.connected(q.from, q.to) {
+            return (Status::NoRoute, out);
+        }
         let ends: Vec<(u32, f64)> = (0..q.to.links.len())
             .map(|i| (q.to.links[i].0, cost.link(q.to, i, false).0))
             .collect();
@@ -547,6 +551,7 @@ impl Searcher {
         // (link node, target, link cost, link metres, link real cost), sorted by node for lookup
         // on settle.
         let mut ends: Vec<(u32, usize, f64, f64, f64)> = Vec::new();
+        let mut settled_already = vec![false; k];
         for (i, t) in targets.iter().enumerate() {
             let t = match t {
                 Some(t) => t,
@@ -568,6 +573,11 @@ impl Searcher {
                     out.real[i] = cost.real_part(x, m);
                 }
             }
+            // Another component: unreachable (infinity) at once, and no reason to keep searching for it.
+            if !g.connected(from, t) {
+                settled_already[i] = true;
+                continue;
+            }
             for (l, &(v, m)) in t.links.iter().enumerate() {
                 let (c, r) = cost.link(t, l, false);
                 ends.push((v, i, c, m, r));
@@ -576,8 +586,9 @@ impl Searcher {
         ends.sort_by_key(|x| x.0);
         let worst = |c: &[f64]| {
             c.iter()
-                .filter(|x| !x.is_nan())
-                .fold(f64::NEG_INFINITY, |a, &b| a.max(b))
+                .zip(&settled_already)
+                .filter(|(x, &done)| !x.is_nan() && !done)
+                .fold(f64::NEG_INFINITY, |a, (&b, _)| a.max(b))
         };
         let mut bound = worst(&out.cost);
         for (l, &(v, m)) in from.links.iter().enumerate() {

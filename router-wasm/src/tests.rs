@@ -444,6 +444,36 @@ fn one_to_many_table() {
     assert!(many.metres[0].is_nan());
 }
 
+#[test]
+fn other_components_answer_no_route_without_a_search() {
+    let g = strait_map();
+    let mut s = Searcher::new(g.node_count());
+    let from = g.snap(0.0, 0.0).unwrap();
+    let island = g.snap(10.0, 10.0).unwrap();
+    // Gates do not split components: node 2 stays with node 0 even with gate 1 closed.
+    assert!(g.connected(&from, &g.snap(0.0, 2.0).unwrap()));
+    assert!(!g.connected(&from, &island));
+    let q = Query {
+        from: &from,
+        to: &island,
+        closed: 0,
+        max_settled: 0,
+        objective: Objective::Distance,
+    };
+    let (status, route) = s.route(&g, &q);
+    assert_eq!((status, route.settled), (Status::NoRoute, 0));
+    // One-to-many: the island answers infinity at once and does not hold the search open; with
+    // only unreachable targets nothing is settled at all.
+    let near = g.snap(1.0, 1.0).unwrap();
+    let both = [Some(island.clone()), Some(near)];
+    let many = s.one_to_many(&g, &from, &both, 0, 0, Objective::Distance);
+    assert_eq!(many.metres[0], f64::INFINITY);
+    assert!((many.metres[1] - legs(&[(0.0, 0.0), (1.0, 1.0)])).abs() < 1e-6);
+    let whole = s.one_to_many(&g, &from, &both[..1], 0, 0, Objective::Distance);
+    assert_eq!((whole.settled, whole.metres[0]), (0, f64::INFINITY));
+    assert!(many.settled < g.node_count() as u32);
+}
+
 /// Two ways from 0 to 1: a slow direct road (30 km/h) and a longer fast one via 2 (no speed of its
 /// own: the query's default applies); and 1 - 3 by ferry (fixed hours on top of its speed).
 fn road_map() -> Graph {
