@@ -23,7 +23,7 @@ import {
   WasmRouter,
 } from "../../router-wasm/binding/router.ts";
 import { readArtifact, sameBuild } from "../artifacts.ts";
-import { type Chain, type SectionInput, sideLabel } from "../chain.ts";
+import { type Chain, COST_WEIGHTS, type SectionInput, sideLabel } from "../chain.ts";
 import { EngineError } from "../errors.ts";
 import { type RoadRoutePlanner, renderRoadChain } from "../road/planner.ts";
 import { terminalChains } from "../terminal-chain.ts";
@@ -48,6 +48,11 @@ export const RIVER_PORTS_PER_SIDE = 3;
 export const RIVER_ALTERNATIVES = 3;
 /** A geocoded UN/LOCODE port ranks as if this much farther (its coordinates are sometimes far off). */
 export const GEOCODED_PENALTY_KM = 30;
+/** Uncurated water a barge leg may use: this much, or this share of the leg, whichever is more. */
+export const UNCURATED_MAX_M = 50_000;
+export const UNCURATED_MAX_SHARE = 0.15;
+/** Access legs in the pairing estimate: straight line x a typical road circuity. */
+const ACCESS_CIRCUITY = 1.3;
 /** Closer than this, the door is the port: no road leg. */
 const NO_ACCESS_LEG_KM = 0.5;
 /** Search budget (heap pops): above the largest river component. */
@@ -220,8 +225,19 @@ export class RiverPlanner {
     path: boolean,
   ): SectionInput<T> | null {
     const r = this.barge(a, b, state.factors, path);
-    if (r.status !== STATUS.found || !r.river) return null;
-    return this.section(a, b, { ...r, river: r.river }, state.active);
+    return this.navigable(r) ? this.section(a, b, r, state.active) : null;
+  }
+
+  /**
+   * A barge route that is mostly curated waterway. Uncurated water (Natural Earth rivers nobody
+   * classed) joins ports to the network and bridges short gaps, but a route that runs on it for
+   * long crosses headwaters and watersheds no barge sails (Hamburg to Milan over the Alps).
+   */
+  private navigable(r: RiverRoute): r is RiverRoute & { river: RiverFigures } {
+    if (r.status !== STATUS.found || !r.river) return false;
+    const names = this.graph.names.waterways ?? [];
+    const uncurated = r.river.waterwayMetres.reduce((sum, m, i) => sum + (names[i]?.class ? 0 : m), 0);
+    return uncurated <= Math.max(UNCURATED_MAX_M, UNCURATED_MAX_SHARE * r.metres);
   }
 
   private barge(a: RiverPoint, b: RiverPoint, factors: Float64Array, path: boolean): RiverRoute {
@@ -306,12 +322,22 @@ export class RiverPlanner {
     const closures = state.active.filter((x) => x.kind === "closure");
     // The same factors with every closure lifted: what the closures take away.
     const open = Float64Array.from(state.factors, (f) => (f === 0 ? 1 : f));
-    const pairsOf = (seconds: Float64Array[]) =>
-      a
+    const path = req.path === true;
+    // Port pairings joined by navigable water under `factors`, cheapest first by the spec's
+    // cost weights (barge km, access legs as straight lines).
+    const pairsOf = (factors: Float64Array) => {
+      const seconds = this.seconds(a, b, factors);
+      return a
         .flatMap((x, i) => b.map((y, j) => ({ x, y, s: seconds[i]![j]! })))
         .filter((p) => Number.isFinite(p.s) && p.x.node !== p.y.node)
-        .sort((p, q) => p.s - q.s);
-    const pairs = pairsOf(this.seconds(a, b, state.factors));
+        .flatMap((p) => {
+          const r = this.barge(p.x.terminal, p.y.terminal, factors, path);
+          return this.navigable(r) ? [{ ...p, r }] : [];
+        })
+        .map((p) => ({ ...p, est: estimatedCost(req.from, req.to, p.x.terminal, p.y.terminal, p.r.metres) }))
+        .sort((p, q) => p.est - q.est);
+    };
+    const pairs = pairsOf(state.factors);
     const closureNotes = (from: RiverTerminal, to: RiverTerminal, effect: "no_route" | "detour") => {
       if (closures.length === 0) return [];
       const unclosed = this.barge(from, to, open, false);
@@ -320,14 +346,14 @@ export class RiverPlanner {
         .map((x) => seasonalNote(x, unclosed.river!.ruleMetres[x.index]! / 1000, effect));
     };
     if (pairs.length === 0) {
-      const reopened = closures.length > 0 ? pairsOf(this.seconds(a, b, open)) : [];
+      const reopened = closures.length > 0 ? pairsOf(open) : [];
       if (reopened.length === 0)
         throw new EngineError(
           "no_route",
-          `No river route: the river ports near ${sideLabel(req.from, "from")} (${a.map((c) => c.terminal.locode).join(", ")}) are not joined by water to those near ${sideLabel(req.to, "to")} (${b.map((c) => c.terminal.locode).join(", ")}).`,
+          `No river route: the river ports near ${sideLabel(req.from, "from")} (${a.map((c) => c.terminal.locode).join(", ")}) are not joined by navigable water to those near ${sideLabel(req.to, "to")} (${b.map((c) => c.terminal.locode).join(", ")}).`,
         );
       // Closed on this date: the spec's fallback is the road chain, with the closures as notes.
-      const legs = await road.plan({ from: req.from, to: req.to, path: req.path === true });
+      const legs = await road.plan({ from: req.from, to: req.to, path });
       return {
         route: renderRoadChain(legs.route, req.from, req.to),
         alternatives: [],
@@ -346,19 +372,13 @@ export class RiverPlanner {
       handlingHours: req.handling === false ? 0 : RIVER_HANDLING_HOURS,
       road,
       path: req.path === true,
-      pairings: chosen.flatMap(({ x, y }) => {
-        const r = this.barge(x.terminal, y.terminal, state.factors, req.path === true);
-        if (r.status !== STATUS.found || !r.river) return [];
-        return [
-          {
-            from: x.terminal,
-            to: y.terminal,
-            fromRoad: roadKey(req.from, x.terminal, `a${x.node}`),
-            toRoad: roadKey(req.to, y.terminal, `b${y.node}`),
-            main: this.section(x.terminal, y.terminal, { ...r, river: r.river }, state.active),
-          },
-        ];
-      }),
+      pairings: chosen.map(({ x, y, r }) => ({
+        from: x.terminal,
+        to: y.terminal,
+        fromRoad: roadKey(req.from, x.terminal, `a${x.node}`),
+        toRoad: roadKey(req.to, y.terminal, `b${y.node}`),
+        main: this.section(x.terminal, y.terminal, r, state.active),
+      })),
     });
     if (chains.length === 0)
       throw new EngineError(
@@ -384,4 +404,18 @@ export class RiverPlanner {
       ],
     };
   }
+}
+
+/** A pairing's cost_index before its road legs are planned (spec weights; access as straight lines). */
+function estimatedCost(
+  from: RiverPoint,
+  to: RiverPoint,
+  a: RiverTerminal,
+  b: RiverTerminal,
+  bargeM: number,
+): number {
+  const access =
+    (haversineM(from.lat, from.lng, a.lat, a.lng) + haversineM(b.lat, b.lng, to.lat, to.lng)) *
+    ACCESS_CIRCUITY;
+  return bargeM * COST_WEIGHTS.RIVER + access * COST_WEIGHTS.ROAD;
 }

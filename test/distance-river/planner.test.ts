@@ -29,6 +29,8 @@ const NODES: LatLng[] = [
   [5, 1], // 5 E
   [10, 0], // 6 F
   [10, 0.5], // 7 G
+  [15, 0], // 8 H
+  [15, 1], // 9 I
 ];
 const WATERWAYS = [
   { name: "", class: "" },
@@ -60,6 +62,8 @@ const REACHES: Reach[] = [
   { from: 3, to: 2, speedKmh: 10, current: 0, cls: 5, waterway: 2, locks: 1 },
   { from: 4, to: 5, speedKmh: 12.5, current: 0, cls: 4, waterway: 3, rules: [1] },
   { from: 6, to: 7, speedKmh: 12.5, current: 0, cls: 4, waterway: 4 },
+  // Only uncurated water (waterway 0, class 0) joins H and I: 111 km, more than a connector.
+  { from: 8, to: 9, speedKmh: 12.5, current: 0, cls: 0, waterway: 0 },
 ];
 const port = (locode: string, node: number) => ({
   locode,
@@ -73,7 +77,15 @@ const port = (locode: string, node: number) => ({
   harbour: "",
   geocoded: false,
 });
-const PORTS = [port("XAAAA", 0), port("XABBB", 2), port("XADDD", 4), port("XAEEE", 5), port("XAGGG", 7)];
+const PORTS = [
+  port("XAAAA", 0),
+  port("XABBB", 2),
+  port("XADDD", 4),
+  port("XAEEE", 5),
+  port("XAGGG", 7),
+  port("XAHHH", 8),
+  port("XAIII", 9),
+];
 
 // Doors 0.05 degrees (5.6 km) north of each port, a road from each door to its port, and roads
 // between the doors of each system (the fallback when the river is closed).
@@ -88,6 +100,10 @@ const ROAD_NODES: RoadNode[] = [
   roadNode("portE", 5, 1),
   roadNode("doorG", 10.05, 0.5),
   roadNode("portG", 10, 0.5),
+  roadNode("doorH", 15.05, 0),
+  roadNode("portH", 15, 0),
+  roadNode("doorI", 15.05, 1),
+  roadNode("portI", 15, 1),
 ];
 const link = roadLinker(ROAD_NODES);
 const ROAD_LINKS = [
@@ -98,6 +114,8 @@ const ROAD_LINKS = [
   link("doorE", "portE", "road", 7000),
   link("doorD", "doorE", "road", 130_000),
   link("doorG", "portG", "road", 7000),
+  link("doorH", "portH", "road", 7000),
+  link("doorI", "portI", "road", 7000),
 ];
 const door = (name: string) => {
   const n = ROAD_NODES.find((x) => x.name === name)!;
@@ -218,7 +236,8 @@ describe("river chains on a tiny map", () => {
   });
 
   test.each([
-    ["ports not joined by water", "doorA", "doorG", /not joined by water/],
+    ["ports not joined by water", "doorA", "doorG", /not joined by navigable water/],
+    ["ports joined only by 111 km of uncurated water", "doorH", "doorI", /not joined by navigable water/],
     ["no river port within 150 km", "doorA", null, /no river port within 150 km/],
     ["the same river port on both sides", "doorA", "portA", /same river port/],
   ])("%s: no_route", async (_name, a, b, why) => {
