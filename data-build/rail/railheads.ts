@@ -4,13 +4,14 @@
  */
 import { polylineM } from "../../common/geo.ts";
 import { decodeArtifact, encodeArtifact } from "../format/container.ts";
+import { fromRows, jsonSection, readJson, toRows } from "../format/row-table.ts";
 import { GRAPH_MODE, type GraphEdge } from "../graph/encode.ts";
 import { parseUnlocodeRow } from "../locations/collect.ts";
 import { parseCsv } from "../locations/csv.ts";
 import { PointGrid } from "./grid.ts";
 
 export const RAILHEADS_KIND = "railheads";
-export const RAILHEADS_VERSION = 1;
+export const RAILHEADS_VERSION = 2;
 export const RAILHEADS_OUTPUT = "railheads.bin";
 /** Spec: railhead access up to 150 km. */
 export const RAILHEAD_MAX_M = 150_000;
@@ -141,65 +142,32 @@ const ROW_FIELDS = [
   "lat",
   "lng",
   "node",
-  "snap_km",
-  "snap_lat",
-  "snap_lng",
+  "snapKm",
+  "snapLat",
+  "snapLng",
   "geocoded",
-];
+] as const satisfies ReadonlyArray<keyof Railhead>;
 
-/** Container kind `railheads`: `meta` (JSON) and `rows` (JSON: fields + one array per railhead). */
+/** Container kind `railheads`: `meta` (JSON) and `rows` (a row table, one row per railhead). */
 export function encodeRailheads(
   rows: Railhead[],
   meta: Record<string, unknown>,
   buildId: string,
 ): Uint8Array {
-  const enc = new TextEncoder();
-  const body = {
-    fields: ROW_FIELDS,
-    rows: rows.map((r) => [
-      r.locode,
-      r.name,
-      r.country,
-      r.lat,
-      r.lng,
-      r.node,
-      r.snapKm,
-      r.snapLat,
-      r.snapLng,
-      r.geocoded,
-    ]),
-  };
   return encodeArtifact(RAILHEADS_KIND, RAILHEADS_VERSION, buildId, [
-    { name: "meta", bytes: enc.encode(JSON.stringify(meta)) },
-    { name: "rows", bytes: enc.encode(JSON.stringify(body)) },
+    jsonSection("meta", meta),
+    jsonSection("rows", toRows(ROW_FIELDS, rows)),
   ]);
 }
 
 export function decodeRailheads(
   bytes: Uint8Array,
-  path?: string,
+  path = RAILHEADS_OUTPUT,
 ): { buildId: string; meta: Record<string, unknown>; railheads: Railhead[] } {
   const art = decodeArtifact(bytes, { kind: RAILHEADS_KIND, formatVersion: RAILHEADS_VERSION, path });
-  const dec = new TextDecoder();
-  const body = JSON.parse(dec.decode(art.sections.get("rows"))) as { rows: unknown[][] };
-  const railheads = body.rows.map((r) => {
-    const [locode, name, country, lat, lng, node, snapKm, snapLat, snapLng, geocoded] = r as [
-      string,
-      string,
-      string,
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-      boolean,
-    ];
-    return { locode, name, country, lat, lng, node, snapKm, snapLat, snapLng, geocoded };
-  });
   return {
     buildId: art.buildId,
-    meta: JSON.parse(dec.decode(art.sections.get("meta"))) as Record<string, unknown>,
-    railheads,
+    meta: readJson(art, "meta", path),
+    railheads: fromRows<Railhead>(readJson(art, "rows", path), ROW_FIELDS, path),
   };
 }

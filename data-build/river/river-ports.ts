@@ -1,14 +1,15 @@
 /**
- * Artifact `river-ports` (data/build/river-ports.bin, payload version 1; docs/river-network.md):
+ * Artifact `river-ports` (data/build/river-ports.bin, payload version 2; docs/river-network.md):
  * the river ports and sea gateways of river.graph, with the graph node each stands on. Sections:
- * `meta` (JSON), `ports` and `gateways` (JSON: `fields` plus one array per row).
+ * `meta` (JSON), `ports` and `gateways` (row tables: data-build/format/row-table.ts).
  */
 import { decodeArtifact, encodeArtifact } from "../format/container.ts";
+import { fromRows, jsonSection, readJson, toRows } from "../format/row-table.ts";
 import type { SeaGateway } from "./gateways.ts";
 import type { RiverPort } from "./ports.ts";
 
 export const RIVER_PORTS_KIND = "river-ports";
-export const RIVER_PORTS_VERSION = 1;
+export const RIVER_PORTS_VERSION = 2;
 export const RIVER_PORTS_OUTPUT = "river-ports.bin";
 
 const PORT_FIELDS = [
@@ -18,60 +19,29 @@ const PORT_FIELDS = [
   "lat",
   "lng",
   "node",
-  "snap_km",
+  "snapKm",
   "source",
   "harbour",
   "geocoded",
-] as const;
+] as const satisfies ReadonlyArray<keyof RiverPort>;
 
 const GATEWAY_FIELDS = [
   "id",
   "name",
   "locode",
   "source",
-  "waterway_id",
+  "waterwayId",
   "lat",
   "lng",
-  "river_node",
-  "river_snap_km",
-  "join_node",
-  "join_river_km",
-  "sea_node",
-  "sea_lat",
-  "sea_lng",
-  "sea_km",
-] as const;
-
-const portRow = (p: RiverPort) => [
-  p.locode,
-  p.name,
-  p.country,
-  p.lat,
-  p.lng,
-  p.node,
-  p.snapKm,
-  p.source,
-  p.harbour,
-  p.geocoded,
-];
-
-const gatewayRow = (g: SeaGateway) => [
-  g.id,
-  g.name,
-  g.locode,
-  g.source,
-  g.waterwayId,
-  g.lat,
-  g.lng,
-  g.riverNode,
-  g.riverSnapKm,
-  g.joinNode,
-  g.joinRiverKm,
-  g.seaNode,
-  g.seaLat,
-  g.seaLng,
-  g.seaKm,
-];
+  "riverNode",
+  "riverSnapKm",
+  "joinNode",
+  "joinRiverKm",
+  "seaNode",
+  "seaLat",
+  "seaLng",
+  "seaKm",
+] as const satisfies ReadonlyArray<keyof SeaGateway>;
 
 export function encodeRiverPorts(
   ports: RiverPort[],
@@ -79,12 +49,10 @@ export function encodeRiverPorts(
   meta: Record<string, unknown>,
   buildId: string,
 ): Uint8Array {
-  const enc = new TextEncoder();
-  const json = (v: unknown) => enc.encode(JSON.stringify(v));
   return encodeArtifact(RIVER_PORTS_KIND, RIVER_PORTS_VERSION, buildId, [
-    { name: "meta", bytes: json(meta) },
-    { name: "ports", bytes: json({ fields: PORT_FIELDS, rows: ports.map(portRow) }) },
-    { name: "gateways", bytes: json({ fields: GATEWAY_FIELDS, rows: gateways.map(gatewayRow) }) },
+    jsonSection("meta", meta),
+    jsonSection("ports", toRows(PORT_FIELDS, ports)),
+    jsonSection("gateways", toRows(GATEWAY_FIELDS, gateways)),
   ]);
 }
 
@@ -95,76 +63,12 @@ export interface RiverPortsArtifact {
   gateways: SeaGateway[];
 }
 
-export function decodeRiverPorts(bytes: Uint8Array, path?: string): RiverPortsArtifact {
+export function decodeRiverPorts(bytes: Uint8Array, path = RIVER_PORTS_OUTPUT): RiverPortsArtifact {
   const art = decodeArtifact(bytes, { kind: RIVER_PORTS_KIND, formatVersion: RIVER_PORTS_VERSION, path });
-  const dec = new TextDecoder();
-  const json = <T>(name: string): T => JSON.parse(dec.decode(art.sections.get(name))) as T;
-  const ports = json<{ rows: unknown[][] }>("ports").rows.map((r): RiverPort => {
-    const [locode, name, country, lat, lng, node, snapKm, source, harbour, geocoded] = r as [
-      string,
-      string,
-      string,
-      number,
-      number,
-      number,
-      number,
-      RiverPort["source"],
-      string,
-      boolean,
-    ];
-    return { locode, name, country, lat, lng, node, snapKm, source, harbour, geocoded };
-  });
-  const gateways = json<{ rows: unknown[][] }>("gateways").rows.map((r): SeaGateway => {
-    const [
-      id,
-      name,
-      locode,
-      source,
-      waterwayId,
-      lat,
-      lng,
-      riverNode,
-      riverSnapKm,
-      joinNode,
-      joinRiverKm,
-      seaNode,
-      seaLat,
-      seaLng,
-      seaKm,
-    ] = r as [
-      string,
-      string,
-      string,
-      SeaGateway["source"],
-      string,
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-    ];
-    return {
-      id,
-      name,
-      locode,
-      source,
-      waterwayId,
-      lat,
-      lng,
-      riverNode,
-      riverSnapKm,
-      joinNode,
-      joinRiverKm,
-      seaNode,
-      seaLat,
-      seaLng,
-      seaKm,
-    };
-  });
-  return { buildId: art.buildId, meta: json("meta"), ports, gateways };
+  return {
+    buildId: art.buildId,
+    meta: readJson(art, "meta", path),
+    ports: fromRows<RiverPort>(readJson(art, "ports", path), PORT_FIELDS, path),
+    gateways: fromRows<SeaGateway>(readJson(art, "gateways", path), GATEWAY_FIELDS, path),
+  };
 }

@@ -6,6 +6,7 @@
  */
 
 import { decodeArtifact, encodeArtifact } from "../format/container.ts";
+import { jsonSection, readJson } from "../format/row-table.ts";
 
 export const RIVER_RULES_KIND = "river-rules";
 export const RIVER_RULES_VERSION = 1;
@@ -36,15 +37,13 @@ export interface RiverRule {
 }
 
 export function encodeRiverRules(rules: RiverRule[], buildId: string): Uint8Array {
-  return encodeArtifact(RIVER_RULES_KIND, RIVER_RULES_VERSION, buildId, [
-    { name: "rules", bytes: new TextEncoder().encode(JSON.stringify(rules)) },
-  ]);
+  return encodeArtifact(RIVER_RULES_KIND, RIVER_RULES_VERSION, buildId, [jsonSection("rules", rules)]);
 }
 
 export function decodeRiverRules(bytes: Uint8Array, path?: string): { buildId: string; rules: RiverRule[] } {
   const art = decodeArtifact(bytes, { kind: RIVER_RULES_KIND, formatVersion: RIVER_RULES_VERSION, path });
   return {
     buildId: art.buildId,
-    rules: JSON.parse(new TextDecoder().decode(art.sections.get("rules"))) as RiverRule[],
+    rules: readJson<RiverRule[]>(art, "rules", path),
   };
 }
