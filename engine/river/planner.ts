@@ -189,12 +189,6 @@ export class RiverPlanner {
     return out.sort((x, y) => x.rank - y.rank).slice(0, RIVER_PORTS_PER_SIDE);
   }
 
-  /** Real barge seconds between every origin and destination port (Infinity: no river route). */
-  private seconds(a: Candidate[], b: Candidate[], factors: Float64Array): Float64Array[] {
-    const targets = b.map((c) => c.terminal);
-    return a.map((c) => this.bargeMany(c.terminal, targets, factors).seconds);
-  }
-
   /**
    * Barge metres and real seconds from one river point (a port, a sea gateway) to many in one
    * search under the rule factors (seasonalState); Infinity where no river route joins them.
@@ -203,15 +197,16 @@ export class RiverPlanner {
     from: RiverPoint,
     targets: readonly RiverPoint[],
     factors: Float64Array,
-  ): { metres: Float64Array; seconds: Float64Array } {
+  ): { metres: Float64Array; seconds: Float64Array; uncuratedM: Float64Array } {
     const r = this.wasm.oneToManyResult(this.graph.handle, from, targets, 0, {
       maxSettled: MAX_SETTLED,
       objective: { kind: "river", ruleFactors: factors },
     });
     const none = () => new Float64Array(targets.length).fill(Number.POSITIVE_INFINITY);
-    if (r.status !== STATUS.found) return { metres: none(), seconds: none() };
+    if (r.status !== STATUS.found) return { metres: none(), seconds: none(), uncuratedM: none() };
     const finite = (x: number) => (Number.isNaN(x) ? Number.POSITIVE_INFINITY : x);
-    return { metres: r.metres.map(finite), seconds: r.real.map(finite) };
+    // Class 0 is uncurated water on a river graph (docs/graph-format.md, river class codes).
+    return { metres: r.metres.map(finite), seconds: r.real.map(finite), uncuratedM: r.class0M.map(finite) };
   }
 
   /**
@@ -237,7 +232,7 @@ export class RiverPlanner {
     if (r.status !== STATUS.found || !r.river) return false;
     const names = this.graph.names.waterways ?? [];
     const uncurated = r.river.waterwayMetres.reduce((sum, m, i) => sum + (names[i]?.class ? 0 : m), 0);
-    return uncurated <= Math.max(UNCURATED_MAX_M, UNCURATED_MAX_SHARE * r.metres);
+    return navigableShare(uncurated, r.metres);
   }
 
   private barge(a: RiverPoint, b: RiverPoint, factors: Float64Array, path: boolean): RiverRoute {
@@ -324,17 +319,23 @@ export class RiverPlanner {
     const open = Float64Array.from(state.factors, (f) => (f === 0 ? 1 : f));
     const path = req.path === true;
     // Port pairings joined by navigable water under `factors`, cheapest first by the spec's
-    // cost weights (barge km, access legs as straight lines).
+    // cost weights (barge km, access legs as straight lines): one search per origin port.
+    const targets = b.map((c) => c.terminal);
     const pairsOf = (factors: Float64Array) => {
-      const seconds = this.seconds(a, b, factors);
+      const rows = a.map((x) => this.bargeMany(x.terminal, targets, factors));
       return a
-        .flatMap((x, i) => b.map((y, j) => ({ x, y, s: seconds[i]![j]! })))
-        .filter((p) => Number.isFinite(p.s) && p.x.node !== p.y.node)
-        .flatMap((p) => {
-          const r = this.barge(p.x.terminal, p.y.terminal, factors, path);
-          return this.navigable(r) ? [{ ...p, r }] : [];
-        })
-        .map((p) => ({ ...p, est: estimatedCost(req.from, req.to, p.x.terminal, p.y.terminal, p.r.metres) }))
+        .flatMap((x, i) =>
+          b.map((y, j) => ({
+            x,
+            y,
+            metres: rows[i]!.metres[j]!,
+            ok:
+              Number.isFinite(rows[i]!.seconds[j]!) &&
+              navigableShare(rows[i]!.uncuratedM[j]!, rows[i]!.metres[j]!),
+          })),
+        )
+        .filter((p) => p.ok && p.x.node !== p.y.node)
+        .map((p) => ({ ...p, est: estimatedCost(req.from, req.to, p.x.terminal, p.y.terminal, p.metres) }))
         .sort((p, q) => p.est - q.est);
     };
     const pairs = pairsOf(state.factors);
@@ -361,7 +362,10 @@ export class RiverPlanner {
         seasonal_notes: closureNotes(reopened[0]!.x.terminal, reopened[0]!.y.terminal, "no_route"),
       };
     }
-    const chosen = pairs.slice(0, req.alternatives === false ? 1 : 1 + RIVER_ALTERNATIVES);
+    const chosen = pairs.slice(0, req.alternatives === false ? 1 : 1 + RIVER_ALTERNATIVES).flatMap((p) => {
+      const r = this.barge(p.x.terminal, p.y.terminal, state.factors, path);
+      return this.navigable(r) ? [{ ...p, r }] : [];
+    });
     const roadKey = (p: RiverPoint, t: RiverTerminal, key: string) =>
       haversineM(p.lat, p.lng, t.lat, t.lng) / 1000 < NO_ACCESS_LEG_KM ? null : key;
     const { chains, unreachable } = await terminalChains({
@@ -419,3 +423,7 @@ function estimatedCost(
     ACCESS_CIRCUITY;
   return bargeM * COST_WEIGHTS.RIVER + access * COST_WEIGHTS.ROAD;
 }
+
+/** The navigable-water rule: at most UNCURATED_MAX_M or UNCURATED_MAX_SHARE of the leg uncurated. */
+const navigableShare = (uncuratedM: number, metres: number) =>
+  uncuratedM <= Math.max(UNCURATED_MAX_M, UNCURATED_MAX_SHARE * metres);

@@ -199,6 +199,8 @@ export interface ManyResult {
   cost: Float64Array;
   /** Per target: the cost without search-only penalties (river: real seconds); else equal to cost. */
   real: Float64Array;
+  /** Per target: metres on class-0 edges (river: uncurated water); 0 on graphs without classes. */
+  class0M: Float64Array;
   from: SnappedNode | null;
   settled: number;
 }
@@ -462,19 +464,21 @@ export class WasmRouter {
       ...objectiveArgs(objective),
     ) as Status;
     const m = this.metaView();
-    const many = this.f64(x.pr_result_many(), 3 * k);
+    const many = this.f64(x.pr_result_many(), 4 * k);
     const metres = new Float64Array(k);
     const cost = new Float64Array(k);
     const real = new Float64Array(k);
     metres.set(many.subarray(0, k));
     cost.set(many.subarray(k, 2 * k));
-    real.set(many.subarray(2 * k));
+    real.set(many.subarray(2 * k, 3 * k));
+    const class0M = many.slice(3 * k, 4 * k);
     const snapped = status === STATUS.noSnap || status === STATUS.notLoaded || status === STATUS.badQuery;
     return {
       status,
       metres,
       cost,
       real,
+      class0M,
       from: snapped
         ? null
         : { node: m[M.fromNode]!, lat: m[M.fromLat]!, lng: m[M.fromLng]!, snapM: m[M.fromSnapM]! },

@@ -404,7 +404,8 @@ fn river_into(out: &mut Vec<f64>, r: &RiverSummary) {
 /// From one point to `count` targets of graph `handle`, in one search. The targets are flat
 /// `[lat, lng]` in the `pr_input` buffer (snapped like `pr_route`'s points; a river query's block
 /// follows them). Answers through `pr_result_many`: `count` metres, then `count` costs, then
-/// `count` real costs (river: seconds without the class avoid factor; else equal to the costs)
+/// `count` real costs (river: seconds without the class avoid factor; else equal to the costs),
+/// then `count` class-0 metres (river: uncurated water; 0 without a class section)
 /// (infinity = unreachable, NaN = target did not snap, or the budget ran out before it was final:
 /// then the status is `STATUS_BUDGET`).
 /// Meta FROM_* hold the source snap, SETTLED the search's heap pops. Returns a `STATUS_*` code
@@ -425,7 +426,7 @@ pub extern "C" fn pr_one_to_many(
         let s = &mut *s.borrow_mut();
         s.meta.iter_mut().for_each(|m| *m = 0.0);
         s.many.clear();
-        s.many.resize(3 * count, f64::NAN);
+        s.many.resize(4 * count, f64::NAN);
         let input = ObjectiveInput::read(objective_code, default_speed_kmh, &s.input, 2 * count);
         let status = many_into(
             s,
@@ -480,7 +481,8 @@ fn many_into(
     s.meta[meta::SETTLED] = f64::from(many.settled);
     s.many[..count].copy_from_slice(&many.metres);
     s.many[count..2 * count].copy_from_slice(&many.cost);
-    s.many[2 * count..].copy_from_slice(&many.real);
+    s.many[2 * count..3 * count].copy_from_slice(&many.real);
+    s.many[3 * count..].copy_from_slice(&many.class0_m);
     many.status as i32
 }
 

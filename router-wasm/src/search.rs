@@ -261,6 +261,22 @@ fn link_arc(e: u32, i: usize, source: bool) -> u32 {
     e << 1 | u32::from((i == 0) == source)
 }
 
+/// `metres` of edge `e` counted as class-0 metres: all of them on a class-0 edge of a graph with
+/// a class section (river: uncurated water), none otherwise.
+#[inline]
+fn class0_part(g: &Graph, e: u32, metres: f64) -> f64 {
+    match g.edge_class.get(e as usize) {
+        Some(0) => metres,
+        _ => 0.0,
+    }
+}
+
+/// Class-0 metres of an anchor's link of `metres` (a node anchor's link has none).
+#[inline]
+fn anchor_class0(g: &Graph, a: &Anchor, metres: f64) -> f64 {
+    a.on_edge.map_or(0.0, |(e, _)| class0_part(g, e, metres))
+}
+
 /// The arc between two points `k1 -> k2` of one edge.
 #[inline]
 fn within_arc(e: u32, k1: u32, k2: u32) -> u32 {
@@ -299,9 +315,10 @@ pub struct Searcher {
     parent: Vec<u32>,
     /// Heuristic per node, computed on first touch in a query.
     h: Vec<f64>,
-    /// Metres and real cost along the search tree (one-to-many).
+    /// Metres, real cost and class-0 metres along the search tree (one-to-many).
     len: Vec<f64>,
     real: Vec<f64>,
+    low: Vec<f64>,
     stamp: Vec<u32>,
     generation: u32,
     heap: BinaryHeap<Reverse<(u64, u32)>>,
@@ -322,6 +339,7 @@ impl Searcher {
             h: vec![0.0; n],
             len: vec![0.0; n],
             real: vec![0.0; n],
+            low: vec![0.0; n],
             stamp: vec![0; n],
             generation: 0,
             heap: BinaryHeap::new(),
@@ -546,11 +564,12 @@ impl Searcher {
             metres: vec![f64::NAN; k],
             cost: vec![f64::NAN; k],
             real: vec![f64::NAN; k],
+            class0_m: vec![f64::NAN; k],
             settled: 0,
         };
-        // (link node, target, link cost, link metres, link real cost), sorted by node for lookup
-        // on settle.
-        let mut ends: Vec<(u32, usize, f64, f64, f64)> = Vec::new();
+        // (link node, target, link cost, link metres, link real cost, link class-0 metres),
+        // sorted by node for lookup on settle.
+        let mut ends: Vec<(u32, usize, f64, f64, f64, f64)> = Vec::new();
         let mut settled_already = vec![false; k];
         for (i, t) in targets.iter().enumerate() {
             let t = match t {
@@ -560,10 +579,12 @@ impl Searcher {
             out.metres[i] = f64::INFINITY;
             out.cost[i] = f64::INFINITY;
             out.real[i] = f64::INFINITY;
+            out.class0_m[i] = f64::INFINITY;
             if t.point == from.point {
                 out.metres[i] = 0.0;
                 out.cost[i] = 0.0;
                 out.real[i] = 0.0;
+                out.class0_m[i] = 0.0;
             } else if let (Some((e1, k1)), Some((e2, k2))) = (from.on_edge, t.on_edge) {
                 if e1 == e2 {
                     let m = (g.geom_off[k1 as usize] - g.geom_off[k2 as usize]).abs();
@@ -571,6 +592,7 @@ impl Searcher {
                     out.metres[i] = m;
                     out.cost[i] = cost.part(x, m);
                     out.real[i] = cost.real_part(x, m);
+                    out.class0_m[i] = class0_part(g, e1, m);
                 }
             }
             // Another component: unreachable (infinity) at once, and no reason to keep searching for it.
@@ -580,7 +602,7 @@ impl Searcher {
             }
             for (l, &(v, m)) in t.links.iter().enumerate() {
                 let (c, r) = cost.link(t, l, false);
-                ends.push((v, i, c, m, r));
+                ends.push((v, i, c, m, r, anchor_class0(g, t, m)));
             }
         }
         ends.sort_by_key(|x| x.0);
@@ -602,6 +624,7 @@ impl Searcher {
                 self.dist[vi] = c;
                 self.len[vi] = m;
                 self.real[vi] = r;
+                self.low[vi] = anchor_class0(g, from, m);
                 self.heap.push(Reverse((c.to_bits(), v)));
             }
         }
@@ -624,11 +647,12 @@ impl Searcher {
             last = du;
             let first = ends.partition_point(|x| x.0 < u);
             let mut improved = false;
-            for &(_, i, c, m, r) in ends[first..].iter().take_while(|x| x.0 == u) {
+            for &(_, i, c, m, r, lm) in ends[first..].iter().take_while(|x| x.0 == u) {
                 if du + c < out.cost[i] {
                     out.cost[i] = du + c;
                     out.metres[i] = self.len[ui] + m;
                     out.real[i] = self.real[ui] + r;
+                    out.class0_m[i] = self.low[ui] + lm;
                     improved = true;
                 }
             }
@@ -653,6 +677,7 @@ impl Searcher {
                     self.dist[vi] = dv;
                     self.len[vi] = self.len[ui] + g.edge_len[e];
                     self.real[vi] = self.real[ui] + cost.real(x);
+                    self.low[vi] = self.low[ui] + class0_part(g, e as u32, g.edge_len[e]);
                     self.heap.push(Reverse((dv.to_bits(), v)));
                 }
             }
@@ -664,6 +689,7 @@ impl Searcher {
                     out.metres[i] = f64::NAN;
                     out.cost[i] = f64::NAN;
                     out.real[i] = f64::NAN;
+                    out.class0_m[i] = f64::NAN;
                 }
             }
         }
@@ -680,6 +706,8 @@ pub struct Many {
     pub cost: Vec<f64>,
     /// The cost without search-only penalties (river: real seconds); equals `cost` otherwise.
     pub real: Vec<f64>,
+    /// Metres on class-0 edges (river: uncurated water; 0 on graphs without a class section).
+    pub class0_m: Vec<f64>,
     pub settled: u32,
 }
 

@@ -1420,3 +1420,42 @@ fn river_sections_round_trip_and_ffi() {
         Graph::from_artifact(&other.to_artifact("river-graph", "b1"), "river-graph", "x").is_err()
     );
 }
+
+#[test]
+fn one_to_many_counts_class_0_metres() {
+    // 0 --class 0 (uncurated), lane point (0,0.5)-- 1 --class IV-- 2
+    let nodes = [(0.0, 0.0), (0.0, 1.0), (0.0, 2.0)];
+    let reaches = vec![
+        Reach {
+            inner: vec![(0.0, 0.5)],
+            ..reach(0, 1, 12.5, 0.0, 0, 0)
+        },
+        reach(1, 2, 12.5, 0.0, 4, 1),
+    ];
+    let g = river_graph(&nodes, reaches);
+    let mut s = Searcher::new(g.node_count());
+    let objective = Objective::River(River {
+        default_kmh: 12.5,
+        avoid: 4.0,
+        factors: &[],
+    });
+    let lane = legs(&[(0.0, 0.0), (0.0, 1.0)]);
+    let at = |lat: f64, lng: f64| g.snap(lat, lng);
+    let many = s.one_to_many(
+        &g,
+        &at(0.0, 0.0).unwrap(),
+        &[at(0.0, 1.0), at(0.0, 2.0), at(0.0, 0.5)],
+        0,
+        0,
+        objective,
+    );
+    assert!((many.class0_m[0] - lane).abs() < 1e-6);
+    assert!((many.class0_m[1] - lane).abs() < 1e-6);
+    // A target on the class-0 lane itself: the part of the lane ridden.
+    assert!((many.class0_m[2] - legs(&[(0.0, 0.0), (0.0, 0.5)])).abs() < 1e-6);
+    // From the middle of the lane onwards: only its second half is class 0.
+    let from_lane = s.one_to_many(&g, &at(0.0, 0.5).unwrap(), &[at(0.0, 2.0)], 0, 0, objective);
+    assert!((from_lane.class0_m[0] - legs(&[(0.0, 0.5), (0.0, 1.0)])).abs() < 1e-6);
+    let curated = s.one_to_many(&g, &at(0.0, 1.0).unwrap(), &[at(0.0, 2.0)], 0, 0, objective);
+    assert_eq!(curated.class0_m[0], 0.0);
+}
