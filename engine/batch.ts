@@ -23,6 +23,7 @@ import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildDirFrom } from "../common/build-dir.ts";
+import { parseCsv } from "../data-build/locations/csv.ts";
 import { checkCargoTonnes } from "./emissions.ts";
 import { EngineError } from "./errors.ts";
 import { coordinatesPoint, LocationIndex, type ResolvedPoint } from "./locations/index.ts";
@@ -60,25 +61,6 @@ const optionsOf = (get: (name: string) => unknown): RowOptions | undefined => {
   return Object.keys(out).length ? out : undefined;
 };
 
-function splitCsv(line: string): string[] {
-  const out: string[] = [];
-  let cur = "";
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (ch === '"' && quoted && line[i + 1] === '"') {
-      cur += '"';
-      i++;
-    } else if (ch === '"') quoted = !quoted;
-    else if (ch === "," && !quoted) {
-      out.push(cur.trim());
-      cur = "";
-    } else cur += ch;
-  }
-  out.push(cur.trim());
-  return out;
-}
-
 export function parsePairs(text: string): BatchRow[] {
   const lines = text.split(/\r?\n/).filter((l) => l.trim() !== "");
   if (lines.length === 0) return [];
@@ -95,7 +77,11 @@ export function parsePairs(text: string): BatchRow[] {
       };
     });
   }
-  const head = splitCsv(lines[0]!).map((h) => h.toLowerCase());
+  // The one CSV reader (RFC 4180: quotes, doubled quotes, CRLF); blank lines skipped.
+  const [header, ...records] = parseCsv(text)
+    .map((r) => r.map((cell) => cell.trim()))
+    .filter((r) => r.some((cell) => cell !== ""));
+  const head = header!.map((h) => h.toLowerCase());
   const col = (name: string) => head.indexOf(name);
   const [f, t, fLat, fLng, tLat, tLng, id] = [
     "from",
@@ -110,8 +96,7 @@ export function parsePairs(text: string): BatchRow[] {
   if (!byCoords && (f! < 0 || t! < 0)) {
     throw new Error("CSV header must name from,to or from_lat,from_lng,to_lat,to_lng");
   }
-  return lines.slice(1).map((l, row) => {
-    const c = splitCsv(l);
+  return records.map((c, row) => {
     const options = optionsOf((name) => (col(name) >= 0 ? c[col(name)] : undefined));
     return {
       row,
