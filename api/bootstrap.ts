@@ -2,9 +2,9 @@
 
 import { startAisFeeds } from "../ingest/ais/feeds.ts";
 import { isDemoReference } from "../ingest/sandbox/demo.ts";
+import { openDatabase } from "../storage/sqlite.ts";
 import { AccountsRepo } from "./accounts/repo.ts";
 import type { Config } from "./config.ts";
-import { openDatabase } from "./db/sqlite.ts";
 import { trackingServices } from "./ocean/services.ts";
 import type { FullPlatform } from "./shared/platform.ts";
 import { MemoryRateLimiter } from "./shared/ratelimit/memory.ts";

@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AccountsRepo } from "../api/accounts/repo.ts";
-import { openDatabase } from "../api/db/sqlite.ts";
 import type { ProductId } from "../api/shared/products.ts";
+import { openDatabase } from "../storage/sqlite.ts";
 import { freePort } from "../test/helpers/redis-server.ts";
 import { drive, fmt, type LoadResult } from "./http-driver.ts";
 

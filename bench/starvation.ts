@@ -17,8 +17,8 @@ import { AccountsRepo } from "../api/accounts/repo.ts";
 import { buildApps } from "../api/app.ts";
 import { bootstrap } from "../api/bootstrap.ts";
 import { loadConfig } from "../api/config.ts";
-import { openDatabase } from "../api/db/sqlite.ts";
 import { routePlanner } from "../engine/services.ts";
+import { openDatabase } from "../storage/sqlite.ts";
 import { freePort } from "../test/helpers/redis-server.ts";
 import { drive, fmt, type LoadResult } from "./http-driver.ts";
 

@@ -16,12 +16,12 @@ import { join } from "node:path";
 import { rootCertificates } from "node:tls";
 import { eq } from "drizzle-orm";
 import { loadConfig } from "../api/config.ts";
-import { outbox, webhookDeliveries, webhookEndpoints } from "../api/db/schema.ts";
-import { openDatabase } from "../api/db/sqlite.ts";
 import type { WebhookConfig } from "../api/webhooks/config.ts";
 import { Dispatcher } from "../api/webhooks/dispatcher.ts";
 import { newSecret, SecretBox, secretHash } from "../api/webhooks/secrets.ts";
-import { WebhookStore } from "../api/webhooks/store.ts";
+import { outbox, webhookDeliveries, webhookEndpoints } from "../storage/schema.ts";
+import { openDatabase } from "../storage/sqlite.ts";
+import { sqliteStorage } from "../storage/storage.ts";
 import { makeCertificates } from "../test/webhooks/receiver.ts";
 
 if (process.argv[2] === "receiver") {
@@ -72,12 +72,12 @@ async function main(n: number, concurrency: number, endpoints: number, perEndpoi
 
 async function shape(dbPath: string, cfg: WebhookConfig, port: number, n: number, endpoints: number) {
   const { db, close } = openDatabase(dbPath);
-  const store = new WebhookStore(db);
+  const store = sqliteStorage(db).webhooks;
   const box = await SecretBox.create(cfg);
   for (let e = 0; e < endpoints; e++) {
     const id = crypto.randomUUID();
     const secret = newSecret();
-    store.create({
+    await store.create({
       id,
       orgId: "bench-org",
       product: "ocean",

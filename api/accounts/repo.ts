@@ -3,13 +3,14 @@
  * CLI and the auth plugin both go through it.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { apiKeys, entitlements, orgs } from "../db/schema.ts";
-import type { Db } from "../db/sqlite.ts";
+import type { Org } from "../../storage/orgs.ts";
+import { apiKeys, entitlements, orgs } from "../../storage/schema.ts";
+import type { Db } from "../../storage/sqlite.ts";
 import { constantTimeEqual, sha256Hex } from "../shared/crypto.ts";
 import type { ProductId } from "../shared/products.ts";
 import { mintKey } from "./keys.ts";
 
-export type Org = typeof orgs.$inferSelect;
+export type { Org } from "../../storage/orgs.ts";
 
 export interface PlanSettings {
   plan?: string;

@@ -12,10 +12,10 @@
  * The value a script needs (org id, new key) is always printed on the last line.
  */
 import { parseArgs } from "node:util";
+import { orgs } from "../../storage/schema.ts";
+import { openDatabase } from "../../storage/sqlite.ts";
 import { AccountsRepo, type PlanSettings } from "../accounts/repo.ts";
 import { loadConfig } from "../config.ts";
-import { orgs } from "../db/schema.ts";
-import { openDatabase } from "../db/sqlite.ts";
 import { isProductId, PRODUCT_IDS, type ProductId } from "../shared/products.ts";
 import { AnnouncementError, announce, checkAnnouncement } from "../webhooks/announce.ts";
 
@@ -106,7 +106,7 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
   };
   try {
     if (announcement) {
-      const sent = announce(db, announcement, now);
+      const sent = await announce(db, announcement, now);
       out(
         `api_change_announced "${announcement.title}" queued for ${sent.orgIds.length} organisation(s), ${sent.endpoints} endpoint(s)`,
       );

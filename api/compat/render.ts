@@ -71,20 +71,22 @@ function sealineName(deps: RenderDeps, row: TrackedRow, sealine: string): string
 /** A record the carrier has no connector for: resolved, but nothing will come (spec: a short sentence). */
 const UNTRACKABLE = "The carrier of this reference is not connected; no events are available for it.";
 
-export function snapshotOf(deps: RenderDeps, row: TrackedRow): Snapshot {
+export async function snapshotOf(deps: RenderDeps, row: TrackedRow): Promise<Snapshot> {
   const { engine } = deps;
   const books: Books = {
     places: new PlaceBook(deps.ports),
     vessels: new VesselBook((imo) => deps.positions.byImo(imo, deps.now())?.mmsi ?? null),
     lookup: engine.places,
   };
-  const mapOf = (r: TrackedRow): Mapped[] => {
-    const events = engine.timeline(r) as RawEvent[];
+  const mapOf = async (r: TrackedRow): Promise<Mapped[]> => {
+    const events = (await engine.timeline(r)) as RawEvent[];
     return mapEvents(events, voyageEnds(events, r.originUnlocode, r.destinationUnlocode), books);
   };
-  const whole = mapOf(row);
-  const boxes = row.identifierType === "container_id" ? [row] : engine.children(row.id);
-  const containers = boxes.map((b) => containerOf(b, b === row ? whole : mapOf(b)));
+  const whole = await mapOf(row);
+  const boxes = row.identifierType === "container_id" ? [row] : await engine.children(row.id);
+  const containers = [];
+  // One box at a time: the books fill in event order, as before.
+  for (const b of boxes) containers.push(containerOf(b, b === row ? whole : await mapOf(b)));
   const own = boxStatus(
     row.status,
     whole.map((m) => m.event),

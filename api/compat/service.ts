@@ -8,9 +8,9 @@
  */
 import { and, desc, eq, like, or } from "drizzle-orm";
 import type { IdentifierType, TrackedRow } from "../../ingest/tracking/engine.ts";
+import type { Db } from "../../storage/database.ts";
+import { tracked } from "../../storage/schema.ts";
 import type { Org } from "../accounts/repo.ts";
-import type { Db } from "../db/database.ts";
-import { tracked } from "../db/schema.ts";
 import { ApiError } from "../shared/errors.ts";
 import type { AnswerCache } from "./cache.ts";
 import { type CompatQuery, classify } from "./params.ts";
@@ -62,7 +62,8 @@ export class CompatService {
   /** A record another request is adding: waits (up to the ceiling) for its first carrier answer. */
   private async settled(orgId: string, id: string): Promise<void> {
     const deadline = Date.now() + this.ceilingMs;
-    while (this.deps.engine.get(orgId, id)?.adding && Date.now() < deadline) await sleep(SETTLE_POLL_MS);
+    while ((await this.deps.engine.get(orgId, id))?.adding && Date.now() < deadline)
+      await sleep(SETTLE_POLL_MS);
   }
 
   private async live(
@@ -72,16 +73,16 @@ export class CompatService {
     again = true,
   ): Promise<Outcome> {
     const { engine } = this.deps;
-    const existing = engine.findActive(org.id, ref.identifier);
+    const existing = await engine.findActive(org.id, ref.identifier);
     let id: string;
     if (existing?.adding) {
       id = existing.id;
       await this.settled(org.id, id);
       // The other request's add was undone (refused): ask once ourselves for the reason.
-      if (again && !engine.get(org.id, id)) return this.live(org, q, ref, false);
+      if (again && !(await engine.get(org.id, id))) return this.live(org, q, ref, false);
     } else if (existing) {
       id = existing.id;
-      const root = existing.parentId ? (engine.get(org.id, existing.parentId) ?? existing) : existing;
+      const root = existing.parentId ? ((await engine.get(org.id, existing.parentId)) ?? existing) : existing;
       // A carrier in back-off (errors, or its Retry-After) is not asked: the answer is what we hold.
       const backingOff =
         root.pollFailures > 0 && root.nextPollAt !== null && Date.parse(root.nextPollAt) > this.deps.now();
@@ -109,7 +110,7 @@ export class CompatService {
       await this.held(fetched.then((r) => (refusal = r.refused)));
       if (refusal) return this.refused(refusal, org.id, ref.identifier);
     }
-    return this.answer(engine.get(org.id, id));
+    return this.answer(await engine.get(org.id, id));
   }
 
   private completed(orgId: string, identifier: string): TrackedRow | undefined {
@@ -133,9 +134,9 @@ export class CompatService {
     if (!(err instanceof ApiError)) throw err;
     switch (err.key) {
       case "addInProgress": {
-        const other = this.deps.engine.findActive(orgId, identifier);
+        const other = await this.deps.engine.findActive(orgId, identifier);
         if (other) await this.settled(orgId, other.id);
-        return this.answer(other && this.deps.engine.get(orgId, other.id));
+        return this.answer(other && (await this.deps.engine.get(orgId, other.id)));
       }
       case "uniqueQuota":
       case "containerQuota":
@@ -154,7 +155,7 @@ export class CompatService {
     }
   }
 
-  private answer(row: TrackedRow | undefined): Outcome {
+  private async answer(row: TrackedRow | undefined): Promise<Outcome> {
     if (!row || row.adding) return { kind: "error", message: "NO_TRACKING_INFO", detail: STILL_RESOLVING };
     if (row.unresolvedReason === "invalid_number") {
       return {
@@ -171,8 +172,8 @@ export class CompatService {
       };
     }
     // A line without a connector resolved the reference but will never send events: still a success.
-    const hasData = this.deps.engine.timeline(row).length > 0 || row.connectorStatus !== null;
+    const hasData = (await this.deps.engine.timeline(row)).length > 0 || row.connectorStatus !== null;
     if (!hasData) return { kind: "error", message: "NO_TRACKING_INFO", detail: STILL_RESOLVING };
-    return { kind: "ok", snapshot: snapshotOf(this.deps, row) };
+    return { kind: "ok", snapshot: await snapshotOf(this.deps, row) };
   }
 }

@@ -5,9 +5,9 @@
  * down: RedisUsageStore). Periods are UTC.
  */
 import { and, count, eq, sql } from "drizzle-orm";
-import { monthOf } from "../accounts/quotas.ts";
-import type { Db } from "../db/database.ts";
-import { compatUsage, shipmentUsage } from "../db/schema.ts";
+import { monthOf } from "../../common/plans.ts";
+import type { Db } from "../../storage/database.ts";
+import { compatUsage, shipmentUsage } from "../../storage/schema.ts";
 import { acquireRedis, type RedisLink, releaseRedis } from "../shared/redis-link.ts";
 import type { Counter } from "./shapes.ts";
 

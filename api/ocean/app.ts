@@ -3,14 +3,12 @@
  * summary and the public lookup; the vendor-compatible surface (/compat/vendor/*) rides on the same
  * host. Handlers parse and render; the tracking engine owns state.
  */
-import { and, count, desc, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { t } from "elysia";
 import { looksLikeContainer, validateContainerNumber } from "../../ingest/iso6346.ts";
 import type { FreeTimeTerms } from "../../ingest/tracking/demurrage.ts";
 import { normalizeIdentifier, type TrackedRow } from "../../ingest/tracking/engine.ts";
 import type { Status } from "../../ingest/tracking/timeline.ts";
 import { compatRoutes } from "../compat/routes.ts";
-import { freeTimeTerms, tracked } from "../db/schema.ts";
 import { decodeCursor, encodeCursor } from "../shared/cursor.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
@@ -55,7 +53,7 @@ export function oceanApp(platform: FullPlatform) {
     return undefined;
   };
   const { tracking } = platform;
-  const { engine } = tracking;
+  const { engine, storage } = tracking;
   const orgOf = (request: Request) => principalOf(request).org;
 
   return createProductApp({ def: product("ocean"), platform, access })
@@ -94,25 +92,18 @@ export function oceanApp(platform: FullPlatform) {
     )
     .get(
       "/v1/containers",
-      ({ request, query }) => {
+      async ({ request, query }) => {
         const org = orgOf(request);
         const limit = query.limit === undefined ? PAGE_DEFAULT : Number(query.limit);
         if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX) {
           throw new ApiError("validation", `limit must be an integer from 1 to ${PAGE_MAX}.`);
         }
         const archived = flag("archived", query.archived);
-        const conditions = [
-          eq(tracked.orgId, org.id),
-          archived ? isNotNull(tracked.archivedAt) : isNull(tracked.archivedAt),
-        ];
-        if (query.status !== undefined) {
-          if (!(STATUSES as readonly string[]).includes(query.status)) {
-            throw new ApiError(
-              "validation",
-              `status must be one of ${STATUSES.join(", ")}; got "${query.status}".`,
-            );
-          }
-          conditions.push(eq(tracked.status, query.status));
+        if (query.status !== undefined && !(STATUSES as readonly string[]).includes(query.status)) {
+          throw new ApiError(
+            "validation",
+            `status must be one of ${STATUSES.join(", ")}; got "${query.status}".`,
+          );
         }
         const tags = [
           ...new Set(
@@ -130,26 +121,20 @@ export function oceanApp(platform: FullPlatform) {
             `tags takes at most ${MAX_TAGS} comma-separated tags; got ${tags.length}.`,
           );
         }
-        for (const tag of tags) {
-          conditions.push(sql`exists (select 1 from json_each(${tracked.tags}) where value = ${tag})`);
-        }
-        if (query.cursor) {
-          const c = decodeCursor(query.cursor, ["u", "i"], "pass next_cursor unchanged");
-          conditions.push(
-            or(lt(tracked.updatedAt, c.u), and(eq(tracked.updatedAt, c.u), lt(tracked.id, c.i)))!,
-          );
-        }
-        const rows = platform.db
-          .select()
-          .from(tracked)
-          .where(and(...conditions))
-          .orderBy(desc(tracked.updatedAt), desc(tracked.id))
-          .limit(limit + 1)
-          .all();
+        const c = query.cursor
+          ? decodeCursor(query.cursor, ["u", "i"], "pass next_cursor unchanged")
+          : undefined;
+        const rows = await storage.trackings.list(org.id, {
+          archived,
+          status: query.status,
+          tags,
+          after: c && { updatedAt: c.u, id: c.i },
+          limit: limit + 1,
+        });
         const page = rows.slice(0, limit);
         const last = page.at(-1);
         const hasMore = rows.length > limit;
-        const terms = engine.terms(org.id);
+        const terms = await engine.terms(org.id);
         return {
           items: page.map((r) => trackedRecord(engine, r, "warm_db", engine.demurrageOf(r, terms))),
           has_more: hasMore,
@@ -176,8 +161,8 @@ export function oceanApp(platform: FullPlatform) {
         const raw = params.identifier; // Elysia has decoded it already
         const identifier = raw.trim().toUpperCase();
         const existing =
-          engine.findActive(org.id, identifier) ??
-          engine.findActive(org.id, identifier.replace(/[\s-]/g, ""));
+          (await engine.findActive(org.id, identifier)) ??
+          (await engine.findActive(org.id, identifier.replace(/[\s-]/g, "")));
         if (existing && !existing.adding) return lookupRecord(engine, existing, tracking.confidence);
         if (existing) return inProgress(set);
         // Never seen: register now (a shipment slot, like an add) and let the carrier answer meanwhile.
@@ -188,7 +173,7 @@ export function oceanApp(platform: FullPlatform) {
         }
         // The carrier rejected this number's form after an earlier lookup's 202 (archived, refunded):
         // that is the answer, not another registration (which would answer 202 again).
-        const rejected = engine.rejectedAsMalformed(org.id, normalizeIdentifier(identifier, type));
+        const rejected = await engine.rejectedAsMalformed(org.id, normalizeIdentifier(identifier, type));
         if (rejected) {
           throw new ApiError(
             "referenceNotResolvable",
@@ -220,65 +205,54 @@ export function oceanApp(platform: FullPlatform) {
     )
     .get(
       "/v1/containers/:id",
-      ({ request, params }) => lookupRecord(engine, ownRecord(request, params.id), tracking.confidence),
+      async ({ request, params }) =>
+        lookupRecord(engine, await ownRecord(request, params.id), tracking.confidence),
       { detail: { summary: "Read one tracked record by its UUID (lookup record)" } },
     )
     .post(
       "/v1/containers/:id/recheck",
       async ({ request, params }) => {
-        const row = await engine.recheck(orgOf(request).id, ownRecord(request, params.id).id);
-        return trackedRecord(engine, row, "direct_carrier");
+        const row = await engine.recheck(orgOf(request).id, (await ownRecord(request, params.id)).id);
+        return trackedRecord(engine, row, "direct_carrier", await engine.demurrage(row));
       },
       { detail: { summary: "Ask the carrier again now (at most every 10 minutes per record)" } },
     )
     .post(
       "/v1/containers/:id/notify-connector",
-      ({ request, params }) => {
-        const row = ownRecord(request, params.id);
+      async ({ request, params }) => {
+        const row = await ownRecord(request, params.id);
         if (row.connectorStatus === null)
           throw new ApiError("validation", "This carrier is already connected.");
-        platform.db
-          .update(tracked)
-          .set({
-            connectorStatus: "notify_requested",
-            connectorNotifyRequestedAt: new Date(platform.now()).toISOString(),
-          })
-          .where(eq(tracked.id, row.id))
-          .run();
-        return trackedRecord(engine, ownRecord(request, params.id));
+        await storage.trackings.update(row.id, {
+          connectorStatus: "notify_requested",
+          connectorNotifyRequestedAt: new Date(platform.now()).toISOString(),
+        });
+        const now = await ownRecord(request, params.id);
+        return trackedRecord(engine, now, "warm_db", await engine.demurrage(now));
       },
       { detail: { summary: "Ask to be told when this carrier's connector goes live" } },
     )
     .delete(
       "/v1/containers/:id",
-      ({ request, params }) =>
-        trackedRecord(engine, engine.archive(orgOf(request).id, ownRecord(request, params.id).id, "deleted")),
+      async ({ request, params }) => {
+        const row = await engine.archive(
+          orgOf(request).id,
+          (await ownRecord(request, params.id)).id,
+          "deleted",
+        );
+        return trackedRecord(engine, row, "warm_db", await engine.demurrage(row));
+      },
       { detail: { summary: "Stop tracking (archives the record)" } },
     )
     .get(
       "/v1/portfolio/summary",
-      ({ request }) => {
+      async ({ request }) => {
         const org = orgOf(request);
-        const terms = engine.terms(org.id);
-        const rows = platform.db
-          .select()
-          .from(tracked)
-          .where(
-            and(eq(tracked.orgId, org.id), isNull(tracked.archivedAt), isNotNull(tracked.containerNumber)),
-          )
-          .orderBy(desc(tracked.updatedAt))
-          .limit(PAGE_MAX)
-          .all();
-        const byStatus = platform.db
-          .select({ status: tracked.status, n: count() })
-          .from(tracked)
-          .where(
-            and(eq(tracked.orgId, org.id), isNull(tracked.archivedAt), isNotNull(tracked.containerNumber)),
-          )
-          .groupBy(tracked.status)
-          .all();
+        const terms = await engine.terms(org.id);
+        const rows = await storage.trackings.activeBoxes(org.id, PAGE_MAX);
+        const byStatus = await storage.trackings.activeBoxesByStatus(org.id);
         return {
-          by_status: Object.fromEntries(byStatus.map((s) => [s.status, s.n])),
+          by_status: byStatus,
           // Rows keyed by container number: id carries the number, not the UUID.
           items: rows.map((r) => ({
             ...trackedRecord(engine, r, "warm_db", engine.demurrageOf(r, terms)),
@@ -290,14 +264,14 @@ export function oceanApp(platform: FullPlatform) {
     )
     .get(
       "/v1/demurrage/terms",
-      ({ request }) => ({ items: engine.terms(orgOf(request).id).map(termsView) }),
+      async ({ request }) => ({ items: (await engine.terms(orgOf(request).id)).map(termsView) }),
       {
         detail: { summary: "Free-time terms on file (demurrage is computed from these)" },
       },
     )
     .post(
       "/v1/demurrage/terms",
-      ({ request, body, set }) => {
+      async ({ request, body, set }) => {
         const org = orgOf(request);
         const row = {
           id: crypto.randomUUID(),
@@ -309,7 +283,7 @@ export function oceanApp(platform: FullPlatform) {
           dailyRateUsd: body.daily_rate_usd ?? null,
           createdAt: new Date(platform.now()).toISOString(),
         };
-        platform.db.insert(freeTimeTerms).values(row).run();
+        await storage.terms.add(row);
         set.status = 201;
         return termsView(row);
       },
@@ -331,13 +305,8 @@ export function oceanApp(platform: FullPlatform) {
     )
     .delete(
       "/v1/demurrage/terms/:id",
-      ({ request, params }) => {
-        const gone = platform.db
-          .delete(freeTimeTerms)
-          .where(and(eq(freeTimeTerms.id, params.id), eq(freeTimeTerms.orgId, orgOf(request).id)))
-          .returning({ id: freeTimeTerms.id })
-          .all();
-        if (gone.length === 0)
+      async ({ request, params }) => {
+        if (!(await storage.terms.remove(orgOf(request).id, params.id)))
           throw new ApiError("notFound", `No free-time terms ${params.id} on this account.`);
         return { id: params.id, deleted: true };
       },
@@ -354,8 +323,8 @@ export function oceanApp(platform: FullPlatform) {
     })
     .use(compatRoutes(platform));
 
-  function ownRecord(request: Request, id: string): TrackedRow {
-    const row = engine.get(orgOf(request).id, id);
+  async function ownRecord(request: Request, id: string): Promise<TrackedRow> {
+    const row = await engine.get(orgOf(request).id, id);
     // Another account's id answers exactly like an id that never existed.
     if (!row) throw new ApiError("notFound", `No tracked record ${id} on this account.`);
     return row;

@@ -3,8 +3,6 @@
  * oldest published first; pagination in headers (Current-Page, Next-Page as a full URL, and
  * Next-Page-Cursor, which DCSA's conformance tooling reads).
  */
-import { and, asc, eq, type SQL, sql } from "drizzle-orm";
-import { carrierEvents, tracked } from "../db/schema.ts";
 import { decodeCursor, encodeCursor } from "../shared/cursor.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
@@ -14,15 +12,13 @@ const LIMIT_DEFAULT = 100;
 const LIMIT_MAX = 1000;
 const EVENT_TYPES = ["SHIPMENT", "TRANSPORT", "EQUIPMENT"];
 
-export function eventFeed(platform: FullPlatform, orgId: string, request: Request): Response {
+export async function eventFeed(platform: FullPlatform, orgId: string, request: Request): Promise<Response> {
   const url = new URL(request.url);
   const q = url.searchParams;
   const limit = q.has("limit") ? Number(q.get("limit")) : LIMIT_DEFAULT;
   if (!Number.isInteger(limit) || limit < 1 || limit > LIMIT_MAX) {
     throw new ApiError("validation", `limit must be an integer from 1 to ${LIMIT_MAX}.`);
   }
-  const created = sql<string>`json_extract(${carrierEvents.payload}, '$.eventCreatedDateTime')`;
-  const conditions: SQL[] = [eq(tracked.orgId, orgId)];
   const types =
     q
       .get("eventType")
@@ -32,41 +28,16 @@ export function eventFeed(platform: FullPlatform, orgId: string, request: Reques
   const unknownType = types.find((ty) => !EVENT_TYPES.includes(ty));
   if (unknownType)
     throw new ApiError("validation", `eventType ${unknownType} is not one of ${EVENT_TYPES.join(", ")}.`);
-  if (types.length) {
-    conditions.push(
-      sql`json_extract(${carrierEvents.payload}, '$.eventType') in (${sql.join(
-        types.map((ty) => sql`${ty}`),
-        sql`, `,
-      )})`,
-    );
-  }
-  const equipment = q.get("equipmentReference")?.trim().toUpperCase();
-  if (equipment) {
-    // The box's own equipment events plus the voyage and document events of the references carrying it.
-    conditions.push(
-      sql`(json_extract(${carrierEvents.payload}, '$.equipmentReference') = ${equipment} or (json_extract(${carrierEvents.payload}, '$.eventType') != 'EQUIPMENT' and exists (select 1 from tracked c where (c.id = ${tracked.id} or c.parent_id = ${tracked.id}) and c.container_number = ${equipment})))`,
-    );
-  }
-  const document = q.get("transportDocumentReference")?.trim().toUpperCase();
-  if (document) conditions.push(eq(tracked.blNumber, document));
-  const booking = q.get("carrierBookingReference")?.trim().toUpperCase();
-  if (booking) conditions.push(eq(tracked.bookingNumber, booking));
   const cursor = q.get("cursor");
-  if (cursor) {
-    const after = decodeCursor(cursor, ["c", "i"], "pass Next-Page-Cursor unchanged");
-    conditions.push(
-      sql`(${created} > ${after.c} or (${created} = ${after.c} and ${carrierEvents.eventId} > ${after.i}))`,
-    );
-  }
-  const rows = platform.db
-    .select({ id: carrierEvents.eventId, payload: carrierEvents.payload, created })
-    .from(carrierEvents)
-    .innerJoin(tracked, eq(tracked.id, carrierEvents.trackedId))
-    .where(and(...conditions))
-    .groupBy(carrierEvents.eventId)
-    .orderBy(asc(created), asc(carrierEvents.eventId))
-    .limit(limit + 1)
-    .all();
+  const after = cursor ? decodeCursor(cursor, ["c", "i"], "pass Next-Page-Cursor unchanged") : undefined;
+  const rows = await platform.tracking.storage.events.feed(orgId, {
+    types,
+    equipment: q.get("equipmentReference")?.trim().toUpperCase() || undefined,
+    document: q.get("transportDocumentReference")?.trim().toUpperCase() || undefined,
+    booking: q.get("carrierBookingReference")?.trim().toUpperCase() || undefined,
+    after: after && { created: after.c, id: after.i },
+    limit: limit + 1,
+  });
   const page = rows.slice(0, limit);
   // Page links point at the configured public URL, never at whatever Host the client sent.
   const current = new URL(`${url.pathname}${url.search}`, platform.config.publicUrls.ocean);

@@ -48,12 +48,7 @@ function portName(engine: TrackingEngine, locode: string | null): string {
   return locode ? (engine.places.name(locode) ?? locode) : "Unknown";
 }
 
-export function trackedRecord(
-  engine: TrackingEngine,
-  row: TrackedRow,
-  source: Source = "warm_db",
-  demurrage: Demurrage = engine.demurrageOf(row),
-) {
+export function trackedRecord(engine: TrackingEngine, row: TrackedRow, source: Source, demurrage: Demurrage) {
   return {
     id: row.id,
     org_id: row.orgId,
@@ -359,17 +354,24 @@ const same = (entry: Provenance, ...fields: string[]): Record<string, Provenance
   Object.fromEntries(fields.map((f) => [f, entry]));
 
 /** Share of on-time arrivals (within a day of the first plan) on the lane; null under five voyages. */
-export type LaneConfidence = (row: TrackedRow) => number | null;
+export type LaneConfidence = (row: TrackedRow) => Promise<number | null>;
 
-export function lookupRecord(engine: TrackingEngine, row: TrackedRow, confidence: LaneConfidence) {
-  const dem = engine.demurrageOf(row);
+export async function lookupRecord(engine: TrackingEngine, row: TrackedRow, confidence: LaneConfidence) {
+  const dem = await engine.demurrage(row);
   const position = engine.vesselPosition(row);
   const fixAt = position?.position_fix_at ?? null;
   // last_updated_at: the more recent of the carrier check and the AIS fix.
   const aisNewer =
     fixAt !== null && (row.lastPolledAt === null || Date.parse(fixAt) > Date.parse(row.lastPolledAt));
-  const events = engine.timeline(row).map((e) => milestoneView(toMilestone(e, engine.places)));
-  const children = row.identifierType === "container_id" ? null : engine.children(row.id);
+  const milestones = async (r: TrackedRow) =>
+    (await engine.timeline(r)).map((e) => milestoneView(toMilestone(e, engine.places)));
+  const events = await milestones(row);
+  const children =
+    row.identifierType === "container_id"
+      ? null
+      : await Promise.all(
+          (await engine.children(row.id)).map(async (c) => ({ c, events: await milestones(c) })),
+        );
   return {
     id: row.id,
     container_number: row.containerNumber,
@@ -383,7 +385,7 @@ export function lookupRecord(engine: TrackingEngine, row: TrackedRow, confidence
     // Keyed by container number, each box with its own timeline.
     child_containers: children
       ? Object.fromEntries(
-          children.map((c) => [
+          children.map(({ c, events }) => [
             c.containerNumber,
             {
               id: c.id,
@@ -394,7 +396,7 @@ export function lookupRecord(engine: TrackingEngine, row: TrackedRow, confidence
               vessel_imo: c.currentVesselImo,
               // Why a box is not tracked (deleted, or parked for want of a container slot); null while it is.
               archived_reason: c.archivedReason,
-              events: engine.timeline(c).map((e) => milestoneView(toMilestone(e, engine.places))),
+              events,
             },
           ]),
         )
@@ -407,7 +409,7 @@ export function lookupRecord(engine: TrackingEngine, row: TrackedRow, confidence
     origin_name: portName(engine, row.originUnlocode),
     destination_name: portName(engine, row.destinationUnlocode),
     eta: row.eta,
-    eta_confidence_pct: confidence(row),
+    eta_confidence_pct: await confidence(row),
     last_updated_at: aisNewer ? fixAt : (row.lastPolledAt ?? row.addedAt),
     last_updated_source: aisNewer ? "ais_vessel_position" : row.lastPolledAt ? "carrier_poll" : null,
     last_polled_at: row.lastPolledAt ?? row.addedAt,

@@ -1,5 +1,4 @@
 /** The tracking engine and what it needs, wired from configuration. */
-import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { distanceServices } from "../../engine/services.ts";
 import { MemoryPositionStore, type PositionStore } from "../../ingest/ais/positions.ts";
 import { type CarrierConnector, DcsaConnector } from "../../ingest/carriers/connector.ts";
@@ -7,13 +6,14 @@ import { CarrierDirectory } from "../../ingest/carriers/resolve.ts";
 import { HttpLessorConnector } from "../../ingest/lessors/connector.ts";
 import { type TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
 import type { PlaceLookup } from "../../ingest/tracking/timeline.ts";
+import type { Db } from "../../storage/database.ts";
+import { type Storage, sqliteStorage } from "../../storage/storage.ts";
 import type { Config } from "../config.ts";
-import type { Db } from "../db/database.ts";
-import { tracked } from "../db/schema.ts";
 import type { LaneConfidence } from "./records.ts";
 
 export interface TrackingServices {
   engine: TrackingEngine;
+  storage: Storage;
   positions: PositionStore;
   carriers: CarrierDirectory;
   connectors: ReadonlyMap<string, CarrierConnector>;
@@ -45,8 +45,9 @@ export async function trackingServices(
   );
   const lessors = config.lessors.map((l) => new HttpLessorConnector(l));
   const positions = new MemoryPositionStore();
+  const storage = sqliteStorage(db);
   const engine = new TrackingEngine({
-    db,
+    storage,
     now,
     carriers,
     connectors,
@@ -56,42 +57,24 @@ export async function trackingServices(
     isDemo: opts.isDemo,
   });
   // A restart picks up adds a dead process left half done (the poller finishes them).
-  const recovered = engine.recoverInterruptedAdds();
+  const recovered = await engine.recoverInterruptedAdds();
   if (recovered > 0) console.error(`[tracking] ${recovered} interrupted add(s) due for a poll again`);
   // Lane shares move slowly: one query per lane per minute, not per read.
   const laneCache = new Map<string, { at: number; pct: number | null }>();
-  const confidence: LaneConfidence = (row: TrackedRow) => {
-    if (!row.carrierCode || !row.originUnlocode || !row.destinationUnlocode) return null;
-    const lane = `${row.carrierCode}|${row.originUnlocode}|${row.destinationUnlocode}`;
+  const confidence: LaneConfidence = async (row: TrackedRow) => {
+    const { carrierCode, originUnlocode, destinationUnlocode } = row;
+    if (!carrierCode || !originUnlocode || !destinationUnlocode) return null;
+    const lane = `${carrierCode}|${originUnlocode}|${destinationUnlocode}`;
     const cached = laneCache.get(lane);
     if (cached && now() - cached.at < LANE_CACHE_MS) return cached.pct;
-    const pct = laneShare(row.carrierCode, row.originUnlocode, row.destinationUnlocode);
+    const arrived = await storage.trackings.laneArrivals(
+      { carrierCode, originUnlocode, destinationUnlocode },
+      ON_TIME_DAYS,
+    );
+    const pct = arrived.total < MIN_LANE_VOYAGES ? null : Math.round((arrived.onTime / arrived.total) * 100);
     if (laneCache.size > 10_000) laneCache.clear();
     laneCache.set(lane, { at: now(), pct });
     return pct;
   };
-  const laneShare = (
-    carrierCode: string,
-    originUnlocode: string,
-    destinationUnlocode: string,
-  ): number | null => {
-    const arrival = sql<number>`json_extract(${tracked.delayBars}, '$[3]')`;
-    const lane = db
-      .select({ total: sql<number>`count(*)`, onTime: sql<number>`sum(abs(${arrival}) <= ${ON_TIME_DAYS})` })
-      .from(tracked)
-      .where(
-        and(
-          eq(tracked.carrierCode, carrierCode),
-          eq(tracked.originUnlocode, originUnlocode),
-          eq(tracked.destinationUnlocode, destinationUnlocode),
-          isNotNull(tracked.containerNumber),
-          inArray(tracked.stage, ["discharged", "available", "delivered", "returned_empty"]),
-          sql`${arrival} is not null`,
-        ),
-      )
-      .get();
-    if (!lane || lane.total < MIN_LANE_VOYAGES) return null;
-    return Math.round((Number(lane.onTime) / lane.total) * 100);
-  };
-  return { engine, positions, carriers, connectors, confidence };
+  return { engine, storage, positions, carriers, connectors, confidence };
 }

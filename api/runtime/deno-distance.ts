@@ -22,7 +22,7 @@ declare const Deno: {
 const config = loadConfig(Deno.env.toObject());
 const { db, dataVersion } = openDenoDatabase(
   config.dbPath,
-  fileURLToPath(new URL("../db/migrations", import.meta.url)),
+  fileURLToPath(new URL("../../storage/migrations", import.meta.url)),
 );
 await distanceServices(config.buildDir);
 await routePlanner(config.buildDir, config.routes);

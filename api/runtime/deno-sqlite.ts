@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { type OpenDb, openWith, type SyncSqliteClient } from "../db/database.ts";
+import { type OpenDb, openWith, type SyncSqliteClient } from "../../storage/database.ts";
 
 type Param = null | number | bigint | string | Uint8Array;
 

@@ -1,7 +1,8 @@
 /** Everything a product app needs from the process: config, accounts, the rate limiter, the clock. */
+
+import type { Db } from "../../storage/database.ts";
 import type { AccountsRepo } from "../accounts/repo.ts";
 import type { Config } from "../config.ts";
-import type { Db } from "../db/database.ts";
 import type { TrackingServices } from "../ocean/services.ts";
 import type { RateLimiter } from "./ratelimit/types.ts";
 

@@ -3,9 +3,8 @@
  * as one ocean outbox row per organisation with an active ocean endpoint subscribed to it; the
  * dispatcher fans each row out to that organisation's subscribed endpoints like any other event.
  */
-import { and, eq } from "drizzle-orm";
-import type { Db } from "../db/database.ts";
-import { outbox, webhookEndpoints } from "../db/schema.ts";
+import type { Db } from "../../storage/database.ts";
+import { sqliteStorage } from "../../storage/storage.ts";
 import { API_VERSION } from "../shared/products.ts";
 import { subscribed } from "./catalogue.ts";
 
@@ -69,7 +68,7 @@ export interface Announced {
 }
 
 /** Writes the outbox rows in one transaction: every subscribed organisation or none. */
-export function announce(db: Db, a: Announcement, nowMs: number): Announced {
+export function announce(db: Db, a: Announcement, nowMs: number): Promise<Announced> {
   const at = new Date(nowMs).toISOString();
   const announcementId = crypto.randomUUID();
   const data = {
@@ -81,30 +80,15 @@ export function announce(db: Db, a: Announcement, nowMs: number): Announced {
     api_version: API_VERSION,
     announced_at: at,
   };
-  return db.transaction(
-    (tx) => {
-      const endpoints = tx
-        .select({ orgId: webhookEndpoints.orgId, eventTypes: webhookEndpoints.eventTypes })
-        .from(webhookEndpoints)
-        .where(and(eq(webhookEndpoints.product, "ocean"), eq(webhookEndpoints.active, true)))
-        .all()
-        .filter((e) => subscribed(e.eventTypes, ANNOUNCEMENT_TYPE));
-      const orgIds = [...new Set(endpoints.map((e) => e.orgId))].sort();
-      for (const orgId of orgIds) {
-        tx.insert(outbox)
-          .values({
-            id: crypto.randomUUID(),
-            orgId,
-            product: "ocean",
-            type: ANNOUNCEMENT_TYPE,
-            occurredAt: at,
-            data,
-            createdAt: at,
-          })
-          .run();
-      }
-      return { announcementId, orgIds, endpoints: endpoints.length };
-    },
-    { behavior: "immediate" },
-  );
+  return sqliteStorage(db).transaction(async (tx) => {
+    const endpoints = (await tx.webhooks.active("ocean")).filter((e) =>
+      subscribed(e.eventTypes, ANNOUNCEMENT_TYPE),
+    );
+    const orgIds = [...new Set(endpoints.map((e) => e.orgId))].sort();
+    await tx.outbox.append(
+      orgIds.map((orgId) => ({ orgId, product: "ocean", type: ANNOUNCEMENT_TYPE, data })),
+      at,
+    );
+    return { announcementId, orgIds, endpoints: endpoints.length };
+  });
 }

@@ -65,6 +65,5 @@ export function filterEventTypes(
   return [...new Set((requested ?? []).filter((t) => known.includes(t)))];
 }
 
-export function subscribed(eventTypes: readonly string[], type: string): boolean {
-  return eventTypes.length === 0 || eventTypes.includes(type);
-}
+// The storage layer's fan-out applies the same rule, so it lives in common/.
+export { subscribed } from "../../common/subscriptions.ts";

@@ -2,8 +2,9 @@
  * The dispatcher as its own process (`bun api/webhooks/dispatcher-main.ts`), for running it apart
  * from the API (PORTOLAN_WEBHOOK_DISPATCHER=0 there) or several side by side on one database.
  */
+
+import { openDatabase } from "../../storage/sqlite.ts";
 import { loadConfig } from "../config.ts";
-import { openDatabase } from "../db/sqlite.ts";
 import { Dispatcher } from "./dispatcher.ts";
 
 const config = loadConfig();

@@ -15,19 +15,20 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { rootCertificates } from "node:tls";
-import type { Db } from "../db/database.ts";
+import type { Db } from "../../storage/database.ts";
+import { sqliteStorage } from "../../storage/storage.ts";
+import type { AttemptResult, Claimed, Webhooks } from "../../storage/webhooks.ts";
 import { WEBHOOK_PRODUCTS, type WebhookProduct } from "./catalogue.ts";
 import type { WebhookConfig } from "./config.ts";
 import { SecretBox } from "./secrets.ts";
 import { checkTarget, isBlockedAddress, type Resolve, resolverFor, TargetRefused } from "./ssrf.ts";
-import { type AttemptResult, type Claimed, WebhookStore } from "./store.ts";
 import { hmacKey, sign } from "./verify.ts";
 
 /** Response bytes kept for the attempt record, and the most ever read from a receiver. */
 export const EXCERPT_BYTES = 1024;
 
 /**
- * Stepping over a capped endpoint's due backlog (WebhookStore.claim) costs a walk of that backlog,
+ * Stepping over a capped endpoint's due backlog (Webhooks.claim, storage/webhooks.ts) costs a walk of that backlog,
  * so after a walk of w ms the next waits STEP_OVER_COST_FACTOR x w (at least 1 ms): walks stay
  * under ~5 % of a core however deep the backlog, and cheap ones can run often. Passes in between
  * serve the head of the queue only.
@@ -115,7 +116,7 @@ export interface DispatcherOptions {
 
 export class Dispatcher {
   readonly owner = `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
-  private readonly store: WebhookStore;
+  private readonly store: Webhooks;
   private readonly now: () => number;
   private readonly log: (...args: unknown[]) => void;
   private readonly resolve: Resolve;
@@ -131,6 +132,9 @@ export class Dispatcher {
   /** this.now() from which the next claim may step over capped endpoints' backlogs. */
   private stepOverFrom = Number.NEGATIVE_INFINITY;
   private stopped = false;
+  /** The pass running now (its statements are awaited), and whether another was asked for meanwhile. */
+  private passing: Promise<void> | null = null;
+  private passAgain = false;
 
   private constructor(
     db: Db,
@@ -138,7 +142,7 @@ export class Dispatcher {
     private readonly box: SecretBox,
     opts: DispatcherOptions,
   ) {
-    this.store = new WebhookStore(db);
+    this.store = sqliteStorage(db).webhooks;
     this.now = opts.now ?? Date.now;
     this.log = opts.log ?? console.error;
     this.resolve = opts.resolve ?? resolverFor(cfg);
@@ -178,6 +182,21 @@ export class Dispatcher {
    */
   private pass(): void {
     if (this.stopped) return;
+    // One pass at a time: a second would claim against the same in-flight counts.
+    if (this.passing) {
+      this.passAgain = true;
+      return;
+    }
+    this.passing = this.passOnce().finally(() => {
+      this.passing = null;
+      if (this.passAgain) {
+        this.passAgain = false;
+        this.wake();
+      }
+    });
+  }
+
+  private async passOnce(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     // After a failed pass (say the database stayed locked), try again soon but without spinning.
@@ -189,7 +208,7 @@ export class Dispatcher {
     if (now - this.lastSweep >= this.cfg.sweepMs) {
       this.lastSweep = now;
       try {
-        while (this.store.fanOut(now, deliveryIdFor) > 0) {}
+        while ((await this.store.fanOut(now, deliveryIdFor)) > 0) {}
       } catch (err) {
         this.log("[webhooks] fan-out failed:", err); // the next sweep tries again; recording goes on
       }
@@ -203,7 +222,7 @@ export class Dispatcher {
         stepOver,
       };
       // What finished since the last pass is recorded in the claim's transaction.
-      const { claimed, held, walkMs, nextDue } = this.store.claim(this.owner, now, this.leaseMs, lim, {
+      const { claimed, held, walkMs, nextDue } = await this.store.claim(this.owner, now, this.leaseMs, lim, {
         results,
         policy: this.cfg,
       });
@@ -246,7 +265,7 @@ export class Dispatcher {
       const sealed = { keyId: endpoint.secretKeyId, blob: endpoint.secretSealed };
       const secret = await this.box.open(sealed, endpoint.id);
       if (sealed.keyId !== this.box.currentKeyId) {
-        this.store.reseal(endpoint.id, sealed, await this.box.seal(secret, endpoint.id));
+        await this.store.reseal(endpoint.id, sealed, await this.box.seal(secret, endpoint.id));
       }
       return hmacKey(secret, "sign");
     })();
@@ -315,17 +334,19 @@ export class Dispatcher {
     return { statusCode: res.status, error, excerpt };
   }
 
-  private flush(now: number): void {
+  private async flush(now: number): Promise<void> {
     const done = this.results;
     this.results = [];
-    this.store.record(done, this.cfg, now);
+    await this.store.record(done, this.cfg, now);
   }
 
   /** Stops sweeping and waits for attempts in flight to be recorded. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    // The pass under way may still launch attempts: wait for it before counting those in flight.
+    await this.passing;
     await Promise.allSettled([...this.inFlight]);
-    this.flush(this.now());
+    await this.flush(this.now());
   }
 }

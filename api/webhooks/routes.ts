@@ -3,7 +3,9 @@
  * The product app supplies auth, envelopes and error rendering; handlers only throw ApiError.
  */
 import { Elysia, t } from "elysia";
-import type { Db } from "../db/database.ts";
+import type { Db } from "../../storage/database.ts";
+import { sqliteStorage } from "../../storage/storage.ts";
+import { type DeliveryRow, deliveryBody, type EndpointRow } from "../../storage/webhooks.ts";
 import { ApiError } from "../shared/errors.ts";
 import type { Platform } from "../shared/platform.ts";
 import { principalOf, requireEntitlement } from "../shared/product-app.ts";
@@ -11,7 +13,6 @@ import type { ProductDef } from "../shared/products.ts";
 import { filterEventTypes, isWebhookProduct, type WebhookProduct } from "./catalogue.ts";
 import { newSecret, SecretBox, secretHash } from "./secrets.ts";
 import { checkTarget, resolverFor, TargetRefused } from "./ssrf.ts";
-import { type DeliveryRow, deliveryBody, type EndpointRow, WebhookStore } from "./store.ts";
 
 const MAX_URL = 2048;
 
@@ -58,7 +59,7 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
   if (!db || !isWebhookProduct(def.id)) return new Elysia({ name: `webhooks-none-${def.id}` });
   const productId: WebhookProduct = def.id;
   const cfg = platform.config.webhooks;
-  const store = new WebhookStore(db);
+  const store = sqliteStorage(db).webhooks;
   const resolve = resolverFor(cfg);
   let box: Promise<SecretBox> | null = null;
   const secrets = () => {
@@ -90,7 +91,7 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
         await reachable(url);
         const id = crypto.randomUUID();
         const secret = newSecret();
-        const row = store.create({
+        const row = await store.create({
           id,
           orgId: scope(request),
           product: productId,
@@ -116,17 +117,18 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
     )
     .get(
       "/v1/webhooks",
-      ({ request }) => ({ items: store.list(scope(request), productId).map(endpointView) }),
+      async ({ request }) => ({ items: (await store.list(scope(request), productId)).map(endpointView) }),
       {
         detail: { summary: "Webhook endpoints, newest first, with health fields" },
       },
     )
     .get(
       "/v1/webhooks/:id",
-      ({ request, params }) => {
-        const row = store.get(scope(request), productId, params.id);
+      async ({ request, params }) => {
+        const row = await store.get(scope(request), productId, params.id);
         if (!row) throw notFound(params.id);
-        return { ...endpointView(row), recent_deliveries: store.recentDeliveries(row.id).map(deliveryView) };
+        const recent = await store.recentDeliveries(row.id);
+        return { ...endpointView(row), recent_deliveries: recent.map(deliveryView) };
       },
       { detail: { summary: "One endpoint with its 20 most recent deliveries" } },
     )
@@ -136,7 +138,7 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
         // A url that is not https:// is ignored (spec); an https one must still pass the address check.
         const url = httpsUrl(body.url);
         if (url) await reachable(url);
-        const row = store.update(scope(request), productId, params.id, {
+        const row = await store.update(scope(request), productId, params.id, {
           url: url ? (body.url as string) : undefined,
           eventTypes: body.event_types && filterEventTypes(productId, body.event_types),
           description: body.description,
@@ -160,8 +162,8 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
     )
     .delete(
       "/v1/webhooks/:id",
-      ({ request, params }) => {
-        const removed = store.delete(scope(request), productId, params.id);
+      async ({ request, params }) => {
+        const removed = await store.delete(scope(request), productId, params.id);
         // Ocean's DELETE is idempotent and never checks existence (spec); elsewhere unknown is 404.
         if (!removed && productId !== "ocean") throw notFound(params.id);
         return { id: params.id, deleted: true };
@@ -170,13 +172,13 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
     )
     .post(
       "/v1/webhooks/:id/test",
-      ({ request, params }) => {
+      async ({ request, params }) => {
         requireEntitlement(platform, request, productId);
-        const row = store.get(scope(request), productId, params.id);
+        const row = await store.get(scope(request), productId, params.id);
         if (!row) throw notFound(params.id);
         const id = crypto.randomUUID();
         const now = iso();
-        store.queue(row.id, {
+        await store.queue(row.id, {
           id,
           eventType: "ping",
           body: deliveryBody(id, "ping", now, {

@@ -5,14 +5,12 @@
  * the endpoint id as additional data so a ciphertext can't be moved to another row.
  * Web-standard crypto only: this runs in the request path.
  */
+
+import type { Sealed } from "../../storage/webhooks.ts";
 import { sha256Hex, toHex } from "../shared/crypto.ts";
 import type { WebhookConfig } from "./config.ts";
 
-export interface Sealed {
-  keyId: string;
-  /** base64(iv || ciphertext+tag) */
-  blob: string;
-}
+export type { Sealed };
 
 interface RingKey {
   id: string;

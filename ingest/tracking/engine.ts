@@ -3,18 +3,12 @@
  * state and writes the webhook outbox rows in the same transaction as the state change. Pollers
  * and the ocean API both drive it; all state lives in the database.
  */
-import { and, desc, eq, gt, inArray, isNull, lte, ne, or } from "drizzle-orm";
-import {
-  activeBoxes,
-  chargeAdd,
-  containerQuotaError,
-  REJECTED_REASON,
-  refundAdd,
-} from "../../api/accounts/quotas.ts";
-import type { Org } from "../../api/accounts/repo.ts";
-import type { Db } from "../../api/db/database.ts";
-import { carrierEvents, corrections, freeTimeTerms, orgs, outbox, tracked } from "../../api/db/schema.ts";
-import { ApiError } from "../../api/shared/errors.ts";
+import { ApiError } from "../../common/errors.ts";
+import { containerQuotaError } from "../../common/plans.ts";
+import { DuplicateKeyError } from "../../storage/errors.ts";
+import type { Org } from "../../storage/orgs.ts";
+import type { Repositories, Storage } from "../../storage/storage.ts";
+import { PARKED_REASON, REJECTED_REASON, type TrackedRow } from "../../storage/trackings.ts";
 import type { PositionStore, VesselPosition } from "../ais/positions.ts";
 import { type CarrierConnector, CarrierError, type ReferenceKind } from "../carriers/connector.ts";
 import type { CarrierDirectory } from "../carriers/resolve.ts";
@@ -26,6 +20,7 @@ import { bookingEvidence, documentNumbers, pick } from "./documents.ts";
 import { equipmentFromIso } from "./equipment.ts";
 import { Gate } from "./gate.ts";
 import { demurrageEvents, type Raised, raisedEvents } from "./outbox-events.ts";
+import { chargeAdd, refundAdd } from "./quotas.ts";
 import {
   backoff,
   CLAIM_MS,
@@ -45,7 +40,7 @@ import {
   recordFirstPlans,
 } from "./timeline.ts";
 
-export type TrackedRow = typeof tracked.$inferSelect;
+export type { TrackedRow };
 export type IdentifierType = "container_id" | "bill_of_lading" | "booking";
 
 const KIND: Record<IdentifierType, ReferenceKind> = {
@@ -55,7 +50,7 @@ const KIND: Record<IdentifierType, ReferenceKind> = {
 };
 
 export interface EngineDeps {
-  db: Db;
+  storage: Storage;
   now: () => number;
   carriers: CarrierDirectory;
   connectors: ReadonlyMap<string, CarrierConnector>;
@@ -116,9 +111,6 @@ export interface FetchOptions {
   /** Set by refresh: the carrier knew the number only as a booking (404 as B/L, 200 as booking). */
   answeredAsBooking?: boolean;
 }
-
-/** Reason of a box of a B/L or booking held back for want of a container slot (taken up when one frees). */
-export const PARKED_REASON = "not tracked: no container slot free";
 
 /**
  * Record fields a user sees (list item, lookup record, compat answer) that tracking data sets.
@@ -243,53 +235,43 @@ export class TrackingEngine {
     // Due for a poll only once the add's lease has lapsed: pollers leave a live add alone.
     const claimUntil = new Date(nowMs + this.addLeaseMs).toISOString();
     const id = crypto.randomUUID();
-    const { db } = this.deps;
     try {
-      // IMMEDIATE: the quota counts are read and the charge written in one snapshot. A deferred
-      // read-then-write fails at once with SQLITE_BUSY_SNAPSHOT when another process committed
-      // between the two (busy_timeout cannot wait that out); IMMEDIATE waits for the write lock first.
-      return db.transaction(
-        (tx) => {
-          chargeAdd(
-            tx as unknown as Db,
-            org,
-            identifier,
-            input.identifierType === "container_id" ? [identifier] : [],
-            nowMs,
-          );
-          return tx
-            .insert(tracked)
-            .values({
-              id,
-              orgId: org.id,
-              identifier,
-              identifierType: input.identifierType,
-              containerNumber: input.identifierType === "container_id" ? identifier : null,
-              blNumber: input.identifierType === "bill_of_lading" ? identifier : null,
-              bookingNumber: input.identifierType === "booking" ? identifier : null,
-              carrierCode: resolution.carrier?.scac ?? input.carrierCode?.toUpperCase() ?? null,
-              carrierName: resolution.carrier?.name ?? this.deps.carriers.carrier(scac)?.name ?? null,
-              carrierHintCode: resolution.carrier || input.carrierCode ? null : hint,
-              equipmentOwner: resolution.owner,
-              ownerIsLessor: resolution.ownerIsLessor && input.identifierType === "container_id",
-              ...(lease ? leaseFields(lease) : {}),
-              connectorStatus: this.deps.connectors.has(scac) ? null : "not_connected",
-              tags: input.tags ?? [],
-              isDemo: this.deps.isDemo?.(identifier) ?? false,
-              nextPollAt: claimUntil,
-              updatedAt: now,
-              addedAt: now,
-              adding: true,
-            })
-            .returning()
-            .get();
-        },
-        { behavior: "immediate" },
-      );
+      // One transaction (write lock first): the quota counts are read and the charge written in one
+      // snapshot, also with another process adding at the same time.
+      return await this.deps.storage.transaction(async (tx) => {
+        await chargeAdd(
+          tx,
+          org,
+          identifier,
+          input.identifierType === "container_id" ? [identifier] : [],
+          nowMs,
+        );
+        return tx.trackings.insert({
+          id,
+          orgId: org.id,
+          identifier,
+          identifierType: input.identifierType,
+          containerNumber: input.identifierType === "container_id" ? identifier : null,
+          blNumber: input.identifierType === "bill_of_lading" ? identifier : null,
+          bookingNumber: input.identifierType === "booking" ? identifier : null,
+          carrierCode: resolution.carrier?.scac ?? input.carrierCode?.toUpperCase() ?? null,
+          carrierName: resolution.carrier?.name ?? this.deps.carriers.carrier(scac)?.name ?? null,
+          carrierHintCode: resolution.carrier || input.carrierCode ? null : hint,
+          equipmentOwner: resolution.owner,
+          ownerIsLessor: resolution.ownerIsLessor && input.identifierType === "container_id",
+          ...(lease ? leaseFields(lease) : {}),
+          connectorStatus: this.deps.connectors.has(scac) ? null : "not_connected",
+          tags: input.tags ?? [],
+          isDemo: this.deps.isDemo?.(identifier) ?? false,
+          nextPollAt: claimUntil,
+          updatedAt: now,
+          addedAt: now,
+          adding: true,
+        });
+      });
     } catch (err) {
-      if (err instanceof ApiError) throw err;
-      if (!/UNIQUE constraint failed/.test(String(err))) throw err;
-      const existing = this.findActive(org.id, identifier);
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      const existing = await this.findActive(org.id, identifier);
       if (existing?.adding) {
         throw new ApiError(
           "addInProgress",
@@ -331,68 +313,51 @@ export class TrackingEngine {
       console.error(`[tracking] first fetch of ${row.identifier}:`, err);
       warning = "The first carrier check did not complete; polling continues.";
     }
-    let latest = this.readBack(row);
+    let latest = await this.readBack(row);
     if (!latest || latest.adding) {
       // The refresh wrote nothing (it threw, or the record was archived meanwhile): end the add
       // here, and after a failure make the record due so the next poller tick tries again.
       try {
-        this.deps.db
-          .update(tracked)
-          .set({ adding: false, ...(done ? {} : { nextPollAt: this.iso() }) })
-          .where(and(eq(tracked.id, row.id), eq(tracked.adding, true)))
-          .run();
+        await this.deps.storage.trackings.updateWhileAdding(row.id, {
+          adding: false,
+          ...(done ? {} : { nextPollAt: this.iso() }),
+        });
       } catch (err) {
         // Still marked: the add's lease lapses and a poller takes the record over.
         console.error(`[tracking] ending the add of ${row.identifier}:`, err);
       }
-      latest = this.readBack(row);
+      latest = await this.readBack(row);
     }
     return { row: latest ?? row, warning };
   }
 
-  private readBack(row: TrackedRow): TrackedRow | undefined {
+  private async readBack(row: TrackedRow): Promise<TrackedRow | undefined> {
     try {
-      return this.get(row.orgId, row.id);
+      return await this.get(row.orgId, row.id);
     } catch (err) {
       console.error(`[tracking] reading back ${row.identifier}:`, err);
       return undefined;
     }
   }
 
-  get(orgId: string, id: string): TrackedRow | undefined {
-    return this.deps.db
-      .select()
-      .from(tracked)
-      .where(and(eq(tracked.id, id), eq(tracked.orgId, orgId)))
-      .get();
+  get(orgId: string, id: string): Promise<TrackedRow | undefined> {
+    return this.deps.storage.trackings.get(orgId, id);
   }
 
   /** The active record carrying this identifier as its own reference, as a box of it, or by its B/L or booking. */
-  findActive(orgId: string, identifier: string): TrackedRow | undefined {
-    // Two indexed lookups: SQLite's planner serves an OR of the two columns with a scan.
-    const active = (column: typeof tracked.identifier | typeof tracked.containerNumber) =>
-      this.deps.db
-        .select()
-        .from(tracked)
-        .where(and(eq(tracked.orgId, orgId), eq(column, identifier), isNull(tracked.archivedAt)))
-        .all();
-    const rows = [...active(tracked.identifier), ...active(tracked.containerNumber)];
+  async findActive(orgId: string, identifier: string): Promise<TrackedRow | undefined> {
+    const rows = await this.deps.storage.trackings.activeCarrying(orgId, identifier);
     // A root tracked by that very identifier wins over a child box of some B/L.
     return rows.find((r) => r.parentId === null) ?? rows[0];
   }
 
-  children(parentId: string): TrackedRow[] {
-    return this.deps.db.select().from(tracked).where(eq(tracked.parentId, parentId)).all();
+  children(parentId: string): Promise<TrackedRow[]> {
+    return this.deps.storage.trackings.children(parentId);
   }
 
   /** Raw events stored for a root record. */
-  rawEvents(rootId: string): DcsaEventLike[] {
-    return this.deps.db
-      .select({ payload: carrierEvents.payload })
-      .from(carrierEvents)
-      .where(eq(carrierEvents.trackedId, rootId))
-      .all()
-      .map((r) => r.payload as DcsaEventLike);
+  async rawEvents(rootId: string, tx: Repositories = this.deps.storage): Promise<DcsaEventLike[]> {
+    return (await tx.events.forRecord(rootId)).map((r) => r.payload as DcsaEventLike);
   }
 
   /**
@@ -400,48 +365,30 @@ export class TrackingEngine {
    * parked for want of a slot shows none, and its equipment events stay out of its B/L's timeline:
    * an untracked box's whereabouts are what a slot pays for.
    */
-  timeline(row: TrackedRow): DcsaEventLike[] {
+  async timeline(row: TrackedRow): Promise<DcsaEventLike[]> {
     if (row.archivedReason === PARKED_REASON) return [];
-    const events = this.rawEvents(row.parentId ?? row.id);
+    const events = await this.rawEvents(row.parentId ?? row.id);
     if (row.containerNumber) return currentEvents(eventsForContainer(events, row.containerNumber));
-    return currentEvents(withoutBoxes(events, this.parkedBoxes(row.id)));
-  }
-
-  /** Container numbers of a B/L's or booking's boxes parked for want of a slot. */
-  parkedBoxes(rootId: string, db: Db = this.deps.db): Set<string> {
-    return new Set(
-      db
-        .select({ n: tracked.containerNumber })
-        .from(tracked)
-        .where(and(eq(tracked.parentId, rootId), eq(tracked.archivedReason, PARKED_REASON)))
-        .all()
-        .map((r) => r.n!),
-    );
+    return currentEvents(withoutBoxes(events, await this.deps.storage.trackings.parkedBoxes(row.id)));
   }
 
   /**
    * The latest root record of this identifier when the carrier rejected its number's form (archived
    * and refunded): a lookup answers that instead of registering it again.
    */
-  rejectedAsMalformed(orgId: string, identifier: string): TrackedRow | undefined {
-    const latest = this.deps.db
-      .select()
-      .from(tracked)
-      .where(and(eq(tracked.orgId, orgId), eq(tracked.identifier, identifier), isNull(tracked.parentId)))
-      .orderBy(desc(tracked.addedAt))
-      .limit(1)
-      .get();
+  async rejectedAsMalformed(orgId: string, identifier: string): Promise<TrackedRow | undefined> {
+    const latest = await this.deps.storage.trackings.latestRoot(orgId, identifier);
     return latest?.archivedReason === REJECTED_REASON ? latest : undefined;
   }
 
   /** Asks the carrier for a root record's events and applies them. Carrier failures back off, never throw. */
   async refresh(rootId: string, opts: FetchOptions = {}): Promise<RefreshOutcome> {
-    const root = this.deps.db.select().from(tracked).where(eq(tracked.id, rootId)).get();
+    const root = await this.deps.storage.trackings.byId(rootId);
     if (!root || root.archivedAt) return { ok: false, events: 0 };
     const scac = root.carrierCode ?? root.carrierHintCode;
     const connector = scac ? this.deps.connectors.get(scac) : undefined;
     if (!connector || !scac) {
-      this.schedule(root);
+      await this.schedule(root);
       return { ok: false, events: 0 };
     }
     let gate = this.gates.get(scac);
@@ -462,26 +409,30 @@ export class TrackingEngine {
           ? await ask("booking").catch(() => null)
           : null;
       if (!asBooking) {
-        const refused = this.failed(root, err, opts);
+        const refused = await this.failed(root, err, opts);
         return { ok: false, events: 0, error: err, ...(refused ? { refused } : {}) };
       }
       events = asBooking;
       opts = { ...opts, answeredAsBooking: true };
     }
-    const refused = this.apply(root, events, opts);
+    const refused = await this.apply(root, events, opts);
     if (refused) return { ok: false, events: events.length, refused };
     await this.refreshLeases(root.id);
     return { ok: true, events: events.length };
   }
 
   /** Records a carrier failure; returns the refusal when a strict first fetch undid the add. */
-  private failed(root: TrackedRow, err: CarrierError, opts: FetchOptions = {}): ApiError | undefined {
+  private async failed(
+    root: TrackedRow,
+    err: CarrierError,
+    opts: FetchOptions = {},
+  ): Promise<ApiError | undefined> {
     const now = this.deps.now();
     const failures = root.pollFailures + 1;
     // 400: the carrier rejects the number's form, which no retry will change.
     let invalid = err.kind === "rejected" && err.status === 400;
     if (invalid) {
-      const undone = this.rejectMalformed(root, err, opts);
+      const undone = await this.rejectMalformed(root, err, opts);
       if (undone instanceof ApiError) return undone;
       if (undone === "done") return undefined;
       // Not undone for want of a write: back off and meet the same answer at the next poll.
@@ -499,22 +450,18 @@ export class TrackingEngine {
         : null;
     const wait =
       err.details.retryAfterSeconds !== undefined ? err.details.retryAfterSeconds * 1000 : backoff(failures);
-    this.deps.db
-      .update(tracked)
-      .set({
-        pollFailures: failures,
-        lastPolledAt: new Date(now).toISOString(),
-        // Given up: no more polls (a recheck can still ask).
-        nextPollAt: reason ? null : new Date(now + wait).toISOString(),
-        unresolvableSince: reason
-          ? (root.unresolvableSince ?? new Date(now).toISOString())
-          : root.unresolvableSince,
-        unresolvedReason: reason ?? root.unresolvedReason,
-        adding: false,
-        ...(reason && reason !== root.unresolvedReason ? { updatedAt: new Date(now).toISOString() } : {}),
-      })
-      .where(eq(tracked.id, root.id))
-      .run();
+    await this.deps.storage.trackings.update(root.id, {
+      pollFailures: failures,
+      lastPolledAt: new Date(now).toISOString(),
+      // Given up: no more polls (a recheck can still ask).
+      nextPollAt: reason ? null : new Date(now + wait).toISOString(),
+      unresolvableSince: reason
+        ? (root.unresolvableSince ?? new Date(now).toISOString())
+        : root.unresolvableSince,
+      unresolvedReason: reason ?? root.unresolvedReason,
+      adding: false,
+      ...(reason && reason !== root.unresolvedReason ? { updatedAt: new Date(now).toISOString() } : {}),
+    });
     return undefined;
   }
 
@@ -525,11 +472,11 @@ export class TrackingEngine {
    * refunded, and a lookup answers that. "resolved" when the record had carrier data already (the
    * caller records invalid_number on it), "retry" when the database refused the write.
    */
-  private rejectMalformed(
+  private async rejectMalformed(
     root: TrackedRow,
     err: CarrierError,
     opts: FetchOptions,
-  ): ApiError | "done" | "resolved" | "retry" {
+  ): Promise<ApiError | "done" | "resolved" | "retry"> {
     const nowIso = this.iso();
     // The carrier's own words (a DCSA error's message) when it gave any.
     const said = /"message"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(err.message)?.[1];
@@ -538,40 +485,28 @@ export class TrackingEngine {
       `The carrier (${root.carrierName ?? root.carrierCode ?? root.carrierHintCode}) rejects ${root.identifier} as malformed${said ? ` (${said})` : ""}; nothing was tracked or charged.`,
     );
     try {
-      return this.deps.db.transaction(
-        (tx) => {
-          const current = tx.select().from(tracked).where(eq(tracked.id, root.id)).get();
-          if (!current || current.archivedAt) return "done" as const;
-          const known = tx
-            .select({ id: carrierEvents.eventId })
-            .from(carrierEvents)
-            .where(eq(carrierEvents.trackedId, root.id))
-            .limit(1)
-            .get();
-          if (known) return "resolved" as const;
-          refundAdd(tx as unknown as Db, current);
-          if (opts.strict && current.adding) {
-            this.discard(tx as unknown as Db, current.id);
-            return refusal;
-          }
-          tx.update(tracked)
-            .set({
-              archivedAt: nowIso,
-              archivedReason: REJECTED_REASON,
-              unresolvableSince: current.unresolvableSince ?? nowIso,
-              unresolvedReason: "invalid_number",
-              lastPolledAt: nowIso,
-              nextPollAt: null,
-              pollFailures: current.pollFailures + 1,
-              adding: false,
-              updatedAt: nowIso,
-            })
-            .where(or(eq(tracked.id, current.id), eq(tracked.parentId, current.id)))
-            .run();
-          return "done" as const;
-        },
-        { behavior: "immediate" },
-      );
+      return await this.deps.storage.transaction(async (tx) => {
+        const current = await tx.trackings.byId(root.id);
+        if (!current || current.archivedAt) return "done" as const;
+        if (await tx.events.hasAny(root.id)) return "resolved" as const;
+        await refundAdd(tx, current);
+        if (opts.strict && current.adding) {
+          await this.discard(tx, current.id);
+          return refusal;
+        }
+        await tx.trackings.updateTree(current.id, {
+          archivedAt: nowIso,
+          archivedReason: REJECTED_REASON,
+          unresolvableSince: current.unresolvableSince ?? nowIso,
+          unresolvedReason: "invalid_number",
+          lastPolledAt: nowIso,
+          nextPollAt: null,
+          pollFailures: current.pollFailures + 1,
+          adding: false,
+          updatedAt: nowIso,
+        });
+        return "done" as const;
+      });
     } catch (e) {
       // Recorded as a plain failure instead; the next poll meets the same answer and tries again.
       console.error(`[tracking] undoing the add of ${root.identifier}:`, e);
@@ -580,16 +515,10 @@ export class TrackingEngine {
   }
 
   /** Deletes a record whose add is undone, with its boxes and stored events (inside the caller's transaction). */
-  private discard(db: Db, rootId: string): void {
-    const ids = db
-      .select({ id: tracked.id })
-      .from(tracked)
-      .where(or(eq(tracked.id, rootId), eq(tracked.parentId, rootId)))
-      .all()
-      .map((r) => r.id);
-    db.delete(corrections).where(inArray(corrections.trackedId, ids)).run();
-    db.delete(carrierEvents).where(inArray(carrierEvents.trackedId, ids)).run();
-    db.delete(tracked).where(inArray(tracked.id, ids)).run();
+  private async discard(tx: Repositories, rootId: string): Promise<void> {
+    const ids = await tx.trackings.treeIds(rootId);
+    await tx.events.deleteFor(ids);
+    await tx.trackings.delete(ids);
   }
 
   /**
@@ -599,206 +528,179 @@ export class TrackingEngine {
    * PARKED_REASON, taken up at a later refresh once a slot is free), except at a strict first
    * fetch, which deletes the record, refunds its charge and returns CONTAINER_QUOTA_EXCEEDED.
    */
-  apply(stale: TrackedRow, snapshot: DcsaEventLike[], opts: FetchOptions = {}): ApiError | undefined {
+  apply(
+    stale: TrackedRow,
+    snapshot: DcsaEventLike[],
+    opts: FetchOptions = {},
+  ): Promise<ApiError | undefined> {
     const nowIso = this.iso();
-    // IMMEDIATE: reads then writes; deferred, another process's commit in between fails it at once
-    // (SQLITE_BUSY_SNAPSHOT) instead of waiting.
-    return this.deps.db.transaction(
-      (tx) => {
-        // Compare against the row as committed now: another refresh of the same record (a recheck,
-        // another poller) may have moved it since the carrier was asked, and must not raise twice.
-        const root = tx.select().from(tracked).where(eq(tracked.id, stale.id)).get() ?? stale;
-        const orgTerms = this.terms(root.orgId, tx as unknown as Db);
-        const stored = new Map(
-          tx
-            .select()
-            .from(carrierEvents)
-            .where(eq(carrierEvents.trackedId, root.id))
-            .all()
-            .map((r) => [r.eventId, r.payload as DcsaEventLike]),
+    // One transaction, write lock first: it reads then writes, and another process's commit in
+    // between must wait rather than fail it.
+    return this.deps.storage.transaction(async (tx) => {
+      // Compare against the row as committed now: another refresh of the same record (a recheck,
+      // another poller) may have moved it since the carrier was asked, and must not raise twice.
+      const root = (await tx.trackings.byId(stale.id)) ?? stale;
+      const orgTerms = await tx.terms.forOrg(root.orgId);
+      const stored = new Map(
+        (await tx.events.forRecord(root.id)).map((r) => [r.eventId, r.payload as DcsaEventLike]),
+      );
+      const before = [...stored.values()];
+      for (const e of snapshot) {
+        const known = stored.get(e.eventID);
+        if (!known) {
+          await tx.events.insert(root.id, e.eventID, e, nowIso);
+        } else if (JSON.stringify(known) !== JSON.stringify(e)) {
+          await tx.events.correct(root.id, e.eventID, known, e, nowIso);
+        } else continue;
+        stored.set(e.eventID, e);
+      }
+      const after = [...stored.values()];
+      const documents = root.identifierType === "container_id" ? null : this.documentsOf(root, after, opts);
+      const boxes = [
+        ...new Set(
+          after
+            .filter((e) => e.eventType === "EQUIPMENT" && e.equipmentReference)
+            .map((e) => e.equipmentReference!),
+        ),
+      ];
+      // Boxes first, the B/L or booking last: its state aggregates theirs.
+      const records: TrackedRow[] = [];
+      const parked = new Set<string>();
+      if (root.identifierType !== "container_id") {
+        const kids = await tx.trackings.children(root.id);
+        const slots = await this.slotsFor(tx, root.orgId);
+        // Boxes wanting a slot: new ones and parked ones, in the carrier's order. A box the
+        // organisation already tracks (alone, or in another B/L) takes no second slot.
+        const wanting = boxes.filter((box) => {
+          const child = kids.find((k) => k.containerNumber === box);
+          return (!child || child.archivedReason === PARKED_REASON) && !slots.active.has(box);
+        });
+        if (slots.free !== null && wanting.length > slots.free && opts.strict && root.adding) {
+          const err = containerQuotaError(slots.org, slots.active.size, wanting.length);
+          await refundAdd(tx, root);
+          await this.discard(tx, root.id);
+          return err;
+        }
+        let free = slots.free ?? Number.POSITIVE_INFINITY;
+        const takesSlot = (box: string) => {
+          if (slots.active.has(box)) return true;
+          if (free <= 0) return false;
+          free--;
+          slots.active.add(box);
+          return true;
+        };
+        for (const box of boxes) {
+          let child = kids.find((k) => k.containerNumber === box);
+          if (child?.archivedReason === PARKED_REASON) {
+            if (!takesSlot(box)) {
+              parked.add(box);
+              continue;
+            }
+            await tx.trackings.update(child.id, {
+              archivedAt: null,
+              archivedReason: null,
+              updatedAt: nowIso,
+            });
+            child = { ...child, archivedAt: null, archivedReason: null, updatedAt: nowIso };
+          } else if (!child) {
+            const owner = this.deps.carriers.resolve({ reference: box, kind: "container" });
+            const tracks = takesSlot(box);
+            child = {
+              ...root,
+              ...UNDERIVED,
+              id: crypto.randomUUID(),
+              parentId: root.id,
+              identifier: box,
+              identifierType: "container_id",
+              containerNumber: box,
+              blNumber: documents?.blNumber ?? root.blNumber,
+              bookingNumber: documents?.bookingNumber ?? root.bookingNumber,
+              equipmentOwner: owner.owner,
+              ownerIsLessor: owner.ownerIsLessor,
+              adding: false,
+              updatedAt: nowIso,
+              ...(tracks ? {} : { archivedAt: nowIso, archivedReason: PARKED_REASON }),
+            };
+            await tx.trackings.insert(child);
+            if (!tracks) {
+              parked.add(box);
+              continue;
+            }
+          }
+          records.push(child);
+        }
+      }
+      records.push(root);
+      const boxStates: Derived[] = [];
+      for (const row of records) {
+        const isRootOfMany = row === root && root.identifierType !== "container_id";
+        const box = isRootOfMany ? null : row.containerNumber;
+        // A parked box's equipment events stay out of its B/L's state (see timeline()).
+        const mine = (events: DcsaEventLike[]) =>
+          box ? eventsForContainer(events, box) : withoutBoxes(events, parked);
+        const plans: Record<string, FirstPlan> = { ...(row.firstPlans ?? {}) };
+        recordFirstPlans(plans, mine(after));
+        const prevCurrent = currentEvents(mine(before));
+        const current = currentEvents(mine(after));
+        let d = derive(current, (k) => plans[k] ?? null);
+        if (!isRootOfMany) boxStates.push(d);
+        else if (boxStates.length > 0) d = aggregateBoxes(d, boxStates);
+        const update = this.stateUpdate(row, d, plans, nowIso);
+        // The carrier has events for it after all: resolution is no longer given up.
+        if (after.length > 0) {
+          update.unresolvableSince = null;
+          update.unresolvedReason = null;
+        }
+        // The carrier's booking and B/L numbers, on the B/L or booking and each of its boxes.
+        if (documents) {
+          update.blNumber = documents.blNumber;
+          update.bookingNumber = documents.bookingNumber;
+          if (row === root) update.identifierType = documents.identifierType;
+        }
+        // The line answered for a reference it was only hinted for: it is now the confirmed carrier.
+        if (
+          row.carrierCode === null &&
+          row.carrierHintCode !== null &&
+          after.length > 0 &&
+          root.identifierType !== "container_id"
+        ) {
+          update.carrierCode = row.carrierHintCode;
+          update.carrierHintCode = null;
+        }
+        // What users see moved (a field, or the timeline: a new or corrected event): the list's
+        // "most recently updated first" follows it. Polls that find nothing new leave it.
+        if (visiblyChanged(row, update) || JSON.stringify(prevCurrent) !== JSON.stringify(current)) {
+          update.updatedAt = nowIso;
+        }
+        // Outbox rows for boxes only (a B/L's subscribers hear about each of its containers), and not
+        // for what the first fetch backfills: webhooks report what happens from then on.
+        const backfill = before.length === 0;
+        const raised: Raised[] = [];
+        if (!isRootOfMany) {
+          // Demurrage runs on the clock: evaluated at every poll, edges raise their events.
+          const next = { ...row, ...update } as TrackedRow;
+          const dem = this.demurrageOf(next, orgTerms);
+          update.demurragePhase = dem.phase;
+          if (!backfill) {
+            raised.push(...demurrageEvents(next, row.demurragePhase, dem));
+            raised.push(...raisedEvents(row, d, prevCurrent, current, this.deps.places));
+          }
+        }
+        await tx.outbox.append(
+          raised.map((event) => ({ orgId: row.orgId, product: "ocean", ...event })),
+          nowIso,
         );
-        const before = [...stored.values()];
-        for (const e of snapshot) {
-          const known = stored.get(e.eventID);
-          if (!known) {
-            tx.insert(carrierEvents)
-              .values({ trackedId: root.id, eventId: e.eventID, payload: e, firstSeenAt: nowIso })
-              .run();
-          } else if (JSON.stringify(known) !== JSON.stringify(e)) {
-            tx.insert(corrections)
-              .values({
-                id: crypto.randomUUID(),
-                trackedId: root.id,
-                eventId: e.eventID,
-                before: known,
-                after: e,
-                recordedAt: nowIso,
-              })
-              .run();
-            tx.update(carrierEvents)
-              .set({ payload: e })
-              .where(and(eq(carrierEvents.trackedId, root.id), eq(carrierEvents.eventId, e.eventID)))
-              .run();
-          } else continue;
-          stored.set(e.eventID, e);
-        }
-        const after = [...stored.values()];
-        const documents = root.identifierType === "container_id" ? null : this.documentsOf(root, after, opts);
-        const boxes = [
-          ...new Set(
-            after
-              .filter((e) => e.eventType === "EQUIPMENT" && e.equipmentReference)
-              .map((e) => e.equipmentReference!),
-          ),
-        ];
-        // Boxes first, the B/L or booking last: its state aggregates theirs.
-        const records: TrackedRow[] = [];
-        const parked = new Set<string>();
-        if (root.identifierType !== "container_id") {
-          const kids = tx.select().from(tracked).where(eq(tracked.parentId, root.id)).all();
-          const slots = this.slotsFor(tx as unknown as Db, root.orgId);
-          // Boxes wanting a slot: new ones and parked ones, in the carrier's order. A box the
-          // organisation already tracks (alone, or in another B/L) takes no second slot.
-          const wanting = boxes.filter((box) => {
-            const child = kids.find((k) => k.containerNumber === box);
-            return (!child || child.archivedReason === PARKED_REASON) && !slots.active.has(box);
-          });
-          if (slots.free !== null && wanting.length > slots.free && opts.strict && root.adding) {
-            const err = containerQuotaError(slots.org, slots.active.size, wanting.length);
-            refundAdd(tx as unknown as Db, root);
-            this.discard(tx as unknown as Db, root.id);
-            return err;
-          }
-          let free = slots.free ?? Number.POSITIVE_INFINITY;
-          const takesSlot = (box: string) => {
-            if (slots.active.has(box)) return true;
-            if (free <= 0) return false;
-            free--;
-            slots.active.add(box);
-            return true;
-          };
-          for (const box of boxes) {
-            let child = kids.find((k) => k.containerNumber === box);
-            if (child?.archivedReason === PARKED_REASON) {
-              if (!takesSlot(box)) {
-                parked.add(box);
-                continue;
-              }
-              tx.update(tracked)
-                .set({ archivedAt: null, archivedReason: null, updatedAt: nowIso })
-                .where(eq(tracked.id, child.id))
-                .run();
-              child = { ...child, archivedAt: null, archivedReason: null, updatedAt: nowIso };
-            } else if (!child) {
-              const owner = this.deps.carriers.resolve({ reference: box, kind: "container" });
-              const tracks = takesSlot(box);
-              child = {
-                ...root,
-                ...UNDERIVED,
-                id: crypto.randomUUID(),
-                parentId: root.id,
-                identifier: box,
-                identifierType: "container_id",
-                containerNumber: box,
-                blNumber: documents?.blNumber ?? root.blNumber,
-                bookingNumber: documents?.bookingNumber ?? root.bookingNumber,
-                equipmentOwner: owner.owner,
-                ownerIsLessor: owner.ownerIsLessor,
-                adding: false,
-                updatedAt: nowIso,
-                ...(tracks ? {} : { archivedAt: nowIso, archivedReason: PARKED_REASON }),
-              };
-              tx.insert(tracked).values(child).run();
-              if (!tracks) {
-                parked.add(box);
-                continue;
-              }
-            }
-            records.push(child);
-          }
-        }
-        records.push(root);
-        const boxStates: Derived[] = [];
-        for (const row of records) {
-          const isRootOfMany = row === root && root.identifierType !== "container_id";
-          const box = isRootOfMany ? null : row.containerNumber;
-          // A parked box's equipment events stay out of its B/L's state (see timeline()).
-          const mine = (events: DcsaEventLike[]) =>
-            box ? eventsForContainer(events, box) : withoutBoxes(events, parked);
-          const plans: Record<string, FirstPlan> = { ...(row.firstPlans ?? {}) };
-          recordFirstPlans(plans, mine(after));
-          const prevCurrent = currentEvents(mine(before));
-          const current = currentEvents(mine(after));
-          let d = derive(current, (k) => plans[k] ?? null);
-          if (!isRootOfMany) boxStates.push(d);
-          else if (boxStates.length > 0) d = aggregateBoxes(d, boxStates);
-          const update = this.stateUpdate(row, d, plans, nowIso);
-          // The carrier has events for it after all: resolution is no longer given up.
-          if (after.length > 0) {
-            update.unresolvableSince = null;
-            update.unresolvedReason = null;
-          }
-          // The carrier's booking and B/L numbers, on the B/L or booking and each of its boxes.
-          if (documents) {
-            update.blNumber = documents.blNumber;
-            update.bookingNumber = documents.bookingNumber;
-            if (row === root) update.identifierType = documents.identifierType;
-          }
-          // The line answered for a reference it was only hinted for: it is now the confirmed carrier.
-          if (
-            row.carrierCode === null &&
-            row.carrierHintCode !== null &&
-            after.length > 0 &&
-            root.identifierType !== "container_id"
-          ) {
-            update.carrierCode = row.carrierHintCode;
-            update.carrierHintCode = null;
-          }
-          // What users see moved (a field, or the timeline: a new or corrected event): the list's
-          // "most recently updated first" follows it. Polls that find nothing new leave it.
-          if (visiblyChanged(row, update) || JSON.stringify(prevCurrent) !== JSON.stringify(current)) {
-            update.updatedAt = nowIso;
-          }
-          // Outbox rows for boxes only (a B/L's subscribers hear about each of its containers), and not
-          // for what the first fetch backfills: webhooks report what happens from then on.
-          const backfill = before.length === 0;
-          const raised: Raised[] = [];
-          if (!isRootOfMany) {
-            // Demurrage runs on the clock: evaluated at every poll, edges raise their events.
-            const next = { ...row, ...update } as TrackedRow;
-            const dem = this.demurrageOf(next, orgTerms);
-            update.demurragePhase = dem.phase;
-            if (!backfill) {
-              raised.push(...demurrageEvents(next, row.demurragePhase, dem));
-              raised.push(...raisedEvents(row, d, prevCurrent, current, this.deps.places));
-            }
-          }
-          for (const event of raised) {
-            tx.insert(outbox)
-              .values({
-                id: crypto.randomUUID(),
-                orgId: row.orgId,
-                product: "ocean",
-                type: event.type,
-                occurredAt: nowIso,
-                data: event.data,
-                createdAt: nowIso,
-              })
-              .run();
-          }
-          tx.update(tracked).set(update).where(eq(tracked.id, row.id)).run();
-        }
-        // Parked boxes are not in records: they carry the document numbers too.
-        if (documents && parked.size > 0) {
-          tx.update(tracked)
-            .set({ blNumber: documents.blNumber, bookingNumber: documents.bookingNumber })
-            .where(and(eq(tracked.parentId, root.id), eq(tracked.archivedReason, PARKED_REASON)))
-            .run();
-        }
-        return undefined;
-      },
-      { behavior: "immediate" },
-    );
+        await tx.trackings.update(row.id, update);
+      }
+      // Parked boxes are not in records: they carry the document numbers too.
+      if (documents && parked.size > 0) {
+        await tx.trackings.updateParked(root.id, {
+          blNumber: documents.blNumber,
+          bookingNumber: documents.bookingNumber,
+        });
+      }
+      return undefined;
+    });
   }
 
   /**
@@ -836,10 +738,13 @@ export class TrackingEngine {
   }
 
   /** The organisation's container slots: in use, and free (null = uncapped, nothing counted). */
-  private slotsFor(db: Db, orgId: string): { org: Org; active: Set<string>; free: number | null } {
-    const org = db.select().from(orgs).where(eq(orgs.id, orgId)).get()!;
+  private async slotsFor(
+    tx: Repositories,
+    orgId: string,
+  ): Promise<{ org: Org; active: Set<string>; free: number | null }> {
+    const org = (await tx.orgs.get(orgId))!;
     if (org.containerSlots === null) return { org, active: new Set(), free: null };
-    const active = activeBoxes(db, orgId);
+    const active = await tx.quotas.activeBoxes(orgId);
     return {
       org,
       active,
@@ -900,17 +805,13 @@ export class TrackingEngine {
   }
 
   /** No connector for the line: look again at the slowest cadence (a connector may have gone live). */
-  private schedule(row: TrackedRow): void {
+  private async schedule(row: TrackedRow): Promise<void> {
     const now = this.deps.now();
-    this.deps.db
-      .update(tracked)
-      .set({
-        lastPolledAt: new Date(now).toISOString(),
-        nextPollAt: new Date(now + this.cadence.pre_departure).toISOString(),
-        adding: false,
-      })
-      .where(eq(tracked.id, row.id))
-      .run();
+    await this.deps.storage.trackings.update(row.id, {
+      lastPolledAt: new Date(now).toISOString(),
+      nextPollAt: new Date(now + this.cadence.pre_departure).toISOString(),
+      adding: false,
+    });
   }
 
   /** The first lessor connector that knows the box; failures count as "not known" (looked up again later). */
@@ -929,30 +830,18 @@ export class TrackingEngine {
   /** Refreshes lease data of a root's leased boxes when it is older than LESSOR_REFRESH_MS. */
   private async refreshLeases(rootId: string): Promise<void> {
     const now = this.deps.now();
-    const boxes = this.deps.db
-      .select()
-      .from(tracked)
-      .where(
-        and(
-          or(eq(tracked.id, rootId), eq(tracked.parentId, rootId)),
-          eq(tracked.ownerIsLessor, true),
-          // Parked boxes are not tracked: no lessor calls for them.
-          or(isNull(tracked.archivedReason), ne(tracked.archivedReason, PARKED_REASON)),
-        ),
-      )
-      .all()
-      .filter(
-        (b) =>
-          b.containerNumber &&
-          (!b.lessorCheckedAt || now - Date.parse(b.lessorCheckedAt) >= LESSOR_REFRESH_MS),
-      );
+    // Parked boxes are not tracked: no lessor calls for them.
+    const boxes = (await this.deps.storage.trackings.leasedInTree(rootId)).filter(
+      (b) =>
+        b.containerNumber && (!b.lessorCheckedAt || now - Date.parse(b.lessorCheckedAt) >= LESSOR_REFRESH_MS),
+    );
     for (const box of boxes) {
       const lease = await this.lessorLookup(box.containerNumber!);
       if (!lease) continue;
       const fields = leaseFields(lease);
       // A new lease state is an update users see; a re-read of the same lease is not.
       if (visiblyChanged(box, fields)) fields.updatedAt = new Date(this.deps.now()).toISOString();
-      this.deps.db.update(tracked).set(fields).where(eq(tracked.id, box.id)).run();
+      await this.deps.storage.trackings.update(box.id, fields);
     }
   }
 
@@ -963,19 +852,24 @@ export class TrackingEngine {
     return p && p.lat !== null && p.lng !== null ? p : null;
   }
 
-  terms(orgId: string, db: Db = this.deps.db): FreeTimeTerms[] {
-    return db.select().from(freeTimeTerms).where(eq(freeTimeTerms.orgId, orgId)).all();
+  terms(orgId: string): Promise<FreeTimeTerms[]> {
+    return this.deps.storage.terms.forOrg(orgId);
+  }
+
+  /** The box's demurrage now, reading its organisation's terms. */
+  async demurrage(row: TrackedRow): Promise<Demurrage> {
+    return this.demurrageOf(row, await this.terms(row.orgId));
   }
 
   /** The box's demurrage now, from its organisation's terms (see demurrage.ts for the rules). */
-  demurrageOf(row: TrackedRow, terms: readonly FreeTimeTerms[] = this.terms(row.orgId)): Demurrage {
+  demurrageOf(row: TrackedRow, terms: readonly FreeTimeTerms[]): Demurrage {
     const zone = row.destinationUnlocode ? this.deps.places.timezone(row.destinationUnlocode) : null;
     return computeDemurrage(row, matchTerms(terms, row), this.deps.now(), zone);
   }
 
   /** Caller-requested refresh, at most once per RECHECK_INTERVAL_MS per record. */
   async recheck(orgId: string, id: string): Promise<TrackedRow> {
-    const row = this.get(orgId, id);
+    const row = await this.get(orgId, id);
     if (!row) throw new ApiError("notFound", `No tracked record ${id} on this account.`);
     const now = this.deps.now();
     if (row.lastRecheckAt && now - Date.parse(row.lastRecheckAt) < RECHECK_INTERVAL_MS) {
@@ -988,28 +882,24 @@ export class TrackingEngine {
         },
       );
     }
-    this.deps.db
-      .update(tracked)
-      .set({ lastRecheckAt: new Date(now).toISOString() })
-      .where(eq(tracked.id, row.id))
-      .run();
+    await this.deps.storage.trackings.update(row.id, { lastRecheckAt: new Date(now).toISOString() });
     await this.refresh(row.parentId ?? row.id);
-    return this.get(orgId, id)!;
+    return (await this.get(orgId, id))!;
   }
 
   /** Stops tracking (archives the record and the boxes of a B/L or booking). */
-  archive(orgId: string, id: string, reason: string): TrackedRow {
-    const row = this.get(orgId, id);
+  async archive(orgId: string, id: string, reason: string): Promise<TrackedRow> {
+    const row = await this.get(orgId, id);
     if (!row) throw new ApiError("notFound", `No tracked record ${id} on this account.`);
     if (row.archivedAt === null) {
       const at = this.iso();
-      this.deps.db
-        .update(tracked)
-        .set({ archivedAt: at, archivedReason: reason, updatedAt: at })
-        .where(and(or(eq(tracked.id, row.id), eq(tracked.parentId, row.id)), isNull(tracked.archivedAt)))
-        .run();
+      await this.deps.storage.trackings.updateTree(
+        row.id,
+        { archivedAt: at, archivedReason: reason, updatedAt: at },
+        true,
+      );
     }
-    return this.get(orgId, id)!;
+    return (await this.get(orgId, id))!;
   }
 
   /**
@@ -1018,57 +908,30 @@ export class TrackingEngine {
    * anyway; this catches those an earlier version left marked with their next poll hours away. Run
    * at start: one scan, and a live add of another process (lease not lapsed) is left alone.
    */
-  recoverInterruptedAdds(): number {
+  recoverInterruptedAdds(): Promise<number> {
     const now = this.deps.now();
-    const nowIso = new Date(now).toISOString();
-    return this.deps.db
-      .update(tracked)
-      .set({ nextPollAt: nowIso })
-      .where(
-        and(
-          eq(tracked.adding, true),
-          isNull(tracked.archivedAt),
-          lte(tracked.addedAt, new Date(now - this.addLeaseMs).toISOString()),
-          or(isNull(tracked.nextPollAt), gt(tracked.nextPollAt, nowIso)),
-        ),
-      )
-      .returning({ id: tracked.id })
-      .all().length;
+    return this.deps.storage.trackings.recoverInterruptedAdds(
+      new Date(now).toISOString(),
+      new Date(now - this.addLeaseMs).toISOString(),
+    );
   }
 
   /**
    * Claims up to `limit` due root records (oldest due first) by pushing their next poll out by
    * CLAIM_MS in one statement, so several pollers on one database never take the same record.
    */
-  claimDue(limit: number): string[] {
+  claimDue(limit: number): Promise<string[]> {
     const now = this.deps.now();
-    const due = this.deps.db
-      .select({ id: tracked.id })
-      .from(tracked)
-      .where(
-        and(
-          isNull(tracked.archivedAt),
-          isNull(tracked.parentId),
-          lte(tracked.nextPollAt, new Date(now).toISOString()),
-        ),
-      )
-      .orderBy(tracked.nextPollAt)
-      .limit(limit)
-      .all()
-      .map((r) => r.id);
-    if (due.length === 0) return [];
-    return this.deps.db
-      .update(tracked)
-      .set({ nextPollAt: new Date(now + CLAIM_MS).toISOString() })
-      .where(and(inArray(tracked.id, due), lte(tracked.nextPollAt, new Date(now).toISOString())))
-      .returning({ id: tracked.id })
-      .all()
-      .map((r) => r.id);
+    return this.deps.storage.trackings.claimDue(
+      new Date(now).toISOString(),
+      new Date(now + CLAIM_MS).toISOString(),
+      limit,
+    );
   }
 
   /** One poller tick: refreshes every claimed root, honouring per-carrier concurrency. */
   async pollDue(limit = 200): Promise<number> {
-    const ids = this.claimDue(limit);
+    const ids = await this.claimDue(limit);
     await Promise.all(ids.map((id) => this.refresh(id)));
     return ids.length;
   }

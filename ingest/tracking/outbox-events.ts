@@ -3,7 +3,7 @@
  * box's stored state with its new derivation, and its current events before and after the snapshot,
  * so re-applying the same snapshot raises nothing.
  */
-import type { tracked } from "../../api/db/schema.ts";
+import type { tracked } from "../../storage/schema.ts";
 import type { DcsaEventLike } from "./dcsa.ts";
 import type { Demurrage, DemurragePhase } from "./demurrage.ts";
 import { remarksOf, scheduleDisruptions } from "./disruptions.ts";

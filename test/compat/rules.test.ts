@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { tracked } from "../../api/db/schema.ts";
+import { tracked } from "../../storage/schema.ts";
 import { errorProblems } from "../helpers/envelopes.ts";
 import { type CompatWorld, compatGet, compatWorld, type Json } from "./setup.ts";
 
@@ -113,7 +113,7 @@ describe("answers that are not data (HTTP 200, never 404)", () => {
     const res = await compatGet(w, { number: "MEDU123456789", type: "BL", sealine: "MAEU" });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: "error", message: "NO_TRACKING_INFO", data: {} });
-    expect(w.p.tracking.engine.findActive(w.orgId, "MEDU123456789")).toBeDefined();
+    expect(await w.p.tracking.engine.findActive(w.orgId, "MEDU123456789")).toBeDefined();
   });
 
   test("no line recognises the reference: NO_TRACKING_INFO naming sealine", async () => {

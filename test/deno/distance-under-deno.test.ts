@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AccountsRepo } from "../../api/accounts/repo.ts";
-import { openDatabase } from "../../api/db/sqlite.ts";
+import { openDatabase } from "../../storage/sqlite.ts";
 import { freePort } from "../helpers/redis-server.ts";
 
 const root = join(import.meta.dir, "../..");

@@ -6,11 +6,11 @@
 import type { Subprocess } from "bun";
 import { and, count, eq, isNull, sum } from "drizzle-orm";
 import { AccountsRepo } from "../../api/accounts/repo.ts";
-import { shipmentUsage, tracked } from "../../api/db/schema.ts";
-import { openDatabase } from "../../api/db/sqlite.ts";
 import { PRODUCTS } from "../../api/shared/products.ts";
 import { withCheckDigit } from "../../ingest/iso6346.ts";
 import { SANDBOX_SCACS } from "../../ingest/sandbox/world.ts";
+import { shipmentUsage, tracked } from "../../storage/schema.ts";
+import { openDatabase } from "../../storage/sqlite.ts";
 import { freePort } from "../helpers/redis-server.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { tracked } from "../../api/db/schema.ts";
+import { tracked } from "../../storage/schema.ts";
 import { bearer, ManualClock, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 
 let answer: { status: number; headers?: Record<string, string>; body?: unknown } = { status: 503 };
@@ -124,7 +124,7 @@ test("notify-connector records the request for a line without a connector", asyn
   expect(orgId).toBeDefined();
 });
 
-test("eta_confidence_pct: null under five voyages on the lane, then the on-time share", () => {
+test("eta_confidence_pct: null under five voyages on the lane, then the on-time share", async () => {
   const base = row(p.db.select().from(tracked).get()!.id);
   const lane = { carrierCode: "ZZZZ", originUnlocode: "NLRTM", destinationUnlocode: "SGSIN" };
   const insert = (delay: number) =>
@@ -141,10 +141,10 @@ test("eta_confidence_pct: null under five voyages on the lane, then the on-time 
       .run();
   const probe = { ...base, ...lane };
   for (const d of [0.2, -0.5, 3]) insert(d);
-  expect(p.tracking.confidence(probe)).toBeNull();
+  expect(await p.tracking.confidence(probe)).toBeNull();
   clock.advance(61_000); // past the lane cache
   for (const d of [0.9, 2.5]) insert(d);
-  expect(p.tracking.confidence(probe)).toBe(60);
+  expect(await p.tracking.confidence(probe)).toBe(60);
 });
 
 test("a number the carrier rejects as malformed: the add answers 400 and keeps nothing; compat says WRONG_NUMBER", async () => {

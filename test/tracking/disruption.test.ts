@@ -4,7 +4,6 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { outbox, webhookDeliveries } from "../../api/db/schema.ts";
 import { deliveryIdFor } from "../../api/webhooks/dispatcher.ts";
 import { verify } from "../../api/webhooks/verify.ts";
 import type { DcsaEvent } from "../../ingest/carriers/dcsa.ts";
@@ -13,6 +12,7 @@ import { loadWorld, type SandboxWorld } from "../../ingest/sandbox/world.ts";
 import type { DcsaEventLike } from "../../ingest/tracking/dcsa.ts";
 import { type DisruptionContext, SLIP_MS, scheduleDisruptions } from "../../ingest/tracking/disruptions.ts";
 import { currentEvents } from "../../ingest/tracking/timeline.ts";
+import { outbox, webhookDeliveries } from "../../storage/schema.ts";
 import { ManualClock, type TestPlatform } from "../helpers/platform.ts";
 import type { RunningSandbox } from "../sandbox/spawn.ts";
 import type { Receiver } from "../webhooks/receiver.ts";

@@ -6,12 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq, isNull } from "drizzle-orm";
-import { containerQuotaError, planNeeded, REJECTED_REASON } from "../../api/accounts/quotas.ts";
-import type { Org } from "../../api/accounts/repo.ts";
-import { shipmentUsage, tracked } from "../../api/db/schema.ts";
+import { containerQuotaError, planNeeded } from "../../common/plans.ts";
 import { type SimulatedVoyage, simulateVoyage, visibleEvents } from "../../ingest/sandbox/simulate.ts";
 import { loadWorld, type SandboxWorld } from "../../ingest/sandbox/world.ts";
-import { PARKED_REASON } from "../../ingest/tracking/engine.ts";
+import type { Org } from "../../storage/orgs.ts";
+import { shipmentUsage, tracked } from "../../storage/schema.ts";
+import { PARKED_REASON, REJECTED_REASON } from "../../storage/trackings.ts";
 import { type CompatWorld, compatGet, compatWorld, type Json } from "../compat/setup.ts";
 import { errorCode } from "../helpers/envelopes.ts";
 import { bearer } from "../helpers/platform.ts";

@@ -4,11 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { outbox, shipmentUsage, tracked } from "../../api/db/schema.ts";
 import { withCheckDigit } from "../../ingest/iso6346.ts";
 import { lesseeOf } from "../../ingest/sandbox/references.ts";
 import { type SimulatedVoyage, simulateVoyage } from "../../ingest/sandbox/simulate.ts";
 import { loadWorld, SANDBOX_SCACS, type SandboxWorld } from "../../ingest/sandbox/world.ts";
+import { outbox, shipmentUsage, tracked } from "../../storage/schema.ts";
 import { errorCode } from "../helpers/envelopes.ts";
 import { bearer, ManualClock, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 import { type RunningSandbox, startSandbox } from "../sandbox/spawn.ts";
@@ -185,7 +185,7 @@ describe("a container from booking to empty return", () => {
     const seen: string[] = [];
     for (const m of ["gateIn", "loaded", "discharged", "gateOut", "emptyReturn"] as const) {
       await at(Date.parse(box.milestones[m]) + 3 * H);
-      seen.push(p.tracking.engine.get(orgId, id)!.status);
+      seen.push((await p.tracking.engine.get(orgId, id))!.status);
       if (m === "loaded") {
         const list = await get("/v1/containers?tags=asia");
         const item = list.body.data.items![0]!;
@@ -216,7 +216,7 @@ describe("a container from booking to empty return", () => {
     }
     expect(seen).toEqual(["in_transit", "in_transit", "discharged", "delivered", "returned_empty"]);
 
-    const done = p.tracking.engine.get(orgId, id)!;
+    const done = (await p.tracking.engine.get(orgId, id))!;
     expect(done.archivedAt).not.toBeNull();
     expect(done.archivedReason).toMatch(/completed/);
     const archived = await get("/v1/containers?archived=true");
@@ -297,7 +297,7 @@ describe("events at the right moments", () => {
     const { body } = await add(ref, "container_id");
     const id = body.data.id as string;
     await at(Date.parse(hold.from) + 2 * H);
-    const during = p.tracking.engine.get(orgId, id)!;
+    const during = (await p.tracking.engine.get(orgId, id))!;
     expect(during.status).toBe("customs_hold");
     expect(during.customsHoldReason).toContain("X-ray");
     expect(during.customsHoldReason).not.toMatch(/^customs hold/i);
@@ -311,7 +311,7 @@ describe("events at the right moments", () => {
     const raised = outboxOf(ref).find((o) => o.type === "customs_hold")!;
     expect(JSON.stringify(raised.data)).not.toMatch(/Customs hold: Customs hold/i);
     await at(Date.parse(hold.to) + 2 * H);
-    const after = p.tracking.engine.get(orgId, id)!;
+    const after = (await p.tracking.engine.get(orgId, id))!;
     expect(after.status).not.toBe("customs_hold");
     expect(after.customsHoldReason).toBeNull();
     expect(outboxOf(ref).filter((o) => o.type === "customs_hold")).toHaveLength(1);
@@ -326,7 +326,7 @@ describe("events at the right moments", () => {
     const id = body.data.id as string;
     const rolled = v.legs.find((l) => l.unplanned)!;
     await at(Date.parse(rolled.departure) + 6 * H);
-    const row = p.tracking.engine.get(orgId, id)!;
+    const row = (await p.tracking.engine.get(orgId, id))!;
     expect(row.routeAlert).toBe("missed_connection");
     expect(row.routePorts?.map((r) => r.role)).toEqual(["origin", "transshipment", "destination"]);
     const misrouted = outboxOf(ref).filter((o) => o.type === "container_misrouted");
@@ -341,10 +341,10 @@ describe("events at the right moments", () => {
     await at(Date.parse(v.legs[0]!.departure) + 2 * H);
     const { body } = await add(ref, "container_id");
     const id = body.data.id as string;
-    const before = p.tracking.engine.get(orgId, id)!.eta;
+    const before = (await p.tracking.engine.get(orgId, id))!.eta;
     expect(before).not.toBeNull();
     await at(Date.parse(v.legs[0]!.departure) + 20 * 24 * H);
-    const after = p.tracking.engine.get(orgId, id)!.eta;
+    const after = (await p.tracking.engine.get(orgId, id))!.eta;
     expect(after).not.toBe(before);
     const changed = outboxOf(ref).filter((o) => o.type === "eta_changed");
     expect(changed.length).toBeGreaterThan(0);
@@ -373,7 +373,7 @@ describe("validation, resolution and errors", () => {
     const evergreen = await add(withCheckDigit("EGHU123456"), "container_id");
     expect(evergreen.status).toBe(201);
     expect(evergreen.body.warning).toMatch(/connector/);
-    const row = p.tracking.engine.get(orgId, evergreen.body.data.id as string)!;
+    const row = (await p.tracking.engine.get(orgId, evergreen.body.data.id as string))!;
     expect(row.connectorStatus).toBe("not_connected");
     // AAAU (Asia Container) is not a line and no connected lessor knows its boxes.
     const unleased = withCheckDigit("AAAU123456");

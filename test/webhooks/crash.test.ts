@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { outbox, webhookDeliveries } from "../../api/db/schema.ts";
 import { deliveryIdFor } from "../../api/webhooks/dispatcher.ts";
 import { verify } from "../../api/webhooks/verify.ts";
+import { outbox, webhookDeliveries } from "../../storage/schema.ts";
 import { startReceiver } from "./receiver.ts";
 import { testWebhookConfig, until, webhookPlatform } from "./setup.ts";
 

@@ -6,10 +6,10 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { outbox, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../api/db/schema.ts";
 import type { WebhookConfig } from "../../api/webhooks/config.ts";
 import { Dispatcher, deliveryIdFor } from "../../api/webhooks/dispatcher.ts";
 import { verify } from "../../api/webhooks/verify.ts";
+import { outbox, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../storage/schema.ts";
 import type { TestPlatform } from "../helpers/platform.ts";
 import { type Receiver, startReceiver } from "./receiver.ts";
 import { apiOf, type Json, testWebhookConfig, until, webhookPlatform } from "./setup.ts";

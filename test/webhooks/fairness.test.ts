@@ -7,9 +7,9 @@
  */
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { outbox, webhookAttempts, webhookDeliveries } from "../../api/db/schema.ts";
 import { type WebhookConfig, webhookConfig } from "../../api/webhooks/config.ts";
 import { Dispatcher, type DispatcherOptions } from "../../api/webhooks/dispatcher.ts";
+import { outbox, webhookAttempts, webhookDeliveries } from "../../storage/schema.ts";
 import type { TestPlatform } from "../helpers/platform.ts";
 import { type Received, type Receiver, startReceiver } from "./receiver.ts";
 import { testWebhookConfig, until, webhookPlatform } from "./setup.ts";

@@ -234,7 +234,7 @@ test("rates answers 405 to non-GET everywhere but /v1/webhooks", async () => {
 test("PATCH active=true resets failure_count; unknown id is 404", async () => {
   const ep = await register("schedules", a.keys.schedules, { url: "https://hooks.example.com/s" });
   const id = ep.body.data.id as string;
-  const { webhookEndpoints } = await import("../../api/db/schema.ts");
+  const { webhookEndpoints } = await import("../../storage/schema.ts");
   const { eq } = await import("drizzle-orm");
   p.db
     .update(webhookEndpoints)

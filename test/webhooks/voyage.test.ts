@@ -4,11 +4,11 @@
  * those types, and nothing to an endpoint subscribed to others.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { outbox } from "../../api/db/schema.ts";
 import { deliveryIdFor } from "../../api/webhooks/dispatcher.ts";
 import { verify } from "../../api/webhooks/verify.ts";
 import { simulateVoyage } from "../../ingest/sandbox/simulate.ts";
 import { loadWorld } from "../../ingest/sandbox/world.ts";
+import { outbox } from "../../storage/schema.ts";
 import { ManualClock, type TestPlatform } from "../helpers/platform.ts";
 import type { RunningSandbox } from "../sandbox/spawn.ts";
 import type { Receiver } from "./receiver.ts";

@@ -1,11 +1,12 @@
 /**
- * A poller on its own: `bun ingest/tracking/poller-main.ts`, against the API's database and
+ * A poller on its own: `bun api/ocean/poller-main.ts`, against the API's database and
  * carriers (same configuration). Run several; claims keep them off each other's records. Start the
  * API with PORTOLAN_POLLER=0 to leave polling to these.
  */
-import { bootstrap } from "../../api/bootstrap.ts";
-import { loadConfig } from "../../api/config.ts";
-import { startPoller } from "./poller.ts";
+
+import { startPoller } from "../../ingest/tracking/poller.ts";
+import { bootstrap } from "../bootstrap.ts";
+import { loadConfig } from "../config.ts";
 
 const config = loadConfig();
 const platform = await bootstrap(config);

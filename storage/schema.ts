@@ -1,5 +1,5 @@
 /**
- * Relational schema (drizzle, SQLite dialect). Migrations under api/db/migrations are generated from
+ * Relational schema (drizzle, SQLite dialect). Migrations under storage/migrations are generated from
  * this file with `npm run db:generate` and committed; the server applies them at start.
  */
 import { sql } from "drizzle-orm";

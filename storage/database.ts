@@ -1,6 +1,6 @@
 /**
  * Runtime-neutral database opening: drizzle's synchronous SQLite session over any client with the
- * bun:sqlite surface (exec, prepare -> run/all/values, transaction). api/db/sqlite.ts hands it
+ * bun:sqlite surface (exec, prepare -> run/all/values, transaction). storage/sqlite.ts hands it
  * Bun's Database; api/runtime/deno-sqlite.ts hands it a node:sqlite shim, so one repository code
  * path serves both runtimes.
  */

@@ -1,0 +1,67 @@
+/**
+ * The error catalogue: every failure any product can answer, with its HTTP status and its code in
+ * both spellings. Upper-case codes go to the ok-envelope products (ocean, schedules, load plans);
+ * lower-case codes to the data-envelope products (air-cargo, rates, distance). Envelopes render
+ * these in api/shared/envelopes.ts. Here, not in api/, because the tracking ingest and the storage
+ * layer's quota checks throw them too and must not import api/ internals.
+ */
+
+export type Severity = "warning" | "error";
+
+interface Problem {
+  status: number;
+  code: string;
+  lower: string;
+  severity: Severity;
+}
+
+const problem = (status: number, code: string, lower: string, severity: Severity = "error"): Problem => ({
+  status,
+  code,
+  lower,
+  severity,
+});
+
+export const PROBLEMS = {
+  validation: problem(400, "VALIDATION_ERROR", "invalid_request", "warning"),
+  invalidUrl: problem(400, "INVALID_URL", "invalid_url", "warning"),
+  unauthorized: problem(401, "UNAUTHORIZED", "missing_key"),
+  forbidden: problem(403, "FORBIDDEN", "forbidden"),
+  uniqueQuota: problem(402, "UNIQUE_QUOTA_EXCEEDED", "unique_quota_exceeded"),
+  containerQuota: problem(402, "CONTAINER_QUOTA_EXCEEDED", "container_quota_exceeded"),
+  paygCap: problem(402, "PAYG_SPEND_CAP_REACHED", "payg_spend_cap_reached"),
+  notFound: problem(404, "NOT_FOUND", "not_found"),
+  referenceNotResolvable: problem(404, "REFERENCE_NOT_RESOLVABLE", "reference_not_resolvable"),
+  locationNotFound: problem(404, "LOCATION_NOT_FOUND", "location_not_found"),
+  methodNotAllowed: problem(405, "METHOD_NOT_ALLOWED", "method_not_allowed"),
+  alreadyTracked: problem(409, "ALREADY_TRACKED", "already_tracked"),
+  addInProgress: problem(409, "CONTAINER_ADD_IN_PROGRESS", "container_add_in_progress"),
+  noRoute: problem(422, "NO_ROUTE", "no_route"),
+  /** Burst over the rate window: the spec answers it with the validation code, in both spellings. */
+  rateWindow: problem(429, "VALIDATION_ERROR", "invalid_request", "warning"),
+  /** Too soon after the last recheck of one box. */
+  recheckTooSoon: problem(429, "RATE_LIMITED", "rate_limited", "warning"),
+  internal: problem(500, "INTERNAL_ERROR", "server_error"),
+  database: problem(500, "DB_ERROR", "server_error"),
+  geocoderUnavailable: problem(503, "GEOCODER_UNAVAILABLE", "geocoder_unavailable"),
+  /** Route workers saturated: shed with Retry-After instead of queueing without limit. */
+  overloaded: problem(503, "SERVICE_UNAVAILABLE", "overloaded"),
+} as const satisfies Record<string, Problem>;
+
+export type ProblemKey = keyof typeof PROBLEMS;
+
+export class ApiError extends Error {
+  readonly problem: Problem;
+  constructor(
+    readonly key: ProblemKey,
+    message: string,
+    /** Extra top-level error fields, e.g. plan_needed on CONTAINER_QUOTA_EXCEEDED. */
+    readonly extra?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.problem = PROBLEMS[key];
+  }
+  get status(): number {
+    return this.problem.status;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Plan quotas checked when tracking starts: unique shipments per calendar month (UTC), concurrent
+ * container slots, and the pay-as-you-go spend cap. Runs inside the add transaction, so a failed
+ * add (including INTERNAL_ERROR) charges nothing; that transaction takes the write lock first, so
+ * the counts read here still hold when the charge is written, also with several processes on one
+ * database. The boxes a bill of lading or booking reveals later take their slots in the engine's
+ * refresh transaction through the same counts.
+ */
+import { ApiError } from "../../common/errors.ts";
+import { containerQuotaError, monthOf } from "../../common/plans.ts";
+import type { Org } from "../../storage/orgs.ts";
+import type { Repositories } from "../../storage/storage.ts";
+
+/**
+ * Throws the 402 the add would hit, else records the shipment for the month (charging the PAYG
+ * unit price once per identifier and month). `boxes` are the container numbers the add tracks
+ * itself (the container of a container add; none for a B/L or booking, whose boxes take their
+ * slots when the carrier names them).
+ */
+export async function chargeAdd(
+  tx: Repositories,
+  org: Org,
+  identifier: string,
+  boxes: readonly string[],
+  now: number,
+): Promise<void> {
+  const shipment = { orgId: org.id, month: monthOf(now), identifier };
+  const { month } = shipment;
+  const already = await tx.quotas.shipments(org.id, month, identifier);
+  if (org.containerSlots !== null && boxes.length > 0) {
+    const { inUse, held } = await tx.quotas.slots(org.id, boxes);
+    const wanted = new Set(boxes).size - held;
+    if (inUse + wanted > org.containerSlots) throw containerQuotaError(org, inUse, wanted);
+  }
+  if (already > 0) return;
+  if (org.shipmentQuota !== null && (await tx.quotas.shipments(org.id, month)) >= org.shipmentQuota) {
+    throw new ApiError(
+      "uniqueQuota",
+      `The plan's ${org.shipmentQuota} unique shipments for ${month} are used.`,
+    );
+  }
+  let charge = 0;
+  if (org.paygSpendCapUsd !== null) {
+    charge = org.paygUnitPriceUsd ?? 0;
+    const spent = await tx.quotas.spent(org.id, month);
+    if (spent + charge > org.paygSpendCapUsd) {
+      throw new ApiError(
+        "paygCap",
+        `Adding would cross the pay-as-you-go spend cap of ${org.paygSpendCapUsd} USD for ${month} (spent ${spent}).`,
+      );
+    }
+  }
+  await tx.quotas.recordShipment(shipment, charge);
+}
+
+/**
+ * Gives back the charge of a root record whose add is undone (the carrier rejected its number).
+ * The month's usage row belongs to the first add of that identifier in the month; it is this
+ * record's only when no other root carrying the identifier was added that month, not counting
+ * roots already refunded the same way. Run in the transaction that deletes or archives the record.
+ */
+export async function refundAdd(
+  tx: Repositories,
+  row: { id: string; orgId: string; identifier: string; addedAt: string },
+): Promise<void> {
+  const shipment = { orgId: row.orgId, month: row.addedAt.slice(0, 7), identifier: row.identifier };
+  if ((await tx.quotas.otherRootsAdded(shipment, row.id)) > 0) return;
+  await tx.quotas.removeShipment(shipment);
+}

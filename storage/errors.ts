@@ -1,0 +1,44 @@
+/**
+ * Typed storage errors, recognised from the database's own error codes rather than message text:
+ * callers branch on the class, and a PostgreSQL driver's SQLSTATE 23505 can later map to the same
+ * class without touching them.
+ */
+
+/** An insert or update hit a primary-key or unique constraint. */
+export class DuplicateKeyError extends Error {
+  override readonly name = "DuplicateKeyError";
+  constructor(
+    /** "table.column[, table.column]" as SQLite names it, when it does. */
+    readonly constraint: string | null,
+    options: { cause: unknown },
+  ) {
+    super(`duplicate key${constraint ? ` on ${constraint}` : ""}`, options);
+  }
+}
+
+/** bun:sqlite's `code` strings for duplicate keys (extended result codes). */
+const DUPLICATE_CODES = new Set(["SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY"]);
+/** node:sqlite (Deno) carries the same extended result codes as numbers in `errcode`. */
+const DUPLICATE_ERRCODES = new Set([2067, 1555]);
+
+/**
+ * The DuplicateKeyError `err` stands for, or undefined. Walks the cause chain: drizzle wraps the
+ * driver's error in a DrizzleQueryError whose `cause` carries the code.
+ */
+export function duplicateKey(err: unknown): DuplicateKeyError | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof DuplicateKeyError) return e;
+    const { code, errcode } = e as { code?: unknown; errcode?: unknown };
+    if (DUPLICATE_CODES.has(String(code)) || DUPLICATE_ERRCODES.has(Number(errcode))) {
+      // The constraint's name is detail for logs only; detection went by the code above.
+      const named = /constraint failed: (.+)$/.exec(e.message)?.[1] ?? null;
+      return new DuplicateKeyError(named, { cause: err });
+    }
+  }
+  return undefined;
+}
+
+/** `err` as the typed storage error it stands for, else unchanged: for rethrowing at the layer's edge. */
+export function storageError(err: unknown): unknown {
+  return duplicateKey(err) ?? err;
+}

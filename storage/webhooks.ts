@@ -1,0 +1,615 @@
+/**
+ * Webhook persistence: endpoints for the management routes; fan-out, claims and results for the
+ * dispatcher. SQLite specifics stay here (rowid cursor over the outbox, UPDATE ... RETURNING claims);
+ * docs/webhooks.md says how each maps onto PostgreSQL. Each method runs its statements as one unit
+ * (the multi-statement ones in one IMMEDIATE transaction) and answers a Promise.
+ */
+import { and, desc, eq, gt, inArray, lte, sql } from "drizzle-orm";
+import { subscribed } from "../common/subscriptions.ts";
+import type { Db } from "./database.ts";
+import type { Runner } from "./runner.ts";
+import { webhookAttempts, webhookCursors, webhookDeliveries, webhookEndpoints } from "./schema.ts";
+
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+/** Delivery attempts shown on a detail read (spec: the 20 most recent). */
+export const RECENT_DELIVERIES = 20;
+/** Outbox rows turned into deliveries per transaction. */
+const FANOUT_BATCH = 500;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The exact bytes a delivery carries: four keys, in this order. */
+export function deliveryBody(id: string, type: string, occurredAt: string, data: unknown): string {
+  return JSON.stringify({ id, type, occurred_at: new Date(occurredAt).toISOString(), data });
+}
+
+/** An endpoint secret encrypted at rest (api/webhooks/secrets.ts seals and opens it). */
+export interface Sealed {
+  keyId: string;
+  /** base64(iv || ciphertext+tag) */
+  blob: string;
+}
+
+export interface NewEndpoint {
+  id: string;
+  orgId: string;
+  product: string;
+  url: string;
+  eventTypes: string[];
+  description: string;
+  createdAt: string;
+  secretHash: string;
+  sealed: Sealed;
+}
+
+export interface EndpointPatch {
+  url?: string;
+  eventTypes?: string[];
+  description?: string;
+  active?: boolean;
+}
+
+export interface Claimed {
+  delivery: Pick<DeliveryRow, "id" | "endpointId" | "eventType" | "body" | "attemptCount">;
+  endpoint: Pick<EndpointRow, "id" | "url" | "product" | "secretKeyId" | "secretSealed">;
+}
+
+export interface ClaimLimits {
+  /** Free slots: the most rows to lease. */
+  limit: number;
+  /** Attempts the claiming dispatcher already has in flight, per endpoint id. */
+  busy: ReadonlyMap<string, number>;
+  /** The most attempts in flight per endpoint, `busy` included. */
+  perEndpoint: number;
+  /** Walk past the due rows of endpoints at their cap to reach the rows behind them. */
+  stepOver: boolean;
+}
+
+export interface ClaimResult {
+  claimed: Claimed[];
+  /** Stopped at rows of an endpoint at its cap without stepping over them: more may be due behind. */
+  held: boolean;
+  /** Milliseconds spent stepping over capped endpoints' rows (the walk that can be costly); 0 if none. */
+  walkMs: number;
+  /**
+   * Epoch ms of the earliest pending delivery due after now, or null: an index range, not a scan.
+   * Leases that run out are found by the next sweep.
+   */
+  nextDue: number | null;
+}
+
+export interface AttemptResult {
+  deliveryId: string;
+  /** The attempt number the claim handed out: a lease taken over by another dispatcher no longer matches. */
+  attempt: number;
+  owner: string;
+  startedAt: number;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  excerpt: string | null;
+}
+
+export interface RetryPolicy {
+  scheduleMs: number[];
+  jitter: number;
+  disableAfterFailures: number;
+  disableAfterMs: number;
+}
+
+export interface Webhooks {
+  create(e: NewEndpoint): Promise<EndpointRow>;
+  list(orgId: string, product: string): Promise<EndpointRow[]>;
+  /** Every organisation's active endpoints of a product: who an operator's notice reaches. */
+  active(product: string): Promise<Array<Pick<EndpointRow, "orgId" | "eventTypes">>>;
+  get(orgId: string, product: string, id: string): Promise<EndpointRow | undefined>;
+  recentDeliveries(endpointId: string): Promise<DeliveryRow[]>;
+  update(orgId: string, product: string, id: string, patch: EndpointPatch): Promise<EndpointRow | undefined>;
+  delete(orgId: string, product: string, id: string): Promise<boolean>;
+  queue(
+    endpointId: string,
+    d: { id: string; eventType: string; body: string; createdAt: string },
+  ): Promise<void>;
+  fanOut(nowMs: number, deliveryId: (eventId: string, endpointId: string) => string): Promise<number>;
+  claim(
+    owner: string,
+    nowMs: number,
+    leaseMs: number,
+    lim: ClaimLimits,
+    finished?: { results: AttemptResult[]; policy: RetryPolicy },
+  ): Promise<ClaimResult>;
+  record(results: AttemptResult[], policy: RetryPolicy, nowMs: number): Promise<void>;
+  reseal(endpointId: string, from: Sealed, to: Sealed): Promise<void>;
+}
+
+export class SqliteWebhooks implements Webhooks {
+  /** The dispatcher's per-row statements, prepared once: building the SQL costs more than running it. */
+  private readonly q: ReturnType<typeof prepareStatements>;
+
+  /** `db` is the connection `x` runs on; the prepared statements are bound to it. */
+  constructor(
+    db: Db,
+    private readonly x: Runner,
+  ) {
+    this.q = prepareStatements(db);
+  }
+
+  // ---- management -------------------------------------------------------------------------------
+
+  create(e: NewEndpoint): Promise<EndpointRow> {
+    return this.x.run((db) =>
+      db
+        .insert(webhookEndpoints)
+        .values({
+          id: e.id,
+          orgId: e.orgId,
+          product: e.product,
+          url: e.url,
+          eventTypes: e.eventTypes,
+          description: e.description,
+          createdAt: e.createdAt,
+          secretHash: e.secretHash,
+          secretKeyId: e.sealed.keyId,
+          secretSealed: e.sealed.blob,
+        })
+        .returning()
+        .get(),
+    );
+  }
+
+  private own(orgId: string, product: string, id: string) {
+    return and(
+      eq(webhookEndpoints.id, id),
+      eq(webhookEndpoints.orgId, orgId),
+      eq(webhookEndpoints.product, product),
+    );
+  }
+
+  list(orgId: string, product: string): Promise<EndpointRow[]> {
+    return this.x.run((db) =>
+      db
+        .select()
+        .from(webhookEndpoints)
+        .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.product, product)))
+        .orderBy(desc(webhookEndpoints.createdAt), desc(sql`rowid`))
+        .all(),
+    );
+  }
+
+  active(product: string): Promise<Array<Pick<EndpointRow, "orgId" | "eventTypes">>> {
+    return this.x.run((db) =>
+      db
+        .select({ orgId: webhookEndpoints.orgId, eventTypes: webhookEndpoints.eventTypes })
+        .from(webhookEndpoints)
+        .where(and(eq(webhookEndpoints.product, product), eq(webhookEndpoints.active, true)))
+        .all(),
+    );
+  }
+
+  get(orgId: string, product: string, id: string): Promise<EndpointRow | undefined> {
+    return this.x.run((db) =>
+      db
+        .select()
+        .from(webhookEndpoints)
+        .where(this.own(orgId, product, id))
+        .get(),
+    );
+  }
+
+  recentDeliveries(endpointId: string): Promise<DeliveryRow[]> {
+    return this.x.run((db) =>
+      db
+        .select()
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.endpointId, endpointId))
+        .orderBy(desc(webhookDeliveries.createdAt), desc(sql`rowid`))
+        .limit(RECENT_DELIVERIES)
+        .all(),
+    );
+  }
+
+  /** Applies the fields given; active=true also clears the failure streak and releases held deliveries. */
+  update(orgId: string, product: string, id: string, patch: EndpointPatch): Promise<EndpointRow | undefined> {
+    return this.x.run((db) =>
+      db.transaction(
+        (tx) => {
+          const set: Partial<EndpointRow> = {};
+          if (patch.url !== undefined) set.url = patch.url;
+          if (patch.eventTypes !== undefined) set.eventTypes = patch.eventTypes;
+          if (patch.description !== undefined) set.description = patch.description;
+          if (patch.active !== undefined) set.active = patch.active;
+          if (patch.active === true)
+            Object.assign(set, { failureCount: 0, failingSince: null, disabledReason: null });
+          const row =
+            Object.keys(set).length === 0
+              ? tx
+                  .select()
+                  .from(webhookEndpoints)
+                  .where(this.own(orgId, product, id))
+                  .get()
+              : tx
+                  .update(webhookEndpoints)
+                  .set(set)
+                  .where(this.own(orgId, product, id))
+                  .returning()
+                  .get();
+          if (row && patch.active === true) {
+            // Deliveries held while the endpoint was off are due again now, each where its ladder stood.
+            tx.update(webhookDeliveries)
+              .set({ nextAttemptAt: 0 })
+              .where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, "pending")))
+              .run();
+          }
+          return row;
+        },
+        { behavior: "immediate" },
+      ),
+    );
+  }
+
+  /** Removes the endpoint with its deliveries and attempts (cascade). */
+  delete(orgId: string, product: string, id: string): Promise<boolean> {
+    return this.x.run(
+      (db) =>
+        db
+          .delete(webhookEndpoints)
+          .where(this.own(orgId, product, id))
+          .returning()
+          .all().length > 0,
+    );
+  }
+
+  queue(
+    endpointId: string,
+    d: { id: string; eventType: string; body: string; createdAt: string },
+  ): Promise<void> {
+    return this.x.run((db) => {
+      db.insert(webhookDeliveries)
+        .values({ ...d, endpointId, eventId: null })
+        .run();
+    });
+  }
+
+  // ---- dispatcher -------------------------------------------------------------------------------
+
+  /**
+   * Turns new outbox rows into deliveries, one per active subscribed endpoint of the row's
+   * organisation and product, and moves the cursor, in one transaction. Idempotent: delivery ids are
+   * derived from (event, endpoint) and unique per endpoint. Returns the outbox rows consumed.
+   */
+  fanOut(nowMs: number, deliveryId: (eventId: string, endpointId: string) => string): Promise<number> {
+    return this.x.run((db) =>
+      db.transaction(
+        (tx) => {
+          const cursor = tx.select().from(webhookCursors).where(eq(webhookCursors.name, "outbox")).get();
+          const rows = tx.all<{
+            pos: number;
+            id: string;
+            org_id: string;
+            product: string;
+            type: string;
+            occurred_at: string;
+            data: string;
+          }>(
+            sql`select rowid as pos, id, org_id, product, type, occurred_at, data from outbox
+              where rowid > ${cursor?.position ?? 0} order by rowid limit ${FANOUT_BATCH}`,
+          );
+          if (rows.length === 0) return 0;
+          const orgs = [...new Set(rows.map((r) => r.org_id))];
+          const endpoints = tx
+            .select()
+            .from(webhookEndpoints)
+            .where(and(inArray(webhookEndpoints.orgId, orgs), eq(webhookEndpoints.active, true)))
+            .all();
+          const createdAt = iso(nowMs);
+          for (const row of rows) {
+            for (const ep of endpoints) {
+              if (
+                ep.orgId !== row.org_id ||
+                ep.product !== row.product ||
+                !subscribed(ep.eventTypes, row.type)
+              )
+                continue;
+              const id = deliveryId(row.id, ep.id);
+              this.q.fanOutDelivery.run({
+                id,
+                endpointId: ep.id,
+                eventId: row.id,
+                eventType: row.type,
+                body: deliveryBody(id, row.type, row.occurred_at, JSON.parse(row.data)),
+                createdAt,
+              });
+            }
+          }
+          const position = rows[rows.length - 1]!.pos;
+          tx.insert(webhookCursors)
+            .values({ name: "outbox", position })
+            .onConflictDoUpdate({ target: webhookCursors.name, set: { position } })
+            .run();
+          return rows.length;
+        },
+        { behavior: "immediate" },
+      ),
+    );
+  }
+
+  /**
+   * Leases due deliveries of active endpoints to `owner` and counts the attempt: up to `limit`, in
+   * due order, but at most `perEndpoint` in flight per endpoint counting the `busy` ones. Under
+   * SQLite's write lock, so two dispatchers never claim the same row; a lease that runs out
+   * (dispatcher killed) makes the row due again with the same id and body.
+   *
+   * Rows of an endpoint at its cap are passed over. Reaching the rows behind them means walking
+   * that endpoint's whole due backlog (the due index does not lead with the endpoint), so that is
+   * done only when `stepOver` is set; otherwise the claim stops there and says so (`held`).
+   *
+   * `finished` attempts are recorded first, in the same transaction: one commit per pass.
+   */
+  claim(
+    owner: string,
+    nowMs: number,
+    leaseMs: number,
+    lim: ClaimLimits,
+    finished?: { results: AttemptResult[]; policy: RetryPolicy },
+  ): Promise<ClaimResult> {
+    const q = this.q;
+    if (lim.limit <= 0 && !finished?.results.length)
+      return this.x.run(() => ({
+        claimed: [],
+        held: false,
+        walkMs: 0,
+        nextDue: q.nextDue.get({ now: nowMs })?.due ?? null,
+      }));
+    return this.x.run((db) =>
+      db.transaction(
+        () => {
+          for (const r of finished?.results ?? []) this.recordOne(r, finished!.policy, nowMs);
+          const taken = new Map(lim.busy);
+          const capped = new Set([...taken].filter(([, n]) => n >= lim.perEndpoint).map(([id]) => id));
+          const deliveries: Claimed["delivery"][] = [];
+          let held = false;
+          let walkMs = 0;
+          for (;;) {
+            const want = lim.limit - deliveries.length;
+            if (want <= 0) break;
+            const skip = lim.stepOver ? [...capped] : [];
+            // Small pages: the head of the queue is often one endpoint, of which only a few fit.
+            const page = Math.min(want, Math.max(16, 2 * lim.perEndpoint));
+            const t0 = performance.now();
+            const due = q.due.all({ now: nowMs, skip: JSON.stringify(skip), limit: page });
+            if (skip.length > 0) walkMs += performance.now() - t0;
+            const ids: string[] = [];
+            let passed = false;
+            for (const d of due) {
+              const n = taken.get(d.endpointId) ?? 0;
+              if (n >= lim.perEndpoint) {
+                passed = true;
+                continue;
+              }
+              taken.set(d.endpointId, n + 1);
+              if (n + 1 >= lim.perEndpoint) capped.add(d.endpointId);
+              ids.push(d.id);
+            }
+            if (ids.length > 0) {
+              const rank = new Map(ids.map((id, i) => [id, i]));
+              const leased = q.lease.all({ ids: JSON.stringify(ids), until: nowMs + leaseMs, owner });
+              deliveries.push(...leased.sort((a, b) => rank.get(a.id)! - rank.get(b.id)!));
+            }
+            if (due.length < page) break; // nothing more is due
+            if (passed && !lim.stepOver) {
+              held = true;
+              break;
+            }
+            // Next page: what was leased drops out, and so (when stepping over) does every endpoint
+            // that just reached its cap, which is the only way a row is passed over; so this ends.
+          }
+          const endpoints = new Map<string, Claimed["endpoint"]>();
+          for (const d of deliveries) {
+            if (!endpoints.has(d.endpointId))
+              endpoints.set(d.endpointId, q.endpointForSending.get({ id: d.endpointId })!);
+          }
+          const claimed = deliveries.map((delivery) => ({
+            delivery,
+            endpoint: endpoints.get(delivery.endpointId)!,
+          }));
+          return { claimed, held, walkMs, nextDue: q.nextDue.get({ now: nowMs })?.due ?? null };
+        },
+        { behavior: "immediate" },
+      ),
+    );
+  }
+
+  /**
+   * Records an attempt and moves the delivery and endpoint on: delivered, or the next rung of the
+   * ladder, or dead; 410 Gone kills the delivery and disables the endpoint at once; a failure streak
+   * that is both long enough and old enough disables it. Does nothing if the lease was lost or the
+   * endpoint deleted meanwhile. Several results share one transaction (the commit is the cost).
+   */
+  record(results: AttemptResult[], policy: RetryPolicy, nowMs: number): Promise<void> {
+    if (results.length === 0) return Promise.resolve();
+    return this.x.run((db) =>
+      db.transaction(
+        () => {
+          for (const r of results) this.recordOne(r, policy, nowMs);
+        },
+        { behavior: "immediate" },
+      ),
+    );
+  }
+
+  private recordOne(r: AttemptResult, policy: RetryPolicy, nowMs: number): void {
+    const q = this.q;
+    const current = q.leased.get({ id: r.deliveryId, owner: r.owner, attempt: r.attempt });
+    if (!current) return;
+    q.attempt.run({
+      deliveryId: r.deliveryId,
+      attempt: r.attempt,
+      startedAt: iso(r.startedAt),
+      durationMs: Math.round(r.durationMs),
+      statusCode: r.statusCode,
+      error: r.error,
+      excerpt: r.excerpt,
+      owner: r.owner,
+    });
+    const ok = r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
+    const gone = r.statusCode === 410;
+    const status = ok ? "delivered" : gone || r.attempt >= policy.scheduleMs.length ? "dead" : "pending";
+    const delay = (policy.scheduleMs[r.attempt] ?? 0) * (1 + policy.jitter * (2 * Math.random() - 1));
+    q.settle.run({
+      id: r.deliveryId,
+      status,
+      statusCode: r.statusCode,
+      error: ok ? null : r.error,
+      deliveredAt: ok ? iso(nowMs) : null,
+      next: status === "pending" ? nowMs + Math.round(delay) : 0,
+    });
+    if (ok) {
+      q.succeeded.run({ id: current.endpointId, at: iso(nowMs) });
+      return;
+    }
+    const ep = q.failed.get({ id: current.endpointId, since: r.startedAt })!;
+    const failing =
+      ep.failureCount >= policy.disableAfterFailures &&
+      nowMs - (ep.failingSince ?? nowMs) >= policy.disableAfterMs;
+    if (ep.active && (gone || failing)) q.disable.run({ id: ep.id, reason: gone ? "gone" : "failing" });
+  }
+
+  /** Re-encrypts a secret under the current key (key rotation), unless the row changed meanwhile. */
+  reseal(endpointId: string, from: Sealed, to: Sealed): Promise<void> {
+    return this.x.run((db) => {
+      db.update(webhookEndpoints)
+        .set({ secretKeyId: to.keyId, secretSealed: to.blob })
+        .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.secretSealed, from.blob)))
+        .run();
+    });
+  }
+}
+
+function prepareStatements(db: Db) {
+  const p = sql.placeholder;
+  const d = webhookDeliveries;
+  const e = webhookEndpoints;
+  return {
+    /** Due, unleased rows of active endpoints not in the JSON array `skip`, in due order. */
+    due: db
+      .select({ id: d.id, endpointId: d.endpointId })
+      .from(d)
+      .innerJoin(e, eq(e.id, d.endpointId))
+      .where(
+        and(
+          eq(d.status, "pending"),
+          lte(d.nextAttemptAt, p("now")),
+          lte(d.leaseUntil, p("now")),
+          eq(e.active, true),
+          sql`${d.endpointId} not in (select value from json_each(${p("skip")}))`,
+        ),
+      )
+      .orderBy(d.nextAttemptAt)
+      .limit(p("limit"))
+      .prepare(),
+    nextDue: db
+      .select({ due: sql<number | null>`min(${d.nextAttemptAt})` })
+      .from(d)
+      .where(and(eq(d.status, "pending"), gt(d.nextAttemptAt, p("now"))))
+      .prepare(),
+    /** Leases the rows named in the JSON array `ids` (just read as due inside the same transaction). */
+    lease: db
+      .update(d)
+      .set({
+        leaseUntil: sql`${p("until")}`,
+        leaseOwner: sql`${p("owner")}`,
+        attemptCount: sql`${d.attemptCount} + 1`,
+      })
+      .where(sql`${d.id} in (select value from json_each(${p("ids")}))`)
+      .returning({
+        id: d.id,
+        endpointId: d.endpointId,
+        eventType: d.eventType,
+        body: d.body,
+        attemptCount: d.attemptCount,
+      })
+      .prepare(),
+    endpointForSending: db
+      .select({
+        id: e.id,
+        url: e.url,
+        product: e.product,
+        secretKeyId: e.secretKeyId,
+        secretSealed: e.secretSealed,
+      })
+      .from(e)
+      .where(eq(e.id, p("id")))
+      .prepare(),
+    fanOutDelivery: db
+      .insert(d)
+      .values({
+        id: p("id"),
+        endpointId: p("endpointId"),
+        eventId: p("eventId"),
+        eventType: p("eventType"),
+        body: p("body"),
+        createdAt: p("createdAt"),
+      })
+      .onConflictDoNothing()
+      .prepare(),
+    leased: db
+      .select({ endpointId: d.endpointId })
+      .from(d)
+      .where(
+        and(
+          eq(d.id, p("id")),
+          eq(d.leaseOwner, p("owner")),
+          eq(d.attemptCount, p("attempt")),
+          eq(d.status, "pending"),
+        ),
+      )
+      .prepare(),
+    attempt: db
+      .insert(webhookAttempts)
+      .values({
+        deliveryId: p("deliveryId"),
+        attempt: p("attempt"),
+        startedAt: p("startedAt"),
+        durationMs: p("durationMs"),
+        statusCode: p("statusCode"),
+        error: p("error"),
+        responseExcerpt: p("excerpt"),
+        dispatcher: p("owner"),
+      })
+      .onConflictDoNothing()
+      .prepare(),
+    settle: db
+      .update(d)
+      .set({
+        status: sql`${p("status")}`,
+        leaseUntil: 0,
+        lastStatusCode: sql`${p("statusCode")}`,
+        lastError: sql`${p("error")}`,
+        deliveredAt: sql`${p("deliveredAt")}`,
+        nextAttemptAt: sql`${p("next")}`,
+      })
+      .where(eq(d.id, p("id")))
+      .prepare(),
+    succeeded: db
+      .update(e)
+      .set({ failureCount: 0, failingSince: null, lastDeliveryAt: sql`${p("at")}` })
+      .where(eq(e.id, p("id")))
+      .prepare(),
+    failed: db
+      .update(e)
+      .set({
+        failureCount: sql`${e.failureCount} + 1`,
+        failingSince: sql`coalesce(${e.failingSince}, ${p("since")})`,
+      })
+      .where(eq(e.id, p("id")))
+      .returning({ id: e.id, active: e.active, failureCount: e.failureCount, failingSince: e.failingSince })
+      .prepare(),
+    disable: db
+      .update(e)
+      .set({ active: false, disabledReason: sql`${p("reason")}` })
+      .where(eq(e.id, p("id")))
+      .prepare(),
+  };
+}
