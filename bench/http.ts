@@ -49,7 +49,7 @@ export async function httpBench(opts: { seconds: number; concurrency: number; ta
     const { db, close } = openDatabase(dbPath);
     const repo = new AccountsRepo(db);
     // An arranged ceiling far above the load, so the bench measures the path, not 429s.
-    const org = repo.createOrg("bench", { paid: true, rateLimit: 1_000_000_000 });
+    const org = await repo.createOrg("bench", { paid: true, rateLimit: 1_000_000_000 });
     const keys: Partial<Record<ProductId, string>> = {};
     for (const t of targets) keys[t.product] ??= (await repo.createKey(org.id, t.product)).key;
     close();

@@ -82,7 +82,7 @@ async function bench(seconds: number) {
     const dbPath = join(dir, "bench.sqlite");
     const { db, close } = openDatabase(dbPath);
     const repo = new AccountsRepo(db);
-    const org = repo.createOrg("bench", { paid: true, rateLimit: 1_000_000_000 });
+    const org = await repo.createOrg("bench", { paid: true, rateLimit: 1_000_000_000 });
     const auth = (key: string) => ({ headers: { authorization: `Bearer ${key}` } });
     const ocean = auth((await repo.createKey(org.id, "ocean")).key);
     const distance = auth((await repo.createKey(org.id, "distance")).key);

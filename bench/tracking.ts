@@ -22,7 +22,7 @@ const dir = mkdtempSync(join(tmpdir(), "portolan-bench-tracking-"));
 const dbPath = join(dir, "tracking.sqlite");
 const config = { ...loadConfig(), dbPath, sandbox: false };
 const platform = await bootstrap(config);
-const org = platform.accounts.createOrg("bench", { paid: true, rateLimit: 1_000_000_000 });
+const org = await platform.accounts.createOrg("bench", { paid: true, rateLimit: 1_000_000_000 });
 const { key } = await platform.accounts.createKey(org.id, "ocean");
 
 // Templates: 50 real sandbox voyages seen mid-way, their events copied onto every record.

@@ -6,6 +6,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { sql } from "drizzle-orm";
+import { type Accounts, SqliteAccounts } from "./accounts.ts";
 import type { Db } from "./database.ts";
 import { storageError } from "./errors.ts";
 import { type CarrierEvents, SqliteCarrierEvents } from "./events.ts";
@@ -15,6 +16,7 @@ import { type Quotas, SqliteQuotas } from "./quotas.ts";
 import type { Runner } from "./runner.ts";
 import { SqliteTerms, type Terms } from "./terms.ts";
 import { SqliteTrackings, type Trackings } from "./trackings.ts";
+import { type CallCounters, SqliteCallCounters } from "./usage.ts";
 import { SqliteWebhooks, type Webhooks } from "./webhooks.ts";
 
 export interface Repositories {
@@ -25,6 +27,8 @@ export interface Repositories {
   orgs: Orgs;
   terms: Terms;
   webhooks: Webhooks;
+  accounts: Accounts;
+  usage: CallCounters;
 }
 
 export interface Storage extends Repositories {
@@ -46,6 +50,8 @@ function repositories(db: Db, x: Runner): Repositories {
     orgs: new SqliteOrgs(x),
     terms: new SqliteTerms(x),
     webhooks: new SqliteWebhooks(db, x),
+    accounts: new SqliteAccounts(db, x),
+    usage: new SqliteCallCounters(x),
   };
 }
 
@@ -94,6 +100,12 @@ class SqliteStorage implements Storage {
   }
   get webhooks() {
     return this.root.webhooks;
+  }
+  get accounts() {
+    return this.root.accounts;
+  }
+  get usage() {
+    return this.root.usage;
   }
 
   /** The outer repositories, or a second transaction, used inside a transaction would wait forever. */

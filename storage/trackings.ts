@@ -12,6 +12,7 @@ import {
   inArray,
   isNotNull,
   isNull,
+  like,
   lt,
   lte,
   ne,
@@ -51,6 +52,11 @@ export interface Trackings {
   parkedBoxes(rootId: string): Promise<Set<string>>;
   /** The latest root record of the identifier, archived or not. */
   latestRoot(orgId: string, identifier: string): Promise<TrackedRow | undefined>;
+  /**
+   * The latest record archived as completed that carries the identifier (as its reference or its
+   * container number).
+   */
+  lastCompleted(orgId: string, identifier: string): Promise<TrackedRow | undefined>;
   insert(row: NewTracked): Promise<TrackedRow>;
   update(id: string, fields: Partial<TrackedRow>): Promise<void>;
   /** Updates a record only while it is marked as adding. */
@@ -149,6 +155,24 @@ export class SqliteTrackings implements Trackings {
         .from(tracked)
         .where(and(eq(tracked.orgId, orgId), eq(tracked.identifier, identifier), isNull(tracked.parentId)))
         .orderBy(desc(tracked.addedAt))
+        .limit(1)
+        .get(),
+    );
+  }
+
+  lastCompleted(orgId: string, identifier: string): Promise<TrackedRow | undefined> {
+    return this.x.run((db) =>
+      db
+        .select()
+        .from(tracked)
+        .where(
+          and(
+            eq(tracked.orgId, orgId),
+            or(eq(tracked.identifier, identifier), eq(tracked.containerNumber, identifier)),
+            like(tracked.archivedReason, "completed%"),
+          ),
+        )
+        .orderBy(desc(tracked.archivedAt))
         .limit(1)
         .get(),
     );

@@ -12,7 +12,6 @@
  * The value a script needs (org id, new key) is always printed on the last line.
  */
 import { parseArgs } from "node:util";
-import { orgs } from "../../storage/schema.ts";
 import { openDatabase } from "../../storage/sqlite.ts";
 import { AccountsRepo, type PlanSettings } from "../accounts/repo.ts";
 import { loadConfig } from "../config.ts";
@@ -99,9 +98,9 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
   const { db, close } = openDatabase(loadConfig().dbPath);
   const repo = new AccountsRepo(db);
   const now = Date.now();
-  const orgId = () => {
+  const orgId = async () => {
     const id = need(values.org, "--org");
-    if (!repo.getOrg(id)) throw new UsageError(`no organisation ${id}`);
+    if (!(await repo.getOrg(id))) throw new UsageError(`no organisation ${id}`);
     return id;
   };
   try {
@@ -115,24 +114,23 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
     }
     switch (`${noun} ${verb}`) {
       case "org create": {
-        const org = repo.createOrg(need(rest.join(" "), "organisation name"), {
+        const org = await repo.createOrg(need(rest.join(" "), "organisation name"), {
           plan: values.plan ?? (values.paid ? "pro" : "free"),
           paid: values.paid ?? false,
         });
-        for (const p of productList(values.entitle ?? "all")) repo.setEntitlement(org.id, p, null);
+        for (const p of productList(values.entitle ?? "all")) await repo.setEntitlement(org.id, p, null);
         out(`organisation ${org.name} (plan ${org.plan})`);
         out(org.id);
         return;
       }
       case "org list": {
-        for (const o of db.select().from(orgs).all())
-          out(`${o.id}  ${o.name}  plan=${o.plan} paid=${o.paid}`);
+        for (const o of await repo.listOrgs()) out(`${o.id}  ${o.name}  plan=${o.plan} paid=${o.paid}`);
         return;
       }
       case "key create": {
         const product = need(values.product, "--product");
         if (!isProductId(product)) throw new UsageError(`unknown product "${product}"`);
-        const created = await repo.createKey(orgId(), product, {
+        const created = await repo.createKey(await orgId(), product, {
           label: values.label,
           expiresAt: values.expires ? parseExpiry(values.expires, now) : null,
         });
@@ -141,7 +139,7 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
         return;
       }
       case "key list": {
-        for (const k of repo.listKeys(orgId())) {
+        for (const k of await repo.listKeys(await orgId())) {
           const state = k.revokedAt
             ? "revoked"
             : k.expiresAt && Date.parse(k.expiresAt) <= now
@@ -158,7 +156,7 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
         return;
       }
       case "plan set": {
-        const id = orgId();
+        const id = await orgId();
         const settings: PlanSettings = {
           plan: values.plan,
           paid: values.paid ? true : values.free ? false : undefined,
@@ -175,9 +173,9 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
           return productList(p!).map((pid) => [pid, until] as const);
         });
         const removals = values.revoke ? productList(values.revoke) : [];
-        const org = repo.setPlan(id, settings);
-        for (const [pid, until] of grants) repo.setEntitlement(id, pid, until);
-        for (const pid of removals) repo.removeEntitlement(id, pid);
+        const org = await repo.setPlan(id, settings);
+        for (const [pid, until] of grants) await repo.setEntitlement(id, pid, until);
+        for (const pid of removals) await repo.removeEntitlement(id, pid);
         out(
           `plan ${org.plan} paid=${org.paid} shipments=${org.shipmentQuota ?? "uncapped"} containers=${org.containerSlots ?? "uncapped"} payg_cap=${org.paygSpendCapUsd ?? "none"}`,
         );

@@ -6,6 +6,7 @@
  */
 import { Elysia } from "elysia";
 import { distanceServices } from "../../engine/services.ts";
+import { sqliteStorage } from "../../storage/storage.ts";
 import { errorBody, jsonResponse } from "../shared/envelopes.ts";
 import { ApiError, type ProblemKey } from "../shared/errors.ts";
 import type { FullPlatform } from "../shared/platform.ts";
@@ -53,7 +54,7 @@ async function start(platform: FullPlatform): Promise<Compat> {
         RedisCacheStore.connect<Outcome>(config.redisUrl),
         RedisUsageStore.connect(config.redisUrl),
       ])
-    : [new MemoryCacheStore<Outcome>(), new SqliteUsageStore(db)];
+    : [new MemoryCacheStore<Outcome>(), new SqliteUsageStore(sqliteStorage(db).usage)];
   // A claim outlives the held request by a margin so a slow carrier call is not duplicated.
   const cache = new AnswerCache(store, platform.now, cacheMs, ceilingMs + 5_000, isCacheable);
   const service = new CompatService(
@@ -64,7 +65,7 @@ async function start(platform: FullPlatform): Promise<Compat> {
       positions: tracking.positions,
       carriers: tracking.carriers,
       now: platform.now,
-      db,
+      trackings: sqliteStorage(db).trackings,
     },
     cache,
     ceilingMs,
@@ -113,7 +114,7 @@ export function compatRoutes(platform: FullPlatform) {
     const { org, keyId } = principalOf(request);
     const compat = await compatOf(platform);
     const now = platform.now();
-    const entitled = accounts.entitlement(org.id, "ocean");
+    const entitled = await accounts.entitlement(org.id, "ocean");
     if (entitled !== "active") {
       const message = entitled === "expired" ? "API_KEY_EXPIRED" : "API_KEY_ACCESS_DENIED";
       return transport("forbidden", message, usageHeaders(null));
@@ -149,7 +150,10 @@ export function compatRoutes(platform: FullPlatform) {
           ais: query.ais,
           counters: {
             api_calls: counter(usage.orgMonth, cap),
-            unique_shipments: counter(uniqueShipmentsUsed(db, org.id, now), org.shipmentQuota),
+            unique_shipments: counter(
+              await uniqueShipmentsUsed(sqliteStorage(db).quotas, org.id, now),
+              org.shipmentQuota,
+            ),
           },
         });
         return jsonResponse({ status: "success", message: outcome.snapshot.message, data }, 200, headers);

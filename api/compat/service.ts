@@ -6,10 +6,8 @@
  * nothing, as an add: a number the carrier rejects as malformed, or a B/L naming more boxes than
  * slots are free, leaves no record and no charge (WRONG_NUMBER, or the 429 of a spent allowance).
  */
-import { and, desc, eq, like, or } from "drizzle-orm";
 import type { IdentifierType, TrackedRow } from "../../ingest/tracking/engine.ts";
-import type { Db } from "../../storage/database.ts";
-import { tracked } from "../../storage/schema.ts";
+import type { Trackings } from "../../storage/trackings.ts";
 import type { Org } from "../accounts/repo.ts";
 import { ApiError } from "../shared/errors.ts";
 import type { AnswerCache } from "./cache.ts";
@@ -34,7 +32,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class CompatService {
   constructor(
-    private readonly deps: RenderDeps & { db: Db },
+    private readonly deps: RenderDeps & { trackings: Trackings },
     private readonly cache: AnswerCache<Outcome>,
     private readonly ceilingMs: number,
   ) {}
@@ -89,7 +87,7 @@ export class CompatService {
       if (!backingOff) await this.held(engine.refresh(root.id));
     } else {
       // A box that finished its cycle is closed out; its record still answers (nothing new will come).
-      const done = this.completed(org.id, ref.identifier);
+      const done = await this.deps.trackings.lastCompleted(org.id, ref.identifier);
       if (done) return this.answer(done);
       let row: TrackedRow;
       try {
@@ -111,22 +109,6 @@ export class CompatService {
       if (refusal) return this.refused(refusal, org.id, ref.identifier);
     }
     return this.answer(await engine.get(org.id, id));
-  }
-
-  private completed(orgId: string, identifier: string): TrackedRow | undefined {
-    return this.deps.db
-      .select()
-      .from(tracked)
-      .where(
-        and(
-          eq(tracked.orgId, orgId),
-          or(eq(tracked.identifier, identifier), eq(tracked.containerNumber, identifier)),
-          like(tracked.archivedReason, "completed%"),
-        ),
-      )
-      .orderBy(desc(tracked.archivedAt))
-      .limit(1)
-      .get();
   }
 
   /** Why registration failed, as an answer; anything unexpected stays a 500. */

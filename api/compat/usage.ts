@@ -4,10 +4,9 @@
  * when REDIS_URL is set so several API processes count together (counting locally while Redis is
  * down: RedisUsageStore). Periods are UTC.
  */
-import { and, count, eq, sql } from "drizzle-orm";
 import { monthOf } from "../../common/plans.ts";
-import type { Db } from "../../storage/database.ts";
-import { compatUsage, shipmentUsage } from "../../storage/schema.ts";
+import type { Quotas } from "../../storage/quotas.ts";
+import type { CallCounters } from "../../storage/usage.ts";
 import { acquireRedis, type RedisLink, releaseRedis } from "../shared/redis-link.ts";
 import type { Counter } from "./shapes.ts";
 
@@ -54,36 +53,22 @@ export interface UsageStore {
 
 const PERIOD_NAMES = ["day", "week", "month", "total"] as const;
 
+/** The counters in the database (storage/usage.ts): one process, or several on one SQLite file. */
 export class SqliteUsageStore implements UsageStore {
-  constructor(private readonly db: Db) {}
-
-  private bump(scope: string, period: string): number {
-    return this.db
-      .insert(compatUsage)
-      .values({ scope, period, calls: 1 })
-      .onConflictDoUpdate({
-        target: [compatUsage.scope, compatUsage.period],
-        set: { calls: sql`${compatUsage.calls} + 1` },
-      })
-      .returning({ calls: compatUsage.calls })
-      .get()!.calls;
-  }
+  constructor(private readonly counters: CallCounters) {}
 
   async hit(keyId: string, orgId: string, now: number): Promise<Usage> {
     const p = periodsOf(now);
-    return this.db.transaction(() => {
-      const key = Object.fromEntries(PERIOD_NAMES.map((n) => [n, this.bump(`key:${keyId}`, p[n])]));
-      return { key: key as Usage["key"], orgMonth: this.bump(`org:${orgId}`, p.month) };
-    });
+    // One transaction: the key's four counters and the organisation's move together.
+    const [day, week, month, total, orgMonth] = (await this.counters.bump([
+      ...PERIOD_NAMES.map((n) => ({ scope: `key:${keyId}`, period: p[n] })),
+      { scope: `org:${orgId}`, period: p.month },
+    ])) as [number, number, number, number, number];
+    return { key: { day, week, month, total }, orgMonth };
   }
 
-  async orgMonth(orgId: string, now: number): Promise<number> {
-    const row = this.db
-      .select({ calls: compatUsage.calls })
-      .from(compatUsage)
-      .where(and(eq(compatUsage.scope, `org:${orgId}`), eq(compatUsage.period, monthOf(now))))
-      .get();
-    return row?.calls ?? 0;
+  orgMonth(orgId: string, now: number): Promise<number> {
+    return this.counters.calls({ scope: `org:${orgId}`, period: monthOf(now) });
   }
 
   async close(): Promise<void> {}
@@ -223,10 +208,6 @@ export const counter = (used: number, cap: number | null): Counter => ({
 });
 
 /** Unique shipments started this month: the same count the 402 quota checks. */
-export function uniqueShipmentsUsed(db: Db, orgId: string, now: number): number {
-  return db
-    .select({ n: count() })
-    .from(shipmentUsage)
-    .where(and(eq(shipmentUsage.orgId, orgId), eq(shipmentUsage.month, monthOf(now))))
-    .get()!.n;
+export function uniqueShipmentsUsed(quotas: Quotas, orgId: string, now: number): Promise<number> {
+  return quotas.shipments(orgId, monthOf(now));
 }

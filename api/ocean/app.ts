@@ -60,7 +60,7 @@ export function oceanApp(platform: FullPlatform) {
     .post(
       "/v1/containers",
       async ({ request, body, set }) => {
-        requireEntitlement(platform, request, "ocean");
+        await requireEntitlement(platform, request, "ocean");
         const { row, warning } = await engine.add(orgOf(request), {
           identifier: body.identifier,
           identifierType: body.identifier_type,
@@ -180,7 +180,7 @@ export function oceanApp(platform: FullPlatform) {
             `The carrier rejects ${rejected.identifier} as malformed; nothing is tracked or charged.`,
           );
         }
-        requireEntitlement(platform, request, "ocean");
+        await requireEntitlement(platform, request, "ocean");
         let row: TrackedRow;
         try {
           row = await engine.register(org, {

@@ -7,7 +7,7 @@ import { swagger } from "@elysiajs/swagger";
 import { Elysia, t } from "elysia";
 import { EngineError } from "../../engine/errors.ts";
 import { keyPrefixOf } from "../accounts/keys.ts";
-import type { Principal } from "../accounts/repo.ts";
+import type { KeyListing, Principal } from "../accounts/repo.ts";
 import { webhookRoutes } from "../webhooks/routes.ts";
 import { type ErrorStyle, errorBody, jsonResponse, keyedErrorStyle, successBody } from "./envelopes.ts";
 import { ApiError, fromEngine } from "./errors.ts";
@@ -266,7 +266,7 @@ export function createProductApp(opts: ProductAppOptions) {
     })
     .get(
       "/v1/account",
-      ({ request }) => {
+      async ({ request }) => {
         const { org, keyProduct } = principalOf(request);
         return {
           org_id: org.id,
@@ -274,7 +274,7 @@ export function createProductApp(opts: ProductAppOptions) {
           plan: org.plan,
           paid: org.paid,
           key_product: keyProduct,
-          entitlement: accounts.entitlement(org.id, def.id),
+          entitlement: await accounts.entitlement(org.id, def.id),
           rate_limit: {
             limit: windowLimit(org),
             window_seconds: config.rateWindowMs / 1000,
@@ -285,7 +285,7 @@ export function createProductApp(opts: ProductAppOptions) {
     )
     .get(
       "/v1/account/keys",
-      ({ request }) => ({ items: accounts.listKeys(principalOf(request).org.id).map(keyView) }),
+      async ({ request }) => ({ items: (await accounts.listKeys(principalOf(request).org.id)).map(keyView) }),
       { detail: { summary: "The account's API keys (hints only, never the keys)" } },
     )
     .post(
@@ -298,7 +298,7 @@ export function createProductApp(opts: ProductAppOptions) {
             : new Date(platform.now() + body.expires_in_days * 86_400_000).toISOString();
         const created = await accounts.createKey(org.id, def.id, { label: body.label, expiresAt });
         set.status = 201;
-        const view = keyView(accounts.listKeys(org.id).find((k) => k.id === created.id)!);
+        const view = keyView((await accounts.listKeys(org.id)).find((k) => k.id === created.id)!);
         return { ...view, key: created.key };
       },
       {
@@ -314,9 +314,9 @@ export function createProductApp(opts: ProductAppOptions) {
     )
     .delete(
       "/v1/account/keys/:id",
-      ({ request, params }) => {
+      async ({ request, params }) => {
         // Another account's key id answers 404, exactly like an id that never existed.
-        if (!accounts.revokeOwnKey(principalOf(request).org.id, params.id)) {
+        if (!(await accounts.revokeOwnKey(principalOf(request).org.id, params.id))) {
           throw new ApiError("notFound", `No key ${params.id} on this account.`);
         }
         return { id: params.id, revoked: true };
@@ -327,7 +327,7 @@ export function createProductApp(opts: ProductAppOptions) {
   return app;
 }
 
-function keyView(k: ReturnType<Platform["accounts"]["listKeys"]>[number]) {
+function keyView(k: KeyListing) {
   return {
     id: k.id,
     product: k.product,
@@ -375,9 +375,13 @@ async function readCapped(request: Request, cap: number): Promise<string> {
 }
 
 /** Throws 403 unless the caller's organisation holds a live entitlement to the product. */
-export function requireEntitlement(platform: Platform, request: Request, productId: ProductDef["id"]): void {
+export async function requireEntitlement(
+  platform: Platform,
+  request: Request,
+  productId: ProductDef["id"],
+): Promise<void> {
   const { org } = principalOf(request);
-  const state = platform.accounts.entitlement(org.id, productId);
+  const state = await platform.accounts.entitlement(org.id, productId);
   if (state !== "active") {
     throw new ApiError(
       "forbidden",

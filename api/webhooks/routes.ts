@@ -85,7 +85,7 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
     .post(
       "/v1/webhooks",
       async ({ request, body, set }) => {
-        requireEntitlement(platform, request, productId);
+        await requireEntitlement(platform, request, productId);
         const url = httpsUrl(body.url);
         if (!url) throw new ApiError("invalidUrl", "url is required and must be an https:// URL.");
         await reachable(url);
@@ -173,7 +173,7 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
     .post(
       "/v1/webhooks/:id/test",
       async ({ request, params }) => {
-        requireEntitlement(platform, request, productId);
+        await requireEntitlement(platform, request, productId);
         const row = await store.get(scope(request), productId, params.id);
         if (!row) throw notFound(params.id);
         const id = crypto.randomUUID();

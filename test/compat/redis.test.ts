@@ -38,8 +38,8 @@ beforeAll(async () => {
       ),
     );
   }
-  const org = api[0]!.accounts.createOrg("shared", { paid: true, rateLimit: 1_000_000 });
-  api[0]!.accounts.setEntitlement(org.id, "ocean", null);
+  const org = await api[0]!.accounts.createOrg("shared", { paid: true, rateLimit: 1_000_000 });
+  await api[0]!.accounts.setEntitlement(org.id, "ocean", null);
   key = (await api[0]!.accounts.createKey(org.id, "ocean")).key;
 });
 afterAll(async () => {

@@ -27,8 +27,8 @@ const stable = (body: Json) => {
 };
 
 async function keyFor(orgName: string, plan: Parameters<CompatWorld["p"]["accounts"]["createOrg"]>[1] = {}) {
-  const org = w.p.accounts.createOrg(orgName, { paid: true, rateLimit: 1_000_000, ...plan });
-  w.p.accounts.setEntitlement(org.id, "ocean", null);
+  const org = await w.p.accounts.createOrg(orgName, { paid: true, rateLimit: 1_000_000, ...plan });
+  await w.p.accounts.setEntitlement(org.id, "ocean", null);
   return { orgId: org.id, key: (await w.p.accounts.createKey(org.id, "ocean")).key };
 }
 const withKey = (key: string, query: Record<string, string>, path?: string) =>
@@ -238,11 +238,11 @@ describe("transport errors: 400, 401, 403, 429 with data null", () => {
 
   test("no or expired ocean entitlement: 403", async () => {
     const { orgId, key } = await keyFor("entitlement");
-    w.p.accounts.setEntitlement(orgId, "ocean", new Date(w.clock.t - S).toISOString());
+    await w.p.accounts.setEntitlement(orgId, "ocean", new Date(w.clock.t - S).toISOString());
     const expired = await withKey(key, { number: "MAEU4988977" });
     expect(expired.status).toBe(403);
     expect(expired.body).toEqual({ status: "error", message: "API_KEY_EXPIRED", data: null });
-    w.p.accounts.removeEntitlement(orgId, "ocean");
+    await w.p.accounts.removeEntitlement(orgId, "ocean");
     const none = await withKey(key, { number: "MAEU4988977" });
     expect(none.status).toBe(403);
     expect(none.body).toEqual({ status: "error", message: "API_KEY_ACCESS_DENIED", data: null });

@@ -77,8 +77,8 @@ export async function compatWorld(
     },
     clock.now,
   );
-  const org = p.accounts.createOrg("compat", { paid: true, rateLimit: 1_000_000 });
-  p.accounts.setEntitlement(org.id, "ocean", null);
+  const org = await p.accounts.createOrg("compat", { paid: true, rateLimit: 1_000_000 });
+  await p.accounts.setEntitlement(org.id, "ocean", null);
   const key = (await p.accounts.createKey(org.id, "ocean")).key;
   return {
     sandbox,

@@ -17,7 +17,7 @@ beforeAll(async () => {
   const dbPath = join(dir, "db.sqlite");
   const { db, close } = openDatabase(dbPath);
   const repo = new AccountsRepo(db);
-  const org = repo.createOrg("deno");
+  const org = await repo.createOrg("deno");
   key = (await repo.createKey(org.id, "distance")).key;
   close();
   const port = await freePort();

@@ -8,7 +8,7 @@ let p: TestPlatform;
 let key: string;
 beforeAll(async () => {
   p = await makePlatform({ buildDir: join(import.meta.dir, "../../data/build") });
-  const org = p.accounts.createOrg("routes", { paid: true, rateLimit: 100_000 });
+  const org = await p.accounts.createOrg("routes", { paid: true, rateLimit: 100_000 });
   key = (await p.accounts.createKey(org.id, "distance")).key;
 });
 afterAll(() => p.close());

@@ -7,7 +7,7 @@ import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts"
 
 export async function chainClient(name: string) {
   const p: TestPlatform = await makePlatform({ buildDir: join(import.meta.dir, "../../data/build") });
-  const org = p.accounts.createOrg(name, { paid: true, rateLimit: 100_000 });
+  const org = await p.accounts.createOrg(name, { paid: true, rateLimit: 100_000 });
   const key = (await p.accounts.createKey(org.id, "distance")).key;
   const get = async (path: string) => {
     const res = await p.call("distance", path, bearer(key));

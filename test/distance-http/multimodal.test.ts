@@ -270,7 +270,7 @@ describe("parameters", () => {
 });
 
 test("the route pool answers exactly as the in-thread planner (PORTOLAN_ROUTE_WORKERS=0), errors included", async () => {
-  const org = p.accounts.createOrg("multimodal in-thread", { paid: true, rateLimit: 100_000 });
+  const org = await p.accounts.createOrg("multimodal in-thread", { paid: true, rateLimit: 100_000 });
   const key = (await p.accounts.createKey(org.id, "distance")).key;
   // Its own cache key for the build directory, so the pool the platform started does not answer.
   const buildDir = `${join(import.meta.dir, "../../data/build")}/`;

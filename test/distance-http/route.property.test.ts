@@ -13,7 +13,7 @@ let p: TestPlatform;
 let key: string;
 beforeAll(async () => {
   p = await makePlatform({ buildDir: join(import.meta.dir, "../../data/build") });
-  const org = p.accounts.createOrg("route-fuzz", { paid: true, rateLimit: 1_000_000_000 });
+  const org = await p.accounts.createOrg("route-fuzz", { paid: true, rateLimit: 1_000_000_000 });
   key = (await p.accounts.createKey(org.id, "distance")).key;
 });
 afterAll(() => p.close());

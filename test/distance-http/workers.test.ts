@@ -28,7 +28,7 @@ const pools: RoutePool[] = [];
 
 beforeAll(async () => {
   p = await makePlatform({ buildDir: BUILD_DIR });
-  const org = p.accounts.createOrg("route-workers", { paid: true, rateLimit: 1_000_000_000 });
+  const org = await p.accounts.createOrg("route-workers", { paid: true, rateLimit: 1_000_000_000 });
   keys = {
     distance: (await p.accounts.createKey(org.id, "distance")).key,
     ocean: (await p.accounts.createKey(org.id, "ocean")).key,

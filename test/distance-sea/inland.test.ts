@@ -84,7 +84,7 @@ describe("over HTTP", () => {
   let key: string;
   beforeAll(async () => {
     p = await makePlatform({ buildDir: BUILD_DIR });
-    const org = p.accounts.createOrg("inland", { paid: true, rateLimit: 100_000 });
+    const org = await p.accounts.createOrg("inland", { paid: true, rateLimit: 100_000 });
     key = (await p.accounts.createKey(org.id, "distance")).key;
   });
   afterAll(() => p.close());

@@ -77,7 +77,7 @@ describe("malformed percent-encoding in a path answers 400 in the product's enve
 
 describe("POST /v1/account/keys takes an object body only", () => {
   test.each(["null", "[]", "123", '"str"', "true"])("%s is refused and creates no key", async (body) => {
-    const before = p.accounts.listKeys(orgId).length;
+    const before = (await p.accounts.listKeys(orgId)).length;
     const res = await p.call("ocean", "/v1/account/keys", {
       method: "POST",
       body,
@@ -85,7 +85,7 @@ describe("POST /v1/account/keys takes an object body only", () => {
     });
     expect(res.status).toBe(400);
     expect(errorCode(await res.json())).toBe("VALIDATION_ERROR");
-    expect(p.accounts.listKeys(orgId).length).toBe(before);
+    expect((await p.accounts.listKeys(orgId)).length).toBe(before);
   });
   test("an object or no body still issues a key", async () => {
     for (const body of ["{}", undefined]) {

@@ -20,7 +20,7 @@ let stopServers: () => void;
 beforeAll(async () => {
   p = await makePlatform({ maxBodyBytes: 4096 });
   const tenant = await p.tenant({ paid: true });
-  p.accounts.setPlan(tenant.orgId, { rateLimit: 1_000_000_000 });
+  await p.accounts.setPlan(tenant.orgId, { rateLimit: 1_000_000_000 });
   keys = tenant.keys;
   ({ ports, stop: stopServers } = serveProducts(p.apps));
 });

@@ -89,9 +89,9 @@ beforeAll(async () => {
   await redis.start();
   // A long window so nothing rolls out of it during the test; trustProxy for per-IP buckets.
   w = await compatWorld({ config: { redisUrl: redis.url, trustProxy: true, rateWindowMs: 600_000 } });
-  const org = w.p.accounts.createOrg("free", { paid: false, plan: "free" });
-  w.p.accounts.setEntitlement(org.id, "ocean", null);
-  w.p.accounts.setEntitlement(org.id, "rates", null);
+  const org = await w.p.accounts.createOrg("free", { paid: false, plan: "free" });
+  await w.p.accounts.setEntitlement(org.id, "ocean", null);
+  await w.p.accounts.setEntitlement(org.id, "rates", null);
   freeOrg = org.id;
   freeKey = (await w.p.accounts.createKey(org.id, "ocean")).key;
 });
@@ -194,8 +194,8 @@ describe("REDIS_URL set", () => {
   });
 
   test("a stalled Redis (SIGSTOP) is bounded by the command timeout, then skipped until it answers", async () => {
-    const org = w.p.accounts.createOrg("stalled", { paid: false, plan: "free" });
-    w.p.accounts.setEntitlement(org.id, "air", null);
+    const org = await w.p.accounts.createOrg("stalled", { paid: false, plan: "free" });
+    await w.p.accounts.setEntitlement(org.id, "air", null);
     const { key } = await w.p.accounts.createKey(org.id, "air");
     const call = () => w.p.call("air", "/v1/account", bearer(key));
     redis.signal("SIGSTOP");

@@ -70,14 +70,14 @@ export async function payingTenant(dbPath: string): Promise<{ orgId: string; key
   const { db, close } = openDatabase(dbPath);
   try {
     const accounts = new AccountsRepo(db);
-    const org = accounts.createOrg("burst", {
+    const org = await accounts.createOrg("burst", {
       paid: true,
       plan: "enterprise",
       rateLimit: 1_000_000_000,
       paygSpendCapUsd: 1_000_000_000,
       paygUnitPriceUsd: 0.25,
     });
-    accounts.setEntitlement(org.id, "ocean", null);
+    await accounts.setEntitlement(org.id, "ocean", null);
     return { orgId: org.id, key: (await accounts.createKey(org.id, "ocean")).key };
   } finally {
     close();

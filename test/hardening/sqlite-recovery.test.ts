@@ -145,7 +145,7 @@ test("a record an earlier version left marked as adding, next poll hours away, i
   const [identifier] = underWay(1, 500_000);
   const before = await restart(dbPath, Date.now);
   try {
-    const org = before.accounts.getOrg(orgId)!;
+    const org = (await before.accounts.getOrg(orgId))!;
     const row = await before.tracking.engine.register(org, {
       identifier: identifier!,
       identifierType: "container_id",

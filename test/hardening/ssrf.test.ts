@@ -41,7 +41,7 @@ beforeAll(async () => {
   };
   p = await makePlatform({ webhooks, rateWindowMs: 60_000 });
   tenant = await p.tenant({ paid: true });
-  p.accounts.setPlan(tenant.orgId, { rateLimit: 100_000 });
+  await p.accounts.setPlan(tenant.orgId, { rateLimit: 100_000 });
 });
 afterAll(() => p.close());
 

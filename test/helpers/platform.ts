@@ -34,13 +34,13 @@ export async function makePlatform(
     apps,
     call: (product, path, init) => apps[product].handle(new Request(`http://localhost${path}`, init)),
     tenant: async (opts = {}) => {
-      const org = running.accounts.createOrg(opts.name ?? "tenant", {
+      const org = await running.accounts.createOrg(opts.name ?? "tenant", {
         paid: opts.paid ?? false,
         plan: opts.paid ? "pro" : "free",
       });
       const keys = {} as Record<ProductId, string>;
       for (const p of ["ocean", "air", "schedules", "loading", "rates", "distance"] as const) {
-        running.accounts.setEntitlement(org.id, p, null);
+        await running.accounts.setEntitlement(org.id, p, null);
         keys[p] = (await running.accounts.createKey(org.id, p)).key;
       }
       return { orgId: org.id, keys };

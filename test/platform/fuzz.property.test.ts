@@ -15,7 +15,7 @@ beforeAll(async () => {
   const tenant = await p.tenant({ paid: true });
   // An arranged ceiling: with 120 per window the run would turn into a wall of 429s after a few
   // dozen requests and never reach the handlers.
-  p.accounts.setPlan(tenant.orgId, { rateLimit: 1_000_000_000 });
+  await p.accounts.setPlan(tenant.orgId, { rateLimit: 1_000_000_000 });
   keys = tenant.keys;
 });
 afterAll(() => p.close());

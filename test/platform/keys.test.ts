@@ -95,12 +95,12 @@ test("self-service keys: issue, list without secrets, revoke; another account's 
 test("entitlements expire with the clock", async () => {
   const clock = new ManualClock();
   const p = await makePlatform({}, clock.now);
-  const org = p.accounts.createOrg("e");
-  expect(p.accounts.entitlement(org.id, "ocean")).toBe("none");
-  p.accounts.setEntitlement(org.id, "ocean", new Date(clock.t + 1000).toISOString());
-  expect(p.accounts.entitlement(org.id, "ocean")).toBe("active");
+  const org = await p.accounts.createOrg("e");
+  expect(await p.accounts.entitlement(org.id, "ocean")).toBe("none");
+  await p.accounts.setEntitlement(org.id, "ocean", new Date(clock.t + 1000).toISOString());
+  expect(await p.accounts.entitlement(org.id, "ocean")).toBe("active");
   clock.advance(1000);
-  expect(p.accounts.entitlement(org.id, "ocean")).toBe("expired");
+  expect(await p.accounts.entitlement(org.id, "ocean")).toBe("expired");
   await p.close();
 });
 

@@ -145,7 +145,7 @@ test("Redis window rolls too (short window) and survives a script-cache flush", 
 test("an arranged per-account ceiling overrides the plan's window limit", async () => {
   const clock = new ManualClock();
   const p = await makePlatform({}, clock.now);
-  const org = p.accounts.createOrg("arranged", { paid: true, rateLimit: 5 });
+  const org = await p.accounts.createOrg("arranged", { paid: true, rateLimit: 5 });
   const { key } = await p.accounts.createKey(org.id, "rates");
   const statuses = await burst(6, () => p.call("rates", "/v1/account", bearer(key)));
   expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);

@@ -42,8 +42,8 @@ async function tenant(at: number): Promise<Tenant> {
     { carriers: SANDBOX_SCACS.map((scac) => ({ scac, baseUrl: sandbox.carrierUrl(scac) })) },
     clock.now,
   );
-  const org = p.accounts.createOrg("demo", { paid: true, rateLimit: 1_000_000 });
-  p.accounts.setEntitlement(org.id, "ocean", null);
+  const org = await p.accounts.createOrg("demo", { paid: true, rateLimit: 1_000_000 });
+  await p.accounts.setEntitlement(org.id, "ocean", null);
   const t = { p, clock, key: (await p.accounts.createKey(org.id, "ocean")).key };
   tenants.push(t);
   return t;

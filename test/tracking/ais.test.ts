@@ -28,8 +28,8 @@ beforeAll(async () => {
     },
     clock.now,
   );
-  const org = p.accounts.createOrg("ais", { paid: true, rateLimit: 1_000_000 });
-  p.accounts.setEntitlement(org.id, "ocean", null);
+  const org = await p.accounts.createOrg("ais", { paid: true, rateLimit: 1_000_000 });
+  await p.accounts.setEntitlement(org.id, "ocean", null);
   key = (await p.accounts.createKey(org.id, "ocean")).key;
 });
 afterAll(async () => {

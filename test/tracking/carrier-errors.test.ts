@@ -31,8 +31,8 @@ beforeAll(async () => {
     { carriers: [{ scac: "HLCU", baseUrl: `http://127.0.0.1:${carrier.port}/HLCU`, timeoutMs: 2000 }] },
     clock.now,
   );
-  const org = p.accounts.createOrg("errors", { paid: true });
-  p.accounts.setEntitlement(org.id, "ocean", null);
+  const org = await p.accounts.createOrg("errors", { paid: true });
+  await p.accounts.setEntitlement(org.id, "ocean", null);
   orgId = org.id;
   key = (await p.accounts.createKey(org.id, "ocean")).key;
 });

@@ -44,8 +44,8 @@ async function at(ms: number) {
 }
 
 async function tenant(name: string) {
-  const org = p.accounts.createOrg(name, { paid: true, rateLimit: 1_000_000 });
-  p.accounts.setEntitlement(org.id, "ocean", null);
+  const org = await p.accounts.createOrg(name, { paid: true, rateLimit: 1_000_000 });
+  await p.accounts.setEntitlement(org.id, "ocean", null);
   return { orgId: org.id, api: apiOf(p, (await p.accounts.createKey(org.id, "ocean")).key) };
 }
 

@@ -31,7 +31,7 @@ test("each due record is refreshed by exactly one of two pollers per round", asy
   };
   const a = await makePlatform(config, clock.now);
   const b = await makePlatform(config, clock.now);
-  const org = a.accounts.createOrg("pollers", { paid: true });
+  const org = await a.accounts.createOrg("pollers", { paid: true });
   const refs = Array.from({ length: 30 }, (_, i) => withCheckDigit(`HLCU${String(500_000 + i)}`));
   for (const identifier of refs)
     await a.tracking.engine.add(org, { identifier, identifierType: "container_id" });

@@ -30,8 +30,8 @@ afterAll(() => w.close());
 const voyage = (ref: string): SimulatedVoyage => simulateVoyage(ref, { world })!;
 
 async function tenant(name: string, plan: Parameters<CompatWorld["p"]["accounts"]["createOrg"]>[1]) {
-  const org = w.p.accounts.createOrg(name, { rateLimit: 1_000_000, ...plan });
-  w.p.accounts.setEntitlement(org.id, "ocean", null);
+  const org = await w.p.accounts.createOrg(name, { rateLimit: 1_000_000, ...plan });
+  await w.p.accounts.setEntitlement(org.id, "ocean", null);
   return { orgId: org.id, key: (await w.p.accounts.createKey(org.id, "ocean")).key };
 }
 

@@ -129,8 +129,8 @@ beforeAll(async () => {
     },
     clock.now,
   );
-  const org = p.accounts.createOrg("voyages", { paid: true, rateLimit: 1_000_000 });
-  p.accounts.setEntitlement(org.id, "ocean", null);
+  const org = await p.accounts.createOrg("voyages", { paid: true, rateLimit: 1_000_000 });
+  await p.accounts.setEntitlement(org.id, "ocean", null);
   orgId = org.id;
   key = (await p.accounts.createKey(org.id, "ocean")).key;
 });
@@ -461,7 +461,7 @@ describe("validation, resolution and errors", () => {
   test("another account's record answers 404 everywhere; DELETE archives", async () => {
     const { body } = await add("ONEU1425428", "container_id");
     const id = body.data.id as string;
-    const other = p.accounts.createOrg("other");
+    const other = await p.accounts.createOrg("other");
     const otherKey = (await p.accounts.createKey(other.id, "ocean")).key;
     for (const [method, path] of [
       ["GET", `/v1/containers/${id}`],
@@ -502,8 +502,8 @@ describe("validation, resolution and errors", () => {
 
 describe("quotas and concurrency", () => {
   test("402 codes: container slots (naming the plan), unique shipments, pay-as-you-go cap; nothing charged", async () => {
-    const org = p.accounts.createOrg("small", { containerSlots: 1 });
-    p.accounts.setEntitlement(org.id, "ocean", null);
+    const org = await p.accounts.createOrg("small", { containerSlots: 1 });
+    await p.accounts.setEntitlement(org.id, "ocean", null);
     const k = (await p.accounts.createKey(org.id, "ocean")).key;
     expect((await add("HLCU4276280", "container_id", {}, k)).status).toBe(201);
     const full = await add("HLCU5226534", "container_id", {}, k);
@@ -511,13 +511,13 @@ describe("quotas and concurrency", () => {
     expect(errorCode(full.body)).toBe("CONTAINER_QUOTA_EXCEEDED");
     expect((full.body.error as { plan_needed: string }).plan_needed).toBe("starter");
 
-    p.accounts.setPlan(org.id, { containerSlots: null, shipmentQuota: 2 });
+    await p.accounts.setPlan(org.id, { containerSlots: null, shipmentQuota: 2 });
     expect((await add("HLCU5226534", "container_id", {}, k)).status).toBe(201);
     const quota = await add("HLXU6867407", "container_id", {}, k);
     expect(quota.status).toBe(402);
     expect(errorCode(quota.body)).toBe("UNIQUE_QUOTA_EXCEEDED");
 
-    p.accounts.setPlan(org.id, { shipmentQuota: null, paygSpendCapUsd: 1.5, paygUnitPriceUsd: 1 });
+    await p.accounts.setPlan(org.id, { shipmentQuota: null, paygSpendCapUsd: 1.5, paygUnitPriceUsd: 1 });
     expect((await add("HLXU6867407", "container_id", {}, k)).status).toBe(201);
     const cap = await add("MOLU1381170", "container_id", {}, k);
     expect(cap.status).toBe(402);
@@ -542,8 +542,8 @@ describe("quotas and concurrency", () => {
 describe("demurrage from free-time terms", () => {
   test("terms via the API; free days count down, warning, accrual, frozen at gate-out; events once each", async () => {
     const ref = "MAEU4988977"; // discharged at Qingdao (UTC+8) 2026-11-28T23:00Z, gate-out 2026-11-30T19:00Z
-    const org = p.accounts.createOrg("demurrage", { paid: true, rateLimit: 1_000_000 });
-    p.accounts.setEntitlement(org.id, "ocean", null);
+    const org = await p.accounts.createOrg("demurrage", { paid: true, rateLimit: 1_000_000 });
+    await p.accounts.setEntitlement(org.id, "ocean", null);
     const k = (await p.accounts.createKey(org.id, "ocean")).key;
     const call = async (path: string, init: RequestInit = {}) => {
       const res = await p.call("ocean", path, {

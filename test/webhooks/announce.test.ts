@@ -43,8 +43,8 @@ afterAll(async () => {
 });
 
 async function org(name: string) {
-  const o = p.accounts.createOrg(name, { paid: true, rateLimit: 1_000_000 });
-  for (const product of ["ocean", "schedules"] as const) p.accounts.setEntitlement(o.id, product, null);
+  const o = await p.accounts.createOrg(name, { paid: true, rateLimit: 1_000_000 });
+  for (const product of ["ocean", "schedules"] as const) await p.accounts.setEntitlement(o.id, product, null);
   const key = async (product: "ocean" | "schedules") => (await p.accounts.createKey(o.id, product)).key;
   return { id: o.id, ocean: apiOf(p, await key("ocean")), schedules: apiOf(p, await key("schedules")) };
 }

@@ -29,7 +29,7 @@ beforeAll(async () => {
   p = await makePlatform({ webhooks, rateWindowMs: 60_000 });
   a = await p.tenant({ paid: true });
   b = await p.tenant({ paid: true });
-  for (const t of [a, b]) p.accounts.setPlan(t.orgId, { rateLimit: 100_000 });
+  for (const t of [a, b]) await p.accounts.setPlan(t.orgId, { rateLimit: 100_000 });
 });
 afterAll(() => p.close());
 
@@ -170,7 +170,7 @@ describe.each(PRODUCTS)("%s", (product) => {
   test("register and test need the entitlement; reads, patch and delete need only a key", async () => {
     const key = a.keys[product];
     const ep = await register(product, key, { url: "https://hooks.example.com/e" });
-    p.accounts.removeEntitlement(a.orgId, product);
+    await p.accounts.removeEntitlement(a.orgId, product);
     try {
       for (const [path] of [["/v1/webhooks"], [`/v1/webhooks/${ep.body.data.id}/test`]]) {
         const res = await call(
@@ -190,7 +190,7 @@ describe.each(PRODUCTS)("%s", (product) => {
       ).toBe(200);
       expect((await call(product, "DELETE", `/v1/webhooks/${ep.body.data.id}`, key)).status).toBe(200);
     } finally {
-      p.accounts.setEntitlement(a.orgId, product, null);
+      await p.accounts.setEntitlement(a.orgId, product, null);
     }
   });
 

@@ -29,7 +29,7 @@ export function testWebhookConfig(rx: Receiver, over: Partial<WebhookConfig> = {
 export async function webhookPlatform(webhooks: WebhookConfig, overrides: Partial<Config> = {}) {
   const p = await makePlatform({ webhooks, ...overrides });
   const t = await p.tenant({ paid: true });
-  p.accounts.setPlan(t.orgId, { rateLimit: 1_000_000 });
+  await p.accounts.setPlan(t.orgId, { rateLimit: 1_000_000 });
   return { p, t, api: apiOf(p, t.keys.ocean) };
 }
 

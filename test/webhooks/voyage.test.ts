@@ -28,8 +28,8 @@ beforeAll(async () => {
 afterAll(() => w.close());
 
 test("a voyage's ocean events reach the subscribed endpoint once each, and only that one", async () => {
-  const org = p.accounts.createOrg("voyage-hooks", { paid: true, rateLimit: 1_000_000 });
-  p.accounts.setEntitlement(org.id, "ocean", null);
+  const org = await p.accounts.createOrg("voyage-hooks", { paid: true, rateLimit: 1_000_000 });
+  await p.accounts.setEntitlement(org.id, "ocean", null);
   const api = apiOf(p, (await p.accounts.createKey(org.id, "ocean")).key);
   const wanted = ["vessel_departed", "container_arrived", "container_delivered", "eta_changed"];
   const subscribed = (await api("POST", "/v1/webhooks", { url: rx.url("/ok/voyage"), event_types: wanted }))
