@@ -4,19 +4,9 @@
  * file's relative imports, so a new back-edge fails here instead of in review.
  */
 import { expect, test } from "bun:test";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-
-const ROOT = join(import.meta.dir, "../..");
-
-function sources(dir: string): string[] {
-  return readdirSync(join(ROOT, dir)).flatMap((name) => {
-    if (name === "target" || name === "node_modules") return [];
-    const path = join(dir, name);
-    if (statSync(join(ROOT, path)).isDirectory()) return sources(path);
-    return path.endsWith(".ts") ? [path] : [];
-  });
-}
+import { ROOT, sources } from "./source-files.ts";
 
 /** Top-level folder of each relative import of a file (static and dynamic, type-only included). */
 function importedFolders(file: string): Array<{ spec: string; folder: string }> {

@@ -4,10 +4,10 @@
  * benches (test/, bench/) may read the schema to check what was written; they are not scanned.
  */
 import { expect, test } from "bun:test";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { ROOT, sources } from "./source-files.ts";
 
-const ROOT = join(import.meta.dir, "../..");
 const LAYERS = ["api", "ingest", "engine", "common", "data-build", "router-wasm/binding"];
 
 /** Files that may open SQLite themselves, and why. It may only shrink. */
@@ -17,15 +17,6 @@ const ALLOWED: Record<string, string> = {
   // Reads the GeoPackage input of the sea build (a data file), not the service's database.
   "data-build/sea/gpkg.ts": "bun:sqlite",
 };
-
-function sources(dir: string): string[] {
-  return readdirSync(join(ROOT, dir)).flatMap((name) => {
-    if (name === "target" || name === "node_modules") return [];
-    const path = join(dir, name);
-    if (statSync(join(ROOT, path)).isDirectory()) return sources(path);
-    return path.endsWith(".ts") ? [path] : [];
-  });
-}
 
 /**
  * What in a file's imports reaches the database directly. `import type` of the schema is fine:
