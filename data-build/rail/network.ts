@@ -6,7 +6,7 @@
  */
 import { polylineM } from "../../common/geo.ts";
 import { UnionFind } from "../../common/union-find.ts";
-import { GRAPH_MODE, type GraphEdge } from "../graph/encode.ts";
+import { GRAPH_MODE, type GraphEdge, type GraphSpec } from "../graph/encode.ts";
 import { PointGrid } from "./grid.ts";
 
 /** Line ends closer than this to another line's vertex are one node. */
@@ -109,6 +109,19 @@ export interface RailGraph {
   edges: GraphEdge[];
   /** Continent of the line each edge came from (component regions). */
   edgeContinent: string[];
+}
+
+/** The rail graph as the one graph writer takes it (data-build/graph/encode.ts): kind rail-graph. */
+export function railGraphSpec(graph: RailGraph): GraphSpec {
+  return {
+    kind: "rail-graph",
+    mode: "rail",
+    nodes: graph.nodes,
+    edges: graph.edges,
+    gates: [],
+    zones: [],
+    landmarkClosed: 0,
+  };
 }
 
 export function buildRailGraph(lines: RailLine[], joinM = JOIN_M): RailGraph {

@@ -16,6 +16,7 @@ import {
   NA_DUPLICATE_PART,
   type RailFeature,
   railComponents,
+  railGraphSpec,
   railLines,
 } from "../rail/network.ts";
 import {
@@ -55,21 +56,7 @@ export const railGraphStage: Stage = {
     sample();
     const ferries = graph.edges.filter((e) => e.speedKmh !== undefined).length;
     const km = Math.round(graph.edges.reduce((s, e) => s + e.metres, 0) / 1000);
-    writeFileSync(
-      join(ctx.outDir, RAIL_GRAPH_OUTPUT),
-      encodeGraph(
-        {
-          kind: "rail-graph",
-          mode: "rail",
-          nodes: graph.nodes,
-          edges: graph.edges,
-          gates: [],
-          zones: [],
-          landmarkClosed: 0,
-        },
-        ctx.buildId,
-      ),
-    );
+    writeFileSync(join(ctx.outDir, RAIL_GRAPH_OUTPUT), encodeGraph(railGraphSpec(graph), ctx.buildId));
     sample();
     const seconds = meter.seconds;
     const summary = {

@@ -22,6 +22,7 @@ import {
   dropRepeatedDuplicates,
   FERRY_KMH,
   type RailFeature,
+  railGraphSpec,
   railLines,
 } from "../../data-build/rail/network.ts";
 import { collectRailPlaces, encodeRailheads, snapRailheads } from "../../data-build/rail/railheads.ts";
@@ -151,18 +152,7 @@ let road: RoadRoutePlanner;
 let railheadCount = 0;
 beforeAll(async () => {
   const graph = buildRailGraph(dropRepeatedDuplicates(railLines(FEATURES)).kept);
-  const graphBytes = encodeGraph(
-    {
-      kind: "rail-graph",
-      mode: "rail",
-      nodes: graph.nodes,
-      edges: graph.edges,
-      gates: [],
-      zones: [],
-      landmarkClosed: 0,
-    },
-    "tiny-rail",
-  );
+  const graphBytes = encodeGraph(railGraphSpec(graph), "tiny-rail");
   const heads = snapRailheads(collectRailPlaces([UNLOCODE_CSV]), graph);
   railheadCount = heads.length;
   expect(heads.find((h) => h.locode === "XAPG")!.snapKm).toBeCloseTo(20, 3);
