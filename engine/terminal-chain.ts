@@ -4,6 +4,8 @@
  * terminal and side, shared by the pairings that use it), the main section, the transfers with
  * their handling; fastest chain first. A pairing whose terminal no road reaches is dropped.
  */
+
+import { haversineM } from "../common/geo.ts";
 import {
   type Chain,
   renderChain,
@@ -34,6 +36,48 @@ export interface TerminalChains<P, T> {
   /** Terminals whose road leg found no road (their pairings were dropped). */
   unreachable: T[];
 }
+
+/**
+ * Geocoded UN/LOCODE coordinates are sometimes far off, so a geocoded terminal ranks as if it were
+ * this much farther than it is: a surveyed one nearby wins, a geocoded one still serves alone.
+ */
+export const GEOCODED_PENALTY_KM = 30;
+
+/** A terminal on a mode's graph: where the main leg starts or ends, and the node it routes from. */
+export interface TerminalSite<T extends Point> {
+  terminal: T;
+  node: number;
+  geocoded: boolean;
+}
+
+/**
+ * The terminals within `maxKm` (great circle) of a point, best first, a geocoded one ranked
+ * GEOCODED_PENALTY_KM farther; one per graph node (so pairings reach different places), at most `count`.
+ */
+export function nearestTerminals<T extends Point, S extends TerminalSite<T>>(
+  sites: readonly S[],
+  p: Point,
+  maxKm: number,
+  count: number,
+): Array<S & { km: number; rank: number }> {
+  const maxLat = maxKm / 111;
+  const all: Array<S & { km: number; rank: number }> = [];
+  for (const s of sites) {
+    if (Math.abs(s.terminal.lat - p.lat) > maxLat) continue;
+    const km = haversineM(p.lat, p.lng, s.terminal.lat, s.terminal.lng) / 1000;
+    if (km <= maxKm) all.push({ ...s, km, rank: km + (s.geocoded ? GEOCODED_PENALTY_KM : 0) });
+  }
+  all.sort((a, b) => a.rank - b.rank);
+  const nodes = new Set<number>();
+  return all.filter((c) => !nodes.has(c.node) && nodes.add(c.node)).slice(0, count);
+}
+
+/** Closer than this, the door is the terminal: no road leg. */
+const NO_ACCESS_LEG_KM = 0.5;
+
+/** A pairing side's road-leg key, or null when the door is at the terminal itself. */
+export const roadLegKey = (door: Point, terminal: Point, key: string): string | null =>
+  haversineM(door.lat, door.lng, terminal.lat, terminal.lng) / 1000 < NO_ACCESS_LEG_KM ? null : key;
 
 export async function terminalChains<P extends Point, T extends Point>(args: {
   from: P;

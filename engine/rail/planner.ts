@@ -9,14 +9,13 @@
  */
 
 import { dirname, resolve } from "node:path";
-import { haversineM } from "../../common/geo.ts";
 import { decodeRailheads, RAILHEAD_MAX_M, RAILHEADS_OUTPUT } from "../../data-build/rail/railheads.ts";
 import { type LoadedGraph, type Objective, WasmRouter } from "../../router-wasm/binding/router.ts";
 import { readArtifact, sameBuild } from "../artifacts.ts";
 import { type Chain, sideLabel } from "../chain.ts";
 import { EngineError } from "../errors.ts";
 import type { RoadRoutePlanner } from "../road/planner.ts";
-import { terminalChains } from "../terminal-chain.ts";
+import { nearestTerminals, roadLegKey, terminalChains } from "../terminal-chain.ts";
 
 export const RAIL_GRAPH_KIND = "rail-graph";
 export const RAIL_GRAPH_FILE = "rail.graph";
@@ -28,15 +27,8 @@ export const RAIL_HANDLING_HOURS = 12;
 export const RAIL_ACCESS_MAX_KM = RAILHEAD_MAX_M / 1000;
 /** Railheads tried per side: 3 x 3 pairs at most. */
 export const RAILHEADS_PER_SIDE = 3;
-/**
- * Geocoded UN/LOCODE coordinates are sometimes far off, so a geocoded railhead ranks as if it
- * were this much farther than it is: a surveyed one nearby wins, a geocoded one still serves alone.
- */
-export const GEOCODED_PENALTY_KM = 30;
 /** Alternatives shown: the next-fastest railhead pairings. */
 export const RAIL_ALTERNATIVES = 3;
-/** Closer than this, the door is the terminal: no road leg. */
-const NO_ACCESS_LEG_KM = 0.5;
 /** Search budget (heap pops); the largest rail component has well under this many nodes. */
 const MAX_SETTLED = 2_000_000;
 /**
@@ -44,8 +36,6 @@ const MAX_SETTLED = 2_000_000;
  * ferries at their own speed (data-build/rail/network.ts FERRY_KMH).
  */
 const RAIL_TIME: Objective = { kind: "time", defaultSpeedKmh: RAIL_SPEED_KMH };
-/** Degrees of latitude a railhead in reach can lie from the point (a cheap pre-filter). */
-const ACCESS_LAT_DEG = RAIL_ACCESS_MAX_KM / 111;
 
 export interface RailPoint {
   lat: number;
@@ -169,24 +159,7 @@ export class RailPlanner {
    * per track node they route from (so the pairings reach different stretches of track).
    */
   candidates(p: RailPoint): Candidate[] {
-    const all: Candidate[] = [];
-    for (const h of this.heads) {
-      const t = h.terminal;
-      if (Math.abs(t.lat - p.lat) > ACCESS_LAT_DEG) continue;
-      const km = haversineM(p.lat, p.lng, t.lat, t.lng) / 1000;
-      if (km > RAIL_ACCESS_MAX_KM) continue;
-      all.push({ ...h, km, rank: km + (h.geocoded ? GEOCODED_PENALTY_KM : 0) });
-    }
-    all.sort((a, b) => a.rank - b.rank);
-    const out: Candidate[] = [];
-    const nodes = new Set<number>();
-    for (const c of all) {
-      if (nodes.has(c.node)) continue;
-      nodes.add(c.node);
-      out.push(c);
-      if (out.length === RAILHEADS_PER_SIDE) break;
-    }
-    return out;
+    return nearestTerminals(this.heads, p, RAIL_ACCESS_MAX_KM, RAILHEADS_PER_SIDE);
   }
 
   /**
@@ -252,8 +225,6 @@ export class RailPlanner {
       );
     const handling = req.handling === false ? 0 : RAIL_HANDLING_HOURS;
     // A railhead at the door needs no road leg.
-    const roadKey = (p: RailPoint, t: RailTerminal, key: string) =>
-      haversineM(p.lat, p.lng, t.lat, t.lng) / 1000 < NO_ACCESS_LEG_KM ? null : key;
     const { chains, unreachable } = await terminalChains({
       from: req.from,
       to: req.to,
@@ -268,8 +239,8 @@ export class RailPlanner {
         return {
           from: ta,
           to: tb,
-          fromRoad: roadKey(req.from, ta, `a${i}`),
-          toRoad: roadKey(req.to, tb, `b${j}`),
+          fromRoad: roadLegKey(req.from, ta, `a${i}`),
+          toRoad: roadLegKey(req.to, tb, `b${j}`),
           main: {
             transport_mode: "RAIL",
             from: ta,

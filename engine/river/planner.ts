@@ -26,7 +26,7 @@ import { readArtifact, sameBuild } from "../artifacts.ts";
 import { type Chain, COST_WEIGHTS, type SectionInput, sideLabel } from "../chain.ts";
 import { EngineError } from "../errors.ts";
 import { type RoadRoutePlanner, renderRoadChain } from "../road/planner.ts";
-import { terminalChains } from "../terminal-chain.ts";
+import { nearestTerminals, roadLegKey, type TerminalSite, terminalChains } from "../terminal-chain.ts";
 import {
   type ActiveRule,
   type SeasonalNote,
@@ -46,15 +46,11 @@ export const RIVER_ACCESS_MAX_KM = 150;
 export const RIVER_PORTS_PER_SIDE = 3;
 /** Alternatives shown: the next-fastest port pairings. */
 export const RIVER_ALTERNATIVES = 3;
-/** A geocoded UN/LOCODE port ranks as if this much farther (its coordinates are sometimes far off). */
-export const GEOCODED_PENALTY_KM = 30;
 /** Uncurated water a barge leg may use: this much, or this share of the leg, whichever is more. */
 export const UNCURATED_MAX_M = 50_000;
 export const UNCURATED_MAX_SHARE = 0.15;
 /** Access legs in the pairing estimate: straight line x a typical road circuity. */
 const ACCESS_CIRCUITY = 1.3;
-/** Closer than this, the door is the port: no road leg. */
-const NO_ACCESS_LEG_KM = 0.5;
 /** Search budget (heap pops): above the largest river component. */
 const MAX_SETTLED = 4_000_000;
 export const RIVER_ATTRIBUTION =
@@ -97,11 +93,7 @@ export interface RiverPlan<P> {
   seasonal_notes: SeasonalNote[];
 }
 
-interface Candidate {
-  terminal: RiverTerminal;
-  node: number;
-  rank: number;
-}
+type Candidate = TerminalSite<RiverTerminal>;
 
 export class RiverPlanner {
   private constructor(
@@ -140,14 +132,13 @@ export class RiverPlanner {
     // Copy: the file's buffer need not be aligned for typed views.
     const coord = new Float64Array(new Uint8Array(nc).buffer);
     // Several places share a node; keep one per node, surveyed before geocoded.
-    const byNode = new Map<number, Candidate & { geocoded: boolean }>();
+    const byNode = new Map<number, Candidate>();
     for (const p of ports.ports) {
       const seen = byNode.get(p.node);
       if (seen && !(seen.geocoded && !p.geocoded)) continue;
       byNode.set(p.node, {
         node: p.node,
         geocoded: p.geocoded,
-        rank: p.geocoded ? GEOCODED_PENALTY_KM : 0,
         terminal: {
           kind: "port",
           name: p.name,
@@ -178,15 +169,8 @@ export class RiverPlanner {
   }
 
   /** The nearest river ports within RIVER_ACCESS_MAX_KM of a point, best first. */
-  candidates(p: RiverPoint): Candidate[] {
-    const maxLat = RIVER_ACCESS_MAX_KM / 111;
-    const out: Candidate[] = [];
-    for (const c of this.ports) {
-      if (Math.abs(c.terminal.lat - p.lat) > maxLat) continue;
-      const km = haversineM(p.lat, p.lng, c.terminal.lat, c.terminal.lng) / 1000;
-      if (km <= RIVER_ACCESS_MAX_KM) out.push({ ...c, rank: km + c.rank });
-    }
-    return out.sort((x, y) => x.rank - y.rank).slice(0, RIVER_PORTS_PER_SIDE);
+  candidates(p: RiverPoint): Array<Candidate & { km: number; rank: number }> {
+    return nearestTerminals(this.ports, p, RIVER_ACCESS_MAX_KM, RIVER_PORTS_PER_SIDE);
   }
 
   /**
@@ -366,8 +350,6 @@ export class RiverPlanner {
       const r = this.barge(p.x.terminal, p.y.terminal, state.factors, path);
       return this.navigable(r) ? [{ ...p, r }] : [];
     });
-    const roadKey = (p: RiverPoint, t: RiverTerminal, key: string) =>
-      haversineM(p.lat, p.lng, t.lat, t.lng) / 1000 < NO_ACCESS_LEG_KM ? null : key;
     const { chains, unreachable } = await terminalChains({
       from: req.from,
       to: req.to,
@@ -379,8 +361,8 @@ export class RiverPlanner {
       pairings: chosen.map(({ x, y, r }) => ({
         from: x.terminal,
         to: y.terminal,
-        fromRoad: roadKey(req.from, x.terminal, `a${x.node}`),
-        toRoad: roadKey(req.to, y.terminal, `b${y.node}`),
+        fromRoad: roadLegKey(req.from, x.terminal, `a${x.node}`),
+        toRoad: roadLegKey(req.to, y.terminal, `b${y.node}`),
         main: this.section(x.terminal, y.terminal, r, state.active),
       })),
     });
