@@ -7,6 +7,8 @@ import { EngineError } from "../engine/errors.ts";
 import { DEFAULT_MASK } from "../engine/sea/policy.ts";
 import type { SeaRouter } from "../engine/sea/router.ts";
 import { mainPorts } from "../test/distance-sea/fixture.ts";
+import { httpBench } from "./http.ts";
+import { fmt as fmtLoad } from "./http-driver.ts";
 
 export const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
@@ -62,3 +64,17 @@ export const PORT_PAIRS: Array<{ from: { lat: number; lng: number }; to: { lat: 
 /** The baseline: the sea router's distance-only query over PORT_PAIRS. */
 export const seaBaseline = (sea: SeaRouter, reps: number) =>
   time(PORT_PAIRS, reps, (p) => sea.routeRaw(p.from, p.to, DEFAULT_MASK, false));
+
+/** One distance route over HTTP against the bare Bun.serve ceiling, measured in the same run, printed. */
+export async function printHttpRatio(name: string, path: string, quick: boolean): Promise<void> {
+  const [http] = await httpBench({
+    seconds: quick ? 2 : 5,
+    concurrency: 32,
+    targets: [{ name, product: "distance", path }],
+  });
+  if (!http) return;
+  console.log(http.target.name);
+  console.log(`  portolan  ${fmtLoad(http.ours)}`);
+  console.log(`  bare Bun  ${fmtLoad(http.bare)}`);
+  console.log(`  ratio     ${(http.ours.rps / http.bare.rps).toFixed(2)} of the bare ceiling`);
+}

@@ -18,9 +18,7 @@ import { EngineError } from "../engine/errors.ts";
 import { roadConfig } from "../engine/road/config.ts";
 import { distanceServices, modePlanners } from "../engine/services.ts";
 import { BUILD_DIR, ROOT } from "../test/distance-sea/fixture.ts";
-import { httpBench } from "./http.ts";
-import { fmt as fmtLoad } from "./http-driver.ts";
-import { fmt, quantile, seaBaseline, time } from "./leg-timing.ts";
+import { fmt, printHttpRatio, quantile, seaBaseline, time } from "./leg-timing.ts";
 
 const PAIRS = 200;
 const SEED = 14;
@@ -103,23 +101,11 @@ for (const [name, us, goal] of rows) {
   );
 }
 
-const [http] = await httpBench({
-  seconds: quick ? 2 : 5,
-  concurrency: 32,
-  targets: [
-    {
-      name: "multimodal Hamburg-Milan (all modes)",
-      product: "distance",
-      path: `/v1/distance/multimodal?from=DEHAM&to=ITMIL&date=${DATE}`,
-    },
-  ],
-});
-if (http) {
-  console.log(http.target.name);
-  console.log(`  portolan  ${fmtLoad(http.ours)}`);
-  console.log(`  bare Bun  ${fmtLoad(http.bare)}`);
-  console.log(`  ratio     ${(http.ours.rps / http.bare.rps).toFixed(2)} of the bare ceiling`);
-}
+await printHttpRatio(
+  "multimodal Hamburg-Milan (all modes)",
+  `/v1/distance/multimodal?from=DEHAM&to=ITMIL&date=${DATE}`,
+  quick,
+);
 
 // The batch CLI over the same pairs on every core (route workers, a fresh process: rows cold).
 const dir = mkdtempSync(join(tmpdir(), "portolan-batch-"));

@@ -16,9 +16,7 @@ import { RailPlanner } from "../engine/rail/planner.ts";
 import { RoadPlanner, type RoadRoutePlanner } from "../engine/road/planner.ts";
 import { SeaRouter } from "../engine/sea/router.ts";
 import { BUILD_DIR } from "../test/distance-sea/fixture.ts";
-import { httpBench } from "./http.ts";
-import { fmt as fmtLoad } from "./http-driver.ts";
-import { fmt, PORT_PAIRS, quantile, seaBaseline, time } from "./leg-timing.ts";
+import { fmt, PORT_PAIRS, printHttpRatio, quantile, seaBaseline, time } from "./leg-timing.ts";
 
 interface City {
   name: string;
@@ -110,20 +108,4 @@ for (const [name, r, of, goal] of rows) {
   );
 }
 
-const [http] = await httpBench({
-  seconds: quick ? 2 : 5,
-  concurrency: 32,
-  targets: [
-    {
-      name: "road route DEHAM-ITMIL",
-      product: "distance",
-      path: "/v1/distance/route?from=DEHAM&to=ITMIL&mode=ROAD",
-    },
-  ],
-});
-if (http) {
-  console.log(http.target.name);
-  console.log(`  portolan  ${fmtLoad(http.ours)}`);
-  console.log(`  bare Bun  ${fmtLoad(http.bare)}`);
-  console.log(`  ratio     ${(http.ours.rps / http.bare.rps).toFixed(2)} of the bare ceiling`);
-}
+await printHttpRatio("road route DEHAM-ITMIL", "/v1/distance/route?from=DEHAM&to=ITMIL&mode=ROAD", quick);
