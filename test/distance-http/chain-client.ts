@@ -16,6 +16,24 @@ export async function chainClient(name: string) {
   return { p, get };
 }
 
+/** A resolved point as chains show it (spec: kind, name, locode or iata, country_code, lat, lng). */
+export type ChainPoint = {
+  kind: string;
+  name: string | null;
+  locode?: string | null;
+  iata?: string | null;
+  lat: number;
+  lng: number;
+};
+
+/** A transfer as chains show it. */
+export type ChainTransfer = {
+  at: ChainPoint;
+  from_mode: string | null;
+  to_mode: string | null;
+  hours: number;
+};
+
 export {
   type ChainShape,
   checkChain,

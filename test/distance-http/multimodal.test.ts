@@ -10,7 +10,15 @@ import { distanceApp } from "../../api/distance/app.ts";
 import { closeRoutePlanners } from "../../engine/services.ts";
 import { errorCode, successProblems } from "../helpers/envelopes.ts";
 import { bearer, type TestPlatform } from "../helpers/platform.ts";
-import { type ChainShape, chainClient, checkChain, type Distance, type Duration } from "./chain-client.ts";
+import {
+  type ChainPoint,
+  type ChainShape,
+  type ChainTransfer,
+  chainClient,
+  checkChain,
+  type Distance,
+  type Duration,
+} from "./chain-client.ts";
 
 let p: TestPlatform;
 let get: Awaited<ReturnType<typeof chainClient>>["get"];
@@ -19,14 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => p.close());
 
-type Point = {
-  kind: string;
-  name: string | null;
-  locode?: string | null;
-  iata?: string | null;
-  lat: number;
-  lng: number;
-};
+type Point = ChainPoint;
 type Section = ChainShape["sections"][number] & {
   from: Point;
   to: Point;
@@ -39,7 +40,7 @@ type Section = ChainShape["sections"][number] & {
 type Chain = Omit<ChainShape, "sections" | "transfers"> & {
   label: string;
   sections: Section[];
-  transfers: Array<{ at: Point; from_mode: string | null; to_mode: string | null; hours: number }>;
+  transfers: ChainTransfer[];
   estimated: boolean;
 };
 type Data = {

@@ -3,7 +3,15 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { haversineM } from "../../common/geo.ts";
 import { errorCode, successProblems } from "../helpers/envelopes.ts";
 import type { TestPlatform } from "../helpers/platform.ts";
-import { chainClient, checkChain, type Distance, type Duration, type Summary } from "./chain-client.ts";
+import {
+  type ChainPoint,
+  type ChainTransfer,
+  chainClient,
+  checkChain,
+  type Distance,
+  type Duration,
+  type Summary,
+} from "./chain-client.ts";
 
 let p: TestPlatform;
 let get: Awaited<ReturnType<typeof chainClient>>["get"];
@@ -12,14 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => p.close());
 
-type Point = {
-  kind: string;
-  name: string | null;
-  locode?: string | null;
-  iata?: string | null;
-  lat: number;
-  lng: number;
-};
+type Point = ChainPoint;
 type Section = {
   transport_mode: string;
   from: Point;
@@ -29,7 +30,7 @@ type Section = {
   path?: number[][];
   estimated: boolean;
 };
-type Transfer = { at: Point; from_mode: string | null; to_mode: string | null; hours: number };
+type Transfer = ChainTransfer;
 type Chain = {
   label: string;
   transport_modes: string[];

@@ -2,7 +2,15 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { errorCode, successProblems } from "../helpers/envelopes.ts";
 import type { TestPlatform } from "../helpers/platform.ts";
-import { chainClient, checkChain, type Distance, type Duration, type Summary } from "./chain-client.ts";
+import {
+  type ChainPoint,
+  type ChainTransfer,
+  chainClient,
+  checkChain,
+  type Distance,
+  type Duration,
+  type Summary,
+} from "./chain-client.ts";
 
 let p: TestPlatform;
 let get: Awaited<ReturnType<typeof chainClient>>["get"];
@@ -11,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => p.close());
 
-type Point = { kind: string; name: string | null; locode?: string | null; lat: number; lng: number };
+type Point = ChainPoint;
 type Note = {
   id: string;
   kind: string;
@@ -43,7 +51,7 @@ type Chain = {
   transport_modes: string[];
   summary: Summary;
   sections: Section[];
-  transfers: Array<{ at: Point; from_mode: string | null; to_mode: string | null; hours: number }>;
+  transfers: ChainTransfer[];
   estimated: boolean;
 };
 type Data = {
