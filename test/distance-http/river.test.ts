@@ -1,5 +1,6 @@
 /** Mode RIVER over HTTP on the real build (real WASM router): the spec's River chain, dates and notes. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { SeasonalNote } from "../../engine/river/seasonal.ts";
 import { errorCode, successProblems } from "../helpers/envelopes.ts";
 import type { TestPlatform } from "../helpers/platform.ts";
 import {
@@ -20,17 +21,7 @@ beforeAll(async () => {
 afterAll(() => p.close());
 
 type Point = ChainPoint;
-type Note = {
-  id: string;
-  kind: string;
-  note: string;
-  typical_window: string;
-  source: string;
-  km: number;
-  time_factor?: number;
-  reopens_about?: string;
-  effect: string;
-};
+type Note = SeasonalNote;
 type Section = {
   transport_mode: string;
   from: Point;
