@@ -246,16 +246,21 @@ export class WasmRouter {
   }
 
   /**
-   * Loads a graph artifact of `kind` (default `sea-graph`) and returns its handle. The container
-   * is verified on both sides (here for names and build id, in Rust before any query, with the
-   * landmark tables checked against the graph's checksum); a stale or foreign file throws an
-   * error naming `path` and saying how to rebuild.
+   * Loads a graph artifact of `kind` (default `sea-graph`) and returns its handle. Kind, payload
+   * version and build id are checked here, every checksum once, in Rust before any query (with the
+   * landmark tables checked against the graph's checksum); a stale, corrupt or foreign file throws
+   * an error naming `path` and saying how to rebuild.
    */
   load(graph: Uint8Array, opts: { kind?: string; path?: string } = {}): LoadedGraph & { artifact: Artifact } {
     const kind = opts.kind ?? "sea-graph";
     const path = opts.path ?? kind;
-    const artifact = decodeArtifact(graph, { kind, formatVersion: GRAPH_FORMAT_VERSION, path });
-    const names = JSON.parse(new TextDecoder().decode(artifact.sections.get("names"))) as GraphNames;
+    // Rust verifies every checksum of these same bytes in pr_load below, before any query.
+    const artifact = decodeArtifact(graph, {
+      kind,
+      formatVersion: GRAPH_FORMAT_VERSION,
+      path,
+      checksums: false,
+    });
     const x = this.x;
     const enc = new TextEncoder();
     const kindBytes = enc.encode(kind);
@@ -276,6 +281,8 @@ export class WasmRouter {
     );
     x.pr_free(ptr, total);
     if (handle < 0) throw new Error(this.error());
+    // Only now are the sections known to be intact (Rust checked them).
+    const names = JSON.parse(new TextDecoder().decode(artifact.sections.get("names"))) as GraphNames;
     // The names section must name every waterway and rule the edges use (queries index them).
     const used = { waterways: x.pr_waterway_count(handle), rules: x.pr_rule_count(handle) };
     for (const what of ["waterways", "rules"] as const) {
