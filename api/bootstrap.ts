@@ -2,7 +2,7 @@
 
 import { startAisFeeds } from "../ingest/ais/feeds.ts";
 import { isDemoReference } from "../ingest/sandbox/demo.ts";
-import { openDatabase } from "../storage/sqlite.ts";
+import { openStorage } from "../storage/open.ts";
 import { AccountsRepo } from "./accounts/repo.ts";
 import type { Config } from "./config.ts";
 import { trackingServices } from "./ocean/services.ts";
@@ -15,25 +15,26 @@ export interface Running extends FullPlatform {
 }
 
 export async function bootstrap(config: Config, now: () => number = Date.now): Promise<Running> {
-  const { db, dataVersion, close: closeDb } = openDatabase(config.dbPath);
+  const storage = await openStorage(config.database);
   const limiter = config.redisUrl
     ? await RedisRateLimiter.connect(config.redisUrl, config.rateWindowMs, now)
     : new MemoryRateLimiter(config.rateWindowMs, now);
-  const tracking = await trackingServices(config, db, now, {
+  const tracking = await trackingServices(config, storage, now, {
     isDemo: config.sandbox ? isDemoReference : undefined,
   });
   const ais = startAisFeeds(config.aisFeeds, tracking.positions, now);
   return {
     config,
-    db,
+    storage,
     tracking,
-    accounts: new AccountsRepo(db, now, dataVersion),
+    accounts: new AccountsRepo(storage, now),
     limiter,
     now,
     close: async () => {
       await ais.close();
+      await tracking.positions.close();
       await limiter.close();
-      closeDb();
+      await storage.close();
     },
   };
 }

@@ -18,7 +18,8 @@ export interface Config {
   ports: Record<ProductId, number>;
   /** Public base URL per product, used in docs and OpenAPI servers. */
   publicUrls: Record<ProductId, string>;
-  dbPath: string;
+  /** PORTOLAN_DB: a SQLite file path (or ":memory:"), or a postgres:// URL (storage/open.ts). */
+  database: string;
   redisUrl: string | null;
   /** Use X-Forwarded-For for the client IP (only behind a trusted proxy). */
   trustProxy: boolean;
@@ -90,7 +91,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     ports,
     publicUrls,
-    dbPath: env.PORTOLAN_DB ?? "data/portolan.sqlite",
+    database: env.PORTOLAN_DB ?? "data/portolan.sqlite",
     redisUrl: env.REDIS_URL || null,
     trustProxy: env.PORTOLAN_TRUST_PROXY === "1",
     maxBodyBytes: int(env, "PORTOLAN_MAX_BODY_BYTES", 1024 * 1024),
@@ -114,4 +115,12 @@ export function loadConfig(env: Env = process.env): Config {
     road: roadConfig(env),
     geocoder: geocoderConfig(env),
   };
+}
+
+/** The database setting as it may be printed: a PostgreSQL URL without its password. */
+export function redactedDatabase(target: string): string {
+  if (!/^postgres(ql)?:\/\//i.test(target)) return target;
+  const u = new URL(target);
+  if (u.password) u.password = "***";
+  return u.toString();
 }

@@ -53,7 +53,9 @@ for (const p of PRODUCTS) {
   );
 }
 const poller = config.poller ? startPoller(platform.tracking.engine, config.pollIntervalMs) : null;
-const dispatcher = config.webhooks.inProcess ? await Dispatcher.start(platform.db, config.webhooks) : null;
+const dispatcher = config.webhooks.inProcess
+  ? await Dispatcher.start(platform.storage, config.webhooks)
+  : null;
 const stop = async () => {
   poller?.stop();
   await dispatcher?.stop();

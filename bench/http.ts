@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { AccountsRepo } from "../api/accounts/repo.ts";
 import type { ProductId } from "../api/shared/products.ts";
 import { openDatabase } from "../storage/sqlite.ts";
+import { sqliteStorage } from "../storage/storage.ts";
 import { freePort } from "../test/helpers/redis-server.ts";
 import { drive, fmt, type LoadResult } from "./http-driver.ts";
 
@@ -45,17 +46,17 @@ export async function httpBench(opts: { seconds: number; concurrency: number; ta
   const dir = mkdtempSync(join(tmpdir(), "portolan-bench-"));
   const results: Array<{ target: Target; ours: LoadResult; bare: LoadResult }> = [];
   try {
-    const dbPath = join(dir, "bench.sqlite");
-    const { db, close } = openDatabase(dbPath);
-    const repo = new AccountsRepo(db);
+    const database = join(dir, "bench.sqlite");
+    const storage = sqliteStorage(openDatabase(database));
+    const repo = new AccountsRepo(storage);
     // An arranged ceiling far above the load, so the bench measures the path, not 429s.
     const org = await repo.createOrg("bench", { paid: true, rateLimit: 1_000_000_000 });
     const keys: Partial<Record<ProductId, string>> = {};
     for (const t of targets) keys[t.product] ??= (await repo.createKey(org.id, t.product)).key;
-    close();
+    await storage.close();
     for (const target of targets) {
       const init = { headers: { authorization: `Bearer ${keys[target.product]}` } };
-      const ours = await startServer(["portolan", dbPath, target.product]);
+      const ours = await startServer(["portolan", database, target.product]);
       const url = (port: number) => `http://127.0.0.1:${port}${target.path}`;
       const bodyFile = join(dir, "body.json");
       writeFileSync(bodyFile, await (await fetch(url(ours.port), init)).text());

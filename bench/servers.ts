@@ -10,7 +10,7 @@ import type { ProductId } from "../api/shared/products.ts";
 
 const [kind, port, file, productId] = process.argv.slice(2);
 if (kind === "portolan") {
-  const platform = await bootstrap({ ...loadConfig(), dbPath: file! });
+  const platform = await bootstrap({ ...loadConfig(), database: file! });
   Bun.serve({
     hostname: "127.0.0.1",
     port: Number(port),

@@ -32,10 +32,10 @@ interface Run {
 }
 
 async function run(processes: number, dir: string, sandboxUrl: string): Promise<Run> {
-  const dbPath = join(dir, `burst-${processes}.sqlite`);
-  const { orgId, key } = await payingTenant(dbPath);
+  const database = join(dir, `burst-${processes}.sqlite`);
+  const { orgId, key } = await payingTenant(database);
   const apis = await Promise.all(
-    Array.from({ length: processes }, () => startApi(dbPath, sandboxCarriers(sandboxUrl))),
+    Array.from({ length: processes }, () => startApi(database, sandboxCarriers(sandboxUrl))),
   );
   try {
     // Warm each process (first requests compile routes), then measure.
@@ -49,7 +49,7 @@ async function run(processes: number, dir: string, sandboxUrl: string): Promise<
       key,
       { concurrency, seconds, next: containerNumbers() },
     );
-    return { warm, measured, written: ledger(dbPath, orgId) };
+    return { warm, measured, written: ledger(database, orgId) };
   } finally {
     await Promise.all(apis.map((a) => a.stop()));
   }

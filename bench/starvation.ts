@@ -19,6 +19,7 @@ import { bootstrap } from "../api/bootstrap.ts";
 import { loadConfig } from "../api/config.ts";
 import { routePlanner } from "../engine/services.ts";
 import { openDatabase } from "../storage/sqlite.ts";
+import { sqliteStorage } from "../storage/storage.ts";
 import { freePort } from "../test/helpers/redis-server.ts";
 import { drive, fmt, type LoadResult } from "./http-driver.ts";
 
@@ -27,8 +28,8 @@ const ROUTE_CLIENTS = 64;
 const PROBE_CLIENTS = 4;
 
 /** Child mode: ocean and distance from one process, as `npm start` serves them. */
-async function serve(dbPath: string, oceanPort: number, distancePort: number): Promise<void> {
-  const config = { ...loadConfig(), dbPath, sandbox: false, poller: false };
+async function serve(database: string, oceanPort: number, distancePort: number): Promise<void> {
+  const config = { ...loadConfig(), database, sandbox: false, poller: false };
   const apps = buildApps(await bootstrap(config));
   await routePlanner(config.buildDir, config.routes); // workers loaded before the clock starts
   Bun.serve({ hostname: "127.0.0.1", port: oceanPort, fetch: apps.ocean.fetch });
@@ -79,14 +80,14 @@ async function bench(seconds: number) {
   const dir = mkdtempSync(join(tmpdir(), "portolan-starve-"));
   const bun = process.execPath;
   try {
-    const dbPath = join(dir, "bench.sqlite");
-    const { db, close } = openDatabase(dbPath);
-    const repo = new AccountsRepo(db);
+    const database = join(dir, "bench.sqlite");
+    const storage = sqliteStorage(openDatabase(database));
+    const repo = new AccountsRepo(storage);
     const org = await repo.createOrg("bench", { paid: true, rateLimit: 1_000_000_000 });
     const auth = (key: string) => ({ headers: { authorization: `Bearer ${key}` } });
     const ocean = auth((await repo.createKey(org.id, "ocean")).key);
     const distance = auth((await repo.createKey(org.id, "distance")).key);
-    close();
+    await storage.close();
     const probe = (port: number) =>
       drive(`http://127.0.0.1:${port}/v1/account`, ocean, { concurrency: PROBE_CLIENTS, seconds });
 
@@ -98,7 +99,7 @@ async function bench(seconds: number) {
     for (const [i, [name, env]] of modes.entries()) {
       const [oceanPort, distancePort] = [await freePort(), await freePort()];
       const server = await start(
-        [import.meta.path, "serve", dbPath, String(oceanPort), String(distancePort)],
+        [import.meta.path, "serve", database, String(oceanPort), String(distancePort)],
         env,
       );
       try {

@@ -19,8 +19,8 @@ const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 
 const dir = mkdtempSync(join(tmpdir(), "portolan-bench-tracking-"));
-const dbPath = join(dir, "tracking.sqlite");
-const config = { ...loadConfig(), dbPath, sandbox: false };
+const database = join(dir, "tracking.sqlite");
+const config = { ...loadConfig(), database, sandbox: false };
 const platform = await bootstrap(config);
 const org = await platform.accounts.createOrg("bench", { paid: true, rateLimit: 1_000_000_000 });
 const { key } = await platform.accounts.createKey(org.id, "ocean");
@@ -37,7 +37,7 @@ const templates = Array.from({ length: 50 }, (_, i) => {
 });
 
 const t0 = performance.now();
-const raw = new Database(dbPath);
+const raw = new Database(database);
 raw.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF;");
 const insertRow = raw.prepare(
   `INSERT INTO tracked (id, org_id, identifier, identifier_type, container_number, carrier_code, carrier_name, tags, status, stage, eta, eta_is_estimated, origin_unlocode, destination_unlocode, route_ports, delay_bars, poll_priority, next_poll_at, last_polled_at, updated_at, added_at)
@@ -133,4 +133,4 @@ for (const [name, rps] of rows) {
 }
 await platform.close();
 if (!process.env.BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
-else console.log(dbPath);
+else console.log(database);

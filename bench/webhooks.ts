@@ -19,7 +19,6 @@ import { loadConfig } from "../api/config.ts";
 import type { WebhookConfig } from "../api/webhooks/config.ts";
 import { Dispatcher } from "../api/webhooks/dispatcher.ts";
 import { newSecret, SecretBox, secretHash } from "../api/webhooks/secrets.ts";
-import { outbox, webhookDeliveries, webhookEndpoints } from "../storage/schema.ts";
 import { openDatabase } from "../storage/sqlite.ts";
 import { sqliteStorage } from "../storage/storage.ts";
 import { makeCertificates } from "../test/webhooks/receiver.ts";
@@ -70,9 +69,10 @@ async function main(n: number, concurrency: number, endpoints: number, perEndpoi
   }
 }
 
-async function shape(dbPath: string, cfg: WebhookConfig, port: number, n: number, endpoints: number) {
-  const { db, close } = openDatabase(dbPath);
-  const store = sqliteStorage(db).webhooks;
+async function shape(database: string, cfg: WebhookConfig, port: number, n: number, endpoints: number) {
+  const storage = sqliteStorage(openDatabase(database));
+  const { db, t } = storage;
+  const store = storage.webhooks;
   const box = await SecretBox.create(cfg);
   for (let e = 0; e < endpoints; e++) {
     const id = crypto.randomUUID();
@@ -104,34 +104,31 @@ async function shape(dbPath: string, cfg: WebhookConfig, port: number, n: number
     data,
     createdAt: "2026-11-20T08:00:01.000Z",
   }));
-  for (let i = 0; i < rows.length; i += 500)
-    db.insert(outbox)
-      .values(rows.slice(i, i + 500))
-      .run();
+  for (let i = 0; i < rows.length; i += 500) await db.insert(t.outbox).values(rows.slice(i, i + 500));
   const total = rows.length * endpoints;
 
   // Ours: from the first sweep to the last delivery recorded as delivered.
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const dispatcher = await Dispatcher.start(db, cfg);
-  const delivered = () =>
-    db
-      .select({ id: webhookDeliveries.id })
-      .from(webhookDeliveries)
-      .where(eq(webhookDeliveries.status, "delivered"))
-      .all().length;
-  while (delivered() < total) await Bun.sleep(25);
+  const dispatcher = await Dispatcher.start(storage, cfg);
+  const delivered = async () =>
+    (
+      await db
+        .select({ id: t.webhookDeliveries.id })
+        .from(t.webhookDeliveries)
+        .where(eq(t.webhookDeliveries.status, "delivered"))
+    ).length;
+  while ((await delivered()) < total) await Bun.sleep(25);
   const ours = total / ((performance.now() - t0) / 1000);
   const cpu = process.cpuUsage(cpu0);
   await dispatcher.stop();
 
   // Baseline: the same bodies POSTed with bare fetch at the same concurrency, to the same paths.
-  const sent = db
-    .select({ body: webhookDeliveries.body, url: webhookEndpoints.url })
-    .from(webhookDeliveries)
-    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .all();
-  close();
+  const sent = await db
+    .select({ body: t.webhookDeliveries.body, url: t.webhookEndpoints.url })
+    .from(t.webhookDeliveries)
+    .innerJoin(t.webhookEndpoints, eq(t.webhookEndpoints.id, t.webhookDeliveries.endpointId));
+  await storage.close();
   const ca = [...rootCertificates, await Bun.file(cfg.caFile!).text()];
   let next = 0;
   const t1 = performance.now();

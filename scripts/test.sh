@@ -32,15 +32,37 @@ read -r cp cf < <(awk '/^test result/ {p += $4; f += $6} END {print p + 0, f + 0
 passed=$((passed + cp))
 failed=$((failed + cf))
 
-./node_modules/.bin/bun test --timeout 60000 2>&1 | tee "$log/bun.out" | grep -E "^\(fail\)|^error:|^ *[0-9]+ (pass|fail)$"
-bun_status=${PIPESTATUS[0]}
-bp=$(awk '/^ *[0-9]+ pass$/ {print $1}' "$log/bun.out" | tail -1)
-bf=$(awk '/^ *[0-9]+ fail$/ {print $1}' "$log/bun.out" | tail -1)
-bp=${bp:-0}
-bf=${bf:-0}
-[ "$bun_status" -ne 0 ] && [ "$bf" -eq 0 ] && bf=1
-passed=$((passed + bp))
-failed=$((failed + bf))
+# The bun suite twice: on the embedded default (SQLite), then on a PostgreSQL server started here
+# (initdb in a temporary folder, a free loopback port), where every test platform gets its own schema.
+bun_suite() {
+  local name=$1
+  ./node_modules/.bin/bun test --timeout 60000 2>&1 | tee "$log/$name.out" | grep -E "^\(fail\)|^error:|^ *[0-9]+ (pass|fail)$"
+  local status=${PIPESTATUS[0]}
+  local p f
+  p=$(awk '/^ *[0-9]+ pass$/ {print $1}' "$log/$name.out" | tail -1)
+  f=$(awk '/^ *[0-9]+ fail$/ {print $1}' "$log/$name.out" | tail -1)
+  p=${p:-0}
+  f=${f:-0}
+  [ "$status" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+  echo "suite $name: $p passed, $f failed"
+  passed=$((passed + p))
+  failed=$((failed + f))
+}
+
+echo "suite sqlite"
+bun_suite sqlite
+echo "suite postgres"
+if pg=$(bash scripts/postgres-temp.sh start); then
+  read -r pg_url pg_dir <<<"$pg"
+  trap 'bash scripts/postgres-temp.sh stop "$pg_dir"' EXIT
+  PORTOLAN_TEST_DB=$pg_url
+  export PORTOLAN_TEST_DB
+  bun_suite postgres
+  unset PORTOLAN_TEST_DB
+else
+  echo "suite postgres: could not start PostgreSQL"
+  failed=$((failed + 1))
+fi
 
 rm -rf "$log"
 echo "${passed} passed, ${failed} failed"

@@ -4,10 +4,10 @@
  * through `orgs`).
  */
 import { and, eq, sql } from "drizzle-orm";
-import type { Db } from "./database.ts";
+import type { Statement } from "./dialect.ts";
 import type { Org } from "./orgs.ts";
 import type { Runner } from "./runner.ts";
-import { apiKeys, entitlements, orgs } from "./schema.ts";
+import type { apiKeys, entitlements } from "./schema.ts";
 
 export type KeyRow = typeof apiKeys.$inferSelect;
 export type EntitlementRow = typeof entitlements.$inferSelect;
@@ -35,96 +35,121 @@ export interface Accounts {
   listKeys(orgId: string): Promise<KeyListing[]>;
 }
 
-export class SqliteAccounts implements Accounts {
+export class SqlAccounts implements Accounts {
   // Hot-path queries are prepared once: building SQL per request cost ~80 µs.
-  private readonly byHash;
-  private readonly entitlementRow;
+  private readonly byHash: Statement<{ key: KeyRow; org: Org }[]>;
+  private readonly entitlementRow: Statement<EntitlementRow[]>;
 
-  constructor(
-    db: Db,
-    private readonly x: Runner,
-  ) {
-    this.byHash = db
-      .select({ key: apiKeys, org: orgs })
-      .from(apiKeys)
-      .innerJoin(orgs, eq(orgs.id, apiKeys.orgId))
-      .where(eq(apiKeys.hash, sql.placeholder("hash")))
-      .prepare();
-    this.entitlementRow = db
-      .select()
-      .from(entitlements)
-      .where(
-        and(
-          eq(entitlements.orgId, sql.placeholder("orgId")),
-          eq(entitlements.product, sql.placeholder("product")),
+  constructor(private readonly x: Runner) {
+    const { apiKeys, entitlements, orgs } = x.t;
+    this.byHash = x.dialect.statement("principal_by_hash", x.root, (db) =>
+      db
+        .select({ key: apiKeys, org: orgs })
+        .from(apiKeys)
+        .innerJoin(orgs, eq(orgs.id, apiKeys.orgId))
+        .where(eq(apiKeys.hash, sql.placeholder("hash"))),
+    );
+    this.entitlementRow = x.dialect.statement("entitlement", x.root, (db) =>
+      db
+        .select()
+        .from(entitlements)
+        .where(
+          and(
+            eq(entitlements.orgId, sql.placeholder("orgId")),
+            eq(entitlements.product, sql.placeholder("product")),
+          ),
         ),
-      )
-      .prepare();
+    );
   }
 
+  // Every write below also tells other processes to drop their key caches (accountsChanged), in
+  // the same unit as the write: a committed change is never left unannounced.
   listOrgs(): Promise<Org[]> {
-    return this.x.run((db) => db.select().from(orgs).all());
+    const { orgs } = this.x.t;
+    return this.x.run((db) => db.select().from(orgs));
   }
   insertOrg(row: Org): Promise<void> {
-    return this.x.run((db) => {
-      db.insert(orgs).values(row).run();
+    const { orgs } = this.x.t;
+    return this.x.atomic(async (db) => {
+      await db.insert(orgs).values(row);
+      await this.x.dialect.accountsChanged(db);
     });
   }
   updateOrg(id: string, changes: OrgChanges): Promise<void> {
-    return this.x.run((db) => {
-      if (Object.keys(changes).length > 0) db.update(orgs).set(changes).where(eq(orgs.id, id)).run();
+    const { orgs } = this.x.t;
+    if (Object.keys(changes).length === 0) return Promise.resolve();
+    return this.x.atomic(async (db) => {
+      await db.update(orgs).set(changes).where(eq(orgs.id, id));
+      await this.x.dialect.accountsChanged(db);
     });
   }
   upsertEntitlement(orgId: string, product: string, expiresAt: string | null): Promise<void> {
-    return this.x.run((db) => {
-      db.insert(entitlements)
+    const { entitlements } = this.x.t;
+    return this.x.atomic(async (db) => {
+      await db
+        .insert(entitlements)
         .values({ orgId, product, expiresAt })
-        .onConflictDoUpdate({ target: [entitlements.orgId, entitlements.product], set: { expiresAt } })
-        .run();
+        .onConflictDoUpdate({ target: [entitlements.orgId, entitlements.product], set: { expiresAt } });
+      await this.x.dialect.accountsChanged(db);
     });
   }
   deleteEntitlement(orgId: string, product: string): Promise<void> {
-    return this.x.run((db) => {
-      db.delete(entitlements)
-        .where(and(eq(entitlements.orgId, orgId), eq(entitlements.product, product)))
-        .run();
+    const { entitlements } = this.x.t;
+    return this.x.atomic(async (db) => {
+      await db
+        .delete(entitlements)
+        .where(and(eq(entitlements.orgId, orgId), eq(entitlements.product, product)));
+      await this.x.dialect.accountsChanged(db);
     });
   }
   entitlement(orgId: string, product: string): Promise<EntitlementRow | undefined> {
-    return this.x.run(() => this.entitlementRow.get({ orgId, product }));
+    return this.x.run(async (db) => (await this.entitlementRow.execute(db, { orgId, product }))[0]);
   }
   insertKey(row: KeyRow): Promise<void> {
-    return this.x.run((db) => {
-      db.insert(apiKeys).values(row).run();
+    const { apiKeys } = this.x.t;
+    return this.x.atomic(async (db) => {
+      await db.insert(apiKeys).values(row);
+      await this.x.dialect.accountsChanged(db);
     });
   }
   keyById(id: string): Promise<KeyRow | undefined> {
-    return this.x.run((db) => db.select().from(apiKeys).where(eq(apiKeys.id, id)).get());
+    const { apiKeys } = this.x.t;
+    return this.x.run(async (db) => (await db.select().from(apiKeys).where(eq(apiKeys.id, id)).limit(1))[0]);
   }
   keyByHash(hash: string): Promise<KeyRow | undefined> {
-    return this.x.run((db) => db.select().from(apiKeys).where(eq(apiKeys.hash, hash)).get());
+    const { apiKeys } = this.x.t;
+    return this.x.run(
+      async (db) => (await db.select().from(apiKeys).where(eq(apiKeys.hash, hash)).limit(1))[0],
+    );
   }
   principalByHash(hash: string): Promise<{ key: KeyRow; org: Org } | undefined> {
-    return this.x.run(() => this.byHash.get({ hash }));
+    return this.x.run(async (db) => (await this.byHash.execute(db, { hash }))[0]);
   }
   setRevoked(id: string, at: string): Promise<void> {
-    return this.x.run((db) => {
-      db.update(apiKeys).set({ revokedAt: at }).where(eq(apiKeys.id, id)).run();
+    const { apiKeys } = this.x.t;
+    return this.x.atomic(async (db) => {
+      await db.update(apiKeys).set({ revokedAt: at }).where(eq(apiKeys.id, id));
+      await this.x.dialect.accountsChanged(db);
     });
   }
   revokeOwn(orgId: string, keyId: string, at: string): Promise<boolean> {
-    return this.x.run(
-      (db) =>
-        db
-          .update(apiKeys)
-          // Idempotent: a second revoke keeps the first revocation time.
-          .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${at})` })
-          .where(and(eq(apiKeys.id, keyId), eq(apiKeys.orgId, orgId)))
-          .returning({ id: apiKeys.id })
-          .all().length > 0,
-    );
+    const { apiKeys } = this.x.t;
+    return this.x.atomic(async (db) => {
+      const matched =
+        (
+          await db
+            .update(apiKeys)
+            // Idempotent: a second revoke keeps the first revocation time.
+            .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${at})` })
+            .where(and(eq(apiKeys.id, keyId), eq(apiKeys.orgId, orgId)))
+            .returning({ id: apiKeys.id })
+        ).length > 0;
+      if (matched) await this.x.dialect.accountsChanged(db);
+      return matched;
+    });
   }
   listKeys(orgId: string): Promise<KeyListing[]> {
+    const { apiKeys } = this.x.t;
     return this.x.run((db) =>
       db
         .select({
@@ -137,8 +162,7 @@ export class SqliteAccounts implements Accounts {
           revokedAt: apiKeys.revokedAt,
         })
         .from(apiKeys)
-        .where(eq(apiKeys.orgId, orgId))
-        .all(),
+        .where(eq(apiKeys.orgId, orgId)),
     );
   }
 }

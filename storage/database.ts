@@ -26,6 +26,8 @@ export interface SyncSqliteClient {
 
 export interface OpenDb {
   db: Db;
+  /** The file (absolute), or null for an in-memory database: connections to one file share a queue. */
+  file: string | null;
   /** Changes whenever another connection (the CLI, another process) commits: a cheap cache validator. */
   dataVersion(): number;
   close(): void;
@@ -40,7 +42,7 @@ export interface OpenDb {
  */
 export const BUSY_TIMEOUT_MS = 5000;
 
-export function openWith(client: SyncSqliteClient, migrationsFolder: string): OpenDb {
+export function openWith(client: SyncSqliteClient, migrationsFolder: string, file: string | null): OpenDb {
   // busy_timeout first: switching a fresh file to WAL takes a lock another process may hold.
   // WAL lets the API read while a poller, a dispatcher or another API process writes.
   client.exec(
@@ -56,6 +58,7 @@ export function openWith(client: SyncSqliteClient, migrationsFolder: string): Op
   const version = client.prepare("PRAGMA data_version");
   return {
     db,
+    file,
     dataVersion: () => Number(version.values()[0]![0]),
     close: () => client.close(),
   };

@@ -1,14 +1,14 @@
 /**
  * Typed storage errors, recognised from the database's own error codes rather than message text:
- * callers branch on the class, and a PostgreSQL driver's SQLSTATE 23505 can later map to the same
- * class without touching them.
+ * SQLite's extended result codes and PostgreSQL's SQLSTATE 23505 map to the same class, so callers
+ * branch on it whatever the database.
  */
 
 /** An insert or update hit a primary-key or unique constraint. */
 export class DuplicateKeyError extends Error {
   override readonly name = "DuplicateKeyError";
   constructor(
-    /** "table.column[, table.column]" as SQLite names it, when it does. */
+    /** "table.column[, table.column]" as SQLite names it, or PostgreSQL's constraint name. */
     readonly constraint: string | null,
     options: { cause: unknown },
   ) {
@@ -20,6 +20,8 @@ export class DuplicateKeyError extends Error {
 const DUPLICATE_CODES = new Set(["SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY"]);
 /** node:sqlite (Deno) carries the same extended result codes as numbers in `errcode`. */
 const DUPLICATE_ERRCODES = new Set([2067, 1555]);
+/** PostgreSQL's SQLSTATE unique_violation (postgres.js puts it in `code`). */
+const UNIQUE_VIOLATION = "23505";
 
 /**
  * The DuplicateKeyError `err` stands for, or undefined. Walks the cause chain: drizzle wraps the
@@ -28,7 +30,16 @@ const DUPLICATE_ERRCODES = new Set([2067, 1555]);
 export function duplicateKey(err: unknown): DuplicateKeyError | undefined {
   for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     if (e instanceof DuplicateKeyError) return e;
-    const { code, errcode } = e as { code?: unknown; errcode?: unknown };
+    const { code, errcode, constraint_name } = e as {
+      code?: unknown;
+      errcode?: unknown;
+      constraint_name?: unknown;
+    };
+    if (code === UNIQUE_VIOLATION) {
+      return new DuplicateKeyError(typeof constraint_name === "string" ? constraint_name : null, {
+        cause: err,
+      });
+    }
     if (DUPLICATE_CODES.has(String(code)) || DUPLICATE_ERRCODES.has(Number(errcode))) {
       // The constraint's name is detail for logs only; detection went by the code above.
       const named = /constraint failed: (.+)$/.exec(e.message)?.[1] ?? null;

@@ -1,7 +1,6 @@
 /** Raw carrier events of a root record, and the corrections a carrier made to them. */
 import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Runner } from "./runner.ts";
-import { carrierEvents, corrections, tracked } from "./schema.ts";
 
 export interface StoredEvent {
   eventId: string;
@@ -40,17 +39,17 @@ export interface CarrierEvents {
   deleteFor(trackedIds: readonly string[]): Promise<void>;
 }
 
-export class SqliteCarrierEvents implements CarrierEvents {
+export class SqlCarrierEvents implements CarrierEvents {
   constructor(private readonly x: Runner) {}
 
   feed(orgId: string, f: FeedFilter): Promise<FeedEvent[]> {
-    // The path inline, as SQL text: an expression index matches only the same expression.
-    const field = (path: string) => sql<string>`json_extract(${carrierEvents.payload}, '${sql.raw(path)}')`;
-    const created = field("$.eventCreatedDateTime");
+    const { carrierEvents, tracked } = this.x.t;
+    const field = (key: string) => this.x.dialect.jsonText(carrierEvents.payload, [key]);
+    const created = field("eventCreatedDateTime");
     const conditions: SQL[] = [eq(tracked.orgId, orgId)];
     if (f.types.length > 0) {
       conditions.push(
-        sql`${field("$.eventType")} in (${sql.join(
+        sql`${field("eventType")} in (${sql.join(
           f.types.map((ty) => sql`${ty}`),
           sql`, `,
         )})`,
@@ -58,7 +57,7 @@ export class SqliteCarrierEvents implements CarrierEvents {
     }
     if (f.equipment) {
       conditions.push(
-        sql`(${field("$.equipmentReference")} = ${f.equipment} or (${field("$.eventType")} != 'EQUIPMENT' and exists (select 1 from tracked c where (c.id = ${tracked.id} or c.parent_id = ${tracked.id}) and c.container_number = ${f.equipment})))`,
+        sql`(${field("equipmentReference")} = ${f.equipment} or (${field("eventType")} != 'EQUIPMENT' and exists (select 1 from tracked c where (c.id = ${tracked.id} or c.parent_id = ${tracked.id}) and c.container_number = ${f.equipment})))`,
       );
     }
     if (f.document) conditions.push(eq(tracked.blNumber, f.document));
@@ -67,62 +66,77 @@ export class SqliteCarrierEvents implements CarrierEvents {
       const { created: c, id } = f.after;
       conditions.push(sql`(${created} > ${c} or (${created} = ${c} and ${carrierEvents.eventId} > ${id}))`);
     }
-    return this.x.run((db) =>
-      db
-        .select({ id: carrierEvents.eventId, payload: carrierEvents.payload, created })
+    return this.x.run(async (db) => {
+      // An event stored under several records of the organisation (a B/L and its boxes) is listed
+      // once: of its matching rows, the one of the first record id. A window function, not GROUP BY
+      // with bare columns: PostgreSQL rejects selecting columns that are neither grouped nor
+      // aggregated, and SQLite would pick the row arbitrarily.
+      const matching = db
+        .select({
+          id: carrierEvents.eventId,
+          payload: carrierEvents.payload,
+          created: sql<string>`${created}`.as("created"),
+          nth: sql<number>`row_number() over (partition by ${carrierEvents.eventId} order by ${carrierEvents.trackedId})`.as(
+            "nth",
+          ),
+        })
         .from(carrierEvents)
         .innerJoin(tracked, eq(tracked.id, carrierEvents.trackedId))
         .where(and(...conditions))
-        .groupBy(carrierEvents.eventId)
-        .orderBy(asc(created), asc(carrierEvents.eventId))
-        .limit(f.limit)
-        .all(),
-    );
+        .as("matching");
+      return await db
+        .select({ id: matching.id, payload: matching.payload, created: matching.created })
+        .from(matching)
+        .where(eq(matching.nth, 1))
+        .orderBy(asc(matching.created), asc(matching.id))
+        .limit(f.limit);
+    });
   }
   forRecord(trackedId: string): Promise<StoredEvent[]> {
+    const { carrierEvents } = this.x.t;
     return this.x.run((db) =>
       db
         .select({ eventId: carrierEvents.eventId, payload: carrierEvents.payload })
         .from(carrierEvents)
-        .where(eq(carrierEvents.trackedId, trackedId))
-        .all(),
+        .where(eq(carrierEvents.trackedId, trackedId)),
     );
   }
   hasAny(trackedId: string): Promise<boolean> {
+    const { carrierEvents } = this.x.t;
     return this.x.run(
-      (db) =>
-        db
-          .select({ id: carrierEvents.eventId })
-          .from(carrierEvents)
-          .where(eq(carrierEvents.trackedId, trackedId))
-          .limit(1)
-          .get() !== undefined,
+      async (db) =>
+        (
+          await db
+            .select({ id: carrierEvents.eventId })
+            .from(carrierEvents)
+            .where(eq(carrierEvents.trackedId, trackedId))
+            .limit(1)
+        ).length > 0,
     );
   }
   insert(trackedId: string, eventId: string, payload: unknown, at: string): Promise<void> {
-    return this.x.run((db) => {
-      db.insert(carrierEvents).values({ trackedId, eventId, payload, firstSeenAt: at }).run();
+    const { carrierEvents } = this.x.t;
+    return this.x.run(async (db) => {
+      await db.insert(carrierEvents).values({ trackedId, eventId, payload, firstSeenAt: at });
     });
   }
   correct(trackedId: string, eventId: string, before: unknown, after: unknown, at: string): Promise<void> {
-    return this.x.run((db) => {
-      db.insert(corrections)
-        .values({ id: crypto.randomUUID(), trackedId, eventId, before, after, recordedAt: at })
-        .run();
-      db.update(carrierEvents)
+    const { carrierEvents, corrections } = this.x.t;
+    return this.x.atomic(async (db) => {
+      await db
+        .insert(corrections)
+        .values({ id: crypto.randomUUID(), trackedId, eventId, before, after, recordedAt: at });
+      await db
+        .update(carrierEvents)
         .set({ payload: after })
-        .where(and(eq(carrierEvents.trackedId, trackedId), eq(carrierEvents.eventId, eventId)))
-        .run();
+        .where(and(eq(carrierEvents.trackedId, trackedId), eq(carrierEvents.eventId, eventId)));
     });
   }
   deleteFor(trackedIds: readonly string[]): Promise<void> {
-    return this.x.run((db) => {
-      db.delete(corrections)
-        .where(inArray(corrections.trackedId, [...trackedIds]))
-        .run();
-      db.delete(carrierEvents)
-        .where(inArray(carrierEvents.trackedId, [...trackedIds]))
-        .run();
+    const { carrierEvents, corrections } = this.x.t;
+    return this.x.atomic(async (db) => {
+      await db.delete(corrections).where(inArray(corrections.trackedId, [...trackedIds]));
+      await db.delete(carrierEvents).where(inArray(carrierEvents.trackedId, [...trackedIds]));
     });
   }
 }

@@ -1,6 +1,5 @@
 /** The webhook outbox: events raised in the same transaction as the state change they report. */
 import type { Runner } from "./runner.ts";
-import { outbox } from "./schema.ts";
 
 export interface OutboxEvent {
   orgId: string;
@@ -14,15 +13,16 @@ export interface Outbox {
   append(events: readonly OutboxEvent[], at: string): Promise<void>;
 }
 
-export class SqliteOutbox implements Outbox {
+export class SqlOutbox implements Outbox {
   constructor(private readonly x: Runner) {}
   append(events: readonly OutboxEvent[], at: string): Promise<void> {
-    return this.x.run((db) => {
-      for (const e of events) {
-        db.insert(outbox)
-          .values({ id: crypto.randomUUID(), ...e, occurredAt: at, createdAt: at })
-          .run();
-      }
+    const { outbox } = this.x.t;
+    if (events.length === 0) return Promise.resolve();
+    // One multi-row insert: all the events or none. seq is the database's (append order).
+    return this.x.run(async (db) => {
+      await db
+        .insert(outbox)
+        .values(events.map((e) => ({ id: crypto.randomUUID(), ...e, occurredAt: at, createdAt: at })));
     });
   }
 }

@@ -6,7 +6,7 @@
  */
 import { and, count, countDistinct, eq, inArray, isNull, like, ne, or, sum } from "drizzle-orm";
 import type { Runner } from "./runner.ts";
-import { shipmentUsage, tracked } from "./schema.ts";
+import type { shipmentUsage, tracked } from "./schema.ts";
 import { REJECTED_REASON } from "./trackings.ts";
 
 export interface Shipment {
@@ -38,24 +38,26 @@ export interface Quotas {
 }
 
 /** Active box records of an organisation: what takes container slots. */
-const activeFilter = (orgId: string) =>
-  and(eq(tracked.orgId, orgId), isNull(tracked.archivedAt), eq(tracked.identifierType, "container_id"));
+const activeFilter = (t: typeof tracked, orgId: string) =>
+  and(eq(t.orgId, orgId), isNull(t.archivedAt), eq(t.identifierType, "container_id"));
 
-const ofMonth = (orgId: string, month: string) =>
-  and(eq(shipmentUsage.orgId, orgId), eq(shipmentUsage.month, month));
+const ofMonth = (usage: typeof shipmentUsage, orgId: string, month: string) =>
+  and(eq(usage.orgId, orgId), eq(usage.month, month));
 
-export class SqliteQuotas implements Quotas {
+export class SqlQuotas implements Quotas {
   constructor(private readonly x: Runner) {}
 
   activeBoxes(orgId: string): Promise<Set<string>> {
+    const { tracked } = this.x.t;
     return this.x.run(
-      (db) =>
+      async (db) =>
         new Set(
-          db
-            .selectDistinct({ n: tracked.containerNumber })
-            .from(tracked)
-            .where(activeFilter(orgId))
-            .all()
+          (
+            await db
+              .selectDistinct({ n: tracked.containerNumber })
+              .from(tracked)
+              .where(activeFilter(tracked, orgId))
+          )
             .map((r) => r.n)
             .filter((n): n is string => n !== null),
         ),
@@ -63,85 +65,94 @@ export class SqliteQuotas implements Quotas {
   }
 
   slots(orgId: string, boxes: readonly string[]): Promise<{ inUse: number; held: number }> {
-    return this.x.run((db) => {
-      const active = activeFilter(orgId);
-      const inUse = db
-        .select({ n: countDistinct(tracked.containerNumber) })
-        .from(tracked)
-        .where(active)
-        .get()!.n;
+    const { tracked } = this.x.t;
+    return this.x.run(async (db) => {
+      const active = activeFilter(tracked, orgId);
+      const inUse = (
+        await db
+          .select({ n: countDistinct(tracked.containerNumber) })
+          .from(tracked)
+          .where(active)
+      )[0]!.n;
       const held =
         boxes.length === 0
           ? 0
-          : db
-              .selectDistinct({ n: tracked.containerNumber })
-              .from(tracked)
-              .where(and(active, inArray(tracked.containerNumber, [...boxes])))
-              .all().length;
+          : (
+              await db
+                .selectDistinct({ n: tracked.containerNumber })
+                .from(tracked)
+                .where(and(active, inArray(tracked.containerNumber, [...boxes])))
+            ).length;
       return { inUse, held };
     });
   }
 
   shipments(orgId: string, month: string, identifier?: string): Promise<number> {
+    const { shipmentUsage } = this.x.t;
     return this.x.run(
-      (db) =>
-        db
-          .select({ n: count() })
-          .from(shipmentUsage)
-          .where(
-            identifier === undefined
-              ? ofMonth(orgId, month)
-              : and(ofMonth(orgId, month), eq(shipmentUsage.identifier, identifier)),
-          )
-          .get()!.n,
+      async (db) =>
+        (
+          await db
+            .select({ n: count() })
+            .from(shipmentUsage)
+            .where(
+              identifier === undefined
+                ? ofMonth(shipmentUsage, orgId, month)
+                : and(ofMonth(shipmentUsage, orgId, month), eq(shipmentUsage.identifier, identifier)),
+            )
+        )[0]!.n,
     );
   }
 
   spent(orgId: string, month: string): Promise<number> {
-    return this.x.run((db) =>
+    const { shipmentUsage } = this.x.t;
+    return this.x.run(async (db) =>
       Number(
-        db
-          .select({ s: sum(shipmentUsage.chargedUsd) })
-          .from(shipmentUsage)
-          .where(ofMonth(orgId, month))
-          .get()?.s ?? 0,
+        (
+          await db
+            .select({ s: sum(shipmentUsage.chargedUsd) })
+            .from(shipmentUsage)
+            .where(ofMonth(shipmentUsage, orgId, month))
+        )[0]?.s ?? 0,
       ),
     );
   }
 
   recordShipment(shipment: Shipment, chargedUsd: number): Promise<void> {
-    return this.x.run((db) => {
-      db.insert(shipmentUsage)
-        .values({ ...shipment, chargedUsd })
-        .run();
+    const { shipmentUsage } = this.x.t;
+    return this.x.run(async (db) => {
+      await db.insert(shipmentUsage).values({ ...shipment, chargedUsd });
     });
   }
 
   removeShipment({ orgId, month, identifier }: Shipment): Promise<void> {
-    return this.x.run((db) => {
-      db.delete(shipmentUsage)
-        .where(and(ofMonth(orgId, month), eq(shipmentUsage.identifier, identifier)))
-        .run();
+    const { shipmentUsage } = this.x.t;
+    return this.x.run(async (db) => {
+      await db
+        .delete(shipmentUsage)
+        .where(and(ofMonth(shipmentUsage, orgId, month), eq(shipmentUsage.identifier, identifier)));
     });
   }
 
   otherRootsAdded({ orgId, month, identifier }: Shipment, rootId: string): Promise<number> {
+    const { tracked } = this.x.t;
     return this.x.run(
-      (db) =>
-        db
-          .select({ n: count() })
-          .from(tracked)
-          .where(
-            and(
-              eq(tracked.orgId, orgId),
-              eq(tracked.identifier, identifier),
-              isNull(tracked.parentId),
-              ne(tracked.id, rootId),
-              like(tracked.addedAt, `${month}%`),
-              or(isNull(tracked.archivedReason), ne(tracked.archivedReason, REJECTED_REASON)),
-            ),
-          )
-          .get()!.n,
+      async (db) =>
+        (
+          await db
+            .select({ n: count() })
+            .from(tracked)
+            .where(
+              and(
+                eq(tracked.orgId, orgId),
+                eq(tracked.identifier, identifier),
+                isNull(tracked.parentId),
+                ne(tracked.id, rootId),
+                like(tracked.addedAt, `${month}%`),
+                or(isNull(tracked.archivedReason), ne(tracked.archivedReason, REJECTED_REASON)),
+              ),
+            )
+        )[0]!.n,
     );
   }
 }

@@ -1,10 +1,24 @@
 /**
- * How a SQLite repository runs one statement: against the shared connection (waiting for an open
- * async transaction to finish first, so nothing slips into it), or inside a transaction. Either way
- * the answer is a Promise and duplicate keys come back typed, as a PostgreSQL pool would give them.
+ * How a repository runs its statements: on the shared connection (SQLite: waiting for an open
+ * async transaction to finish first, so nothing slips into it; PostgreSQL: a pooled connection), or
+ * inside a transaction. Either way the answer is a Promise and duplicate keys come back typed.
  */
 import type { Db } from "./database.ts";
+import type { Dialect } from "./dialect.ts";
+import type * as schema from "./schema.ts";
+
+/** The tables of the runner's dialect: schema.ts's, or their PostgreSQL mirror (same shapes). */
+export type Tables = typeof schema;
 
 export interface Runner {
-  run<T>(query: (db: Db) => T): Promise<T>;
+  readonly t: Tables;
+  readonly dialect: Dialect;
+  /** The connection prepared statements are made on (SQLite); see Dialect.statement. */
+  readonly root: Db;
+  run<T>(query: (db: Db) => Promise<T> | T): Promise<T>;
+  /**
+   * Runs several statements as one unit: in a transaction of their own, or as part of the
+   * enclosing one when the runner is already inside a transaction.
+   */
+  atomic<T>(work: (db: Db) => Promise<T>): Promise<T>;
 }

@@ -176,20 +176,29 @@ export const corrections = sqliteTable("corrections", {
 
 /**
  * Webhook outbox: written in the same transaction as the state change that raised the event; the
- * dispatcher (webhooks module) drains it. id is the event id receivers deduplicate on.
+ * dispatcher (webhooks module) fans it out in sequence order, marking what it took. id is the event
+ * id receivers deduplicate on.
  */
 export const outbox = sqliteTable(
   "outbox",
   {
-    id: text("id").primaryKey(),
+    /** Append order (PostgreSQL: an identity column). */
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    id: text("id").notNull(),
     orgId: text("org_id").notNull(),
     product: text("product").notNull(),
     type: text("type").notNull(),
     occurredAt: text("occurred_at").notNull(),
     data: text("data", { mode: "json" }).notNull(),
     createdAt: text("created_at").notNull(),
+    /** Turned into deliveries. A flag, not a cursor: on PostgreSQL sequence values commit out of order. */
+    fannedOut: integer("fanned_out", { mode: "boolean" }).notNull().default(false),
   },
-  (t) => [index("outbox_org_created").on(t.orgId, t.createdAt)],
+  (t) => [
+    uniqueIndex("outbox_id").on(t.id),
+    index("outbox_org_created").on(t.orgId, t.createdAt),
+    index("outbox_pending").on(t.seq).where(sql`not ${t.fannedOut}`),
+  ],
 );
 
 /** Unique shipments started per organisation and month (the shipment quota counts these). */
@@ -287,12 +296,6 @@ export const webhookAttempts = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.deliveryId, t.attempt] })],
 );
-
-/** How far each dispatcher-side reader has consumed an append-only table (outbox rowid). */
-export const webhookCursors = sqliteTable("webhook_cursors", {
-  name: text("name").primaryKey(),
-  position: integer("position").notNull(),
-});
 
 /**
  * Free-time terms an organisation holds with its carriers. The most specific match wins (carrier,

@@ -1,7 +1,7 @@
 /** bun:sqlite adapter: the only file that knows the embedded database is Bun's. */
 import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { type OpenDb, openWith, type SyncSqliteClient } from "./database.ts";
 
 export type { Db, OpenDb } from "./database.ts";
@@ -14,5 +14,6 @@ export function openDatabase(path: string): OpenDb {
   return openWith(
     new Database(path, { create: true, strict: true }) as unknown as SyncSqliteClient,
     MIGRATIONS,
+    path === ":memory:" ? null : resolve(path),
   );
 }

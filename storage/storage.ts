@@ -1,23 +1,28 @@
 /**
  * The storage layer's front door: repositories with async methods, and `transaction(async (tx) =>
- * ...)` handing repositories bound to one transaction. Callers see only these interfaces, so a
- * PostgreSQL implementation (a pool, one connection per transaction) can slot in behind them; the
- * SQLite one below runs bun:sqlite's synchronous calls underneath.
+ * ...)` handing repositories bound to one transaction. One implementation of each repository serves
+ * both databases (storage/dialect.ts holds what differs); this file runs them on SQLite (one
+ * connection, statements queued) or on a PostgreSQL pool (a connection per transaction).
+ * storage/open.ts opens the one PORTOLAN_DB names.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { sql } from "drizzle-orm";
-import { type Accounts, SqliteAccounts } from "./accounts.ts";
-import type { Db } from "./database.ts";
+import { type Accounts, SqlAccounts } from "./accounts.ts";
+import type { Db, OpenDb } from "./database.ts";
+import { type Dialect, postgresDialect, sqliteDialect } from "./dialect.ts";
 import { storageError } from "./errors.ts";
-import { type CarrierEvents, SqliteCarrierEvents } from "./events.ts";
-import { type Orgs, SqliteOrgs } from "./orgs.ts";
-import { type Outbox, SqliteOutbox } from "./outbox.ts";
-import { type Quotas, SqliteQuotas } from "./quotas.ts";
-import type { Runner } from "./runner.ts";
-import { SqliteTerms, type Terms } from "./terms.ts";
-import { SqliteTrackings, type Trackings } from "./trackings.ts";
-import { type CallCounters, SqliteCallCounters } from "./usage.ts";
-import { SqliteWebhooks, type Webhooks } from "./webhooks.ts";
+import { type CarrierEvents, SqlCarrierEvents } from "./events.ts";
+import { type Orgs, SqlOrgs } from "./orgs.ts";
+import { type Outbox, SqlOutbox } from "./outbox.ts";
+import { pgSchema } from "./pg-schema.ts";
+import type { OpenPg } from "./postgres.ts";
+import { type Quotas, SqlQuotas } from "./quotas.ts";
+import type { Runner, Tables } from "./runner.ts";
+import * as schema from "./schema.ts";
+import { SqlTerms, type Terms } from "./terms.ts";
+import { SqlTrackings, type Trackings } from "./trackings.ts";
+import { type CallCounters, SqlCallCounters } from "./usage.ts";
+import { SqlWebhooks, type Webhooks } from "./webhooks.ts";
 
 export interface Repositories {
   trackings: Trackings;
@@ -32,52 +37,92 @@ export interface Repositories {
 }
 
 export interface Storage extends Repositories {
+  readonly dialect: Dialect;
   /**
-   * Runs `fn` in one read-then-write transaction (it takes the write lock first, so the reads still
-   * hold at commit, also with other processes on the database) and commits what it wrote, or rolls
-   * it all back when it throws. Use only `tx`'s repositories inside: the outer ones wait for the
-   * transaction to end. Duplicate keys throw DuplicateKeyError.
+   * Runs `fn` in one read-then-write transaction and commits what it wrote, or rolls it all back
+   * when it throws. Use only `tx`'s repositories inside. Counts read inside hold at commit: SQLite
+   * takes the write lock first; on PostgreSQL lock the rows they depend on (`tx.orgs.lock`).
+   * Duplicate keys throw DuplicateKeyError.
    */
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
+  /** Moves whenever account data may have changed in another process: a key cache's validator. */
+  dataVersion(): number;
+  /** The tables and the drizzle database, for tests and benches that check what was written. */
+  readonly t: Tables;
+  readonly db: Db;
+  close(): Promise<void>;
 }
 
-function repositories(db: Db, x: Runner): Repositories {
+function repositories(x: Runner): Repositories {
   return {
-    trackings: new SqliteTrackings(x),
-    events: new SqliteCarrierEvents(x),
-    outbox: new SqliteOutbox(x),
-    quotas: new SqliteQuotas(x),
-    orgs: new SqliteOrgs(x),
-    terms: new SqliteTerms(x),
-    webhooks: new SqliteWebhooks(db, x),
-    accounts: new SqliteAccounts(db, x),
-    usage: new SqliteCallCounters(x),
+    trackings: new SqlTrackings(x),
+    events: new SqlCarrierEvents(x),
+    outbox: new SqlOutbox(x),
+    quotas: new SqlQuotas(x),
+    orgs: new SqlOrgs(x),
+    terms: new SqlTerms(x),
+    webhooks: new SqlWebhooks(x),
+    accounts: new SqlAccounts(x),
+    usage: new SqlCallCounters(x),
   };
 }
 
-function direct<T>(db: Db, query: (db: Db) => T): Promise<T> {
+async function guarded<T>(query: () => Promise<T> | T): Promise<T> {
   try {
-    return Promise.resolve(query(db));
+    return await query();
   } catch (err) {
-    return Promise.reject(storageError(err));
+    throw storageError(err);
   }
 }
 
-/**
- * SQLite: one connection per process. An async transaction leaves the connection between its
- * awaits, so while one is open every other statement through this storage waits for it to end
- * (else it would run inside the transaction), and transactions run one after another.
- */
-class SqliteStorage implements Storage {
-  private open: Promise<void> | null = null;
-  /** Set while code runs inside one of this storage's transactions (across its awaits). */
-  private readonly inside = new AsyncLocalStorage<true>();
-  private readonly root: Repositories;
-  private readonly bound: Repositories;
+const INSIDE_MESSAGE =
+  "storage: inside a transaction, use the repositories it hands over (tx), not the outer ones";
 
-  constructor(private readonly db: Db) {
-    this.root = repositories(db, { run: (query) => this.whenIdle(query) });
-    this.bound = repositories(db, { run: (query) => direct(db, query) });
+/** Shared by both: the repository getters, and refusing the outer repositories inside a transaction. */
+abstract class BaseStorage implements Storage {
+  /** Set while code runs inside one of this storage's transactions (across its awaits). */
+  protected readonly inside = new AsyncLocalStorage<true>();
+  protected readonly root: Repositories;
+
+  constructor(
+    readonly db: Db,
+    readonly t: Tables,
+    readonly dialect: Dialect,
+  ) {
+    this.root = repositories({
+      t,
+      dialect,
+      root: db,
+      run: (query) => this.run(query),
+      atomic: (work) => this.atomic(work),
+    });
+  }
+
+  /** Runs statements outside any transaction. */
+  protected abstract run<T>(query: (db: Db) => Promise<T> | T): Promise<T>;
+  /** Runs `work` in a transaction of its own. */
+  protected abstract atomic<T>(work: (db: Db) => Promise<T>): Promise<T>;
+  abstract dataVersion(): number;
+  abstract close(): Promise<void>;
+
+  /** A runner for code already inside the transaction `tx`. */
+  protected bound(tx: Db): Repositories {
+    return repositories({
+      t: this.t,
+      dialect: this.dialect,
+      root: this.db,
+      run: (query) => guarded(() => query(tx)),
+      atomic: (work) => guarded(() => work(tx)),
+    });
+  }
+
+  /** The outer repositories, or a second transaction, used inside a transaction would wait forever. */
+  protected refuseInside(): void {
+    if (this.inside.getStore()) throw new Error(INSIDE_MESSAGE);
+  }
+
+  transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
+    return this.atomic((tx) => this.inside.run(true, () => fn(this.bound(tx))));
   }
 
   get trackings() {
@@ -107,67 +152,109 @@ class SqliteStorage implements Storage {
   get usage() {
     return this.root.usage;
   }
+}
 
-  /** The outer repositories, or a second transaction, used inside a transaction would wait forever. */
-  private refuseInside(): void {
-    if (this.inside.getStore()) {
-      throw new Error(
-        "storage: inside a transaction, use the repositories it hands over (tx), not the outer ones",
-      );
+/** Whose turn it is, per SQLite file: connections to one file in one process take turns too. */
+const turns = new Map<string, { tail: Promise<void> }>();
+
+/**
+ * SQLite: one connection per process. An async unit of work leaves the connection between its
+ * awaits, so units (single statements and transactions alike) take turns: a statement never
+ * slips into another caller's open transaction. Two connections to one file in one process (tests
+ * with two platforms) share the queue: a BEGIN IMMEDIATE blocks the thread while it waits for the
+ * lock, so the other connection's open transaction could never commit.
+ */
+class SqliteStorage extends BaseStorage {
+  private readonly turn: { tail: Promise<void> };
+
+  constructor(private readonly opened: OpenDb) {
+    super(opened.db, schema, sqliteDialect);
+    const shared = opened.file === null ? undefined : turns.get(opened.file);
+    this.turn = shared ?? { tail: Promise.resolve() };
+    if (opened.file !== null && !shared) turns.set(opened.file, this.turn);
+  }
+
+  private async exclusive<T>(work: () => Promise<T>): Promise<T> {
+    this.refuseInside();
+    const before = this.turn.tail;
+    let done!: () => void;
+    this.turn.tail = new Promise((resolve) => {
+      done = resolve;
+    });
+    await before;
+    try {
+      return await guarded(work);
+    } finally {
+      done();
     }
   }
 
-  private async whenIdle<T>(query: (db: Db) => T): Promise<T> {
-    this.refuseInside();
-    while (this.open) await this.open;
-    return direct(this.db, query);
+  protected run<T>(query: (db: Db) => Promise<T> | T): Promise<T> {
+    return this.exclusive(async () => query(this.db));
   }
 
-  async transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
-    this.refuseInside();
-    while (this.open) await this.open;
-    let end!: () => void;
-    this.open = new Promise((resolve) => {
-      end = resolve;
-    });
-    try {
+  protected atomic<T>(work: (db: Db) => Promise<T>): Promise<T> {
+    return this.exclusive(async () => {
       // IMMEDIATE: a deferred read-then-write fails at once (SQLITE_BUSY_SNAPSHOT) when another
       // process commits in between; taking the write lock first waits for it (busy_timeout).
       this.db.run(sql`BEGIN IMMEDIATE`);
       try {
-        const result = await this.inside.run(true, () => fn(this.bound));
+        const result = await work(this.db);
         this.db.run(sql`COMMIT`);
         return result;
       } catch (err) {
         // Also after a failed COMMIT, which leaves the transaction open.
-        this.rollback();
+        try {
+          this.db.run(sql`ROLLBACK`);
+        } catch {
+          // Nothing open: SQLite already rolled back (it does on some errors).
+        }
         throw err;
       }
-    } catch (err) {
-      throw storageError(err);
-    } finally {
-      this.open = null;
-      end();
-    }
+    });
   }
 
-  private rollback(): void {
-    try {
-      this.db.run(sql`ROLLBACK`);
-    } catch {
-      // Nothing open: SQLite already rolled back (it does on some errors).
-    }
+  dataVersion(): number {
+    return this.opened.dataVersion();
+  }
+
+  async close(): Promise<void> {
+    await this.turn.tail;
+    this.opened.close();
   }
 }
 
-const opened = new WeakMap<Db, Storage>();
-
-/** The storage over an open SQLite database: one per connection, so all its users share one queue. */
-export function sqliteStorage(db: Db): Storage {
-  let storage = opened.get(db);
-  if (!storage) {
-    storage = new SqliteStorage(db);
-    opened.set(db, storage);
+/** PostgreSQL: a pool; every transaction holds one connection of it until it ends. */
+class PostgresStorage extends BaseStorage {
+  constructor(private readonly opened: OpenPg) {
+    super(opened.db, pgSchema, postgresDialect);
   }
-  return storage;
+
+  protected run<T>(query: (db: Db) => Promise<T> | T): Promise<T> {
+    this.refuseInside();
+    return guarded(() => query(this.db));
+  }
+
+  protected atomic<T>(work: (db: Db) => Promise<T>): Promise<T> {
+    this.refuseInside();
+    const pg = this.db as unknown as { transaction<R>(fn: (tx: Db) => Promise<R>): Promise<R> };
+    return guarded(() => pg.transaction((tx) => work(tx)));
+  }
+
+  dataVersion(): number {
+    return this.opened.dataVersion();
+  }
+
+  close(): Promise<void> {
+    return this.opened.close();
+  }
+}
+
+/** The storage over an open SQLite database (Bun's, or the Deno runtime's own client). */
+export function sqliteStorage(opened: OpenDb): Storage {
+  return new SqliteStorage(opened);
+}
+
+export function postgresStorage(opened: OpenPg): Storage {
+  return new PostgresStorage(opened);
 }

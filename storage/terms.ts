@@ -1,7 +1,7 @@
 /** Free-time terms (demurrage) of an organisation. */
 import { and, eq } from "drizzle-orm";
 import type { Runner } from "./runner.ts";
-import { freeTimeTerms } from "./schema.ts";
+import type { freeTimeTerms } from "./schema.ts";
 
 export type TermsRow = typeof freeTimeTerms.$inferSelect;
 
@@ -12,24 +12,28 @@ export interface Terms {
   remove(orgId: string, id: string): Promise<boolean>;
 }
 
-export class SqliteTerms implements Terms {
+export class SqlTerms implements Terms {
   constructor(private readonly x: Runner) {}
   forOrg(orgId: string): Promise<TermsRow[]> {
-    return this.x.run((db) => db.select().from(freeTimeTerms).where(eq(freeTimeTerms.orgId, orgId)).all());
+    const { freeTimeTerms } = this.x.t;
+    return this.x.run((db) => db.select().from(freeTimeTerms).where(eq(freeTimeTerms.orgId, orgId)));
   }
   add(row: TermsRow): Promise<void> {
-    return this.x.run((db) => {
-      db.insert(freeTimeTerms).values(row).run();
+    const { freeTimeTerms } = this.x.t;
+    return this.x.run(async (db) => {
+      await db.insert(freeTimeTerms).values(row);
     });
   }
   remove(orgId: string, id: string): Promise<boolean> {
+    const { freeTimeTerms } = this.x.t;
     return this.x.run(
-      (db) =>
-        db
-          .delete(freeTimeTerms)
-          .where(and(eq(freeTimeTerms.id, id), eq(freeTimeTerms.orgId, orgId)))
-          .returning({ id: freeTimeTerms.id })
-          .all().length > 0,
+      async (db) =>
+        (
+          await db
+            .delete(freeTimeTerms)
+            .where(and(eq(freeTimeTerms.id, id), eq(freeTimeTerms.orgId, orgId)))
+            .returning({ id: freeTimeTerms.id })
+        ).length > 0,
     );
   }
 }

@@ -21,7 +21,7 @@ import {
   sql,
 } from "drizzle-orm";
 import type { Runner } from "./runner.ts";
-import { tracked } from "./schema.ts";
+import type { tracked } from "./schema.ts";
 
 export type TrackedRow = typeof tracked.$inferSelect;
 export type NewTracked = typeof tracked.$inferInsert;
@@ -96,209 +96,216 @@ export interface Lane {
   destinationUnlocode: string;
 }
 
-const treeOf = (rootId: string) => or(eq(tracked.id, rootId), eq(tracked.parentId, rootId));
-const activeBoxFilter = (orgId: string) =>
-  and(eq(tracked.orgId, orgId), isNull(tracked.archivedAt), isNotNull(tracked.containerNumber));
+type Tracked = typeof tracked;
+const treeOf = (t: Tracked, rootId: string) => or(eq(t.id, rootId), eq(t.parentId, rootId));
+const activeBoxFilter = (t: Tracked, orgId: string) =>
+  and(eq(t.orgId, orgId), isNull(t.archivedAt), isNotNull(t.containerNumber));
 
-export class SqliteTrackings implements Trackings {
+export class SqlTrackings implements Trackings {
   constructor(private readonly x: Runner) {}
 
+  private get tracked() {
+    return this.x.t.tracked;
+  }
+
+  private one(where: SQL | undefined): Promise<TrackedRow | undefined> {
+    const tracked = this.tracked;
+    return this.x.run(async (db) => (await db.select().from(tracked).where(where).limit(1))[0]);
+  }
+
+  private rows(where: SQL | undefined): Promise<TrackedRow[]> {
+    const tracked = this.tracked;
+    return this.x.run((db) => db.select().from(tracked).where(where));
+  }
+
+  private set(where: SQL | undefined, fields: Partial<TrackedRow>): Promise<void> {
+    const tracked = this.tracked;
+    return this.x.run(async (db) => {
+      await db.update(tracked).set(fields).where(where);
+    });
+  }
+
   byId(id: string): Promise<TrackedRow | undefined> {
-    return this.x.run((db) => db.select().from(tracked).where(eq(tracked.id, id)).get());
+    return this.one(eq(this.tracked.id, id));
   }
 
   get(orgId: string, id: string): Promise<TrackedRow | undefined> {
-    return this.x.run((db) =>
-      db
-        .select()
-        .from(tracked)
-        .where(and(eq(tracked.id, id), eq(tracked.orgId, orgId)))
-        .get(),
-    );
+    const tracked = this.tracked;
+    return this.one(and(eq(tracked.id, id), eq(tracked.orgId, orgId)));
   }
 
   activeCarrying(orgId: string, identifier: string): Promise<TrackedRow[]> {
-    return this.x.run((db) => {
+    const tracked = this.tracked;
+    return this.x.run(async (db) => {
       // Two indexed lookups: SQLite's planner serves an OR of the two columns with a scan.
       const active = (column: typeof tracked.identifier | typeof tracked.containerNumber) =>
         db
           .select()
           .from(tracked)
-          .where(and(eq(tracked.orgId, orgId), eq(column, identifier), isNull(tracked.archivedAt)))
-          .all();
-      return [...active(tracked.identifier), ...active(tracked.containerNumber)];
+          .where(and(eq(tracked.orgId, orgId), eq(column, identifier), isNull(tracked.archivedAt)));
+      return [...(await active(tracked.identifier)), ...(await active(tracked.containerNumber))];
     });
   }
 
   children(parentId: string): Promise<TrackedRow[]> {
-    return this.x.run((db) => db.select().from(tracked).where(eq(tracked.parentId, parentId)).all());
+    return this.rows(eq(this.tracked.parentId, parentId));
   }
 
   parkedBoxes(rootId: string): Promise<Set<string>> {
-    return this.x.run(
-      (db) =>
-        new Set(
-          db
-            .select({ n: tracked.containerNumber })
-            .from(tracked)
-            .where(and(eq(tracked.parentId, rootId), eq(tracked.archivedReason, PARKED_REASON)))
-            .all()
-            .map((r) => r.n!),
-        ),
-    );
+    const tracked = this.tracked;
+    return this.x.run(async (db) => {
+      const rows = await db
+        .select({ n: tracked.containerNumber })
+        .from(tracked)
+        .where(and(eq(tracked.parentId, rootId), eq(tracked.archivedReason, PARKED_REASON)));
+      return new Set(rows.map((r) => r.n!));
+    });
   }
 
   latestRoot(orgId: string, identifier: string): Promise<TrackedRow | undefined> {
-    return this.x.run((db) =>
-      db
-        .select()
-        .from(tracked)
-        .where(and(eq(tracked.orgId, orgId), eq(tracked.identifier, identifier), isNull(tracked.parentId)))
-        .orderBy(desc(tracked.addedAt))
-        .limit(1)
-        .get(),
+    const tracked = this.tracked;
+    return this.x.run(
+      async (db) =>
+        (
+          await db
+            .select()
+            .from(tracked)
+            .where(
+              and(eq(tracked.orgId, orgId), eq(tracked.identifier, identifier), isNull(tracked.parentId)),
+            )
+            .orderBy(desc(tracked.addedAt))
+            .limit(1)
+        )[0],
     );
   }
 
   lastCompleted(orgId: string, identifier: string): Promise<TrackedRow | undefined> {
-    return this.x.run((db) =>
-      db
-        .select()
-        .from(tracked)
-        .where(
-          and(
-            eq(tracked.orgId, orgId),
-            or(eq(tracked.identifier, identifier), eq(tracked.containerNumber, identifier)),
-            like(tracked.archivedReason, "completed%"),
-          ),
-        )
-        .orderBy(desc(tracked.archivedAt))
-        .limit(1)
-        .get(),
+    const tracked = this.tracked;
+    return this.x.run(
+      async (db) =>
+        (
+          await db
+            .select()
+            .from(tracked)
+            .where(
+              and(
+                eq(tracked.orgId, orgId),
+                or(eq(tracked.identifier, identifier), eq(tracked.containerNumber, identifier)),
+                like(tracked.archivedReason, "completed%"),
+              ),
+            )
+            .orderBy(desc(tracked.archivedAt))
+            .limit(1)
+        )[0],
     );
   }
 
   insert(row: NewTracked): Promise<TrackedRow> {
-    return this.x.run((db) => db.insert(tracked).values(row).returning().get());
+    const tracked = this.tracked;
+    return this.x.run(async (db) => (await db.insert(tracked).values(row).returning())[0]!);
   }
 
   update(id: string, fields: Partial<TrackedRow>): Promise<void> {
-    return this.x.run((db) => {
-      db.update(tracked).set(fields).where(eq(tracked.id, id)).run();
-    });
+    return this.set(eq(this.tracked.id, id), fields);
   }
 
   updateWhileAdding(id: string, fields: Partial<TrackedRow>): Promise<void> {
-    return this.x.run((db) => {
-      db.update(tracked)
-        .set(fields)
-        .where(and(eq(tracked.id, id), eq(tracked.adding, true)))
-        .run();
-    });
+    const tracked = this.tracked;
+    return this.set(and(eq(tracked.id, id), eq(tracked.adding, true)), fields);
   }
 
   updateTree(rootId: string, fields: Partial<TrackedRow>, activeOnly = false): Promise<void> {
-    return this.x.run((db) => {
-      db.update(tracked)
-        .set(fields)
-        .where(activeOnly ? and(treeOf(rootId), isNull(tracked.archivedAt)) : treeOf(rootId))
-        .run();
-    });
+    const tracked = this.tracked;
+    const tree = treeOf(tracked, rootId);
+    return this.set(activeOnly ? and(tree, isNull(tracked.archivedAt)) : tree, fields);
   }
 
   updateParked(rootId: string, fields: Partial<TrackedRow>): Promise<void> {
-    return this.x.run((db) => {
-      db.update(tracked)
-        .set(fields)
-        .where(and(eq(tracked.parentId, rootId), eq(tracked.archivedReason, PARKED_REASON)))
-        .run();
-    });
+    const tracked = this.tracked;
+    return this.set(and(eq(tracked.parentId, rootId), eq(tracked.archivedReason, PARKED_REASON)), fields);
   }
 
   treeIds(rootId: string): Promise<string[]> {
-    return this.x.run((db) =>
-      db
-        .select({ id: tracked.id })
-        .from(tracked)
-        .where(treeOf(rootId))
-        .all()
-        .map((r) => r.id),
+    const tracked = this.tracked;
+    return this.x.run(async (db) =>
+      (await db.select({ id: tracked.id }).from(tracked).where(treeOf(tracked, rootId))).map((r) => r.id),
     );
   }
 
   delete(ids: readonly string[]): Promise<void> {
-    return this.x.run((db) => {
-      db.delete(tracked)
-        .where(inArray(tracked.id, [...ids]))
-        .run();
+    const tracked = this.tracked;
+    return this.x.run(async (db) => {
+      await db.delete(tracked).where(inArray(tracked.id, [...ids]));
     });
   }
 
   leasedInTree(rootId: string): Promise<TrackedRow[]> {
-    return this.x.run((db) =>
-      db
-        .select()
-        .from(tracked)
-        .where(
-          and(
-            treeOf(rootId),
-            eq(tracked.ownerIsLessor, true),
-            or(isNull(tracked.archivedReason), ne(tracked.archivedReason, PARKED_REASON)),
-          ),
-        )
-        .all(),
+    const tracked = this.tracked;
+    return this.rows(
+      and(
+        treeOf(tracked, rootId),
+        eq(tracked.ownerIsLessor, true),
+        or(isNull(tracked.archivedReason), ne(tracked.archivedReason, PARKED_REASON)),
+      ),
     );
   }
 
   recoverInterruptedAdds(now: string, startedBefore: string): Promise<number> {
+    const tracked = this.tracked;
     return this.x.run(
-      (db) =>
-        db
-          .update(tracked)
-          .set({ nextPollAt: now })
-          .where(
-            and(
-              eq(tracked.adding, true),
-              isNull(tracked.archivedAt),
-              lte(tracked.addedAt, startedBefore),
-              or(isNull(tracked.nextPollAt), gt(tracked.nextPollAt, now)),
-            ),
-          )
-          .returning({ id: tracked.id })
-          .all().length,
+      async (db) =>
+        (
+          await db
+            .update(tracked)
+            .set({ nextPollAt: now })
+            .where(
+              and(
+                eq(tracked.adding, true),
+                isNull(tracked.archivedAt),
+                lte(tracked.addedAt, startedBefore),
+                or(isNull(tracked.nextPollAt), gt(tracked.nextPollAt, now)),
+              ),
+            )
+            .returning({ id: tracked.id })
+        ).length,
     );
   }
 
   claimDue(now: string, until: string, limit: number): Promise<string[]> {
-    return this.x.run((db) => {
-      const due = db
-        .select({ id: tracked.id })
-        .from(tracked)
-        .where(and(isNull(tracked.archivedAt), isNull(tracked.parentId), lte(tracked.nextPollAt, now)))
-        .orderBy(tracked.nextPollAt)
-        .limit(limit)
-        .all()
-        .map((r) => r.id);
+    const tracked = this.tracked;
+    return this.x.atomic(async (db) => {
+      // Rows another poller is claiming right now are passed over, not waited for (PostgreSQL);
+      // the update re-checks that each is still due, so a row is never taken twice either way.
+      const due = (
+        await this.x.dialect.forUpdate(
+          db
+            .select({ id: tracked.id })
+            .from(tracked)
+            .where(and(isNull(tracked.archivedAt), isNull(tracked.parentId), lte(tracked.nextPollAt, now)))
+            .orderBy(tracked.nextPollAt)
+            .limit(limit),
+          { skipLocked: true },
+        )
+      ).map((r) => r.id);
       if (due.length === 0) return [];
-      return db
-        .update(tracked)
-        .set({ nextPollAt: until })
-        .where(and(inArray(tracked.id, due), lte(tracked.nextPollAt, now)))
-        .returning({ id: tracked.id })
-        .all()
-        .map((r) => r.id);
+      return (
+        await db
+          .update(tracked)
+          .set({ nextPollAt: until })
+          .where(and(inArray(tracked.id, due), lte(tracked.nextPollAt, now)))
+          .returning({ id: tracked.id })
+      ).map((r) => r.id);
     });
   }
 
   list(orgId: string, filter: ListFilter): Promise<TrackedRow[]> {
+    const tracked = this.tracked;
     const conditions: SQL[] = [
       eq(tracked.orgId, orgId),
       filter.archived ? isNotNull(tracked.archivedAt) : isNull(tracked.archivedAt),
     ];
     if (filter.status !== undefined) conditions.push(eq(tracked.status, filter.status));
-    for (const tag of filter.tags) {
-      conditions.push(sql`exists (select 1 from json_each(${tracked.tags}) where value = ${tag})`);
-    }
+    for (const tag of filter.tags) conditions.push(this.x.dialect.jsonArrayHas(tracked.tags, tag));
     if (filter.after) {
       const { updatedAt, id } = filter.after;
       conditions.push(
@@ -311,31 +318,31 @@ export class SqliteTrackings implements Trackings {
         .from(tracked)
         .where(and(...conditions))
         .orderBy(desc(tracked.updatedAt), desc(tracked.id))
-        .limit(filter.limit)
-        .all(),
+        .limit(filter.limit),
     );
   }
 
   activeBoxes(orgId: string, limit: number): Promise<TrackedRow[]> {
+    const tracked = this.tracked;
     return this.x.run((db) =>
       db
         .select()
         .from(tracked)
-        .where(activeBoxFilter(orgId))
+        .where(activeBoxFilter(tracked, orgId))
         .orderBy(desc(tracked.updatedAt))
-        .limit(limit)
-        .all(),
+        .limit(limit),
     );
   }
 
   laneArrivals(lane: Lane, onTimeDays: number): Promise<{ total: number; onTime: number }> {
+    const tracked = this.tracked;
     // delay_bars[3]: the arrival's delay against the first plan, in days.
-    const arrival = sql<number>`json_extract(${tracked.delayBars}, '$[3]')`;
-    return this.x.run((db) => {
-      const row = db
+    const arrival = this.x.dialect.jsonNumberAt(tracked.delayBars, 3);
+    return this.x.run(async (db) => {
+      const [row] = await db
         .select({
-          total: sql<number>`count(*)`,
-          onTime: sql<number | null>`sum(abs(${arrival}) <= ${onTimeDays})`,
+          total: count(),
+          onTime: sql<number | null>`sum(case when abs(${arrival}) <= ${onTimeDays} then 1 else 0 end)`,
         })
         .from(tracked)
         .where(
@@ -347,22 +354,22 @@ export class SqliteTrackings implements Trackings {
             inArray(tracked.stage, ["discharged", "available", "delivered", "returned_empty"]),
             sql`${arrival} is not null`,
           ),
-        )
-        .get();
-      return { total: row?.total ?? 0, onTime: Number(row?.onTime ?? 0) };
+        );
+      return { total: Number(row?.total ?? 0), onTime: Number(row?.onTime ?? 0) };
     });
   }
 
   activeBoxesByStatus(orgId: string): Promise<Record<string, number>> {
-    return this.x.run((db) =>
+    const tracked = this.tracked;
+    return this.x.run(async (db) =>
       Object.fromEntries(
-        db
-          .select({ status: tracked.status, n: count() })
-          .from(tracked)
-          .where(activeBoxFilter(orgId))
-          .groupBy(tracked.status)
-          .all()
-          .map((s) => [s.status, s.n]),
+        (
+          await db
+            .select({ status: tracked.status, n: count() })
+            .from(tracked)
+            .where(activeBoxFilter(tracked, orgId))
+            .groupBy(tracked.status)
+        ).map((s) => [s.status, s.n]),
       ),
     );
   }

@@ -1,14 +1,19 @@
 /**
  * Webhook persistence: endpoints for the management routes; fan-out, claims and results for the
- * dispatcher. SQLite specifics stay here (rowid cursor over the outbox, UPDATE ... RETURNING claims);
- * docs/webhooks.md says how each maps onto PostgreSQL. Each method runs its statements as one unit
- * (the multi-statement ones in one IMMEDIATE transaction) and answers a Promise.
+ * dispatcher. One implementation for SQLite and PostgreSQL. Any number of dispatchers share the
+ * database: the outbox rows a fan-out takes and the due deliveries a claim reads are locked FOR
+ * UPDATE SKIP LOCKED, so two dispatchers take different rows and never wait for each other
+ * (SQLite: its write lock, taken at BEGIN, makes each unit exclusive anyway). Outbox rows are
+ * marked fanned out rather than followed by a cursor: PostgreSQL hands out sequence values in
+ * insert order, not commit order, and a cursor would skip a row committed late; an uncommitted row
+ * is invisible and simply taken by a later fan-out. Each method runs its statements as one unit
+ * (the multi-statement ones atomically) and answers a Promise.
  */
-import { and, desc, eq, gt, inArray, lte, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, lte, min, sql } from "drizzle-orm";
 import { subscribed } from "../common/subscriptions.ts";
 import type { Db } from "./database.ts";
 import type { Runner } from "./runner.ts";
-import { webhookAttempts, webhookCursors, webhookDeliveries, webhookEndpoints } from "./schema.ts";
+import type { webhookDeliveries, webhookEndpoints } from "./schema.ts";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -105,7 +110,12 @@ export interface Webhooks {
   /** Every organisation's active endpoints of a product: who an operator's notice reaches. */
   active(product: string): Promise<Array<Pick<EndpointRow, "orgId" | "eventTypes">>>;
   get(orgId: string, product: string, id: string): Promise<EndpointRow | undefined>;
-  recentDeliveries(endpointId: string): Promise<DeliveryRow[]>;
+  /** The endpoint with its most recent deliveries, or undefined when the organisation has no such endpoint. */
+  detail(
+    orgId: string,
+    product: string,
+    id: string,
+  ): Promise<{ endpoint: EndpointRow; recent: DeliveryRow[] } | undefined>;
   update(orgId: string, product: string, id: string, patch: EndpointPatch): Promise<EndpointRow | undefined>;
   delete(orgId: string, product: string, id: string): Promise<boolean>;
   queue(
@@ -124,42 +134,42 @@ export interface Webhooks {
   reseal(endpointId: string, from: Sealed, to: Sealed): Promise<void>;
 }
 
-export class SqliteWebhooks implements Webhooks {
+export class SqlWebhooks implements Webhooks {
   /** The dispatcher's per-row statements, prepared once: building the SQL costs more than running it. */
-  private readonly q: ReturnType<typeof prepareStatements>;
+  private readonly q: Statements;
 
-  /** `db` is the connection `x` runs on; the prepared statements are bound to it. */
-  constructor(
-    db: Db,
-    private readonly x: Runner,
-  ) {
-    this.q = prepareStatements(db);
+  constructor(private readonly x: Runner) {
+    this.q = statementsFor(x);
   }
 
   // ---- management -------------------------------------------------------------------------------
 
   create(e: NewEndpoint): Promise<EndpointRow> {
-    return this.x.run((db) =>
-      db
-        .insert(webhookEndpoints)
-        .values({
-          id: e.id,
-          orgId: e.orgId,
-          product: e.product,
-          url: e.url,
-          eventTypes: e.eventTypes,
-          description: e.description,
-          createdAt: e.createdAt,
-          secretHash: e.secretHash,
-          secretKeyId: e.sealed.keyId,
-          secretSealed: e.sealed.blob,
-        })
-        .returning()
-        .get(),
+    const { webhookEndpoints } = this.x.t;
+    return this.x.run(
+      async (db) =>
+        (
+          await db
+            .insert(webhookEndpoints)
+            .values({
+              id: e.id,
+              orgId: e.orgId,
+              product: e.product,
+              url: e.url,
+              eventTypes: e.eventTypes,
+              description: e.description,
+              createdAt: e.createdAt,
+              secretHash: e.secretHash,
+              secretKeyId: e.sealed.keyId,
+              secretSealed: e.sealed.blob,
+            })
+            .returning()
+        )[0]!,
     );
   }
 
   private own(orgId: string, product: string, id: string) {
+    const { webhookEndpoints } = this.x.t;
     return and(
       eq(webhookEndpoints.id, id),
       eq(webhookEndpoints.orgId, orgId),
@@ -168,96 +178,114 @@ export class SqliteWebhooks implements Webhooks {
   }
 
   list(orgId: string, product: string): Promise<EndpointRow[]> {
+    const { webhookEndpoints } = this.x.t;
     return this.x.run((db) =>
       db
         .select()
         .from(webhookEndpoints)
         .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.product, product)))
-        .orderBy(desc(webhookEndpoints.createdAt), desc(sql`rowid`))
-        .all(),
+        .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id)),
     );
   }
 
   active(product: string): Promise<Array<Pick<EndpointRow, "orgId" | "eventTypes">>> {
+    const { webhookEndpoints } = this.x.t;
     return this.x.run((db) =>
       db
         .select({ orgId: webhookEndpoints.orgId, eventTypes: webhookEndpoints.eventTypes })
         .from(webhookEndpoints)
-        .where(and(eq(webhookEndpoints.product, product), eq(webhookEndpoints.active, true)))
-        .all(),
+        .where(and(eq(webhookEndpoints.product, product), eq(webhookEndpoints.active, true))),
     );
   }
 
   get(orgId: string, product: string, id: string): Promise<EndpointRow | undefined> {
-    return this.x.run((db) =>
-      db
-        .select()
-        .from(webhookEndpoints)
-        .where(this.own(orgId, product, id))
-        .get(),
+    const { webhookEndpoints } = this.x.t;
+    return this.x.run(
+      async (db) =>
+        (
+          await db
+            .select()
+            .from(webhookEndpoints)
+            .where(this.own(orgId, product, id))
+            .limit(1)
+        )[0],
     );
   }
 
-  recentDeliveries(endpointId: string): Promise<DeliveryRow[]> {
-    return this.x.run((db) =>
-      db
+  detail(
+    orgId: string,
+    product: string,
+    id: string,
+  ): Promise<{ endpoint: EndpointRow; recent: DeliveryRow[] } | undefined> {
+    const { webhookDeliveries, webhookEndpoints } = this.x.t;
+    return this.x.run(async (db) => {
+      // Deliveries first, then the endpoint: a result is committed with both, so a delivery read
+      // as delivered always comes with the endpoint's health fields it moved (PostgreSQL reads each
+      // statement at its own moment).
+      const recent = await db
         .select()
         .from(webhookDeliveries)
-        .where(eq(webhookDeliveries.endpointId, endpointId))
-        .orderBy(desc(webhookDeliveries.createdAt), desc(sql`rowid`))
-        .limit(RECENT_DELIVERIES)
-        .all(),
-    );
+        .where(eq(webhookDeliveries.endpointId, id))
+        .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+        .limit(RECENT_DELIVERIES);
+      const [endpoint] = await db
+        .select()
+        .from(webhookEndpoints)
+        .where(this.own(orgId, product, id))
+        .limit(1);
+      return endpoint ? { endpoint, recent } : undefined;
+    });
   }
 
   /** Applies the fields given; active=true also clears the failure streak and releases held deliveries. */
   update(orgId: string, product: string, id: string, patch: EndpointPatch): Promise<EndpointRow | undefined> {
-    return this.x.run((db) =>
-      db.transaction(
-        (tx) => {
-          const set: Partial<EndpointRow> = {};
-          if (patch.url !== undefined) set.url = patch.url;
-          if (patch.eventTypes !== undefined) set.eventTypes = patch.eventTypes;
-          if (patch.description !== undefined) set.description = patch.description;
-          if (patch.active !== undefined) set.active = patch.active;
-          if (patch.active === true)
-            Object.assign(set, { failureCount: 0, failingSince: null, disabledReason: null });
-          const row =
-            Object.keys(set).length === 0
-              ? tx
-                  .select()
-                  .from(webhookEndpoints)
-                  .where(this.own(orgId, product, id))
-                  .get()
-              : tx
-                  .update(webhookEndpoints)
-                  .set(set)
-                  .where(this.own(orgId, product, id))
-                  .returning()
-                  .get();
-          if (row && patch.active === true) {
-            // Deliveries held while the endpoint was off are due again now, each where its ladder stood.
-            tx.update(webhookDeliveries)
-              .set({ nextAttemptAt: 0 })
-              .where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, "pending")))
-              .run();
-          }
-          return row;
-        },
-        { behavior: "immediate" },
-      ),
-    );
+    const { webhookEndpoints, webhookDeliveries } = this.x.t;
+    return this.x.atomic(async (db) => {
+      const set: Partial<EndpointRow> = {};
+      if (patch.url !== undefined) set.url = patch.url;
+      if (patch.eventTypes !== undefined) set.eventTypes = patch.eventTypes;
+      if (patch.description !== undefined) set.description = patch.description;
+      if (patch.active !== undefined) set.active = patch.active;
+      if (patch.active === true)
+        Object.assign(set, { failureCount: 0, failingSince: null, disabledReason: null });
+      const row =
+        Object.keys(set).length === 0
+          ? (
+              await db
+                .select()
+                .from(webhookEndpoints)
+                .where(this.own(orgId, product, id))
+                .limit(1)
+            )[0]
+          : (
+              await db
+                .update(webhookEndpoints)
+                .set(set)
+                .where(this.own(orgId, product, id))
+                .returning()
+            )[0];
+      if (row && patch.active === true) {
+        // Deliveries held while the endpoint was off are due again now, each where its ladder stood.
+        await db
+          .update(webhookDeliveries)
+          .set({ nextAttemptAt: 0 })
+          .where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, "pending")));
+      }
+      return row;
+    });
   }
 
   /** Removes the endpoint with its deliveries and attempts (cascade). */
   delete(orgId: string, product: string, id: string): Promise<boolean> {
+    const { webhookEndpoints } = this.x.t;
     return this.x.run(
-      (db) =>
-        db
-          .delete(webhookEndpoints)
-          .where(this.own(orgId, product, id))
-          .returning()
-          .all().length > 0,
+      async (db) =>
+        (
+          await db
+            .delete(webhookEndpoints)
+            .where(this.own(orgId, product, id))
+            .returning({ id: webhookEndpoints.id })
+        ).length > 0,
     );
   }
 
@@ -265,81 +293,82 @@ export class SqliteWebhooks implements Webhooks {
     endpointId: string,
     d: { id: string; eventType: string; body: string; createdAt: string },
   ): Promise<void> {
-    return this.x.run((db) => {
-      db.insert(webhookDeliveries)
-        .values({ ...d, endpointId, eventId: null })
-        .run();
+    const { webhookDeliveries } = this.x.t;
+    return this.x.run(async (db) => {
+      await db.insert(webhookDeliveries).values({ ...d, endpointId, eventId: null });
     });
   }
 
   // ---- dispatcher -------------------------------------------------------------------------------
 
   /**
-   * Turns new outbox rows into deliveries, one per active subscribed endpoint of the row's
-   * organisation and product, and moves the cursor, in one transaction. Idempotent: delivery ids are
-   * derived from (event, endpoint) and unique per endpoint. Returns the outbox rows consumed.
+   * Turns outbox rows not yet fanned out into deliveries, one per active subscribed endpoint of the
+   * row's organisation and product, and marks them fanned out, in one unit. Rows another
+   * dispatcher's fan-out holds are passed over (it takes them), not waited for. Idempotent: delivery
+   * ids are derived from (event, endpoint) and unique per endpoint. Returns the outbox rows consumed.
    */
   fanOut(nowMs: number, deliveryId: (eventId: string, endpointId: string) => string): Promise<number> {
-    return this.x.run((db) =>
-      db.transaction(
-        (tx) => {
-          const cursor = tx.select().from(webhookCursors).where(eq(webhookCursors.name, "outbox")).get();
-          const rows = tx.all<{
-            pos: number;
-            id: string;
-            org_id: string;
-            product: string;
-            type: string;
-            occurred_at: string;
-            data: string;
-          }>(
-            sql`select rowid as pos, id, org_id, product, type, occurred_at, data from outbox
-              where rowid > ${cursor?.position ?? 0} order by rowid limit ${FANOUT_BATCH}`,
-          );
-          if (rows.length === 0) return 0;
-          const orgs = [...new Set(rows.map((r) => r.org_id))];
-          const endpoints = tx
-            .select()
-            .from(webhookEndpoints)
-            .where(and(inArray(webhookEndpoints.orgId, orgs), eq(webhookEndpoints.active, true)))
-            .all();
-          const createdAt = iso(nowMs);
-          for (const row of rows) {
-            for (const ep of endpoints) {
-              if (
-                ep.orgId !== row.org_id ||
-                ep.product !== row.product ||
-                !subscribed(ep.eventTypes, row.type)
-              )
-                continue;
-              const id = deliveryId(row.id, ep.id);
-              this.q.fanOutDelivery.run({
-                id,
-                endpointId: ep.id,
-                eventId: row.id,
-                eventType: row.type,
-                body: deliveryBody(id, row.type, row.occurred_at, JSON.parse(row.data)),
-                createdAt,
-              });
-            }
-          }
-          const position = rows[rows.length - 1]!.pos;
-          tx.insert(webhookCursors)
-            .values({ name: "outbox", position })
-            .onConflictDoUpdate({ target: webhookCursors.name, set: { position } })
-            .run();
-          return rows.length;
-        },
-        { behavior: "immediate" },
-      ),
-    );
+    const { outbox, webhookEndpoints } = this.x.t;
+    return this.x.atomic(async (db) => {
+      const rows = await this.x.dialect.forUpdate(
+        db
+          .select({
+            seq: outbox.seq,
+            id: outbox.id,
+            orgId: outbox.orgId,
+            product: outbox.product,
+            type: outbox.type,
+            occurredAt: outbox.occurredAt,
+            data: outbox.data,
+          })
+          .from(outbox)
+          // The partial index's own condition, verbatim: SQLite uses that index only for it.
+          .where(sql`not ${outbox.fannedOut}`)
+          .orderBy(outbox.seq)
+          .limit(FANOUT_BATCH),
+        { skipLocked: true },
+      );
+      if (rows.length === 0) return 0;
+      const orgs = [...new Set(rows.map((r) => r.orgId))];
+      const endpoints = await db
+        .select()
+        .from(webhookEndpoints)
+        .where(and(inArray(webhookEndpoints.orgId, orgs), eq(webhookEndpoints.active, true)));
+      const createdAt = iso(nowMs);
+      for (const row of rows) {
+        for (const ep of endpoints) {
+          if (ep.orgId !== row.orgId || ep.product !== row.product || !subscribed(ep.eventTypes, row.type))
+            continue;
+          const id = deliveryId(row.id, ep.id);
+          await this.q.fanOutDelivery.execute(db, {
+            id,
+            endpointId: ep.id,
+            eventId: row.id,
+            eventType: row.type,
+            body: deliveryBody(id, row.type, row.occurredAt, row.data),
+            createdAt,
+          });
+        }
+      }
+      await db
+        .update(outbox)
+        .set({ fannedOut: true })
+        .where(
+          inArray(
+            outbox.seq,
+            rows.map((r) => r.seq),
+          ),
+        );
+      return rows.length;
+    });
   }
 
   /**
    * Leases due deliveries of active endpoints to `owner` and counts the attempt: up to `limit`, in
-   * due order, but at most `perEndpoint` in flight per endpoint counting the `busy` ones. Under
-   * SQLite's write lock, so two dispatchers never claim the same row; a lease that runs out
-   * (dispatcher killed) makes the row due again with the same id and body.
+   * due order, but at most `perEndpoint` in flight per endpoint counting the `busy` ones. The due
+   * rows are read locked (SKIP LOCKED: rows another dispatcher is claiming are passed over, not
+   * waited for; SQLite: under its write lock), so two dispatchers never claim the same row; a lease
+   * that runs out (dispatcher killed) makes the row due again with the same id and body.
    *
    * Rows of an endpoint at its cap are passed over. Reaching the rows behind them means walking
    * that endpoint's whole due backlog (the due index does not lead with the endpoint), so that is
@@ -356,69 +385,69 @@ export class SqliteWebhooks implements Webhooks {
   ): Promise<ClaimResult> {
     const q = this.q;
     if (lim.limit <= 0 && !finished?.results.length)
-      return this.x.run(() => ({
+      return this.x.run(async (db) => ({
         claimed: [],
         held: false,
         walkMs: 0,
-        nextDue: q.nextDue.get({ now: nowMs })?.due ?? null,
+        nextDue: (await q.nextDue.execute(db, { now: nowMs }))[0]?.due ?? null,
       }));
-    return this.x.run((db) =>
-      db.transaction(
-        () => {
-          for (const r of finished?.results ?? []) this.recordOne(r, finished!.policy, nowMs);
-          const taken = new Map(lim.busy);
-          const capped = new Set([...taken].filter(([, n]) => n >= lim.perEndpoint).map(([id]) => id));
-          const deliveries: Claimed["delivery"][] = [];
-          let held = false;
-          let walkMs = 0;
-          for (;;) {
-            const want = lim.limit - deliveries.length;
-            if (want <= 0) break;
-            const skip = lim.stepOver ? [...capped] : [];
-            // Small pages: the head of the queue is often one endpoint, of which only a few fit.
-            const page = Math.min(want, Math.max(16, 2 * lim.perEndpoint));
-            const t0 = performance.now();
-            const due = q.due.all({ now: nowMs, skip: JSON.stringify(skip), limit: page });
-            if (skip.length > 0) walkMs += performance.now() - t0;
-            const ids: string[] = [];
-            let passed = false;
-            for (const d of due) {
-              const n = taken.get(d.endpointId) ?? 0;
-              if (n >= lim.perEndpoint) {
-                passed = true;
-                continue;
-              }
-              taken.set(d.endpointId, n + 1);
-              if (n + 1 >= lim.perEndpoint) capped.add(d.endpointId);
-              ids.push(d.id);
-            }
-            if (ids.length > 0) {
-              const rank = new Map(ids.map((id, i) => [id, i]));
-              const leased = q.lease.all({ ids: JSON.stringify(ids), until: nowMs + leaseMs, owner });
-              deliveries.push(...leased.sort((a, b) => rank.get(a.id)! - rank.get(b.id)!));
-            }
-            if (due.length < page) break; // nothing more is due
-            if (passed && !lim.stepOver) {
-              held = true;
-              break;
-            }
-            // Next page: what was leased drops out, and so (when stepping over) does every endpoint
-            // that just reached its cap, which is the only way a row is passed over; so this ends.
+    return this.x.atomic(async (db) => {
+      for (const r of finished?.results ?? []) await this.recordOne(db, r, finished!.policy, nowMs);
+      const taken = new Map(lim.busy);
+      const capped = new Set([...taken].filter(([, n]) => n >= lim.perEndpoint).map(([id]) => id));
+      const deliveries: Claimed["delivery"][] = [];
+      let held = false;
+      let walkMs = 0;
+      for (;;) {
+        const want = lim.limit - deliveries.length;
+        if (want <= 0) break;
+        const skip = lim.stepOver ? [...capped] : [];
+        // Small pages: the head of the queue is often one endpoint, of which only a few fit.
+        const page = Math.min(want, Math.max(16, 2 * lim.perEndpoint));
+        const t0 = performance.now();
+        const due = await q.due.execute(db, { now: nowMs, skip: JSON.stringify(skip), limit: page });
+        if (skip.length > 0) walkMs += performance.now() - t0;
+        const ids: string[] = [];
+        let passed = false;
+        for (const d of due) {
+          const n = taken.get(d.endpointId) ?? 0;
+          if (n >= lim.perEndpoint) {
+            passed = true;
+            continue;
           }
-          const endpoints = new Map<string, Claimed["endpoint"]>();
-          for (const d of deliveries) {
-            if (!endpoints.has(d.endpointId))
-              endpoints.set(d.endpointId, q.endpointForSending.get({ id: d.endpointId })!);
-          }
-          const claimed = deliveries.map((delivery) => ({
-            delivery,
-            endpoint: endpoints.get(delivery.endpointId)!,
-          }));
-          return { claimed, held, walkMs, nextDue: q.nextDue.get({ now: nowMs })?.due ?? null };
-        },
-        { behavior: "immediate" },
-      ),
-    );
+          taken.set(d.endpointId, n + 1);
+          if (n + 1 >= lim.perEndpoint) capped.add(d.endpointId);
+          ids.push(d.id);
+        }
+        if (ids.length > 0) {
+          const rank = new Map(ids.map((id, i) => [id, i]));
+          const leased = await q.lease.execute(db, {
+            ids: JSON.stringify(ids),
+            until: nowMs + leaseMs,
+            owner,
+          });
+          deliveries.push(...leased.sort((a, b) => rank.get(a.id)! - rank.get(b.id)!));
+        }
+        if (due.length < page) break; // nothing more is due
+        if (passed && !lim.stepOver) {
+          held = true;
+          break;
+        }
+        // Next page: what was leased drops out, and so (when stepping over) does every endpoint
+        // that just reached its cap, which is the only way a row is passed over; so this ends.
+      }
+      const endpoints = new Map<string, Claimed["endpoint"]>();
+      for (const d of deliveries) {
+        if (!endpoints.has(d.endpointId))
+          endpoints.set(d.endpointId, (await q.endpointForSending.execute(db, { id: d.endpointId }))[0]!);
+      }
+      const claimed = deliveries.map((delivery) => ({
+        delivery,
+        endpoint: endpoints.get(delivery.endpointId)!,
+      }));
+      const nextDue = (await q.nextDue.execute(db, { now: nowMs }))[0]?.due ?? null;
+      return { claimed, held, walkMs, nextDue };
+    });
   }
 
   /**
@@ -429,21 +458,16 @@ export class SqliteWebhooks implements Webhooks {
    */
   record(results: AttemptResult[], policy: RetryPolicy, nowMs: number): Promise<void> {
     if (results.length === 0) return Promise.resolve();
-    return this.x.run((db) =>
-      db.transaction(
-        () => {
-          for (const r of results) this.recordOne(r, policy, nowMs);
-        },
-        { behavior: "immediate" },
-      ),
-    );
+    return this.x.atomic(async (db) => {
+      for (const r of results) await this.recordOne(db, r, policy, nowMs);
+    });
   }
 
-  private recordOne(r: AttemptResult, policy: RetryPolicy, nowMs: number): void {
+  private async recordOne(db: Db, r: AttemptResult, policy: RetryPolicy, nowMs: number): Promise<void> {
     const q = this.q;
-    const current = q.leased.get({ id: r.deliveryId, owner: r.owner, attempt: r.attempt });
+    const current = (await q.leased.execute(db, { id: r.deliveryId, owner: r.owner, attempt: r.attempt }))[0];
     if (!current) return;
-    q.attempt.run({
+    await q.attempt.execute(db, {
       deliveryId: r.deliveryId,
       attempt: r.attempt,
       startedAt: iso(r.startedAt),
@@ -457,7 +481,7 @@ export class SqliteWebhooks implements Webhooks {
     const gone = r.statusCode === 410;
     const status = ok ? "delivered" : gone || r.attempt >= policy.scheduleMs.length ? "dead" : "pending";
     const delay = (policy.scheduleMs[r.attempt] ?? 0) * (1 + policy.jitter * (2 * Math.random() - 1));
-    q.settle.run({
+    await q.settle.execute(db, {
       id: r.deliveryId,
       status,
       statusCode: r.statusCode,
@@ -466,150 +490,199 @@ export class SqliteWebhooks implements Webhooks {
       next: status === "pending" ? nowMs + Math.round(delay) : 0,
     });
     if (ok) {
-      q.succeeded.run({ id: current.endpointId, at: iso(nowMs) });
+      await q.succeeded.execute(db, { id: current.endpointId, at: iso(nowMs) });
       return;
     }
-    const ep = q.failed.get({ id: current.endpointId, since: r.startedAt })!;
+    const ep = (await q.failed.execute(db, { id: current.endpointId, since: r.startedAt }))[0]!;
     const failing =
       ep.failureCount >= policy.disableAfterFailures &&
       nowMs - (ep.failingSince ?? nowMs) >= policy.disableAfterMs;
-    if (ep.active && (gone || failing)) q.disable.run({ id: ep.id, reason: gone ? "gone" : "failing" });
+    if (ep.active && (gone || failing))
+      await q.disable.execute(db, { id: ep.id, reason: gone ? "gone" : "failing" });
   }
 
   /** Re-encrypts a secret under the current key (key rotation), unless the row changed meanwhile. */
   reseal(endpointId: string, from: Sealed, to: Sealed): Promise<void> {
-    return this.x.run((db) => {
-      db.update(webhookEndpoints)
+    const { webhookEndpoints } = this.x.t;
+    return this.x.run(async (db) => {
+      await db
+        .update(webhookEndpoints)
         .set({ secretKeyId: to.keyId, secretSealed: to.blob })
-        .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.secretSealed, from.blob)))
-        .run();
+        .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.secretSealed, from.blob)));
     });
   }
 }
 
-function prepareStatements(db: Db) {
+type Statements = ReturnType<typeof prepareStatements>;
+
+/**
+ * One set per connection (x.root), shared by every SqlWebhooks over it: the storage makes a set of
+ * repositories per transaction, and preparing these each time would cost what preparing saves.
+ */
+const prepared = new WeakMap<Db, Statements>();
+
+function statementsFor(x: Runner): Statements {
+  let q = prepared.get(x.root);
+  if (!q) {
+    q = prepareStatements(x);
+    prepared.set(x.root, q);
+  }
+  return q;
+}
+
+function prepareStatements(x: Runner) {
   const p = sql.placeholder;
-  const d = webhookDeliveries;
-  const e = webhookEndpoints;
+  const { webhookDeliveries: d, webhookEndpoints: e, webhookAttempts } = x.t;
+  const { dialect, root } = x;
   return {
-    /** Due, unleased rows of active endpoints not in the JSON array `skip`, in due order. */
-    due: db
-      .select({ id: d.id, endpointId: d.endpointId })
-      .from(d)
-      .innerJoin(e, eq(e.id, d.endpointId))
-      .where(
-        and(
-          eq(d.status, "pending"),
-          lte(d.nextAttemptAt, p("now")),
-          lte(d.leaseUntil, p("now")),
-          eq(e.active, true),
-          sql`${d.endpointId} not in (select value from json_each(${p("skip")}))`,
-        ),
-      )
-      .orderBy(d.nextAttemptAt)
-      .limit(p("limit"))
-      .prepare(),
-    nextDue: db
-      .select({ due: sql<number | null>`min(${d.nextAttemptAt})` })
-      .from(d)
-      .where(and(eq(d.status, "pending"), gt(d.nextAttemptAt, p("now"))))
-      .prepare(),
-    /** Leases the rows named in the JSON array `ids` (just read as due inside the same transaction). */
-    lease: db
-      .update(d)
-      .set({
-        leaseUntil: sql`${p("until")}`,
-        leaseOwner: sql`${p("owner")}`,
-        attemptCount: sql`${d.attemptCount} + 1`,
-      })
-      .where(sql`${d.id} in (select value from json_each(${p("ids")}))`)
-      .returning({
-        id: d.id,
-        endpointId: d.endpointId,
-        eventType: d.eventType,
-        body: d.body,
-        attemptCount: d.attemptCount,
-      })
-      .prepare(),
-    endpointForSending: db
-      .select({
-        id: e.id,
-        url: e.url,
-        product: e.product,
-        secretKeyId: e.secretKeyId,
-        secretSealed: e.secretSealed,
-      })
-      .from(e)
-      .where(eq(e.id, p("id")))
-      .prepare(),
-    fanOutDelivery: db
-      .insert(d)
-      .values({
-        id: p("id"),
-        endpointId: p("endpointId"),
-        eventId: p("eventId"),
-        eventType: p("eventType"),
-        body: p("body"),
-        createdAt: p("createdAt"),
-      })
-      .onConflictDoNothing()
-      .prepare(),
-    leased: db
-      .select({ endpointId: d.endpointId })
-      .from(d)
-      .where(
-        and(
-          eq(d.id, p("id")),
-          eq(d.leaseOwner, p("owner")),
-          eq(d.attemptCount, p("attempt")),
-          eq(d.status, "pending"),
-        ),
-      )
-      .prepare(),
-    attempt: db
-      .insert(webhookAttempts)
-      .values({
-        deliveryId: p("deliveryId"),
-        attempt: p("attempt"),
-        startedAt: p("startedAt"),
-        durationMs: p("durationMs"),
-        statusCode: p("statusCode"),
-        error: p("error"),
-        responseExcerpt: p("excerpt"),
-        dispatcher: p("owner"),
-      })
-      .onConflictDoNothing()
-      .prepare(),
-    settle: db
-      .update(d)
-      .set({
-        status: sql`${p("status")}`,
-        leaseUntil: 0,
-        lastStatusCode: sql`${p("statusCode")}`,
-        lastError: sql`${p("error")}`,
-        deliveredAt: sql`${p("deliveredAt")}`,
-        nextAttemptAt: sql`${p("next")}`,
-      })
-      .where(eq(d.id, p("id")))
-      .prepare(),
-    succeeded: db
-      .update(e)
-      .set({ failureCount: 0, failingSince: null, lastDeliveryAt: sql`${p("at")}` })
-      .where(eq(e.id, p("id")))
-      .prepare(),
-    failed: db
-      .update(e)
-      .set({
-        failureCount: sql`${e.failureCount} + 1`,
-        failingSince: sql`coalesce(${e.failingSince}, ${p("since")})`,
-      })
-      .where(eq(e.id, p("id")))
-      .returning({ id: e.id, active: e.active, failureCount: e.failureCount, failingSince: e.failingSince })
-      .prepare(),
-    disable: db
-      .update(e)
-      .set({ active: false, disabledReason: sql`${p("reason")}` })
-      .where(eq(e.id, p("id")))
-      .prepare(),
+    /**
+     * Due, unleased rows of active endpoints not in the JSON array `skip`, in due order, locked
+     * until the claim ends. Only the delivery rows: locking the joined endpoint rows would make
+     * other dispatchers pass over every due row of those endpoints meanwhile.
+     */
+    due: dialect.statement("webhooks_due", root, (db) =>
+      dialect.forUpdate(
+        db
+          .select({ id: d.id, endpointId: d.endpointId })
+          .from(d)
+          .innerJoin(e, eq(e.id, d.endpointId))
+          .where(
+            and(
+              eq(d.status, "pending"),
+              lte(d.nextAttemptAt, p("now")),
+              lte(d.leaseUntil, p("now")),
+              eq(e.active, true),
+              sql`not (${dialect.inJsonList(d.endpointId, sql`${p("skip")}`)})`,
+            ),
+          )
+          .orderBy(d.nextAttemptAt)
+          .limit(p("limit")),
+        { skipLocked: true, of: d },
+      ),
+    ),
+    nextDue: dialect.statement("webhooks_next_due", root, (db) =>
+      db
+        .select({ due: min(d.nextAttemptAt) })
+        .from(d)
+        .where(and(eq(d.status, "pending"), gt(d.nextAttemptAt, p("now")))),
+    ),
+    /** Leases the rows named in the JSON array `ids` (just read as due, and locked, by the same claim). */
+    lease: dialect.statement("webhooks_lease", root, (db) =>
+      db
+        .update(d)
+        .set({
+          leaseUntil: sql`${p("until")}`,
+          leaseOwner: sql`${p("owner")}`,
+          attemptCount: sql`${d.attemptCount} + 1`,
+        })
+        .where(dialect.inJsonList(d.id, sql`${p("ids")}`))
+        .returning({
+          id: d.id,
+          endpointId: d.endpointId,
+          eventType: d.eventType,
+          body: d.body,
+          attemptCount: d.attemptCount,
+        }),
+    ),
+    endpointForSending: dialect.statement("webhooks_endpoint_for_sending", root, (db) =>
+      db
+        .select({
+          id: e.id,
+          url: e.url,
+          product: e.product,
+          secretKeyId: e.secretKeyId,
+          secretSealed: e.secretSealed,
+        })
+        .from(e)
+        .where(eq(e.id, p("id"))),
+    ),
+    fanOutDelivery: dialect.statement("webhooks_fan_out_delivery", root, (db) =>
+      db
+        .insert(d)
+        .values({
+          id: p("id"),
+          endpointId: p("endpointId"),
+          eventId: p("eventId"),
+          eventType: p("eventType"),
+          body: p("body"),
+          createdAt: p("createdAt"),
+        })
+        .onConflictDoNothing(),
+    ),
+    /**
+     * The delivery if still leased to this dispatcher for this attempt, locked until the record
+     * ends (PostgreSQL: a dispatcher taking the lease over waits, or is waited for and then no
+     * longer matches; the fence holds between this check and the writes after it).
+     */
+    leased: dialect.statement("webhooks_leased", root, (db) =>
+      dialect.forUpdate(
+        db
+          .select({ endpointId: d.endpointId })
+          .from(d)
+          .where(
+            and(
+              eq(d.id, p("id")),
+              eq(d.leaseOwner, p("owner")),
+              eq(d.attemptCount, p("attempt")),
+              eq(d.status, "pending"),
+            ),
+          ),
+      ),
+    ),
+    attempt: dialect.statement("webhooks_attempt", root, (db) =>
+      db
+        .insert(webhookAttempts)
+        .values({
+          deliveryId: p("deliveryId"),
+          attempt: p("attempt"),
+          startedAt: p("startedAt"),
+          durationMs: p("durationMs"),
+          statusCode: p("statusCode"),
+          error: p("error"),
+          responseExcerpt: p("excerpt"),
+          dispatcher: p("owner"),
+        })
+        .onConflictDoNothing(),
+    ),
+    settle: dialect.statement("webhooks_settle", root, (db) =>
+      db
+        .update(d)
+        .set({
+          status: sql`${p("status")}`,
+          leaseUntil: 0,
+          lastStatusCode: sql`${p("statusCode")}`,
+          lastError: sql`${p("error")}`,
+          deliveredAt: sql`${p("deliveredAt")}`,
+          nextAttemptAt: sql`${p("next")}`,
+        })
+        .where(eq(d.id, p("id"))),
+    ),
+    succeeded: dialect.statement("webhooks_succeeded", root, (db) =>
+      db
+        .update(e)
+        .set({ failureCount: 0, failingSince: null, lastDeliveryAt: sql`${p("at")}` })
+        .where(eq(e.id, p("id"))),
+    ),
+    failed: dialect.statement("webhooks_failed", root, (db) =>
+      db
+        .update(e)
+        .set({
+          failureCount: sql`${e.failureCount} + 1`,
+          failingSince: sql`coalesce(${e.failingSince}, ${p("since")})`,
+        })
+        .where(eq(e.id, p("id")))
+        .returning({
+          id: e.id,
+          active: e.active,
+          failureCount: e.failureCount,
+          failingSince: e.failingSince,
+        }),
+    ),
+    disable: dialect.statement("webhooks_disable", root, (db) =>
+      db
+        .update(e)
+        .set({ active: false, disabledReason: sql`${p("reason")}` })
+        .where(eq(e.id, p("id"))),
+    ),
   };
 }

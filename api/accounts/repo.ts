@@ -3,9 +3,8 @@
  * CLI and the auth plugin both go through it.
  */
 import type { KeyListing } from "../../storage/accounts.ts";
-import type { Db } from "../../storage/database.ts";
 import type { Org } from "../../storage/orgs.ts";
-import { type Storage, sqliteStorage } from "../../storage/storage.ts";
+import type { Storage } from "../../storage/storage.ts";
 import { constantTimeEqual, sha256Hex } from "../shared/crypto.ts";
 import type { ProductId } from "../shared/products.ts";
 import { mintKey } from "./keys.ts";
@@ -34,10 +33,10 @@ export interface Principal {
  * Every method is async: the statements run through the storage repositories (storage/accounts.ts).
  */
 export class AccountsRepo {
-  private readonly storage: Storage;
   /**
-   * Principals by key hash. Emptied when another connection commits (data_version moves) and on
-   * every write through this repo, so a revocation anywhere takes effect on the next request.
+   * Principals by key hash. Emptied when another connection or process may have changed accounts
+   * (storage.dataVersion moves: SQLite's data_version, PostgreSQL's NOTIFY) and on every write
+   * through this repo, so a revocation anywhere takes effect on the next request.
    */
   private readonly principals = new Map<string, Principal & { keyExpiresAt: string | null }>();
   private seenVersion = -1;
@@ -45,12 +44,9 @@ export class AccountsRepo {
   private generation = 0;
 
   constructor(
-    db: Db,
+    private readonly storage: Storage,
     private readonly now: () => number = Date.now,
-    private readonly dataVersion: () => number = () => 0,
-  ) {
-    this.storage = sqliteStorage(db);
-  }
+  ) {}
 
   private iso(): string {
     return new Date(this.now()).toISOString();
@@ -162,7 +158,7 @@ export class AccountsRepo {
    */
   async authenticate(key: string): Promise<Principal | null> {
     const hash = await sha256Hex(key);
-    const version = this.dataVersion();
+    const version = this.storage.dataVersion();
     if (version !== this.seenVersion || this.principals.size > 10_000) {
       this.forget();
       this.seenVersion = version;

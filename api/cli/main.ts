@@ -12,7 +12,7 @@
  * The value a script needs (org id, new key) is always printed on the last line.
  */
 import { parseArgs } from "node:util";
-import { openDatabase } from "../../storage/sqlite.ts";
+import { openStorage } from "../../storage/open.ts";
 import { AccountsRepo, type PlanSettings } from "../accounts/repo.ts";
 import { loadConfig } from "../config.ts";
 import { isProductId, PRODUCT_IDS, type ProductId } from "../shared/products.ts";
@@ -95,8 +95,8 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
           }
         })()
       : null;
-  const { db, close } = openDatabase(loadConfig().dbPath);
-  const repo = new AccountsRepo(db);
+  const storage = await openStorage(loadConfig().database);
+  const repo = new AccountsRepo(storage);
   const now = Date.now();
   const orgId = async () => {
     const id = need(values.org, "--org");
@@ -105,7 +105,7 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
   };
   try {
     if (announcement) {
-      const sent = await announce(db, announcement, now);
+      const sent = await announce(storage, announcement, now);
       out(
         `api_change_announced "${announcement.title}" queued for ${sent.orgIds.length} organisation(s), ${sent.endpoints} endpoint(s)`,
       );
@@ -188,7 +188,7 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
         );
     }
   } finally {
-    close();
+    await storage.close();
   }
 }
 

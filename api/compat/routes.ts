@@ -6,7 +6,6 @@
  */
 import { Elysia } from "elysia";
 import { distanceServices } from "../../engine/services.ts";
-import { sqliteStorage } from "../../storage/storage.ts";
 import { errorBody, jsonResponse } from "../shared/envelopes.ts";
 import { ApiError, type ProblemKey } from "../shared/errors.ts";
 import type { FullPlatform } from "../shared/platform.ts";
@@ -41,12 +40,12 @@ interface Compat {
 
 /**
  * One set of compat services per platform, built on first use (Redis connects lazily); keyed by
- * the platform's database, which copies of the platform object share.
+ * the platform's storage, which copies of the platform object share.
  */
 const running = new WeakMap<object, Promise<Compat>>();
 
 async function start(platform: FullPlatform): Promise<Compat> {
-  const { config, tracking, db } = platform;
+  const { config, tracking, storage } = platform;
   const { ceilingMs, cacheMs } = config.compat;
   const { locations, sea } = await distanceServices(config.buildDir);
   const [store, usage]: [CacheStore<Outcome>, UsageStore] = config.redisUrl
@@ -54,7 +53,7 @@ async function start(platform: FullPlatform): Promise<Compat> {
         RedisCacheStore.connect<Outcome>(config.redisUrl),
         RedisUsageStore.connect(config.redisUrl),
       ])
-    : [new MemoryCacheStore<Outcome>(), new SqliteUsageStore(sqliteStorage(db).usage)];
+    : [new MemoryCacheStore<Outcome>(), new SqliteUsageStore(storage.usage)];
   // A claim outlives the held request by a margin so a slow carrier call is not duplicated.
   const cache = new AnswerCache(store, platform.now, cacheMs, ceilingMs + 5_000, isCacheable);
   const service = new CompatService(
@@ -65,7 +64,7 @@ async function start(platform: FullPlatform): Promise<Compat> {
       positions: tracking.positions,
       carriers: tracking.carriers,
       now: platform.now,
-      trackings: sqliteStorage(db).trackings,
+      trackings: storage.trackings,
     },
     cache,
     ceilingMs,
@@ -74,19 +73,19 @@ async function start(platform: FullPlatform): Promise<Compat> {
 }
 
 function compatOf(platform: FullPlatform): Promise<Compat> {
-  let c = running.get(platform.db);
+  let c = running.get(platform.storage);
   if (!c) {
     c = start(platform);
-    c.catch(() => running.delete(platform.db));
-    running.set(platform.db, c);
+    c.catch(() => running.delete(platform.storage));
+    running.set(platform.storage, c);
   }
   return c;
 }
 
 /** Closes the Redis connections of a platform's compat surface (tests; the server just exits). */
 export async function closeCompat(platform: FullPlatform): Promise<void> {
-  const c = running.get(platform.db);
-  running.delete(platform.db);
+  const c = running.get(platform.storage);
+  running.delete(platform.storage);
   if (c) await (await c).close();
 }
 
@@ -108,7 +107,7 @@ const transport = (key: ProblemKey, message: string, headers: Record<string, str
 };
 
 export function compatRoutes(platform: FullPlatform) {
-  const { accounts, config, db } = platform;
+  const { accounts, config, storage } = platform;
 
   const handle = async (request: Request): Promise<Response> => {
     const { org, keyId } = principalOf(request);
@@ -151,7 +150,7 @@ export function compatRoutes(platform: FullPlatform) {
           counters: {
             api_calls: counter(usage.orgMonth, cap),
             unique_shipments: counter(
-              await uniqueShipmentsUsed(sqliteStorage(db).quotas, org.id, now),
+              await uniqueShipmentsUsed(storage.quotas, org.id, now),
               org.shipmentQuota,
             ),
           },

@@ -6,12 +6,12 @@
 
 import { startPoller } from "../../ingest/tracking/poller.ts";
 import { bootstrap } from "../bootstrap.ts";
-import { loadConfig } from "../config.ts";
+import { loadConfig, redactedDatabase } from "../config.ts";
 
 const config = loadConfig();
 const platform = await bootstrap(config);
 const poller = startPoller(platform.tracking.engine, config.pollIntervalMs);
-console.log(`poller: every ${config.pollIntervalMs} ms against ${config.dbPath}`);
+console.log(`poller: every ${config.pollIntervalMs} ms against ${redactedDatabase(config.database)}`);
 const stop = async () => {
   poller.stop();
   await platform.close();

@@ -1,14 +1,14 @@
 /** The tracking engine and what it needs, wired from configuration. */
 import { distanceServices } from "../../engine/services.ts";
-import { MemoryPositionStore, type PositionStore } from "../../ingest/ais/positions.ts";
+import type { PositionStore } from "../../ingest/ais/positions.ts";
 import { type CarrierConnector, DcsaConnector } from "../../ingest/carriers/connector.ts";
 import { CarrierDirectory } from "../../ingest/carriers/resolve.ts";
 import { HttpLessorConnector } from "../../ingest/lessors/connector.ts";
 import { type TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
 import type { PlaceLookup } from "../../ingest/tracking/timeline.ts";
-import type { Db } from "../../storage/database.ts";
-import { type Storage, sqliteStorage } from "../../storage/storage.ts";
+import type { Storage } from "../../storage/storage.ts";
 import type { Config } from "../config.ts";
+import { positionStore } from "../shared/cross-process.ts";
 import type { LaneConfidence } from "./records.ts";
 
 export interface TrackingServices {
@@ -28,7 +28,7 @@ const LANE_CACHE_MS = 60_000;
 
 export async function trackingServices(
   config: Config,
-  db: Db,
+  storage: Storage,
   now: () => number,
   opts: { isDemo?: (reference: string) => boolean } = {},
 ): Promise<TrackingServices> {
@@ -44,8 +44,7 @@ export async function trackingServices(
     config.carriers.map((c) => [c.scac, new DcsaConnector({ now, ...c })]),
   );
   const lessors = config.lessors.map((l) => new HttpLessorConnector(l));
-  const positions = new MemoryPositionStore();
-  const storage = sqliteStorage(db);
+  const positions = await positionStore(config);
   const engine = new TrackingEngine({
     storage,
     now,

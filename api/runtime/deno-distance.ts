@@ -5,6 +5,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { checkModeArtifacts, distanceServices, routePlanner } from "../../engine/services.ts";
+import { sqliteStorage } from "../../storage/storage.ts";
 import { AccountsRepo } from "../accounts/repo.ts";
 import { loadConfig } from "../config.ts";
 import { distanceApp } from "../distance/app.ts";
@@ -20,16 +21,15 @@ declare const Deno: {
 };
 
 const config = loadConfig(Deno.env.toObject());
-const { db, dataVersion } = openDenoDatabase(
-  config.dbPath,
-  fileURLToPath(new URL("../../storage/migrations", import.meta.url)),
+const storage = sqliteStorage(
+  openDenoDatabase(config.database, fileURLToPath(new URL("../../storage/migrations", import.meta.url))),
 );
 await distanceServices(config.buildDir);
 await routePlanner(config.buildDir, config.routes);
 await checkModeArtifacts(config.buildDir, config.routes, config.road);
 const app = distanceApp({
   config,
-  accounts: new AccountsRepo(db, Date.now, dataVersion),
+  accounts: new AccountsRepo(storage, Date.now),
   limiter: new MemoryRateLimiter(config.rateWindowMs),
   now: Date.now,
 });

@@ -43,5 +43,5 @@ function shim(db: DatabaseSync): SyncSqliteClient {
 
 export function openDenoDatabase(path: string, migrationsFolder: string): OpenDb {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  return openWith(shim(new DatabaseSync(path)), migrationsFolder);
+  return openWith(shim(new DatabaseSync(path)), migrationsFolder, path === ":memory:" ? null : path);
 }

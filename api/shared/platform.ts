@@ -1,6 +1,6 @@
 /** Everything a product app needs from the process: config, accounts, the rate limiter, the clock. */
 
-import type { Db } from "../../storage/database.ts";
+import type { Storage } from "../../storage/storage.ts";
 import type { AccountsRepo } from "../accounts/repo.ts";
 import type { Config } from "../config.ts";
 import type { TrackingServices } from "../ocean/services.ts";
@@ -15,6 +15,6 @@ export interface Platform {
 
 /** The full Bun process: the tracking products also need the database and the tracking engine. */
 export interface FullPlatform extends Platform {
-  db: Db;
+  storage: Storage;
   tracking: TrackingServices;
 }

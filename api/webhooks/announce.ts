@@ -3,8 +3,7 @@
  * as one ocean outbox row per organisation with an active ocean endpoint subscribed to it; the
  * dispatcher fans each row out to that organisation's subscribed endpoints like any other event.
  */
-import type { Db } from "../../storage/database.ts";
-import { sqliteStorage } from "../../storage/storage.ts";
+import type { Storage } from "../../storage/storage.ts";
 import { API_VERSION } from "../shared/products.ts";
 import { subscribed } from "./catalogue.ts";
 
@@ -68,7 +67,7 @@ export interface Announced {
 }
 
 /** Writes the outbox rows in one transaction: every subscribed organisation or none. */
-export function announce(db: Db, a: Announcement, nowMs: number): Promise<Announced> {
+export function announce(storage: Storage, a: Announcement, nowMs: number): Promise<Announced> {
   const at = new Date(nowMs).toISOString();
   const announcementId = crypto.randomUUID();
   const data = {
@@ -80,7 +79,7 @@ export function announce(db: Db, a: Announcement, nowMs: number): Promise<Announ
     api_version: API_VERSION,
     announced_at: at,
   };
-  return sqliteStorage(db).transaction(async (tx) => {
+  return storage.transaction(async (tx) => {
     const endpoints = (await tx.webhooks.active("ocean")).filter((e) =>
       subscribed(e.eventTypes, ANNOUNCEMENT_TYPE),
     );

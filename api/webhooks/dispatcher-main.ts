@@ -3,17 +3,17 @@
  * from the API (PORTOLAN_WEBHOOK_DISPATCHER=0 there) or several side by side on one database.
  */
 
-import { openDatabase } from "../../storage/sqlite.ts";
-import { loadConfig } from "../config.ts";
+import { openStorage } from "../../storage/open.ts";
+import { loadConfig, redactedDatabase } from "../config.ts";
 import { Dispatcher } from "./dispatcher.ts";
 
 const config = loadConfig();
-const { db, close } = openDatabase(config.dbPath);
-const dispatcher = await Dispatcher.start(db, config.webhooks);
-console.log(`webhook dispatcher ${dispatcher.owner} on ${config.dbPath}`);
+const storage = await openStorage(config.database);
+const dispatcher = await Dispatcher.start(storage, config.webhooks);
+console.log(`webhook dispatcher ${dispatcher.owner} on ${redactedDatabase(config.database)}`);
 const stop = async () => {
   await dispatcher.stop();
-  close();
+  await storage.close();
   process.exit(0);
 };
 process.on("SIGINT", stop);

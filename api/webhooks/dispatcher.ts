@@ -15,8 +15,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { rootCertificates } from "node:tls";
-import type { Db } from "../../storage/database.ts";
-import { sqliteStorage } from "../../storage/storage.ts";
+import type { Storage } from "../../storage/storage.ts";
 import type { AttemptResult, Claimed, Webhooks } from "../../storage/webhooks.ts";
 import { WEBHOOK_PRODUCTS, type WebhookProduct } from "./catalogue.ts";
 import type { WebhookConfig } from "./config.ts";
@@ -137,12 +136,12 @@ export class Dispatcher {
   private passAgain = false;
 
   private constructor(
-    db: Db,
+    storage: Storage,
     private readonly cfg: WebhookConfig,
     private readonly box: SecretBox,
     opts: DispatcherOptions,
   ) {
-    this.store = sqliteStorage(db).webhooks;
+    this.store = storage.webhooks;
     this.now = opts.now ?? Date.now;
     this.log = opts.log ?? console.error;
     this.resolve = opts.resolve ?? resolverFor(cfg);
@@ -150,8 +149,12 @@ export class Dispatcher {
     this.ca = cfg.caFile ? [...rootCertificates, readFileSync(cfg.caFile, "utf8")] : undefined;
   }
 
-  static async start(db: Db, cfg: WebhookConfig, opts: DispatcherOptions = {}): Promise<Dispatcher> {
-    const d = new Dispatcher(db, cfg, await SecretBox.create(cfg), opts);
+  static async start(
+    storage: Storage,
+    cfg: WebhookConfig,
+    opts: DispatcherOptions = {},
+  ): Promise<Dispatcher> {
+    const d = new Dispatcher(storage, cfg, await SecretBox.create(cfg), opts);
     d.wake();
     return d;
   }

@@ -2,9 +2,10 @@
  * The six webhook management routes, mounted on every product but distance by createProductApp.
  * The product app supplies auth, envelopes and error rendering; handlers only throw ApiError.
  */
+
 import { Elysia, t } from "elysia";
-import type { Db } from "../../storage/database.ts";
-import { sqliteStorage } from "../../storage/storage.ts";
+import { timeOrderedId } from "../../common/ids.ts";
+import type { Storage } from "../../storage/storage.ts";
 import { type DeliveryRow, deliveryBody, type EndpointRow } from "../../storage/webhooks.ts";
 import { ApiError } from "../shared/errors.ts";
 import type { Platform } from "../shared/platform.ts";
@@ -55,11 +56,11 @@ function httpsUrl(raw: unknown): URL | null {
 
 export function webhookRoutes(platform: Platform, def: ProductDef) {
   // buildApps hands every product the full platform; the distance-only Deno server has no database.
-  const db = (platform as Platform & { db?: Db }).db;
-  if (!db || !isWebhookProduct(def.id)) return new Elysia({ name: `webhooks-none-${def.id}` });
+  const storage = (platform as Platform & { storage?: Storage }).storage;
+  if (!storage || !isWebhookProduct(def.id)) return new Elysia({ name: `webhooks-none-${def.id}` });
   const productId: WebhookProduct = def.id;
   const cfg = platform.config.webhooks;
-  const store = sqliteStorage(db).webhooks;
+  const store = storage.webhooks;
   const resolve = resolverFor(cfg);
   let box: Promise<SecretBox> | null = null;
   const secrets = () => {
@@ -89,7 +90,7 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
         const url = httpsUrl(body.url);
         if (!url) throw new ApiError("invalidUrl", "url is required and must be an https:// URL.");
         await reachable(url);
-        const id = crypto.randomUUID();
+        const id = timeOrderedId();
         const secret = newSecret();
         const row = await store.create({
           id,
@@ -125,10 +126,9 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
     .get(
       "/v1/webhooks/:id",
       async ({ request, params }) => {
-        const row = await store.get(scope(request), productId, params.id);
-        if (!row) throw notFound(params.id);
-        const recent = await store.recentDeliveries(row.id);
-        return { ...endpointView(row), recent_deliveries: recent.map(deliveryView) };
+        const found = await store.detail(scope(request), productId, params.id);
+        if (!found) throw notFound(params.id);
+        return { ...endpointView(found.endpoint), recent_deliveries: found.recent.map(deliveryView) };
       },
       { detail: { summary: "One endpoint with its 20 most recent deliveries" } },
     )
@@ -176,7 +176,7 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
         await requireEntitlement(platform, request, productId);
         const row = await store.get(scope(request), productId, params.id);
         if (!row) throw notFound(params.id);
-        const id = crypto.randomUUID();
+        const id = timeOrderedId();
         const now = iso();
         await store.queue(row.id, {
           id,

@@ -2,7 +2,8 @@
  * Latest vessel positions keyed by MMSI, linked to IMO and name through static data (types 5, 19,
  * 24). The rules live in pure functions over a serialisable `VesselRecord` (`applyMessage`,
  * `toPosition`) so that a SQLite- or Redis-backed store only has to load and save records;
- * `MemoryPositionStore` is the in-process Map version.
+ * `MemoryPositionStore` is the in-process Map version, `RedisPositionStore` (redis-positions.ts) the
+ * one shared by several processes.
  */
 import { haversineM } from "../../common/geo.ts";
 import { type AisMessage, navStatusText } from "./messages.ts";
@@ -195,9 +196,12 @@ export function toPosition(r: VesselRecord, now: number): VesselPosition {
 }
 
 export interface PositionStore {
-  update(msg: AisMessage, receivedAt?: number): UpdateOutcome;
+  /** Applies one message; a shared store answers once the shared record is written. */
+  update(msg: AisMessage, receivedAt?: number): UpdateOutcome | Promise<UpdateOutcome>;
+  /** Reads stay synchronous (hot paths: tracking records, compat renders). */
   byMmsi(mmsi: number, now?: number): VesselPosition | null;
   byImo(imo: number, now?: number): VesselPosition | null;
+  close(): Promise<void>;
 }
 
 export class MemoryPositionStore implements PositionStore {
@@ -226,4 +230,6 @@ export class MemoryPositionStore implements PositionStore {
     const mmsi = this.imos.get(imo);
     return mmsi === undefined ? null : this.byMmsi(mmsi, now);
   }
+
+  async close(): Promise<void> {}
 }

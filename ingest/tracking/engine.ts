@@ -486,6 +486,7 @@ export class TrackingEngine {
     );
     try {
       return await this.deps.storage.transaction(async (tx) => {
+        await tx.orgs.lock(root.orgId);
         const current = await tx.trackings.byId(root.id);
         if (!current || current.archivedAt) return "done" as const;
         if (await tx.events.hasAny(root.id)) return "resolved" as const;
@@ -539,6 +540,8 @@ export class TrackingEngine {
     return this.deps.storage.transaction(async (tx) => {
       // Compare against the row as committed now: another refresh of the same record (a recheck,
       // another poller) may have moved it since the carrier was asked, and must not raise twice.
+      // The organisation's lock makes that other refresh wait for this commit (PostgreSQL).
+      await tx.orgs.lock(stale.orgId);
       const root = (await tx.trackings.byId(stale.id)) ?? stale;
       const orgTerms = await tx.terms.forOrg(root.orgId);
       const stored = new Map(

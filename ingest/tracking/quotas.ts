@@ -26,6 +26,8 @@ export async function chargeAdd(
 ): Promise<void> {
   const shipment = { orgId: org.id, month: monthOf(now), identifier };
   const { month } = shipment;
+  // Adds of one organisation from several processes take turns from here to commit.
+  await tx.orgs.lock(org.id);
   const already = await tx.quotas.shipments(org.id, month, identifier);
   if (org.containerSlots !== null && boxes.length > 0) {
     const { inUse, held } = await tx.quotas.slots(org.id, boxes);

@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { AisDecoder } from "../../ingest/ais/decoder.ts";
+import { encodePosition, encodeStatic, type VesselReport } from "../../ingest/ais/encode.ts";
 import type { AisMessage } from "../../ingest/ais/messages.ts";
 
 export const AIS_DIR = join(
@@ -36,3 +37,15 @@ export const REAL_LOGS = [
   "pyais/nmea_data_sample.txt",
   "pyais/mixed.txt",
 ];
+
+/** Decodes the sentences for `v` (position, or static data when `statics`) as heard at `at`. */
+export function heard(
+  v: VesselReport,
+  at: number,
+  options: { statics?: boolean; tagTime?: number } = {},
+): AisMessage[] {
+  const d = new AisDecoder();
+  const tags = options.tagTime === undefined ? {} : { source: "test", time: options.tagTime };
+  const lines = options.statics ? encodeStatic(v, tags) : [encodePosition(v, tags)];
+  return lines.map((l) => d.push(l, at)).filter((m): m is AisMessage => m !== null);
+}

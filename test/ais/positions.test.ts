@@ -1,25 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { AisDecoder } from "../../ingest/ais/decoder.ts";
-import { encodePosition, encodeStatic, type VesselReport } from "../../ingest/ais/encode.ts";
+import type { VesselReport } from "../../ingest/ais/encode.ts";
 import type { AisMessage } from "../../ingest/ais/messages.ts";
 import { FRESHNESS_HOURS, fixTime, MemoryPositionStore } from "../../ingest/ais/positions.ts";
+import { heard } from "./fixture.ts";
 
 const T0 = Date.parse("2026-03-01T12:00:30Z");
 const MIN = 60_000;
 const HOUR = 3_600_000;
 const SHIP: VesselReport = { mmsi: 219000001, imo: 9300001, name: "NORDIC STAR", lat: 55.5, lng: 12.5 };
-
-/** Decodes the sentences for `v` (position, or static data when `statics`) as heard at `at`. */
-function heard(
-  v: VesselReport,
-  at: number,
-  options: { statics?: boolean; tagTime?: number } = {},
-): AisMessage[] {
-  const d = new AisDecoder();
-  const tags = options.tagTime === undefined ? {} : { source: "test", time: options.tagTime };
-  const lines = options.statics ? encodeStatic(v, tags) : [encodePosition(v, tags)];
-  return lines.map((l) => d.push(l, at)).filter((m): m is AisMessage => m !== null);
-}
 
 function feed(store: MemoryPositionStore, messages: AisMessage[], at: number): string[] {
   return messages.map((m) => store.update(m, at));

@@ -30,7 +30,7 @@ beforeAll(async () => {
     api.push(
       await makePlatform(
         {
-          dbPath: join(dir, "portolan.sqlite"),
+          database: join(dir, "portolan.sqlite"),
           redisUrl: redis.url,
           carriers: SANDBOX_SCACS.map((scac) => ({ scac, baseUrl: `${proxy.url}/${scac}` })),
         },

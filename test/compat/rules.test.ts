@@ -4,7 +4,6 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { tracked } from "../../storage/schema.ts";
 import { errorProblems } from "../helpers/envelopes.ts";
 import { type CompatWorld, compatGet, compatWorld, type Json } from "./setup.ts";
 
@@ -90,7 +89,8 @@ describe("request surface", () => {
     expect((box.events as Json[]).map((e) => e.status).slice(-3)).toEqual(["CGO", "CDC", "CER"]);
     await w.at(w.clock.t + 91 * S);
     expect((await compatGet(w, { number: ref })).body.status).toBe("success");
-    expect(w.p.db.select().from(tracked).where(eq(tracked.identifier, ref)).all()).toHaveLength(1);
+    const { tracked } = w.p.storage.t;
+    expect(await w.p.storage.db.select().from(tracked).where(eq(tracked.identifier, ref))).toHaveLength(1);
     expect(w.proxy.asked(ref)).toBe(1);
   });
 });

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AccountsRepo } from "../../api/accounts/repo.ts";
 import { openDatabase } from "../../storage/sqlite.ts";
+import { sqliteStorage } from "../../storage/storage.ts";
 import { freePort } from "../helpers/redis-server.ts";
 
 const root = join(import.meta.dir, "../..");
@@ -14,12 +15,13 @@ let key: string;
 let deno: ReturnType<typeof Bun.spawn>;
 
 beforeAll(async () => {
-  const dbPath = join(dir, "db.sqlite");
-  const { db, close } = openDatabase(dbPath);
-  const repo = new AccountsRepo(db);
+  const database = join(dir, "db.sqlite");
+  // SQLite whatever the pass: the Deno runtime opens its database with node:sqlite.
+  const storage = sqliteStorage(openDatabase(database));
+  const repo = new AccountsRepo(storage);
   const org = await repo.createOrg("deno");
   key = (await repo.createKey(org.id, "distance")).key;
-  close();
+  await storage.close();
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   deno = Bun.spawn(
@@ -28,7 +30,7 @@ beforeAll(async () => {
       cwd: root,
       env: {
         ...process.env,
-        PORTOLAN_DB: dbPath,
+        PORTOLAN_DB: database,
         PORTOLAN_DISTANCE_PORT: String(port),
         PORTOLAN_BUILD_DIR: join(root, "data/build"),
       },

@@ -23,13 +23,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 test("2 API processes, 64 concurrent adds: no 500s; charged = created = acknowledged", async () => {
   const sandbox = await startSandbox();
-  const dbPath = join(dir, "burst.sqlite");
-  const { orgId, key } = await payingTenant(dbPath);
+  const database = join(dir, "burst.sqlite");
+  const { orgId, key } = await payingTenant(database);
   // Pollers tick often, so their writes compete with the adds as they would over a day.
   const env = { PORTOLAN_POLL_INTERVAL_MS: "250" };
   const apis = await Promise.all([
-    startApi(dbPath, sandboxCarriers(sandbox.url), env),
-    startApi(dbPath, sandboxCarriers(sandbox.url), env),
+    startApi(database, sandboxCarriers(sandbox.url), env),
+    startApi(database, sandboxCarriers(sandbox.url), env),
   ]);
   let result: Awaited<ReturnType<typeof burst>>;
   try {
@@ -42,7 +42,7 @@ test("2 API processes, 64 concurrent adds: no 500s; charged = created = acknowle
     await Promise.all(apis.map((a) => a.stop()));
     await sandbox.stop();
   }
-  const written = ledger(dbPath, orgId);
+  const written = ledger(database, orgId);
   const acknowledged = result.acknowledged.length;
   expect(acknowledged).toBeGreaterThan(64);
   // Each add carried a new container number: anything but 201 is a failure of the add itself.

@@ -11,6 +11,7 @@ import { withCheckDigit } from "../../ingest/iso6346.ts";
 import { SANDBOX_SCACS } from "../../ingest/sandbox/world.ts";
 import { shipmentUsage, tracked } from "../../storage/schema.ts";
 import { openDatabase } from "../../storage/sqlite.ts";
+import { sqliteStorage } from "../../storage/storage.ts";
 import { freePort } from "../helpers/redis-server.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
@@ -24,7 +25,7 @@ export interface ApiProcess {
 
 /** api/main.ts as a user starts it, on free ports, with the given carriers instead of its own sandbox. */
 export async function startApi(
-  dbPath: string,
+  database: string,
   carriers: Array<{ scac: string; baseUrl: string; timeoutMs?: number }>,
   env: Record<string, string> = {},
 ): Promise<ApiProcess> {
@@ -36,7 +37,7 @@ export async function startApi(
       ...Object.fromEntries(
         PRODUCTS.map((p, i) => [`PORTOLAN_${p.id.toUpperCase()}_PORT`, String(ports[i])]),
       ),
-      PORTOLAN_DB: dbPath,
+      PORTOLAN_DB: database,
       PORTOLAN_SANDBOX: "0",
       PORTOLAN_CARRIERS: JSON.stringify(carriers),
       // Webhooks are not under test: a throwaway key ring keeps the development-key warning quiet.
@@ -66,10 +67,10 @@ export async function startApi(
 }
 
 /** A paying organisation with an ocean key, no quotas in the way and a unit price on every add. */
-export async function payingTenant(dbPath: string): Promise<{ orgId: string; key: string }> {
-  const { db, close } = openDatabase(dbPath);
+export async function payingTenant(database: string): Promise<{ orgId: string; key: string }> {
+  const storage = sqliteStorage(openDatabase(database));
   try {
-    const accounts = new AccountsRepo(db);
+    const accounts = new AccountsRepo(storage);
     const org = await accounts.createOrg("burst", {
       paid: true,
       plan: "enterprise",
@@ -80,7 +81,7 @@ export async function payingTenant(dbPath: string): Promise<{ orgId: string; key
     await accounts.setEntitlement(org.id, "ocean", null);
     return { orgId: org.id, key: (await accounts.createKey(org.id, "ocean")).key };
   } finally {
-    close();
+    await storage.close();
   }
 }
 
@@ -153,8 +154,8 @@ export interface Ledger {
 }
 
 /** What the processes committed, read from the database file itself. */
-export function ledger(dbPath: string, orgId: string): Ledger {
-  const { db, close } = openDatabase(dbPath);
+export function ledger(database: string, orgId: string): Ledger {
+  const { db, close } = openDatabase(database);
   try {
     const roots = db
       .select({ id: tracked.id, adding: tracked.adding })

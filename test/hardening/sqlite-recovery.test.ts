@@ -14,7 +14,6 @@ import { simulateVoyage, visibleEvents } from "../../ingest/sandbox/simulate.ts"
 import { loadWorld, SANDBOX_SCACS } from "../../ingest/sandbox/world.ts";
 import { ADD_LEASE_MS } from "../../ingest/tracking/engine.ts";
 import { currentEvents, derive } from "../../ingest/tracking/timeline.ts";
-import { tracked } from "../../storage/schema.ts";
 import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 import { startSandbox } from "../sandbox/spawn.ts";
 import { containerNumbers, ledger, payingTenant, sandboxCarriers, startApi } from "./sqlite-cluster.ts";
@@ -53,8 +52,8 @@ const post = (p: TestPlatform, key: string, identifier: string) =>
 const errorCode = async (res: Response) => ((await res.json()) as { error: { code: string } }).error.code;
 
 /** The API process as it restarts on the same file with the carrier reachable again, at `now`. */
-const restart = (dbPath: string, now: () => number) =>
-  makePlatform({ dbPath, sandbox: false, carriers: sandboxCarriers(sandbox.url) }, now);
+const restart = (database: string, now: () => number) =>
+  makePlatform({ database, sandbox: false, carriers: sandboxCarriers(sandbox.url) }, now);
 
 test("an API process SIGKILLed mid-add: a restart finishes the adds once their lease lapsed, charged once", async () => {
   // The carrier takes the calls and never answers: the adds are in their first fetch when the process dies.
@@ -72,12 +71,12 @@ test("an API process SIGKILLed mid-add: a restart finishes the adds once their l
       return Response.json([]);
     },
   });
-  const dbPath = join(dir, "killed.sqlite");
-  const { orgId, key } = await payingTenant(dbPath);
+  const database = join(dir, "killed.sqlite");
+  const { orgId, key } = await payingTenant(database);
   const numbers = underWay(6, 100_000);
   try {
     const api = await startApi(
-      dbPath,
+      database,
       SANDBOX_SCACS.map((scac) => ({ scac, baseUrl: `http://127.0.0.1:${carrier.port}/${scac}` })),
     );
     const answers = numbers.map((identifier) =>
@@ -100,7 +99,7 @@ test("an API process SIGKILLed mid-add: a restart finishes the adds once their l
     release();
     carrier.stop(true);
   }
-  const atCrash = ledger(dbPath, orgId);
+  const atCrash = ledger(database, orgId);
   expect({ created: atCrash.created.length, adding: atCrash.adding, charged: atCrash.charged }).toEqual({
     created: 6,
     adding: 6,
@@ -108,7 +107,7 @@ test("an API process SIGKILLed mid-add: a restart finishes the adds once their l
   });
 
   // Restarted at once: the adds' leases still run (another process could be mid-add), nothing is taken over.
-  const early = await restart(dbPath, Date.now);
+  const early = await restart(database, Date.now);
   try {
     expect(await early.tracking.engine.pollDue()).toBe(0);
     const lookup = await early.call("ocean", `/v1/containers/lookup/${numbers[0]}`, bearer(key));
@@ -120,7 +119,7 @@ test("an API process SIGKILLed mid-add: a restart finishes the adds once their l
   }
 
   // Restarted (or still running) once the leases lapsed: the next poller tick finishes every add.
-  const late = await restart(dbPath, () => Date.now() + ADD_LEASE_MS + 60_000);
+  const late = await restart(database, () => Date.now() + ADD_LEASE_MS + 60_000);
   try {
     expect(await late.tracking.engine.pollDue()).toBe(6);
     for (const n of numbers) {
@@ -134,16 +133,16 @@ test("an API process SIGKILLed mid-add: a restart finishes the adds once their l
   } finally {
     await late.close();
   }
-  const after = ledger(dbPath, orgId);
+  const after = ledger(database, orgId);
   expect(after).toEqual({ ...atCrash, adding: 0 });
   expect(after.chargedUsd).toBeCloseTo(6 * 0.25, 6);
 }, 60_000);
 
 test("a record an earlier version left marked as adding, next poll hours away, is recovered at restart", async () => {
-  const dbPath = join(dir, "legacy.sqlite");
-  const { orgId, key } = await payingTenant(dbPath);
+  const database = join(dir, "legacy.sqlite");
+  const { orgId, key } = await payingTenant(database);
   const [identifier] = underWay(1, 500_000);
-  const before = await restart(dbPath, Date.now);
+  const before = await restart(database, Date.now);
   try {
     const org = (await before.accounts.getOrg(orgId))!;
     const row = await before.tracking.engine.register(org, {
@@ -152,18 +151,18 @@ test("a record an earlier version left marked as adding, next poll hours away, i
     });
     // What the earlier code left when it died after the first fetch's write and before clearing the mark.
     const hour = 3_600_000;
-    before.db
-      .update(tracked)
+    const { db, t } = before.storage;
+    await db
+      .update(t.tracked)
       .set({
         addedAt: new Date(Date.now() - hour).toISOString(),
         nextPollAt: new Date(Date.now() + 12 * hour).toISOString(),
       })
-      .where(eq(tracked.id, row.id))
-      .run();
+      .where(eq(t.tracked.id, row.id));
   } finally {
     await before.close();
   }
-  const after = await restart(dbPath, Date.now);
+  const after = await restart(database, Date.now);
   try {
     expect(await after.tracking.engine.pollDue()).toBe(1);
     const lookup = await after.call("ocean", `/v1/containers/lookup/${identifier}`, bearer(key));
@@ -173,5 +172,5 @@ test("a record an earlier version left marked as adding, next poll hours away, i
   } finally {
     await after.close();
   }
-  expect(ledger(dbPath, orgId)).toMatchObject({ adding: 0, charged: 1 });
+  expect(ledger(database, orgId)).toMatchObject({ adding: 0, charged: 1 });
 });

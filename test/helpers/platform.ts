@@ -1,8 +1,9 @@
-/** A real platform over an in-memory (or given) SQLite database, with helpers to call products. */
+/** A real platform over a fresh database (test/helpers/database.ts), with helpers to call products. */
 import { buildApps, type FetchApp } from "../../api/app.ts";
 import { bootstrap, type Running } from "../../api/bootstrap.ts";
 import { type Config, loadConfig } from "../../api/config.ts";
 import type { ProductId } from "../../api/shared/products.ts";
+import { testDatabase } from "./database.ts";
 
 export interface TestPlatform extends Running {
   apps: Record<ProductId, FetchApp>;
@@ -26,7 +27,7 @@ export async function makePlatform(
   overrides: Partial<Config> = {},
   now?: () => number,
 ): Promise<TestPlatform> {
-  const config = { ...loadConfig({}), dbPath: ":memory:", ...overrides };
+  const config = { ...loadConfig({}), database: testDatabase(), ...overrides };
   const running = await bootstrap(config, now);
   const apps = buildApps(running);
   return {

@@ -17,8 +17,9 @@ export interface RedisProcess {
   stop(): Promise<void>;
 }
 
-export async function startRedis(): Promise<RedisProcess> {
-  const port = await freePort();
+/** On a free port, or on `port` (a restart after stop(): the data is not kept). */
+export async function startRedis(port?: number): Promise<RedisProcess> {
+  port ??= await freePort();
   const proc = Bun.spawn(
     ["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
     { stdout: "pipe", stderr: "pipe" },

@@ -7,8 +7,8 @@ import { constantTimeEqual, sha256Hex } from "../../api/shared/crypto.ts";
 import { bearer, ManualClock, makePlatform } from "../helpers/platform.ts";
 
 test("keys carry the product prefix and only their SHA-256 is stored", async () => {
-  const dbPath = join(mkdtempSync(join(tmpdir(), "portolan-keys-")), "db.sqlite");
-  const p = await makePlatform({ dbPath });
+  const database = join(mkdtempSync(join(tmpdir(), "portolan-keys-")), "db.sqlite");
+  const p = await makePlatform({ database });
   const { keys } = await p.tenant();
   expect(keys.ocean).toMatch(/^oc_[0-9A-Za-z]{32}$/);
   expect(keys.air).toMatch(/^ac_/);
@@ -17,7 +17,7 @@ test("keys carry the product prefix and only their SHA-256 is stored", async () 
   expect(keys.rates).toMatch(/^rt_/);
   expect(keys.distance).toMatch(/^ds_/);
   await p.close();
-  const raw = new Database(dbPath, { readonly: true });
+  const raw = new Database(database, { readonly: true });
   const dump = JSON.stringify(raw.query("SELECT * FROM api_keys").all());
   for (const key of Object.values(keys)) {
     expect(dump).not.toContain(key);

@@ -109,9 +109,9 @@ afterAll(async () => {
 });
 
 test("with REDIS_URL two API instances share one window", async () => {
-  const dbPath = join(dir, "shared.sqlite");
-  const a = await makePlatform({ dbPath, redisUrl: redis.url });
-  const b = await makePlatform({ dbPath, redisUrl: redis.url });
+  const database = join(dir, "shared.sqlite");
+  const a = await makePlatform({ database, redisUrl: redis.url });
+  const b = await makePlatform({ database, redisUrl: redis.url });
   const { keys } = await a.tenant({ name: "shared" });
   const results = await Promise.all(
     Array.from({ length: 50 }, (_, i) => (i % 2 ? a : b).call("ocean", "/v1/account", bearer(keys.ocean))),

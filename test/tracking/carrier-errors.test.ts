@@ -4,7 +4,6 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { tracked } from "../../storage/schema.ts";
 import { bearer, ManualClock, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 
 let answer: { status: number; headers?: Record<string, string>; body?: unknown } = { status: 503 };
@@ -41,8 +40,11 @@ afterAll(async () => {
   await p.close();
 });
 
-const row = (id: string) => p.db.select().from(tracked).where(eq(tracked.id, id)).get()!;
-const minutesUntilNextPoll = (id: string) => (Date.parse(row(id).nextPollAt!) - clock.t) / 60_000;
+const tracked = () => p.storage.t.tracked;
+const row = async (id: string) =>
+  (await p.storage.db.select().from(tracked()).where(eq(tracked().id, id)).limit(1))[0]!;
+const minutesUntilNextPoll = async (id: string) =>
+  (Date.parse((await row(id)).nextPollAt!) - clock.t) / 60_000;
 
 test("5xx backs off 1, 2, 4 minutes; Retry-After on 429 is honoured; success resets", async () => {
   answer = { status: 503 };
@@ -56,16 +58,16 @@ test("5xx backs off 1, 2, 4 minutes; Retry-After on 429 is honoured; success res
   expect(body.warning).toMatch(/did not answer/);
   expect(body.data.status).toBe("unknown");
   const id = body.data.id;
-  expect(row(id).pollFailures).toBe(1);
-  expect(minutesUntilNextPoll(id)).toBe(1);
+  expect((await row(id)).pollFailures).toBe(1);
+  expect(await minutesUntilNextPoll(id)).toBe(1);
   clock.advance(60_000);
   await p.tracking.engine.pollDue();
-  expect(row(id).pollFailures).toBe(2);
-  expect(minutesUntilNextPoll(id)).toBe(2);
+  expect((await row(id)).pollFailures).toBe(2);
+  expect(await minutesUntilNextPoll(id)).toBe(2);
   clock.advance(2 * 60_000);
   await p.tracking.engine.pollDue();
-  expect(row(id).pollFailures).toBe(3);
-  expect(minutesUntilNextPoll(id)).toBe(4);
+  expect((await row(id)).pollFailures).toBe(3);
+  expect(await minutesUntilNextPoll(id)).toBe(4);
   // Not due yet: nothing is asked.
   const before = calls;
   clock.advance(60_000);
@@ -75,14 +77,14 @@ test("5xx backs off 1, 2, 4 minutes; Retry-After on 429 is honoured; success res
   answer = { status: 429, headers: { "retry-after": "900" }, body: { message: "slow down" } };
   clock.advance(3 * 60_000);
   await p.tracking.engine.pollDue();
-  expect(minutesUntilNextPoll(id)).toBe(15);
+  expect(await minutesUntilNextPoll(id)).toBe(15);
 
   answer = { status: 200, body: [] };
   clock.advance(15 * 60_000);
   await p.tracking.engine.pollDue();
-  expect(row(id).pollFailures).toBe(0);
-  expect(row(id).pollPriority).toBe("pre_departure");
-  expect(minutesUntilNextPoll(id)).toBe(12 * 60);
+  expect((await row(id)).pollFailures).toBe(0);
+  expect((await row(id)).pollPriority).toBe("pre_departure");
+  expect(await minutesUntilNextPoll(id)).toBe(12 * 60);
 });
 
 test("a reference the carrier keeps not knowing is given up after three days", async () => {
@@ -93,11 +95,11 @@ test("a reference the carrier keeps not knowing is given up after three days", a
     ...bearer(key, { "content-type": "application/json" }),
   });
   const id = ((await res.json()) as { data: { id: string } }).data.id;
-  expect(row(id).unresolvableSince).toBeNull();
+  expect((await row(id)).unresolvableSince).toBeNull();
   clock.advance(3 * 86_400_000 + 60_000);
   await p.tracking.engine.refresh(id);
-  expect(row(id).unresolvedReason).toBe("not_found");
-  expect(row(id).unresolvableSince).not.toBeNull();
+  expect((await row(id)).unresolvedReason).toBe("not_found");
+  expect((await row(id)).unresolvableSince).not.toBeNull();
   const list = (await (await p.call("ocean", "/v1/containers", bearer(key))).json()) as {
     data: { items: Array<{ id: string; unresolved_reason: string }> };
   };
@@ -125,25 +127,22 @@ test("notify-connector records the request for a line without a connector", asyn
 });
 
 test("eta_confidence_pct: null under five voyages on the lane, then the on-time share", async () => {
-  const base = row(p.db.select().from(tracked).get()!.id);
+  const base = (await p.storage.db.select().from(tracked()).limit(1))[0]!;
   const lane = { carrierCode: "ZZZZ", originUnlocode: "NLRTM", destinationUnlocode: "SGSIN" };
   const insert = (delay: number) =>
-    p.db
-      .insert(tracked)
-      .values({
-        ...base,
-        ...lane,
-        id: crypto.randomUUID(),
-        identifier: `Z${Math.random()}`,
-        stage: "delivered",
-        delayBars: [null, null, null, delay, null],
-      })
-      .run();
+    p.storage.db.insert(tracked()).values({
+      ...base,
+      ...lane,
+      id: crypto.randomUUID(),
+      identifier: `Z${Math.random()}`,
+      stage: "delivered",
+      delayBars: [null, null, null, delay, null],
+    });
   const probe = { ...base, ...lane };
-  for (const d of [0.2, -0.5, 3]) insert(d);
+  for (const d of [0.2, -0.5, 3]) await insert(d);
   expect(await p.tracking.confidence(probe)).toBeNull();
   clock.advance(61_000); // past the lane cache
-  for (const d of [0.9, 2.5]) insert(d);
+  for (const d of [0.9, 2.5]) await insert(d);
   expect(await p.tracking.confidence(probe)).toBe(60);
 });
 
@@ -156,8 +155,8 @@ test("a number the carrier rejects as malformed: the add answers 400 and keeps n
   });
   expect(res.status).toBe(400);
   expect(((await res.json()) as { error: { code: string } }).error.code).toBe("VALIDATION_ERROR");
-  const kept = () => p.db.select().from(tracked).where(eq(tracked.identifier, "HLCU12345")).all();
-  expect(kept()).toEqual([]);
+  const kept = () => p.storage.db.select().from(tracked()).where(eq(tracked().identifier, "HLCU12345"));
+  expect(await kept()).toEqual([]);
   const askedFor = () => asked.filter((u) => u.includes("HLCU12345")).length;
   const before = askedFor();
   clock.advance(86_400_000);
@@ -166,5 +165,5 @@ test("a number the carrier rejects as malformed: the add answers 400 and keeps n
   const compat = await p.call("ocean", `/compat/vendor/tracking?api_key=${key}&number=HLCU12345&type=BL`);
   expect(compat.status).toBe(200);
   expect(await compat.json()).toMatchObject({ status: "error", message: "WRONG_NUMBER", data: {} });
-  expect(kept()).toEqual([]);
+  expect(await kept()).toEqual([]);
 });

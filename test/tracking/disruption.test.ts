@@ -12,7 +12,6 @@ import { loadWorld, type SandboxWorld } from "../../ingest/sandbox/world.ts";
 import type { DcsaEventLike } from "../../ingest/tracking/dcsa.ts";
 import { type DisruptionContext, SLIP_MS, scheduleDisruptions } from "../../ingest/tracking/disruptions.ts";
 import { currentEvents } from "../../ingest/tracking/timeline.ts";
-import { outbox, webhookDeliveries } from "../../storage/schema.ts";
 import { ManualClock, type TestPlatform } from "../helpers/platform.ts";
 import type { RunningSandbox } from "../sandbox/spawn.ts";
 import type { Receiver } from "../webhooks/receiver.ts";
@@ -49,13 +48,11 @@ async function tenant(name: string) {
   return { orgId: org.id, api: apiOf(p, (await p.accounts.createKey(org.id, "ocean")).key) };
 }
 
-const raised = (orgId: string, type?: string) =>
-  p.db
-    .select()
-    .from(outbox)
-    .where(eq(outbox.orgId, orgId))
-    .all()
-    .filter((o) => type === undefined || o.type === type);
+const raised = async (orgId: string, type?: string) => {
+  const { outbox } = p.storage.t;
+  const rows = await p.storage.db.select().from(outbox).where(eq(outbox.orgId, orgId)).orderBy(outbox.seq);
+  return rows.filter((o) => type === undefined || o.type === type);
+};
 
 /** The carrier's forecast of a call as the box's query saw it at `t` (the oracle: the simulator's own events). */
 function forecastAt(v: SimulatedVoyage, box: string, t: number, code: "DEPA" | "ARRI", port: string) {
@@ -94,11 +91,11 @@ describe("from the sandbox carrier", () => {
       (await api("POST", "/v1/containers", { identifier: ref, identifier_type: "container_id" })).status,
     ).toBe(201);
     await at(Date.parse(first!.departure) + 6 * H);
-    expect(raised(orgId, "schedule_disruption")).toHaveLength(0);
+    expect(await raised(orgId, "schedule_disruption")).toHaveLength(0);
     const lastPoll = clock.t;
 
     await at(rollKnownAt + H);
-    const disruptions = raised(orgId, "schedule_disruption");
+    const disruptions = await raised(orgId, "schedule_disruption");
     expect(disruptions).toHaveLength(1);
     const wasDepa = forecastAt(v, ref, lastPoll, "DEPA", hub);
     const wasArri = forecastAt(v, ref, lastPoll, "ARRI", destination);
@@ -147,15 +144,15 @@ describe("from the sandbox carrier", () => {
     });
     expect(depaDelay).toBeGreaterThan(24);
     // The ETA moved a week too: that is eta_changed's news, raised beside it.
-    expect(raised(orgId, "eta_changed").length).toBeGreaterThan(0);
-    expect(raised(orgId, "container_misrouted")).toHaveLength(0);
+    expect((await raised(orgId, "eta_changed")).length).toBeGreaterThan(0);
+    expect(await raised(orgId, "container_misrouted")).toHaveLength(0);
 
     // The box leaves the hub on the other vessel: the fact is container_misrouted, not a second disruption.
     await at(Date.parse(rolled!.departure) + 3 * H);
-    expect(raised(orgId, "container_misrouted")).toHaveLength(1);
+    expect(await raised(orgId, "container_misrouted")).toHaveLength(1);
     await at(Date.parse(box.milestones.discharged) + 3 * H);
-    expect(raised(orgId, "schedule_disruption")).toHaveLength(1);
-    expect(raised(orgId, "container_misrouted")).toHaveLength(1);
+    expect(await raised(orgId, "schedule_disruption")).toHaveLength(1);
+    expect(await raised(orgId, "container_misrouted")).toHaveLength(1);
   });
 
   test("a departure slipping 40 h: one slip, delivered signed to the subscribed endpoint; the arrival moving with it is eta_changed only", async () => {
@@ -181,7 +178,7 @@ describe("from the sandbox carrier", () => {
       (await api("POST", "/v1/containers", { identifier: ref, identifier_type: "container_id" })).status,
     ).toBe(201);
     await at(Date.parse(news.eventCreatedDateTime) + H);
-    const rows = raised(orgId, "schedule_disruption");
+    const rows = await raised(orgId, "schedule_disruption");
     expect(rows).toHaveLength(1);
     const row = rows[0]!;
     const call = {
@@ -239,11 +236,15 @@ describe("from the sandbox carrier", () => {
 
     // After departure the arrival estimate carries the delay forward: eta_changed, no second slip.
     await at(Date.parse(leg.departure) + 6 * H);
-    expect(raised(orgId, "eta_changed").length).toBeGreaterThan(0);
+    expect((await raised(orgId, "eta_changed")).length).toBeGreaterThan(0);
     await at(Date.parse(box.milestones.discharged) + 3 * H);
-    expect(raised(orgId, "schedule_disruption")).toHaveLength(1);
+    expect(await raised(orgId, "schedule_disruption")).toHaveLength(1);
     await until(async () => {
-      const d = p.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, hook.id)).all();
+      const { webhookDeliveries } = p.storage.t;
+      const d = await p.storage.db
+        .select()
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.endpointId, hook.id));
       return d.length === 1 && d[0]!.status === "delivered";
     });
     expect(rx.received.filter((r) => r.path === "/ok/disruption")).toHaveLength(1);

@@ -26,7 +26,7 @@ afterAll(() => {
 test("each due record is refreshed by exactly one of two pollers per round", async () => {
   const clock = new ManualClock();
   const config = {
-    dbPath: join(dir, "db.sqlite"),
+    database: join(dir, "db.sqlite"),
     carriers: [{ scac: "HLCU", baseUrl: `http://127.0.0.1:${carrier.port}/HLCU` }],
   };
   const a = await makePlatform(config, clock.now);

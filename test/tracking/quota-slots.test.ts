@@ -10,7 +10,6 @@ import { containerQuotaError, planNeeded } from "../../common/plans.ts";
 import { type SimulatedVoyage, simulateVoyage, visibleEvents } from "../../ingest/sandbox/simulate.ts";
 import { loadWorld, type SandboxWorld } from "../../ingest/sandbox/world.ts";
 import type { Org } from "../../storage/orgs.ts";
-import { shipmentUsage, tracked } from "../../storage/schema.ts";
 import { PARKED_REASON, REJECTED_REASON } from "../../storage/trackings.ts";
 import { type CompatWorld, compatGet, compatWorld, type Json } from "../compat/setup.ts";
 import { errorCode } from "../helpers/envelopes.ts";
@@ -45,30 +44,33 @@ async function call(key: string, path: string, init: RequestInit = {}) {
 const add = (key: string, identifier: string, identifier_type: string) =>
   call(key, "/v1/containers", { method: "POST", body: JSON.stringify({ identifier, identifier_type }) });
 
-const rowsOf = (orgId: string) => w.p.db.select().from(tracked).where(eq(tracked.orgId, orgId)).all();
+const rowsOf = (orgId: string) => {
+  const { tracked } = w.p.storage.t;
+  return w.p.storage.db.select().from(tracked).where(eq(tracked.orgId, orgId));
+};
 /** Distinct container numbers actively tracked: the slots in use. */
-const slotsInUse = (orgId: string) =>
-  new Set(
-    w.p.db
-      .select()
-      .from(tracked)
-      .where(
-        and(eq(tracked.orgId, orgId), isNull(tracked.archivedAt), eq(tracked.identifierType, "container_id")),
-      )
-      .all()
-      .map((r) => r.containerNumber),
-  ).size;
-const usageOf = (orgId: string, identifier: string) =>
-  w.p.db
+const slotsInUse = async (orgId: string) => {
+  const { tracked } = w.p.storage.t;
+  const rows = await w.p.storage.db
+    .select({ containerNumber: tracked.containerNumber })
+    .from(tracked)
+    .where(
+      and(eq(tracked.orgId, orgId), isNull(tracked.archivedAt), eq(tracked.identifierType, "container_id")),
+    );
+  return new Set(rows.map((r) => r.containerNumber)).size;
+};
+const usageOf = (orgId: string, identifier: string) => {
+  const { shipmentUsage } = w.p.storage.t;
+  return w.p.storage.db
     .select()
     .from(shipmentUsage)
-    .where(and(eq(shipmentUsage.orgId, orgId), eq(shipmentUsage.identifier, identifier)))
-    .all();
+    .where(and(eq(shipmentUsage.orgId, orgId), eq(shipmentUsage.identifier, identifier)));
+};
 
 /** Waits (bounded) for a record's first carrier fetch to end. */
 async function settled(orgId: string, identifier: string) {
   for (let i = 0; i < 500; i++) {
-    const row = rowsOf(orgId).find((r) => r.identifier === identifier && r.parentId === null);
+    const row = (await rowsOf(orgId)).find((r) => r.identifier === identifier && r.parentId === null);
     if (row && !row.adding) return row;
     await Bun.sleep(10);
   }
@@ -87,19 +89,15 @@ describe("container slots hold for every way boxes arrive (11.1)", () => {
     const error = res.body.error as Json;
     expect(error.plan_needed).toBe("starter");
     expect(error.message).not.toMatch(/free plan has room/);
-    expect(
-      rowsOf(orgId)
-        .map((r) => r.identifier)
-        .sort(),
-    ).toEqual(["HLCU4276280", "HLCU5226534"]);
-    expect(usageOf(orgId, BL)).toEqual([]);
-    expect(slotsInUse(orgId)).toBe(2);
+    expect((await rowsOf(orgId)).map((r) => r.identifier).sort()).toEqual(["HLCU4276280", "HLCU5226534"]);
+    expect(await usageOf(orgId, BL)).toEqual([]);
+    expect(await slotsInUse(orgId)).toBe(2);
 
     // The compat registration of the same B/L: the spent allowance (429), nothing kept either.
     const compat = await compatGet({ ...w, key }, { number: BL });
     expect(compat.status).toBe(429);
-    expect(rowsOf(orgId)).toHaveLength(2);
-    expect(usageOf(orgId, BL)).toEqual([]);
+    expect(await rowsOf(orgId)).toHaveLength(2);
+    expect(await usageOf(orgId, BL)).toEqual([]);
   });
 
   test("a B/L that fits takes its boxes' slots; a box tracked alone takes no second slot", async () => {
@@ -109,7 +107,7 @@ describe("container slots hold for every way boxes arrive (11.1)", () => {
     expect((await add(key, "HLCU4276280", "container_id")).status).toBe(201);
     // 2 in use, 3 new boxes (the fourth is tracked already): fits exactly.
     expect((await add(key, BL, "bill_of_lading")).status).toBe(201);
-    expect(slotsInUse(orgId)).toBe(5);
+    expect(await slotsInUse(orgId)).toBe(5);
     const full = await add(key, "HLCU5226534", "container_id");
     expect(full.status).toBe(402);
     expect((full.body.error as Json).plan_needed).toBe("starter");
@@ -121,10 +119,10 @@ describe("container slots hold for every way boxes arrive (11.1)", () => {
     expect((await add(key, "HLCU5226534", "container_id")).status).toBe(201);
     expect((await call(key, `/v1/containers/lookup/${BL}`)).status).toBe(202);
     const root = await settled(orgId, BL);
-    const kids = rowsOf(orgId).filter((r) => r.parentId === root.id);
+    const kids = (await rowsOf(orgId)).filter((r) => r.parentId === root.id);
     expect(kids).toHaveLength(4);
     expect(kids.every((k) => k.archivedReason === PARKED_REASON && k.status === "unknown")).toBe(true);
-    expect(slotsInUse(orgId)).toBe(2);
+    expect(await slotsInUse(orgId)).toBe(2);
     const lookup = await call(key, `/v1/containers/lookup/${BL}`);
     expect(lookup.status).toBe(200);
     const children = (lookup.body.data as Json).child_containers as Record<string, Json>;
@@ -135,12 +133,12 @@ describe("container slots hold for every way boxes arrive (11.1)", () => {
     // A slot frees up: the next refresh of the B/L takes one box up, the rest stay parked.
     await call(key, `/v1/containers/${held.body.data && (held.body.data as Json).id}`, { method: "DELETE" });
     expect((await call(key, `/v1/containers/${root.id}/recheck`, { method: "POST" })).status).toBe(200);
-    const after = rowsOf(orgId).filter((r) => r.parentId === root.id);
+    const after = (await rowsOf(orgId)).filter((r) => r.parentId === root.id);
     const active = after.filter((k) => k.archivedAt === null);
     expect(active).toHaveLength(1);
     expect(active[0]!.status).not.toBe("unknown");
     expect(after.filter((k) => k.archivedReason === PARKED_REASON)).toHaveLength(3);
-    expect(slotsInUse(orgId)).toBe(2);
+    expect(await slotsInUse(orgId)).toBe(2);
   });
 
   test("boxes a later poll discovers take free slots only; the rest are parked", async () => {
@@ -159,16 +157,16 @@ describe("container slots hold for every way boxes arrive (11.1)", () => {
     await w.at(Date.parse(conf.eventCreatedDateTime) + H);
     const { orgId, key } = await tenant("later boxes", { plan: "free", containerSlots: 2 });
     expect((await add(key, found.billOfLading, "bill_of_lading")).status).toBe(201);
-    expect(rowsOf(orgId).filter((r) => r.parentId !== null)).toHaveLength(0);
+    expect((await rowsOf(orgId)).filter((r) => r.parentId !== null)).toHaveLength(0);
 
     const lastPick = Math.max(...found.containers.map((c) => Date.parse(c.milestones.emptyPickup)));
     await w.at(lastPick + 13 * H); // past the pre-departure cadence: the B/L is due
     await w.p.tracking.engine.pollDue();
-    const kids = rowsOf(orgId).filter((r) => r.parentId !== null);
+    const kids = (await rowsOf(orgId)).filter((r) => r.parentId !== null);
     expect(kids).toHaveLength(4);
     expect(kids.filter((k) => k.archivedAt === null)).toHaveLength(2);
     expect(kids.filter((k) => k.archivedReason === PARKED_REASON)).toHaveLength(2);
-    expect(slotsInUse(orgId)).toBe(2);
+    expect(await slotsInUse(orgId)).toBe(2);
   });
 });
 
@@ -204,8 +202,8 @@ describe("a malformed reference costs nothing (11.4)", () => {
     const res = await compatGet({ ...w, key }, { number: "MAEU49889" });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: "error", message: "WRONG_NUMBER", data: {} });
-    expect(rowsOf(orgId)).toEqual([]);
-    expect(usageOf(orgId, "MAEU49889")).toEqual([]);
+    expect(await rowsOf(orgId)).toEqual([]);
+    expect(await usageOf(orgId, "MAEU49889")).toEqual([]);
     expect(res.body.detail).toContain("MAEU + 9 digits"); // the carrier's own words
     // The one unique shipment of the month is still free.
     expect((await add(key, "HLCU4276280", "container_id")).status).toBe(201);
@@ -216,8 +214,8 @@ describe("a malformed reference costs nothing (11.4)", () => {
     const res = await add(key, "MAEU49889", "bill_of_lading");
     expect(res.status).toBe(400);
     expect(errorCode(res.body)).toBe("VALIDATION_ERROR");
-    expect(rowsOf(orgId)).toEqual([]);
-    expect(usageOf(orgId, "MAEU49889")).toEqual([]);
+    expect(await rowsOf(orgId)).toEqual([]);
+    expect(await usageOf(orgId, "MAEU49889")).toEqual([]);
   });
 
   test("lookup: 202, then archived as rejected and refunded; the next lookup says so instead of registering", async () => {
@@ -225,11 +223,11 @@ describe("a malformed reference costs nothing (11.4)", () => {
     expect((await call(key, "/v1/containers/lookup/MAEU49889")).status).toBe(202);
     const row = await settled(orgId, "MAEU49889");
     expect(row).toMatchObject({ archivedReason: REJECTED_REASON, unresolvedReason: "invalid_number" });
-    expect(usageOf(orgId, "MAEU49889")).toEqual([]);
+    expect(await usageOf(orgId, "MAEU49889")).toEqual([]);
     const again = await call(key, "/v1/containers/lookup/MAEU49889");
     expect(again.status).toBe(404);
     expect(errorCode(again.body)).toBe("REFERENCE_NOT_RESOLVABLE");
-    expect(rowsOf(orgId)).toHaveLength(1);
+    expect(await rowsOf(orgId)).toHaveLength(1);
   });
 
   test("a rejection after the add answered (carrier down at the first fetch): archived, slot and charge released", async () => {
@@ -242,12 +240,12 @@ describe("a malformed reference costs nothing (11.4)", () => {
       w.proxy.fail = null;
     }
     expect(res.status).toBe(201);
-    expect(usageOf(orgId, "MAEU12345")).toHaveLength(1);
+    expect(await usageOf(orgId, "MAEU12345")).toHaveLength(1);
     await w.at(w.clock.t + 2 * 60_000); // past the first back-off
     await w.p.tracking.engine.pollDue();
-    const [row] = rowsOf(orgId);
+    const [row] = await rowsOf(orgId);
     expect(row).toMatchObject({ archivedReason: REJECTED_REASON, unresolvedReason: "invalid_number" });
-    expect(usageOf(orgId, "MAEU12345")).toEqual([]);
+    expect(await usageOf(orgId, "MAEU12345")).toEqual([]);
   });
 });
 

@@ -8,7 +8,6 @@ import { withCheckDigit } from "../../ingest/iso6346.ts";
 import { lesseeOf } from "../../ingest/sandbox/references.ts";
 import { type SimulatedVoyage, simulateVoyage } from "../../ingest/sandbox/simulate.ts";
 import { loadWorld, SANDBOX_SCACS, type SandboxWorld } from "../../ingest/sandbox/world.ts";
-import { outbox, shipmentUsage, tracked } from "../../storage/schema.ts";
 import { errorCode } from "../helpers/envelopes.ts";
 import { bearer, ManualClock, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 import { type RunningSandbox, startSandbox } from "../sandbox/spawn.ts";
@@ -163,12 +162,13 @@ const add = async (
   });
   return { status: res.status, body: (await res.json()) as Json };
 };
-const outboxOf = (containerNumber: string) =>
-  p.db
-    .select()
-    .from(outbox)
-    .all()
-    .filter((o) => (o.data as { container_number?: string }).container_number === containerNumber);
+const outboxOf = async (containerNumber: string) => {
+  const { outbox } = p.storage.t;
+  const rows = await p.storage.db.select().from(outbox).orderBy(outbox.seq);
+  return rows.filter((o) => (o.data as { container_number?: string }).container_number === containerNumber);
+};
+/** How many tracking records the platform holds. */
+const trackedCount = async () => (await p.storage.db.select().from(p.storage.t.tracked)).length;
 const voyage = (ref: string): SimulatedVoyage => simulateVoyage(ref, { world })!;
 
 describe("a container from booking to empty return", () => {
@@ -222,12 +222,12 @@ describe("a container from booking to empty return", () => {
     const archived = await get("/v1/containers?archived=true");
     expect(archived.body.data.items!.map((i) => i.id)).toContain(id);
 
-    const raised = outboxOf(ref).map((o) => o.type);
+    const raised = (await outboxOf(ref)).map((o) => o.type);
     expect(raised.filter((t) => t === "vessel_departed")).toHaveLength(1);
     expect(raised.filter((t) => t === "container_arrived")).toHaveLength(1);
     expect(raised.filter((t) => t === "container_delivered")).toHaveLength(1);
     expect(raised).not.toContain("customs_hold");
-    for (const row of outboxOf(ref)) {
+    for (const row of await outboxOf(ref)) {
       const data = row.data as Record<string, unknown>;
       expect(row.orgId).toBe(orgId);
       if (row.type !== "eta_changed") {
@@ -308,13 +308,13 @@ describe("events at the right moments", () => {
     const holdLabel = labels.find((l) => l.startsWith("Customs hold"))!;
     expect(holdLabel).toMatch(/^Customs hold: X-ray/);
     expect(holdLabel).not.toMatch(/Customs hold.*Customs hold/i);
-    const raised = outboxOf(ref).find((o) => o.type === "customs_hold")!;
+    const raised = (await outboxOf(ref)).find((o) => o.type === "customs_hold")!;
     expect(JSON.stringify(raised.data)).not.toMatch(/Customs hold: Customs hold/i);
     await at(Date.parse(hold.to) + 2 * H);
     const after = (await p.tracking.engine.get(orgId, id))!;
     expect(after.status).not.toBe("customs_hold");
     expect(after.customsHoldReason).toBeNull();
-    expect(outboxOf(ref).filter((o) => o.type === "customs_hold")).toHaveLength(1);
+    expect((await outboxOf(ref)).filter((o) => o.type === "customs_hold")).toHaveLength(1);
   });
 
   test("a transshipment with a missed connection sets route_alert and raises container_misrouted", async () => {
@@ -329,7 +329,7 @@ describe("events at the right moments", () => {
     const row = (await p.tracking.engine.get(orgId, id))!;
     expect(row.routeAlert).toBe("missed_connection");
     expect(row.routePorts?.map((r) => r.role)).toEqual(["origin", "transshipment", "destination"]);
-    const misrouted = outboxOf(ref).filter((o) => o.type === "container_misrouted");
+    const misrouted = (await outboxOf(ref)).filter((o) => o.type === "container_misrouted");
     expect(misrouted).toHaveLength(1);
     expect((misrouted[0]!.data as { route_alert: string }).route_alert).toBe("missed_connection");
   });
@@ -346,7 +346,7 @@ describe("events at the right moments", () => {
     await at(Date.parse(v.legs[0]!.departure) + 20 * 24 * H);
     const after = (await p.tracking.engine.get(orgId, id))!.eta;
     expect(after).not.toBe(before);
-    const changed = outboxOf(ref).filter((o) => o.type === "eta_changed");
+    const changed = (await outboxOf(ref)).filter((o) => o.type === "eta_changed");
     expect(changed.length).toBeGreaterThan(0);
     expect((changed[0]!.data as { previous_eta: string }).previous_eta).toBe(before!);
   });
@@ -385,7 +385,7 @@ describe("validation, resolution and errors", () => {
   });
 
   test("wrong bodies are VALIDATION_ERROR and change nothing", async () => {
-    const before = p.db.select().from(tracked).all().length;
+    const before = await trackedCount();
     for (const body of [
       { identifier: "", identifier_type: "container_id" },
       { identifier: "X".repeat(51), identifier_type: "container_id" },
@@ -401,7 +401,7 @@ describe("validation, resolution and errors", () => {
       expect(res.status).toBe(400);
       expect(errorCode(res.body)).toBe("VALIDATION_ERROR");
     }
-    expect(p.db.select().from(tracked).all().length).toBe(before);
+    expect(await trackedCount()).toBe(before);
   });
 
   test("an unknown reference on lookup registers it: 202 TRACKING_IN_PROGRESS, then the record", async () => {
@@ -415,7 +415,10 @@ describe("validation, resolution and errors", () => {
     expect(body.ok).toBe(false);
     expect(body.error.code).toBe("TRACKING_IN_PROGRESS");
     expect(body.error.retry_after_seconds).toBeGreaterThan(0);
-    expect(p.db.select().from(shipmentUsage).where(eq(shipmentUsage.identifier, ref)).all()).toHaveLength(1);
+    const { shipmentUsage } = p.storage.t;
+    expect(
+      await p.storage.db.select().from(shipmentUsage).where(eq(shipmentUsage.identifier, ref)),
+    ).toHaveLength(1);
     let status = 202;
     for (let i = 0; i < 50 && status === 202; i++) {
       await Bun.sleep(20);
@@ -425,7 +428,7 @@ describe("validation, resolution and errors", () => {
   });
 
   test("the public lookup answers live from the carrier without storing anything", async () => {
-    const before = p.db.select().from(tracked).all().length;
+    const before = await trackedCount();
     const res = await p.call("ocean", "/public/v1/lookup/HLCU4276280");
     expect(res.status).toBe(200);
     const body = (await res.json()) as {
@@ -436,7 +439,7 @@ describe("validation, resolution and errors", () => {
     expect(body.data.carrier).toBe("Hapag-Lloyd");
     expect(body.data.events.length).toBeGreaterThan(0);
     expect(Object.keys(body.data.events[0]!)).toEqual(MILESTONE_FIELDS);
-    expect(p.db.select().from(tracked).all().length).toBe(before);
+    expect(await trackedCount()).toBe(before);
     const unknownLine = await p.call("ocean", `/public/v1/lookup/${withCheckDigit("EGHU765432")}`);
     expect(unknownLine.status).toBe(404);
     expect(Object.keys((await unknownLine.json()) as Json).sort()).toEqual(["message", "ok"]);
@@ -522,7 +525,8 @@ describe("quotas and concurrency", () => {
     const cap = await add("MOLU1381170", "container_id", {}, k);
     expect(cap.status).toBe(402);
     expect(errorCode(cap.body)).toBe("PAYG_SPEND_CAP_REACHED");
-    const rows = p.db.select().from(tracked).where(eq(tracked.orgId, org.id)).all();
+    const { tracked } = p.storage.t;
+    const rows = await p.storage.db.select().from(tracked).where(eq(tracked.orgId, org.id));
     expect(rows.map((r) => r.identifier).sort()).toEqual(["HLCU4276280", "HLCU5226534", "HLXU6867407"]);
   });
 
@@ -535,7 +539,8 @@ describe("quotas and concurrency", () => {
     for (const r of results.filter((x) => x.status === 409)) {
       expect(["CONTAINER_ADD_IN_PROGRESS", "ALREADY_TRACKED"]).toContain(errorCode(r.body) ?? "none");
     }
-    expect(p.db.select().from(tracked).where(eq(tracked.identifier, ref)).all()).toHaveLength(1);
+    const { tracked } = p.storage.t;
+    expect(await p.storage.db.select().from(tracked).where(eq(tracked.identifier, ref))).toHaveLength(1);
   });
 });
 
@@ -618,12 +623,10 @@ describe("demurrage from free-time terms", () => {
     await at("2026-12-04T06:00:00Z");
     expect((await read()).demurrage_free_days_left).toBeNull();
 
-    const types = p.db
-      .select()
-      .from(outbox)
-      .where(eq(outbox.orgId, org.id))
-      .all()
-      .map((o) => o.type);
+    const { outbox } = p.storage.t;
+    const types = (
+      await p.storage.db.select({ type: outbox.type }).from(outbox).where(eq(outbox.orgId, org.id))
+    ).map((o) => o.type);
     expect(types.filter((t) => t === "demurrage_warning")).toHaveLength(1);
     expect(types.filter((t) => t === "demurrage_started")).toHaveLength(1);
   });
@@ -666,7 +669,8 @@ describe("a leased box", () => {
     else expect(item.redelivery_date).toBeNull();
 
     await at(Date.parse(box.milestones.emptyReturn) + 26 * H);
-    const after = p.db.select().from(tracked).where(eq(tracked.id, id)).get()!;
+    const { tracked } = p.storage.t;
+    const after = (await p.storage.db.select().from(tracked).where(eq(tracked.id, id)).limit(1))[0]!;
     expect(after.lessorStatus).toBe("off-hire");
     expect(after.carrierCode).toBeNull(); // never confirmed from lessor data
   });

@@ -11,15 +11,15 @@ import { eq } from "drizzle-orm";
 import { API_VERSION } from "../../api/shared/products.ts";
 import { Dispatcher, deliveryIdFor } from "../../api/webhooks/dispatcher.ts";
 import { verify } from "../../api/webhooks/verify.ts";
-import { outbox, webhookDeliveries } from "../../storage/schema.ts";
+import { sharedTestDatabase } from "../helpers/database.ts";
 import { makePlatform, type TestPlatform } from "../helpers/platform.ts";
 import { type Receiver, startReceiver } from "./receiver.ts";
 import { apiOf, testWebhookConfig, until } from "./setup.ts";
 
 const root = join(import.meta.dir, "../..");
 const dir = mkdtempSync(join(tmpdir(), "portolan-announce-"));
-const dbPath = join(dir, "portolan.sqlite");
-const env = { ...process.env, PORTOLAN_DB: dbPath };
+const database = sharedTestDatabase(join(dir, "portolan.sqlite"));
+const env = { ...process.env, PORTOLAN_DB: database };
 
 function cli(...args: string[]) {
   const r = Bun.spawnSync([join(root, "bin/portolan"), ...args], { env, cwd: root });
@@ -33,7 +33,7 @@ let dispatcher: Dispatcher | null = null;
 beforeAll(async () => {
   rx = await startReceiver();
   // The platform (registration, the dispatcher) and the CLI share one database file, as in production.
-  p = await makePlatform({ dbPath, webhooks: testWebhookConfig(rx) });
+  p = await makePlatform({ database, webhooks: testWebhookConfig(rx) });
 });
 afterAll(async () => {
   await dispatcher?.stop();
@@ -76,7 +76,8 @@ test("announce: one row per subscribed ocean organisation, delivered signed; non
   expect((await paused.ocean("PATCH", `/v1/webhooks/${off.id}`, { active: false })).status).toBe(200);
   await register(schedulesOnly.schedules, "/ok/schedules");
 
-  const rows = () => p.db.select().from(outbox).all();
+  const { db, t: tables } = p.storage;
+  const rows = () => db.select().from(tables.outbox).orderBy(tables.outbox.seq);
   for (const bad of [
     ["announce", "--title", "No message"],
     ["announce", "--message", "No title"],
@@ -91,7 +92,7 @@ test("announce: one row per subscribed ocean organisation, delivered signed; non
     expect([bad.join(" "), r.code]).toEqual([bad.join(" "), 2]);
     expect(r.err).toMatch(/^portolan: /);
   }
-  expect(rows()).toEqual([]);
+  expect(await rows()).toEqual([]);
 
   const title = "Tracked record gains vessel_voyage";
   const message = "GET /v1/containers items carry vessel_voyage from 2027-03-01; nothing is removed.";
@@ -112,7 +113,7 @@ test("announce: one row per subscribed ocean organisation, delivered signed; non
   const announcementId = ok.out.at(-1)!;
   expect(announcementId).toMatch(/^[0-9a-f-]{36}$/);
 
-  const written = rows();
+  const written = await rows();
   expect(written.map((r) => r.orgId).sort()).toEqual([all.id, chosen.id].sort());
   for (const r of written) {
     expect(r).toMatchObject({ product: "ocean", type: "api_change_announced" });
@@ -128,7 +129,7 @@ test("announce: one row per subscribed ocean organisation, delivered signed; non
   }
 
   // The dispatcher fans the rows out to the three subscribed endpoints, once each, signed.
-  dispatcher = await Dispatcher.start(p.db, testWebhookConfig(rx));
+  dispatcher = await Dispatcher.start(p.storage, testWebhookConfig(rx));
   const hits = await rx.waitFor(3, (r) => r.path.startsWith("/ok/"));
   const expected = [
     [hooks.all, all.id, "/ok/all"],
@@ -149,11 +150,11 @@ test("announce: one row per subscribed ocean organisation, delivered signed; non
   }
   // Fan-out is done once every row is consumed; only those three endpoints got a delivery.
   await until(async () => {
-    const d = p.db.select().from(webhookDeliveries).all();
+    const d = await db.select().from(tables.webhookDeliveries);
     return d.length === 3 && d.every((x) => x.status === "delivered");
   });
-  expect(p.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, off.id)).all()).toEqual(
-    [],
-  );
+  expect(
+    await db.select().from(tables.webhookDeliveries).where(eq(tables.webhookDeliveries.endpointId, off.id)),
+  ).toEqual([]);
   expect(rx.received.map((r) => r.path).sort()).toEqual(["/ok/all", "/ok/chosen", "/ok/chosen-2"]);
 }, 60_000);

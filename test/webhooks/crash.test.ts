@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { deliveryIdFor } from "../../api/webhooks/dispatcher.ts";
 import { verify } from "../../api/webhooks/verify.ts";
-import { outbox, webhookDeliveries } from "../../storage/schema.ts";
+import { sharedTestDatabase } from "../helpers/database.ts";
 import { startReceiver } from "./receiver.ts";
 import { testWebhookConfig, until, webhookPlatform } from "./setup.ts";
 
@@ -29,8 +29,8 @@ function spawnDispatcher(env: Record<string, string>) {
 
 test("a dispatcher killed mid-delivery loses nothing; repeats keep their id and bytes", async () => {
   const rx = await startReceiver();
-  const dbPath = join(dir, "crash.sqlite");
-  const { p, t, api } = await webhookPlatform(testWebhookConfig(rx), { dbPath });
+  const database = sharedTestDatabase(join(dir, "crash.sqlite"));
+  const { p, t, api } = await webhookPlatform(testWebhookConfig(rx), { database });
   try {
     const ep = (await api("POST", "/v1/webhooks", { url: rx.url("/slow/400/crash") })).body.data as {
       id: string;
@@ -45,10 +45,11 @@ test("a dispatcher killed mid-delivery loses nothing; repeats keep their id and 
       data: { n: i },
       createdAt: new Date().toISOString(),
     }));
-    p.db.insert(outbox).values(events).run();
+    const { db, t: tables } = p.storage;
+    await db.insert(tables.outbox).values(events);
 
     const env = {
-      PORTOLAN_DB: dbPath,
+      PORTOLAN_DB: database,
       PORTOLAN_WEBHOOK_ALLOW_PRIVATE: "1",
       PORTOLAN_WEBHOOK_CA_FILE: rx.caFile,
       PORTOLAN_WEBHOOK_RESOLVE: "hooks.test=127.0.0.1",
@@ -62,14 +63,12 @@ test("a dispatcher killed mid-delivery loses nothing; repeats keep their id and 
     first.kill("SIGKILL");
     expect(await first.exited).not.toBe(0);
     // Sent but never recorded as delivered: the receiver got these while the dispatcher died.
-    const deliveredAtKill = new Set(
-      p.db
-        .select()
-        .from(webhookDeliveries)
-        .where(eq(webhookDeliveries.status, "delivered"))
-        .all()
-        .map((d) => d.id),
-    );
+    const delivered = () =>
+      db
+        .select({ id: tables.webhookDeliveries.id })
+        .from(tables.webhookDeliveries)
+        .where(eq(tables.webhookDeliveries.status, "delivered"));
+    const deliveredAtKill = new Set((await delivered()).map((d) => d.id));
     const unanswered = rx.received
       .filter((r) => r.path === "/slow/400/crash")
       .map((r) => r.headers["x-portolan-ocean-delivery"]!)
@@ -79,9 +78,7 @@ test("a dispatcher killed mid-delivery loses nothing; repeats keep their id and 
     const second = spawnDispatcher(env);
     try {
       await until(
-        async () =>
-          p.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.status, "delivered")).all()
-            .length === events.length,
+        async () => (await delivered()).length === events.length,
         30_000,
         "every delivery recorded as delivered",
       );

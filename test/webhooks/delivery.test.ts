@@ -9,7 +9,6 @@ import { eq } from "drizzle-orm";
 import type { WebhookConfig } from "../../api/webhooks/config.ts";
 import { Dispatcher, deliveryIdFor } from "../../api/webhooks/dispatcher.ts";
 import { verify } from "../../api/webhooks/verify.ts";
-import { outbox, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../storage/schema.ts";
 import type { TestPlatform } from "../helpers/platform.ts";
 import { type Receiver, startReceiver } from "./receiver.ts";
 import { apiOf, type Json, testWebhookConfig, until, webhookPlatform } from "./setup.ts";
@@ -31,7 +30,9 @@ afterEach(async () => {
 async function setup(over: Partial<WebhookConfig> = {}, dispatchers = 1) {
   const cfg = testWebhookConfig(rx, over);
   const env = await webhookPlatform(cfg);
-  const ds = await Promise.all(Array.from({ length: dispatchers }, () => Dispatcher.start(env.p.db, cfg)));
+  const ds = await Promise.all(
+    Array.from({ length: dispatchers }, () => Dispatcher.start(env.p.storage, cfg)),
+  );
   running.push({ p: env.p, dispatchers: ds });
   const register = async (path: string, extra: Record<string, unknown> = {}) => {
     const res = await env.api("POST", "/v1/webhooks", { url: rx.url(path), ...extra });
@@ -111,11 +112,12 @@ test("failures climb the ladder with the same id and bytes, then a success reset
   const d = await settled(s, ep.id, "delivered");
   expect(d.recent_deliveries[0]).toMatchObject({ attempt_count: 3, last_status_code: 200, last_error: null });
   expect(d.failure_count).toBe(0);
-  const attempts = s.p.db
+  const { webhookAttempts } = s.p.storage.t;
+  const attempts = await s.p.storage.db
     .select()
     .from(webhookAttempts)
     .where(eq(webhookAttempts.deliveryId, d.recent_deliveries[0]!.id as string))
-    .all();
+    .orderBy(webhookAttempts.attempt);
   expect(attempts.map((a) => [a.attempt, a.statusCode, a.error, a.responseExcerpt])).toEqual([
     [1, 500, "HTTP 500", "flaky"],
     [2, 500, "HTTP 500", "flaky"],
@@ -202,7 +204,7 @@ test("a receiver's response is read up to 1 KiB only", async () => {
   const ep = await s.register("/status/503");
   await s.ping(ep.id);
   await until(async () => (await s.detail(ep.id)).recent_deliveries[0]?.status === "dead");
-  const [attempt] = s.p.db.select().from(webhookAttempts).all();
+  const [attempt] = await s.p.storage.db.select().from(s.p.storage.t.webhookAttempts);
   expect(attempt!.responseExcerpt).toBe("x".repeat(1024));
 });
 
@@ -212,12 +214,13 @@ test("DELETE removes the endpoint, its history and its queued deliveries", async
   await s.ping(ep.id);
   await s.ping(ep.id);
   await rx.waitFor(2, byPath("/status/500/deleted"));
-  await until(async () => s.p.db.select().from(webhookAttempts).all().length === 2);
+  const { db, t } = s.p.storage;
+  await until(async () => (await db.select().from(t.webhookAttempts)).length === 2);
   expect((await s.api("DELETE", `/v1/webhooks/${ep.id}`)).body.data).toEqual({ id: ep.id, deleted: true });
   expect(
-    s.p.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, ep.id)).all(),
+    await db.select().from(t.webhookDeliveries).where(eq(t.webhookDeliveries.endpointId, ep.id)),
   ).toEqual([]);
-  expect(s.p.db.select().from(webhookAttempts).all()).toEqual([]);
+  expect(await db.select().from(t.webhookAttempts)).toEqual([]);
   await Bun.sleep(700); // past the next rung: nothing more is sent
   expect(rx.received.filter(byPath("/status/500/deleted"))).toHaveLength(2);
 });
@@ -252,13 +255,10 @@ test("outbox rows fan out to the subscribed endpoints of their organisation and 
   expect(foreign.status).toBe(201);
   const data = { container_number: "MSKU1234565", event_date_time: "2026-11-20T08:00:00Z" };
   const row = { orgId: s.t.orgId, type: "container_arrived", occurredAt: "2026-11-20T09:30:00.000Z", data };
-  s.p.db
-    .insert(outbox)
-    .values([
-      { id: "evt-1", product: "ocean", createdAt: "2026-11-20T09:30:01Z", ...row },
-      { id: "evt-air", product: "air", createdAt: "2026-11-20T09:30:01Z", ...row, type: "awb_arrived" },
-    ])
-    .run();
+  await s.p.storage.db.insert(s.p.storage.t.outbox).values([
+    { id: "evt-1", product: "ocean", createdAt: "2026-11-20T09:30:01Z", ...row },
+    { id: "evt-air", product: "air", createdAt: "2026-11-20T09:30:01Z", ...row, type: "awb_arrived" },
+  ]);
   const hits = await rx.waitFor(2, (r) => r.path.startsWith("/ok/fan-"));
   await Bun.sleep(200);
   const seen = rx.received.filter((r) => r.path.startsWith("/ok/fan-"));
@@ -288,12 +288,11 @@ test("two dispatchers on one database deliver each of 120 pings exactly once", a
   const ids = rx.received.filter(byPath("/slow/20/pair")).map((h) => h.headers["x-portolan-ocean-delivery"]);
   expect(ids).toHaveLength(120);
   expect(new Set(ids).size).toBe(120);
+  const { webhookAttempts } = s.p.storage.t;
   const owners = new Set(
-    s.p.db
-      .select()
-      .from(webhookAttempts)
-      .all()
-      .map((a) => a.dispatcher),
+    (await s.p.storage.db.select({ dispatcher: webhookAttempts.dispatcher }).from(webhookAttempts)).map(
+      (a) => a.dispatcher,
+    ),
   );
   expect(owners.size).toBe(2); // both took part
   expect(hits).toHaveLength(120);
@@ -303,13 +302,15 @@ test("key rotation: a secret sealed under the old key still signs, and is reseal
   const key = (byte: number) => btoa(String.fromCharCode(...new Uint8Array(32).fill(byte)));
   const s = await setup({ keys: `k1:${key(1)}` }, 0);
   const ep = await s.register("/ok/rotated");
-  const sealedUnder = () =>
-    s.p.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, ep.id)).get()!.secretKeyId;
-  expect(sealedUnder()).toBe("k1");
-  const rotated = await Dispatcher.start(s.p.db, { ...s.cfg, keys: `k2:${key(2)},k1:${key(1)}` });
+  const { webhookEndpoints } = s.p.storage.t;
+  const sealedUnder = async () =>
+    (await s.p.storage.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, ep.id)).limit(1))[0]!
+      .secretKeyId;
+  expect(await sealedUnder()).toBe("k1");
+  const rotated = await Dispatcher.start(s.p.storage, { ...s.cfg, keys: `k2:${key(2)},k1:${key(1)}` });
   running.at(-1)!.dispatchers.push(rotated);
   await s.ping(ep.id);
   const [got] = await rx.waitFor(1, byPath("/ok/rotated"));
   expect(await verify(got!.raw, got!.headers["x-portolan-ocean-signature"]!, ep.secret)).toBe(true);
-  await until(async () => sealedUnder() === "k2");
+  await until(async () => (await sealedUnder()) === "k2");
 });

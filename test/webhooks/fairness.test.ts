@@ -9,7 +9,6 @@ import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { type WebhookConfig, webhookConfig } from "../../api/webhooks/config.ts";
 import { Dispatcher, type DispatcherOptions } from "../../api/webhooks/dispatcher.ts";
-import { outbox, webhookAttempts, webhookDeliveries } from "../../storage/schema.ts";
 import type { TestPlatform } from "../helpers/platform.ts";
 import { type Received, type Receiver, startReceiver } from "./receiver.ts";
 import { testWebhookConfig, until, webhookPlatform } from "./setup.ts";
@@ -41,7 +40,7 @@ const SLOW_TIMEOUT_MS = 10_000;
 async function setup(over: Partial<WebhookConfig>, opts: DispatcherOptions = {}) {
   const cfg = testWebhookConfig(rx, { timeoutMs: SLOW_TIMEOUT_MS, scheduleMs: [0, 60, 60], ...over });
   const env = await webhookPlatform(cfg);
-  const dispatcher = await Dispatcher.start(env.p.db, cfg, opts);
+  const dispatcher = await Dispatcher.start(env.p.storage, cfg, opts);
   running.push({ p: env.p, dispatchers: [dispatcher] });
   const register = async (path: string) => {
     if (path.startsWith("/hang/")) hangs.push(path);
@@ -51,13 +50,14 @@ async function setup(over: Partial<WebhookConfig>, opts: DispatcherOptions = {})
   };
   const ping = async (id: string) =>
     expect((await env.api("POST", `/v1/webhooks/${id}/test`)).status).toBe(200);
-  const statuses = (endpointId: string) =>
-    env.p.db
-      .select()
-      .from(webhookDeliveries)
-      .where(eq(webhookDeliveries.endpointId, endpointId))
-      .all()
-      .map((d) => d.status);
+  const { webhookDeliveries } = env.p.storage.t;
+  const statuses = async (endpointId: string) =>
+    (
+      await env.p.storage.db
+        .select({ status: webhookDeliveries.status })
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.endpointId, endpointId))
+    ).map((d) => d.status);
   return { ...env, cfg, register, ping, statuses };
 }
 
@@ -91,14 +91,14 @@ test("a receiver that never answers holds only its share of slots; another endpo
   const ids = served.map((h) => h.headers["x-portolan-ocean-delivery"]);
   expect(new Set(ids).size).toBe(3);
   for (const id of new Set(ids)) expect(ids.filter((x) => x === id)).toHaveLength(2);
-  await until(async () => s.statuses(healthy.id).every((st) => st === "delivered"));
+  await until(async () => (await s.statuses(healthy.id)).every((st) => st === "delivered"));
   // The slow endpoint never had more than its two slots: its other two pings were due throughout
   // and two slots stood free while the healthy endpoint finished, yet nothing more was sent to it.
   expect(rx.received.filter(byPath("/hang/fair"))).toHaveLength(2);
 
   // Once the receiver answers, the held deliveries go out too: nothing was dropped for fairness.
   rx.release("/hang/fair");
-  await until(async () => s.statuses(slow.id).filter((st) => st === "delivered").length === 4);
+  await until(async () => (await s.statuses(slow.id)).filter((st) => st === "delivered").length === 4);
   expect(rx.received.filter(byPath("/hang/fair"))).toHaveLength(4);
 });
 
@@ -108,25 +108,22 @@ test("the sweep keeps fanning out new events while every slot is held by hung at
   const other = await s.register("/ok/sweep");
   for (let i = 0; i < 2; i++) await s.ping(slow.id);
   const hung = await rx.waitFor(2, byPath("/hang/sweep"));
-  s.p.db
-    .insert(outbox)
-    .values({
-      id: "evt-sweep",
-      orgId: s.t.orgId,
-      product: "ocean",
-      type: "vessel_departed",
-      occurredAt: "2026-11-20T09:30:00.000Z",
-      data: { n: 1 },
-      createdAt: "2026-11-20T09:30:01.000Z",
-    })
-    .run();
+  await s.p.storage.db.insert(s.p.storage.t.outbox).values({
+    id: "evt-sweep",
+    orgId: s.t.orgId,
+    product: "ocean",
+    type: "vessel_departed",
+    occurredAt: "2026-11-20T09:30:00.000Z",
+    data: { n: 1 },
+    createdAt: "2026-11-20T09:30:01.000Z",
+  });
   // Fanned out (a delivery row for the other endpoint), or a hung attempt ended first.
   await until(
-    async () => s.statuses(other.id).length > 0 || hung.some((h) => h.ended !== null),
+    async () => (await s.statuses(other.id)).length > 0 || hung.some((h) => h.ended !== null),
     SLOW_TIMEOUT_MS * 2,
     "the fan-out or the end of a hung attempt",
   );
-  expect(s.statuses(other.id)).toHaveLength(1); // the event's delivery ...
+  expect(await s.statuses(other.id)).toHaveLength(1); // the event's delivery ...
   expect(open(hung)).toHaveLength(2); // ... while both slots were still held
   rx.release("/hang/sweep");
   const [got] = await rx.waitFor(1, byPath("/ok/sweep"));
@@ -141,8 +138,8 @@ test("an address check that never answers is cut off by the attempt timeout", as
   );
   const ep = await s.register("/ok/no-dns");
   await s.ping(ep.id);
-  await until(async () => s.statuses(ep.id)[0] === "dead", 10_000, "the delivery to die");
-  const [attempt] = s.p.db.select().from(webhookAttempts).all();
+  await until(async () => (await s.statuses(ep.id))[0] === "dead", 10_000, "the delivery to die");
+  const [attempt] = await s.p.storage.db.select().from(s.p.storage.t.webhookAttempts);
   expect(attempt).toMatchObject({ attempt: 1, statusCode: null, error: "timeout after 300 ms" });
   expect(rx.received.filter(byPath("/ok/no-dns"))).toHaveLength(0);
 });

@@ -4,6 +4,7 @@
  * only, and the address checks at registration.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
 import { loadConfig } from "../../api/config.ts";
 import { WEBHOOK_PRODUCTS, type WebhookProduct } from "../../api/webhooks/catalogue.ts";
 import { errorCode, errorProblems, successProblems } from "../helpers/envelopes.ts";
@@ -234,13 +235,11 @@ test("rates answers 405 to non-GET everywhere but /v1/webhooks", async () => {
 test("PATCH active=true resets failure_count; unknown id is 404", async () => {
   const ep = await register("schedules", a.keys.schedules, { url: "https://hooks.example.com/s" });
   const id = ep.body.data.id as string;
-  const { webhookEndpoints } = await import("../../storage/schema.ts");
-  const { eq } = await import("drizzle-orm");
-  p.db
+  const { webhookEndpoints } = p.storage.t;
+  await p.storage.db
     .update(webhookEndpoints)
     .set({ failureCount: 7, active: false })
-    .where(eq(webhookEndpoints.id, id))
-    .run();
+    .where(eq(webhookEndpoints.id, id));
   const res = await call("schedules", "PATCH", `/v1/webhooks/${id}`, a.keys.schedules, { active: true });
   expect(res.body.data.active).toBe(true);
   const detail = await call("schedules", "GET", `/v1/webhooks/${id}`, a.keys.schedules);

@@ -73,7 +73,7 @@ export async function voyageWorld(clock: ManualClock) {
     clock.now,
   );
   // The dispatcher keeps real time (leases, ladder); only the carrier world runs on the manual clock.
-  const dispatcher = await Dispatcher.start(p.db, webhooks);
+  const dispatcher = await Dispatcher.start(p.storage, webhooks);
   return {
     sandbox,
     rx,

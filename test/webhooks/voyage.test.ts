@@ -4,11 +4,11 @@
  * those types, and nothing to an endpoint subscribed to others.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
 import { deliveryIdFor } from "../../api/webhooks/dispatcher.ts";
 import { verify } from "../../api/webhooks/verify.ts";
 import { simulateVoyage } from "../../ingest/sandbox/simulate.ts";
 import { loadWorld } from "../../ingest/sandbox/world.ts";
-import { outbox } from "../../storage/schema.ts";
 import { ManualClock, type TestPlatform } from "../helpers/platform.ts";
 import type { RunningSandbox } from "../sandbox/spawn.ts";
 import type { Receiver } from "./receiver.ts";
@@ -54,11 +54,8 @@ test("a voyage's ocean events reach the subscribed endpoint once each, and only 
     await at(Date.parse(box.milestones[m]) + 3 * H);
   }
 
-  const rows = p.db
-    .select()
-    .from(outbox)
-    .all()
-    .filter((o) => o.orgId === org.id);
+  const { outbox } = p.storage.t;
+  const rows = await p.storage.db.select().from(outbox).where(eq(outbox.orgId, org.id)).orderBy(outbox.seq);
   const expected = rows.filter((r) => wanted.includes(r.type));
   expect(expected.map((r) => r.type)).toEqual(
     expect.arrayContaining(["vessel_departed", "container_arrived"]),

@@ -1,0 +1,84 @@
+/**
+ * What the repositories write differently for SQLite and PostgreSQL: JSON access, row locks and
+ * prepared statements. Everything else is drizzle's query builder, the same for both (the
+ * PostgreSQL tables mirror schema.ts's with values of the same shape: storage/pg-schema.ts).
+ */
+import { type Column, type SQL, sql, type Table } from "drizzle-orm";
+import type { Db } from "./database.ts";
+
+/** A statement built with sql.placeholder()s, run with their values. */
+export interface Statement<T> {
+  execute(db: Db, params: Record<string, unknown>): Promise<T>;
+}
+
+interface Preparable<T> {
+  prepare(name?: string): { execute(params?: Record<string, unknown>): PromiseLike<T> | T };
+}
+
+export interface Dialect {
+  readonly name: "sqlite" | "postgres";
+  /** True when the JSON array of strings in `column` holds `value`. */
+  jsonArrayHas(column: Column, value: string): SQL<boolean>;
+  /** True when `column` is one of the strings of a JSON array given as text (a placeholder). */
+  inJsonList(column: Column, list: SQL | string): SQL<boolean>;
+  /** The text at `path` (keys) of a JSON object column, or null. */
+  jsonText(column: Column, path: readonly string[]): SQL<string | null>;
+  /** The number at `index` of a JSON array column, or null. */
+  jsonNumberAt(column: Column, index: number): SQL<number | null>;
+  /**
+   * A select that locks the rows it reads until the transaction ends (PostgreSQL FOR UPDATE, SKIP
+   * LOCKED to pass rows another worker holds). SQLite takes the database's write lock at BEGIN, so
+   * there it is the select unchanged. `of` limits the locks to that table's rows (a join otherwise
+   * locks, and with SKIP LOCKED passes over, the joined rows too).
+   */
+  forUpdate<Q>(query: Q, opts?: { skipLocked?: boolean; of?: Table }): Q;
+  /**
+   * A statement prepared once per connection where the driver allows it (SQLite); PostgreSQL builds
+   * it per call on the given connection or transaction (the driver caches the server-side plan).
+   */
+  statement<T>(name: string, root: Db, build: (db: Db) => Preparable<T>): Statement<T>;
+  /**
+   * Tells other processes that keys, organisations or entitlements changed, so they drop their key
+   * caches (PostgreSQL NOTIFY, delivered when the transaction commits). SQLite: nothing to send;
+   * readers see the change through the database's data_version.
+   */
+  accountsChanged(db: Db): Promise<void>;
+}
+
+export const sqliteDialect: Dialect = {
+  name: "sqlite",
+  jsonArrayHas: (column, value) => sql`exists (select 1 from json_each(${column}) where value = ${value})`,
+  inJsonList: (column, list) => sql`${column} in (select value from json_each(${list}))`,
+  // The path inline, as SQL text: an expression index matches only the same expression.
+  jsonText: (column, path) => sql`json_extract(${column}, ${sql.raw(`'$.${path.join(".")}'`)})`,
+  jsonNumberAt: (column, index) => sql`json_extract(${column}, ${sql.raw(`'$[${Math.trunc(index)}]'`)})`,
+  forUpdate: (query) => query,
+  statement<T>(_name: string, root: Db, build: (db: Db) => Preparable<T>): Statement<T> {
+    // One connection per process: the statement prepared on it serves its transactions too.
+    const prepared = build(root).prepare();
+    return { execute: async (_db, params) => await prepared.execute(params) };
+  },
+  accountsChanged: () => Promise.resolve(),
+};
+
+const pgPath = (path: readonly string[]) => sql.raw(`'{${path.join(",")}}'`);
+
+export const postgresDialect: Dialect = {
+  name: "postgres",
+  jsonArrayHas: (column, value) => sql`${column}::jsonb @> jsonb_build_array(${value}::text)`,
+  inJsonList: (column, list) => sql`${column} in (select jsonb_array_elements_text(${list}::jsonb))`,
+  jsonText: (column, path) => sql`(${column} #>> ${pgPath(path)})`,
+  jsonNumberAt: (column, index) => sql`((${column} ->> ${sql.raw(String(Math.trunc(index)))})::float8)`,
+  forUpdate<Q>(query: Q, opts: { skipLocked?: boolean; of?: Table } = {}): Q {
+    return (query as unknown as { for(s: string, c: object): Q }).for("update", opts);
+  },
+  statement<T>(name: string, _root: Db, build: (db: Db) => Preparable<T>): Statement<T> {
+    return { execute: async (db, params) => await build(db).prepare(name).execute(params) };
+  },
+  async accountsChanged(db) {
+    // db is typed as the SQLite Db; on PostgreSQL it is the postgres-js database or transaction.
+    await (db as unknown as { execute(q: SQL): Promise<unknown> }).execute(
+      sql`select pg_notify('portolan_accounts', '')`,
+    );
+  },
+};

@@ -1,0 +1,81 @@
+/**
+ * PostgreSQL adapter: the only file that knows the driver (postgres.js, which runs under Bun, Node
+ * and Deno). Opens a pool on a postgres:// URL, applies the committed migrations (one process at a
+ * time, under an advisory lock) and listens for account changes other processes make.
+ *
+ * A `schema` query parameter (postgres://.../db?schema=tenant_a) puts every table, and drizzle's
+ * migration journal, in that schema instead of `public`: one database can hold several
+ * installations, and the test suite gives each platform its own.
+ */
+import { fileURLToPath } from "node:url";
+import { drizzle } from "drizzle-orm/postgres-js";
+import { migrate } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import type { Db } from "./database.ts";
+import { pgSchema } from "./pg-schema.ts";
+
+export const PG_MIGRATIONS = fileURLToPath(new URL("./migrations-pg", import.meta.url));
+/** NOTIFY channel account writes signal on: other processes drop their key caches. */
+export const ACCOUNTS_CHANNEL = "portolan_accounts";
+/** Any constant: serialises migrations of processes starting together on a fresh database. */
+const MIGRATION_LOCK = 7_305_112_015;
+
+export interface OpenPg {
+  /** The drizzle database, typed as the SQLite one the repositories are written against. */
+  db: Db;
+  /** Moves when another process (or this one) committed an account change. */
+  dataVersion(): number;
+  close(): Promise<void>;
+}
+
+export const isPostgresUrl = (target: string) => /^postgres(ql)?:\/\//i.test(target);
+
+/** The URL without its `schema` parameter, and the schema ("public" when none). */
+export function splitSchema(url: string): { url: string; schema: string } {
+  const u = new URL(url);
+  const schema = u.searchParams.get("schema") ?? "public";
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new Error(`PORTOLAN_DB: schema "${schema}" must be lower-case letters, digits and _`);
+  }
+  u.searchParams.delete("schema");
+  return { url: u.toString(), schema };
+}
+
+export async function openPostgres(target: string, opts: { poolSize?: number } = {}): Promise<OpenPg> {
+  const { url, schema } = splitSchema(target);
+  const client = postgres(url, {
+    max: opts.poolSize ?? 10,
+    idle_timeout: 30,
+    onnotice: () => {},
+    connection: { search_path: schema, application_name: "portolan" },
+  });
+  try {
+    await client.unsafe(`create schema if not exists "${schema}"`);
+    const db = drizzle(client, { schema: pgSchema });
+    // The lock is held by one reserved session while the pool's connections migrate: another
+    // process starting now waits for it, then finds the migrations applied.
+    const lock = await client.reserve();
+    try {
+      await lock`select pg_advisory_lock(${MIGRATION_LOCK})`;
+      await migrate(db, { migrationsFolder: PG_MIGRATIONS, migrationsSchema: schema });
+    } finally {
+      await lock`select pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {});
+      lock.release();
+    }
+    let version = 0;
+    const listener = await client.listen(ACCOUNTS_CHANNEL, () => {
+      version++;
+    });
+    return {
+      db: db as unknown as Db,
+      dataVersion: () => version,
+      close: async () => {
+        await listener.unlisten().catch(() => {});
+        await client.end({ timeout: 2 });
+      },
+    };
+  } catch (err) {
+    await client.end({ timeout: 1 });
+    throw err;
+  }
+}
