@@ -22,7 +22,8 @@ export async function bootstrap(config: Config, now: () => number = Date.now): P
   const tracking = await trackingServices(config, storage, now, {
     isDemo: config.sandbox ? isDemoReference : undefined,
   });
-  const ais = startAisFeeds(config.aisFeeds, tracking.positions, now);
+  // Feeds only where the ais role runs; other processes read positions (shared through Redis).
+  const ais = startAisFeeds(config.roles.has("ais") ? config.aisFeeds : [], tracking.positions, now);
   return {
     config,
     storage,
@@ -33,6 +34,7 @@ export async function bootstrap(config: Config, now: () => number = Date.now): P
     close: async () => {
       await ais.close();
       await tracking.positions.close();
+      await tracking.wakeups.close();
       await limiter.close();
       await storage.close();
     },

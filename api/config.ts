@@ -39,8 +39,8 @@ export interface Config {
   sandboxAisPort: number;
   /** How often the in-process poller looks for records due a carrier call. */
   pollIntervalMs: number;
-  /** Run the poller inside the API process (PORTOLAN_POLLER=0: pollers run apart). */
-  poller: boolean;
+  /** What this process runs (PORTOLAN_ROLES, a comma list; every role by default). */
+  roles: ReadonlySet<Role>;
   /** Webhook delivery: keys, retry ladder, timeouts, address policy (PORTOLAN_WEBHOOK_*). */
   webhooks: WebhookConfig;
   /** Vendor-compatible surface: live-resolution ceiling, answer cache, monthly call cap (PORTOLAN_COMPAT_*). */
@@ -108,7 +108,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxPort: int(env, "PORTOLAN_SANDBOX_PORT", 8090),
     sandboxAisPort: int(env, "PORTOLAN_SANDBOX_AIS_PORT", 8091),
     pollIntervalMs: int(env, "PORTOLAN_POLL_INTERVAL_MS", 15_000),
-    poller: env.PORTOLAN_POLLER !== "0",
+    roles: rolesFrom(env.PORTOLAN_ROLES),
     webhooks: webhookConfig(env),
     compat: compatConfig(env),
     routes: routeConfig(env),
@@ -123,4 +123,22 @@ export function redactedDatabase(target: string): string {
   const u = new URL(target);
   if (u.password) u.password = "***";
   return u.toString();
+}
+
+/**
+ * The roles a process can run: the HTTP products, the carrier poller, the webhook dispatcher and the
+ * AIS feeds. One process runs them all by default; at scale each runs apart, several of each, on
+ * one database (and Redis for what they share): docs/scale-out.md.
+ */
+export const ROLES = ["api", "poller", "dispatcher", "ais"] as const;
+export type Role = (typeof ROLES)[number];
+
+function rolesFrom(value: string | undefined): ReadonlySet<Role> {
+  if (value === undefined || value.trim() === "") return new Set(ROLES);
+  const roles = value.split(",").map((r) => r.trim().toLowerCase());
+  const unknown = roles.filter((r) => !(ROLES as readonly string[]).includes(r));
+  if (unknown.length > 0 || roles.length === 0) {
+    throw new Error(`PORTOLAN_ROLES: unknown role ${unknown.join(", ")} (use ${ROLES.join(", ")})`);
+  }
+  return new Set(roles as Role[]);
 }

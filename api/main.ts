@@ -1,6 +1,8 @@
 /**
- * `npm start`: every product on its own loopback port, one process, embedded defaults, with the
- * sandbox carrier and the poller beside it (PORTOLAN_SANDBOX=0 and PORTOLAN_CARRIERS for real lines).
+ * `npm start`: the roles PORTOLAN_ROLES names, all of them by default, in this one process: every
+ * product on its own loopback port (api), the carrier poller, the webhook dispatcher and the AIS
+ * feeds, with the sandbox carrier beside the API (PORTOLAN_SANDBOX=0 and PORTOLAN_CARRIERS for real
+ * lines). docs/scale-out.md runs each role as processes of its own on PostgreSQL and Redis.
  */
 
 import {
@@ -12,28 +14,35 @@ import {
 import { startPoller } from "../ingest/tracking/poller.ts";
 import { buildApps } from "./app.ts";
 import { bootstrap } from "./bootstrap.ts";
-import { loadConfig } from "./config.ts";
+import { type Config, loadConfig, redactedDatabase } from "./config.ts";
 import { serveBun } from "./runtime/bun-serve.ts";
 import { startSandboxCarrier } from "./runtime/sandbox-process.ts";
 import { PRODUCTS } from "./shared/products.ts";
 import { Dispatcher } from "./webhooks/dispatcher.ts";
 import { SecretBox } from "./webhooks/secrets.ts";
 
-const config = loadConfig();
+let config: Config;
 try {
-  await distanceServices(config.buildDir);
-  // Route workers load their own router: a broken load stops the start, not the first route.
-  await routePlanner(config.buildDir, config.routes);
-  await checkModeArtifacts(config.buildDir, config.routes, config.road);
+  config = loadConfig();
+  if (config.roles.has("api")) {
+    await distanceServices(config.buildDir);
+    // Route workers load their own router: a broken load stops the start, not the first route.
+    await routePlanner(config.buildDir, config.routes);
+    await checkModeArtifacts(config.buildDir, config.routes, config.road);
+  }
   // A missing or malformed webhook key ring fails here, not as a 500 on the first registration.
   await SecretBox.create(config.webhooks);
 } catch (err) {
-  // Refuse to start on missing, stale or mixed artifacts or bad keys; the message says what to do.
+  // Refuse to start on bad settings, missing, stale or mixed artifacts or bad keys; the message
+  // says what to do.
   console.error(`portolan: ${(err as Error).message}`);
   process.exit(1);
 }
+const { roles } = config;
+// The sandbox carrier goes with the API; processes running other roles apart are given the
+// carriers (PORTOLAN_CARRIERS) like any real line.
 const sandbox =
-  config.sandbox && config.carriers.length === 0
+  roles.has("api") && config.sandbox && config.carriers.length === 0
     ? await startSandboxCarrier(config.sandboxPort, config.sandboxAisPort)
     : null;
 if (sandbox) {
@@ -45,17 +54,21 @@ if (sandbox) {
   );
 }
 const platform = await bootstrap(config);
-const apps = buildApps(platform);
-for (const p of PRODUCTS) {
-  const server = serveBun(apps[p.id], config.host, config.ports[p.id]);
+const apps = roles.has("api") ? buildApps(platform) : null;
+for (const p of apps ? PRODUCTS : []) {
+  const server = serveBun(apps![p.id], config.host, config.ports[p.id]);
   console.log(
     `${p.title.padEnd(32)} ${config.publicUrls[p.id]}  (docs ${config.publicUrls[p.id]}/swagger, port ${server.port})`,
   );
 }
-const poller = config.poller ? startPoller(platform.tracking.engine, config.pollIntervalMs) : null;
-const dispatcher = config.webhooks.inProcess
-  ? await Dispatcher.start(platform.storage, config.webhooks)
+const { wakeups } = platform.tracking;
+const poller = roles.has("poller")
+  ? startPoller(platform.tracking.engine, config.pollIntervalMs, { wakeups })
   : null;
+const dispatcher = roles.has("dispatcher")
+  ? await Dispatcher.start(platform.storage, config.webhooks, { wakeups })
+  : null;
+console.log(`Roles ${[...roles].join(", ")} on ${redactedDatabase(config.database)}`);
 const stop = async () => {
   poller?.stop();
   await dispatcher?.stop();

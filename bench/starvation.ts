@@ -29,7 +29,7 @@ const PROBE_CLIENTS = 4;
 
 /** Child mode: ocean and distance from one process, as `npm start` serves them. */
 async function serve(database: string, oceanPort: number, distancePort: number): Promise<void> {
-  const config = { ...loadConfig(), database, sandbox: false, poller: false };
+  const config = { ...loadConfig(), database, sandbox: false, roles: new Set(["api" as const]) };
   const apps = buildApps(await bootstrap(config));
   await routePlanner(config.buildDir, config.routes); // workers loaded before the clock starts
   Bun.serve({ hostname: "127.0.0.1", port: oceanPort, fetch: apps.ocean.fetch });

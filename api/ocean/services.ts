@@ -6,15 +6,18 @@ import { CarrierDirectory } from "../../ingest/carriers/resolve.ts";
 import { HttpLessorConnector } from "../../ingest/lessors/connector.ts";
 import { type TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
 import type { PlaceLookup } from "../../ingest/tracking/timeline.ts";
+import type { Wakeups } from "../../ingest/wakeups.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { Config } from "../config.ts";
-import { positionStore } from "../shared/cross-process.ts";
+import { positionStore, wakeups } from "../shared/cross-process.ts";
 import type { LaneConfidence } from "./records.ts";
 
 export interface TrackingServices {
   engine: TrackingEngine;
   storage: Storage;
   positions: PositionStore;
+  /** Work for other roles, signalled across processes when REDIS_URL is set. */
+  wakeups: Wakeups;
   carriers: CarrierDirectory;
   connectors: ReadonlyMap<string, CarrierConnector>;
   confidence: LaneConfidence;
@@ -45,6 +48,7 @@ export async function trackingServices(
   );
   const lessors = config.lessors.map((l) => new HttpLessorConnector(l));
   const positions = await positionStore(config);
+  const wake = await wakeups(config);
   const engine = new TrackingEngine({
     storage,
     now,
@@ -53,11 +57,15 @@ export async function trackingServices(
     places,
     lessors,
     positions,
+    wakeups: wake,
     isDemo: opts.isDemo,
   });
   // A restart picks up adds a dead process left half done (the poller finishes them).
   const recovered = await engine.recoverInterruptedAdds();
-  if (recovered > 0) console.error(`[tracking] ${recovered} interrupted add(s) due for a poll again`);
+  if (recovered > 0) {
+    console.error(`[tracking] ${recovered} interrupted add(s) due for a poll again`);
+    wake.signal("tracking.due");
+  }
   // Lane shares move slowly: one query per lane per minute, not per read.
   const laneCache = new Map<string, { at: number; pct: number | null }>();
   const confidence: LaneConfidence = async (row: TrackedRow) => {
@@ -75,5 +83,5 @@ export async function trackingServices(
     laneCache.set(lane, { at: now(), pct });
     return pct;
   };
-  return { engine, storage, positions, carriers, connectors, confidence };
+  return { engine, storage, positions, wakeups: wake, carriers, connectors, confidence };
 }

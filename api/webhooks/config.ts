@@ -32,8 +32,6 @@ export interface WebhookConfig {
    * of the `concurrency` slots, so the others keep flowing.
    */
   endpointConcurrency: number;
-  /** Run the dispatcher inside the API process (PORTOLAN_WEBHOOK_DISPATCHER=0 to run it apart). */
-  inProcess: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -89,6 +87,5 @@ export function webhookConfig(env: Env): WebhookConfig {
     disableAfterMs: num(env, "PORTOLAN_WEBHOOK_DISABLE_AFTER_HOURS", 120) * 3_600_000,
     concurrency: num(env, "PORTOLAN_WEBHOOK_CONCURRENCY", 64, 1),
     endpointConcurrency: num(env, "PORTOLAN_WEBHOOK_ENDPOINT_CONCURRENCY", 8, 1),
-    inProcess: env.PORTOLAN_WEBHOOK_DISPATCHER !== "0",
   };
 }

@@ -15,6 +15,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { rootCertificates } from "node:tls";
+import type { Wakeups } from "../../ingest/wakeups.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { AttemptResult, Claimed, Webhooks } from "../../storage/webhooks.ts";
 import { WEBHOOK_PRODUCTS, type WebhookProduct } from "./catalogue.ts";
@@ -111,6 +112,8 @@ export interface DispatcherOptions {
   log?: (...args: unknown[]) => void;
   /** Overrides the resolver built from the configuration (PORTOLAN_WEBHOOK_RESOLVE, then DNS). */
   resolve?: Resolve;
+  /** Outbox rows written by other processes wake a sweep at once instead of at the next interval. */
+  wakeups?: Wakeups;
 }
 
 export class Dispatcher {
@@ -131,6 +134,7 @@ export class Dispatcher {
   /** this.now() from which the next claim may step over capped endpoints' backlogs. */
   private stepOverFrom = Number.NEGATIVE_INFINITY;
   private stopped = false;
+  private unsubscribe: (() => void) | null = null;
   /** The pass running now (its statements are awaited), and whether another was asked for meanwhile. */
   private passing: Promise<void> | null = null;
   private passAgain = false;
@@ -155,6 +159,7 @@ export class Dispatcher {
     opts: DispatcherOptions = {},
   ): Promise<Dispatcher> {
     const d = new Dispatcher(storage, cfg, await SecretBox.create(cfg), opts);
+    d.unsubscribe = opts.wakeups?.on("webhooks.outbox", () => d.outboxWritten()) ?? null;
     d.wake();
     return d;
   }
@@ -165,6 +170,12 @@ export class Dispatcher {
    */
   private get leaseMs(): number {
     return 2 * this.cfg.timeoutMs + 1000;
+  }
+
+  /** New outbox rows: the next pass sweeps them whatever the sweep interval says. */
+  outboxWritten(): void {
+    this.lastSweep = Number.NEGATIVE_INFINITY;
+    this.wake();
   }
 
   /** Looks for work soon; calls in the same turn (e.g. many attempts finishing) share one pass. */
@@ -346,6 +357,7 @@ export class Dispatcher {
   /** Stops sweeping and waits for attempts in flight to be recorded. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
     // The pass under way may still launch attempts: wait for it before counting those in flight.
     await this.passing;

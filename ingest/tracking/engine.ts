@@ -14,6 +14,7 @@ import { type CarrierConnector, CarrierError, type ReferenceKind } from "../carr
 import type { CarrierDirectory } from "../carriers/resolve.ts";
 import { validateContainerNumber } from "../iso6346.ts";
 import type { LessorConnector, LessorRecord } from "../lessors/connector.ts";
+import type { Wakeups } from "../wakeups.ts";
 import type { DcsaEventLike } from "./dcsa.ts";
 import { computeDemurrage, type Demurrage, type FreeTimeTerms, matchTerms } from "./demurrage.ts";
 import { bookingEvidence, documentNumbers, pick } from "./documents.ts";
@@ -65,6 +66,8 @@ export interface EngineDeps {
   positions?: PositionStore;
   /** Override of ADD_LEASE_MS. */
   addLeaseMs?: number;
+  /** Tells other roles (the dispatcher, pollers) there is work for them now, not at their next tick. */
+  wakeups?: Wakeups;
 }
 
 /** Lease data older than this is looked up again at the next poll. */
@@ -322,6 +325,7 @@ export class TrackingEngine {
           adding: false,
           ...(done ? {} : { nextPollAt: this.iso() }),
         });
+        if (!done) this.deps.wakeups?.signal("tracking.due");
       } catch (err) {
         // Still marked: the add's lease lapses and a poller takes the record over.
         console.error(`[tracking] ending the add of ${row.identifier}:`, err);
@@ -529,15 +533,16 @@ export class TrackingEngine {
    * PARKED_REASON, taken up at a later refresh once a slot is free), except at a strict first
    * fetch, which deletes the record, refunds its charge and returns CONTAINER_QUOTA_EXCEEDED.
    */
-  apply(
+  async apply(
     stale: TrackedRow,
     snapshot: DcsaEventLike[],
     opts: FetchOptions = {},
   ): Promise<ApiError | undefined> {
     const nowIso = this.iso();
+    let outboxRows = 0;
     // One transaction, write lock first: it reads then writes, and another process's commit in
     // between must wait rather than fail it.
-    return this.deps.storage.transaction(async (tx) => {
+    const result = await this.deps.storage.transaction(async (tx) => {
       // Compare against the row as committed now: another refresh of the same record (a recheck,
       // another poller) may have moved it since the carrier was asked, and must not raise twice.
       // The organisation's lock makes that other refresh wait for this commit (PostgreSQL).
@@ -693,6 +698,7 @@ export class TrackingEngine {
           raised.map((event) => ({ orgId: row.orgId, product: "ocean", ...event })),
           nowIso,
         );
+        outboxRows += raised.length;
         await tx.trackings.update(row.id, update);
       }
       // Parked boxes are not in records: they carry the document numbers too.
@@ -704,6 +710,9 @@ export class TrackingEngine {
       }
       return undefined;
     });
+    // After the commit: the dispatcher reads only what is committed.
+    if (outboxRows > 0) this.deps.wakeups?.signal("webhooks.outbox");
+    return result;
   }
 
   /**

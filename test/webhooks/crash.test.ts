@@ -19,9 +19,10 @@ const dir = mkdtempSync(join(tmpdir(), "portolan-crash-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function spawnDispatcher(env: Record<string, string>) {
-  return Bun.spawn([process.execPath, join(ROOT, "api/webhooks/dispatcher-main.ts")], {
+  // The dispatcher role on its own, as an operator runs it apart from the API.
+  return Bun.spawn([process.execPath, join(ROOT, "api/main.ts")], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...env, PORTOLAN_ROLES: "dispatcher" },
     stdout: "ignore",
     stderr: "inherit",
   });
