@@ -9,12 +9,14 @@
  *            [--payg-cap USD|none] [--payg-price USD|none] [--rate-limit N|none]
  *            [--entitle product[:expiry],...] [--revoke product,...]
  *   announce --title T --message M [--effective-date YYYY-MM-DD] [--url URL]
+ *   db copy --to postgres://... [--from PATH]   (PORTOLAN_DB's SQLite file into an empty PostgreSQL)
  * The value a script needs (org id, new key) is always printed on the last line.
  */
 import { parseArgs } from "node:util";
+import { CopyRefused, copySqliteToPostgres } from "../../storage/copy.ts";
 import { openStorage } from "../../storage/open.ts";
 import { AccountsRepo, type PlanSettings } from "../accounts/repo.ts";
-import { loadConfig } from "../config.ts";
+import { loadConfig, redactedDatabase } from "../config.ts";
 import { isProductId, PRODUCT_IDS, type ProductId } from "../shared/products.ts";
 import { AnnouncementError, announce, checkAnnouncement } from "../webhooks/announce.ts";
 
@@ -39,6 +41,8 @@ const OPTIONS = {
   message: { type: "string" },
   "effective-date": { type: "string" },
   url: { type: "string" },
+  from: { type: "string" },
+  to: { type: "string" },
 } as const;
 
 /** "2027-01-31", an ISO instant, or "30d" from now. */
@@ -74,9 +78,35 @@ function need(value: string | undefined, what: string): string {
   return value;
 }
 
+/** Thrown when `db copy` failed after it began: the transaction rolled back, the target is unchanged. */
+class CopyFailed extends Error {}
+
+async function dbCopy(
+  args: string[],
+  from: string | undefined,
+  to: string | undefined,
+  out: (line: string) => void,
+) {
+  if (args.join(" ") !== "copy")
+    throw new UsageError("usage: portolan db copy --to postgres://... [--from PATH]");
+  const target = need(to, "--to postgres://...");
+  try {
+    const copied = await copySqliteToPostgres(from ?? loadConfig().database, target, {
+      onTable: ({ table, rows }) => out(`${table}: ${rows} rows`),
+    });
+    const total = copied.reduce((sum, t) => sum + t.rows, 0);
+    out(`copied ${total} rows in ${copied.length} tables into ${redactedDatabase(target)}; counts match`);
+  } catch (err) {
+    if (err instanceof CopyRefused) throw new UsageError(`db copy: ${err.message}`);
+    throw new CopyFailed(`db copy failed, nothing was written: ${(err as Error).message}`, { cause: err });
+  }
+}
+
 export async function run(argv: string[], out: (line: string) => void): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   const [noun, verb, ...rest] = positionals;
+  // Opens its own source and target, not PORTOLAN_DB's storage.
+  if (noun === "db") return dbCopy(positionals.slice(1), values.from, values.to, out);
   // Checked before the database opens: a bad announcement writes nothing.
   const announcement =
     noun === "announce"
@@ -184,7 +214,7 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
       }
       default:
         throw new UsageError(
-          "usage: portolan org create|org list|key create|key list|key revoke|plan set|announce (see README)",
+          "usage: portolan org create|org list|key create|key list|key revoke|plan set|announce|db copy (see README)",
         );
     }
   } finally {
@@ -196,6 +226,10 @@ if (import.meta.main) {
   try {
     await run(process.argv.slice(2), (line) => console.log(line));
   } catch (err) {
+    if (err instanceof CopyFailed) {
+      console.error(`portolan: ${err.message}`);
+      process.exit(1);
+    }
     if (!(err instanceof UsageError) && !(err instanceof TypeError)) throw err;
     console.error(`portolan: ${err.message}`);
     process.exit(2);

@@ -6,8 +6,12 @@
 export const TEST_POSTGRES = process.env.PORTOLAN_TEST_DB ?? "";
 
 export function testDatabase(): string {
-  if (!TEST_POSTGRES) return ":memory:";
-  const u = new URL(TEST_POSTGRES);
+  return TEST_POSTGRES ? freshSchema(TEST_POSTGRES) : ":memory:";
+}
+
+/** The URL of a new, uniquely named schema on the PostgreSQL server `server` (a postgres:// URL). */
+export function freshSchema(server: string): string {
+  const u = new URL(server);
   u.searchParams.set("schema", `t_${crypto.randomUUID().replaceAll("-", "")}`);
   return u.toString();
 }
