@@ -20,6 +20,7 @@ import {
   type SQL,
   sql,
 } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Runner } from "./runner.ts";
 import type { tracked } from "./schema.ts";
 
@@ -108,9 +109,13 @@ export class SqlTrackings implements Trackings {
     return this.x.t.tracked;
   }
 
-  private one(where: SQL | undefined): Promise<TrackedRow | undefined> {
+  /** The first row matching, or with `newest` the one latest by that column. */
+  private one(where: SQL | undefined, newest?: SQLiteColumn): Promise<TrackedRow | undefined> {
     const tracked = this.tracked;
-    return this.x.run(async (db) => (await db.select().from(tracked).where(where).limit(1))[0]);
+    return this.x.run(async (db) => {
+      const q = db.select().from(tracked).where(where);
+      return (await (newest ? q.orderBy(desc(newest)) : q).limit(1))[0];
+    });
   }
 
   private rows(where: SQL | undefined): Promise<TrackedRow[]> {
@@ -164,39 +169,21 @@ export class SqlTrackings implements Trackings {
 
   latestRoot(orgId: string, identifier: string): Promise<TrackedRow | undefined> {
     const tracked = this.tracked;
-    return this.x.run(
-      async (db) =>
-        (
-          await db
-            .select()
-            .from(tracked)
-            .where(
-              and(eq(tracked.orgId, orgId), eq(tracked.identifier, identifier), isNull(tracked.parentId)),
-            )
-            .orderBy(desc(tracked.addedAt))
-            .limit(1)
-        )[0],
+    return this.one(
+      and(eq(tracked.orgId, orgId), eq(tracked.identifier, identifier), isNull(tracked.parentId)),
+      tracked.addedAt,
     );
   }
 
   lastCompleted(orgId: string, identifier: string): Promise<TrackedRow | undefined> {
     const tracked = this.tracked;
-    return this.x.run(
-      async (db) =>
-        (
-          await db
-            .select()
-            .from(tracked)
-            .where(
-              and(
-                eq(tracked.orgId, orgId),
-                or(eq(tracked.identifier, identifier), eq(tracked.containerNumber, identifier)),
-                like(tracked.archivedReason, "completed%"),
-              ),
-            )
-            .orderBy(desc(tracked.archivedAt))
-            .limit(1)
-        )[0],
+    return this.one(
+      and(
+        eq(tracked.orgId, orgId),
+        or(eq(tracked.identifier, identifier), eq(tracked.containerNumber, identifier)),
+        like(tracked.archivedReason, "completed%"),
+      ),
+      tracked.archivedAt,
     );
   }
 
