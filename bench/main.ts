@@ -12,6 +12,7 @@ const BENCHES = [
   "webhooks.ts",
   "starvation.ts",
   "sqlite-burst.ts",
+  "scale-out.ts",
 ];
 for (const file of BENCHES) {
   const path = join(import.meta.dir, file);

@@ -44,7 +44,8 @@ export function splitSchema(url: string): { url: string; schema: string } {
 export async function openPostgres(target: string, opts: { poolSize?: number } = {}): Promise<OpenPg> {
   const { url, schema } = splitSchema(target);
   const client = postgres(url, {
-    max: opts.poolSize ?? 10,
+    // Two at least: starting holds one for the migration lock while another migrates.
+    max: Math.max(2, opts.poolSize ?? 10),
     idle_timeout: 30,
     onnotice: () => {},
     connection: { search_path: schema, application_name: "portolan" },

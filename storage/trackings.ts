@@ -44,6 +44,12 @@ export interface ListFilter {
 
 export interface Trackings {
   byId(id: string): Promise<TrackedRow | undefined>;
+  /**
+   * Locks a record's row until the enclosing transaction ends: refreshes of one record from
+   * several processes take turns (PostgreSQL; SQLite's write lock, taken at BEGIN, already does).
+   * Take it before the organisation's lock (Orgs.lock) when a unit needs both.
+   */
+  lock(id: string): Promise<void>;
   /** A record of the organisation (another organisation's id reads as absent). */
   get(orgId: string, id: string): Promise<TrackedRow | undefined>;
   /** Active records carrying the identifier as their own reference or as their container number. */
@@ -132,6 +138,13 @@ export class SqlTrackings implements Trackings {
 
   byId(id: string): Promise<TrackedRow | undefined> {
     return this.one(eq(this.tracked.id, id));
+  }
+
+  lock(id: string): Promise<void> {
+    const tracked = this.tracked;
+    return this.x.run(async (db) => {
+      await this.x.dialect.forUpdate(db.select({ id: tracked.id }).from(tracked).where(eq(tracked.id, id)));
+    });
   }
 
   get(orgId: string, id: string): Promise<TrackedRow | undefined> {

@@ -392,7 +392,7 @@ export class SqlWebhooks implements Webhooks {
         nextDue: (await q.nextDue.execute(db, { now: nowMs }))[0]?.due ?? null,
       }));
     return this.x.atomic(async (db) => {
-      for (const r of finished?.results ?? []) await this.recordOne(db, r, finished!.policy, nowMs);
+      if (finished) await this.recordAll(db, finished.results, finished.policy, nowMs);
       const taken = new Map(lim.busy);
       const capped = new Set([...taken].filter(([, n]) => n >= lim.perEndpoint).map(([id]) => id));
       const deliveries: Claimed["delivery"][] = [];
@@ -458,9 +458,31 @@ export class SqlWebhooks implements Webhooks {
    */
   record(results: AttemptResult[], policy: RetryPolicy, nowMs: number): Promise<void> {
     if (results.length === 0) return Promise.resolve();
-    return this.x.atomic(async (db) => {
-      for (const r of results) await this.recordOne(db, r, policy, nowMs);
-    });
+    return this.x.atomic((db) => this.recordAll(db, results, policy, nowMs));
+  }
+
+  /**
+   * Locks the endpoints the results touch in id order before recording them: two dispatchers
+   * recording results of the same endpoints in different orders would otherwise deadlock on
+   * PostgreSQL (endpoints first, then deliveries, as a PATCH that reactivates an endpoint does).
+   */
+  private async recordAll(
+    db: Db,
+    results: AttemptResult[],
+    policy: RetryPolicy,
+    nowMs: number,
+  ): Promise<void> {
+    if (results.length === 0) return;
+    const { webhookEndpoints: e, webhookDeliveries: d } = this.x.t;
+    const ids = results.map((r) => r.deliveryId);
+    await this.x.dialect.forUpdate(
+      db
+        .select({ id: e.id })
+        .from(e)
+        .where(inArray(e.id, db.select({ id: d.endpointId }).from(d).where(inArray(d.id, ids))))
+        .orderBy(e.id),
+    );
+    for (const r of results) await this.recordOne(db, r, policy, nowMs);
   }
 
   private async recordOne(db: Db, r: AttemptResult, policy: RetryPolicy, nowMs: number): Promise<void> {

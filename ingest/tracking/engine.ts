@@ -490,6 +490,9 @@ export class TrackingEngine {
     );
     try {
       return await this.deps.storage.transaction(async (tx) => {
+        // The record, then its organisation (the refund touches the month's shipments): the order
+        // every unit taking both locks keeps.
+        await tx.trackings.lock(root.id);
         await tx.orgs.lock(root.orgId);
         const current = await tx.trackings.byId(root.id);
         if (!current || current.archivedAt) return "done" as const;
@@ -545,8 +548,8 @@ export class TrackingEngine {
     const result = await this.deps.storage.transaction(async (tx) => {
       // Compare against the row as committed now: another refresh of the same record (a recheck,
       // another poller) may have moved it since the carrier was asked, and must not raise twice.
-      // The organisation's lock makes that other refresh wait for this commit (PostgreSQL).
-      await tx.orgs.lock(stale.orgId);
+      // The record's lock makes that other refresh wait for this commit (PostgreSQL).
+      await tx.trackings.lock(stale.id);
       const root = (await tx.trackings.byId(stale.id)) ?? stale;
       const orgTerms = await tx.terms.forOrg(root.orgId);
       const stored = new Map(
@@ -754,6 +757,8 @@ export class TrackingEngine {
     tx: Repositories,
     orgId: string,
   ): Promise<{ org: Org; active: Set<string>; free: number | null }> {
+    // Slots are counted per organisation: adds and other refreshes taking slots wait for this one.
+    await tx.orgs.lock(orgId);
     const org = (await tx.orgs.get(orgId))!;
     if (org.containerSlots === null) return { org, active: new Set(), free: null };
     const active = await tx.quotas.activeBoxes(orgId);
