@@ -4,6 +4,7 @@ import { startAisFeeds } from "../ingest/ais/feeds.ts";
 import { isDemoReference } from "../ingest/sandbox/demo.ts";
 import { openStorage } from "../storage/open.ts";
 import { AccountsRepo } from "./accounts/repo.ts";
+import { airServices } from "./air/services.ts";
 import type { Config } from "./config.ts";
 import { trackingServices } from "./ocean/services.ts";
 import type { FullPlatform } from "./shared/platform.ts";
@@ -22,12 +23,14 @@ export async function bootstrap(config: Config, now: () => number = Date.now): P
   const tracking = await trackingServices(config, storage, now, {
     isDemo: config.sandbox ? isDemoReference : undefined,
   });
+  const air = await airServices(config, storage, now, tracking.wakeups);
   // Feeds only where the ais role runs; other processes read positions (shared through Redis).
   const ais = startAisFeeds(config.roles.has("ais") ? config.aisFeeds : [], tracking.positions, now);
   return {
     config,
     storage,
     tracking,
+    air,
     accounts: new AccountsRepo(storage, now),
     limiter,
     now,

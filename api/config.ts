@@ -3,10 +3,12 @@
  * (Configuration); defaults give the embedded single-process set-up.
  */
 
+import { join } from "node:path";
 import { buildDirFrom } from "../common/build-dir.ts";
 import { type RouteConfig, routeConfig } from "../engine/config.ts";
 import { type GeocoderConfig, geocoderConfig } from "../engine/locations/config.ts";
 import { type RoadConfig, roadConfig } from "../engine/road/config.ts";
+import type { OneRecordAirlineConfig } from "../ingest/airlines/one-record.ts";
 import type { DcsaConnectorConfig } from "../ingest/carriers/connector.ts";
 import type { HttpLessorConfig } from "../ingest/lessors/connector.ts";
 import { type CompatConfig, compatConfig } from "./compat/config.ts";
@@ -26,17 +28,23 @@ export interface Config {
   maxBodyBytes: number;
   rateWindowMs: number;
   sourcesDir: string;
+  /** The air-freight rate card (PORTOLAN_AIR_RATE_CARD; default the indicative card in sourcesDir). */
+  airRateCard: string;
   buildDir: string;
   /** DCSA 2.2 carrier connectors (PORTOLAN_CARRIERS, a JSON array); the sandbox fills this when unset. */
   carriers: DcsaConnectorConfig[];
   /** Lessor unit APIs (PORTOLAN_LESSORS, a JSON array of {name, baseUrl, apiKey?}); the sandbox adds its lessor. */
   lessors: HttpLessorConfig[];
+  /** ONE Record airlines (PORTOLAN_AIRLINES, a JSON array of {iata, baseUrl, token?}); the sandbox fills this when unset. */
+  airlines: OneRecordAirlineConfig[];
   /** AIS feeds (PORTOLAN_AIS, comma-separated tcp://, udp:// or file:// URLs); the sandbox adds its own. */
   aisFeeds: string[];
   /** Run the sandbox carrier beside the API (PORTOLAN_SANDBOX=0 turns it off). */
   sandbox: boolean;
   sandboxPort: number;
   sandboxAisPort: number;
+  /** The sandbox airline's port (ONE Record servers under /{IATA}). */
+  sandboxAirPort: number;
   /** How often the in-process poller looks for records due a carrier call. */
   pollIntervalMs: number;
   /** What this process runs (PORTOLAN_ROLES, a comma list; every role by default). */
@@ -97,9 +105,16 @@ export function loadConfig(env: Env = process.env): Config {
     maxBodyBytes: int(env, "PORTOLAN_MAX_BODY_BYTES", 1024 * 1024),
     rateWindowMs: int(env, "PORTOLAN_RATE_WINDOW_MS", 20_000),
     sourcesDir: env.PORTOLAN_SOURCES ?? "../shared/data",
+    airRateCard:
+      env.PORTOLAN_AIR_RATE_CARD ||
+      join(env.PORTOLAN_SOURCES ?? "../shared/data", "air/indicative-rate-card.json"),
     buildDir: buildDirFrom(env),
     carriers: parseList<DcsaConnectorConfig>(env.PORTOLAN_CARRIERS, "PORTOLAN_CARRIERS", ["scac", "baseUrl"]),
     lessors: parseList<HttpLessorConfig>(env.PORTOLAN_LESSORS, "PORTOLAN_LESSORS", ["name", "baseUrl"]),
+    airlines: parseList<OneRecordAirlineConfig>(env.PORTOLAN_AIRLINES, "PORTOLAN_AIRLINES", [
+      "iata",
+      "baseUrl",
+    ]),
     aisFeeds: (env.PORTOLAN_AIS ?? "")
       .split(",")
       .map((u) => u.trim())
@@ -107,6 +122,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandbox: env.PORTOLAN_SANDBOX !== "0",
     sandboxPort: int(env, "PORTOLAN_SANDBOX_PORT", 8090),
     sandboxAisPort: int(env, "PORTOLAN_SANDBOX_AIS_PORT", 8091),
+    sandboxAirPort: int(env, "PORTOLAN_SANDBOX_AIR_PORT", 8092),
     pollIntervalMs: int(env, "PORTOLAN_POLL_INTERVAL_MS", 15_000),
     roles: rolesFrom(env.PORTOLAN_ROLES),
     webhooks: webhookConfig(env),

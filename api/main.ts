@@ -12,6 +12,7 @@ import {
   routePlanner,
 } from "../engine/services.ts";
 import { startPoller } from "../ingest/tracking/poller.ts";
+import { airQuoter } from "./air/quote.ts";
 import { buildApps } from "./app.ts";
 import { bootstrap } from "./bootstrap.ts";
 import { type Config, loadConfig, redactedDatabase } from "./config.ts";
@@ -29,6 +30,8 @@ try {
     // Route workers load their own router: a broken load stops the start, not the first route.
     await routePlanner(config.buildDir, config.routes);
     await checkModeArtifacts(config.buildDir, config.routes, config.road);
+    // A malformed air rate card (PORTOLAN_AIR_RATE_CARD) stops the start with the field named.
+    await airQuoter(config);
   }
   // A missing or malformed webhook key ring fails here, not as a 500 on the first registration.
   await SecretBox.create(config.webhooks);
@@ -43,14 +46,19 @@ const { roles } = config;
 // carriers (PORTOLAN_CARRIERS) like any real line.
 const sandbox =
   roles.has("api") && config.sandbox && config.carriers.length === 0
-    ? await startSandboxCarrier(config.sandboxPort, config.sandboxAisPort)
+    ? await startSandboxCarrier(config.sandboxPort, config.sandboxAisPort, process.env, config.sandboxAirPort)
     : null;
 if (sandbox) {
   config.carriers = sandbox.carriers;
+  // Real airlines (PORTOLAN_AIRLINES) win; otherwise air waybills are tracked at the sandbox airline.
+  if (config.airlines.length === 0) config.airlines = sandbox.airlines;
   config.lessors = [...config.lessors, ...sandbox.lessors];
   config.aisFeeds = [...config.aisFeeds, ...sandbox.aisFeeds];
   console.log(
     `${"Sandbox carrier (DCSA TNT 2.2)".padEnd(32)} ${sandbox.url}  (MAEU, MSCU, CMDU, HLCU, ONEY)`,
+  );
+  console.log(
+    `${"Sandbox airline (ONE Record)".padEnd(32)} ${sandbox.airUrl}  (${sandbox.airlines.map((a) => a.iata).join(", ")})`,
   );
 }
 const platform = await bootstrap(config);
@@ -63,7 +71,7 @@ for (const p of apps ? PRODUCTS : []) {
 }
 const { wakeups } = platform.tracking;
 const poller = roles.has("poller")
-  ? startPoller(platform.tracking.engine, config.pollIntervalMs, { wakeups })
+  ? startPoller([platform.tracking.engine, platform.air.engine], config.pollIntervalMs, { wakeups })
   : null;
 const dispatcher = roles.has("dispatcher")
   ? await Dispatcher.start(platform.storage, config.webhooks, { wakeups })

@@ -121,4 +121,6 @@ export const {
   webhookAttempts,
   freeTimeTerms,
   compatUsage,
+  airWaybills,
+  airWaybillEvents,
 } = pgSchema;

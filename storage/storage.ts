@@ -8,6 +8,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { sql } from "drizzle-orm";
 import { type Accounts, SqlAccounts } from "./accounts.ts";
+import { type AirWaybills, SqlAirWaybills } from "./air-waybills.ts";
 import type { Db, OpenDb } from "./database.ts";
 import { type Dialect, postgresDialect, sqliteDialect } from "./dialect.ts";
 import { storageError } from "./errors.ts";
@@ -34,6 +35,7 @@ export interface Repositories {
   webhooks: Webhooks;
   accounts: Accounts;
   usage: CallCounters;
+  airWaybills: AirWaybills;
 }
 
 export interface Storage extends Repositories {
@@ -64,6 +66,7 @@ function repositories(x: Runner): Repositories {
     webhooks: new SqlWebhooks(x),
     accounts: new SqlAccounts(x),
     usage: new SqlCallCounters(x),
+    airWaybills: new SqlAirWaybills(x),
   };
 }
 
@@ -151,6 +154,9 @@ abstract class BaseStorage implements Storage {
   }
   get usage() {
     return this.root.usage;
+  }
+  get airWaybills() {
+    return this.root.airWaybills;
   }
 }
 

@@ -2,6 +2,7 @@
 
 import type { Storage } from "../../storage/storage.ts";
 import type { AccountsRepo } from "../accounts/repo.ts";
+import type { AirServices } from "../air/services.ts";
 import type { Config } from "../config.ts";
 import type { TrackingServices } from "../ocean/services.ts";
 import type { RateLimiter } from "./ratelimit/types.ts";
@@ -13,8 +14,10 @@ export interface Platform {
   now: () => number;
 }
 
-/** The full Bun process: the tracking products also need the database and the tracking engine. */
+/** The full Bun process: the tracking products also need the database and the tracking engines. */
 export interface FullPlatform extends Platform {
   storage: Storage;
   tracking: TrackingServices;
+  /** Air-waybill tracking (the air-cargo host). */
+  air: AirServices;
 }

@@ -1,11 +1,15 @@
 /**
  * The sandbox carrier as its own process: `bun ingest/sandbox/main.ts`.
  * SANDBOX_PORT (8090), SANDBOX_AIS_PORT (8091, TCP AIVDM feed), SANDBOX_AIS_INTERVAL_MS (10000),
+ * SANDBOX_AIR_PORT (8092, the sandbox airline's ONE Record servers: ./airline-server.ts),
  * SANDBOX_HOST (127.0.0.1), SANDBOX_CLOCK (real | manual), SANDBOX_START
  * (ISO: initial clock reading), SANDBOX_TIME_SCALE (real clock speed-up), SANDBOX_EPOCH (ISO: anchor
  * of booking dates), SANDBOX_API_KEY, SANDBOX_EXIT_WITH_PARENT (1: exit when stdin closes),
  * PORTOLAN_SOURCES, PORTOLAN_BUILD_DIR.
  */
+
+import { createAirlineSandbox } from "./airline-server.ts";
+import { loadAirlineWorld } from "./airline-world.ts";
 import { SandboxAis } from "./ais.ts";
 import { createSandbox, SandboxClock } from "./server.ts";
 import { DEFAULT_EPOCH } from "./simulate.ts";
@@ -27,7 +31,7 @@ if (!(timeScale > 0)) throw new Error("SANDBOX_TIME_SCALE must be a positive num
 const port = Number(process.env.SANDBOX_PORT ?? 8090);
 
 const hostname = process.env.SANDBOX_HOST ?? "127.0.0.1";
-const world = await loadWorld();
+const [world, airWorld] = await Promise.all([loadWorld(), loadAirlineWorld()]);
 const clock = new SandboxClock(mode, { start: instant("SANDBOX_START"), timeScale });
 const ais = new SandboxAis(world);
 const feed = ais.listen(
@@ -36,17 +40,26 @@ const feed = ais.listen(
   Number(process.env.SANDBOX_AIS_INTERVAL_MS ?? 10_000),
   () => clock.now(),
 );
+const epoch = instant("SANDBOX_EPOCH") ?? DEFAULT_EPOCH;
+const apiKey = process.env.SANDBOX_API_KEY || null;
 const fetch = createSandbox({
   world,
   clock,
-  epoch: instant("SANDBOX_EPOCH") ?? DEFAULT_EPOCH,
-  apiKey: process.env.SANDBOX_API_KEY || null,
+  epoch,
+  apiKey,
   onVoyage: (v) => ais.watch(v),
   onClock: () => feed.publish(),
 });
 const server = Bun.serve({ port, hostname, fetch });
+// The airline shares the clock: /_sandbox/clock on either port moves both.
+const airline = Bun.serve({
+  port: Number(process.env.SANDBOX_AIR_PORT ?? 8092),
+  hostname,
+  fetch: createAirlineSandbox({ world: airWorld, clock, epoch, apiKey, clockControl: fetch }),
+});
 console.log(`sandbox AIS feed on tcp://${hostname}:${feed.port}`);
 console.log(`sandbox carrier listening on http://${server.hostname}:${server.port} (clock ${mode})`);
+console.log(`sandbox airline listening on http://${airline.hostname}:${airline.port} (ONE Record)`);
 
 if (process.env.SANDBOX_EXIT_WITH_PARENT === "1") {
   // The parent holds our stdin open; the kernel closes it when the parent dies, even by SIGKILL, so

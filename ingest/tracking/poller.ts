@@ -1,12 +1,17 @@
 /**
- * The poller role: every tick, refresh the records whose next_poll_at has passed. In-process by
+ * The poller role: every tick, refresh the records whose next_poll_at has passed, for each engine
+ * in turn (ocean records, then air waybills: each claims its own table's due rows). In-process by
  * default; at scale run it as its own process with PORTOLAN_ROLES=poller.
  */
 import type { Wakeups } from "../wakeups.ts";
-import type { TrackingEngine } from "./engine.ts";
+
+/** An engine with records to poll: the ocean tracking engine, the air-waybill engine. */
+export interface Pollable {
+  pollDue(): Promise<number>;
+}
 
 export function startPoller(
-  engine: TrackingEngine,
+  engines: readonly Pollable[],
   intervalMs: number,
   opts: { wakeups?: Wakeups; log?: (...args: unknown[]) => void } = {},
 ): { stop(): void } {
@@ -23,10 +28,11 @@ export function startPoller(
     try {
       do {
         again = false;
-        await engine.pollDue();
+        for (const engine of engines) {
+          // One engine's failure leaves the others' polls alone.
+          await engine.pollDue().catch((err) => log("[poller]", err));
+        }
       } while (again);
-    } catch (err) {
-      log("[poller]", err);
     } finally {
       running = false;
     }

@@ -45,6 +45,7 @@ test("a SIGKILLed API takes its sandbox child with it, and the next start gets t
     PORTOLAN_DB: join(dir, "portolan.sqlite"),
     PORTOLAN_SANDBOX_PORT: String(sandboxPort),
     PORTOLAN_SANDBOX_AIS_PORT: String(await freePort()),
+    PORTOLAN_SANDBOX_AIR_PORT: String(await freePort()),
     ...Object.fromEntries(
       PRODUCTS.map((p, i) => [`PORTOLAN_${p.id.toUpperCase()}_PORT`, String(productPorts[i])]),
     ),

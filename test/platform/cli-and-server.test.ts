@@ -44,6 +44,7 @@ test("CLI and every product on its own port: org, key, first call, plan, revoke"
     // The default start runs the sandbox carrier and its AIS feed: free ports, so runs can overlap.
     PORTOLAN_SANDBOX_PORT: String(await freePort()),
     PORTOLAN_SANDBOX_AIS_PORT: String(await freePort()),
+    PORTOLAN_SANDBOX_AIR_PORT: String(await freePort()),
   };
   const server = Bun.spawn([join(root, "node_modules/.bin/bun"), join(root, "api/main.ts")], {
     env: { ...env, ...portEnv },

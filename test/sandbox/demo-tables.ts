@@ -12,7 +12,7 @@ const cells = (line: string) =>
     .map((c) => c.trim());
 
 /** The table whose header row starts with `first`: header cells and body rows. */
-function tableAfter(text: string, first: string): { header: string[]; rows: string[][] } {
+export function tableAfter(text: string, first: string): { header: string[]; rows: string[][] } {
   const lines = text.split("\n");
   const start = lines.findIndex((l) => l.startsWith(`| ${first} |`));
   if (start < 0) throw new Error(`no table starting with "${first}"`);

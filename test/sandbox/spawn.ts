@@ -7,6 +7,8 @@ export interface RunningSandbox {
   aisUrl: string;
   /** Base URL of one played carrier's DCSA API. */
   carrierUrl(scac: string): string;
+  /** The sandbox airline's server; one airline's ONE Record {{baseURL}} is `${airUrl}/${IATA}`. */
+  airUrl: string;
   setClock(body: { now: string } | { advance_hours: number }): Promise<{ now: string; mode: string }>;
   stop(): Promise<void>;
 }
@@ -16,7 +18,14 @@ const ROOT = join(import.meta.dir, "../..");
 export async function startSandbox(env: Record<string, string> = {}): Promise<RunningSandbox> {
   const proc = Bun.spawn([process.execPath, join(ROOT, "ingest/sandbox/main.ts")], {
     cwd: ROOT,
-    env: { ...process.env, SANDBOX_PORT: "0", SANDBOX_AIS_PORT: "0", SANDBOX_CLOCK: "manual", ...env },
+    env: {
+      ...process.env,
+      SANDBOX_PORT: "0",
+      SANDBOX_AIS_PORT: "0",
+      SANDBOX_AIR_PORT: "0",
+      SANDBOX_CLOCK: "manual",
+      ...env,
+    },
     stdout: "pipe",
     stderr: "inherit",
   });
@@ -25,12 +34,14 @@ export async function startSandbox(env: Record<string, string> = {}): Promise<Ru
   let seen = "";
   const deadline = Date.now() + 30_000;
   let url: string | null = null;
-  while (!url) {
+  let airUrl: string | null = null;
+  while (!url || !airUrl) {
     if (Date.now() > deadline) throw new Error(`sandbox did not start: ${seen}`);
     const { value, done } = await reader.read();
     if (done) throw new Error(`sandbox exited (${await proc.exited}): ${seen}`);
     seen += decoder.decode(value, { stream: true });
-    url = /listening on (http:\/\/\S+)/.exec(seen)?.[1] ?? null;
+    url = /carrier listening on (http:\/\/\S+)/.exec(seen)?.[1] ?? null;
+    airUrl = /airline listening on (http:\/\/\S+)/.exec(seen)?.[1] ?? null;
   }
   reader.releaseLock();
   const aisUrl = /AIS feed on (tcp:\/\/\S+)/.exec(seen)?.[1] ?? "";
@@ -38,6 +49,7 @@ export async function startSandbox(env: Record<string, string> = {}): Promise<Ru
     url,
     aisUrl,
     carrierUrl: (scac) => `${url}/${scac}`,
+    airUrl,
     async setClock(body) {
       const res = await fetch(`${url}/_sandbox/clock`, { method: "POST", body: JSON.stringify(body) });
       if (!res.ok) throw new Error(`clock: HTTP ${res.status} ${await res.text()}`);

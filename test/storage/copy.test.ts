@@ -1,10 +1,11 @@
 /**
  * `portolan db copy` as an operator runs it: a SQLite file the product wrote (an organisation with
- * its keys, a sandbox voyage's records and carrier events, webhook endpoints with deliveries and
- * attempts, the outbox, shipment usage, free-time terms, call counters) copied by the CLI process
- * into a PostgreSQL schema. Every table is then compared row by row; a second copy is refused and
- * changes nothing; a copy that fails halfway leaves the target empty; a key made before the copy
- * works on a platform served from PostgreSQL, and the outbox sequence continues after the copy.
+ * its keys, a sandbox voyage's records and carrier events, an air waybill and its airline event,
+ * webhook endpoints with deliveries and attempts, the outbox, shipment usage, free-time terms, call
+ * counters) copied by the CLI process into a PostgreSQL schema. Every table is then compared row by
+ * row; a second copy is refused and changes nothing; a copy that fails halfway leaves the target
+ * empty; a key made before the copy works on a platform served from PostgreSQL, and the outbox
+ * sequence continues after the copy.
  *
  * PostgreSQL: the test command's server (PORTOLAN_TEST_DB), or one started here for the SQLite pass.
  */
@@ -131,6 +132,35 @@ beforeAll(async () => {
     await p.storage.usage.bump(
       Array.from({ length: 1234 }, (_, i) => ({ scope: `key:${i}`, period: "2026-08" })),
     );
+    // An air waybill (Air France: no connector here) and an airline event applied to it.
+    const awb = "05712345675";
+    const added = await p.call("air", "/v1/awbs", {
+      method: "POST",
+      body: JSON.stringify({ awb }),
+      ...bearer(tenant.keys.ocean!, { "content-type": "application/json" }),
+    });
+    expect(added.status).toBe(201);
+    const waybill = ((await added.json()) as { data: { id: string } }).data.id;
+    await p.air.engine.apply(waybill, {
+      awb,
+      origin: "CDG",
+      destination: "JFK",
+      pieces: 1,
+      weightKg: 12.5,
+      events: [
+        {
+          id: "rcs-1",
+          code: "RCS",
+          timeType: "ACTUAL",
+          at: new Date(clock.t).toISOString(),
+          airport: "CDG",
+          flight: null,
+          toAirport: null,
+          pieces: 1,
+          partial: false,
+        },
+      ],
+    });
     // Revoked before the copy: must stay revoked after it.
     expect(await p.accounts.revokeKey(tenant.keys.air!)).toBe(true);
 
@@ -155,7 +185,7 @@ afterAll(() => {
 
 test("the source holds rows in every table, so the comparison below covers each", async () => {
   const rows = await contentsOf(source);
-  expect(Object.keys(rows)).toHaveLength(13);
+  expect(Object.keys(rows)).toHaveLength(15);
   for (const [table, list] of Object.entries(rows)) expect([table, list.length > 0]).toEqual([table, true]);
   expect(rows.compat_usage!.length).toBeGreaterThan(1000); // several batches of 500
 });
@@ -187,7 +217,7 @@ test("db copy moves every row, refuses a second time, and the platform runs on t
   const tables = Object.keys(before);
   expect(run.out.slice(0, -1)).toEqual(tables.map((t) => `${t}: ${before[t]!.length} rows`));
   const total = tables.reduce((n, t) => n + before[t]!.length, 0);
-  expect(run.out.at(-1)).toStartWith(`copied ${total} rows in 13 tables into postgres://`);
+  expect(run.out.at(-1)).toStartWith(`copied ${total} rows in 15 tables into postgres://`);
 
   const copied = await contentsOf(target);
   for (const table of tables) expect([table, copied[table]]).toEqual([table, before[table]]);

@@ -1,0 +1,154 @@
+/**
+ * Tracked air waybills on the air-cargo host: add, list, read, delete (keyed; the ocean family key
+ * is accepted as on every air route). Handlers parse and render; the air-tracking engine
+ * (ingest/air-tracking/) owns state. Shapes follow the ocean tracking surface in the {data}
+ * envelope with lower-case codes: docs/air-cargo.md, "Tracking air waybills".
+ */
+import { Elysia, t } from "elysia";
+import type { AirWaybillRow } from "../../ingest/air-tracking/engine.ts";
+import { AWB_STATUSES } from "../../ingest/air-tracking/status.ts";
+import type { AirportLookup, AwbMilestone } from "../../ingest/air-tracking/timeline.ts";
+import { formatAwb } from "../../ingest/airlines/awb.ts";
+import { decodeCursor, encodeCursor } from "../shared/cursor.ts";
+import { jsonResponse } from "../shared/envelopes.ts";
+import { ApiError } from "../shared/errors.ts";
+import type { FullPlatform } from "../shared/platform.ts";
+import { principalOf, requireEntitlement } from "../shared/product-app.ts";
+
+/** List page size (spec, Limits): default 50, at most 500. */
+const PAGE_DEFAULT = 50;
+const PAGE_MAX = 500;
+
+/** A boolean query flag: true/1 or false/0 (absent = false); anything else is named back to the caller. */
+function flag(name: string, raw: string | undefined): boolean {
+  if (raw === undefined || raw === "false" || raw === "0") return false;
+  if (raw === "true" || raw === "1") return true;
+  throw new ApiError("validation", `${name} must be true or false; got "${raw}".`);
+}
+
+/** A tracked waybill as the list, the read and the delete show it (every field always present). */
+export function awbRecord(row: AirWaybillRow, airports: AirportLookup) {
+  const name = (iata: string | null) => (iata ? (airports.name(iata) ?? iata) : null);
+  return {
+    id: row.id,
+    awb: formatAwb(row.awb),
+    airline_iata: row.airlineIata,
+    airline_name: row.airlineName,
+    connector_status: row.connectorStatus,
+    status: row.status,
+    exceptions: row.exceptions,
+    origin: row.origin,
+    origin_name: name(row.origin),
+    destination: row.destination,
+    destination_name: name(row.destination),
+    pieces: row.pieces,
+    weight_kg: row.weightKg,
+    eta: row.eta,
+    eta_is_estimated: row.eta === null ? null : row.etaIsEstimated,
+    planned_arrival_at: row.plannedArrivalAt,
+    departed_at: row.departedAt,
+    arrived_at: row.arrivedAt,
+    delivered_at: row.deliveredAt,
+    last_error: row.lastError,
+    last_polled_at: row.lastPolledAt,
+    next_poll_at: row.nextPollAt,
+    added_at: row.addedAt,
+    updated_at: row.updatedAt,
+    archived_at: row.archivedAt,
+    archived_reason: row.archivedReason,
+  };
+}
+
+function detailed(row: AirWaybillRow, airports: AirportLookup, timeline: AwbMilestone[]) {
+  return { ...awbRecord(row, airports), timeline };
+}
+
+export function awbRoutes(platform: FullPlatform) {
+  const { engine, storage } = platform.air;
+  const orgOf = (request: Request) => principalOf(request).org;
+
+  async function own(request: Request, id: string): Promise<AirWaybillRow> {
+    const row = await engine.get(orgOf(request).id, id);
+    // Another account's id answers exactly like an id that never existed.
+    if (!row) throw new ApiError("notFound", `No tracked air waybill ${id} on this account.`);
+    return row;
+  }
+
+  const read = async (row: AirWaybillRow) => detailed(row, engine.airports, await engine.timeline(row));
+
+  return new Elysia()
+    .post(
+      "/v1/awbs",
+      async ({ request, body }) => {
+        await requireEntitlement(platform, request, "air");
+        const { row, warning } = await engine.add(orgOf(request), body.awb);
+        // warning sits beside data (as on the ocean add): success, but thinner than usual.
+        return jsonResponse({ ...(warning ? { warning } : {}), data: await read(row) }, 201);
+      },
+      {
+        // Other fields are ignored, as on the ocean add.
+        body: t.Object({
+          awb: t.String({
+            minLength: 1,
+            maxLength: 64,
+            description: "11 digits, dashes and spaces allowed: 020-12345675",
+          }),
+        }),
+        detail: { summary: "Start tracking an air waybill" },
+      },
+    )
+    .get(
+      "/v1/awbs",
+      async ({ request, query }) => {
+        const org = orgOf(request);
+        const limit = query.limit === undefined ? PAGE_DEFAULT : Number(query.limit);
+        if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX) {
+          throw new ApiError("validation", `limit must be an integer from 1 to ${PAGE_MAX}.`);
+        }
+        if (query.status !== undefined && !(AWB_STATUSES as readonly string[]).includes(query.status)) {
+          throw new ApiError(
+            "validation",
+            `status must be one of ${AWB_STATUSES.join(", ")}; got "${query.status}".`,
+          );
+        }
+        const c = query.cursor
+          ? decodeCursor(query.cursor, ["u", "i"], "pass next_cursor unchanged")
+          : undefined;
+        const rows = await storage.airWaybills.list(org.id, {
+          archived: flag("archived", query.archived),
+          status: query.status,
+          after: c && { updatedAt: c.u, id: c.i },
+          limit: limit + 1,
+        });
+        const page = rows.slice(0, limit);
+        const last = page.at(-1);
+        const hasMore = rows.length > limit;
+        return {
+          items: page.map((r) => awbRecord(r, engine.airports)),
+          has_more: hasMore,
+          next_cursor: hasMore && last ? encodeCursor({ u: last.updatedAt, i: last.id }) : null,
+        };
+      },
+      {
+        query: t.Object({
+          status: t.Optional(t.String()),
+          limit: t.Optional(t.String()),
+          cursor: t.Optional(t.String()),
+          archived: t.Optional(t.String({ description: "true lists deleted (archived) waybills instead" })),
+        }),
+        detail: { summary: "List tracked air waybills, most recently updated first" },
+      },
+    )
+    .get("/v1/awbs/:id", async ({ request, params }) => read(await own(request, params.id)), {
+      detail: { summary: "Read one tracked air waybill with its milestone timeline" },
+    })
+    .delete(
+      "/v1/awbs/:id",
+      async ({ request, params }) =>
+        awbRecord(
+          await engine.archive(orgOf(request).id, (await own(request, params.id)).id),
+          engine.airports,
+        ),
+      { detail: { summary: "Stop tracking an air waybill (archives it)" } },
+    );
+}

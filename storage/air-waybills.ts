@@ -1,0 +1,192 @@
+/**
+ * Tracked air waybills and their stored airline events: every statement air-waybill tracking
+ * (ingest/air-tracking/) and the air-cargo routes need. The rules deciding what to write stay there.
+ */
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, or, type SQL } from "drizzle-orm";
+import type { Runner } from "./runner.ts";
+import type { airWaybills } from "./schema.ts";
+
+export type AirWaybillRow = typeof airWaybills.$inferSelect;
+export type NewAirWaybill = typeof airWaybills.$inferInsert;
+
+export interface StoredAirEvent {
+  eventId: string;
+  /** Order first seen: earlier polls first, then the airline's list order within a poll. */
+  seq: number;
+  payload: unknown;
+}
+
+export interface AirWaybillFilter {
+  archived: boolean;
+  status?: string;
+  /** Rows strictly after this one in (updated_at desc, id desc) order. */
+  after?: { updatedAt: string; id: string };
+  limit: number;
+}
+
+export interface AirWaybills {
+  byId(id: string): Promise<AirWaybillRow | undefined>;
+  /** A waybill of the organisation (another organisation's id reads as absent). */
+  get(orgId: string, id: string): Promise<AirWaybillRow | undefined>;
+  /** The organisation's active (not archived) row of this AWB. */
+  active(orgId: string, awb: string): Promise<AirWaybillRow | undefined>;
+  /**
+   * Locks a waybill's row until the enclosing transaction ends: refreshes of one waybill from
+   * several processes take turns (PostgreSQL; SQLite's write lock, taken at BEGIN, already does).
+   */
+  lock(id: string): Promise<void>;
+  insert(row: NewAirWaybill): Promise<AirWaybillRow>;
+  update(id: string, fields: Partial<AirWaybillRow>): Promise<void>;
+  /** Updates a waybill only while it is marked as adding. */
+  updateWhileAdding(id: string, fields: Partial<AirWaybillRow>): Promise<void>;
+  /** A page of the organisation's waybills, most recently updated first. */
+  list(orgId: string, filter: AirWaybillFilter): Promise<AirWaybillRow[]>;
+  /**
+   * Claims up to `limit` active waybills due at `now` (oldest due first) by moving their next poll
+   * to `until` in one statement, so several pollers on one database never take the same one.
+   */
+  claimDue(now: string, until: string, limit: number): Promise<string[]>;
+  /** A waybill's stored events in the order first seen. */
+  events(waybillId: string): Promise<StoredAirEvent[]>;
+  insertEvent(waybillId: string, event: StoredAirEvent, at: string): Promise<void>;
+  /** The airline re-published an event id with other content: the latest wins. */
+  replaceEvent(waybillId: string, eventId: string, payload: unknown): Promise<void>;
+}
+
+export class SqlAirWaybills implements AirWaybills {
+  constructor(private readonly x: Runner) {}
+
+  private get table() {
+    return this.x.t.airWaybills;
+  }
+
+  private one(where: SQL | undefined): Promise<AirWaybillRow | undefined> {
+    const table = this.table;
+    return this.x.run(async (db) => (await db.select().from(table).where(where).limit(1))[0]);
+  }
+
+  byId(id: string): Promise<AirWaybillRow | undefined> {
+    return this.one(eq(this.table.id, id));
+  }
+
+  get(orgId: string, id: string): Promise<AirWaybillRow | undefined> {
+    const table = this.table;
+    return this.one(and(eq(table.id, id), eq(table.orgId, orgId)));
+  }
+
+  active(orgId: string, awb: string): Promise<AirWaybillRow | undefined> {
+    const table = this.table;
+    return this.one(and(eq(table.orgId, orgId), eq(table.awb, awb), isNull(table.archivedAt)));
+  }
+
+  lock(id: string): Promise<void> {
+    const table = this.table;
+    return this.x.run(async (db) => {
+      await this.x.dialect.forUpdate(db.select({ id: table.id }).from(table).where(eq(table.id, id)));
+    });
+  }
+
+  insert(row: NewAirWaybill): Promise<AirWaybillRow> {
+    const table = this.table;
+    return this.x.run(async (db) => (await db.insert(table).values(row).returning())[0]!);
+  }
+
+  update(id: string, fields: Partial<AirWaybillRow>): Promise<void> {
+    const table = this.table;
+    return this.x.run(async (db) => {
+      await db.update(table).set(fields).where(eq(table.id, id));
+    });
+  }
+
+  updateWhileAdding(id: string, fields: Partial<AirWaybillRow>): Promise<void> {
+    const table = this.table;
+    return this.x.run(async (db) => {
+      await db
+        .update(table)
+        .set(fields)
+        .where(and(eq(table.id, id), eq(table.adding, true)));
+    });
+  }
+
+  list(orgId: string, filter: AirWaybillFilter): Promise<AirWaybillRow[]> {
+    const table = this.table;
+    const conditions: SQL[] = [
+      eq(table.orgId, orgId),
+      filter.archived ? isNotNull(table.archivedAt) : isNull(table.archivedAt),
+    ];
+    if (filter.status !== undefined) conditions.push(eq(table.status, filter.status));
+    if (filter.after) {
+      const { updatedAt, id } = filter.after;
+      conditions.push(
+        or(lt(table.updatedAt, updatedAt), and(eq(table.updatedAt, updatedAt), lt(table.id, id)))!,
+      );
+    }
+    return this.x.run((db) =>
+      db
+        .select()
+        .from(table)
+        .where(and(...conditions))
+        .orderBy(desc(table.updatedAt), desc(table.id))
+        .limit(filter.limit),
+    );
+  }
+
+  claimDue(now: string, until: string, limit: number): Promise<string[]> {
+    const table = this.table;
+    return this.x.atomic(async (db) => {
+      // Rows another poller is claiming right now are passed over (PostgreSQL SKIP LOCKED); the
+      // update re-checks that each is still due, so a row is never taken twice either way.
+      const due = (
+        await this.x.dialect.forUpdate(
+          db
+            .select({ id: table.id })
+            .from(table)
+            .where(and(isNull(table.archivedAt), lte(table.nextPollAt, now)))
+            .orderBy(table.nextPollAt)
+            .limit(limit),
+          { skipLocked: true },
+        )
+      ).map((r) => r.id);
+      if (due.length === 0) return [];
+      return (
+        await db
+          .update(table)
+          .set({ nextPollAt: until })
+          .where(and(inArray(table.id, due), lte(table.nextPollAt, now)))
+          .returning({ id: table.id })
+      ).map((r) => r.id);
+    });
+  }
+
+  events(waybillId: string): Promise<StoredAirEvent[]> {
+    const { airWaybillEvents } = this.x.t;
+    return this.x.run((db) =>
+      db
+        .select({
+          eventId: airWaybillEvents.eventId,
+          seq: airWaybillEvents.seq,
+          payload: airWaybillEvents.payload,
+        })
+        .from(airWaybillEvents)
+        .where(eq(airWaybillEvents.waybillId, waybillId))
+        .orderBy(asc(airWaybillEvents.seq)),
+    );
+  }
+
+  insertEvent(waybillId: string, event: StoredAirEvent, at: string): Promise<void> {
+    const { airWaybillEvents } = this.x.t;
+    return this.x.run(async (db) => {
+      await db.insert(airWaybillEvents).values({ waybillId, ...event, firstSeenAt: at });
+    });
+  }
+
+  replaceEvent(waybillId: string, eventId: string, payload: unknown): Promise<void> {
+    const { airWaybillEvents } = this.x.t;
+    return this.x.run(async (db) => {
+      await db
+        .update(airWaybillEvents)
+        .set({ payload })
+        .where(and(eq(airWaybillEvents.waybillId, waybillId), eq(airWaybillEvents.eventId, eventId)));
+    });
+  }
+}
