@@ -2,7 +2,9 @@
  * Tracked air waybills and their stored airline events: every statement air-waybill tracking
  * (ingest/air-tracking/) and the air-cargo routes need. The rules deciding what to write stay there.
  */
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, or, type SQL } from "drizzle-orm";
+import { and, asc, eq, isNull, type SQL } from "drizzle-orm";
+import { claimDue, lockRow } from "./claims.ts";
+import { listPage, type PageFilter } from "./pages.ts";
 import type { Runner } from "./runner.ts";
 import type { airWaybills } from "./schema.ts";
 
@@ -16,13 +18,7 @@ export interface StoredAirEvent {
   payload: unknown;
 }
 
-export interface AirWaybillFilter {
-  archived: boolean;
-  status?: string;
-  /** Rows strictly after this one in (updated_at desc, id desc) order. */
-  after?: { updatedAt: string; id: string };
-  limit: number;
-}
+export type AirWaybillFilter = PageFilter;
 
 export interface AirWaybills {
   byId(id: string): Promise<AirWaybillRow | undefined>;
@@ -80,10 +76,7 @@ export class SqlAirWaybills implements AirWaybills {
   }
 
   lock(id: string): Promise<void> {
-    const table = this.table;
-    return this.x.run(async (db) => {
-      await this.x.dialect.forUpdate(db.select({ id: table.id }).from(table).where(eq(table.id, id)));
-    });
+    return lockRow(this.x, this.table, id);
   }
 
   insert(row: NewAirWaybill): Promise<AirWaybillRow> {
@@ -109,53 +102,11 @@ export class SqlAirWaybills implements AirWaybills {
   }
 
   list(orgId: string, filter: AirWaybillFilter): Promise<AirWaybillRow[]> {
-    const table = this.table;
-    const conditions: SQL[] = [
-      eq(table.orgId, orgId),
-      filter.archived ? isNotNull(table.archivedAt) : isNull(table.archivedAt),
-    ];
-    if (filter.status !== undefined) conditions.push(eq(table.status, filter.status));
-    if (filter.after) {
-      const { updatedAt, id } = filter.after;
-      conditions.push(
-        or(lt(table.updatedAt, updatedAt), and(eq(table.updatedAt, updatedAt), lt(table.id, id)))!,
-      );
-    }
-    return this.x.run((db) =>
-      db
-        .select()
-        .from(table)
-        .where(and(...conditions))
-        .orderBy(desc(table.updatedAt), desc(table.id))
-        .limit(filter.limit),
-    );
+    return listPage(this.x, this.table, orgId, filter);
   }
 
   claimDue(now: string, until: string, limit: number): Promise<string[]> {
-    const table = this.table;
-    return this.x.atomic(async (db) => {
-      // Rows another poller is claiming right now are passed over (PostgreSQL SKIP LOCKED); the
-      // update re-checks that each is still due, so a row is never taken twice either way.
-      const due = (
-        await this.x.dialect.forUpdate(
-          db
-            .select({ id: table.id })
-            .from(table)
-            .where(and(isNull(table.archivedAt), lte(table.nextPollAt, now)))
-            .orderBy(table.nextPollAt)
-            .limit(limit),
-          { skipLocked: true },
-        )
-      ).map((r) => r.id);
-      if (due.length === 0) return [];
-      return (
-        await db
-          .update(table)
-          .set({ nextPollAt: until })
-          .where(and(inArray(table.id, due), lte(table.nextPollAt, now)))
-          .returning({ id: table.id })
-      ).map((r) => r.id);
-    });
+    return claimDue(this.x, this.table, now, until, limit);
   }
 
   events(waybillId: string): Promise<StoredAirEvent[]> {

@@ -13,7 +13,6 @@ import {
   isNotNull,
   isNull,
   like,
-  lt,
   lte,
   ne,
   or,
@@ -21,6 +20,8 @@ import {
   sql,
 } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { claimDue, lockRow } from "./claims.ts";
+import { listPage, type PageFilter } from "./pages.ts";
 import type { Runner } from "./runner.ts";
 import type { tracked } from "./schema.ts";
 
@@ -32,14 +33,9 @@ export const REJECTED_REASON = "rejected: invalid number";
 /** Reason of a box of a B/L or booking held back for want of a container slot (taken up when one frees). */
 export const PARKED_REASON = "not tracked: no container slot free";
 
-export interface ListFilter {
-  archived: boolean;
-  status?: string;
+export interface ListFilter extends PageFilter {
   /** A row must carry all of them. */
   tags: readonly string[];
-  /** Rows strictly after this one in (updated_at desc, id desc) order. */
-  after?: { updatedAt: string; id: string };
-  limit: number;
 }
 
 export interface Trackings {
@@ -141,10 +137,7 @@ export class SqlTrackings implements Trackings {
   }
 
   lock(id: string): Promise<void> {
-    const tracked = this.tracked;
-    return this.x.run(async (db) => {
-      await this.x.dialect.forUpdate(db.select({ id: tracked.id }).from(tracked).where(eq(tracked.id, id)));
-    });
+    return lockRow(this.x, this.tracked, id);
   }
 
   get(orgId: string, id: string): Promise<TrackedRow | undefined> {
@@ -272,54 +265,14 @@ export class SqlTrackings implements Trackings {
   }
 
   claimDue(now: string, until: string, limit: number): Promise<string[]> {
-    const tracked = this.tracked;
-    return this.x.atomic(async (db) => {
-      // Rows another poller is claiming right now are passed over, not waited for (PostgreSQL);
-      // the update re-checks that each is still due, so a row is never taken twice either way.
-      const due = (
-        await this.x.dialect.forUpdate(
-          db
-            .select({ id: tracked.id })
-            .from(tracked)
-            .where(and(isNull(tracked.archivedAt), isNull(tracked.parentId), lte(tracked.nextPollAt, now)))
-            .orderBy(tracked.nextPollAt)
-            .limit(limit),
-          { skipLocked: true },
-        )
-      ).map((r) => r.id);
-      if (due.length === 0) return [];
-      return (
-        await db
-          .update(tracked)
-          .set({ nextPollAt: until })
-          .where(and(inArray(tracked.id, due), lte(tracked.nextPollAt, now)))
-          .returning({ id: tracked.id })
-      ).map((r) => r.id);
-    });
+    // Roots only: a B/L's or booking's boxes are polled with their root.
+    return claimDue(this.x, this.tracked, now, until, limit, isNull(this.tracked.parentId));
   }
 
   list(orgId: string, filter: ListFilter): Promise<TrackedRow[]> {
     const tracked = this.tracked;
-    const conditions: SQL[] = [
-      eq(tracked.orgId, orgId),
-      filter.archived ? isNotNull(tracked.archivedAt) : isNull(tracked.archivedAt),
-    ];
-    if (filter.status !== undefined) conditions.push(eq(tracked.status, filter.status));
-    for (const tag of filter.tags) conditions.push(this.x.dialect.jsonArrayHas(tracked.tags, tag));
-    if (filter.after) {
-      const { updatedAt, id } = filter.after;
-      conditions.push(
-        or(lt(tracked.updatedAt, updatedAt), and(eq(tracked.updatedAt, updatedAt), lt(tracked.id, id)))!,
-      );
-    }
-    return this.x.run((db) =>
-      db
-        .select()
-        .from(tracked)
-        .where(and(...conditions))
-        .orderBy(desc(tracked.updatedAt), desc(tracked.id))
-        .limit(filter.limit),
-    );
+    const tags = filter.tags.map((tag) => this.x.dialect.jsonArrayHas(tracked.tags, tag));
+    return listPage(this.x, tracked, orgId, filter, tags);
   }
 
   activeBoxes(orgId: string, limit: number): Promise<TrackedRow[]> {

@@ -9,22 +9,11 @@ import type { AirWaybillRow } from "../../ingest/air-tracking/engine.ts";
 import { AWB_STATUSES } from "../../ingest/air-tracking/status.ts";
 import type { AirportLookup, AwbMilestone } from "../../ingest/air-tracking/timeline.ts";
 import { formatAwb } from "../../ingest/airlines/awb.ts";
-import { decodeCursor, encodeCursor } from "../shared/cursor.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
+import { flag, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
 import { principalOf, requireEntitlement } from "../shared/product-app.ts";
-
-/** List page size (spec, Limits): default 50, at most 500. */
-const PAGE_DEFAULT = 50;
-const PAGE_MAX = 500;
-
-/** A boolean query flag: true/1 or false/0 (absent = false); anything else is named back to the caller. */
-function flag(name: string, raw: string | undefined): boolean {
-  if (raw === undefined || raw === "false" || raw === "0") return false;
-  if (raw === "true" || raw === "1") return true;
-  throw new ApiError("validation", `${name} must be true or false; got "${raw}".`);
-}
 
 /** A tracked waybill as the list, the read and the delete show it (every field always present). */
 export function awbRecord(row: AirWaybillRow, airports: AirportLookup) {
@@ -101,33 +90,22 @@ export function awbRoutes(platform: FullPlatform) {
       "/v1/awbs",
       async ({ request, query }) => {
         const org = orgOf(request);
-        const limit = query.limit === undefined ? PAGE_DEFAULT : Number(query.limit);
-        if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX) {
-          throw new ApiError("validation", `limit must be an integer from 1 to ${PAGE_MAX}.`);
-        }
+        const limit = pageLimit(query.limit);
         if (query.status !== undefined && !(AWB_STATUSES as readonly string[]).includes(query.status)) {
           throw new ApiError(
             "validation",
             `status must be one of ${AWB_STATUSES.join(", ")}; got "${query.status}".`,
           );
         }
-        const c = query.cursor
-          ? decodeCursor(query.cursor, ["u", "i"], "pass next_cursor unchanged")
-          : undefined;
+        const after = pageAfter(query.cursor);
         const rows = await storage.airWaybills.list(org.id, {
           archived: flag("archived", query.archived),
           status: query.status,
-          after: c && { updatedAt: c.u, id: c.i },
+          after,
           limit: limit + 1,
         });
-        const page = rows.slice(0, limit);
-        const last = page.at(-1);
-        const hasMore = rows.length > limit;
-        return {
-          items: page.map((r) => awbRecord(r, engine.airports)),
-          has_more: hasMore,
-          next_cursor: hasMore && last ? encodeCursor({ u: last.updatedAt, i: last.id }) : null,
-        };
+        const { page, ...more } = pageOf(rows, limit);
+        return { items: page.map((r) => awbRecord(r, engine.airports)), ...more };
       },
       {
         query: t.Object({

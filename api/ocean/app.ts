@@ -9,9 +9,9 @@ import type { FreeTimeTerms } from "../../ingest/tracking/demurrage.ts";
 import { normalizeIdentifier, type TrackedRow } from "../../ingest/tracking/engine.ts";
 import type { Status } from "../../ingest/tracking/timeline.ts";
 import { compatRoutes } from "../compat/routes.ts";
-import { decodeCursor, encodeCursor } from "../shared/cursor.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
+import { flag, PAGE_MAX, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
 import { type Access, createProductApp, principalOf, requireEntitlement } from "../shared/product-app.ts";
 import { API_VERSION, product } from "../shared/products.ts";
@@ -19,8 +19,6 @@ import { eventFeed } from "./event-feed.ts";
 import { publicLookup } from "./public-lookup.ts";
 import { lookupRecord, trackedRecord } from "./records.ts";
 
-const PAGE_DEFAULT = 50;
-const PAGE_MAX = 500;
 /** Tags per add (spec, Limits). */
 const MAX_TAGS = 20;
 /** How long a lookup of a freshly registered reference should wait before asking again. */
@@ -36,13 +34,6 @@ const STATUSES = [
   "delivered",
   "returned_empty",
 ] as const satisfies readonly Status[];
-
-/** A boolean query flag: true/1 or false/0 (absent = false); anything else is named back to the caller. */
-function flag(name: string, raw: string | undefined): boolean {
-  if (raw === undefined || raw === "false" || raw === "0") return false;
-  if (raw === "true" || raw === "1") return true;
-  throw new ApiError("validation", `${name} must be true or false; got "${raw}".`);
-}
 
 const IDENTIFIER_TYPES = ["container_id", "bill_of_lading", "booking"] as const;
 
@@ -94,10 +85,7 @@ export function oceanApp(platform: FullPlatform) {
       "/v1/containers",
       async ({ request, query }) => {
         const org = orgOf(request);
-        const limit = query.limit === undefined ? PAGE_DEFAULT : Number(query.limit);
-        if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX) {
-          throw new ApiError("validation", `limit must be an integer from 1 to ${PAGE_MAX}.`);
-        }
+        const limit = pageLimit(query.limit);
         const archived = flag("archived", query.archived);
         if (query.status !== undefined && !(STATUSES as readonly string[]).includes(query.status)) {
           throw new ApiError(
@@ -121,24 +109,19 @@ export function oceanApp(platform: FullPlatform) {
             `tags takes at most ${MAX_TAGS} comma-separated tags; got ${tags.length}.`,
           );
         }
-        const c = query.cursor
-          ? decodeCursor(query.cursor, ["u", "i"], "pass next_cursor unchanged")
-          : undefined;
+        const after = pageAfter(query.cursor);
         const rows = await storage.trackings.list(org.id, {
           archived,
           status: query.status,
           tags,
-          after: c && { updatedAt: c.u, id: c.i },
+          after,
           limit: limit + 1,
         });
-        const page = rows.slice(0, limit);
-        const last = page.at(-1);
-        const hasMore = rows.length > limit;
+        const { page, ...more } = pageOf(rows, limit);
         const terms = await engine.terms(org.id);
         return {
           items: page.map((r) => trackedRecord(engine, r, "warm_db", engine.demurrageOf(r, terms))),
-          has_more: hasMore,
-          next_cursor: hasMore && last ? encodeCursor({ u: last.updatedAt, i: last.id }) : null,
+          ...more,
         };
       },
       {

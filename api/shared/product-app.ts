@@ -5,6 +5,7 @@
  */
 import { swagger } from "@elysiajs/swagger";
 import { Elysia, t } from "elysia";
+import { readCapped } from "../../common/capped-body.ts";
 import { EngineError } from "../../engine/errors.ts";
 import { keyPrefixOf } from "../accounts/keys.ts";
 import type { KeyListing, Principal } from "../accounts/repo.ts";
@@ -210,7 +211,7 @@ export function createProductApp(opts: ProductAppOptions) {
     })
     .onParse(async ({ request }) => {
       // One parser for every body: capped read (chunked bodies carry no content-length), then JSON.
-      const text = await readCapped(request, config.maxBodyBytes);
+      const text = await readCappedText(request, config.maxBodyBytes);
       if (text.trim() === "") return undefined;
       let body: unknown;
       try {
@@ -350,28 +351,13 @@ function decodablePath(path: string): boolean {
 }
 
 /** Reads at most `cap` bytes of the body; more is a validation error, not a crash or an OOM. */
-async function readCapped(request: Request, cap: number): Promise<string> {
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > cap) {
-      await reader.cancel();
-      throw new ApiError("validation", `Request body exceeds the ${cap}-byte limit.`);
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.byteLength;
-  }
-  return new TextDecoder().decode(all);
+async function readCappedText(request: Request, cap: number): Promise<string> {
+  const bytes = await readCapped(
+    request.body,
+    cap,
+    () => new ApiError("validation", `Request body exceeds the ${cap}-byte limit.`),
+  );
+  return new TextDecoder().decode(bytes);
 }
 
 /** Throws 403 unless the caller's organisation holds a live entitlement to the product. */

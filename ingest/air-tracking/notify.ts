@@ -5,8 +5,9 @@
  * emits it, and awb_in_transit already reports the first departure (docs/air-cargo.md).
  */
 import type { AwbEvent } from "../airlines/connector.ts";
+import { knownLocalFields } from "../tracking/local-time.ts";
 import { AWB_STATUSES, type AwbDerived, type AwbStatus } from "./status.ts";
-import { type AirportLookup, localFields, toMilestone } from "./timeline.ts";
+import { type AirportLookup, toMilestone } from "./timeline.ts";
 
 /** Each webhook event and the status that raises it. */
 export const AWB_EVENT_TYPES = [
@@ -43,7 +44,6 @@ function reachedTypes(d: AwbDerived): string[] {
 /** The real-world moment of an event: UTC instant, and the airport's wall clock when its zone is known. */
 function moment(e: AwbEvent, airports: AirportLookup): Record<string, unknown> {
   const m = toMilestone(e, airports);
-  const local = localFields(e, airports);
   return {
     event_type: m.type,
     label: m.label,
@@ -51,8 +51,7 @@ function moment(e: AwbEvent, airports: AirportLookup): Record<string, unknown> {
     flight: m.flight,
     event_pieces: m.pieces,
     event_date_time: m.timestamp,
-    // Absent, not null, without a zone (spec, Events).
-    ...(local.event_timezone ? local : {}),
+    ...knownLocalFields(m),
   };
 }
 

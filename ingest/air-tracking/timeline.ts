@@ -4,7 +4,7 @@
  * record's milestones have them.
  */
 import type { AwbEvent } from "../airlines/connector.ts";
-import { localTime } from "../tracking/local-time.ts";
+import { type LocalFields, localFields } from "../tracking/local-time.ts";
 
 /** Airports by IATA code: their IANA zone and name, null when unknown. */
 export interface AirportLookup {
@@ -12,16 +12,14 @@ export interface AirportLookup {
   name(iata: string): string | null;
 }
 
-export interface AwbMilestone {
+/** The wall-clock fields (LocalFields) follow timestamp in the record. */
+export interface AwbMilestone extends LocalFields {
   /** ONE Record StatusCode (BKD, RCS, DEP, ARR, NFD, DLV, DIS_OFLD, ...). */
   type: string;
   time_type: AwbEvent["timeType"];
   is_actual: boolean;
   label: string;
   timestamp: string;
-  event_local_datetime: string | null;
-  utc_offset_minutes: number | null;
-  event_timezone: string | null;
   /** IATA code of the airport where it happened. */
   location: string | null;
   flight: string | null;
@@ -70,17 +68,6 @@ function labelOf(e: AwbEvent, airports: AirportLookup): string {
   return `${words}${part}${when}`;
 }
 
-/** The wall clock at the event's airport; null fields when the airport or its zone is unknown. */
-export function localFields(e: AwbEvent, airports: AirportLookup) {
-  const zone = e.airport ? airports.timezone(e.airport) : null;
-  const local = zone ? localTime(Date.parse(e.at), zone) : null;
-  return {
-    event_local_datetime: local?.local ?? null,
-    utc_offset_minutes: local?.offsetMinutes ?? null,
-    event_timezone: local ? zone : null,
-  };
-}
-
 export function toMilestone(e: AwbEvent, airports: AirportLookup): AwbMilestone {
   return {
     type: e.code,
@@ -88,7 +75,8 @@ export function toMilestone(e: AwbEvent, airports: AirportLookup): AwbMilestone 
     is_actual: e.timeType === "ACTUAL",
     label: labelOf(e, airports),
     timestamp: new Date(Date.parse(e.at)).toISOString(),
-    ...localFields(e, airports),
+    // The wall clock at the event's airport.
+    ...localFields(Date.parse(e.at), e.airport ? airports.timezone(e.airport) : null),
     location: e.airport,
     flight: e.flight,
     to_location: e.toAirport,

@@ -13,6 +13,7 @@
  * read. 404 is not_found; network failures, timeouts, 401/403, 429 and 5xx are unavailable.
  */
 import { createHash } from "node:crypto";
+import { readCapped } from "../../common/capped-body.ts";
 import { type AirlineConnector, AirlineError, type AwbEvent, type AwbSnapshot } from "./connector.ts";
 import { LdError, LdNode } from "./json-ld.ts";
 import {
@@ -559,27 +560,7 @@ export class OneRecordConnector implements AirlineConnector {
       await res.body?.cancel();
       throw tooBig();
     }
-    if (!res.body) return new Uint8Array();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    const reader = res.body.getReader();
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel();
-        throw tooBig();
-      }
-      chunks.push(value);
-    }
-    const out = new Uint8Array(size);
-    let at = 0;
-    for (const c of chunks) {
-      out.set(c, at);
-      at += c.byteLength;
-    }
-    return out;
+    return readCapped(res.body, limit, tooBig);
   }
 }
 

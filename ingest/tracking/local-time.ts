@@ -34,3 +34,30 @@ export function localTime(instantMs: number, zone: string): { local: string; off
   const seconds = Math.floor(instantMs / 1000) * 1000;
   return { local, offsetMinutes: Math.round((wallMs - seconds) / 60_000) };
 }
+
+/** A milestone's wall-clock fields (ocean and air): all null when the place or its zone is unknown. */
+export interface LocalFields {
+  event_local_datetime: string | null;
+  utc_offset_minutes: number | null;
+  event_timezone: string | null;
+}
+
+export function localFields(instantMs: number, zone: string | null): LocalFields {
+  const local = zone ? localTime(instantMs, zone) : null;
+  return {
+    event_local_datetime: local?.local ?? null,
+    utc_offset_minutes: local?.offsetMinutes ?? null,
+    event_timezone: local ? zone : null,
+  };
+}
+
+/** The wall-clock fields a webhook payload carries: absent, not null, without a zone (spec, Events). */
+export function knownLocalFields(m: LocalFields): Partial<LocalFields> {
+  return m.event_timezone
+    ? {
+        event_local_datetime: m.event_local_datetime,
+        utc_offset_minutes: m.utc_offset_minutes,
+        event_timezone: m.event_timezone,
+      }
+    : {};
+}

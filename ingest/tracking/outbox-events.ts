@@ -7,6 +7,7 @@ import type { tracked } from "../../storage/schema.ts";
 import type { DcsaEventLike } from "./dcsa.ts";
 import type { Demurrage, DemurragePhase } from "./demurrage.ts";
 import { remarksOf, scheduleDisruptions } from "./disruptions.ts";
+import { knownLocalFields } from "./local-time.ts";
 import { codeOf, type Derived, locationOf, type PlaceLookup, toMilestone } from "./timeline.ts";
 
 type Row = typeof tracked.$inferSelect;
@@ -48,13 +49,7 @@ function moment(e: DcsaEventLike, places: PlaceLookup): Record<string, unknown> 
     vessel_imo: m.vessel_imo,
     vessel_name: m.vessel_name,
     event_date_time: m.timestamp,
-    ...(m.event_timezone
-      ? {
-          event_local_datetime: m.event_local_datetime,
-          utc_offset_minutes: m.utc_offset_minutes,
-          event_timezone: m.event_timezone,
-        }
-      : {}),
+    ...knownLocalFields(m),
   };
 }
 

@@ -4,17 +4,15 @@
  * so the same events always give the same answer whatever order they arrived in.
  */
 import type { DcsaEventLike } from "./dcsa.ts";
-import { localTime } from "./local-time.ts";
+import { type LocalFields, localFields } from "./local-time.ts";
 
-export interface Milestone {
+/** The wall-clock fields (LocalFields) follow timestamp in the record. */
+export interface Milestone extends LocalFields {
   type: string;
   classifier: "ACT" | "EST" | "PLN";
   is_actual: boolean;
   label: string;
   timestamp: string;
-  event_local_datetime: string | null;
-  utc_offset_minutes: number | null;
-  event_timezone: string | null;
   location: string | null;
   /** Not in the spec's milestone table; used by vessels, route ports and the compat surface. */
   vessel_imo: string | null;
@@ -224,17 +222,13 @@ export interface PlaceLookup {
 
 export function toMilestone(e: DcsaEventLike, places: PlaceLookup): Milestone {
   const loc = locationOf(e);
-  const zone = loc ? places.timezone(loc) : null;
-  const local = zone ? localTime(ms(e.eventDateTime), zone) : null;
   return {
     type: codeOf(e),
     classifier: e.eventClassifierCode,
     is_actual: e.eventClassifierCode === "ACT",
     label: labelOf(e, places.name),
     timestamp: iso(e.eventDateTime),
-    event_local_datetime: local?.local ?? null,
-    utc_offset_minutes: local?.offsetMinutes ?? null,
-    event_timezone: local ? zone : null,
+    ...localFields(ms(e.eventDateTime), loc ? places.timezone(loc) : null),
     location: loc,
     vessel_imo: e.transportCall?.vessel?.vesselIMONumber ?? null,
     vessel_name: e.transportCall?.vessel?.vesselName ?? null,
