@@ -51,9 +51,9 @@ export class CarrierError extends Error {
   }
 }
 
-export interface DcsaConnectorConfig {
+/** How to reach one carrier's DCSA API: what the TNT connector and the schedules client share. */
+export interface CarrierHttpConfig {
   scac: string;
-  /** Base URL the DCSA paths hang from: `${baseUrl}/v2/events`. */
   baseUrl: string;
   /** Sent in `apiKeyHeader` (default "API-Key"). */
   apiKey?: string;
@@ -66,8 +66,13 @@ export interface DcsaConnectorConfig {
   timeoutMs?: number;
   /** `limit` query parameter. Default 100. */
   pageLimit?: number;
-  /** Guard against a feed whose Next-Page never ends. Default 50. */
+  /** Guard against a cursor chain that never ends. Default 50. */
   maxPages?: number;
+}
+
+export interface DcsaConnectorConfig extends CarrierHttpConfig {
+  /** Base URL the DCSA paths hang from: `${baseUrl}/v2/events`. */
+  baseUrl: string;
   /** The caller's clock (ms), bounding eventCreatedDateTime; default Date.now. */
   now?: () => number;
 }
@@ -79,7 +84,7 @@ const QUERY_PARAM: Record<ReferenceKind, string> = {
 };
 
 /** Retry-After is delta-seconds or an HTTP date. */
-function parseRetryAfter(value: string | null, now: number): number | undefined {
+export function parseRetryAfter(value: string | null, now: number): number | undefined {
   if (!value) return undefined;
   const secs = Number(value);
   if (Number.isFinite(secs) && secs >= 0) return secs;

@@ -5,6 +5,8 @@
 import type { DcsaErrorBody, DcsaEvent } from "../carriers/dcsa.ts";
 import { DEMO_REFERENCES } from "./demo.ts";
 import { lessorUnit } from "./lessor.ts";
+import { CS_ENDPOINTS, type CsEndpoint, csError, csResponse } from "./network/cs-api.ts";
+import { serviceNetwork } from "./network/network.ts";
 import { isSandboxScac, lookupReference, type SandboxRefKind } from "./references.ts";
 import {
   DEFAULT_EPOCH,
@@ -231,6 +233,15 @@ export function createSandbox(opts: SandboxOptions): (req: Request) => Promise<R
       return req.method === "GET"
         ? events(req, m[1]!.toUpperCase())
         : dcsaError(req, 405, "methodNotAllowed", "GET only");
+    const cs = /^\/([A-Za-z]{4})\/cs\/v1\/([a-z-]+)\/?$/.exec(path);
+    if (cs && CS_ENDPOINTS.includes(cs[2] as CsEndpoint)) {
+      const scac = cs[1]!.toUpperCase();
+      if (req.method !== "GET") return csError(req, 405, "methodNotAllowed", "GET only");
+      if (!isSandboxScac(scac))
+        return csError(req, 404, "notFound", `the sandbox does not play carrier ${scac}`);
+      if (!authorized(req)) return csError(req, 401, "unauthorized", "missing or wrong API key");
+      return csResponse(req, serviceNetwork(world), epoch, clock.now(), scac, cs[2] as CsEndpoint);
+    }
     if (path === "/_sandbox/clock") return req.method === "POST" ? setClock(req) : clockState();
     if (path === "/_sandbox/carriers") {
       return Response.json(
@@ -238,6 +249,7 @@ export function createSandbox(opts: SandboxOptions): (req: Request) => Promise<R
           scac: c.scac,
           name: c.name,
           base_path: `/${c.scac}`,
+          schedules_base_path: `/${c.scac}/cs/v1`,
           container_prefixes: c.containerPrefixes,
           bl_prefixes: c.blPrefixes,
         })),

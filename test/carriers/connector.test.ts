@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CarrierError, DcsaConnector } from "../../ingest/carriers/connector.ts";
 import { sourcesDir } from "../../ingest/carriers/resolve.ts";
+import { failure, json } from "../helpers/carrier-answers.ts";
 
 const FIXTURES = join(sourcesDir(), "../reference/dcsa/conformance-messages");
 const fixture = (name: string) => readFileSync(join(FIXTURES, `${name}.json`), "utf8");
@@ -25,20 +26,6 @@ afterAll(() => server.stop(true));
 const base = `http://127.0.0.1:${server.port}/carrier`;
 const connector = (extra: Partial<ConstructorParameters<typeof DcsaConnector>[0]> = {}) =>
   new DcsaConnector({ scac: "TEST", baseUrl: base, ...extra });
-const json = (body: string | unknown, init: ResponseInit = {}) =>
-  new Response(typeof body === "string" ? body : JSON.stringify(body), {
-    ...init,
-    headers: { "Content-Type": "application/json", ...(init.headers as Record<string, string>) },
-  });
-
-async function failure(p: Promise<unknown>): Promise<CarrierError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(CarrierError);
-  return err as CarrierError;
-}
 
 test("the valid conformance message is accepted as is", async () => {
   handler = () => json(fixture("tnt-220-response"));
