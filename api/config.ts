@@ -47,6 +47,8 @@ export interface Config {
   sandboxAirPort: number;
   /** How often the in-process poller looks for records due a carrier call. */
   pollIntervalMs: number;
+  /** How often the poller refreshes the schedules of carriers with a schedulesBaseUrl. */
+  schedulesIntervalMs: number;
   /** What this process runs (PORTOLAN_ROLES, a comma list; every role by default). */
   roles: ReadonlySet<Role>;
   /** Webhook delivery: keys, retry ladder, timeouts, address policy (PORTOLAN_WEBHOOK_*). */
@@ -68,8 +70,13 @@ function int(env: Env, name: string, fallback: number): number {
   return n;
 }
 
-/** A JSON array of objects from the environment, each with the named string fields. */
-function parseList<T>(raw: string | undefined, name: string, required: string[]): T[] {
+/** A JSON array of objects from the environment, each with the required string fields (optional ones strings when given). */
+function parseList<T>(
+  raw: string | undefined,
+  name: string,
+  required: string[],
+  optional: string[] = [],
+): T[] {
   if (!raw) return [];
   let list: unknown;
   try {
@@ -83,6 +90,8 @@ function parseList<T>(raw: string | undefined, name: string, required: string[])
     required.every((k) => typeof (item as Record<string, unknown>)[k] === "string");
   if (!Array.isArray(list) || !list.every(ok))
     throw new Error(`${name} entries need ${required.join(" and ")}`);
+  const bad = optional.find((k) => list.some((item) => !["string", "undefined"].includes(typeof item[k])));
+  if (bad) throw new Error(`${name}: ${bad} must be a string when given`);
   return list as T[];
 }
 
@@ -109,7 +118,12 @@ export function loadConfig(env: Env = process.env): Config {
       env.PORTOLAN_AIR_RATE_CARD ||
       join(env.PORTOLAN_SOURCES ?? "../shared/data", "air/indicative-rate-card.json"),
     buildDir: buildDirFrom(env),
-    carriers: parseList<DcsaConnectorConfig>(env.PORTOLAN_CARRIERS, "PORTOLAN_CARRIERS", ["scac", "baseUrl"]),
+    carriers: parseList<DcsaConnectorConfig>(
+      env.PORTOLAN_CARRIERS,
+      "PORTOLAN_CARRIERS",
+      ["scac", "baseUrl"],
+      ["schedulesBaseUrl"],
+    ),
     lessors: parseList<HttpLessorConfig>(env.PORTOLAN_LESSORS, "PORTOLAN_LESSORS", ["name", "baseUrl"]),
     airlines: parseList<OneRecordAirlineConfig>(env.PORTOLAN_AIRLINES, "PORTOLAN_AIRLINES", [
       "iata",
@@ -124,6 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxAisPort: int(env, "PORTOLAN_SANDBOX_AIS_PORT", 8091),
     sandboxAirPort: int(env, "PORTOLAN_SANDBOX_AIR_PORT", 8092),
     pollIntervalMs: int(env, "PORTOLAN_POLL_INTERVAL_MS", 15_000),
+    schedulesIntervalMs: int(env, "PORTOLAN_SCHEDULES_INTERVAL_MS", 600_000),
     roles: rolesFrom(env.PORTOLAN_ROLES),
     webhooks: webhookConfig(env),
     compat: compatConfig(env),

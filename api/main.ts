@@ -11,6 +11,7 @@ import {
   distanceServices,
   routePlanner,
 } from "../engine/services.ts";
+import { ScheduleSync } from "../ingest/schedules/sync.ts";
 import { startPoller } from "../ingest/tracking/poller.ts";
 import { airQuoter } from "./air/quote.ts";
 import { buildApps } from "./app.ts";
@@ -73,12 +74,24 @@ const { wakeups } = platform.tracking;
 const poller = roles.has("poller")
   ? startPoller([platform.tracking.engine, platform.air.engine], config.pollIntervalMs, { wakeups })
   : null;
+// Carrier schedules (carriers with a schedulesBaseUrl) on their own interval; a refresh another
+// poller process made within half of it is not repeated.
+const schedules = new ScheduleSync({
+  storage: platform.storage,
+  carriers: config.carriers,
+  minAgeMs: config.schedulesIntervalMs / 2,
+});
+const schedulePoller =
+  roles.has("poller") && schedules.carriers.length > 0
+    ? startPoller([schedules], config.schedulesIntervalMs, { immediate: true })
+    : null;
 const dispatcher = roles.has("dispatcher")
   ? await Dispatcher.start(platform.storage, config.webhooks, { wakeups })
   : null;
 console.log(`Roles ${[...roles].join(", ")} on ${redactedDatabase(config.database)}`);
 const stop = async () => {
   poller?.stop();
+  schedulePoller?.stop();
   await dispatcher?.stop();
   sandbox?.stop();
   await closeRoutePlanners();

@@ -123,4 +123,7 @@ export const {
   compatUsage,
   airWaybills,
   airWaybillEvents,
+  sailings,
+  sailingChanges,
+  scheduleFeeds,
 } = pgSchema;

@@ -410,3 +410,69 @@ export const airWaybillEvents = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.waybillId, t.eventId] })],
 );
+
+/**
+ * Sailings of the configured carriers' schedules (DCSA Commercial Schedules vessel schedules), one
+ * per carrier, service and voyage, kept fresh by ingest/schedules/sync.ts: docs/schedules.md.
+ */
+export const sailings = sqliteTable(
+  "sailings",
+  {
+    /** `${carrier}/${serviceCode}/${voyage}`: the same sailing from any process. */
+    id: text("id").primaryKey(),
+    /** SCAC of the publishing carrier. */
+    carrier: text("carrier").notNull(),
+    serviceCode: text("service_code").notNull(),
+    serviceName: text("service_name").notNull(),
+    /** The carrier's voyage number the calls depart on (export voyage). */
+    voyage: text("voyage").notNull(),
+    vesselImo: text("vessel_imo"),
+    vesselName: text("vessel_name"),
+    /** The calls as the CS client maps them (ScheduleCall[]): times as published, cut-offs. */
+    calls: text("calls", { mode: "json" }).$type<unknown[]>().notNull(),
+    /** Planned departure from the first call (UTC ISO): the window a refresh compares over. */
+    departsAt: text("departs_at").notNull(),
+    /** Planned arrival at the last call (UTC ISO). */
+    arrivesAt: text("arrives_at").notNull(),
+    /** active, or withdrawn (a blank sailing: absent from a fetch whose window it lies in). */
+    status: text("status").notNull().default("active"),
+    firstSeenAt: text("first_seen_at").notNull(),
+    /** When a refresh last found a difference (firstSeenAt until then). */
+    changedAt: text("changed_at").notNull(),
+  },
+  (t) => [index("sailings_carrier_departs").on(t.carrier, t.departsAt)],
+);
+
+/** Each difference a schedule refresh found in a sailing, appended in the order seen. */
+export const sailingChanges = sqliteTable(
+  "sailing_changes",
+  {
+    /** Append order (PostgreSQL: an identity column). */
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    sailingId: text("sailing_id")
+      .notNull()
+      .references(() => sailings.id, { onDelete: "cascade" }),
+    /** The call's key (transport call reference, else UN/LOCODE#n); null for the sailing itself. */
+    call: text("call"),
+    /** status, vessel, call (added / omitted), arrival.estimated, departure.actual, cutoff.FCO, ... */
+    field: text("field").notNull(),
+    before: text("before", { mode: "json" }),
+    after: text("after", { mode: "json" }),
+    seenAt: text("seen_at").notNull(),
+  },
+  (t) => [
+    index("sailing_changes_sailing").on(t.sailingId, t.seq),
+    index("sailing_changes_seen").on(t.seenAt),
+  ],
+);
+
+/** Per carrier: the last schedule refresh applied (its clock reading) and the last failure. */
+export const scheduleFeeds = sqliteTable("schedule_feeds", {
+  carrier: text("carrier").primaryKey(),
+  /** Clock reading at the start of the fetch last applied; an older fetch is not applied after it. */
+  lastSyncedAt: text("last_synced_at"),
+  lastAttemptAt: text("last_attempt_at"),
+  /** CarrierError kind and message of the latest attempt; null after a good one. */
+  lastError: text("last_error"),
+  failures: integer("failures").notNull().default(0),
+});

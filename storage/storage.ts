@@ -19,6 +19,7 @@ import { pgSchema } from "./pg-schema.ts";
 import type { OpenPg } from "./postgres.ts";
 import { type Quotas, SqlQuotas } from "./quotas.ts";
 import type { Runner, Tables } from "./runner.ts";
+import { type Sailings, SqlSailings } from "./sailings.ts";
 import * as schema from "./schema.ts";
 import { SqlTerms, type Terms } from "./terms.ts";
 import { SqlTrackings, type Trackings } from "./trackings.ts";
@@ -36,6 +37,7 @@ export interface Repositories {
   accounts: Accounts;
   usage: CallCounters;
   airWaybills: AirWaybills;
+  sailings: Sailings;
 }
 
 export interface Storage extends Repositories {
@@ -67,6 +69,7 @@ function repositories(x: Runner): Repositories {
     accounts: new SqlAccounts(x),
     usage: new SqlCallCounters(x),
     airWaybills: new SqlAirWaybills(x),
+    sailings: new SqlSailings(x),
   };
 }
 
@@ -157,6 +160,9 @@ abstract class BaseStorage implements Storage {
   }
   get airWaybills() {
     return this.root.airWaybills;
+  }
+  get sailings() {
+    return this.root.sailings;
   }
 }
 

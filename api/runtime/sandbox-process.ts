@@ -45,7 +45,11 @@ export async function startSandboxCarrier(
     airUrl = /airline listening on (http:\/\/\S+)/.exec(seen)?.[1] ?? null;
   }
   reader.releaseLock();
-  const carriers: DcsaConnectorConfig[] = SANDBOX_SCACS.map((scac) => ({ scac, baseUrl: `${url}/${scac}` }));
+  const carriers: DcsaConnectorConfig[] = SANDBOX_SCACS.map((scac) => ({
+    scac,
+    baseUrl: `${url}/${scac}`,
+    schedulesBaseUrl: `${url}/${scac}/cs/v1`,
+  }));
   const lessors: HttpLessorConfig[] = [{ name: "sandbox lessor", baseUrl: `${url}/lessor` }];
   const airlines: OneRecordAirlineConfig[] = SANDBOX_AIRLINES.map(({ iata }) => ({
     iata,

@@ -73,6 +73,11 @@ export interface CarrierHttpConfig {
 export interface DcsaConnectorConfig extends CarrierHttpConfig {
   /** Base URL the DCSA paths hang from: `${baseUrl}/v2/events`. */
   baseUrl: string;
+  /**
+   * The carrier's DCSA Commercial Schedules base (`${schedulesBaseUrl}/v1/vessel-schedules`, a
+   * base ending in /v1 taken as is): its schedules are kept fresh (ingest/schedules/sync.ts).
+   */
+  schedulesBaseUrl?: string;
   /** The caller's clock (ms), bounding eventCreatedDateTime; default Date.now. */
   now?: () => number;
 }

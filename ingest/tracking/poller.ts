@@ -1,7 +1,8 @@
 /**
  * The poller role: every tick, refresh the records whose next_poll_at has passed, for each engine
- * in turn (ocean records, then air waybills: each claims its own table's due rows). In-process by
- * default; at scale run it as its own process with PORTOLAN_ROLES=poller.
+ * in turn (ocean records, then air waybills: each claims its own table's due rows). Carrier
+ * schedules (ingest/schedules/sync.ts) run through a second poller on their own, longer interval.
+ * In-process by default; at scale run it as its own process with PORTOLAN_ROLES=poller.
  */
 import type { Wakeups } from "../wakeups.ts";
 
@@ -13,7 +14,12 @@ export interface Pollable {
 export function startPoller(
   engines: readonly Pollable[],
   intervalMs: number,
-  opts: { wakeups?: Wakeups; log?: (...args: unknown[]) => void } = {},
+  opts: {
+    wakeups?: Wakeups;
+    log?: (...args: unknown[]) => void;
+    /** Run a first tick now rather than one interval after start (long intervals: schedules). */
+    immediate?: boolean;
+  } = {},
 ): { stop(): void } {
   const log = opts.log ?? console.error;
   let running = false;
@@ -38,6 +44,7 @@ export function startPoller(
     }
   };
   const timer = setInterval(() => void tick(false), intervalMs);
+  if (opts.immediate) void tick(false);
   // A record made due by another process (an add whose first fetch failed) is polled now.
   const unsubscribe = opts.wakeups?.on("tracking.due", () => void tick(true));
   return {

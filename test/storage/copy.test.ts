@@ -2,7 +2,7 @@
  * `portolan db copy` as an operator runs it: a SQLite file the product wrote (an organisation with
  * its keys, a sandbox voyage's records and carrier events, an air waybill and its airline event,
  * webhook endpoints with deliveries and attempts, the outbox, shipment usage, free-time terms, call
- * counters) copied by the CLI process into a PostgreSQL schema. Every table is then compared row by
+ * counters, a carrier's sailings with their changes and feed) copied by the CLI process into a PostgreSQL schema. Every table is then compared row by
  * row; a second copy is refused and changes nothing; a copy that fails halfway leaves the target
  * empty; a key made before the copy works on a platform served from PostgreSQL, and the outbox
  * sequence continues after the copy.
@@ -17,6 +17,7 @@ import { getTableName } from "drizzle-orm";
 import { Dispatcher } from "../../api/webhooks/dispatcher.ts";
 import { simulateVoyage } from "../../ingest/sandbox/simulate.ts";
 import { loadWorld, SANDBOX_SCACS } from "../../ingest/sandbox/world.ts";
+import { ScheduleSync } from "../../ingest/schedules/sync.ts";
 import { copyOrder } from "../../storage/copy.ts";
 import { openStorage } from "../../storage/open.ts";
 import type { Storage } from "../../storage/storage.ts";
@@ -161,6 +162,17 @@ beforeAll(async () => {
         },
       ],
     });
+    // One carrier's schedules refreshed twice, the clock moved between: sailings, changes, the feed.
+    const maeu = sandbox.carrierUrl("MAEU");
+    const schedules = new ScheduleSync({
+      storage: p.storage,
+      carriers: [{ scac: "MAEU", baseUrl: maeu, schedulesBaseUrl: `${maeu}/cs/v1` }],
+      now: clock.now,
+    });
+    await schedules.syncCarrier("MAEU");
+    clock.t += 48 * H;
+    await sandbox.setClock({ now: new Date(clock.t).toISOString() });
+    expect((await schedules.syncCarrier("MAEU")).changes).toBeGreaterThan(0);
     // Revoked before the copy: must stay revoked after it.
     expect(await p.accounts.revokeKey(tenant.keys.air!)).toBe(true);
 
@@ -185,7 +197,7 @@ afterAll(() => {
 
 test("the source holds rows in every table, so the comparison below covers each", async () => {
   const rows = await contentsOf(source);
-  expect(Object.keys(rows)).toHaveLength(15);
+  expect(Object.keys(rows)).toHaveLength(18);
   for (const [table, list] of Object.entries(rows)) expect([table, list.length > 0]).toEqual([table, true]);
   expect(rows.compat_usage!.length).toBeGreaterThan(1000); // several batches of 500
 });
@@ -199,6 +211,7 @@ const PARENT_FIRST: Array<[parent: string, child: string]> = [
   ["tracked", "carrier_events"],
   ["webhook_endpoints", "webhook_deliveries"],
   ["webhook_deliveries", "webhook_attempts"],
+  ["sailings", "sailing_changes"],
 ];
 
 test.each(PARENT_FIRST)("%s is copied before %s", (parent, child) => {
@@ -217,7 +230,7 @@ test("db copy moves every row, refuses a second time, and the platform runs on t
   const tables = Object.keys(before);
   expect(run.out.slice(0, -1)).toEqual(tables.map((t) => `${t}: ${before[t]!.length} rows`));
   const total = tables.reduce((n, t) => n + before[t]!.length, 0);
-  expect(run.out.at(-1)).toStartWith(`copied ${total} rows in 15 tables into postgres://`);
+  expect(run.out.at(-1)).toStartWith(`copied ${total} rows in 18 tables into postgres://`);
 
   const copied = await contentsOf(target);
   for (const table of tables) expect([table, copied[table]]).toEqual([table, before[table]]);

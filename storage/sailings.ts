@@ -1,0 +1,128 @@
+/**
+ * Carrier sailing schedules: the sailings a schedule refresh keeps, the changes it finds, and the
+ * per-carrier feed row that serialises refreshes. The rules deciding what to write stay in
+ * ingest/schedules/sync.ts.
+ */
+import { and, asc, between, eq, inArray, or } from "drizzle-orm";
+import type { Runner } from "./runner.ts";
+import type { sailingChanges, sailings, scheduleFeeds } from "./schema.ts";
+
+export type SailingRow = typeof sailings.$inferSelect;
+export type NewSailing = typeof sailings.$inferInsert;
+export type SailingChangeRow = typeof sailingChanges.$inferSelect;
+export type NewSailingChange = typeof sailingChanges.$inferInsert;
+export type ScheduleFeedRow = typeof scheduleFeeds.$inferSelect;
+
+export interface Sailings {
+  get(id: string): Promise<SailingRow | undefined>;
+  /** The carrier's sailings departing (planned) within [from, to] or named in `ids`, any status. */
+  forRefresh(carrier: string, from: string, to: string, ids: readonly string[]): Promise<SailingRow[]>;
+  insert(row: NewSailing): Promise<void>;
+  update(id: string, fields: Partial<SailingRow>): Promise<void>;
+  appendChanges(changes: readonly NewSailingChange[]): Promise<void>;
+  /** A sailing's changes in the order recorded. */
+  changes(sailingId: string): Promise<SailingChangeRow[]>;
+  feed(carrier: string): Promise<ScheduleFeedRow | undefined>;
+  /**
+   * The carrier's feed row, made if missing and locked until the enclosing transaction ends:
+   * refreshes of one carrier from several processes take turns (PostgreSQL; SQLite's write lock,
+   * taken at BEGIN, already does).
+   */
+  lockFeed(carrier: string): Promise<ScheduleFeedRow>;
+  updateFeed(carrier: string, fields: Partial<ScheduleFeedRow>): Promise<void>;
+}
+
+export class SqlSailings implements Sailings {
+  constructor(private readonly x: Runner) {}
+
+  get(id: string): Promise<SailingRow | undefined> {
+    const { sailings } = this.x.t;
+    return this.x.run(
+      async (db) => (await db.select().from(sailings).where(eq(sailings.id, id)).limit(1))[0],
+    );
+  }
+
+  forRefresh(carrier: string, from: string, to: string, ids: readonly string[]): Promise<SailingRow[]> {
+    const { sailings } = this.x.t;
+    const inWindow = between(sailings.departsAt, from, to);
+    return this.x.run((db) =>
+      db
+        .select()
+        .from(sailings)
+        .where(
+          and(
+            eq(sailings.carrier, carrier),
+            ids.length ? or(inWindow, inArray(sailings.id, [...ids])) : inWindow,
+          ),
+        ),
+    );
+  }
+
+  insert(row: NewSailing): Promise<void> {
+    const { sailings } = this.x.t;
+    return this.x.run(async (db) => {
+      await db.insert(sailings).values(row);
+    });
+  }
+
+  update(id: string, fields: Partial<SailingRow>): Promise<void> {
+    const { sailings } = this.x.t;
+    return this.x.run(async (db) => {
+      await db.update(sailings).set(fields).where(eq(sailings.id, id));
+    });
+  }
+
+  appendChanges(changes: readonly NewSailingChange[]): Promise<void> {
+    const { sailingChanges } = this.x.t;
+    if (changes.length === 0) return Promise.resolve();
+    return this.x.run(async (db) => {
+      // Batches stay under SQLite's bound-parameter limit whatever a refresh found.
+      for (let i = 0; i < changes.length; i += 500) {
+        await db.insert(sailingChanges).values(changes.slice(i, i + 500));
+      }
+    });
+  }
+
+  changes(sailingId: string): Promise<SailingChangeRow[]> {
+    const { sailingChanges } = this.x.t;
+    return this.x.run((db) =>
+      db
+        .select()
+        .from(sailingChanges)
+        .where(eq(sailingChanges.sailingId, sailingId))
+        .orderBy(asc(sailingChanges.seq)),
+    );
+  }
+
+  feed(carrier: string): Promise<ScheduleFeedRow | undefined> {
+    const { scheduleFeeds } = this.x.t;
+    return this.x.run(
+      async (db) =>
+        (await db.select().from(scheduleFeeds).where(eq(scheduleFeeds.carrier, carrier)).limit(1))[0],
+    );
+  }
+
+  lockFeed(carrier: string): Promise<ScheduleFeedRow> {
+    const { scheduleFeeds } = this.x.t;
+    return this.x.atomic(async (db) => {
+      await db.insert(scheduleFeeds).values({ carrier }).onConflictDoNothing();
+      const rows = await this.x.dialect.forUpdate(
+        db.select().from(scheduleFeeds).where(eq(scheduleFeeds.carrier, carrier)),
+      );
+      return rows[0]!;
+    });
+  }
+
+  updateFeed(carrier: string, fields: Partial<ScheduleFeedRow>): Promise<void> {
+    const { scheduleFeeds } = this.x.t;
+    return this.x.run(async (db) => {
+      await db
+        .insert(scheduleFeeds)
+        .values({ carrier, ...fields })
+        .onConflictDoUpdate({
+          target: scheduleFeeds.carrier,
+          set: fields,
+        });
+    });
+  }
+}
