@@ -11,6 +11,7 @@ import { type RoadConfig, roadConfig } from "../engine/road/config.ts";
 import type { OneRecordAirlineConfig } from "../ingest/airlines/one-record.ts";
 import type { DcsaConnectorConfig } from "../ingest/carriers/connector.ts";
 import type { HttpLessorConfig } from "../ingest/lessors/connector.ts";
+import { DEFAULT_SLIP_HOURS } from "../ingest/schedules/events.ts";
 import { type CompatConfig, compatConfig } from "./compat/config.ts";
 import { PRODUCTS, type ProductId } from "./shared/products.ts";
 import { type WebhookConfig, webhookConfig } from "./webhooks/config.ts";
@@ -49,6 +50,8 @@ export interface Config {
   pollIntervalMs: number;
   /** How often the poller refreshes the schedules of carriers with a schedulesBaseUrl. */
   schedulesIntervalMs: number;
+  /** sailing_slipped: how many hours later a first departure must move (PORTOLAN_SCHEDULES_SLIP_HOURS). */
+  schedulesSlipHours: number;
   /** What this process runs (PORTOLAN_ROLES, a comma list; every role by default). */
   roles: ReadonlySet<Role>;
   /** Webhook delivery: keys, retry ladder, timeouts, address policy (PORTOLAN_WEBHOOK_*). */
@@ -139,6 +142,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxAirPort: int(env, "PORTOLAN_SANDBOX_AIR_PORT", 8092),
     pollIntervalMs: int(env, "PORTOLAN_POLL_INTERVAL_MS", 15_000),
     schedulesIntervalMs: int(env, "PORTOLAN_SCHEDULES_INTERVAL_MS", 600_000),
+    schedulesSlipHours: int(env, "PORTOLAN_SCHEDULES_SLIP_HOURS", DEFAULT_SLIP_HOURS),
     roles: rolesFrom(env.PORTOLAN_ROLES),
     webhooks: webhookConfig(env),
     compat: compatConfig(env),

@@ -80,6 +80,7 @@ const schedules = new ScheduleSync({
   storage: platform.storage,
   carriers: config.carriers,
   minAgeMs: config.schedulesIntervalMs / 2,
+  slipThresholdMs: config.schedulesSlipHours * 3_600_000,
 });
 const schedulePoller =
   roles.has("poller") && schedules.carriers.length > 0

@@ -3,7 +3,7 @@
  * per-carrier feed row that serialises refreshes. The rules deciding what to write stay in
  * ingest/schedules/sync.ts.
  */
-import { and, asc, between, eq, inArray, or } from "drizzle-orm";
+import { and, asc, between, eq, gte, inArray, lte, or } from "drizzle-orm";
 import type { Runner } from "./runner.ts";
 import type { sailingChanges, sailings, scheduleFeeds } from "./schema.ts";
 
@@ -13,8 +13,23 @@ export type SailingChangeRow = typeof sailingChanges.$inferSelect;
 export type NewSailingChange = typeof sailingChanges.$inferInsert;
 export type ScheduleFeedRow = typeof scheduleFeeds.$inferSelect;
 
+/** What the schedules product reads: active sailings overlapping a span, narrowed by columns. */
+export interface SailingQuery {
+  /** UTC ISO bounds: sailings with departsAt <= to and arrivesAt >= from (planned times). */
+  from: string;
+  to: string;
+  carriers?: readonly string[];
+  serviceCode?: string;
+  vesselImo?: string;
+}
+
 export interface Sailings {
   get(id: string): Promise<SailingRow | undefined>;
+  /**
+   * Active sailings whose planned span [departsAt, arrivesAt] meets [from, to], by departsAt then
+   * id. Calls are JSON: callers filter them in TypeScript, so they keep `to - from` bounded.
+   */
+  overlapping(q: SailingQuery): Promise<SailingRow[]>;
   /** The carrier's sailings departing (planned) within [from, to] or named in `ids`, any status. */
   forRefresh(carrier: string, from: string, to: string, ids: readonly string[]): Promise<SailingRow[]>;
   insert(row: NewSailing): Promise<void>;
@@ -39,6 +54,26 @@ export class SqlSailings implements Sailings {
     const { sailings } = this.x.t;
     return this.x.run(
       async (db) => (await db.select().from(sailings).where(eq(sailings.id, id)).limit(1))[0],
+    );
+  }
+
+  overlapping(q: SailingQuery): Promise<SailingRow[]> {
+    const { sailings } = this.x.t;
+    return this.x.run((db) =>
+      db
+        .select()
+        .from(sailings)
+        .where(
+          and(
+            eq(sailings.status, "active"),
+            lte(sailings.departsAt, q.to),
+            gte(sailings.arrivesAt, q.from),
+            q.carriers?.length ? inArray(sailings.carrier, [...q.carriers]) : undefined,
+            q.serviceCode === undefined ? undefined : eq(sailings.serviceCode, q.serviceCode),
+            q.vesselImo === undefined ? undefined : eq(sailings.vesselImo, q.vesselImo),
+          ),
+        )
+        .orderBy(asc(sailings.departsAt), asc(sailings.id)),
     );
   }
 

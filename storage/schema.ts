@@ -439,6 +439,11 @@ export const sailings = sqliteTable(
     firstSeenAt: text("first_seen_at").notNull(),
     /** When a refresh last found a difference (firstSeenAt until then). */
     changedAt: text("changed_at").notNull(),
+    /**
+     * The first call's expected departure (UTC ISO) as first seen or as the last sailing_slipped
+     * reported it: the next slip is measured from here (docs/schedules.md, Events).
+     */
+    slipBaselineAt: text("slip_baseline_at"),
   },
   (t) => [index("sailings_carrier_departs").on(t.carrier, t.departsAt)],
 );

@@ -1,13 +1,21 @@
-import type { Platform } from "../shared/platform.ts";
+import type { FullPlatform } from "../shared/platform.ts";
 import { createProductApp } from "../shared/product-app.ts";
 import { product } from "../shared/products.ts";
+import { scheduleRoutes } from "./routes.ts";
 
-/** Sailing schedules ({schedules_url}); the whole /public/* surface is open and limited per IP. */
-export function schedulesApp(platform: Platform) {
+/**
+ * Sailing schedules ({schedules_url}): the read routes keyed under /v1 and, the same, open under
+ * /public/v1 (the whole /public/* surface is unkeyed and limited per IP); webhooks come with the
+ * product app.
+ */
+export function schedulesApp(platform: FullPlatform) {
+  const deps = { sailings: platform.storage.sailings, now: platform.now };
   return createProductApp({
     def: product("schedules"),
     platform,
     access: (path) =>
       path.startsWith("/public/") ? { auth: "none", limited: true, errors: "open" } : undefined,
-  });
+  })
+    .use(scheduleRoutes("/v1", deps))
+    .use(scheduleRoutes("/public/v1", deps));
 }

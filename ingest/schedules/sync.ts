@@ -4,13 +4,22 @@
  * sailings (service + voyage), and in one transaction per carrier inserts new sailings, updates
  * changed ones appending each difference to sailing_changes, and marks sailings of the window that
  * the carrier no longer publishes as withdrawn (blank sailings). A failed fetch writes nothing but
- * the feed's error; the next round retries. docs/schedules.md, "Keeping schedules fresh".
+ * the feed's error; the next round retries. The same transaction raises the blank_sailing and
+ * sailing_slipped webhook events (events.ts). docs/schedules.md, "Keeping schedules fresh", "Events".
  */
 import type { NewSailingChange, SailingRow } from "../../storage/sailings.ts";
 import type { Repositories, Storage } from "../../storage/storage.ts";
 import { CarrierError, type DcsaConnectorConfig } from "../carriers/connector.ts";
 import { CsClient } from "./cs-client.ts";
 import type { CallTimes, Sailing, ScheduleCall } from "./cs-types.ts";
+import {
+  appendScheduleEvents,
+  blankSailing,
+  DEFAULT_SLIP_HOURS,
+  type FirstDeparture,
+  type RaisedScheduleEvent,
+  slipped,
+} from "./events.ts";
 
 const D = 86_400_000;
 /** Sailings departing (planned) from this long before the clock are compared and kept fresh... */
@@ -30,6 +39,8 @@ export interface ScheduleSyncOptions {
   now?: () => number;
   /** A carrier refreshed (by any process) more recently than this is skipped by pollDue. Default 0. */
   minAgeMs?: number;
+  /** A first call's expected departure moving later than this raises sailing_slipped. Default 12 h. */
+  slipThresholdMs?: number;
   log?: (...args: unknown[]) => void;
 }
 
@@ -42,6 +53,9 @@ export interface CarrierSyncResult {
   changed: number;
   withdrawn: number;
   changes: number;
+  /** Events raised (before the fan-out to organisations). */
+  blankSailings: number;
+  slips: number;
 }
 
 /** The sailing one CS voyage makes: what is stored, before the bookkeeping columns. */
@@ -116,6 +130,22 @@ function keyed(calls: readonly ScheduleCall[]): Map<string, ScheduleCall> {
   return out;
 }
 
+/** The first call departing on the voyage, keyed as the changes key it. */
+export function firstDeparture(calls: readonly ScheduleCall[], voyage: string): FirstDeparture | null {
+  for (const [call, c] of keyed(calls)) {
+    if ((c.exportVoyage ?? c.importVoyage) !== voyage) continue;
+    const planned = utc(c.departure.planned) ?? null;
+    return {
+      call,
+      unlocode: c.place.unlocode,
+      planned,
+      expected: utc(c.departure.estimated) ?? planned,
+      departed: c.departure.actual !== undefined,
+    };
+  }
+  return null;
+}
+
 /** Same instant (a carrier may write one instant in another offset), or both absent. */
 function sameTime(a: string | undefined, b: string | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
@@ -170,10 +200,12 @@ export class ScheduleSync {
   private readonly now: () => number;
   private readonly log: (...args: unknown[]) => void;
   private readonly clients: CsClient[];
+  private readonly slipThresholdMs: number;
 
   constructor(private readonly opts: ScheduleSyncOptions) {
     this.now = opts.now ?? Date.now;
     this.log = opts.log ?? console.error;
+    this.slipThresholdMs = opts.slipThresholdMs ?? DEFAULT_SLIP_HOURS * 3_600_000;
     this.clients = opts.carriers
       .filter((c) => c.schedulesBaseUrl)
       .map((c) => new CsClient({ ...c, baseUrl: c.schedulesBaseUrl! }));
@@ -256,6 +288,8 @@ export class ScheduleSync {
       changed: 0,
       withdrawn: 0,
       changes: 0,
+      blankSailings: 0,
+      slips: 0,
     };
     const feed = await tx.sailings.lockFeed(scac);
     // Another process applied a fetch made later than ours while we fetched: ours is stale.
@@ -271,17 +305,40 @@ export class ScheduleSync {
       ).map((r) => [r.id, r]),
     );
     const changes: NewSailingChange[] = [];
+    const raised: RaisedScheduleEvent[] = [];
     for (const s of fresh) {
       const before = stored.get(s.id);
       stored.delete(s.id);
+      const first = firstDeparture(s.calls, s.voyage);
       if (!before) {
-        await tx.sailings.insert({ ...s, status: "active", firstSeenAt: seenAt, changedAt: seenAt });
+        await tx.sailings.insert({
+          ...s,
+          status: "active",
+          firstSeenAt: seenAt,
+          changedAt: seenAt,
+          slipBaselineAt: first?.expected ?? null,
+        });
         result.inserted++;
         continue;
       }
       const found = differences(before, s);
       if (found.length === 0) continue;
-      await tx.sailings.update(s.id, { ...s, status: "active", changedAt: seenAt });
+      // Only a refresh that found a difference can raise: the same schedule again raises nothing.
+      const slip = slipped(
+        s,
+        firstDeparture(before.calls as ScheduleCall[], before.voyage),
+        first,
+        before.slipBaselineAt,
+        this.slipThresholdMs,
+        seenAt,
+      );
+      if (slip.raised) raised.push(slip.raised);
+      await tx.sailings.update(s.id, {
+        ...s,
+        status: "active",
+        changedAt: seenAt,
+        slipBaselineAt: slip.baseline,
+      });
       changes.push(...found.map((c) => ({ ...c, sailingId: s.id, seenAt })));
       result.changed++;
     }
@@ -289,6 +346,14 @@ export class ScheduleSync {
     for (const gone of stored.values()) {
       if (gone.status === "withdrawn" || gone.departsAt < from || gone.departsAt > to) continue;
       await tx.sailings.update(gone.id, { status: "withdrawn", changedAt: seenAt });
+      const calls = gone.calls as ScheduleCall[];
+      const blank = blankSailing(
+        gone,
+        firstDeparture(calls, gone.voyage),
+        calls.map((c) => c.place.unlocode),
+        seenAt,
+      );
+      if (blank) raised.push(blank);
       changes.push({
         sailingId: gone.id,
         call: null,
@@ -300,6 +365,9 @@ export class ScheduleSync {
       result.withdrawn++;
     }
     await tx.sailings.appendChanges(changes);
+    await appendScheduleEvents(tx, raised, seenAt);
+    result.blankSailings = raised.filter((e) => e.type === "blank_sailing").length;
+    result.slips = raised.filter((e) => e.type === "sailing_slipped").length;
     await tx.sailings.updateFeed(scac, {
       lastSyncedAt: seenAt,
       lastAttemptAt: seenAt,

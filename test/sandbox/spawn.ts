@@ -1,5 +1,6 @@
 /** Starts the sandbox carrier as a real subprocess on a free port (for tests, here and elsewhere). */
 import { join } from "node:path";
+import type { DcsaConnectorConfig } from "../../ingest/carriers/connector.ts";
 
 export interface RunningSandbox {
   url: string;
@@ -60,4 +61,22 @@ export async function startSandbox(env: Record<string, string> = {}): Promise<Ru
       await proc.exited;
     },
   };
+}
+
+/** The played carriers as PORTOLAN_CARRIERS would name them: tracking and schedules base URLs. */
+export async function sandboxCarriers(
+  sandbox: RunningSandbox,
+  apiKey: string,
+): Promise<DcsaConnectorConfig[]> {
+  const bases = (await (await fetch(`${sandbox.url}/_sandbox/carriers`)).json()) as Array<{
+    scac: string;
+    base_path: string;
+    schedules_base_path: string;
+  }>;
+  return bases.map((b) => ({
+    scac: b.scac,
+    baseUrl: `${sandbox.url}${b.base_path}`,
+    schedulesBaseUrl: `${sandbox.url}${b.schedules_base_path}`,
+    apiKey,
+  }));
 }

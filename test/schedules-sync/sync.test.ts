@@ -17,7 +17,7 @@ import { openStorage } from "../../storage/open.ts";
 import type { SailingRow } from "../../storage/sailings.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { testDatabase } from "../helpers/database.ts";
-import { type RunningSandbox, startSandbox } from "../sandbox/spawn.ts";
+import { type RunningSandbox, sandboxCarriers, startSandbox } from "../sandbox/spawn.ts";
 
 const KEY = "schedules-sync-test-key";
 const H = 3_600_000;
@@ -40,17 +40,7 @@ const allChanges = () => storage.db.select().from(storage.t.sailingChanges);
 beforeAll(async () => {
   sandbox = await startSandbox({ SANDBOX_API_KEY: KEY, SANDBOX_EPOCH: "2026-01-05T00:00:00Z" });
   await sandbox.setClock({ now: new Date(clock).toISOString() });
-  const bases = (await (await fetch(`${sandbox.url}/_sandbox/carriers`)).json()) as Array<{
-    scac: string;
-    base_path: string;
-    schedules_base_path: string;
-  }>;
-  carriers = bases.map((b) => ({
-    scac: b.scac,
-    baseUrl: `${sandbox.url}${b.base_path}`,
-    schedulesBaseUrl: `${sandbox.url}${b.schedules_base_path}`,
-    apiKey: KEY,
-  }));
+  carriers = await sandboxCarriers(sandbox, KEY);
   storage = await openStorage(testDatabase());
 });
 afterAll(async () => {

@@ -1,0 +1,236 @@
+/**
+ * The schedules product's read routes, mounted twice: keyed under /v1 and open under /public/v1
+ * (no key, limited per IP by the product app). Handlers parse, read stored sailings through the
+ * repository and render; search.ts and reliability.ts do the work. docs/schedules.md, "The
+ * schedules product".
+ */
+import { Elysia, t } from "elysia";
+import type { Sailings } from "../../storage/sailings.ts";
+import { ApiError } from "../shared/errors.ts";
+import { flag, PAGE_DEFAULT, PAGE_MAX } from "../shared/paging.ts";
+import { best, callKey, callsOf, callView, HOUR_MS, sailingHeader, sailingView } from "./calls.ts";
+import * as p from "./params.ts";
+import { ON_TIME_MS, reliability } from "./reliability.ts";
+import { MAX_CONNECTION_WAIT_MS, MIN_CONNECTION_MS, routeView, searchRoutes } from "./search.ts";
+
+const DAY_MS = 24 * HOUR_MS;
+/** Windows in days: default and maximum per route (docs/schedules.md). */
+export const WINDOWS = {
+  pointToPoint: { default: 28, max: 56 },
+  port: { default: 14, max: 56 },
+  vessel: { default: 28, max: 120 },
+  reliability: { default: 28, max: 56 },
+} as const;
+/**
+ * Stored sailings are selected by planned span; published times run up to a few days off it
+ * (the sandbox: -6 h to +72 h), so the read reaches this far either side and filters exactly.
+ */
+export const SLACK_MS = 7 * DAY_MS;
+/** How long one sailing (a voyage of a service) lasts at most, for the onward legs of a transfer. */
+export const SAILING_SPAN_MS = 70 * DAY_MS;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const optional = t.Optional(t.String());
+const windowQuery = {
+  from: t.Optional(t.String({ description: "UTC date YYYY-MM-DD (default: the current day)" })),
+  to: t.Optional(t.String({ description: "UTC date YYYY-MM-DD, inclusive" })),
+};
+const carrierQuery = t.Optional(
+  t.String({ description: "Carrier code(s) (SCAC), comma-separated; default every carrier" }),
+);
+
+export interface SchedulesDeps {
+  sailings: Sailings;
+  now: () => number;
+}
+
+/** The read routes under `prefix` ("/v1" keyed, "/public/v1" open). */
+export function scheduleRoutes(prefix: string, { sailings, now }: SchedulesDeps) {
+  const open = prefix.startsWith("/public");
+  const tags = [open ? "public (no key, limited per IP)" : "keyed"];
+  const security = open ? [] : undefined;
+  const doc = (summary: string, description?: string) => ({ summary, description, tags, security });
+
+  return new Elysia()
+    .get(
+      `${prefix}/point-to-point`,
+      async ({ query }) => {
+        const origin = p.unlocode("origin", query.origin);
+        const destination = p.unlocode("destination", query.destination);
+        if (origin === destination) throw new ApiError("validation", "origin and destination must differ.");
+        const win = p.dateWindow(query, now(), WINDOWS.pointToPoint.default, WINDOWS.pointToPoint.max);
+        const limitTs = p.intParam("max_transshipments", query.max_transshipments, 1, 0, 1);
+        const maxTransshipments = flag("direct_only", query.direct_only) ? 0 : (limitTs as 0 | 1);
+        const sort = p.oneOf("sort", query.sort, ["departure", "transit_time"] as const, "departure");
+        const limit = p.intParam("limit", query.limit, PAGE_DEFAULT, 1, PAGE_MAX);
+        const rows = await sailings.overlapping({
+          from: iso(win.fromMs - SLACK_MS),
+          to: iso(win.toMs + (maxTransshipments ? SAILING_SPAN_MS + MAX_CONNECTION_WAIT_MS : SLACK_MS)),
+          carriers: p.carriers(query.carrier),
+        });
+        const found = searchRoutes(rows, {
+          origin,
+          destination,
+          fromMs: win.fromMs,
+          toMs: win.toMs,
+          maxTransshipments,
+          sort,
+        });
+        return {
+          origin,
+          destination,
+          from: win.from,
+          to: win.to,
+          max_transshipments: maxTransshipments,
+          min_connection_hours: MIN_CONNECTION_MS / HOUR_MS,
+          sort,
+          total: found.length,
+          routes: found.slice(0, limit).map(routeView),
+        };
+      },
+      {
+        query: t.Object({
+          origin: t.String({ description: "UN/LOCODE of the port of loading" }),
+          destination: t.String({ description: "UN/LOCODE of the port of discharge" }),
+          ...windowQuery,
+          carrier: carrierQuery,
+          direct_only: t.Optional(
+            t.String({ description: "true: no transshipment (as max_transshipments=0)" }),
+          ),
+          max_transshipments: t.Optional(t.String({ description: "0 or 1 (default 1)" })),
+          sort: t.Optional(t.String({ description: "departure (default) or transit_time" })),
+          limit: t.Optional(
+            t.String({ description: `routes returned, 1 to ${PAGE_MAX} (default ${PAGE_DEFAULT})` }),
+          ),
+        }),
+        detail: doc(
+          "Point-to-point routings between two ports",
+          `Departures from origin (best-known time) within from..to (default ${WINDOWS.pointToPoint.default} days, at most ${WINDOWS.pointToPoint.max}). A transshipment connects two sailings of one carrier at a hub, at least ${MIN_CONNECTION_MS / HOUR_MS} h apart.`,
+        ),
+      },
+    )
+    .get(
+      `${prefix}/ports/:unlocode/calls`,
+      async ({ params, query }) => {
+        const port = p.unlocode("unlocode", params.unlocode);
+        const win = p.dateWindow(query, now(), WINDOWS.port.default, WINDOWS.port.max);
+        const rows = await sailings.overlapping({
+          from: iso(win.fromMs - SLACK_MS),
+          to: iso(win.toMs + SLACK_MS),
+          carriers: p.carriers(query.carrier),
+        });
+        const seen = new Set<string>();
+        const calls = [];
+        for (const s of rows) {
+          for (const c of callsOf(s)) {
+            if (c.place.unlocode !== port) continue;
+            const at = [best(c.arrival), best(c.departure)].filter((x) => x !== undefined);
+            if (!at.some((x) => x >= win.fromMs && x < win.toMs)) continue;
+            const key = callKey(s, c);
+            if (seen.has(key)) continue;
+            seen.add(key);
+            calls.push({ at: Math.min(...at), view: { ...sailingHeader(s), ...callView(c) } });
+          }
+        }
+        calls.sort((a, b) => a.at - b.at || a.view.sailing_id.localeCompare(b.view.sailing_id));
+        return { unlocode: port, from: win.from, to: win.to, calls: calls.map((c) => c.view) };
+      },
+      {
+        params: t.Object({ unlocode: t.String() }),
+        query: t.Object({ ...windowQuery, carrier: carrierQuery }),
+        detail: doc(
+          "Vessel calls at a port",
+          `Calls whose best-known arrival or departure lies within from..to (default ${WINDOWS.port.default} days, at most ${WINDOWS.port.max}), earliest first.`,
+        ),
+      },
+    )
+    .get(
+      `${prefix}/vessels/:imo/schedule`,
+      async ({ params, query }) => {
+        const vesselImo = p.imo(params.imo);
+        const win = p.dateWindow(query, now(), WINDOWS.vessel.default, WINDOWS.vessel.max);
+        const rows = await sailings.overlapping({ from: iso(win.fromMs), to: iso(win.toMs), vesselImo });
+        return { imo: vesselImo, from: win.from, to: win.to, sailings: rows.map(sailingView) };
+      },
+      {
+        params: t.Object({ imo: t.String() }),
+        query: t.Object(windowQuery),
+        detail: doc(
+          "A vessel's sailings",
+          `Sailings whose planned span meets from..to (default ${WINDOWS.vessel.default} days, at most ${WINDOWS.vessel.max}).`,
+        ),
+      },
+    )
+    .get(
+      `${prefix}/services/:code/schedule`,
+      async ({ params, query }) => {
+        const serviceCode = p.serviceCode(params.code);
+        const win = p.dateWindow(query, now(), WINDOWS.vessel.default, WINDOWS.vessel.max);
+        const rows = await sailings.overlapping({
+          from: iso(win.fromMs),
+          to: iso(win.toMs),
+          serviceCode,
+          carriers: p.carriers(query.carrier),
+        });
+        return { service_code: serviceCode, from: win.from, to: win.to, sailings: rows.map(sailingView) };
+      },
+      {
+        params: t.Object({ code: t.String() }),
+        query: t.Object({ ...windowQuery, carrier: carrierQuery }),
+        detail: doc(
+          "A service's sailings",
+          `Sailings of the service code (every carrier using it unless carrier is given) whose planned span meets from..to (default ${WINDOWS.vessel.default} days, at most ${WINDOWS.vessel.max}).`,
+        ),
+      },
+    )
+    .get(
+      `${prefix}/reliability`,
+      async ({ query }) => {
+        const origin = p.optionalUnlocode("origin", query.origin);
+        const destination = p.optionalUnlocode("destination", query.destination);
+        if ((origin === undefined) !== (destination === undefined)) {
+          throw new ApiError("validation", "origin and destination go together: a lane needs both.");
+        }
+        if (origin !== undefined && origin === destination) {
+          throw new ApiError("validation", "origin and destination must differ.");
+        }
+        const days = p.intParam(
+          "window_days",
+          query.window_days,
+          WINDOWS.reliability.default,
+          1,
+          WINDOWS.reliability.max,
+        );
+        const toMs = now();
+        const fromMs = toMs - days * DAY_MS;
+        const rows = await sailings.overlapping({
+          from: iso(fromMs - SLACK_MS),
+          to: iso(toMs),
+          carriers: p.carriers(query.carrier),
+        });
+        const lane = origin && destination ? { origin, destination } : undefined;
+        return {
+          window: { from: iso(fromMs), to: iso(toMs), days },
+          tolerance_hours: ON_TIME_MS / HOUR_MS,
+          lane: lane ?? null,
+          ...reliability(rows, { fromMs, toMs }, lane),
+        };
+      },
+      {
+        query: t.Object({
+          carrier: carrierQuery,
+          origin: t.Optional(t.String({ description: "UN/LOCODE; with destination, the lane" })),
+          destination: optional,
+          window_days: t.Optional(
+            t.String({
+              description: `rolling window ending now, 1 to ${WINDOWS.reliability.max} days (default ${WINDOWS.reliability.default})`,
+            }),
+          ),
+        }),
+        detail: doc(
+          "Schedule reliability per carrier, optionally on a lane",
+          "Share of calls whose actual arrival is within one day of the planned arrival, over calls reached in the rolling window.",
+        ),
+      },
+    );
+}

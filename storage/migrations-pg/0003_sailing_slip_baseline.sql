@@ -1,0 +1,1 @@
+ALTER TABLE "sailings" ADD COLUMN "slip_baseline_at" text;

@@ -1,0 +1,1 @@
+ALTER TABLE `sailings` ADD `slip_baseline_at` text;
