@@ -1,6 +1,7 @@
 /**
  * A closed-loop HTTP load driver: `concurrency` clients each send the next request as soon as the
- * previous answer arrives, for `seconds`. Reports requests/s and latency percentiles.
+ * previous answer arrives, for `seconds`. Reports requests/s and latency percentiles. `url` may be a
+ * function of the request's sequence number, so a run can rotate through many queries.
  */
 export interface LoadResult {
   requests: number;
@@ -11,17 +12,19 @@ export interface LoadResult {
 }
 
 export async function drive(
-  url: string,
+  url: string | ((i: number) => string),
   init: RequestInit,
   opts: { concurrency: number; seconds: number },
 ): Promise<LoadResult> {
   const latencies: number[] = [];
   let non2xx = 0;
+  let sent = 0;
+  const next = typeof url === "string" ? () => url : () => url(sent++);
   const end = performance.now() + opts.seconds * 1000;
   const client = async () => {
     while (performance.now() < end) {
       const t0 = performance.now();
-      const res = await fetch(url, init);
+      const res = await fetch(next(), init);
       await res.arrayBuffer();
       latencies.push(performance.now() - t0);
       if (!res.ok) non2xx++;

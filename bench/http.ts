@@ -16,7 +16,8 @@ import { drive, fmt, type LoadResult } from "./http-driver.ts";
 const root = join(import.meta.dir, "..");
 const bun = join(root, "node_modules/.bin/bun");
 
-async function startServer(args: string[]): Promise<{ port: number; stop(): void }> {
+/** One bench/servers.ts process on a free loopback port, once it reports ready. */
+export async function startServer(args: string[]): Promise<{ port: number; stop(): void }> {
   const port = await freePort();
   const proc = Bun.spawn([bun, join(root, "bench/servers.ts"), args[0]!, String(port), ...args.slice(1)], {
     stdout: "pipe",

@@ -13,6 +13,7 @@ const BENCHES = [
   "starvation.ts",
   "sqlite-burst.ts",
   "scale-out.ts",
+  "schedules.ts",
 ];
 for (const file of BENCHES) {
   const path = join(import.meta.dir, file);

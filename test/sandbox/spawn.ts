@@ -25,8 +25,11 @@ export async function startSandbox(env: Record<string, string> = {}): Promise<Ru
       SANDBOX_AIS_PORT: "0",
       SANDBOX_AIR_PORT: "0",
       SANDBOX_CLOCK: "manual",
+      // A test run killed mid-way leaves no sandbox behind holding its ports.
+      SANDBOX_EXIT_WITH_PARENT: "1",
       ...env,
     },
+    stdin: "pipe",
     stdout: "pipe",
     stderr: "inherit",
   });
