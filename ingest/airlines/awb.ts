@@ -125,6 +125,8 @@ export interface AwbAirline {
 export const AWB_PREFIXES_FILE = "air/awb-prefixes.csv";
 
 /** The airline behind each AWB prefix (columns awb_prefix, iata, icao, airline). */
+const loaded = new Map<string, Promise<AwbPrefixes>>();
+
 export class AwbPrefixes {
   private readonly byPrefix = new Map<string, AwbAirline>();
 
@@ -152,9 +154,19 @@ export class AwbPrefixes {
     return new AwbPrefixes(csv);
   }
 
-  /** The table from a sources directory (config sourcesDir, PORTOLAN_SOURCES). */
-  static async load(dir: string = sourcesDir()): Promise<AwbPrefixes> {
-    return new AwbPrefixes(await readFile(join(dir, AWB_PREFIXES_FILE), "utf8"));
+  /**
+   * The table from a sources directory (config sourcesDir, PORTOLAN_SOURCES), read once per
+   * directory: the quote, air tracking and the sandbox airline share it.
+   */
+  static load(dir: string = sourcesDir()): Promise<AwbPrefixes> {
+    let table = loaded.get(dir);
+    if (!table) {
+      table = readFile(join(dir, AWB_PREFIXES_FILE), "utf8").then((csv) => new AwbPrefixes(csv));
+      // A failed read is not kept: the next start-up step tries again and reports it.
+      table.catch(() => loaded.delete(dir));
+      loaded.set(dir, table);
+    }
+    return table;
   }
 
   /** The airline holding a 3-digit prefix (the first three digits of an AWB), or null. */
