@@ -18,8 +18,8 @@
  * the same rules, once it is back. A value in Redis that does not parse is skipped by readers and
  * overwritten by the next write of its MMSI.
  */
-import { createHash } from "node:crypto";
 import type { RedisClientType } from "redis";
+import { LuaScript } from "../../common/lua-script.ts";
 import { type SharedRedis, type Subscription, subscribe } from "../redis-pubsub.ts";
 import type { AisMessage } from "./messages.ts";
 import {
@@ -55,7 +55,7 @@ if ARGV[4] ~= '' then redis.call('HSET', KEYS[2], ARGV[4], ARGV[1]) end
 redis.call('PUBLISH', ARGV[5], value)
 return value
 `;
-const COMMIT_SHA = createHash("sha1").update(COMMIT).digest("hex");
+const COMMIT_SCRIPT = new LuaScript(COMMIT);
 
 interface Entry {
   /** The commit that wrote it; a record applied here during an outage keeps its base's. */
@@ -119,19 +119,6 @@ export function parseEntry(value: string, mmsi?: number): Entry | null {
     rejected: r && { lat: r.lat as number, lng: r.lng as number, fixAt: r.fixAt as number },
   };
   return { seq, record };
-}
-
-async function runCommit(
-  c: RedisClientType,
-  args: { keys: string[]; arguments: string[] },
-): Promise<unknown> {
-  try {
-    return await c.evalSha(COMMIT_SHA, args);
-  } catch (err) {
-    // First use, or a restarted Redis with an empty script cache: send the script itself.
-    if (!String(err).includes("NOSCRIPT")) throw err;
-    return await c.eval(COMMIT, args);
-  }
 }
 
 export class RedisPositionStore implements PositionStore {
@@ -241,7 +228,7 @@ export class RedisPositionStore implements PositionStore {
       const { record, outcome } = applyMessage(prev?.record, msg, receivedAt)!;
       const json = encodeRecord(record);
       if (prev && json === encodeRecord(prev.record)) return outcome;
-      const value = await runCommit(c, {
+      const value = await COMMIT_SCRIPT.run(c, {
         keys: [AIS_KEYS.vessels, AIS_KEYS.imos, AIS_KEYS.seq],
         arguments: [
           field,

@@ -2,7 +2,7 @@
  * Redis sliding log shared by several API processes. One Lua script does trim, count, admit and
  * expire atomically, on Redis's own clock so processes with skewed clocks still agree.
  */
-import { createHash } from "node:crypto";
+import { LuaScript } from "../../../common/lua-script.ts";
 import { randomBase62 } from "../crypto.ts";
 import { acquireRedis, type RedisLink, releaseRedis } from "../redis-link.ts";
 import { MemoryRateLimiter } from "./memory.ts";
@@ -28,7 +28,7 @@ if oldest[2] then reset = tonumber(oldest[2]) + window end
 return {allowed, limit - count, reset}
 `;
 
-const SHA = createHash("sha1").update(SCRIPT).digest("hex");
+const WINDOW_HIT = new LuaScript(SCRIPT);
 
 /**
  * Fails open: while Redis is unreachable (or slow, or erroring) decisions come from an in-process
@@ -68,14 +68,7 @@ export class RedisRateLimiter implements RateLimiter {
     };
     return this.link.run(
       async (client) => {
-        let reply: unknown;
-        try {
-          reply = await client.evalSha(SHA, args);
-        } catch (err) {
-          // First use, or after a Redis restart the script cache is empty: send the script itself.
-          if (!String(err).includes("NOSCRIPT")) throw err;
-          reply = await client.eval(SCRIPT, args);
-        }
+        const reply = await WINDOW_HIT.run(client, args);
         const [allowed, remaining, reset] = reply as [number, number, number];
         return { allowed: allowed === 1, limit, remaining: Math.max(0, remaining), resetAtMs: reset };
       },
