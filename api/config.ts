@@ -11,7 +11,9 @@ import { type RoadConfig, roadConfig } from "../engine/road/config.ts";
 import type { OneRecordAirlineConfig } from "../ingest/airlines/one-record.ts";
 import type { DcsaConnectorConfig } from "../ingest/carriers/connector.ts";
 import type { HttpLessorConfig } from "../ingest/lessors/connector.ts";
+import { DEFAULT_EXPIRING_DAYS } from "../ingest/rates/sweep.ts";
 import { DEFAULT_SLIP_HOURS } from "../ingest/schedules/events.ts";
+import { type ScheduleWatchConfig, scheduleWatchConfig } from "../ingest/schedules/watch-config.ts";
 import { type CompatConfig, compatConfig } from "./compat/config.ts";
 import { PRODUCTS, type ProductId } from "./shared/products.ts";
 import { type WebhookConfig, webhookConfig } from "./webhooks/config.ts";
@@ -52,6 +54,10 @@ export interface Config {
   schedulesIntervalMs: number;
   /** sailing_slipped: how many hours later a first departure must move (PORTOLAN_SCHEDULES_SLIP_HOURS). */
   schedulesSlipHours: number;
+  /** cutoff_approaching sweep and reliability_drop settings (PORTOLAN_CUTOFF_*, PORTOLAN_RELIABILITY_*). */
+  scheduleWatch: ScheduleWatchConfig;
+  /** rate_expiring: days before a rate sheet's valid_to (PORTOLAN_RATES_EXPIRING_DAYS, default 7). */
+  ratesExpiringDays: number;
   /** What this process runs (PORTOLAN_ROLES, a comma list; every role by default). */
   roles: ReadonlySet<Role>;
   /** Webhook delivery: keys, retry ladder, timeouts, address policy (PORTOLAN_WEBHOOK_*). */
@@ -143,6 +149,8 @@ export function loadConfig(env: Env = process.env): Config {
     pollIntervalMs: int(env, "PORTOLAN_POLL_INTERVAL_MS", 15_000),
     schedulesIntervalMs: int(env, "PORTOLAN_SCHEDULES_INTERVAL_MS", 600_000),
     schedulesSlipHours: int(env, "PORTOLAN_SCHEDULES_SLIP_HOURS", DEFAULT_SLIP_HOURS),
+    ratesExpiringDays: int(env, "PORTOLAN_RATES_EXPIRING_DAYS", DEFAULT_EXPIRING_DAYS),
+    scheduleWatch: scheduleWatchConfig(env),
     roles: rolesFrom(env.PORTOLAN_ROLES),
     webhooks: webhookConfig(env),
     compat: compatConfig(env),

@@ -11,6 +11,9 @@ import {
   distanceServices,
   routePlanner,
 } from "../engine/services.ts";
+import { RateExpirySweep, SWEEP_INTERVAL_MS } from "../ingest/rates/sweep.ts";
+import { CutoffSweep } from "../ingest/schedules/cutoffs.ts";
+import { ReliabilityWatch } from "../ingest/schedules/reliability-watch.ts";
 import { ScheduleSync } from "../ingest/schedules/sync.ts";
 import { startPoller } from "../ingest/tracking/poller.ts";
 import { airQuoter } from "./air/quote.ts";
@@ -82,10 +85,30 @@ const schedules = new ScheduleSync({
   minAgeMs: config.schedulesIntervalMs / 2,
   slipThresholdMs: config.schedulesSlipHours * 3_600_000,
 });
-const schedulePoller =
-  roles.has("poller") && schedules.carriers.length > 0
-    ? startPoller([schedules], config.schedulesIntervalMs, { immediate: true })
-    : null;
+// Cut-offs approach as the clock moves: swept on their own short interval and right after each
+// refresh (which may have moved them); reliability only moves with a refresh, so it follows one.
+const { scheduleWatch } = config;
+const cutoffs = new CutoffSweep({
+  storage: platform.storage,
+  renoticeMs: scheduleWatch.renoticeHours * 3_600_000,
+});
+const reliabilityWatch = new ReliabilityWatch({
+  storage: platform.storage,
+  settings: scheduleWatch.reliability,
+});
+const watching = roles.has("poller") && schedules.carriers.length > 0;
+const schedulePoller = watching
+  ? startPoller([schedules, cutoffs, reliabilityWatch], config.schedulesIntervalMs, { immediate: true })
+  : null;
+const cutoffPoller = watching ? startPoller([cutoffs], scheduleWatch.cutoffSweepMs) : null;
+// rate_expiring: once at start and daily; the sheet row says whether another process raised it.
+const ratesPoller = roles.has("poller")
+  ? startPoller(
+      [new RateExpirySweep({ storage: platform.storage, days: config.ratesExpiringDays })],
+      SWEEP_INTERVAL_MS,
+      { immediate: true },
+    )
+  : null;
 const dispatcher = roles.has("dispatcher")
   ? await Dispatcher.start(platform.storage, config.webhooks, { wakeups })
   : null;
@@ -93,6 +116,8 @@ console.log(`Roles ${[...roles].join(", ")} on ${redactedDatabase(config.databas
 const stop = async () => {
   poller?.stop();
   schedulePoller?.stop();
+  ratesPoller?.stop();
+  cutoffPoller?.stop();
   await dispatcher?.stop();
   sandbox?.stop();
   await closeRoutePlanners();

@@ -126,4 +126,10 @@ export const {
   sailings,
   sailingChanges,
   scheduleFeeds,
+  scheduleFollows,
+  cutoffNotices,
+  reliabilityStates,
+  rateSheets,
+  rateLines,
+  rateSurcharges,
 } = pgSchema;

@@ -481,3 +481,156 @@ export const scheduleFeeds = sqliteTable("schedule_feeds", {
   lastError: text("last_error"),
   failures: integer("failures").notNull().default(0),
 });
+
+/**
+ * What an organisation follows on the schedules host (POST /v1/follows): one sailing, a lane
+ * (origin and destination, carrier optional) or a service (carrier and service code), with the
+ * lead time and cut-off codes of its cutoff_approaching notices. docs/schedules.md, "Follows".
+ */
+export const scheduleFollows = sqliteTable(
+  "schedule_follows",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    /** sailing, lane or service. */
+    kind: text("kind").notNull(),
+    sailingId: text("sailing_id"),
+    carrier: text("carrier"),
+    origin: text("origin"),
+    destination: text("destination"),
+    serviceCode: text("service_code"),
+    leadHours: integer("lead_hours").notNull(),
+    /** Cut-off codes notified (DCO, VCO, FCO, ...); [] = every code. */
+    cutOffCodes: text("cut_off_codes", { mode: "json" }).$type<string[]>().notNull(),
+    /** The follow's canonical form: posting the same follow again answers this row. */
+    identity: text("identity").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("schedule_follows_identity").on(t.orgId, t.identity),
+    index("schedule_follows_org").on(t.orgId, t.createdAt),
+  ],
+);
+
+/**
+ * Each cutoff_approaching raised: once per organisation, sailing, call and cut-off code, across
+ * sweeps and processes (the key); cutOffAt is the time the last notice gave, so a cut-off moved
+ * earlier after it is told again (ingest/schedules/cutoffs.ts).
+ */
+export const cutoffNotices = sqliteTable(
+  "cutoff_notices",
+  {
+    orgId: text("org_id").notNull(),
+    sailingId: text("sailing_id").notNull(),
+    /** The call's key within the sailing (as sailing_changes names it). */
+    call: text("call").notNull(),
+    code: text("code").notNull(),
+    /** UTC ISO: the cut-off time the last notice gave. */
+    cutOffAt: text("cut_off_at").notNull(),
+    notifiedAt: text("notified_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.sailingId, t.call, t.code] })],
+);
+
+/**
+ * The reliability_drop watch per scope (a carrier, or a followed lane with or without a carrier):
+ * armed until a drop is raised, re-armed once the reliability recovers past threshold + margin.
+ */
+export const reliabilityStates = sqliteTable("reliability_states", {
+  /** carrier:{SCAC} or lane:{SCAC or *}:{origin}:{destination}. */
+  scope: text("scope").primaryKey(),
+  armed: integer("armed", { mode: "boolean" }).notNull().default(true),
+  /** The last measurement: reliability (null: nothing measured), measured calls and when. */
+  reliability: real("reliability"),
+  calls: integer("calls").notNull().default(0),
+  measuredAt: text("measured_at"),
+  /** When the last reliability_drop for the scope was raised. */
+  droppedAt: text("dropped_at"),
+});
+
+/**
+ * Rate sheets an operator imported for an organisation (`portolan rates import`): one carrier, mode,
+ * currency and validity; a re-import under the same identity (org, carrier, mode, name) replaces the
+ * lines and surcharges in place. docs/rates.md.
+ */
+export const rateSheets = sqliteTable(
+  "rate_sheets",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => orgs.id),
+    name: text("name").notNull(),
+    carrier: text("carrier").notNull(),
+    /** OCEAN_FCL, OCEAN_LCL, AIR, ROAD or RAIL. */
+    mode: text("mode").notNull(),
+    currency: text("currency").notNull(),
+    /** UTC dates YYYY-MM-DD, both inclusive. */
+    validFrom: text("valid_from").notNull(),
+    validTo: text("valid_to").notNull(),
+    sourceFile: text("source_file").notNull(),
+    /** When the current content was imported (a no-op re-import leaves it). */
+    importedAt: text("imported_at").notNull(),
+    createdAt: text("created_at").notNull(),
+    /** sha256 of the canonical content: an identical re-import changes nothing. */
+    digest: text("digest").notNull(),
+    /** 1 at the first import, +1 per replacing re-import. */
+    version: integer("version").notNull().default(1),
+    lineCount: integer("line_count").notNull(),
+    surchargeCount: integer("surcharge_count").notNull(),
+    /** The valid_to a rate_expiring was raised for (once per sheet and end date, across processes). */
+    expiringRaisedFor: text("expiring_raised_for"),
+  },
+  (t) => [
+    uniqueIndex("rate_sheets_identity").on(t.orgId, t.carrier, t.mode, t.name),
+    index("rate_sheets_org_mode").on(t.orgId, t.mode, t.validTo),
+    index("rate_sheets_org_imported").on(t.orgId, t.importedAt),
+    index("rate_sheets_valid_to").on(t.validTo),
+  ],
+);
+
+/** A sheet's priced lanes: one row per origin, destination and equipment. */
+export const rateLines = sqliteTable(
+  "rate_lines",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    sheetId: text("sheet_id")
+      .notNull()
+      .references(() => rateSheets.id, { onDelete: "cascade" }),
+    /** UN/LOCODE, IATA airport code (air) or ISO country code. */
+    origin: text("origin").notNull(),
+    destination: text("destination").notNull(),
+    /** Container type (FCL), free equipment text (road, rail) or null. */
+    equipment: text("equipment"),
+    /** per_container, per_wm, weight_break, per_km or per_lane. */
+    basis: text("basis").notNull(),
+    rate: real("rate"),
+    minimum: real("minimum"),
+    /** Air: rate per kg by break label ("-45", "+45", ...). */
+    breaks: text("breaks", { mode: "json" }).$type<Record<string, number>>(),
+    transitDays: real("transit_days"),
+    distanceKm: real("distance_km"),
+  },
+  (t) => [index("rate_lines_sheet").on(t.sheetId), index("rate_lines_lane").on(t.origin, t.destination)],
+);
+
+/** A sheet's surcharges, each optionally narrowed to equipment, origin, destination and dates. */
+export const rateSurcharges = sqliteTable(
+  "rate_surcharges",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    sheetId: text("sheet_id")
+      .notNull()
+      .references(() => rateSheets.id, { onDelete: "cascade" }),
+    code: text("code").notNull(),
+    /** per_container, per_shipment, per_kg, per_wm or percent (of the base freight). */
+    basis: text("basis").notNull(),
+    amount: real("amount").notNull(),
+    equipment: text("equipment"),
+    origin: text("origin"),
+    destination: text("destination"),
+    validFrom: text("valid_from"),
+    validTo: text("valid_to"),
+  },
+  (t) => [index("rate_surcharges_sheet").on(t.sheetId)],
+);

@@ -13,13 +13,16 @@ import type { Db, OpenDb } from "./database.ts";
 import { type Dialect, postgresDialect, sqliteDialect } from "./dialect.ts";
 import { storageError } from "./errors.ts";
 import { type CarrierEvents, SqlCarrierEvents } from "./events.ts";
+import { type Follows, SqlFollows } from "./follows.ts";
 import { type Orgs, SqlOrgs } from "./orgs.ts";
 import { type Outbox, SqlOutbox } from "./outbox.ts";
 import { pgSchema } from "./pg-schema.ts";
 import type { OpenPg } from "./postgres.ts";
 import { type Quotas, SqlQuotas } from "./quotas.ts";
+import { type RateSheets, SqlRateSheets } from "./rates.ts";
 import type { Runner, Tables } from "./runner.ts";
 import { type Sailings, SqlSailings } from "./sailings.ts";
+import { type ScheduleNotices, SqlScheduleNotices } from "./schedule-notices.ts";
 import * as schema from "./schema.ts";
 import { SqlTerms, type Terms } from "./terms.ts";
 import { SqlTrackings, type Trackings } from "./trackings.ts";
@@ -38,6 +41,9 @@ export interface Repositories {
   usage: CallCounters;
   airWaybills: AirWaybills;
   sailings: Sailings;
+  follows: Follows;
+  scheduleNotices: ScheduleNotices;
+  rateSheets: RateSheets;
 }
 
 export interface Storage extends Repositories {
@@ -70,6 +76,9 @@ function repositories(x: Runner): Repositories {
     usage: new SqlCallCounters(x),
     airWaybills: new SqlAirWaybills(x),
     sailings: new SqlSailings(x),
+    follows: new SqlFollows(x),
+    scheduleNotices: new SqlScheduleNotices(x),
+    rateSheets: new SqlRateSheets(x),
   };
 }
 
@@ -163,6 +172,15 @@ abstract class BaseStorage implements Storage {
   }
   get sailings() {
     return this.root.sailings;
+  }
+  get follows() {
+    return this.root.follows;
+  }
+  get scheduleNotices() {
+    return this.root.scheduleNotices;
+  }
+  get rateSheets() {
+    return this.root.rateSheets;
   }
 }
 

@@ -10,6 +10,8 @@
  *            [--entitle product[:expiry],...] [--revoke product,...]
  *   announce --title T --message M [--effective-date YYYY-MM-DD] [--url URL]
  *   db copy --to postgres://... [--from PATH]   (PORTOLAN_DB's SQLite file into an empty PostgreSQL)
+ *   rates import --org ID|NAME FILE.csv|FILE.json, rates list [--org ID|NAME], rates delete SHEET-ID
+ *     (api/cli/rates.ts, docs/rates.md)
  * The value a script needs (org id, new key) is always printed on the last line.
  */
 import { parseArgs } from "node:util";
@@ -19,6 +21,7 @@ import { AccountsRepo, type PlanSettings } from "../accounts/repo.ts";
 import { loadConfig, redactedDatabase } from "../config.ts";
 import { isProductId, PRODUCT_IDS, type ProductId } from "../shared/products.ts";
 import { AnnouncementError, announce, checkAnnouncement } from "../webhooks/announce.ts";
+import { ratesCommand } from "./rates.ts";
 
 class UsageError extends Error {}
 
@@ -142,6 +145,12 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
       out(sent.announcementId);
       return;
     }
+    if (noun === "rates") {
+      const fail = (message: string): never => {
+        throw new UsageError(message);
+      };
+      return await ratesCommand({ storage, accounts: repo, out, fail, now }, verb, rest, values.org);
+    }
     switch (`${noun} ${verb}`) {
       case "org create": {
         const org = await repo.createOrg(need(rest.join(" "), "organisation name"), {
@@ -214,7 +223,7 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
       }
       default:
         throw new UsageError(
-          "usage: portolan org create|org list|key create|key list|key revoke|plan set|announce|db copy (see README)",
+          "usage: portolan org create|org list|key create|key list|key revoke|plan set|announce|db copy|rates (see README)",
         );
     }
   } finally {

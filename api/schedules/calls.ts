@@ -1,30 +1,13 @@
 /**
- * Stored sailings as the schedules product reads them: a call's best-known times, which calls a
- * sailing departs on, one identity per physical call (the turn call is stored on both voyages),
- * and the JSON views every route renders.
+ * Stored sailings as the schedules product renders them: the JSON views every route returns (the
+ * call helpers, best-known times and call identities, are ingest/schedules/stored.ts's).
  */
 import type { CallTimes, ScheduleCall } from "../../ingest/schedules/cs-types.ts";
+import { callsOf } from "../../ingest/schedules/stored.ts";
 import type { SailingRow } from "../../storage/sailings.ts";
 
-export const HOUR_MS = 3_600_000;
-
-/** The carrier's latest word on a time: actual, else estimated, else planned (epoch ms). */
-export function best(t: CallTimes): number | undefined {
-  const v = t.actual ?? t.estimated ?? t.planned;
-  return v === undefined ? undefined : Date.parse(v);
-}
-
-export const callsOf = (s: SailingRow): ScheduleCall[] => s.calls as ScheduleCall[];
-
-/** Whether the sailing departs from this call (the calls before its last arrival under the voyage). */
-export const departsOn = (s: SailingRow, c: ScheduleCall): boolean =>
-  (c.exportVoyage ?? c.importVoyage) === s.voyage && best(c.departure) !== undefined;
-
-/** One key per physical call of a hull, whichever of its two voyages it is read from. */
-export function callKey(s: SailingRow, c: ScheduleCall): string {
-  const at = c.arrival.planned ?? c.departure.planned ?? "";
-  return `${s.carrier}|${s.vesselImo ?? s.id}|${c.transportCallReference ?? `${c.place.unlocode}@${at}`}`;
-}
+// The call helpers live with the refresh and the event sweeps that share them.
+export { best, callKey, callsOf, departsOn, HOUR_MS } from "../../ingest/schedules/stored.ts";
 
 const times = (t: CallTimes) => ({
   planned: t.planned ?? null,

@@ -46,11 +46,20 @@ export function imo(raw: string): string {
   return raw;
 }
 
-export function serviceCode(raw: string): string {
+export function serviceCode(raw: string, name = "service code"): string {
   if (!SERVICE.test(raw)) {
-    throw new ApiError("validation", `service code must be 1 to 11 letters, digits, - or _; got "${raw}".`);
+    throw new ApiError("validation", `${name} must be 1 to 11 letters, digits, - or _; got "${raw}".`);
   }
   return raw;
+}
+
+/** One carrier code (SCAC-like), upper-cased. */
+export function carrier(name: string, raw: string): string {
+  const v = raw.trim().toUpperCase();
+  if (!CARRIER.test(v)) {
+    throw new ApiError("validation", `${name} must be a carrier code (SCAC, 2 to 10 letters); got "${raw}".`);
+  }
+  return v;
 }
 
 /** A small integer query parameter within [min, max], `fallback` when absent. */

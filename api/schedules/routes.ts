@@ -1,16 +1,21 @@
 /**
  * The schedules product's read routes, mounted twice: keyed under /v1 and open under /public/v1
  * (no key, limited per IP by the product app). Handlers parse, read stored sailings through the
- * repository and render; search.ts and reliability.ts do the work. docs/schedules.md, "The
+ * repository and render; search.ts and ingest/schedules/reliability.ts do the work. docs/schedules.md, "The
  * schedules product".
  */
 import { Elysia, t } from "elysia";
+import {
+  ON_TIME_MS,
+  RELIABILITY_WINDOW_DAYS,
+  reliability,
+  windowSailings,
+} from "../../ingest/schedules/reliability.ts";
 import type { Sailings } from "../../storage/sailings.ts";
 import { ApiError } from "../shared/errors.ts";
 import { flag, PAGE_DEFAULT, PAGE_MAX } from "../shared/paging.ts";
 import { best, callKey, callsOf, callView, HOUR_MS, sailingHeader, sailingView } from "./calls.ts";
 import * as p from "./params.ts";
-import { ON_TIME_MS, reliability } from "./reliability.ts";
 import { MAX_CONNECTION_WAIT_MS, MIN_CONNECTION_MS, routeView, searchRoutes } from "./search.ts";
 
 const DAY_MS = 24 * HOUR_MS;
@@ -19,7 +24,7 @@ export const WINDOWS = {
   pointToPoint: { default: 28, max: 56 },
   port: { default: 14, max: 56 },
   vessel: { default: 28, max: 120 },
-  reliability: { default: 28, max: 56 },
+  reliability: { default: RELIABILITY_WINDOW_DAYS, max: 56 },
 } as const;
 /**
  * Stored sailings are selected by planned span; published times run up to a few days off it
@@ -201,19 +206,13 @@ export function scheduleRoutes(prefix: string, { sailings, now }: SchedulesDeps)
           1,
           WINDOWS.reliability.max,
         );
-        const toMs = now();
-        const fromMs = toMs - days * DAY_MS;
-        const rows = await sailings.overlapping({
-          from: iso(fromMs - SLACK_MS),
-          to: iso(toMs),
-          carriers: p.carriers(query.carrier),
-        });
+        const { window, rows } = await windowSailings(sailings, now(), days, p.carriers(query.carrier));
         const lane = origin && destination ? { origin, destination } : undefined;
         return {
-          window: { from: iso(fromMs), to: iso(toMs), days },
+          window: { from: iso(window.fromMs), to: iso(window.toMs), days },
           tolerance_hours: ON_TIME_MS / HOUR_MS,
           lane: lane ?? null,
-          ...reliability(rows, { fromMs, toMs }, lane),
+          ...reliability(rows, window, lane),
         };
       },
       {

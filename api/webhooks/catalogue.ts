@@ -2,6 +2,7 @@
  * Per-product webhook identity: the name tag that prefixes the delivery headers and the event
  * catalogue accepted in event_types. Distance has no webhooks.
  */
+import { RATE_EVENT_TYPES } from "../../ingest/rates/events.ts";
 import type { ProductId } from "../shared/products.ts";
 
 export type WebhookProduct = Exclude<ProductId, "distance">;
@@ -49,7 +50,7 @@ export const WEBHOOK_PRODUCTS: Record<WebhookProduct, WebhookProductDef> = {
     ],
   },
   loading: { tag: "Portolan-Loadplan", events: ["plan_created", "plan_updated", "plan_deleted", "ping"] },
-  rates: { tag: "Portolan-Rates", events: ["rate_changed", "rates_published", "ping"] },
+  rates: { tag: "Portolan-Rates", events: [...RATE_EVENT_TYPES, "ping"] },
 };
 
 export function isWebhookProduct(id: ProductId): id is WebhookProduct {

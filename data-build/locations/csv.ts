@@ -1,9 +1,16 @@
 /** RFC 4180 CSV reader: quoted fields, doubled quotes, CRLF, a leading BOM. Rows keep their raw width. */
 export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
+  return parseCsvRows(text).map((r) => r.fields);
+}
+
+/** As parseCsv, with the 1-based line each row starts on (quoted fields may span lines). */
+export function parseCsvRows(text: string): Array<{ line: number; fields: string[] }> {
+  const rows: Array<{ line: number; fields: string[] }> = [];
   let row: string[] = [];
   let field = "";
   let quoted = false;
+  let line = 1;
+  let start = 1;
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   for (; i < text.length; i++) {
     const c = text[i]!;
@@ -13,7 +20,10 @@ export function parseCsv(text: string): string[][] {
           field += '"';
           i++;
         } else quoted = false;
-      } else field += c;
+      } else {
+        if (c === "\n" || (c === "\r" && text[i + 1] !== "\n")) line++;
+        field += c;
+      }
     } else if (c === '"' && field === "") quoted = true;
     else if (c === ",") {
       row.push(field);
@@ -21,14 +31,15 @@ export function parseCsv(text: string): string[][] {
     } else if (c === "\n" || c === "\r") {
       if (c === "\r" && text[i + 1] === "\n") i++;
       row.push(field);
-      rows.push(row);
+      rows.push({ line: start, fields: row });
       row = [];
       field = "";
+      start = ++line;
     } else field += c;
   }
   if (field !== "" || row.length > 0) {
     row.push(field);
-    rows.push(row);
+    rows.push({ line: start, fields: row });
   }
   return rows;
 }

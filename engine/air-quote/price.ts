@@ -23,7 +23,11 @@ const money = (c: number) => c / 100;
  * Chargeable weight: the greater of gross kilograms and volume / divisor (6000 cm3 per kg), rounded
  * up to the card's step (0.5 kg).
  */
-export function chargeableWeight(card: RateCard, grossKg: number, volumeCm3: number): number {
+export function chargeableWeight(
+  card: Pick<RateCard, "roundingStepKg" | "volumetricDivisorCm3PerKg">,
+  grossKg: number,
+  volumeCm3: number,
+): number {
   const perKg = BigInt(Math.round(1 / card.roundingStepKg)); // steps per kg (checked whole)
   const up = (num: bigint, den: bigint) => (num + den - 1n) / den;
   const byGross = up(micro(grossKg) * perKg, MICRO);

@@ -43,7 +43,11 @@ export type SailingSubject = Pick<
 
 const hours = (ms: number) => Math.round((ms / H) * 10) / 10;
 
-function subject(s: SailingSubject, first: FirstDeparture | null): Record<string, unknown> {
+/** The sailing as every schedules payload starts: `at` names the call (port, planned departure). */
+export function sailingSubject(
+  s: SailingSubject,
+  at: Pick<FirstDeparture, "unlocode" | "planned"> | null,
+): Record<string, unknown> {
   return {
     sailing_id: s.id,
     carrier_code: s.carrier,
@@ -52,8 +56,8 @@ function subject(s: SailingSubject, first: FirstDeparture | null): Record<string
     voyage: s.voyage,
     vessel_imo: s.vesselImo,
     vessel_name: s.vesselName,
-    port_unlocode: first?.unlocode ?? null,
-    planned_departure: first?.planned ?? null,
+    port_unlocode: at?.unlocode ?? null,
+    planned_departure: at?.planned ?? null,
   };
 }
 
@@ -68,7 +72,7 @@ export function blankSailing(
   return {
     type: BLANK_SAILING,
     data: {
-      ...subject(s, first),
+      ...sailingSubject(s, first),
       expected_departure: first?.expected ?? null,
       ports,
       withdrawn_at: seenAt,
@@ -99,7 +103,7 @@ export function slipped(
     raised: {
       type: SAILING_SLIPPED,
       data: {
-        ...subject(s, is),
+        ...sailingSubject(s, is),
         previous_departure: baseline,
         new_departure: is.expected,
         slip_hours: hours(moved),

@@ -20,6 +20,7 @@ import {
   type RaisedScheduleEvent,
   slipped,
 } from "./events.ts";
+import { callsByKey } from "./stored.ts";
 
 const D = 86_400_000;
 /** Sailings departing (planned) from this long before the clock are compared and kept fresh... */
@@ -117,22 +118,9 @@ export function sailingsOf(carrier: string, published: readonly Sailing[]): Fetc
   return [...out.values()];
 }
 
-/** A call's key within its sailing: the carrier's transport call reference, else port and occurrence. */
-function keyed(calls: readonly ScheduleCall[]): Map<string, ScheduleCall> {
-  const out = new Map<string, ScheduleCall>();
-  const seen = new Map<string, number>();
-  for (const c of calls) {
-    const port = c.place.unlocode ?? c.place.name ?? "?";
-    const n = (seen.get(port) ?? 0) + 1;
-    seen.set(port, n);
-    out.set(c.transportCallReference ?? `${port}#${n}`, c);
-  }
-  return out;
-}
-
 /** The first call departing on the voyage, keyed as the changes key it. */
 export function firstDeparture(calls: readonly ScheduleCall[], voyage: string): FirstDeparture | null {
-  for (const [call, c] of keyed(calls)) {
+  for (const [call, c] of callsByKey(calls)) {
     if ((c.exportVoyage ?? c.importVoyage) !== voyage) continue;
     const planned = utc(c.departure.planned) ?? null;
     return {
@@ -167,8 +155,8 @@ export function differences(before: SailingRow, after: FetchedSailing): Change[]
       after: { imo: after.vesselImo, name: after.vesselName },
     });
   }
-  const old = keyed(before.calls as ScheduleCall[]);
-  const now = keyed(after.calls);
+  const old = callsByKey(before.calls as ScheduleCall[]);
+  const now = callsByKey(after.calls);
   for (const [key, was] of old) {
     const is = now.get(key);
     if (!is) {
