@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(rustc cargo libstd-rust-dev-wasm32 lld-14 redis-server postgresql)
+# Extra packages come as arguments: the test command adds chromium (the page tests drive it).
+APT_PACKAGES=(rustc cargo libstd-rust-dev-wasm32 lld-14 redis-server postgresql "$@")
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

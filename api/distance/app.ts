@@ -19,6 +19,7 @@ import { ApiError } from "../shared/errors.ts";
 import type { Platform } from "../shared/platform.ts";
 import { createProductApp, principalOf } from "../shared/product-app.ts";
 import { product } from "../shared/products.ts";
+import { routeMapPage } from "./pages/site.ts";
 
 /** Spec mode names and aliases. */
 const MODE_ALIASES: Record<string, string> = {
@@ -125,7 +126,9 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
     return port;
   };
   const optional = t.Optional(t.String());
-  return createProductApp({ def: product("distance"), platform })
+  const page = routeMapPage(platform.config);
+  return createProductApp({ def: product("distance"), platform, access: page.access })
+    .use(page.routes)
     .get(
       "/v1/distance/route",
       async ({ request, query, set }) => {

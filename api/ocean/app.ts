@@ -16,6 +16,7 @@ import type { FullPlatform } from "../shared/platform.ts";
 import { type Access, createProductApp, principalOf, requireEntitlement } from "../shared/product-app.ts";
 import { API_VERSION, product } from "../shared/products.ts";
 import { eventFeed } from "./event-feed.ts";
+import { trackingPage } from "./pages/site.ts";
 import { publicLookup } from "./public-lookup.ts";
 import { lookupRecord, trackedRecord } from "./records.ts";
 
@@ -38,10 +39,11 @@ const STATUSES = [
 const IDENTIFIER_TYPES = ["container_id", "bill_of_lading", "booking"] as const;
 
 export function oceanApp(platform: FullPlatform) {
+  const page = trackingPage();
   const access = (path: string): Access | undefined => {
     if (path.startsWith("/compat/vendor/")) return { auth: "query", errors: "compat" };
     if (path.startsWith("/public/")) return { auth: "none", limited: true, errors: "open" };
-    return undefined;
+    return page.access(path);
   };
   const { tracking } = platform;
   const { engine, storage } = tracking;
@@ -304,7 +306,8 @@ export function oceanApp(platform: FullPlatform) {
     .get("/public/v1/lookup/:number", ({ params }) => publicLookup(tracking, params.number), {
       detail: { summary: "Open container lookup (no key; limited per IP)", security: [] },
     })
-    .use(compatRoutes(platform));
+    .use(compatRoutes(platform))
+    .use(page.routes);
 
   async function ownRecord(request: Request, id: string): Promise<TrackedRow> {
     const row = await engine.get(orgOf(request).id, id);

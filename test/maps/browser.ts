@@ -1,0 +1,108 @@
+/**
+ * Debian's chromium driven by playwright-core: pages that record every request and console line,
+ * the drawn map read back from the SVG, and screenshots decoded to check for drawn map pixels.
+ */
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { countNear, decodePng } from "./png.ts";
+
+export const CHROMIUM = "/usr/bin/chromium";
+/**
+ * Where page screenshots go: a temporary folder, so running the suite never rewrites tracked files;
+ * `PORTOLAN_SCREENSHOTS=docs/img bun test test/maps` refreshes README's pictures.
+ */
+const SCREENSHOTS = process.env.PORTOLAN_SCREENSHOTS ?? join(tmpdir(), "portolan-screenshots");
+
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `${CHROMIUM} is missing: bash scripts/test.sh installs it (apt-get install -y chromium).`,
+    );
+  }
+  // --no-sandbox: test machines run as root, where chromium refuses its sandbox.
+  return chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+}
+
+export interface OpenPage {
+  page: Page;
+  requests: string[];
+  console: string[];
+  errors: string[];
+  close(): Promise<void>;
+}
+
+export async function openPage(
+  browser: Browser,
+  url: string,
+  viewport = { width: 1280, height: 860 },
+): Promise<OpenPage> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const requests: string[] = [];
+  const logged: string[] = [];
+  const errors: string[] = [];
+  page.on("request", (r) => requests.push(r.url()));
+  page.on("console", (m) => logged.push(m.text()));
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(url);
+  try {
+    await page.waitForSelector("body[data-ready='1']", { state: "attached", timeout: 20_000 });
+  } catch (err) {
+    throw new Error(`${url} did not get ready: ${[...errors, ...logged].join("; ")}`, { cause: err });
+  }
+  return { page, requests, console: logged, errors, close: () => context.close() };
+}
+
+/** Waits for body[data-{flag}="{count}"] (set by the page when it has drawn), else says what it shows. */
+export async function waitDrawn(o: OpenPage, flag: string, count: number, timeout = 60_000) {
+  try {
+    await o.page.waitForSelector(`body[data-${flag}='${count}']`, { state: "attached", timeout });
+  } catch (err) {
+    const shown = await o.page.textContent("#status");
+    throw new Error(`not drawn: status "${shown}"; ${[...o.errors, ...o.console].join("; ")}`, {
+      cause: err,
+    });
+  }
+}
+
+export interface DrawnPath {
+  cls: string;
+  /** Screen x of each point, in degrees of longitude (pixels / pixels per degree). */
+  xDeg: number[];
+  /** Screen points in pixels. */
+  points: Array<[number, number]>;
+}
+
+/** The map's paths matching `selector` as drawn on screen (copies a turn away left out). */
+export function drawnPaths(page: Page, selector: string): Promise<DrawnPath[]> {
+  return page.evaluate((sel) => {
+    const svg = document.querySelector("svg.worldmap") as SVGSVGElement;
+    const perDeg = Number(svg.dataset.pxPerDegree);
+    return [...svg.querySelectorAll(`${sel}:not([data-copy])`)].map((p) => {
+      const nums = (p.getAttribute("d") ?? "").match(/-?\d+(\.\d+)?/g)!.map(Number);
+      const points: Array<[number, number]> = [];
+      for (let i = 0; i + 1 < nums.length; i += 2) points.push([nums[i]!, nums[i + 1]!]);
+      return { cls: p.getAttribute("class") ?? "", xDeg: points.map(([x]) => x / perDeg), points };
+    });
+  }, selector);
+}
+
+/** Largest longitude step between consecutive points of any path, on screen (degrees). */
+export const widestStep = (paths: DrawnPath[]) =>
+  Math.max(0, ...paths.flatMap((p) => p.xDeg.slice(1).map((x, i) => Math.abs(x - p.xDeg[i]!))));
+
+/** Screenshot of the map (saved), decoded: land and route colours counted. */
+export async function mapPixels(page: Page, save: string, routeRgb: [number, number, number]) {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, save) });
+  const img = decodePng(new Uint8Array(await page.locator("#map").screenshot()));
+  return {
+    img,
+    land: countNear(img, [0xf4, 0xf1, 0xe8], 4) / (img.width * img.height),
+    sea: countNear(img, [0xdc, 0xe9, 0xf5], 4) / (img.width * img.height),
+    route: countNear(img, routeRgb, 24),
+  };
+}
