@@ -1,9 +1,15 @@
-/** The distance API served by a real Deno process (deno from npm), called over a socket. */
+/**
+ * The distance API and its route map page served by a real Deno process (deno from npm), called
+ * over a socket.
+ */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AccountsRepo } from "../../api/accounts/repo.ts";
+import { PAGE_CSP } from "../../api/shared/pages/serve.ts";
+import { loadRuleStretches } from "../../engine/river/rule-stretches.ts";
 import { openDatabase } from "../../storage/sqlite.ts";
 import { sqliteStorage } from "../../storage/storage.ts";
 import { freePort } from "../helpers/redis-server.ts";
@@ -41,7 +47,8 @@ beforeAll(async () => {
   const reader = (deno.stdout as ReadableStream<Uint8Array>).getReader();
   const { value } = await reader.read();
   expect(new TextDecoder().decode(value)).toContain("ready");
-});
+  // Deno loads the build's artifacts before it listens: seconds on a busy machine.
+}, 60_000);
 afterAll(async () => {
   deno.kill();
   await deno.exited;
@@ -73,3 +80,24 @@ test("keys, errors and envelopes behave as under Bun", async () => {
   expect(bad.status).toBe(400);
   expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("invalid_request");
 });
+
+test("the route map page and its files are served under Deno as under Bun", async () => {
+  for (const path of ["/map", "/map/app.js", "/map/worldmap.js", "/map/pages.css"]) {
+    const res = await fetch(`${base}${path}`);
+    expect(res.status, path).toBe(200);
+    expect(res.headers.get("content-security-policy"), path).toBe(PAGE_CSP);
+    expect((await res.arrayBuffer()).byteLength, path).toBeGreaterThan(0);
+  }
+  expect(await (await fetch(`${base}/map`)).text()).toContain('src="/map/app.js"');
+  // The basemap: world-atlas's file itself (found from the page module under either runtime), gzipped.
+  const land = await fetch(`${base}/map/land.json`, { headers: { "accept-encoding": "gzip" } });
+  expect(land.status).toBe(200);
+  const basemap = createRequire(import.meta.url).resolve("world-atlas/land-50m.json");
+  expect(new Uint8Array(await land.arrayBuffer())).toEqual(new Uint8Array(readFileSync(basemap)));
+  // The seasonal rules' stretches, derived from the river artifacts by the Deno process.
+  const stretches = await fetch(`${base}/map/seasonal-stretches.json`);
+  expect(stretches.status).toBe(200);
+  expect(await stretches.json()).toEqual(
+    JSON.parse(JSON.stringify(await loadRuleStretches(join(root, "data/build")))),
+  );
+}, 60_000);

@@ -1,14 +1,18 @@
 /**
  * The route map page on the distance host, in Debian's chromium against the real server (embedded
- * SQLite, the build's artifacts): what is drawn (legs by mode, alternatives, ECA marks, transfers,
- * table rows) against the API's own answer for the same call, non-blank map pixels, the
- * antimeridian, the key kept to the tab and the page's own origin, and the security headers.
+ * SQLite, the build's artifacts): what is drawn (legs by mode, alternatives, ECA marks, seasonal
+ * river stretches, transfers, table rows) against the API's own answer for the same call,
+ * non-blank map pixels, the antimeridian, the key kept to the tab and the page's own origin, and
+ * the security headers.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { serveBun } from "../../api/runtime/bun-serve.ts";
 import { PAGE_CSP } from "../../api/shared/pages/serve.ts";
+import { haversineM } from "../../common/geo.ts";
+import { decodeRiverRules, RIVER_RULES_OUTPUT } from "../../data-build/river/seasonal-rules.ts";
 import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 import {
   drawnPaths,
@@ -20,6 +24,7 @@ import {
   widestStep,
 } from "./browser.ts";
 
+const BUILD = join(import.meta.dir, "../../data/build");
 let p: TestPlatform;
 let server: ReturnType<typeof serveBun>;
 let origin: string;
@@ -27,7 +32,7 @@ let key: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  p = await makePlatform({ buildDir: join(import.meta.dir, "../../data/build") });
+  p = await makePlatform({ buildDir: BUILD });
   const org = await p.accounts.createOrg("maps", { paid: true, rateLimit: 100_000 });
   key = (await p.accounts.createKey(org.id, "distance")).key;
   server = serveBun(p.apps.distance, "127.0.0.1", 0);
@@ -41,7 +46,8 @@ afterAll(async () => {
 });
 
 type Place = { name: string; lat: number; lng: number };
-type Section = { transport_mode: string; path?: number[][]; eca?: { nm: number } };
+type Section = { transport_mode: string; path?: Array<[number, number]>; eca?: { nm: number } };
+type Note = { id: string; kind: string; effect: string; km: number };
 type Chain = { sections: Section[]; transfers: Array<{ at: Place }> };
 type SeaRoute = { path: number[][]; eca: { nm: number } };
 
@@ -51,6 +57,59 @@ async function apiAnswer(page: Page) {
   const res = await p.call("distance", href, bearer(key));
   expect(res.status).toBe(200);
   return { href, data: ((await res.json()) as { data: Record<string, unknown> }).data };
+}
+
+/** The map's paths matching `selector` in degrees: runs of [lat, lng], read back through its view. */
+function drawnDegrees(page: Page, selector: string) {
+  return page.evaluate((sel) => {
+    const svg = document.querySelector("svg.worldmap") as SVGSVGElement;
+    const v = JSON.parse(svg.dataset.view!) as Record<string, number>;
+    return [...svg.querySelectorAll(`${sel}:not([data-copy])`)].map((p) => ({
+      title: p.querySelector("title")?.textContent ?? "",
+      runs: (p.getAttribute("d") ?? "")
+        .split("M")
+        .filter(Boolean)
+        .map((run) => {
+          const n = run.match(/-?\d+(\.\d+)?/g)!.map(Number);
+          const pts: Array<[number, number]> = [];
+          for (let i = 0; i + 1 < n.length; i += 2)
+            pts.push([v.cy! - (n[i + 1]! - v.height! / 2) / v.ky!, v.cx! + (n[i]! - v.width! / 2) / v.kx!]);
+          return pts;
+        }),
+    }));
+  }, selector);
+}
+
+/** Metres from a point to the nearest segment of `runs` (flat locally: the runs are river bends). */
+function metresTo([lat, lng]: [number, number], runs: Array<Array<[number, number]>>): number {
+  const mx = 111_320 * Math.cos((lat * Math.PI) / 180);
+  const my = 110_574;
+  let best = Number.POSITIVE_INFINITY;
+  for (const run of runs) {
+    for (let i = 0; i + 1 < run.length; i++) {
+      const [ax, ay] = [(run[i]![1] - lng) * mx, (run[i]![0] - lat) * my];
+      const [bx, by] = [(run[i + 1]![1] - lng) * mx, (run[i + 1]![0] - lat) * my];
+      const len2 = (bx - ax) ** 2 + (by - ay) ** 2;
+      const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, -(ax * (bx - ax) + ay * (by - ay)) / len2));
+      best = Math.min(best, Math.hypot(ax + t * (bx - ax), ay + t * (by - ay)));
+    }
+  }
+  return best;
+}
+
+/**
+ * km of `path` along the drawn `runs`: its segments whose ends and middle lie within `maxM` of them
+ * (the middle: a side channel between two points of the main river is not on it).
+ */
+function kmAlong(path: Array<[number, number]>, runs: Array<Array<[number, number]>>, maxM = 1000) {
+  const near = path.map((q) => metresTo(q, runs) <= maxM);
+  let m = 0;
+  for (let i = 0; i + 1 < path.length; i++) {
+    const [a, b] = [path[i]!, path[i + 1]!];
+    const mid: [number, number] = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+    if (near[i] && near[i + 1] && metresTo(mid, runs) <= maxM) m += haversineM(a[0], a[1], b[0], b[1]);
+  }
+  return m / 1000;
 }
 
 /** Fills the form and routes; resolves when the page has drawn the answer. */
@@ -157,6 +216,58 @@ describe("route map page", () => {
     expect(o.errors).toEqual([]);
     await o.close();
   }, 90_000);
+
+  // A date inside the rule's yearly window (from the build's rules); the ends sit either side of it.
+  const RULES = decodeRiverRules(readFileSync(join(BUILD, RIVER_RULES_OUTPUT))).rules;
+  test.each([
+    // rgb: the style's colour on screen (the ice band is half transparent over land).
+    { rule: "EU04", kind: "closure", from: "Frankfurt", to: "Vienna", rgb: [0xb7, 0x1c, 0x1c] },
+    { rule: "EU07", kind: "ice_risk", from: "Constanta", to: "Budapest", rgb: [0xa2, 0xda, 0xf0] },
+  ])(
+    "RIVER $from to $to in $rule's window: one $kind path per note, along the water it names",
+    async (c) => {
+      const rule = RULES.find((r) => r.id === c.rule)!;
+      expect(rule.kind).toBe(c.kind as typeof rule.kind);
+      const date = `2026-${rule.window!.from}`;
+      const o = await openPage(browser, `${origin}/map`);
+      await route(o, { from: c.from, to: c.to, mode: "RIVER", date });
+      const { href, data } = await apiAnswer(o.page);
+      expect(href).toContain(`date=${date}`);
+      const notes = (data.seasonal_notes as Note[]).filter((n) => n.kind === c.kind);
+      expect(notes.map((n) => n.id)).toContain(c.rule);
+      const drawn = await drawnDegrees(o.page, `path.seasonal.${c.kind}`);
+      expect(drawn.map((d) => d.title.split(" ")[0])).toEqual(notes.map((n) => n.id));
+      // The barge trip the note measured sails the noted stretch for the note's km: a slow-down's
+      // is the answer's own barge leg, a closure's the same trip with no rule applied. That much of
+      // its path lies on what the page drew for the rule. The note counts channel km (edge lengths
+      // calibrated to published river km, docs/river-network.md), the drawn line is the generalised
+      // geometry: a little shorter.
+      const measured =
+        c.kind === "closure"
+          ? (
+              (await (await p.call("distance", `${href}&seasonal=false`, bearer(key))).json()) as {
+                data: { route: Chain };
+              }
+            ).data.route
+          : (data.route as Chain);
+      const barge = measured.sections.find((s) => s.transport_mode === "RIVER")!;
+      for (const [i, n] of notes.entries()) {
+        const along = kmAlong(barge.path!, drawn[i]!.runs);
+        expect(along, n.id).toBeGreaterThan(n.km * 0.85);
+        expect(along, n.id).toBeLessThan(n.km * 1.02 + 1);
+      }
+      const px = await mapPixels(o.page, `seasonal-${c.rule}.png`, c.rgb as [number, number, number]);
+      expect(px.route).toBeGreaterThan(300);
+      // The table keeps listing every note; the legend names the style.
+      const listed = await o.page.textContent("#notes");
+      for (const n of data.seasonal_notes as Note[]) expect(listed).toContain(n.id);
+      expect(await o.page.locator(`.legend .swatch.${c.kind}`).count()).toBe(1);
+      expect(o.requests.every((u) => new URL(u).origin === origin)).toBe(true);
+      expect(o.errors).toEqual([]);
+      await o.close();
+    },
+    90_000,
+  );
 
   test("CNSHA to USLAX crosses the Pacific on screen: no segment wider than the map's half", async () => {
     const o = await openPage(browser, `${origin}/map`);

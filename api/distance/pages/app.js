@@ -140,18 +140,52 @@ function ecaRuns(path) {
   return runs;
 }
 
+// Seasonal river rules: the API's notes name a rule (id, kind, km) but carry no geometry; the host
+// serves each rule's stretch (the river graph's edges under it), fetched once a route has notes.
+let stretches = null;
+const stretchesOf = () =>
+  (stretches ??= fetch(new URL("./seasonal-stretches.json", import.meta.url))
+    .then((r) => (r.ok ? r.json() : {}))
+    .catch(() => ({})));
+
+/** The notes of the answer and of the chain's sections (slow-downs on its barge leg), one per rule. */
+function seasonalNotes(data, chain) {
+  const byId = new Map();
+  for (const n of [...(data.seasonal_notes ?? []), ...chain.sections.flatMap((s) => s.seasonal ?? [])])
+    if (!byId.has(n.id)) byId.set(n.id, n);
+  return [...byId.values()];
+}
+
+/** One line per noted rule with a known stretch: `seasonal closure|ice_risk|low_water`. */
+function seasonalLines(notes, known) {
+  return notes
+    .filter((n) => known[n.id])
+    .map((n) => {
+      const s = known[n.id];
+      const when = n.reopens_about ? `, reopens about ${n.reopens_about}` : "";
+      return {
+        parts: s.lines,
+        cls: `seasonal ${s.kind}`,
+        title: `${n.id} ${s.kind} (${n.effect}${when}): ${s.waterway}, ${s.segment}`,
+      };
+    });
+}
+
 const at = (p) => [p.lat, p.lng];
 const sectionLine = (s) => (s.path?.length >= 2 ? s.path : [at(s.from), at(s.to)]);
 const placeName = (p) => (p.locode ? `${p.name} (${p.locode})` : p.iata ? `${p.name} (${p.iata})` : p.name);
 const fixed = (n, d = 1) => (typeof n === "number" ? n.toFixed(d) : "–");
 
-function scene(data, chains, selected) {
+function scene(data, chains, selected, known) {
   const lines = [];
   chains.forEach((chain, i) => {
     if (i === selected) return;
     for (const s of chain.sections) lines.push({ points: sectionLine(s), cls: "alt", title: chain.label });
   });
   const chain = chains[selected];
+  // Slow-downs as a band under the legs (they mostly lie along the barge leg); closures on top.
+  const seasonal = seasonalLines(seasonalNotes(data, chain), known);
+  lines.push(...seasonal.filter((l) => !l.cls.endsWith("closure")));
   for (const s of chain.sections) {
     if (s.transport_mode === "SEA" && s.path) {
       for (const run of ecaRuns(s.path))
@@ -163,6 +197,7 @@ function scene(data, chains, selected) {
     lines.push({ points: sectionLine(s), cls: `leg ${s.transport_mode}`, title });
     for (const ferry of s.ferry_paths ?? []) lines.push({ points: ferry, cls: "ferry", title: "Ferry" });
   });
+  lines.push(...seasonal.filter((l) => l.cls.endsWith("closure")));
   const markers = [
     { at: at(data.from), cls: "end", label: data.from.name, title: placeName(data.from), r: 6 },
     { at: at(data.to), cls: "end", label: data.to.name, title: placeName(data.to), r: 6 },
@@ -286,9 +321,11 @@ async function run() {
   }
   const { data } = await res.json();
   const chains = chainsOf(data);
+  const noted = chains.some((c) => seasonalNotes(data, c).length > 0);
+  const known = noted ? await stretchesOf() : {};
   const pick = (i) => {
     renderTables(data, chains, i, pick);
-    map.draw(scene(data, chains, i));
+    map.draw(scene(data, chains, i, known));
   };
   pick(0);
   const ms = Math.round(performance.now() - started);

@@ -36,14 +36,21 @@ const TYPES: Record<string, string> = {
   svg: "image/svg+xml",
 };
 
-export interface PageFile {
+export type PageFile = {
   /** Name under the base path ("app.js"); "" is the page itself (GET {base}). */
   name: string;
-  /** Absolute path on disk. */
-  path: string;
-  /** A missing optional file answers 404 instead of failing the start of the page. */
+  /** A missing optional file (or a failed `read`) answers 404 instead of failing the page. */
   optional?: boolean;
-}
+} & (
+  | {
+      /** Absolute path on disk. */
+      path: string;
+    }
+  | {
+      /** Bytes made on first request from what the product already loads (build artifacts). */
+      read: () => Promise<Uint8Array>;
+    }
+);
 
 const here = (name: string) => fileURLToPath(new URL(`./${name}`, import.meta.url));
 
@@ -90,10 +97,11 @@ export function pageSite(opts: {
   const load = (file: PageFile): Promise<Loaded | null> => {
     let hit = cache.get(file.name);
     if (!hit) {
-      hit = readFile(file.path).then(
+      const source = "path" in file ? file.path : file.name;
+      hit = ("path" in file ? readFile(file.path) : file.read()).then(
         (buf) => {
           const body = Uint8Array.from(buf);
-          const ext = file.path.slice(file.path.lastIndexOf(".") + 1);
+          const ext = source.slice(source.lastIndexOf(".") + 1);
           return {
             body,
             gzip: Uint8Array.from(gzipSync(body)),

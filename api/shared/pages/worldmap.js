@@ -101,17 +101,25 @@ function meanLng(lngs) {
  * unwrapped, then moved by whole turns so its middle is nearest the centre; markers likewise.
  */
 function place(scene) {
-  const all = [...scene.lines.flatMap((l) => l.points), ...scene.markers.map((m) => m.at)];
+  // A line is `points`, or `parts` (several runs drawn as one path, e.g. a river rule's stretch).
+  const partsOf = (l) => (l.parts ?? [l.points]).filter((pts) => pts.length >= 2);
+  const all = [...scene.lines.flatMap((l) => partsOf(l).flat()), ...scene.markers.map((m) => m.at)];
   const centre = meanLng(all.map((p) => p[1]));
   const near = (x) => x + 360 * Math.round((centre - x) / 360);
   const lines = scene.lines
-    .filter((l) => l.points.length >= 2)
+    .map((l) => ({ ...l, parts: partsOf(l).map(unwrap) }))
+    .filter((l) => l.parts.length > 0)
     .map((l) => {
-      const pts = unwrap(l.points);
-      const xs = pts.map((p) => p[1]);
+      // Runs unwrapped each, then moved together: first run's start sets the turn of the others.
+      const x0 = l.parts[0][0][1];
+      const parts = l.parts.map((pts) => {
+        const k = 360 * Math.round((x0 - pts[0][1]) / 360);
+        return pts.map(([lat, x]) => [lat, x + k]);
+      });
+      const xs = parts.flat().map((p) => p[1]);
       const mid = (Math.min(...xs) + Math.max(...xs)) / 2;
       const shift = near(mid) - mid;
-      return { ...l, points: pts.map(([lat, x]) => [lat, x + shift]) };
+      return { ...l, parts: parts.map((pts) => pts.map(([lat, x]) => [lat, x + shift])) };
     });
   const markers = scene.markers.map((m) => ({ ...m, at: [m.at[0], near(m.at[1])] }));
   return { lines, markers };
@@ -119,7 +127,7 @@ function place(scene) {
 
 /** The view: centre, span and scale fitting every placed point, padded. */
 function fit(placed, width, height) {
-  const pts = [...placed.lines.flatMap((l) => l.points), ...placed.markers.map((m) => m.at)];
+  const pts = [...placed.lines.flatMap((l) => l.parts.flat()), ...placed.markers.map((m) => m.at)];
   if (pts.length === 0) return { cx: 0, cy: 0, k: width / 360, c: 1 };
   let [x0, x1, y0, y1] = [Infinity, -Infinity, Infinity, -Infinity];
   for (const [lat, x] of pts) {
@@ -138,7 +146,7 @@ function fit(placed, width, height) {
 }
 
 /**
- * A map inside `container`. `draw(scene)` renders {lines: [{points, cls, title}], markers:
+ * A map inside `container`. `draw(scene)` renders {lines: [{points | parts, cls, title}], markers:
  * [{at, cls, title, label, r}]}; it redraws itself when the container is resized.
  */
 export async function createWorldMap(container, landUrl) {
@@ -166,8 +174,10 @@ export async function createWorldMap(container, landUrl) {
     const placed = place(scene);
     const { cx, cy, k, c } = fit(placed, width, height);
     const kx = k * c;
-    // Pixels per degree of longitude, for whoever measures what is drawn (the browser tests).
+    // Pixels per degree of longitude, and the view (screen px back to degrees), for whoever
+    // measures what is drawn (the browser tests).
     svg.dataset.pxPerDegree = String(kx);
+    svg.dataset.view = JSON.stringify({ cx, cy, kx, ky: k, width, height });
     const px = (lat, x) => [width / 2 + (x - cx) * kx, height / 2 - (lat - cy) * k];
     el("rect", { class: "sea", x: 0, y: 0, width, height }, svg);
     const defs = el("defs", {}, svg);
@@ -185,16 +195,20 @@ export async function createWorldMap(container, landUrl) {
     }
     const lines = el("g", { class: "lines" }, svg);
     for (const line of placed.lines) {
-      const xs = line.points.map((p) => p[1]);
+      const xs = line.parts.flat().map((p) => p[1]);
       const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
       // A copy a turn away only where the line runs past the edge of the view.
       for (const o of [-360, 0, 360]) {
         if (o !== 0 && (hi + o < cx - viewW / 2 || lo + o > cx + viewW / 2)) continue;
-        const d = line.points
-          .map(([lat, x], i) => {
-            const [a, b] = px(lat, x + o);
-            return `${i ? "L" : "M"}${a.toFixed(1)} ${b.toFixed(1)}`;
-          })
+        const d = line.parts
+          .map((pts) =>
+            pts
+              .map(([lat, x], i) => {
+                const [a, b] = px(lat, x + o);
+                return `${i ? "L" : "M"}${a.toFixed(1)} ${b.toFixed(1)}`;
+              })
+              .join(""),
+          )
           .join("");
         const path = el("path", { class: line.cls, d }, lines);
         if (o !== 0) path.dataset.copy = "1";
