@@ -1,19 +1,23 @@
 /**
- * The sandbox's AIS feed: the hulls of the voyages its carriers have been asked about, sailing
- * their legs along the real sea routes, broadcast as AIVDM sentences over TCP (type 1 positions on
- * every tick, type 5 static data every STATIC_EVERY ticks and to each new listener). Tag-block
- * times come from the sandbox clock, so a manual clock moves the ships too.
+ * The sandbox's AIS feed: every hull of every played carrier's fleet at its schedule position
+ * (network/hulls.ts: alongside during a call, along the real sea route between calls, at anchor
+ * through a blanked sailing, laid up if no service uses it), whatever was asked: a pure function of
+ * (epoch, clock), so a restarted sandbox broadcasts the same fixes at the same clock reading.
+ * Broadcast as AIVDM sentences over TCP (type 1 positions on every tick, type 5 static data every
+ * STATIC_EVERY ticks and to each new listener). Tag-block times come from the sandbox clock, so a
+ * manual clock moves the ships too.
  */
 import { encodePosition, encodeStatic, type VesselReport } from "../ais/encode.ts";
 import type { Vessel } from "./fleet.ts";
-import type { SimulatedVoyage, VoyageLeg } from "./simulate.ts";
-import type { SandboxWorld } from "./world.ts";
+import { fleetStates, type HullState } from "./network/hulls.ts";
+import { H, type Network, serviceNetwork } from "./network/network.ts";
+import { SANDBOX_SCACS, type SandboxWorld } from "./world.ts";
 
-const WATCHED_MAX = 2_000;
-/** Hours a hull is shown moored at the berth before departure and after arrival. */
-const BERTH_HOURS = 12;
 const STATIC_EVERY = 10;
-const H = 3_600_000;
+/** AIS navigational status: under way using engine, at anchor, moored. */
+const UNDER_WAY = 0;
+const AT_ANCHOR = 1;
+const MOORED = 5;
 
 export interface VesselFix {
   vessel: Vessel;
@@ -65,47 +69,43 @@ function along(path: Array<[number, number]>, fraction: number): { lat: number; 
 }
 
 export class SandboxAis {
-  private readonly watched = new Map<string, SimulatedVoyage>();
+  private readonly network: Network;
 
-  constructor(private readonly world: SandboxWorld) {}
-
-  /** Called for every voyage the carrier API serves: its hulls join the feed. */
-  watch(voyage: SimulatedVoyage): void {
-    const key = `${voyage.carrier.scac}|${voyage.shipment.index}`;
-    this.watched.delete(key);
-    this.watched.set(key, voyage);
-    if (this.watched.size > WATCHED_MAX) this.watched.delete(this.watched.keys().next().value!);
+  constructor(
+    private readonly world: SandboxWorld,
+    private readonly epoch: number,
+  ) {
+    this.network = serviceNetwork(world);
   }
 
-  /** Where each watched hull is at `now`; a hull on several voyages at once keeps its first leg. */
+  /** Every hull of the fleet at `now`, each once. */
   fixes(now: number): VesselFix[] {
-    const out = new Map<string, VesselFix>();
-    for (const voyage of this.watched.values()) {
-      for (const leg of voyage.legs) {
-        if (out.has(leg.vessel.imo)) continue;
-        const fix = this.fixOn(leg, now);
-        if (fix) out.set(leg.vessel.imo, fix);
-      }
-    }
-    return [...out.values()];
+    return fleetStates(this.network, SANDBOX_SCACS, this.epoch, now).map((s) => this.fixOf(s, now));
   }
 
-  private fixOn(leg: VoyageLeg, now: number): VesselFix | null {
-    const dep = Date.parse(leg.departure);
-    const arr = Date.parse(leg.arrival);
-    const base = { vessel: leg.vessel, mmsi: mmsiOf(leg.vessel.imo), destination: leg.to.locode };
-    if (now >= dep - BERTH_HOURS * H && now < dep)
-      return { ...base, lat: leg.from.lat, lng: leg.from.lng, sog: 0, cog: 0, status: 5 };
-    if (now >= arr && now < arr + BERTH_HOURS * H)
-      return { ...base, lat: leg.to.lat, lng: leg.to.lng, sog: 0, cog: 0, status: 5 };
-    if (now < dep || now >= arr) return null;
-    const path = this.world.pathOf(leg.from, leg.to) ?? [
-      [leg.from.lat, leg.from.lng],
-      [leg.to.lat, leg.to.lng],
+  private fixOf(state: HullState, now: number): VesselFix {
+    const base = { vessel: state.vessel, mmsi: mmsiOf(state.vessel.imo), sog: 0, cog: 0 };
+    if (state.kind !== "at_sea") {
+      const status = state.kind === "at_anchor" ? AT_ANCHOR : MOORED;
+      return { ...base, lat: state.port.lat, lng: state.port.lng, status, destination: state.port.locode };
+    }
+    const { from, to, departed, arrives } = state;
+    const path = this.world.pathOf(from, to) ?? [
+      [from.lat, from.lng],
+      [to.lat, to.lng],
     ];
-    const at = along(path, (now - dep) / (arr - dep));
-    const sog = Math.round((leg.nm / ((arr - dep) / H)) * 10) / 10;
-    return { ...base, lat: at.lat, lng: at.lng, sog, cog: Math.round(at.cog * 10) / 10, status: 0 };
+    const at = along(path, (now - departed) / (arrives - departed));
+    const nm = this.world.route(from, to)?.nm ?? distanceNm([from.lat, from.lng], [to.lat, to.lng]);
+    const sog = Math.round((nm / ((arrives - departed) / H)) * 10) / 10;
+    return {
+      ...base,
+      lat: at.lat,
+      lng: at.lng,
+      sog,
+      cog: Math.round(at.cog * 10) / 10,
+      status: UNDER_WAY,
+      destination: to.locode,
+    };
   }
 
   /** Hulls whose static data went out: a newcomer's goes out at once, so listeners can link its IMO. */

@@ -33,21 +33,20 @@ const port = Number(process.env.SANDBOX_PORT ?? 8090);
 const hostname = process.env.SANDBOX_HOST ?? "127.0.0.1";
 const [world, airWorld] = await Promise.all([loadWorld(), loadAirlineWorld()]);
 const clock = new SandboxClock(mode, { start: instant("SANDBOX_START"), timeScale });
-const ais = new SandboxAis(world);
+const epoch = instant("SANDBOX_EPOCH") ?? DEFAULT_EPOCH;
+const ais = new SandboxAis(world, epoch);
 const feed = ais.listen(
   Number(process.env.SANDBOX_AIS_PORT ?? 8091),
   hostname,
   Number(process.env.SANDBOX_AIS_INTERVAL_MS ?? 10_000),
   () => clock.now(),
 );
-const epoch = instant("SANDBOX_EPOCH") ?? DEFAULT_EPOCH;
 const apiKey = process.env.SANDBOX_API_KEY || null;
 const fetch = createSandbox({
   world,
   clock,
   epoch,
   apiKey,
-  onVoyage: (v) => ais.watch(v),
   onClock: () => feed.publish(),
 });
 const server = Bun.serve({ port, hostname, fetch });

@@ -53,8 +53,6 @@ export interface SandboxOptions {
   epoch?: number;
   /** When set, /v2/events wants it in API-Key, X-API-Key or Authorization: Bearer. */
   apiKey?: string | null;
-  /** Told about every voyage the carrier API serves (the AIS feed shows their hulls). */
-  onVoyage?: (voyage: SimulatedVoyage) => void;
   /** Told when a manual clock moves. */
   onClock?: () => void;
 }
@@ -172,7 +170,6 @@ export function createSandbox(opts: SandboxOptions): (req: Request) => Promise<R
         found.message,
       );
     const v = voyage(found.ref.shipment, found.ref.documentNumber);
-    opts.onVoyage?.(v);
     let list = visibleEvents(v, cursor.asOf, found.ref.container);
     for (const [name, field] of CODE_FILTERS) {
       const wanted = q.get(name)?.split(",").filter(Boolean);

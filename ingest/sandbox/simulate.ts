@@ -9,7 +9,6 @@
  * hold is a SHIPMENT HOLD event with documentTypeCode CUS, its reason in `reason` and the box in
  * `references` (EQ), then an INSP equipment event, then a SHIPMENT RELS (CUS) naming the box.
  */
-import { haversineM, METRES_PER_NM } from "../../common/geo.ts";
 import type {
   DcsaDocumentReference,
   DcsaEquipmentEvent,
@@ -23,7 +22,12 @@ import type {
   ShipmentEventCode,
 } from "../carriers/dcsa.ts";
 import { looksLikeContainer } from "../iso6346.ts";
-import { fleet, type Vessel } from "./fleet.ts";
+import type { Vessel } from "./fleet.ts";
+import { type BookedCall, bookedCall, bookRouting, connected, nextSailing } from "./network/booking.ts";
+import { type Network, serviceNetwork } from "./network/network.ts";
+import { convergenceTimes, publish } from "./network/noise.ts";
+import { MIN_CONNECTION_H, type RouteLeg } from "./network/routes.ts";
+import type { Sailing } from "./network/sailings.ts";
 import { Rng, uuidFrom } from "./random.ts";
 import {
   isSandboxScac,
@@ -41,29 +45,13 @@ const D = 24 * H;
 
 /** Default anchor of booking dates; bookings fall from 90 days before it to 30 days after. */
 export const DEFAULT_EPOCH = Date.parse("2026-11-21T00:00:00Z");
-/** Hubs a transshipment may use, when they are among the main ports. */
-const HUBS = [
-  "SGSIN",
-  "MYPKG",
-  "MYTPP",
-  "LKCMB",
-  "AEJEA",
-  "OMSLL",
-  "ESALG",
-  "MAPTM",
-  "MTMAR",
-  "ITGIT",
-  "GRPIR",
-  "EGPSD",
-  "PAONX",
-  "JMKIN",
-  "KRPUS",
-  "HKHKG",
-  "TWKHH",
-  "BEANR",
-  "NLRTM",
-  "DEHAM",
-];
+/** Least time between the first leg's true arrival at the hub and the onward sailing's true departure. */
+const TRANSFER_H = 12;
+/** Bookings sail from this many days after the booking, within DEPARTURE_WINDOW_D days. */
+const LEAD_D: [number, number] = [7, 14];
+const DEPARTURE_WINDOW_D = 28;
+/** No booking rides more than this times the sea miles between its ports (no round-the-world direct legs). */
+const MAX_DETOUR = 1.6;
 const ISO_TYPES: Array<[string, number]> = [
   ["45G1", 0.5],
   ["42G1", 0.2],
@@ -80,6 +68,18 @@ export interface SimulateOptions {
   world: SandboxWorld;
   /** Anchor of booking dates, ms since 1970 (default DEFAULT_EPOCH). */
   epoch?: number;
+}
+
+/** One call of a network sailing, as a leg names it. */
+export interface CallRef {
+  /** The sailing's id (`MAEU-AE1-12`), its service code and number. */
+  sailing: string;
+  service: string;
+  n: number;
+  /** Position in the service's rotation. */
+  index: number;
+  importVoyage: string;
+  exportVoyage: string;
 }
 
 export interface VoyageLeg {
@@ -101,6 +101,9 @@ export interface VoyageLeg {
   containers: string[];
   /** A sailing a box was rolled onto after missing its planned connection. */
   unplanned: boolean;
+  /** The network calls the leg loads and discharges at (the hull may turn into its next sailing between). */
+  departureCall: CallRef;
+  arrivalCall: CallRef;
 }
 
 export interface SimulatedContainer {
@@ -137,14 +140,6 @@ export interface SimulatedVoyage {
   events: DcsaEvent[];
 }
 
-/**
- * Weather noise may not make a passage shorter than the hull can sail it (22 knots, at least an
- * hour): without this a 20 nm hop such as Algeciras to Tanger Med "arrived" before it departed.
- */
-function afterPassage(departure: number, nm: number, arrival: number): number {
-  return Math.max(arrival, hour(departure + Math.max(1, Math.ceil(nm / 22)) * H));
-}
-
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 
 const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
@@ -162,66 +157,74 @@ export function localIso(ms: number, timeZone: string): string {
   return `${wall}${m ? `${m[1]}${m[2]}:${m[3]}` : "Z"}`;
 }
 
-function greatCircleNm(a: Port, b: Port): number {
-  return haversineM(a.lat, a.lng, b.lat, b.lng) / METRES_PER_NM;
-}
-
 const country = (p: Port) => p.locode.slice(0, 2);
 const hour = (ms: number) => Math.round(ms / H) * H;
 
-interface Route {
+/** Sea miles of the calls a routing's hulls make. */
+function seaMiles(world: SandboxWorld, legs: RouteLeg[]): number {
+  return legs
+    .flatMap((l) => l.calls.slice(1).map((c, i) => world.route(l.calls[i]!.call.port, c.call.port)?.nm ?? 0))
+    .reduce((a, b) => a + b, 0);
+}
+
+interface Booking {
   origin: Port;
   destination: Port;
   hub: Port | null;
-  legs: Array<{ from: Port; to: Port; nm: number; path?: Array<[number, number]> }>;
+  legs: RouteLeg[];
 }
 
-function pickRoute(rng: Rng, world: SandboxWorld): Route {
+/**
+ * Origin and destination among the ports the carrier's services call (busier ports more often,
+ * never one country), booked on the first routing the network publishes at the booking that
+ * departs in the window and uses no blanked sailing nor omitted call.
+ */
+function book(
+  rng: Rng,
+  world: SandboxWorld,
+  network: Network,
+  scac: string,
+  epoch: number,
+  bookedAt: number,
+): Booking {
+  const ports = [...new Set(network.byScac(scac).flatMap((s) => s.rotation))].map(
+    (c) => network.ports.get(c)!,
+  );
   const weight = (p: Port) => Math.sqrt(p.teu);
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const origin = rng.weighted(world.ports, weight);
-    const destination = rng.weighted(world.ports, weight);
+  const from = hour(bookedAt + rng.range(...LEAD_D) * D);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const origin = rng.weighted(ports, weight);
+    const destination = rng.weighted(ports, weight);
     if (country(origin) === country(destination)) continue;
-    const direct = world.route(origin, destination);
-    if (!direct || direct.nm < 300) continue;
-    const legs = [{ from: origin, to: destination, ...direct }];
-    if (direct.nm > 2500 && rng.chance(0.5)) {
-      const gc = greatCircleNm(origin, destination);
-      const candidates = world.ports
-        .filter(
-          (h) =>
-            HUBS.includes(h.locode) && country(h) !== country(origin) && country(h) !== country(destination),
-        )
-        .map((h) => ({ h, ratio: (greatCircleNm(origin, h) + greatCircleNm(h, destination)) / gc }))
-        .filter((c) => c.ratio < 1.2)
-        .sort((a, b) => a.ratio - b.ratio)
-        .slice(0, 3);
-      if (candidates.length) {
-        const hub = rng.pick(candidates).h;
-        const a = world.route(origin, hub);
-        const b = world.route(hub, destination);
-        if (a && b && a.nm + b.nm < direct.nm * 1.3) {
-          return {
-            origin,
-            destination,
-            hub,
-            legs: [
-              { from: origin, to: hub, ...a },
-              { from: hub, to: destination, ...b },
-            ],
-          };
-        }
-      }
-    }
-    return { origin, destination, hub: null, legs };
+    if (!connected(network, scac, origin.locode, destination.locode)) continue;
+    const direct = world.route(origin, destination)?.nm;
+    if (!direct) continue;
+    const route = bookRouting(
+      network,
+      scac,
+      {
+        origin: origin.locode,
+        destination: destination.locode,
+        from,
+        to: from + DEPARTURE_WINDOW_D * D,
+        epoch,
+        bookedAt,
+      },
+      (r) => seaMiles(world, r.legs) <= direct * MAX_DETOUR,
+    );
+    if (!route) continue;
+    const hub = route.legs.length > 1 ? route.legs[1]!.calls[0]!.call.port : null;
+    return { origin, destination, hub, legs: route.legs };
   }
-  throw new Error("no sea route found between drawn ports");
+  throw new Error(`${scac}: no routing found for a booking at ${iso(bookedAt)}`);
 }
 
 /** One vessel call and the boxes aboard. */
 interface Call {
   key: string;
   leg: VoyageLeg;
+  sailing: Sailing;
+  index: number;
   port: Port;
   code: "DEPA" | "ARRI";
   sequence: number;
@@ -295,7 +298,7 @@ class Emitter {
         eventCreatedDateTime: iso(created),
         eventDateTime: localIso(at, call.port.timezone),
         transportEventTypeCode: call.code,
-        transportCall: transportCall(call.leg, call.port, call.sequence),
+        transportCall: transportCall(call.leg, call.code === "DEPA" ? "from" : "to", call.sequence),
         documentReferences: this.documentReferences(created),
         references: boxes.map((b) => ({ referenceType: "EQ" as const, referenceValue: b })),
         ...extra,
@@ -331,12 +334,21 @@ class Emitter {
   }
 }
 
-function transportCall(leg: VoyageLeg, port: Port, sequence: number): DcsaTransportCall {
+/**
+ * The call where a leg loads (`from`) or discharges (`to`). Its ID names the network call, so every
+ * box on the sailing sees the same one; carrierVoyageNumber is the voyage the box sails (the export
+ * voyage where it loads), import and export voyages are the call's own.
+ */
+function transportCall(leg: VoyageLeg, end: "from" | "to", sequence: number): DcsaTransportCall {
+  const call = end === "from" ? leg.departureCall : leg.arrivalCall;
+  const port = leg[end];
   return {
-    transportCallID: uuidFrom(`call|${leg.vessel.imo}|${leg.voyage}|${port.locode}`),
-    carrierServiceCode: leg.service,
+    transportCallID: uuidFrom(`call|${call.sailing}|${call.index}`),
+    // TNT 2.2 caps the code at 5 characters where CS allows 11 (DRAGON, AMERICAS): its head.
+    carrierServiceCode: leg.service.slice(0, 5),
     carrierVoyageNumber: leg.voyage,
-    exportVoyageNumber: leg.voyage,
+    exportVoyageNumber: call.exportVoyage,
+    importVoyageNumber: call.importVoyage,
     transportCallSequenceNumber: sequence,
     UNLocationCode: port.locode,
     facilityTypeCode: "POTE",
@@ -362,6 +374,53 @@ function location(port: Port, what: string): DcsaLocation {
   };
 }
 
+/** A leg of the booking: the hull, voyage and times of the network sailing it rides. */
+function legOn(
+  world: SandboxWorld,
+  scac: string,
+  route: RouteLeg,
+  containers: string[],
+  unplanned: boolean,
+): { leg: VoyageLeg; calls: [BookedCall, BookedCall] } {
+  const first = route.calls[0]!;
+  const last = route.calls.at(-1)!;
+  const dep = bookedCall(first)!;
+  const arr = bookedCall(last)!;
+  // Sea miles and geometry along the calls the hull really makes.
+  const stops = route.calls.filter((c) => bookedCall(c)).map((c) => c.call.port);
+  const hops = stops.slice(1).map((to, i) => world.route(stops[i]!, to));
+  const path = hops.every((h) => h?.path) ? hops.flatMap((h) => h!.path!) : undefined;
+  const ref = (c: typeof first): CallRef => ({
+    sailing: c.sailing.id,
+    service: c.sailing.service.code,
+    n: c.sailing.n,
+    index: c.call.index,
+    importVoyage: c.call.importVoyage,
+    exportVoyage: c.call.exportVoyage,
+  });
+  return {
+    leg: {
+      vessel: first.sailing.vessel,
+      operator: scac,
+      voyage: first.call.exportVoyage,
+      service: route.service.code,
+      from: first.call.port,
+      to: last.call.port,
+      nm: Math.round(hops.reduce((sum, h) => sum + (h?.nm ?? 0), 0)),
+      ...(path ? { path } : {}),
+      plannedDeparture: iso(dep.plannedDeparture),
+      plannedArrival: iso(arr.plannedArrival),
+      departure: iso(dep.departure),
+      arrival: iso(arr.arrival),
+      containers,
+      unplanned,
+      departureCall: ref(first),
+      arrivalCall: ref(last),
+    },
+    calls: [dep, arr],
+  };
+}
+
 /**
  * Every event of one shipment. `documentNumber` is the B/L (= booking) number printed on the
  * events: the canonical one, or the alias a caller queried. It is printed as TRD only on events
@@ -374,90 +433,52 @@ export function simulateShipment(
 ): SimulatedVoyage {
   const { world } = opts;
   const epoch = opts.epoch ?? DEFAULT_EPOCH;
+  const network = serviceNetwork(world);
   const rng = new Rng(`shipment|${key.scac}|${key.index}`);
   const carrier = world.carriers.get(key.scac)!;
   const numbers = shipmentContainers(world, key);
-  const ships = fleet(key.scac);
 
   const bookedAt = hour(epoch + rng.range(-90, 30) * D);
   const confirmedAt = bookedAt + hour(rng.range(2, 20) * H);
-  const route = pickRoute(rng, world);
-  const letter = () => String.fromCharCode(65 + rng.int(0, 25));
-  const service = `${letter()}${letter()}${rng.int(1, 9)}`;
-  // Direction letter from the shorter way round (Busan to Los Angeles is eastbound).
-  const voyageOf = (from: Port, to: Port) =>
-    `${rng.int(100, 599)}${((to.lng - from.lng + 540) % 360) - 180 >= 0 ? "E" : "W"}`;
-
-  // Schedule and what actually happens, per leg.
-  const vesselIdx = rng.int(0, ships.length - 1);
-  const plannedDep1 = hour(bookedAt + rng.range(7, 16) * D);
-  const firstLeg = route.legs[0]!;
-  const speed1 = rng.range(15.5, 19);
-  const plannedArr1 = afterPassage(plannedDep1, firstLeg.nm, hour(plannedDep1 + (firstLeg.nm / speed1) * H));
-  const depDelay1 = rng.chance(0.3) ? rng.range(6, 72) * H : rng.range(0, 4) * H;
-  const seaDelay1 = rng.chance(0.25) ? rng.range(12, 96) * H : rng.range(-8, 10) * H;
-  const dep1 = hour(plannedDep1 + depDelay1);
-  const arr1 = afterPassage(dep1, firstLeg.nm, hour(plannedArr1 + depDelay1 + seaDelay1));
+  const route = book(rng, world, network, key.scac, epoch, bookedAt);
 
   const legs: VoyageLeg[] = [];
-  const mkLeg = (
-    vessel: Vessel,
-    r: Route["legs"][number],
-    times: [number, number, number, number],
-    containers: string[],
-    unplanned: boolean,
-  ): VoyageLeg => ({
-    vessel,
-    operator: key.scac,
-    voyage: voyageOf(r.from, r.to),
-    service,
-    from: r.from,
-    to: r.to,
-    nm: Math.round(r.nm),
-    ...(r.path ? { path: r.path } : {}),
-    plannedDeparture: iso(times[0]),
-    plannedArrival: iso(times[1]),
-    departure: iso(times[2]),
-    arrival: iso(times[3]),
-    containers,
-    unplanned,
-  });
+  const booked = new Map<VoyageLeg, [BookedCall, BookedCall]>();
+  const add = (r: RouteLeg, containers: string[], unplanned: boolean) => {
+    const { leg, calls } = legOn(world, key.scac, r, containers, unplanned);
+    legs.push(leg);
+    booked.set(leg, calls);
+    return leg;
+  };
+  const firstLeg = add(route.legs[0]!, numbers, false);
+  const plannedDep1 = Date.parse(firstLeg.plannedDeparture);
+  const dep1 = Date.parse(firstLeg.departure);
+  const arr1 = Date.parse(firstLeg.arrival);
 
+  // At the hub: a connection missed (the first leg too late for the onward sailing) strands every
+  // box; otherwise, as with any carrier, the cut-off is missed or the vessel full for some boxes now
+  // and then. Either way they move to the next sailing of the onward service.
   const rolled = new Set<string>();
-  legs.push(mkLeg(ships[vesselIdx]!, firstLeg, [plannedDep1, plannedArr1, dep1, arr1], numbers, false));
   let onwardDep: number | null = null;
-  let rollDep = 0;
-  let rollArr = 0;
-  if (route.hub) {
-    const second = route.legs[1]!;
-    const speed2 = rng.range(15.5, 19);
-    const plannedDep2 = hour(plannedArr1 + rng.range(1.5, 4) * D);
-    const plannedArr2 = afterPassage(plannedDep2, second.nm, hour(plannedDep2 + (second.nm / speed2) * H));
-    const dep2 = hour(Math.max(plannedDep2 + rng.range(0, 12) * H, arr1 + 18 * H));
-    const arr2 = afterPassage(
-      dep2,
-      second.nm,
-      hour(plannedArr2 + (dep2 - plannedDep2) + rng.range(-6, 18) * H),
-    );
-    onwardDep = dep2;
-    if (rng.chance(0.4)) {
-      // Cut-off missed or the vessel full: some boxes (at least one) wait for next week's sailing.
+  const rollByChance = rng.chance(0.4);
+  if (route.legs.length > 1) {
+    const onward = route.legs[1]!;
+    onwardDep = bookedCall(onward.calls[0]!)!.departure;
+    if (arr1 + TRANSFER_H * H > onwardDep) for (const n of numbers) rolled.add(n);
+    else if (rollByChance) {
       for (const n of numbers) if (rng.chance(0.5)) rolled.add(n);
       if (rolled.size === 0) rolled.add(rng.pick(numbers));
-      rollDep = hour(plannedDep2 + 7 * D + rng.range(0, 12) * H);
-      rollArr = afterPassage(
-        rollDep,
-        second.nm,
-        hour(rollDep + (second.nm / speed2) * H + rng.range(-6, 12) * H),
-      );
     }
-    const ship2 = ships[(vesselIdx + 1 + rng.int(0, ships.length - 2)) % ships.length]!;
-    const kept = numbers.filter((n) => !rolled.has(n));
-    legs.push(mkLeg(ship2, second, [plannedDep2, plannedArr2, dep2, arr2], kept, false));
-    if (rolled.size) {
-      const ship3 = ships.find((s) => s !== ship2 && s !== legs[0]!.vessel)!;
-      legs.push(mkLeg(ship3, second, [rollDep, rollArr, rollDep, rollArr], [...rolled], true));
-    }
+    const next = rolled.size
+      ? nextSailing(onward, epoch, Math.max(onwardDep + H, arr1 + MIN_CONNECTION_H * H))
+      : null;
+    if (rolled.size && !next) throw new Error(`${onward.service.code}: no sailing to roll onto`);
+    add(
+      onward,
+      numbers.filter((n) => !rolled.has(n)),
+      false,
+    );
+    if (next) add(next, [...rolled], true);
   }
 
   const emit = new Emitter(documentNumber, key.scac);
@@ -478,16 +499,18 @@ export function simulateShipment(
     (leg === legs[0] ? 0 : 2) + (code === "DEPA" ? 1 : 2);
   const calls: Call[] = legs.flatMap((leg) =>
     (["DEPA", "ARRI"] as const).map((code) => {
-      const port = code === "DEPA" ? leg.from : leg.to;
-      const planned = code === "DEPA" ? leg.plannedDeparture : leg.plannedArrival;
+      const [dep, arr] = booked.get(leg)!;
+      const at = code === "DEPA" ? dep : arr;
       return {
-        key: `${leg.vessel.imo}|${leg.voyage}|${port.locode}|${code}`,
+        key: `${at.sailing.id}|${at.index}|${code}`,
         leg,
-        port,
+        sailing: at.sailing,
+        index: at.index,
+        port: code === "DEPA" ? leg.from : leg.to,
         code,
         sequence: seqOf(leg, code),
-        planned: leg.unplanned ? null : Date.parse(planned),
-        actual: Date.parse(code === "DEPA" ? leg.departure : leg.arrival),
+        planned: leg.unplanned ? null : code === "DEPA" ? at.plannedDeparture : at.plannedArrival,
+        actual: code === "DEPA" ? at.departure : at.arrival,
       };
     }),
   );
@@ -498,6 +521,8 @@ export function simulateShipment(
   const containers: SimulatedContainer[] = [];
   let rollKnownAt = Number.POSITIVE_INFINITY;
   let finalArrival = 0;
+  // The hull may sail up to MAX_EARLY_H before its proforma: the gate closes before either.
+  const sails = Math.min(plannedDep1, dep1);
   for (const number of numbers) {
     const r = new Rng(`box|${key.scac}|${key.index}|${number}`);
     const box: SimulatedContainer = {
@@ -509,12 +534,12 @@ export function simulateShipment(
     };
     const origin = route.origin;
     const destination = route.destination;
-    const pick = hour(Math.max(confirmedAt + 6 * H, plannedDep1 - r.range(4, 9) * D));
-    const gateIn = hour(Math.max(pick + 10 * H, plannedDep1 - r.range(0.8, 3) * D));
+    const pick = hour(Math.max(confirmedAt + 6 * H, sails - r.range(4, 9) * D));
+    const gateIn = hour(Math.max(pick + 10 * H, sails - r.range(1.2, 3) * D));
     const load = hour(dep1 - r.range(4, 16) * H);
     const depot = { port: origin, location: location(origin, "empty depot") };
     const terminal = (p: Port) => ({ port: p, location: location(p, "container terminal") });
-    const firstCall = transportCall(legs[0]!, origin, seqOf(legs[0]!, "DEPA"));
+    const firstCall = transportCall(legs[0]!, "from", seqOf(legs[0]!, "DEPA"));
     emit.equipment(`${number}|PICK`, pick, box, "PICK", true, depot, lag(r));
     emit.equipment(`${number}|GTIN`, gateIn, box, "GTIN", false, terminal(origin), lag(r));
     emit.equipment(
@@ -540,7 +565,7 @@ export function simulateShipment(
         box,
         "DISC",
         false,
-        { ...terminal(hub), call: transportCall(legs[0]!, hub, seqOf(legs[0]!, "ARRI")) },
+        { ...terminal(hub), call: transportCall(legs[0]!, "to", seqOf(legs[0]!, "ARRI")) },
         lag(r),
       );
       emit.equipment(
@@ -549,11 +574,15 @@ export function simulateShipment(
         box,
         "LOAD",
         false,
-        { ...terminal(hub), call: transportCall(leg, hub, seqOf(leg, "DEPA")) },
+        { ...terminal(hub), call: transportCall(leg, "from", seqOf(leg, "DEPA")) },
         lag(r),
       );
+      // Known at the hub: once the box is ashore, or when the onward hull is about to sail.
       if (box.rolled)
-        rollKnownAt = Math.min(rollKnownAt, hour(Math.min(onwardDep - 6 * H, discHub + 12 * H)));
+        rollKnownAt = Math.min(
+          rollKnownAt,
+          Math.max(hour(dep1 + 12 * H), hour(Math.min(onwardDep - 6 * H, discHub + 12 * H))),
+        );
       last = leg;
     }
     const arrival = Date.parse(last.arrival);
@@ -565,7 +594,7 @@ export function simulateShipment(
       box,
       "DISC",
       false,
-      { ...terminal(destination), call: transportCall(last, destination, seqOf(last, "ARRI")) },
+      { ...terminal(destination), call: transportCall(last, "to", seqOf(last, "ARRI")) },
       lag(r),
     );
     let free = disc;
@@ -621,7 +650,9 @@ export function simulateShipment(
   for (const call of calls) {
     const listed = call.leg === legs[1] ? [...call.leg.containers, ...rolled] : call.leg.containers;
     const boxesAt = (at: number) => (at < rollKnownAt ? listed : call.leg.containers);
-    publishCall(emit, rng, call, call.leg.unplanned ? rollKnownAt : confirmedAt, boxesAt);
+    // A planned sailing every box was rolled off says nothing more about this shipment.
+    const until = call.leg.containers.length ? Number.POSITIVE_INFINITY : rollKnownAt;
+    publishCall(emit, call, call.leg.unplanned ? rollKnownAt : confirmedAt, boxesAt, until);
   }
 
   const events = emit.events
@@ -643,51 +674,48 @@ export function simulateShipment(
 }
 
 /**
- * PLN (schedule at confirmation), EST revisions when the estimate moves, ACT once it happens.
- * `aboard` lists the boxes an event names at its publication time.
+ * PLN (the proforma, at confirmation), then EST as the network publishes the call (noise.ts
+ * `publish` at the event's creation time): at `knownFrom` and at each instant the sailing's
+ * estimates can move, when this call's does; ACT once it happens. Every box on the sailing sees
+ * the same estimates at the same instants. `aboard` lists the boxes an event names at its
+ * publication time; nothing is published from `until` on (a sailing left with no box of ours).
  */
 function publishCall(
   emit: Emitter,
-  rng: Rng,
   call: Call,
   knownFrom: number,
   aboard: (at: number) => string[],
+  until = Number.POSITIVE_INFINITY,
 ) {
   const leg = call.leg;
-  const dep = Date.parse(leg.departure);
-  const plannedDep = Date.parse(leg.plannedDeparture);
-  const arr = Date.parse(leg.arrival);
   const remark = leg.unplanned
     ? {
         changeRemark: `Missed connection at ${leg.from.locode}: rolled to ${leg.vessel.name} voyage ${leg.voyage}`,
       }
     : {};
-  if (call.planned !== null) {
+  if (call.planned !== null && knownFrom < until) {
     emit.transport(`${call.key}|PLN`, knownFrom, call, "PLN", call.planned, aboard(knownFrom));
   }
-  // Estimate revisions: first publication, then news from the departure and mid-passage.
-  const revisions: Array<[number, number]> = [
-    [knownFrom, call.planned ?? (call.code === "DEPA" ? dep : arr)],
-  ];
-  if (call.code === "DEPA") {
-    revisions.push([Math.max(knownFrom + H, dep - 2 * D), dep]);
-  } else {
-    revisions.push([dep + H, (call.planned ?? arr) + (leg.unplanned ? 0 : dep - plannedDep)]);
-    revisions.push([hour(dep + (arr - dep) / 2), arr]);
-  }
+  const instants = [knownFrom, ...convergenceTimes(call.sailing).filter((t) => t > knownFrom)].sort(
+    (a, b) => a - b,
+  );
   let last: number | null = null;
-  revisions.forEach(([at, estimate], i) => {
-    if (at >= call.actual || at < knownFrom) return;
-    if (last !== null && Math.abs(estimate - last) < H) return;
+  for (const at of instants) {
+    if (at >= call.actual || at >= until) break;
+    const published = publish(call.sailing, at)?.calls.find((c) => c.call.index === call.index);
+    if (!published) continue;
+    const estimate = (call.code === "DEPA" ? published.departure : published.arrival).time;
+    if (estimate === last) continue;
     const weather = call.code === "ARRI" && last !== null && estimate - last > 12 * H;
-    emit.transport(`${call.key}|EST|${i}`, at, call, "EST", estimate, aboard(at), {
+    emit.transport(`${call.key}|EST|${at}`, at, call, "EST", estimate, aboard(at), {
       ...remark,
       ...(weather ? { delayReasonCode: "WEA", changeRemark: "Adverse weather on passage" } : {}),
     });
     last = estimate;
-  });
-  const created = call.actual + Math.round(rng.range(5, 60)) * MIN;
-  emit.transport(`${call.key}|ACT`, created, call, "ACT", call.actual, aboard(created));
+  }
+  // The carrier's systems report a call a few minutes after it happens, the same for every box.
+  const created = call.actual + Math.round(new Rng(`act|${call.key}`).range(5, 60)) * MIN;
+  if (created < until) emit.transport(`${call.key}|ACT`, created, call, "ACT", call.actual, aboard(created));
 }
 
 /** Which carrier and shipment a free-form reference names, or null when the sandbox does not play it. */

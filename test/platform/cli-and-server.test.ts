@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PRODUCTS } from "../../api/shared/products.ts";
+import { DEMO_REFERENCES } from "../../ingest/sandbox/demo.ts";
 import { sharedTestDatabase } from "../helpers/database.ts";
 import { freePort } from "../helpers/redis-server.ts";
 
@@ -76,14 +77,17 @@ test("CLI and every product on its own port: org, key, first call, plan, revoke"
     ).toBe(200);
 
     // The sandbox carrier beside the API: a documented demo reference tracks at once.
+    const reference = DEMO_REFERENCES.find(
+      (d) => d.scac === "MAEU" && d.scenario === "in_transit",
+    )!.reference;
     const demo = await fetch(`${base(0)}/v1/containers`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ identifier: "MAEU4988977", identifier_type: "container_id" }),
+      body: JSON.stringify({ identifier: reference, identifier_type: "container_id" }),
     });
     expect(demo.status).toBe(201);
     const read = (await (
-      await fetch(`${base(0)}/v1/containers/lookup/MAEU4988977`, {
+      await fetch(`${base(0)}/v1/containers/lookup/${reference}`, {
         headers: { authorization: `Bearer ${key}` },
       })
     ).json()) as { data: { carrier: string; events: unknown[] } };
@@ -130,4 +134,4 @@ test("CLI and every product on its own port: org, key, first call, plan, revoke"
     server.kill();
     await server.exited;
   }
-});
+}, 60_000);

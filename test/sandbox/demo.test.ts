@@ -28,8 +28,8 @@ test("every played carrier has every scenario, once", () => {
       "returned_empty",
     ]);
   }
-  expect(isDemoReference(" maeu4988977 ")).toBe(true);
-  expect(isDemoReference("MAEU4988978")).toBe(false);
+  expect(isDemoReference(" mrku0158387 ")).toBe(true);
+  expect(isDemoReference("MRKU0158388")).toBe(false);
 });
 
 test("notes describe the simulated voyages (route, boxes, hold reason, roll, sailing day)", () => {

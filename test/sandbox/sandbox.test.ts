@@ -112,7 +112,7 @@ describe("a transshipped box that misses its connection, from booking to empty r
     for (const e of transport) {
       expect(e.transportCall.modeOfTransport).toBe("VESSEL");
       expect(isValidImo(e.transportCall.vessel!.vesselIMONumber)).toBe(true);
-      expect(e.transportCall.carrierVoyageNumber).toMatch(/^\d{3}[EW]$/);
+      expect(e.transportCall.carrierVoyageNumber).toMatch(/^\d{4}[NEWS]$/);
       expect(e.eventDateTime).toMatch(/[+-]\d{2}:\d{2}$/);
     }
     const destination = v.destination.locode;

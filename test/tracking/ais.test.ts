@@ -9,7 +9,7 @@ import { loadWorld, SANDBOX_SCACS } from "../../ingest/sandbox/world.ts";
 import { bearer, ManualClock, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 import { type RunningSandbox, startSandbox } from "../sandbox/spawn.ts";
 
-const REF = "MAEU4988977"; // Savannah -> Qingdao, sailing 2026-11-02T14:00Z to 2026-11-28T00:00Z
+const REF = "MSAU1742313"; // Singapore -> Rotterdam, one sea passage, at sea from early November
 let sandbox: RunningSandbox;
 let p: TestPlatform;
 let key: string;

@@ -101,6 +101,19 @@ const CUTOFF_LEAD_H: Array<[CutOff["code"], number]> = [
   ["FCO", 24],
 ];
 
+/**
+ * The instants a call's published times can move: call j's estimate converges at its true arrival
+ * less its lead, and calls converge as a prefix (running maximum). Between two of these instants
+ * `publish` gives the same times, so a tracked box re-publishes its estimates exactly there.
+ */
+export function convergenceTimes(s: Sailing, noise: SailingNoise = sailingNoise(s)): number[] {
+  let latest = Number.NEGATIVE_INFINITY;
+  return s.calls.map((c, i) => {
+    latest = Math.max(latest, c.arrival + (noise.delayH[i]! - noise.leadH[i]!) * H);
+    return latest;
+  });
+}
+
 /** The sailing as the carrier publishes it at `now`, or null once it is blanked. */
 export function publish(
   s: Sailing,

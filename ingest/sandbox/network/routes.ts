@@ -49,7 +49,7 @@ export function publishedSailings(service: Service, epoch: number, now: number, 
 }
 
 /** Legs of one service from `origin` (departing in the window) to `destination`. */
-function serviceLegs(
+export function serviceLegs(
   service: Service,
   epoch: number,
   now: number,
