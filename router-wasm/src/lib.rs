@@ -6,6 +6,7 @@ pub mod container;
 pub mod ffi;
 pub mod graph;
 pub mod landmarks;
+pub mod packing;
 pub mod search;
 
 #[cfg(test)]
