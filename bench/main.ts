@@ -14,6 +14,7 @@ const BENCHES = [
   "sqlite-burst.ts",
   "scale-out.ts",
   "schedules.ts",
+  "loadplan.ts",
 ];
 for (const file of BENCHES) {
   const path = join(import.meta.dir, file);
