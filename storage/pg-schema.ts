@@ -132,4 +132,5 @@ export const {
   rateSheets,
   rateLines,
   rateSurcharges,
+  loadPlans,
 } = pgSchema;

@@ -14,6 +14,7 @@ import { type Dialect, postgresDialect, sqliteDialect } from "./dialect.ts";
 import { storageError } from "./errors.ts";
 import { type CarrierEvents, SqlCarrierEvents } from "./events.ts";
 import { type Follows, SqlFollows } from "./follows.ts";
+import { type LoadPlans, SqlLoadPlans } from "./load-plans.ts";
 import { type Orgs, SqlOrgs } from "./orgs.ts";
 import { type Outbox, SqlOutbox } from "./outbox.ts";
 import { pgSchema } from "./pg-schema.ts";
@@ -44,6 +45,7 @@ export interface Repositories {
   follows: Follows;
   scheduleNotices: ScheduleNotices;
   rateSheets: RateSheets;
+  loadPlans: LoadPlans;
 }
 
 export interface Storage extends Repositories {
@@ -79,6 +81,7 @@ function repositories(x: Runner): Repositories {
     follows: new SqlFollows(x),
     scheduleNotices: new SqlScheduleNotices(x),
     rateSheets: new SqlRateSheets(x),
+    loadPlans: new SqlLoadPlans(x),
   };
 }
 
@@ -181,6 +184,9 @@ abstract class BaseStorage implements Storage {
   }
   get rateSheets() {
     return this.root.rateSheets;
+  }
+  get loadPlans() {
+    return this.root.loadPlans;
   }
 }
 

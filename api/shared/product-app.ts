@@ -214,11 +214,18 @@ export function createProductApp(opts: ProductAppOptions) {
       const text = await readCappedText(request, config.maxBodyBytes);
       if (text.trim() === "") return undefined;
       let body: unknown;
+      let methodKey = "";
       try {
-        body = JSON.parse(text);
+        // Elysia's validation message interpolates a wrong-typed value (`${value}`): an object with
+        // its own toString (not a function, as JSON gives) makes that throw, which answered 500.
+        body = JSON.parse(text, (key, value) => {
+          if (key === "toString" || key === "valueOf") methodKey = key;
+          return value;
+        });
       } catch {
         throw new ApiError("validation", "Request body is not valid JSON.");
       }
+      if (methodKey) throw new ApiError("validation", `Request body: no field may be named ${methodKey}.`);
       // Every route takes an object; null, arrays and scalars would slip past optional-only schemas.
       if (body === null || typeof body !== "object" || Array.isArray(body)) {
         throw new ApiError("validation", "Request body must be a JSON object.");

@@ -3,6 +3,7 @@
  * catalogue accepted in event_types. Distance has no webhooks.
  */
 import { RATE_EVENT_TYPES } from "../../ingest/rates/events.ts";
+import { PLAN_EVENT_TYPES } from "../loading/events.ts";
 import type { ProductId } from "../shared/products.ts";
 
 export type WebhookProduct = Exclude<ProductId, "distance">;
@@ -49,7 +50,7 @@ export const WEBHOOK_PRODUCTS: Record<WebhookProduct, WebhookProductDef> = {
       "ping",
     ],
   },
-  loading: { tag: "Portolan-Loadplan", events: ["plan_created", "plan_updated", "plan_deleted", "ping"] },
+  loading: { tag: "Portolan-Loadplan", events: [...PLAN_EVENT_TYPES, "ping"] },
   rates: { tag: "Portolan-Rates", events: [...RATE_EVENT_TYPES, "ping"] },
 };
 

@@ -18,6 +18,8 @@ export const KG_PER: Readonly<Record<WeightUnit, number>> = { kg: 1, lb: 0.45359
 /** Default CoG bounds: within the middle 20 % of the length and 10 % of the width. */
 export const DEFAULT_COG = { longitudinal: 0.1, lateral: 0.05 } as const;
 /** Bounds on one plan's size, so one request cannot hold the engine for long. */
+/** Sides of a piece in mm after conversion: the engine works in whole mm, far below i64 limits. */
+export const SIDE_MM = { min: 1, max: 100_000 } as const;
 export const LIMITS = { itemTypes: 500, boxes: 5000, workBudget: 200_000_000 } as const;
 
 /** A validated problem, in the engine's units, with what the result needs to map back. */
@@ -77,8 +79,14 @@ export function prepare(input: unknown, defaultWork: number): Prepared {
     ["fewest_units", "cheapest"],
     "objective",
   );
-  const mm = (v: unknown, field: string) =>
-    Math.ceil(num(v, field, { positive: true }) * MM_PER[dimensionUnit] - 1e-9);
+  const mm = (v: unknown, field: string) => {
+    const given = num(v, field, { positive: true });
+    const exact = given * MM_PER[dimensionUnit];
+    // Below 1 mm the whole-mm rounding would give a piece of no size.
+    if (exact < SIDE_MM.min || exact > SIDE_MM.max)
+      bad(field, `must be from ${SIDE_MM.min} mm to ${SIDE_MM.max / 1000} m; got ${given} ${dimensionUnit}`);
+    return Math.ceil(exact - 1e-9);
+  };
   const kg = (v: unknown, field: string) => num(v, field, { min: 0 }) * KG_PER[weightUnit];
 
   if (!Array.isArray(input.items) || input.items.length === 0) bad("items", "must be a non-empty array");

@@ -16,6 +16,12 @@ export const CHROMIUM = "/usr/bin/chromium";
  */
 const SCREENSHOTS = process.env.PORTOLAN_SCREENSHOTS ?? join(tmpdir(), "portolan-screenshots");
 
+/** The path a screenshot named `name` is saved at (its folder made). */
+export async function screenshotPath(name: string): Promise<string> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  return join(SCREENSHOTS, name);
+}
+
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
@@ -96,8 +102,7 @@ export const widestStep = (paths: DrawnPath[]) =>
 
 /** Screenshot of the map (saved), decoded: land and route colours counted. */
 export async function mapPixels(page: Page, save: string, routeRgb: [number, number, number]) {
-  await mkdir(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, save) });
+  await page.screenshot({ path: await screenshotPath(save) });
   const img = decodePng(new Uint8Array(await page.locator("#map").screenshot()));
   return {
     img,

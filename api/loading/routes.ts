@@ -1,0 +1,248 @@
+/**
+ * The load-plan routes: create (plans at once), list, read, change (re-plans when the input
+ * changes) and delete plans, and each unit's picture as SVG. Writes need the load-plan entitlement
+ * (as registering a webhook does); reads need a key. Another organisation's plan answers 404 like
+ * one that never existed. Each write and its event commit in one transaction. docs/loadplan.md,
+ * "The load-plan product".
+ */
+import { Elysia, t } from "elysia";
+import { timeOrderedId } from "../../common/ids.ts";
+import { once } from "../../engine/artifacts.ts";
+import { LoadPlanError } from "../../engine/loadplan/errors.ts";
+import { LoadPlanner } from "../../engine/loadplan/planner.ts";
+import { unitSvg } from "../../engine/loadplan/svg.ts";
+import type { LoadPlanResult } from "../../engine/loadplan/types.ts";
+import type { LoadPlanRow } from "../../storage/load-plans.ts";
+import { ApiError } from "../shared/errors.ts";
+import { PAGE_DEFAULT, PAGE_MAX, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
+import type { FullPlatform } from "../shared/platform.ts";
+import { principalOf, requireEntitlement } from "../shared/product-app.ts";
+import { appendPlanEvents, planCreated, planDeleted, planUpdated } from "./events.ts";
+import {
+  apiErrorOf,
+  CreateBody,
+  engineInput,
+  inputOf,
+  PatchBody,
+  type PlanInputJson,
+  PRINTABLE,
+  REFERENCE_MAX,
+} from "./input.ts";
+import { planSummary, planView, resultOf, statusOf } from "./view.ts";
+
+const planners = new Map<string, Promise<LoadPlanner>>();
+
+/** router.wasm of the build directory, loaded on the first plan (the other products do not need it). */
+export const loadPlannerFor = (buildDir: string) =>
+  once(planners, buildDir, () => LoadPlanner.fromBuildDir(buildDir));
+
+/** Times a change is retried when another one committed between its read and its write. */
+const WRITE_ATTEMPTS = 3;
+const SVG_FILE = /^([1-9]\d{0,3})\.svg$/;
+/**
+ * Plan ids are UUIDs (common/ids.ts): anything else names no plan, and never reaches the database
+ * (PostgreSQL refuses a NUL in a text parameter).
+ */
+const PLAN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const same = (a: PlanInputJson, b: PlanInputJson) => JSON.stringify(a) === JSON.stringify(b);
+
+export function loadPlanRoutes(platform: FullPlatform) {
+  const { storage, config } = platform;
+  const base = config.publicUrls.loading;
+  const iso = () => new Date(platform.now()).toISOString();
+  const org = (request: Request) => principalOf(request).org.id;
+  const notFound = (id: string) => new ApiError("notFound", `No load plan ${id} on this account.`);
+  const tags = ["load plans"];
+
+  const plan = async (input: PlanInputJson): Promise<LoadPlanResult> => {
+    const planner = await loadPlannerFor(config.buildDir);
+    try {
+      return planner.plan(engineInput(input));
+    } catch (err) {
+      if (err instanceof LoadPlanError) throw apiErrorOf(err);
+      throw err;
+    }
+  };
+
+  const find = async (request: Request, id: string): Promise<LoadPlanRow> => {
+    const row = PLAN_ID.test(id) ? await storage.loadPlans.get(org(request), id) : undefined;
+    if (!row) throw notFound(id);
+    return row;
+  };
+
+  const idParams = t.Object({ id: t.String({ maxLength: 100, description: "The plan's id" }) });
+
+  return new Elysia({ name: "load-plans" })
+    .post(
+      "/v1/load-plans",
+      async ({ request, body, set }) => {
+        await requireEntitlement(platform, request, "loading");
+        const orgId = org(request);
+        const input = inputOf(body);
+        const result = await plan(input);
+        const at = iso();
+        const row = await storage.transaction(async (tx) => {
+          const stored = await tx.loadPlans.insert({
+            id: timeOrderedId(),
+            orgId,
+            name: body.name,
+            reference: body.reference ?? null,
+            input,
+            result: result as unknown as Record<string, unknown>,
+            status: statusOf(result),
+            version: 1,
+            createdAt: at,
+            updatedAt: at,
+          });
+          await appendPlanEvents(tx, orgId, [planCreated(base, stored)], at);
+          return stored;
+        });
+        set.status = 201;
+        return planView(base, row);
+      },
+      {
+        body: CreateBody,
+        detail: {
+          summary: "Plan a load and store the plan",
+          description:
+            "Plans at once (the request returns when the plan is made) and stores input and result. Units used, each piece's position (mm from the front wall, the left side and the floor), size as placed and orientation, load order and wall, volume and weight utilisation, centre of gravity per unit, unplaced pieces with the reason, and a link to each unit's SVG. Needs the load-plan entitlement. docs/loadplan.md, The load-plan product.",
+          tags,
+        },
+      },
+    )
+    .get(
+      "/v1/load-plans",
+      async ({ request, query }) => {
+        const limit = pageLimit(query.limit);
+        const after = pageAfter(query.cursor);
+        const rows = await storage.loadPlans.page({
+          orgId: org(request),
+          limit,
+          after,
+          reference: query.reference,
+        });
+        const { page, ...more } = pageOf(rows, limit);
+        return { items: page.map((r) => planSummary(base, r)), ...more };
+      },
+      {
+        query: t.Object({
+          limit: t.Optional(
+            t.String({ description: `page size, 1 to ${PAGE_MAX} (default ${PAGE_DEFAULT})` }),
+          ),
+          cursor: t.Optional(t.String({ description: "next_cursor of the previous page" })),
+          reference: t.Optional(
+            t.String({
+              maxLength: REFERENCE_MAX,
+              pattern: PRINTABLE,
+              description: "only plans with this reference",
+            }),
+          ),
+        }),
+        detail: { summary: "The account's load plans, last changed first (no placements)", tags },
+      },
+    )
+    .get(
+      "/v1/load-plans/:id",
+      async ({ request, params }) => planView(base, await find(request, params.id)),
+      {
+        params: idParams,
+        detail: { summary: "One load plan with its input and every placement", tags },
+      },
+    )
+    .patch(
+      "/v1/load-plans/:id",
+      async ({ request, params, body }) => {
+        await requireEntitlement(platform, request, "loading");
+        const orgId = org(request);
+        for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
+          const current = await find(request, params.id);
+          const input = inputOf(body, current.input);
+          const changed: string[] = [];
+          if (body.name !== undefined && body.name !== current.name) changed.push("name");
+          if (body.reference !== undefined && body.reference !== current.reference) changed.push("reference");
+          const replan = !same(input, current.input);
+          if (replan) changed.push("input");
+          if (changed.length === 0) return planView(base, current);
+          const result = replan ? await plan(input) : resultOf(current);
+          const at = iso();
+          const row = await storage.transaction(async (tx) => {
+            const stored = await tx.loadPlans.update(orgId, current.id, current.version, {
+              name: body.name ?? current.name,
+              reference: body.reference === undefined ? current.reference : body.reference,
+              input,
+              result: result as unknown as Record<string, unknown>,
+              status: statusOf(result),
+              version: current.version + 1,
+              updatedAt: at,
+            });
+            if (stored) await appendPlanEvents(tx, orgId, [planUpdated(base, stored, current, changed)], at);
+            return stored;
+          });
+          if (row) return planView(base, row);
+          // Changed or deleted since it was read: read it again (find answers 404 if it went).
+        }
+        throw new ApiError("overloaded", "The plan kept changing under this request; retry.", {
+          retry_after_seconds: 1,
+        });
+      },
+      {
+        params: idParams,
+        body: PatchBody,
+        detail: {
+          summary: "Change a load plan (re-plans when the input changes)",
+          description:
+            "Any field of the create body; an input field replaces the stored one whole (items replaces every item), null resets an optional one to its default. A change of input plans again. Every change adds 1 to version and raises plan_updated; a body changing nothing answers the plan as it is. Needs the load-plan entitlement.",
+          tags,
+        },
+      },
+    )
+    .delete(
+      "/v1/load-plans/:id",
+      async ({ request, params }) => {
+        const orgId = org(request);
+        const at = iso();
+        if (!PLAN_ID.test(params.id)) throw notFound(params.id);
+        const gone = await storage.transaction(async (tx) => {
+          const row = await tx.loadPlans.delete(orgId, params.id);
+          if (row) await appendPlanEvents(tx, orgId, [planDeleted(row, at)], at);
+          return row;
+        });
+        if (!gone) throw notFound(params.id);
+        return { id: gone.id, deleted: true };
+      },
+      { params: idParams, detail: { summary: "Delete a load plan (the row goes; plan_deleted)", tags } },
+    )
+    .get(
+      "/v1/load-plans/:id/units/:file",
+      async ({ request, params }) => {
+        const m = SVG_FILE.exec(params.file);
+        const row = await find(request, params.id);
+        const units = resultOf(row).units;
+        const n = m ? Number(m[1]) : 0;
+        if (n < 1 || n > units.length) {
+          throw new ApiError(
+            "notFound",
+            `No unit ${params.file} in load plan ${row.id}: it has ${units.length} (1.svg to ${units.length}.svg).`,
+          );
+        }
+        const items = (row.input.items as Array<{ id?: string }>).map((it) => ({ id: it.id ?? null }));
+        const svg = unitSvg(units[n - 1]!, items, { title: `${row.name}: unit ${n} of ${units.length}` });
+        return new Response(svg, {
+          headers: { "content-type": "image/svg+xml; charset=utf-8", "cache-control": "private, no-cache" },
+        });
+      },
+      {
+        params: t.Object({
+          id: t.String({ maxLength: 100, description: "The plan's id" }),
+          file: t.String({ maxLength: 20, description: "{n}.svg, n the unit's number from 1" }),
+        }),
+        detail: {
+          summary: "Isometric picture of one unit's load (image/svg+xml)",
+          description:
+            "The unit's outline, every piece drawn far to near with three shaded faces, one colour per item type, and a legend. Keyed like the plan (Authorization: Bearer or x-api-key).",
+          tags,
+        },
+      },
+    );
+}

@@ -1,0 +1,71 @@
+/**
+ * What the load-plan tests share: a platform (SQLite, or PostgreSQL under PORTOLAN_TEST_DB), JSON
+ * calls to the load-plan host with a tenant's key, and small loads the real planner plans fast.
+ */
+
+import type { Config } from "../../api/config.ts";
+import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
+
+export type Json = Record<string, unknown>;
+export interface Reply {
+  status: number;
+  /** The JSON body ({} for an empty or non-JSON one: see text). */
+  body: Json & { ok: boolean; data: Json & { items?: Json[] }; error?: Json };
+  text: string;
+  headers: Headers;
+}
+
+export async function loadingPlatform(overrides: Partial<Config> = {}): Promise<TestPlatform> {
+  return makePlatform(overrides);
+}
+
+/** A tenant entitled to every product, limited generously (the fuzz test sends many calls). */
+export async function loadingTenant(p: TestPlatform, name: string) {
+  const t = await p.tenant({ paid: true, name });
+  await p.accounts.setPlan(t.orgId, { rateLimit: 1_000_000_000 });
+  return { orgId: t.orgId, key: t.keys.loading };
+}
+
+export function apiOf(p: TestPlatform, key: string) {
+  return async (method: string, path: string, body?: unknown): Promise<Reply> => {
+    const res = await p.call("loading", path, {
+      method,
+      ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+      ...bearer(key, { "content-type": "application/json" }),
+    });
+    const text = await res.text();
+    const json = res.headers.get("content-type")?.startsWith("application/json");
+    return { status: res.status, body: json ? JSON.parse(text) : {}, text, headers: res.headers };
+  };
+}
+
+/** One greedy pass: these loads are easy, and the tests stay fast. */
+export const FAST = { work_budget: 0 } as const;
+
+export const PALLET = {
+  id: "pallet",
+  length: 120,
+  width: 80,
+  height: 140,
+  weight: 600,
+  quantity: 6,
+  orientations: "this_side_up",
+} as const;
+export const CRATE = { id: "crate", length: 60, width: 50, height: 40, weight: 40, quantity: 10 } as const;
+
+/** Pallets and crates in a 20' box, cm and kg. */
+export const BODY = {
+  name: "Shanghai consolidation",
+  reference: "BK-1001",
+  dimension_unit: "cm",
+  equipment: ["20GP"],
+  items: [PALLET, CRATE],
+  ...FAST,
+};
+
+/** Rows the organisation has in load_plans. */
+export async function storedPlans(p: TestPlatform, orgId: string) {
+  const t = p.storage.t.loadPlans;
+  const rows = await p.storage.db.select().from(t);
+  return rows.filter((r) => r.orgId === orgId);
+}
