@@ -2,7 +2,7 @@
  * Rate sheets per organisation, their lines and surcharges (docs/rates.md). The rules deciding what
  * to write (identity, digest, events) stay in ingest/rates/import.ts; search logic in engine/rates.
  */
-import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, ne, or } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, ne, or, type SQL } from "drizzle-orm";
 import type { Runner } from "./runner.ts";
 import type { rateLines, rateSheets, rateSurcharges } from "./schema.ts";
 
@@ -77,37 +77,24 @@ export interface RateSheets {
 export class SqlRateSheets implements RateSheets {
   constructor(private readonly x: Runner) {}
 
+  /** The first sheet `where` selects, if any. */
+  private one(where: SQL | undefined): Promise<RateSheetRow | undefined> {
+    const { rateSheets: s } = this.x.t;
+    return this.x.run(async (db) => (await db.select().from(s).where(where).limit(1))[0]);
+  }
+
   byIdentity(orgId: string, carrier: string, mode: string, name: string): Promise<RateSheetRow | undefined> {
     const { rateSheets: s } = this.x.t;
-    return this.x.run(
-      async (db) =>
-        (
-          await db
-            .select()
-            .from(s)
-            .where(and(eq(s.orgId, orgId), eq(s.carrier, carrier), eq(s.mode, mode), eq(s.name, name)))
-            .limit(1)
-        )[0],
-    );
+    return this.one(and(eq(s.orgId, orgId), eq(s.carrier, carrier), eq(s.mode, mode), eq(s.name, name)));
   }
 
   byId(id: string): Promise<RateSheetRow | undefined> {
-    const { rateSheets: s } = this.x.t;
-    return this.x.run(async (db) => (await db.select().from(s).where(eq(s.id, id)).limit(1))[0]);
+    return this.one(eq(this.x.t.rateSheets.id, id));
   }
 
   get(orgId: string, id: string): Promise<RateSheetRow | undefined> {
     const { rateSheets: s } = this.x.t;
-    return this.x.run(
-      async (db) =>
-        (
-          await db
-            .select()
-            .from(s)
-            .where(and(eq(s.orgId, orgId), eq(s.id, id)))
-            .limit(1)
-        )[0],
-    );
+    return this.one(and(eq(s.orgId, orgId), eq(s.id, id)));
   }
 
   lines(sheetId: string): Promise<RateLineRow[]> {

@@ -29,15 +29,16 @@ function unitSummary(base: string, planId: string, u: PlannedUnit, k: number) {
   };
 }
 
+/** What names a plan and its state, first in every view of it. */
+function planHead(row: LoadPlanRow) {
+  return { id: row.id, name: row.name, reference: row.reference, status: row.status, version: row.version };
+}
+
 /** The list item and event subject: the plan without its input and placements. */
 export function planSummary(base: string, row: LoadPlanRow) {
   const r = resultOf(row);
   return {
-    id: row.id,
-    name: row.name,
-    reference: row.reference,
-    status: row.status,
-    version: row.version,
+    ...planHead(row),
     objective: r.objective,
     units_used: r.units.length,
     pieces_placed: r.units.reduce((s, u) => s + u.placements.length, 0),
@@ -53,11 +54,7 @@ export function planSummary(base: string, row: LoadPlanRow) {
 export function planView(base: string, row: LoadPlanRow) {
   const r = resultOf(row);
   return {
-    id: row.id,
-    name: row.name,
-    reference: row.reference,
-    status: row.status,
-    version: row.version,
+    ...planHead(row),
     created_at: row.createdAt,
     updated_at: row.updatedAt,
     input: row.input,

@@ -5,6 +5,7 @@
  */
 import { Elysia, t } from "elysia";
 import { CONTAINER_TYPES, RATE_MODES, type RateMode } from "../../engine/rates/sheet.ts";
+import { sheetFields } from "../../ingest/rates/events.ts";
 import { lineOf, surchargeOf } from "../../ingest/rates/import.ts";
 import type { RateSheetRow } from "../../storage/rates.ts";
 import { ApiError } from "../shared/errors.ts";
@@ -119,12 +120,7 @@ function searchQuery(q: Record<string, string | undefined>, now: number): Search
 export function sheetSummary(s: RateSheetRow) {
   return {
     id: s.id,
-    name: s.name,
-    carrier: s.carrier,
-    mode: s.mode,
-    currency: s.currency,
-    valid_from: s.validFrom,
-    valid_to: s.validTo,
+    ...sheetFields(s),
     source_file: s.sourceFile,
     imported_at: s.importedAt,
     created_at: s.createdAt,

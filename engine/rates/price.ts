@@ -155,10 +155,12 @@ export function priceLine(
   const wm = revenueTons(s);
   let airKg = 0;
   switch (line.basis) {
+    // A rate per unit shipped: a container, or a truck on a flat-rate lane.
     case "per_container":
+    case "per_lane":
       base = {
         code: "BASE",
-        basis: "per_container",
+        basis: line.basis,
         rate: line.rate!,
         quantity: s.quantity,
         amount: money(line.rate! * s.quantity),
@@ -204,15 +206,6 @@ export function priceLine(
             };
       break;
     }
-    case "per_lane":
-      base = {
-        code: "BASE",
-        basis: "per_lane",
-        rate: line.rate!,
-        quantity: s.quantity,
-        amount: money(line.rate! * s.quantity),
-      };
-      break;
   }
   const charges: Charge[] = [base];
   for (const c of surcharges) {

@@ -23,16 +23,23 @@ export interface RaisedRateEvent {
   data: Record<string, unknown>;
 }
 
-/** The sheet as every rates payload names it. */
-export function sheetSubject(s: RateSheetRow): Record<string, unknown> {
+/** A sheet's own fields as the API and the rates payloads name them. */
+export function sheetFields(s: RateSheetRow) {
   return {
-    sheet_id: s.id,
     name: s.name,
     carrier: s.carrier,
     mode: s.mode,
     currency: s.currency,
     valid_from: s.validFrom,
     valid_to: s.validTo,
+  };
+}
+
+/** The sheet as every rates payload names it. */
+export function sheetSubject(s: RateSheetRow): Record<string, unknown> {
+  return {
+    sheet_id: s.id,
+    ...sheetFields(s),
     version: s.version,
     source_file: s.sourceFile,
     imported_at: s.importedAt,

@@ -5,12 +5,12 @@
  * header. SQLite and, under PORTOLAN_TEST_DB, PostgreSQL.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { Dispatcher, deliveryIdFor } from "../../api/webhooks/dispatcher.ts";
-import { verify } from "../../api/webhooks/verify.ts";
+import { Dispatcher } from "../../api/webhooks/dispatcher.ts";
 import type { OutboxEvent } from "../../storage/outbox.ts";
 import type { TestPlatform } from "../helpers/platform.ts";
+import { expectDeliveredOnce } from "../webhooks/delivered.ts";
 import { type Receiver, startReceiver } from "../webhooks/receiver.ts";
-import { testWebhookConfig, until } from "../webhooks/setup.ts";
+import { testWebhookConfig } from "../webhooks/setup.ts";
 import { apiOf, BODY, CRATE, type Json, loadingPlatform, loadingTenant, PALLET } from "./setup.ts";
 
 let rx: Receiver;
@@ -135,30 +135,5 @@ test("each event reaches each subscribed endpoint once, signed with the load-pla
     { hook: hooks.all, rows: rows.filter((r) => r.orgId === org.orgId) },
     { hook: hooks.deleted, rows: rows.filter((r) => r.type === "plan_deleted") },
   ];
-  for (const { hook, rows: mine } of expected)
-    await rx.waitFor(mine.length, (r) => r.path === hook.path, 30_000);
-  await until(async () => {
-    const ds = await p.storage.db.select().from(p.storage.t.webhookDeliveries);
-    return ds.length === 5 && ds.every((d) => d.status === "delivered");
-  }, 30_000);
-  await Bun.sleep(200); // anything extra would have arrived by now
-  for (const { hook, rows: mine } of expected) {
-    const hits = rx.received.filter((r) => r.path === hook.path);
-    expect(hits, hook.path).toHaveLength(mine.length);
-    for (const row of mine) {
-      const id = deliveryIdFor(row.id, hook.id);
-      const hit = hits.find((h) => h.headers["x-portolan-loadplan-delivery"] === id)!;
-      expect(hit, `${hook.path} ${row.type}`).toBeDefined();
-      expect(hit.headers["x-portolan-loadplan-event"]).toBe(row.type);
-      expect(hit.headers["user-agent"]).toBe("Portolan-Loadplan-Webhooks/1");
-      expect(await verify(hit.raw, hit.headers["x-portolan-loadplan-signature"]!, hook.secret)).toBe(true);
-      expect(await verify(hit.raw, hit.headers["x-portolan-loadplan-signature"]!, "whsec_wrong")).toBe(false);
-      expect(JSON.parse(hit.raw.toString())).toEqual({
-        id,
-        type: row.type,
-        occurred_at: new Date(row.occurredAt).toISOString(),
-        data: row.data,
-      });
-    }
-  }
+  await expectDeliveredOnce(rx, p.storage, expected, "loadplan", 5);
 }, 60_000);

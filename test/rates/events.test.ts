@@ -6,15 +6,15 @@
  * signed with the rates header. Runs on SQLite and, under PORTOLAN_TEST_DB, on PostgreSQL.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { Dispatcher, deliveryIdFor } from "../../api/webhooks/dispatcher.ts";
-import { verify } from "../../api/webhooks/verify.ts";
+import { Dispatcher } from "../../api/webhooks/dispatcher.ts";
 import { RateExpirySweep } from "../../ingest/rates/sweep.ts";
 import type { OutboxEvent } from "../../storage/outbox.ts";
 import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
+import { expectDeliveredOnce } from "../webhooks/delivered.ts";
 import { type Receiver, startReceiver } from "../webhooks/receiver.ts";
-import { testWebhookConfig, until } from "../webhooks/setup.ts";
+import { testWebhookConfig } from "../webhooks/setup.ts";
 import { type RatesWorld, ratesWorld } from "./setup.ts";
-import { FCL_CSV, FCL2_CSV } from "./sheets.ts";
+import { FCL_CSV, FCL_HEAD, FCL2_CSV } from "./sheets.ts";
 
 let rx: Receiver;
 let w: RatesWorld;
@@ -84,12 +84,7 @@ test("an import raises rate_added in its transaction, for subscribed organisatio
   ]);
   expect(rows[0]!.data).toEqual({
     sheet_id: sheet.fcl,
-    name: "Asia-Europe Q1",
-    carrier: "MAEU",
-    mode: "OCEAN_FCL",
-    currency: "USD",
-    valid_from: "2026-01-01",
-    valid_to: "2026-03-31",
+    ...FCL_HEAD,
     version: 1,
     source_file: "fcl.csv",
     imported_at: rows[0]!.occurredAt,
@@ -180,30 +175,5 @@ test("each event reaches each subscribed endpoint once, signed with the rates he
     { hook: hooks.all, rows },
     { hook: hooks.expiring, rows: rows.filter((r) => r.type === "rate_expiring") },
   ];
-  for (const { hook, rows: mine } of expected)
-    await rx.waitFor(mine.length, (r) => r.path === hook.path, 30_000);
-  await until(async () => {
-    const ds = await w.p.storage.db.select().from(w.p.storage.t.webhookDeliveries);
-    return ds.length === 8 && ds.every((d) => d.status === "delivered");
-  }, 30_000);
-  await Bun.sleep(200); // anything extra would have arrived by now
-  for (const { hook, rows: mine } of expected) {
-    const hits = rx.received.filter((r) => r.path === hook.path);
-    expect(hits, hook.path).toHaveLength(mine.length);
-    for (const row of mine) {
-      const id = deliveryIdFor(row.id, hook.id);
-      const hit = hits.find((h) => h.headers["x-portolan-rates-delivery"] === id)!;
-      expect(hit, `${hook.path} ${row.type}`).toBeDefined();
-      expect(hit.headers["x-portolan-rates-event"]).toBe(row.type);
-      expect(hit.headers["user-agent"]).toBe("Portolan-Rates-Webhooks/1");
-      expect(await verify(hit.raw, hit.headers["x-portolan-rates-signature"]!, hook.secret)).toBe(true);
-      expect(await verify(hit.raw, hit.headers["x-portolan-rates-signature"]!, "whsec_wrong")).toBe(false);
-      expect(JSON.parse(hit.raw.toString())).toEqual({
-        id,
-        type: row.type,
-        occurred_at: new Date(row.occurredAt).toISOString(),
-        data: row.data,
-      });
-    }
-  }
+  await expectDeliveredOnce(rx, w.p.storage, expected, "rates", 8);
 }, 60_000);

@@ -9,7 +9,7 @@ import { loadConfig } from "../../api/config.ts";
 import { CONTAINER_TYPES } from "../../engine/rates/sheet.ts";
 import { bearer } from "../helpers/platform.ts";
 import { type RatesWorld, ratesWorld } from "./setup.ts";
-import { AIR_CSV, FCL_CSV, FCL_JSON, FCL2_CSV, LCL_CSV, ROAD_CSV } from "./sheets.ts";
+import { AIR_CSV, FCL_CSV, FCL_HEAD, FCL_JSON, FCL2_CSV, LCL_CSV, ROAD_CSV } from "./sheets.ts";
 
 let w: RatesWorld;
 let acme: { orgId: string; keys: Record<string, string> };
@@ -79,12 +79,7 @@ describe("import round trip with the CLI", () => {
     const sheet = csv.body.data;
     expect(sheet).toMatchObject({
       id: ids["fcl.csv"],
-      name: "Asia-Europe Q1",
-      carrier: "MAEU",
-      mode: "OCEAN_FCL",
-      currency: "USD",
-      valid_from: "2026-01-01",
-      valid_to: "2026-03-31",
+      ...FCL_HEAD,
       source_file: "fcl.csv",
       version: 1,
       lines: 4,

@@ -18,14 +18,19 @@ surcharge,,,,,,,,,,,,DOC,per_shipment,50
 surcharge,,,,,,2026-01-31,,,,,,ISPS,per_container,15
 `;
 
-/** The FCL sheet's rates as JSON, lines and surcharges in another order: the same digest. */
-export const FCL_JSON = {
+/** The FCL sheet's own fields as the API and its events name them. */
+export const FCL_HEAD = {
   name: "Asia-Europe Q1",
   carrier: "MAEU",
   mode: "OCEAN_FCL",
   currency: "USD",
   valid_from: "2026-01-01",
   valid_to: "2026-03-31",
+};
+
+/** The FCL sheet's rates as JSON, lines and surcharges in another order: the same digest. */
+export const FCL_JSON = {
+  ...FCL_HEAD,
   lines: [
     { origin: "CNSHA", destination: "DEHAM", equipment: "40HC", rate: 1900 },
     { origin: "CNSHA", destination: "NLRTM", equipment: "20GP", rate: 1000, transit_days: 30 },

@@ -7,32 +7,26 @@
  * under PORTOLAN_TEST_DB, on PostgreSQL.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Dispatcher, deliveryIdFor } from "../../api/webhooks/dispatcher.ts";
-import { verify } from "../../api/webhooks/verify.ts";
 import type { DcsaConnectorConfig } from "../../ingest/carriers/connector.ts";
 import type { ScheduleCall } from "../../ingest/schedules/cs-types.ts";
 import { DEFAULT_SLIP_HOURS } from "../../ingest/schedules/events.ts";
 import { type CarrierSyncResult, firstDeparture, ScheduleSync } from "../../ingest/schedules/sync.ts";
 import type { OutboxEvent } from "../../storage/outbox.ts";
-import { sharedTestDatabase } from "../helpers/database.ts";
-import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
-import { type RunningSandbox, sandboxCarriers, startSandbox } from "../sandbox/spawn.ts";
-import { type Receiver, startReceiver } from "../webhooks/receiver.ts";
-import { testWebhookConfig, until } from "../webhooks/setup.ts";
+import { bearer, type TestPlatform } from "../helpers/platform.ts";
+import type { RunningSandbox } from "../sandbox/spawn.ts";
+import { expectDeliveredOnce } from "../webhooks/delivered.ts";
+import type { Receiver } from "../webhooks/receiver.ts";
+import { type SchedulesWorld, START, schedulesWorld } from "./setup.ts";
 
 const ROOT = join(import.meta.dir, "../..");
 const KEY = "schedules-events-test-key";
 const H = 3_600_000;
-const dir = mkdtempSync(join(tmpdir(), "portolan-schedules-events-"));
-const database = sharedTestDatabase(join(dir, "portolan.sqlite"));
-let clock = Date.parse("2026-02-02T00:00:00Z");
+let clock = START;
+let w: SchedulesWorld;
 let sandbox: RunningSandbox;
 let rx: Receiver;
 let p: TestPlatform;
-let dispatcher: Dispatcher;
 let carriers: DcsaConnectorConfig[];
 
 interface Hook {
@@ -66,13 +60,8 @@ async function org(name: string, endpoints: Array<[string, string[] | undefined]
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ SANDBOX_API_KEY: KEY, SANDBOX_EPOCH: "2026-01-05T00:00:00Z" });
-  await sandbox.setClock({ now: new Date(clock).toISOString() });
-  carriers = await sandboxCarriers(sandbox, KEY);
-  rx = await startReceiver();
-  const webhooks = testWebhookConfig(rx);
-  p = await makePlatform({ database, webhooks });
-  dispatcher = await Dispatcher.start(p.storage, webhooks);
+  w = await schedulesWorld("events", KEY);
+  ({ sandbox, carriers, rx, p } = w);
   orgs.all = await org("every schedules event", [
     ["/ok/all", undefined],
     ["/ok/all-blanks", ["blank_sailing"]],
@@ -81,11 +70,7 @@ beforeAll(async () => {
   orgs.cutoffs = await org("cut-offs only", [["/ok/cutoffs", ["cutoff_approaching"]]]);
 }, 60_000);
 afterAll(async () => {
-  await dispatcher?.stop();
-  await p?.close();
-  await sandbox?.stop();
-  await rx?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await w?.close();
 });
 
 const syncHere = (): Promise<CarrierSyncResult[]> => {
@@ -97,7 +82,12 @@ const syncHere = (): Promise<CarrierSyncResult[]> => {
 async function syncElsewhere(): Promise<CarrierSyncResult[]> {
   const proc = Bun.spawn([process.execPath, join(import.meta.dir, "sync-once.ts")], {
     cwd: ROOT,
-    env: { ...process.env, PORTOLAN_DB: database, CARRIERS: JSON.stringify(carriers), CLOCK: String(clock) },
+    env: {
+      ...process.env,
+      PORTOLAN_DB: w.database,
+      CARRIERS: JSON.stringify(carriers),
+      CLOCK: String(clock),
+    },
     stdout: "pipe",
     stderr: "inherit",
   });
@@ -244,35 +234,6 @@ test("each event reaches each subscribed endpoint once, signed with the schedule
     const types = hook.path === "/ok/all-blanks" ? ["blank_sailing"] : ["blank_sailing", "sailing_slipped"];
     return { hook, rows: rows.filter((r) => r.orgId === orgId && types.includes(r.type)) };
   });
-  for (const { hook, rows: mine } of expected) {
-    expect(mine.length, hook.path).toBeGreaterThan(0);
-    await rx.waitFor(mine.length, (r) => r.path === hook.path, 30_000);
-  }
-  await until(async () => {
-    const ds = await p.storage.db.select().from(p.storage.t.webhookDeliveries);
-    return ds.length > 0 && ds.every((d) => d.status === "delivered");
-  }, 30_000);
-  await Bun.sleep(200); // anything extra would have arrived by now
-  for (const { hook, rows: mine } of expected) {
-    const hits = rx.received.filter((r) => r.path === hook.path);
-    expect(hits, hook.path).toHaveLength(mine.length);
-    for (const row of mine) {
-      const id = deliveryIdFor(row.id, hook.id);
-      const hit = hits.find((h) => h.headers["x-portolan-schedules-delivery"] === id)!;
-      expect(hit, `${hook.path} ${row.type} ${row.data.sailing_id}`).toBeDefined();
-      expect(hit.headers["x-portolan-schedules-event"]).toBe(row.type);
-      expect(hit.headers["user-agent"]).toBe("Portolan-Schedules-Webhooks/1");
-      expect(await verify(hit.raw, hit.headers["x-portolan-schedules-signature"]!, hook.secret)).toBe(true);
-      expect(await verify(hit.raw, hit.headers["x-portolan-schedules-signature"]!, "whsec_wrong")).toBe(
-        false,
-      );
-      expect(JSON.parse(hit.raw.toString())).toEqual({
-        id,
-        type: row.type,
-        occurred_at: new Date(row.occurredAt).toISOString(),
-        data: row.data,
-      });
-    }
-  }
+  await expectDeliveredOnce(rx, p.storage, expected, "schedules");
   expect(rx.received.filter((r) => r.path === "/ok/cutoffs")).toEqual([]);
 }, 60_000);

@@ -11,11 +11,6 @@
  * PORTOLAN_TEST_DB.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Dispatcher, deliveryIdFor } from "../../api/webhooks/dispatcher.ts";
-import { verify } from "../../api/webhooks/verify.ts";
 import type { DcsaConnectorConfig } from "../../ingest/carriers/connector.ts";
 import type { ScheduleCall } from "../../ingest/schedules/cs-types.ts";
 import { CUTOFF_APPROACHING, CutoffSweep, DEFAULT_RENOTICE_HOURS } from "../../ingest/schedules/cutoffs.ts";
@@ -30,11 +25,11 @@ import { openStorage } from "../../storage/open.ts";
 import type { OutboxEvent } from "../../storage/outbox.ts";
 import type { SailingRow } from "../../storage/sailings.ts";
 import type { Storage } from "../../storage/storage.ts";
-import { sharedTestDatabase } from "../helpers/database.ts";
-import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
-import { type RunningSandbox, sandboxCarriers, startSandbox } from "../sandbox/spawn.ts";
-import { type Receiver, startReceiver } from "../webhooks/receiver.ts";
-import { testWebhookConfig, until } from "../webhooks/setup.ts";
+import { bearer, type TestPlatform } from "../helpers/platform.ts";
+import type { RunningSandbox } from "../sandbox/spawn.ts";
+import { expectDeliveredOnce } from "../webhooks/delivered.ts";
+import type { Receiver } from "../webhooks/receiver.ts";
+import { type SchedulesWorld, START, schedulesWorld } from "./setup.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are read field by field and checked by the assertions
 type Json = Record<string, any>;
@@ -45,14 +40,12 @@ const SAILING_LEAD = 48;
 const LANE_LEAD = 72;
 /** Few enough that a followed lane is measured in the window; the threshold comes from the data. */
 const MIN_CALLS = 3;
-const dir = mkdtempSync(join(tmpdir(), "portolan-schedules-watch-"));
-const database = sharedTestDatabase(join(dir, "portolan.sqlite"));
-let clock = Date.parse("2026-02-02T00:00:00Z");
+let clock = START;
+let w: SchedulesWorld;
 let sandbox: RunningSandbox;
 let rx: Receiver;
 let p: TestPlatform;
 let elsewhere: Storage;
-let dispatcher: Dispatcher;
 let carriers: DcsaConnectorConfig[];
 
 interface Org {
@@ -88,14 +81,9 @@ async function get(path: string): Promise<Json> {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ SANDBOX_API_KEY: KEY, SANDBOX_EPOCH: "2026-01-05T00:00:00Z" });
-  await sandbox.setClock({ now: new Date(clock).toISOString() });
-  carriers = await sandboxCarriers(sandbox, KEY);
-  rx = await startReceiver();
-  const webhooks = testWebhookConfig(rx);
-  p = await makePlatform({ database, webhooks }, () => clock);
-  elsewhere = await openStorage(database);
-  dispatcher = await Dispatcher.start(p.storage, webhooks);
+  w = await schedulesWorld("watch", KEY, () => clock);
+  ({ sandbox, carriers, rx, p } = w);
+  elsewhere = await openStorage(w.database);
   orgs.follower = await org("follows a sailing and lanes", "/ok/follower", [
     CUTOFF_APPROACHING,
     RELIABILITY_DROP,
@@ -104,12 +92,8 @@ beforeAll(async () => {
   orgs.slips = await org("follows a lane, takes only slips", "/ok/slips", ["sailing_slipped"]);
 }, 60_000);
 afterAll(async () => {
-  await dispatcher?.stop();
   await elsewhere?.close();
-  await p?.close();
-  await sandbox?.stop();
-  await rx?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await w?.close();
 });
 
 const sync = async () => {
@@ -361,31 +345,11 @@ test("approaching cut-offs of followed sailings and lanes, and reliability drops
   );
 
   // ---- delivery: each row once to its organisation's endpoint, signed with the schedules header ----
-  for (const o of [orgs.follower, orgs.subscriber]) {
-    const mine = rowsNow.filter((r) => r.orgId === o.id && o.types.includes(r.type));
-    expect(mine.length, o.hook.path).toBeGreaterThan(0);
-    await rx.waitFor(mine.length, (r) => r.path === o.hook.path, 30_000);
-    await until(async () => {
-      const ds = await p.storage.db.select().from(p.storage.t.webhookDeliveries);
-      return ds.length > 0 && ds.every((d) => d.status === "delivered");
-    }, 30_000);
-    await Bun.sleep(200); // anything extra would have arrived by now
-    const hits = rx.received.filter((r) => r.path === o.hook.path);
-    expect(hits).toHaveLength(mine.length);
-    for (const row of mine) {
-      const id = deliveryIdFor(row.id, o.hook.id);
-      const hit = hits.find((h) => h.headers["x-portolan-schedules-delivery"] === id)!;
-      expect(hit, `${o.hook.path} ${row.type}`).toBeDefined();
-      expect(hit.headers["x-portolan-schedules-event"]).toBe(row.type);
-      expect(await verify(hit.raw, hit.headers["x-portolan-schedules-signature"]!, o.hook.secret)).toBe(true);
-      expect(JSON.parse(hit.raw.toString())).toEqual({
-        id,
-        type: row.type,
-        occurred_at: new Date(row.occurredAt).toISOString(),
-        data: row.data,
-      });
-    }
-  }
+  const expected = [orgs.follower, orgs.subscriber].map((o) => ({
+    hook: o.hook,
+    rows: rowsNow.filter((r) => r.orgId === o.id && o.types.includes(r.type)),
+  }));
+  await expectDeliveredOnce(rx, p.storage, expected, "schedules");
   expect(
     rx.received.filter(
       (r) => r.path === "/ok/slips" && r.headers["x-portolan-schedules-event"] !== "sailing_slipped",

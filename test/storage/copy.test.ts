@@ -2,8 +2,9 @@
  * `portolan db copy` as an operator runs it: a SQLite file the product wrote (an organisation with
  * its keys, a sandbox voyage's records and carrier events, an air waybill and its airline event,
  * webhook endpoints with deliveries and attempts, the outbox, shipment usage, free-time terms, call
- * counters, a carrier's sailings with their changes and feed) copied by the CLI process into a PostgreSQL schema. Every table is then compared row by
- * row; a second copy is refused and changes nothing; a copy that fails halfway leaves the target
+ * counters, a carrier's sailings with their changes and feed, a follow with its cut-off notice and
+ * the reliability watch's states, an imported rate sheet, a load plan) copied by the CLI process into
+ * a PostgreSQL schema. Every table is then compared row by row; a second copy is refused and changes nothing; a copy that fails halfway leaves the target
  * empty; a key made before the copy works on a platform served from PostgreSQL, and the outbox
  * sequence continues after the copy.
  *
@@ -15,14 +16,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getTableName } from "drizzle-orm";
 import { Dispatcher } from "../../api/webhooks/dispatcher.ts";
+import { readRateFile } from "../../engine/rates/file.ts";
+import { importSheet } from "../../ingest/rates/import.ts";
 import { simulateVoyage } from "../../ingest/sandbox/simulate.ts";
 import { loadWorld, SANDBOX_SCACS } from "../../ingest/sandbox/world.ts";
+import { CUTOFF_APPROACHING, CutoffSweep } from "../../ingest/schedules/cutoffs.ts";
+import { type FollowTarget, followedCalls, LEAD_HOURS } from "../../ingest/schedules/follows.ts";
+import { ReliabilityWatch } from "../../ingest/schedules/reliability-watch.ts";
 import { ScheduleSync } from "../../ingest/schedules/sync.ts";
 import { copyOrder } from "../../storage/copy.ts";
 import { openStorage } from "../../storage/open.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { freshSchema, TEST_POSTGRES } from "../helpers/database.ts";
 import { bearer, ManualClock, makePlatform } from "../helpers/platform.ts";
+import { BODY as LOAD } from "../loading/setup.ts";
+import { FCL_CSV } from "../rates/sheets.ts";
 import { startSandbox } from "../sandbox/spawn.ts";
 import { startReceiver } from "../webhooks/receiver.ts";
 import { apiOf, testWebhookConfig, until } from "../webhooks/setup.ts";
@@ -43,6 +51,18 @@ function cli(args: string[], env: Record<string, string> = {}) {
   });
   return { code: r.exitCode, out: r.stdout.toString().trim().split("\n"), err: r.stderr.toString() };
 }
+
+/** A follow of one sailing, every cut-off code, the longest lead. */
+const sailingFollow = (sailingId: string): FollowTarget => ({
+  kind: "sailing",
+  sailingId,
+  carrier: null,
+  origin: null,
+  destination: null,
+  serviceCode: null,
+  leadHours: LEAD_HOURS.max,
+  cutOffCodes: [],
+});
 
 /** Every table's rows, each table sorted, so two databases compare whatever their row order. */
 async function contents(storage: Storage): Promise<Record<string, unknown[]>> {
@@ -173,6 +193,36 @@ beforeAll(async () => {
     clock.t += 48 * H;
     await sandbox.setClock({ now: new Date(clock.t).toISOString() });
     expect((await schedules.syncCarrier("MAEU")).changes).toBeGreaterThan(0);
+    // A follow of a sailing with a cut-off ahead, swept at the test's clock for an organisation
+    // subscribed to cutoff_approaching (a notice), and the reliability watch run (its states).
+    const call = async (product: "schedules" | "loading", path: string, body: unknown) => {
+      const res = await p.call(product, path, {
+        method: "POST",
+        body: JSON.stringify(body),
+        ...bearer(tenant.keys[product]!, { "content-type": "application/json" }),
+      });
+      return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
+    };
+    const lead = LEAD_HOURS.max * H;
+    const inLead = (at: string) => Date.parse(at) > clock.t && Date.parse(at) <= clock.t + lead;
+    const followed = (await p.storage.db.select().from(p.storage.t.sailings)).find(
+      (s) =>
+        s.status === "active" &&
+        followedCalls(sailingFollow(s.id), s).some(({ call }) => call.cutOffs.some((o) => inLead(o.at))),
+    );
+    expect(followed).toBeDefined();
+    const hook = { url: rx.url("/ok/schedules"), event_types: [CUTOFF_APPROACHING] };
+    expect((await call("schedules", "/v1/webhooks", hook)).status).toBe(201);
+    const follow = { type: "sailing", sailing_id: followed!.id, lead_hours: LEAD_HOURS.max };
+    expect((await call("schedules", "/v1/follows", follow)).status).toBe(201);
+    expect((await new CutoffSweep({ storage: p.storage, now: clock.now }).sweep()).raised).toBeGreaterThan(0);
+    expect(
+      (await new ReliabilityWatch({ storage: p.storage, now: clock.now }).check()).scopes,
+    ).toBeGreaterThan(0);
+    // A rate sheet imported as the CLI does (sheet, lines, surcharges), and a load plan by its route.
+    const sheet = readRateFile("fcl.csv", FCL_CSV);
+    expect((await importSheet(p.storage, tenant.orgId, sheet, "fcl.csv", clock.t)).outcome).toBe("added");
+    expect((await call("loading", "/v1/load-plans", LOAD)).status).toBe(201);
     // Revoked before the copy: must stay revoked after it.
     expect(await p.accounts.revokeKey(tenant.keys.air!)).toBe(true);
 
@@ -197,7 +247,7 @@ afterAll(() => {
 
 test("the source holds rows in every table, so the comparison below covers each", async () => {
   const rows = await contentsOf(source);
-  expect(Object.keys(rows)).toHaveLength(18);
+  expect(Object.keys(rows)).toHaveLength(copyOrder().length);
   for (const [table, list] of Object.entries(rows)) expect([table, list.length > 0]).toEqual([table, true]);
   expect(rows.compat_usage!.length).toBeGreaterThan(1000); // several batches of 500
 });
@@ -212,6 +262,10 @@ const PARENT_FIRST: Array<[parent: string, child: string]> = [
   ["webhook_endpoints", "webhook_deliveries"],
   ["webhook_deliveries", "webhook_attempts"],
   ["sailings", "sailing_changes"],
+  ["orgs", "rate_sheets"],
+  ["rate_sheets", "rate_lines"],
+  ["rate_sheets", "rate_surcharges"],
+  ["orgs", "load_plans"],
 ];
 
 test.each(PARENT_FIRST)("%s is copied before %s", (parent, child) => {
@@ -230,7 +284,7 @@ test("db copy moves every row, refuses a second time, and the platform runs on t
   const tables = Object.keys(before);
   expect(run.out.slice(0, -1)).toEqual(tables.map((t) => `${t}: ${before[t]!.length} rows`));
   const total = tables.reduce((n, t) => n + before[t]!.length, 0);
-  expect(run.out.at(-1)).toStartWith(`copied ${total} rows in 18 tables into postgres://`);
+  expect(run.out.at(-1)).toStartWith(`copied ${total} rows in ${copyOrder().length} tables into postgres://`);
 
   const copied = await contentsOf(target);
   for (const table of tables) expect([table, copied[table]]).toEqual([table, before[table]]);

@@ -1,0 +1,66 @@
+/**
+ * The delivery check the product webhook tests share: each outbox row reaches each endpoint that
+ * should have it exactly once, under the product's own headers, signed with that endpoint's secret,
+ * with the row as its body.
+ */
+import { expect } from "bun:test";
+import { deliveryIdFor } from "../../api/webhooks/dispatcher.ts";
+import { verify } from "../../api/webhooks/verify.ts";
+import type { OutboxEvent } from "../../storage/outbox.ts";
+import type { Storage } from "../../storage/storage.ts";
+import type { Receiver } from "./receiver.ts";
+import { until } from "./setup.ts";
+
+export type DeliveredRow = OutboxEvent & { id: string; occurredAt: string };
+
+export interface Expected {
+  hook: { id: string; secret: string; path: string };
+  /** The rows this endpoint must receive, each once. */
+  rows: DeliveredRow[];
+}
+
+/**
+ * Waits for every expected delivery (and, when `deliveries` is given, for exactly that many
+ * delivery rows, all delivered), then checks each endpoint received its rows once and nothing else.
+ * `product` names the headers: x-portolan-<product>-{delivery,event,signature} and
+ * "Portolan-<Product>-Webhooks/1".
+ */
+export async function expectDeliveredOnce(
+  rx: Receiver,
+  storage: Storage,
+  expected: Expected[],
+  product: "rates" | "loadplan" | "schedules",
+  deliveries?: number,
+): Promise<void> {
+  const header = (name: string) => `x-portolan-${product}-${name}`;
+  const agent = `Portolan-${product[0]!.toUpperCase()}${product.slice(1)}-Webhooks/1`;
+  for (const { hook, rows } of expected) {
+    expect(rows.length, hook.path).toBeGreaterThan(0);
+    await rx.waitFor(rows.length, (r) => r.path === hook.path, 30_000);
+  }
+  await until(async () => {
+    const ds = await storage.db.select().from(storage.t.webhookDeliveries);
+    const counted = deliveries === undefined ? ds.length > 0 : ds.length === deliveries;
+    return counted && ds.every((d) => d.status === "delivered");
+  }, 30_000);
+  await Bun.sleep(200); // anything extra would have arrived by now
+  for (const { hook, rows } of expected) {
+    const hits = rx.received.filter((r) => r.path === hook.path);
+    expect(hits, hook.path).toHaveLength(rows.length);
+    for (const row of rows) {
+      const id = deliveryIdFor(row.id, hook.id);
+      const hit = hits.find((h) => h.headers[header("delivery")] === id)!;
+      expect(hit, `${hook.path} ${row.type} ${row.id}`).toBeDefined();
+      expect(hit.headers[header("event")]).toBe(row.type);
+      expect(hit.headers["user-agent"]).toBe(agent);
+      expect(await verify(hit.raw, hit.headers[header("signature")]!, hook.secret)).toBe(true);
+      expect(await verify(hit.raw, hit.headers[header("signature")]!, "whsec_wrong")).toBe(false);
+      expect(JSON.parse(hit.raw.toString())).toEqual({
+        id,
+        type: row.type,
+        occurred_at: new Date(row.occurredAt).toISOString(),
+        data: row.data,
+      });
+    }
+  }
+}
