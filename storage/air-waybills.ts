@@ -102,7 +102,7 @@ export class SqlAirWaybills implements AirWaybills {
   }
 
   list(orgId: string, filter: AirWaybillFilter): Promise<AirWaybillRow[]> {
-    return listPage(this.x, this.table, orgId, filter);
+    return listPage(this.x, this.table, "air_waybills", orgId, filter);
   }
 
   claimDue(now: string, until: string, limit: number): Promise<string[]> {

@@ -42,11 +42,16 @@ export interface OpenDb {
  */
 export const BUSY_TIMEOUT_MS = 5000;
 
+/** Bytes of the file read through mmap: SQLite's default ceiling (SQLITE_MAX_MMAP_SIZE), address space only. */
+const MMAP_BYTES = 0x7fff0000;
+
 export function openWith(client: SyncSqliteClient, migrationsFolder: string, file: string | null): OpenDb {
   // busy_timeout first: switching a fresh file to WAL takes a lock another process may hold.
   // WAL lets the API read while a poller, a dispatcher or another API process writes.
+  // mmap: reads come from the OS page cache without a read() and a copy per page; a lookup reads
+  // a record's events from pages scattered over the file, where that halves the time (bench/tracking.ts).
   client.exec(
-    `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;`,
+    `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA mmap_size = ${MMAP_BYTES};`,
   );
   const dialect = new SQLiteSyncDialect();
   const tables = extractTablesRelationalConfig(schema, createTableRelationsHelpers);

@@ -17,8 +17,8 @@ interface Preparable<T> {
 
 export interface Dialect {
   readonly name: "sqlite" | "postgres";
-  /** True when the JSON array of strings in `column` holds `value`. */
-  jsonArrayHas(column: Column, value: string): SQL<boolean>;
+  /** True when the JSON array of strings in `column` holds `value` (a string or a placeholder). */
+  jsonArrayHas(column: Column, value: string | SQL): SQL<boolean>;
   /** True when `column` is one of the strings of a JSON array given as text (a placeholder). */
   inJsonList(column: Column, list: SQL | string): SQL<boolean>;
   /** The text at `path` (keys) of a JSON object column, or null. */

@@ -1,5 +1,7 @@
 /** Raw carrier events of a root record, and the corrections a carrier made to them. */
 import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { Db } from "./database.ts";
+import type { Statement } from "./dialect.ts";
 import type { Runner } from "./runner.ts";
 
 export interface StoredEvent {
@@ -39,8 +41,26 @@ export interface CarrierEvents {
   deleteFor(trackedIds: readonly string[]): Promise<void>;
 }
 
+/** A record's events, read on every lookup: prepared once per connection (x.root). */
+const forRecordStatements = new WeakMap<Db, Statement<StoredEvent[]>>();
+
 export class SqlCarrierEvents implements CarrierEvents {
   constructor(private readonly x: Runner) {}
+
+  private get forRecordStatement(): Statement<StoredEvent[]> {
+    let q = forRecordStatements.get(this.x.root);
+    if (!q) {
+      const { carrierEvents } = this.x.t;
+      q = this.x.dialect.statement("events_for_record", this.x.root, (db) =>
+        db
+          .select({ eventId: carrierEvents.eventId, payload: carrierEvents.payload })
+          .from(carrierEvents)
+          .where(eq(carrierEvents.trackedId, sql.placeholder("trackedId"))),
+      );
+      forRecordStatements.set(this.x.root, q);
+    }
+    return q;
+  }
 
   feed(orgId: string, f: FeedFilter): Promise<FeedEvent[]> {
     const { carrierEvents, tracked } = this.x.t;
@@ -93,13 +113,7 @@ export class SqlCarrierEvents implements CarrierEvents {
     });
   }
   forRecord(trackedId: string): Promise<StoredEvent[]> {
-    const { carrierEvents } = this.x.t;
-    return this.x.run((db) =>
-      db
-        .select({ eventId: carrierEvents.eventId, payload: carrierEvents.payload })
-        .from(carrierEvents)
-        .where(eq(carrierEvents.trackedId, trackedId)),
-    );
+    return this.x.run((db) => this.forRecordStatement.execute(db, { trackedId }));
   }
   hasAny(trackedId: string): Promise<boolean> {
     const { carrierEvents } = this.x.t;

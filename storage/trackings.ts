@@ -21,6 +21,8 @@ import {
 } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { claimDue, lockRow } from "./claims.ts";
+import type { Db } from "./database.ts";
+import type { Statement } from "./dialect.ts";
 import { listPage, type PageFilter } from "./pages.ts";
 import type { Runner } from "./runner.ts";
 import type { tracked } from "./schema.ts";
@@ -104,8 +106,63 @@ const treeOf = (t: Tracked, rootId: string) => or(eq(t.id, rootId), eq(t.parentI
 const activeBoxFilter = (t: Tracked, orgId: string) =>
   and(eq(t.orgId, orgId), isNull(t.archivedAt), isNotNull(t.containerNumber));
 
+/** The reads of every tracking request (ocean reads), prepared once: building the SQL cost more than running it. */
+function prepareReads(x: Runner) {
+  const p = sql.placeholder;
+  const { tracked } = x.t;
+  const active = (column: typeof tracked.identifier | typeof tracked.containerNumber) => (db: Db) =>
+    db
+      .select()
+      .from(tracked)
+      .where(and(eq(tracked.orgId, p("orgId")), eq(column, p("identifier")), isNull(tracked.archivedAt)));
+  return {
+    get: x.dialect.statement("trackings_get", x.root, (db) =>
+      db
+        .select()
+        .from(tracked)
+        .where(and(eq(tracked.id, p("id")), eq(tracked.orgId, p("orgId"))))
+        .limit(1),
+    ) as Statement<TrackedRow[]>,
+    // Two indexed lookups: SQLite's planner serves an OR of the two columns with a scan.
+    byIdentifier: x.dialect.statement(
+      "trackings_active_by_identifier",
+      x.root,
+      active(tracked.identifier),
+    ) as Statement<TrackedRow[]>,
+    byContainer: x.dialect.statement(
+      "trackings_active_by_container",
+      x.root,
+      active(tracked.containerNumber),
+    ) as Statement<TrackedRow[]>,
+    children: x.dialect.statement("trackings_children", x.root, (db) =>
+      db
+        .select()
+        .from(tracked)
+        .where(eq(tracked.parentId, p("parentId"))),
+    ) as Statement<TrackedRow[]>,
+  };
+}
+
+type Reads = ReturnType<typeof prepareReads>;
+
+/** One set per connection (x.root), shared by the repositories the storage makes per transaction. */
+const prepared = new WeakMap<Db, Reads>();
+
+function readsFor(x: Runner): Reads {
+  let q = prepared.get(x.root);
+  if (!q) {
+    q = prepareReads(x);
+    prepared.set(x.root, q);
+  }
+  return q;
+}
+
 export class SqlTrackings implements Trackings {
   constructor(private readonly x: Runner) {}
+
+  private get reads(): Reads {
+    return readsFor(this.x);
+  }
 
   private get tracked() {
     return this.x.t.tracked;
@@ -141,25 +198,19 @@ export class SqlTrackings implements Trackings {
   }
 
   get(orgId: string, id: string): Promise<TrackedRow | undefined> {
-    const tracked = this.tracked;
-    return this.one(and(eq(tracked.id, id), eq(tracked.orgId, orgId)));
+    return this.x.run(async (db) => (await this.reads.get.execute(db, { id, orgId }))[0]);
   }
 
   activeCarrying(orgId: string, identifier: string): Promise<TrackedRow[]> {
-    const tracked = this.tracked;
-    return this.x.run(async (db) => {
-      // Two indexed lookups: SQLite's planner serves an OR of the two columns with a scan.
-      const active = (column: typeof tracked.identifier | typeof tracked.containerNumber) =>
-        db
-          .select()
-          .from(tracked)
-          .where(and(eq(tracked.orgId, orgId), eq(column, identifier), isNull(tracked.archivedAt)));
-      return [...(await active(tracked.identifier)), ...(await active(tracked.containerNumber))];
-    });
+    const { byIdentifier, byContainer } = this.reads;
+    return this.x.run(async (db) => [
+      ...(await byIdentifier.execute(db, { orgId, identifier })),
+      ...(await byContainer.execute(db, { orgId, identifier })),
+    ]);
   }
 
   children(parentId: string): Promise<TrackedRow[]> {
-    return this.rows(eq(this.tracked.parentId, parentId));
+    return this.x.run((db) => this.reads.children.execute(db, { parentId }));
   }
 
   parkedBoxes(rootId: string): Promise<Set<string>> {
@@ -271,8 +322,14 @@ export class SqlTrackings implements Trackings {
 
   list(orgId: string, filter: ListFilter): Promise<TrackedRow[]> {
     const tracked = this.tracked;
-    const tags = filter.tags.map((tag) => this.x.dialect.jsonArrayHas(tracked.tags, tag));
-    return listPage(this.x, tracked, orgId, filter, tags);
+    const { dialect } = this.x;
+    const tags = {
+      shape: `tags${filter.tags.length}`,
+      build: (param: (name: string) => SQL) =>
+        filter.tags.map((_, i) => dialect.jsonArrayHas(tracked.tags, param(`tag${i}`))),
+      params: Object.fromEntries(filter.tags.map((tag, i) => [`tag${i}`, tag])),
+    };
+    return listPage(this.x, tracked, "tracked", orgId, filter, tags);
   }
 
   activeBoxes(orgId: string, limit: number): Promise<TrackedRow[]> {

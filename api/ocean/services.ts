@@ -28,6 +28,7 @@ export const MIN_LANE_VOYAGES = 5;
 /** Arrival within this many days of the first plan counts as on time. */
 export const ON_TIME_DAYS = 1;
 const LANE_CACHE_MS = 60_000;
+const PLACE_CACHE_MAX = 50_000;
 
 export async function trackingServices(
   config: Config,
@@ -39,9 +40,22 @@ export async function trackingServices(
     CarrierDirectory.load(config.sourcesDir),
     distanceServices(config.buildDir),
   ]);
+  // Every record and milestone names its ports and zones: one index search per code, not per read.
+  const known = new Map<string, { name: string; timezone: string | null } | null>();
+  const place = (locode: string) => {
+    let p = known.get(locode);
+    if (p === undefined) {
+      const port = locations.port(locode);
+      p = port ? { name: port.name, timezone: port.timezone ?? null } : null;
+      // Carriers send a bounded set of codes; the cap only guards against junk ones piling up.
+      if (known.size >= PLACE_CACHE_MAX) known.clear();
+      known.set(locode, p);
+    }
+    return p;
+  };
   const places: PlaceLookup = {
-    timezone: (locode) => locations.timezoneOf(locode),
-    name: (locode) => locations.port(locode)?.name ?? null,
+    timezone: (locode) => place(locode)?.timezone ?? null,
+    name: (locode) => place(locode)?.name ?? null,
   };
   const connectors = new Map<string, CarrierConnector>(
     config.carriers.map((c) => [c.scac, new DcsaConnector({ now, ...c })]),
