@@ -12,7 +12,8 @@ const LOWER = /^[a-z][a-z_]+$/;
 
 const OK_FAMILY: ProductId[] = ["ocean", "schedules", "loading"];
 
-export function successProblems(product: ProductId, body: Json): string[] {
+/** `path`: the spec gives GET /v1/distance/locations a body of its own, {data: []}. */
+export function successProblems(product: ProductId, body: Json, path?: string): string[] {
   const k = keys(body);
   switch (product) {
     case "ocean":
@@ -25,6 +26,8 @@ export function successProblems(product: ProductId, body: Json): string[] {
     case "rates":
       return k === "data" ? [] : [`${product} success keys ${k}`];
     case "distance":
+      if (path === "/v1/distance/locations")
+        return k === "data" && Array.isArray(body.data) ? [] : [`locations success keys ${k}`];
       if (k !== "data,meta") return [`distance success keys ${k}`];
       return typeof (body.meta as Json).took_ms === "number" ? [] : ["meta.took_ms not a number"];
   }

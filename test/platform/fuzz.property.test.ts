@@ -178,7 +178,7 @@ test.each(PRODUCT_IDS)("%s: no 500, every answer in the envelope", async (produc
         const problems = compat
           ? compatProblems(json)
           : res.ok
-            ? successProblems(product, json)
+            ? successProblems(product, json, where)
             : errorProblems(product, json, { open });
         if (problems.length) throw new Error(`${m} ${url} -> ${res.status}: ${problems.join("; ")}`);
       },
