@@ -1,7 +1,8 @@
 /**
  * HTTP bench: real endpoints against a bare Bun.serve handler answering the same bytes, measured in
  * the same run. Targets: the keyed no-op GET /v1/account (auth, rate window, envelope) and a sea
- * route GET /v1/distance/route (resolution + WASM search + rendering).
+ * route GET /v1/distance/route (resolution + WASM search + rendering), without and with
+ * alternatives; the last line says what the alternatives cost.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -39,6 +40,11 @@ const TARGETS: Target[] = [
     name: "sea route NLRTM-SGSIN",
     product: "distance",
     path: "/v1/distance/route?from=NLRTM&to=SGSIN&alternatives=false",
+  },
+  {
+    name: "sea route NLRTM-SGSIN with alternatives",
+    product: "distance",
+    path: "/v1/distance/route?from=NLRTM&to=SGSIN&alternatives=true",
   },
 ];
 
@@ -83,10 +89,18 @@ export async function httpBench(opts: { seconds: number; concurrency: number; ta
 }
 
 if (import.meta.main) {
-  for (const { target, ours, bare } of await httpBench({ seconds: 5, concurrency: 32 })) {
+  const results = await httpBench({ seconds: 5, concurrency: 32 });
+  for (const { target, ours, bare } of results) {
     console.log(target.name);
     console.log(`  portolan  ${fmt(ours)}`);
     console.log(`  bare Bun  ${fmt(bare)}`);
     console.log(`  ratio     ${(ours.rps / bare.rps).toFixed(2)} of the bare ceiling`);
+  }
+  // Goal (issue 20): a route with alternatives costs at most 3x the same route without them.
+  const [off, on] = [TARGETS[1]!, TARGETS[2]!].map((t) => results.find((r) => r.target === t)?.ours);
+  if (off && on) {
+    console.log(
+      `alternatives on vs off: ${(off.rps / on.rps).toFixed(1)}x the cost per request (req/s), p50 ${(on.p50Ms / off.p50Ms).toFixed(1)}x`,
+    );
   }
 }

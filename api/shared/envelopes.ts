@@ -14,7 +14,8 @@ const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
 export function jsonResponse(body: unknown, status = 200, headers?: Record<string, string>): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS,
+    // The JSON content type wins over a caller's, as Elysia's header merge would have it.
+    headers: headers ? { ...headers, ...JSON_HEADERS } : JSON_HEADERS,
   });
 }
 

@@ -15,7 +15,7 @@ import { ApiError, fromEngine } from "./errors.ts";
 import { health } from "./health.ts";
 import type { Platform } from "./platform.ts";
 import { type ProductDef, product } from "./products.ts";
-import { isCanonicalTarget, ROUTER_HANDLER, routedPath } from "./request-target.ts";
+import { isCanonicalTarget, type PreRoutingContext, ROUTER_HANDLER } from "./request-target.ts";
 
 /** How a path is reached: with a key (bearer header or api_key query) or openly (optionally per-IP limited). */
 export type Access =
@@ -157,9 +157,11 @@ export function createProductApp(opts: ProductAppOptions) {
         },
       }),
     )
-    .onRequest(async (context) => {
-      const { request, set, server } = context;
-      const path = routedPath(context);
+    // Hooks destructure only what they read: a hook that hands its whole context to a function
+    // makes Elysia (sucrose) prepare every field for every route: headers copied to an object,
+    // cookies parsed, on each request.
+    .onRequest(async ({ request, set, server, path: routed }: PreRoutingContext) => {
+      const path = routed ?? "/";
       const access = accessOf(path);
       const state: RequestState = { start: performance.now(), access, principal: null };
       states.set(request, state);
@@ -232,9 +234,8 @@ export function createProductApp(opts: ProductAppOptions) {
       }
       return body;
     })
-    .onError((context) => {
-      const { code, error, request, set } = context;
-      const path = routedPath(context);
+    .onError(({ code, error, request, set, path: routed }) => {
+      const path = routed ?? "/";
       const state = states.get(request);
       const style = (state?.access ?? accessOf(path)).errors;
       let failure: ApiError;
@@ -264,9 +265,14 @@ export function createProductApp(opts: ProductAppOptions) {
       if (responseValue instanceof Response) return responseValue;
       const start = states.get(request)?.start ?? performance.now();
       const took = Math.round((performance.now() - start) * 1000) / 1000;
+      // The rate headers go into this Response: left on `set`, Elysia would copy the finished
+      // Response into another one to add them.
+      const headers = set.headers as Record<string, string>;
+      set.headers = {};
       return jsonResponse(
         successBody(def, responseValue, took),
         typeof set.status === "number" ? set.status : 200,
+        headers,
       );
     })
     .get("/healthz", () => ({ product: def.id, ...health(platform) }), {

@@ -21,7 +21,13 @@ export function isCanonicalTarget(url: string): boolean {
   return !/[?#\s\\]/.test(authority);
 }
 
-/** The path the router matched on (set on the context before any hook; untyped on pre-routing hooks). */
-export function routedPath(context: object): string {
-  return (context as { path?: string }).path ?? "/";
+/**
+ * What the pre-routing hook reads. Elysia sets `path` (the path the router matches on) on the
+ * context before any hook, though its types leave it off pre-routing hooks.
+ */
+export interface PreRoutingContext {
+  request: Request;
+  set: { headers: Record<string, unknown> };
+  server: { requestIP(request: Request): { address: string } | null } | null;
+  path?: string;
 }

@@ -102,3 +102,29 @@ export function checkMode(mode: string): RoutingMode {
   }
   return m as RoutingMode;
 }
+
+/**
+ * Seas whose only ways out are two passages (with the default closures): the Mediterranean
+ * (Gibraltar, Suez: the Bosporus leads only to the Black Sea; the Rhone, Danube and Don lanes are
+ * inland) and the Red Sea (Suez, Bab-el-Mandeb). A route through both ways out of such a sea has
+ * its ends outside it; once either is closed, a shortest route never enters it (in and out by one
+ * passage is a loop), so closing either gives the same route. Seas chain through a shared passage
+ * (Gibraltar, Suez, Bab-el-Mandeb on Europe-Asia routes).
+ */
+export const ENCLOSED_SEAS: ReadonlyArray<{ id: string; exits: readonly [PassageId, PassageId] }> = [
+  { id: "mediterranean", exits: ["gibraltar", "suez"] },
+  { id: "red_sea", exits: ["suez", "babelmandeb"] },
+];
+
+/**
+ * Of a route's passages (gate codes as the router reports them: 1 + index in GATE_IDS, in route
+ * order), the ones worth closing for an alternative: the first of each run of passages joined by
+ * ENCLOSED_SEAS, every other passage as it is. Closing a later one of a run searches again for the
+ * route closing the first already found, which the alternatives would drop as a repeat.
+ */
+export function alternativeClosures(gates: readonly number[]): number[] {
+  const ids = gates.map((g) => GATE_IDS[g - 1]);
+  const joined = (a: GateId | undefined, b: GateId | undefined) =>
+    ENCLOSED_SEAS.some(({ exits: [x, y] }) => (a === x && b === y) || (a === y && b === x));
+  return gates.filter((_, i) => !ids.slice(0, i).some((earlier) => joined(earlier, ids[i])));
+}
