@@ -4,8 +4,8 @@
  * into a SQLite file. The sync's window is fixed (8 weeks back, 12 ahead of its clock), so the bench
  * syncs every carrier three times, moving the sandbox clock and the sync's clock 20 weeks each time:
  * the windows join end to end and cover 60 weeks of departures. Queries: real port pairs read off the
- * stored sailings, lanes one sailing serves and lanes only a transshipment joins, over windows of 4 to
- * 8 weeks inside the year (fixed seed). Measured in-process (app.handle, one at a time) against the
+ * stored sailings, lanes one sailing serves and lanes only a transshipment joins (also searched with up
+ * to 2 transshipments), over windows of 4 to 8 weeks inside the year (fixed seed). Measured in-process (app.handle, one at a time) against the
  * keyed no-op GET /v1/account, then over HTTP on a loopback socket (bench/servers.ts) against a bare
  * Bun.serve answering a body of the same size, in the same run. Usage: bun bench/schedules.ts [--quick]
  */
@@ -189,6 +189,7 @@ try {
     ["direct lanes, direct_only=true", queries(directLanes, QUERIES, "&direct_only=true", rand)],
     ["direct lanes, up to 1 transshipment", queries(directLanes, QUERIES, "", rand)],
     ["transfer-only lanes, 1 transshipment", queries(transferLanes, QUERIES, "", rand)],
+    ["transfer-only lanes, up to 2", queries(transferLanes, QUERIES, "&max_transshipments=2", rand)],
   ];
 
   const departures = synced.rows.map((r) => r.departsAt).sort();

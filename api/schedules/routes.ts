@@ -16,7 +16,15 @@ import { ApiError } from "../shared/errors.ts";
 import { flag, PAGE_DEFAULT, PAGE_MAX } from "../shared/paging.ts";
 import { best, callKey, callsOf, callView, HOUR_MS, sailingHeader, sailingView } from "./calls.ts";
 import * as p from "./params.ts";
-import { MAX_CONNECTION_WAIT_MS, MIN_CONNECTION_MS, routeView, searchRoutes } from "./search.ts";
+import {
+  MAX_CONNECTION_WAIT_MS,
+  MAX_TRANSIT_MS,
+  MAX_TRANSSHIPMENTS,
+  MIN_CONNECTION_MS,
+  routeView,
+  SLACK_MS,
+  searchReading,
+} from "./search.ts";
 
 const DAY_MS = 24 * HOUR_MS;
 /** Windows in days: default and maximum per route (docs/schedules.md). */
@@ -26,13 +34,6 @@ export const WINDOWS = {
   vessel: { default: 28, max: 120 },
   reliability: { default: RELIABILITY_WINDOW_DAYS, max: 56 },
 } as const;
-/**
- * Stored sailings are selected by planned span; published times run up to a few days off it
- * (the sandbox: -6 h to +72 h), so the read reaches this far either side and filters exactly.
- */
-export const SLACK_MS = 7 * DAY_MS;
-/** How long one sailing (a voyage of a service) lasts at most, for the onward legs of a transfer. */
-export const SAILING_SPAN_MS = 70 * DAY_MS;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const optional = t.Optional(t.String());
@@ -64,23 +65,16 @@ export function scheduleRoutes(prefix: string, { sailings, now }: SchedulesDeps)
         const destination = p.unlocode("destination", query.destination);
         if (origin === destination) throw new ApiError("validation", "origin and destination must differ.");
         const win = p.dateWindow(query, now(), WINDOWS.pointToPoint.default, WINDOWS.pointToPoint.max);
-        const limitTs = p.intParam("max_transshipments", query.max_transshipments, 1, 0, 1);
-        const maxTransshipments = flag("direct_only", query.direct_only) ? 0 : (limitTs as 0 | 1);
+        const limitTs = p.intParam("max_transshipments", query.max_transshipments, 1, 0, MAX_TRANSSHIPMENTS);
+        const maxTransshipments = flag("direct_only", query.direct_only) ? 0 : (limitTs as 0 | 1 | 2);
         const sort = p.oneOf("sort", query.sort, ["departure", "transit_time"] as const, "departure");
         const limit = p.intParam("limit", query.limit, PAGE_DEFAULT, 1, PAGE_MAX);
-        const rows = await sailings.overlapping({
-          from: iso(win.fromMs - SLACK_MS),
-          to: iso(win.toMs + (maxTransshipments ? SAILING_SPAN_MS + MAX_CONNECTION_WAIT_MS : SLACK_MS)),
-          carriers: p.carriers(query.carrier),
-        });
-        const found = searchRoutes(rows, {
-          origin,
-          destination,
-          fromMs: win.fromMs,
-          toMs: win.toMs,
-          maxTransshipments,
-          sort,
-        });
+        const carriers = p.carriers(query.carrier);
+        const { routes: found } = await searchReading(
+          (from, to, only) =>
+            sailings.overlapping({ from: iso(from), to: iso(to), carriers: only ?? carriers }),
+          { origin, destination, fromMs: win.fromMs, toMs: win.toMs, maxTransshipments, sort },
+        );
         return {
           origin,
           destination,
@@ -102,7 +96,7 @@ export function scheduleRoutes(prefix: string, { sailings, now }: SchedulesDeps)
           direct_only: t.Optional(
             t.String({ description: "true: no transshipment (as max_transshipments=0)" }),
           ),
-          max_transshipments: t.Optional(t.String({ description: "0 or 1 (default 1)" })),
+          max_transshipments: t.Optional(t.String({ description: `0 to ${MAX_TRANSSHIPMENTS} (default 1)` })),
           sort: t.Optional(t.String({ description: "departure (default) or transit_time" })),
           limit: t.Optional(
             t.String({ description: `routes returned, 1 to ${PAGE_MAX} (default ${PAGE_DEFAULT})` }),
@@ -110,7 +104,7 @@ export function scheduleRoutes(prefix: string, { sailings, now }: SchedulesDeps)
         }),
         detail: doc(
           "Point-to-point routings between two ports",
-          `Departures from origin (best-known time) within from..to (default ${WINDOWS.pointToPoint.default} days, at most ${WINDOWS.pointToPoint.max}). A transshipment connects two sailings of one carrier at a hub, at least ${MIN_CONNECTION_MS / HOUR_MS} h apart.`,
+          `Departures from origin (best-known time) within from..to (default ${WINDOWS.pointToPoint.default} days, at most ${WINDOWS.pointToPoint.max}). A transshipment connects two sailings of one carrier at a hub, ${MIN_CONNECTION_MS / HOUR_MS} h to ${MAX_CONNECTION_WAIT_MS / DAY_MS} days apart; a hull continuing through its turn into its next voyage is one vessel leg (no transshipment). Transits up to ${MAX_TRANSIT_MS / DAY_MS} days.`,
         ),
       },
     )
