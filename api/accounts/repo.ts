@@ -39,6 +39,8 @@ export class AccountsRepo {
    * through this repo, so a revocation anywhere takes effect on the next request.
    */
   private readonly principals = new Map<string, Principal & { keyExpiresAt: string | null }>();
+  /** Entitlement expiry per `org|product` (null: none granted), on the same terms as principals. */
+  private readonly entitlements = new Map<string, { expiresAt: string | null } | null>();
   private seenVersion = -1;
   /** Moves on every clear: a lookup that started before one does not refill the cache with a stale row. */
   private generation = 0;
@@ -54,7 +56,17 @@ export class AccountsRepo {
 
   private forget(): void {
     this.principals.clear();
+    this.entitlements.clear();
     this.generation++;
+  }
+
+  /** Empties the caches when another connection or process may have changed accounts. */
+  private revalidate(): void {
+    const version = this.storage.dataVersion();
+    if (version !== this.seenVersion || this.principals.size + this.entitlements.size > 10_000) {
+      this.forget();
+      this.seenVersion = version;
+    }
   }
 
   async createOrg(name: string, plan: PlanSettings = {}): Promise<Org> {
@@ -93,19 +105,32 @@ export class AccountsRepo {
   }
 
   /** Grants (or renews) a product; expiresAt null = no expiry. */
-  setEntitlement(orgId: string, productId: ProductId, expiresAt: string | null): Promise<void> {
-    return this.storage.accounts.upsertEntitlement(orgId, productId, expiresAt);
+  async setEntitlement(orgId: string, productId: ProductId, expiresAt: string | null): Promise<void> {
+    await this.storage.accounts.upsertEntitlement(orgId, productId, expiresAt);
+    this.forget();
   }
 
-  removeEntitlement(orgId: string, productId: ProductId): Promise<void> {
-    return this.storage.accounts.deleteEntitlement(orgId, productId);
+  async removeEntitlement(orgId: string, productId: ProductId): Promise<void> {
+    await this.storage.accounts.deleteEntitlement(orgId, productId);
+    this.forget();
   }
 
-  /** "active", "expired" or "none" for the product at the current time. */
+  /**
+   * "active", "expired" or "none" for the product at the current time. The row is cached like a
+   * principal (every request of /v1/account and every write asks); expiry is judged per call.
+   */
   async entitlement(orgId: string, productId: ProductId): Promise<"active" | "expired" | "none"> {
-    const row = await this.storage.accounts.entitlement(orgId, productId);
-    if (!row) return "none";
-    return row.expiresAt !== null && Date.parse(row.expiresAt) <= this.now() ? "expired" : "active";
+    this.revalidate();
+    const key = `${orgId}|${productId}`;
+    let grant = this.entitlements.get(key);
+    if (grant === undefined) {
+      const generation = this.generation;
+      const row = await this.storage.accounts.entitlement(orgId, productId);
+      grant = row ? { expiresAt: row.expiresAt } : null;
+      if (generation === this.generation) this.entitlements.set(key, grant);
+    }
+    if (!grant) return "none";
+    return grant.expiresAt !== null && Date.parse(grant.expiresAt) <= this.now() ? "expired" : "active";
   }
 
   async createKey(
@@ -158,11 +183,7 @@ export class AccountsRepo {
    */
   async authenticate(key: string): Promise<Principal | null> {
     const hash = await sha256Hex(key);
-    const version = this.storage.dataVersion();
-    if (version !== this.seenVersion || this.principals.size > 10_000) {
-      this.forget();
-      this.seenVersion = version;
-    }
+    this.revalidate();
     let principal = this.principals.get(hash);
     if (!principal) {
       const generation = this.generation;
