@@ -19,6 +19,7 @@ import { readArtifact } from "../artifacts.ts";
 import { checkCargoTonnes, type Emissions, legEmissions } from "../emissions.ts";
 import { EngineError } from "../errors.ts";
 import {
+  alternativeClosures,
   checkMode,
   checkSpeed,
   DEFAULT_MASK,
@@ -197,10 +198,11 @@ export class SeaRouter {
     const route = this.present(main, "Direct", speed, wantPath, tonnes);
     const alternatives: SeaRoute[] = [];
     if (req.alternatives) {
-      // Close each passage of the main route in turn; keep routes with a different passage set.
+      // Close each passage of the main route in turn (one per enclosed sea's pair of exits: either
+      // closure gives the same route); keep routes with a different passage set.
       const seen = new Set([main.gates.slice().sort().join(",")]);
       const found: Array<{ raw: RawRoute; label: string }> = [];
-      for (const gate of main.gates) {
+      for (const gate of alternativeClosures(main.gates)) {
         const raw = this.routeRaw(req.from, req.to, closed | (1 << (gate - 1)), wantPath, budget);
         const key = raw.gates.slice().sort().join(",");
         if (raw.status !== STATUS.found || seen.has(key)) continue;
