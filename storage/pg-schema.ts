@@ -71,9 +71,9 @@ function mirror(table: SQLiteTable, mirrored: Map<SQLiteTable, ReturnType<typeof
       extras.push(primaryKey({ name: pk.getName(), columns: cols(pk.columns) }));
     }
     for (const ix of config.indexes) {
-      const b = (ix.config.unique ? uniqueIndex : index)(ix.config.name).on(
-        ...cols(ix.config.columns as { name: string }[]),
-      );
+      // json has no btree operator class: PostgreSQL reads such a column from the row instead.
+      const keys = (ix.config.columns as AnySQLiteColumn[]).filter((c) => c.columnType !== "SQLiteTextJson");
+      const b = (ix.config.unique ? uniqueIndex : index)(ix.config.name).on(...cols(keys));
       extras.push(ix.config.where ? b.where(rebind(ix.config.where, byName)) : b);
     }
     for (const fk of config.foreignKeys) {

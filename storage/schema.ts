@@ -144,7 +144,16 @@ export const tracked = sqliteTable(
     index("tracked_org_updated").on(t.orgId, t.archivedAt, t.updatedAt, t.id),
     index("tracked_org_identifier").on(t.orgId, t.identifier),
     index("tracked_org_container").on(t.orgId, t.containerNumber),
-    index("tracked_lane").on(t.carrierCode, t.originUnlocode, t.destinationUnlocode),
+    // The lane's on-time share (laneArrivals) from the index alone: stage, box and arrival delay
+    // included, no row reads. PostgreSQL keeps the json column out of the key (pg-schema.ts).
+    index("tracked_lane").on(
+      t.carrierCode,
+      t.originUnlocode,
+      t.destinationUnlocode,
+      t.stage,
+      t.containerNumber,
+      t.delayBars,
+    ),
     index("tracked_parent").on(t.parentId),
     index("tracked_next_poll").on(t.nextPollAt),
   ],
@@ -165,14 +174,19 @@ export const carrierEvents = sqliteTable(
 );
 
 /** A carrier changed an event it had already sent under the same id: kept for audit. */
-export const corrections = sqliteTable("corrections", {
-  id: text("id").primaryKey(),
-  trackedId: text("tracked_id").notNull(),
-  eventId: text("event_id").notNull(),
-  before: text("before", { mode: "json" }).notNull(),
-  after: text("after", { mode: "json" }).notNull(),
-  recordedAt: text("recorded_at").notNull(),
-});
+export const corrections = sqliteTable(
+  "corrections",
+  {
+    id: text("id").primaryKey(),
+    trackedId: text("tracked_id").notNull(),
+    eventId: text("event_id").notNull(),
+    before: text("before", { mode: "json" }).notNull(),
+    after: text("after", { mode: "json" }).notNull(),
+    recordedAt: text("recorded_at").notNull(),
+  },
+  // Counted per record on every lookup (Trackings.eventsStamp).
+  (t) => [index("corrections_tracked").on(t.trackedId)],
+);
 
 /**
  * Webhook outbox: written in the same transaction as the state change that raised the event; the

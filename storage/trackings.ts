@@ -93,6 +93,12 @@ export interface Trackings {
    * and how many within `onTimeDays` of the first plan.
    */
   laneArrivals(lane: Lane, onTimeDays: number): Promise<{ total: number; onTime: number }>;
+  /**
+   * A stamp of a root record's stored events ("" once the record is gone): events are only ever
+   * added or corrected (each correction leaves a row in corrections) until the record is deleted,
+   * so the two counts only grow and an equal stamp means the same events. Two index counts.
+   */
+  eventsStamp(rootId: string): Promise<string>;
 }
 
 export interface Lane {
@@ -109,7 +115,7 @@ const activeBoxFilter = (t: Tracked, orgId: string) =>
 /** The reads of every tracking request (ocean reads), prepared once: building the SQL cost more than running it. */
 function prepareReads(x: Runner) {
   const p = sql.placeholder;
-  const { tracked } = x.t;
+  const { tracked, carrierEvents, corrections } = x.t;
   const active = (column: typeof tracked.identifier | typeof tracked.containerNumber) => (db: Db) =>
     db
       .select()
@@ -134,6 +140,17 @@ function prepareReads(x: Runner) {
       x.root,
       active(tracked.containerNumber),
     ) as Statement<TrackedRow[]>,
+    eventsStamp: x.dialect.statement("trackings_events_stamp", x.root, (db) =>
+      db
+        .select({
+          // The id as a parameter, not a correlated column: drizzle writes columns in sql`` unqualified,
+          // and an unqualified "id" inside corrections would name corrections.id.
+          events: sql<number>`(select count(*) from ${carrierEvents} where ${carrierEvents.trackedId} = ${p("id")})`,
+          corrections: sql<number>`(select count(*) from ${corrections} where ${corrections.trackedId} = ${p("id")})`,
+        })
+        .from(tracked)
+        .where(eq(tracked.id, p("id"))),
+    ) as Statement<Array<{ events: number; corrections: number }>>,
     children: x.dialect.statement("trackings_children", x.root, (db) =>
       db
         .select()
@@ -211,6 +228,14 @@ export class SqlTrackings implements Trackings {
 
   children(parentId: string): Promise<TrackedRow[]> {
     return this.x.run((db) => this.reads.children.execute(db, { parentId }));
+  }
+
+  eventsStamp(rootId: string): Promise<string> {
+    return this.x.run(async (db) => {
+      const [row] = await this.reads.eventsStamp.execute(db, { id: rootId });
+      // PostgreSQL's count is a bigint (a string here): the stamp is text either way.
+      return row ? `${row.events}/${row.corrections}` : "";
+    });
   }
 
   parkedBoxes(rootId: string): Promise<Set<string>> {

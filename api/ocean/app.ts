@@ -148,7 +148,7 @@ export function oceanApp(platform: FullPlatform) {
         const existing =
           (await engine.findActive(org.id, identifier)) ??
           (await engine.findActive(org.id, identifier.replace(/[\s-]/g, "")));
-        if (existing && !existing.adding) return lookupRecord(engine, existing, tracking.confidence);
+        if (existing && !existing.adding) return lookupRecord(tracking, existing);
         if (existing) return inProgress(set);
         // Never seen: register now (a shipment slot, like an add) and let the carrier answer meanwhile.
         const type = looksLikeContainer(identifier) ? "container_id" : "bill_of_lading";
@@ -190,8 +190,7 @@ export function oceanApp(platform: FullPlatform) {
     )
     .get(
       "/v1/containers/:id",
-      async ({ request, params }) =>
-        lookupRecord(engine, await ownRecord(request, params.id), tracking.confidence),
+      async ({ request, params }) => lookupRecord(tracking, await ownRecord(request, params.id)),
       { detail: { summary: "Read one tracked record by its UUID (lookup record)" } },
     )
     .post(

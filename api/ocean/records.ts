@@ -7,6 +7,9 @@ import type { VesselPosition } from "../../ingest/ais/positions.ts";
 import type { Demurrage } from "../../ingest/tracking/demurrage.ts";
 import type { TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
 import { type Milestone, toMilestone } from "../../ingest/tracking/timeline.ts";
+import type { Storage } from "../../storage/storage.ts";
+import { PARKED_REASON } from "../../storage/trackings.ts";
+import type { TimelineCache } from "./timeline-cache.ts";
 
 export type Source = "direct_carrier" | "warm_db";
 
@@ -356,22 +359,61 @@ const same = (entry: Provenance, ...fields: string[]): Record<string, Provenance
 /** Share of on-time arrivals (within a day of the first plan) on the lane; null under five voyages. */
 export type LaneConfidence = (row: TrackedRow) => Promise<number | null>;
 
-export async function lookupRecord(engine: TrackingEngine, row: TrackedRow, confidence: LaneConfidence) {
+export type MilestoneView = Readonly<ReturnType<typeof milestoneView>>;
+
+/** What a lookup record is read from. */
+export interface LookupSources {
+  engine: TrackingEngine;
+  storage: Storage;
+  confidence: LaneConfidence;
+  timelines: TimelineCache<readonly MilestoneView[]>;
+}
+
+/**
+ * The record's milestones, rendered once per version (see TimelineCache). `stamp` is the events
+ * stamp of the record's root, read before this: a render may see newer events than the stamp says
+ * (it is then stored under the older stamp and rendered again at the next read), never older ones.
+ * A record's share of its root's events: its box's (none while parked) or, for a B/L or booking, all
+ * but those of its parked boxes. A parked set only shrinks while the events stay the same (a box is
+ * parked only when the carrier first names it), so a version never comes back to an earlier value.
+ */
+async function milestonesOf(
+  t: LookupSources,
+  r: TrackedRow,
+  stamp: string,
+  parkedBoxes: string,
+): Promise<readonly MilestoneView[]> {
+  const version = `${r.parentId ?? r.id}@${stamp}|${r.containerNumber}|${r.archivedReason === PARKED_REASON}|${parkedBoxes}`;
+  const cached = stamp ? t.timelines.get(r.id, version) : undefined;
+  if (cached) return cached;
+  // Frozen: one rendering is shared by every response until the version moves.
+  const rendered = Object.freeze(
+    (await t.engine.timeline(r)).map((e) => Object.freeze(milestoneView(toMilestone(e, t.engine.places)))),
+  );
+  if (stamp) t.timelines.set(r.id, version, rendered);
+  return rendered;
+}
+
+export async function lookupRecord(t: LookupSources, row: TrackedRow) {
+  const { engine } = t;
+  // The stamp first: see milestonesOf.
+  const stamp = await t.storage.trackings.eventsStamp(row.parentId ?? row.id);
   const dem = await engine.demurrage(row);
   const position = engine.vesselPosition(row);
   const fixAt = position?.position_fix_at ?? null;
   // last_updated_at: the more recent of the carrier check and the AIS fix.
   const aisNewer =
     fixAt !== null && (row.lastPolledAt === null || Date.parse(fixAt) > Date.parse(row.lastPolledAt));
-  const milestones = async (r: TrackedRow) =>
-    (await engine.timeline(r)).map((e) => milestoneView(toMilestone(e, engine.places)));
-  const events = await milestones(row);
-  const children =
-    row.identifierType === "container_id"
-      ? null
-      : await Promise.all(
-          (await engine.children(row.id)).map(async (c) => ({ c, events: await milestones(c) })),
-        );
+  const kids = row.identifierType === "container_id" ? null : await engine.children(row.id);
+  const parked = (kids ?? [])
+    .filter((c) => c.archivedReason === PARKED_REASON)
+    .map((c) => c.containerNumber)
+    .sort()
+    .join(",");
+  const events = await milestonesOf(t, row, stamp, parked);
+  const children = kids
+    ? await Promise.all(kids.map(async (c) => ({ c, events: await milestonesOf(t, c, stamp, "") })))
+    : null;
   return {
     id: row.id,
     container_number: row.containerNumber,
@@ -409,7 +451,7 @@ export async function lookupRecord(engine: TrackingEngine, row: TrackedRow, conf
     origin_name: portName(engine, row.originUnlocode),
     destination_name: portName(engine, row.destinationUnlocode),
     eta: row.eta,
-    eta_confidence_pct: await confidence(row),
+    eta_confidence_pct: await t.confidence(row),
     last_updated_at: aisNewer ? fixAt : (row.lastPolledAt ?? row.addedAt),
     last_updated_source: aisNewer ? "ais_vessel_position" : row.lastPolledAt ? "carrier_poll" : null,
     last_polled_at: row.lastPolledAt ?? row.addedAt,

@@ -10,7 +10,8 @@ import type { Wakeups } from "../../ingest/wakeups.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { Config } from "../config.ts";
 import { positionStore, wakeups } from "../shared/cross-process.ts";
-import type { LaneConfidence } from "./records.ts";
+import type { LaneConfidence, MilestoneView } from "./records.ts";
+import { TimelineCache } from "./timeline-cache.ts";
 
 export interface TrackingServices {
   engine: TrackingEngine;
@@ -21,6 +22,8 @@ export interface TrackingServices {
   carriers: CarrierDirectory;
   connectors: ReadonlyMap<string, CarrierConnector>;
   confidence: LaneConfidence;
+  /** Lookups' rendered milestones, checked against the stored events on every read (timeline-cache.ts). */
+  timelines: TimelineCache<readonly MilestoneView[]>;
 }
 
 /** Voyages needed on a lane before an on-time share is shown. */
@@ -29,6 +32,12 @@ export const MIN_LANE_VOYAGES = 5;
 export const ON_TIME_DAYS = 1;
 const LANE_CACHE_MS = 60_000;
 const PLACE_CACHE_MAX = 50_000;
+/**
+ * Records whose rendered milestones a process keeps: about 280 bytes of heap per milestone, so
+ * some 50 MB at 17 events a record. The ones read again and again stay; a scan through the fleet
+ * only costs its own renders.
+ */
+export const TIMELINE_CACHE_MAX = 10_000;
 
 export async function trackingServices(
   config: Config,
@@ -97,5 +106,14 @@ export async function trackingServices(
     laneCache.set(lane, { at: now(), pct });
     return pct;
   };
-  return { engine, storage, positions, wakeups: wake, carriers, connectors, confidence };
+  return {
+    engine,
+    storage,
+    positions,
+    wakeups: wake,
+    carriers,
+    connectors,
+    confidence,
+    timelines: new TimelineCache(TIMELINE_CACHE_MAX),
+  };
 }

@@ -1,0 +1,239 @@
+/**
+ * The lookups' milestone cache (api/ocean/timeline-cache.ts): a reader process keeps rendered
+ * milestones while a poller process (another platform on the same database) refreshes the records
+ * from the sandbox carrier. Every read must answer exactly what an uncached render answers at the
+ * same clock reading, byte for byte, however the refreshes and readings interleave.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { lookupRecord, type MilestoneView } from "../../api/ocean/records.ts";
+import { TIMELINE_CACHE_MAX } from "../../api/ocean/services.ts";
+import { TimelineCache } from "../../api/ocean/timeline-cache.ts";
+import { API_VERSION } from "../../api/shared/products.ts";
+import { withCheckDigit } from "../../ingest/iso6346.ts";
+import { simulateVoyage } from "../../ingest/sandbox/simulate.ts";
+import { loadWorld, SANDBOX_SCACS, type SandboxWorld } from "../../ingest/sandbox/world.ts";
+import { sharedTestDatabase } from "../helpers/database.ts";
+import { bearer, ManualClock, makePlatform, type TestPlatform } from "../helpers/platform.ts";
+import { type RunningSandbox, startSandbox } from "../sandbox/spawn.ts";
+
+const H = 3_600_000;
+const START = "2026-08-01T00:00:00Z";
+const dir = mkdtempSync(join(tmpdir(), "portolan-lookup-cache-"));
+let sandbox: RunningSandbox;
+let world: SandboxWorld;
+const clock = new ManualClock(Date.parse(START));
+/** The API process (reads, AIS feed) and the poller process, on one database. */
+let reader: TestPlatform;
+let poller: TestPlatform;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ SANDBOX_START: START, SANDBOX_AIS_INTERVAL_MS: "600000" });
+  world = await loadWorld();
+  const database = sharedTestDatabase(join(dir, "db.sqlite"));
+  const carriers = SANDBOX_SCACS.map((scac) => ({ scac, baseUrl: sandbox.carrierUrl(scac) }));
+  reader = await makePlatform({ database, carriers, aisFeeds: [sandbox.aisUrl] }, clock.now);
+  poller = await makePlatform({ database, carriers }, clock.now);
+}, 60_000);
+afterAll(async () => {
+  await reader.close();
+  await poller.close();
+  await sandbox.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Sets our clock and the carrier's (the sandbox republishes AIS positions at once). */
+async function setClock(ms: number) {
+  clock.t = ms;
+  await sandbox.setClock({ now: new Date(ms).toISOString() });
+}
+
+/** Waits (a little) for the AIS fix the sandbox sent for the record's hull at the clock's reading. */
+async function awaitFix(orgId: string, id: string) {
+  const imo = (await reader.tracking.engine.get(orgId, id))?.currentVesselImo;
+  if (!imo) return;
+  const at = new Date(Math.floor(clock.t / 1000) * 1000).toISOString();
+  // A hull in port may send none: the readings then go without.
+  for (let i = 0; i < 25; i++) {
+    const fix = await reader.tracking.positions.byImo(Number(imo), clock.t);
+    if (fix?.position_fix_at === at) return;
+    await Bun.sleep(20);
+  }
+}
+
+/** An organisation of its own per test: records of one test never answer another's lookups. */
+async function tenant() {
+  const org = await reader.accounts.createOrg("lookup cache", { paid: true, rateLimit: 1_000_000 });
+  await reader.accounts.setEntitlement(org.id, "ocean", null);
+  return { org, key: (await reader.accounts.createKey(org.id, "ocean")).key };
+}
+
+/** The read by UUID (the lookup record, archived records too), through the reader's API. */
+async function cachedBody(key: string, id: string): Promise<string> {
+  const res = await reader.call("ocean", `/v1/containers/${id}`, bearer(key));
+  expect(res.status).toBe(200);
+  return await res.text();
+}
+
+/** The same record rendered without the cache, at the same clock reading, by the same process. */
+async function uncachedBody(orgId: string, id: string): Promise<string> {
+  const row = (await reader.tracking.engine.get(orgId, id))!;
+  const data = await lookupRecord({ ...reader.tracking, timelines: new TimelineCache(0) }, row);
+  return JSON.stringify({ api_version: API_VERSION, ok: true, data });
+}
+
+/**
+ * The cached answer against the uncached one. An AIS fix landing between two renders moves the
+ * position: the pair is taken again until the uncached renders on both sides agree.
+ */
+async function expectSameAsUncached(orgId: string, key: string, id: string) {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const before = await uncachedBody(orgId, id);
+    const cached = await cachedBody(key, id);
+    const after = await uncachedBody(orgId, id);
+    if (before !== after) continue;
+    expect(cached).toBe(before);
+    return JSON.parse(cached).data as {
+      status: string;
+      events: MilestoneView[];
+      vessel_position: { position_freshness: string } | null;
+    };
+  }
+  throw new Error(`${id}: positions kept moving`);
+}
+
+/** Sandbox references: containers and a B/L of several boxes (its boxes' timelines are cached too). */
+function references() {
+  const containers = [
+    "MAEU0000008",
+    "MSAU1742313",
+    ...["MSCU", "HLCU", "CMAU", "MAEU"].map((p, i) => withCheckDigit(`${p}${300_017 + i * 7919}`)),
+  ];
+  const voyages = containers.map((ref) => ({ ref, v: simulateVoyage(ref, { world }) })).filter((x) => x.v);
+  const multi = voyages.find((x) => x.v!.containers.length > 1);
+  return [
+    ...voyages.map(({ ref, v }) => ({ reference: ref, type: "container_id", v: v! })),
+    ...(multi ? [{ reference: multi.v!.billOfLading, type: "bill_of_lading", v: multi.v! }] : []),
+  ];
+}
+
+test("another process's poll is visible at the reader's next read", async () => {
+  const { org, key } = await tenant();
+  const ref = "MAEU0000008";
+  const box = simulateVoyage(ref, { world })!.containers.find((c) => c.number === ref)!;
+  await setClock(Date.parse(box.milestones.gateIn) + 3 * H);
+  const { row } = await reader.tracking.engine.add(org, { identifier: ref, identifierType: "container_id" });
+  let seen = await expectSameAsUncached(org.id, key, row.id);
+  // A second read is served from the cache: the very same rendering.
+  const first = await lookupRecord(reader.tracking, row);
+  expect((await lookupRecord(reader.tracking, row)).events).toBe(first.events);
+  const statuses = [seen.status];
+  for (const m of ["loaded", "discharged", "gateOut", "emptyReturn"] as const) {
+    await setClock(Date.parse(box.milestones[m]) + 3 * H);
+    expect(await poller.tracking.engine.pollDue()).toBeGreaterThan(0);
+    const now = await expectSameAsUncached(org.id, key, row.id);
+    expect(now.events.length).toBeGreaterThan(seen.events.length);
+    statuses.push(now.status);
+    seen = now;
+  }
+  expect(statuses).toEqual(["in_transit", "in_transit", "discharged", "delivered", "returned_empty"]);
+}, 60_000);
+
+test("a carrier's correction of a stored event (same event id) is visible at the next read", async () => {
+  const { org, key } = await tenant();
+  const ref = "MAEU0000008";
+  const box = simulateVoyage(ref, { world })!.containers.find((c) => c.number === ref)!;
+  await setClock(Date.parse(box.milestones.loaded) + 3 * H);
+  const { row } = await reader.tracking.engine.add(org, { identifier: ref, identifierType: "container_id" });
+  const before = await expectSameAsUncached(org.id, key, row.id);
+  // The poller process stores a corrected payload under the event's id, as apply() does.
+  const stored = await poller.storage.events.forRecord(row.id);
+  const event = stored.find((e) => (e.payload as { eventType: string }).eventType === "EQUIPMENT")!;
+  const payload = event.payload as { eventDateTime: string };
+  const corrected = { ...payload, eventDateTime: "2026-09-01T00:00:00Z" };
+  await poller.storage.events.correct(
+    row.id,
+    event.eventId,
+    payload,
+    corrected,
+    new Date(clock.t).toISOString(),
+  );
+  const after = await expectSameAsUncached(org.id, key, row.id);
+  expect(after.events.map((e) => e.timestamp)).toContain("2026-09-01T00:00:00.000Z");
+  expect(after.events).not.toEqual(before.events);
+});
+
+test("reads equal uncached renders byte for byte over records, refreshes and clock readings", async () => {
+  const refs = references();
+  expect(refs.map((r) => r.type)).toContain("bill_of_lading");
+  expect(refs.length).toBeGreaterThanOrEqual(5);
+  // The clock-bound parts were exercised: reads with AIS positions (of the ages the readings give).
+  const freshness = new Set<string>();
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 0, max: refs.length - 1 }),
+      // Moments of the voyage (share of booked to returned, plus a margin), each refreshed by the
+      // poller, then read at several clock readings after it (positions and demurrage age).
+      fc.array(
+        fc.record({
+          at: fc.integer({ min: 0, max: 110 }).map((pct) => pct / 100),
+          reads: fc.array(fc.integer({ min: 0, max: 72 }), { minLength: 1, maxLength: 3 }),
+        }),
+        { minLength: 1, maxLength: 3 },
+      ),
+      async (n, steps) => {
+        // A record of its own per run (stored events outlive a clock set back), moving forward.
+        const { org, key } = await tenant();
+        const { reference, type, v } = refs[n]!;
+        let id: string | undefined;
+        const booked = Date.parse(v.bookedAt) + 6 * H;
+        const ended = Math.max(...v.containers.map((c) => Date.parse(c.milestones.emptyReturn)));
+        for (const { at, reads } of [...steps].sort((a, b) => a.at - b.at)) {
+          await setClock(booked + at * (ended - booked));
+          if (!id) {
+            const identifierType = type as "container_id" | "bill_of_lading";
+            id = (await reader.tracking.engine.add(org, { identifier: reference, identifierType })).row.id;
+          } else await poller.tracking.engine.refresh(id);
+          await awaitFix(org.id, id);
+          const refreshedAt = clock.t;
+          for (const hours of reads) {
+            clock.t = refreshedAt + hours * H;
+            const read = await expectSameAsUncached(org.id, key, id);
+            freshness.add(read.vessel_position?.position_freshness ?? "none");
+          }
+        }
+      },
+    ),
+    { numRuns: 25 },
+  );
+  expect(freshness.size).toBeGreaterThanOrEqual(2);
+  expect(reader.tracking.timelines.size).toBeGreaterThan(0);
+  expect(reader.tracking.timelines.size).toBeLessThanOrEqual(TIMELINE_CACHE_MAX);
+}, 180_000);
+
+test("the cache keeps at most its bound, dropping the least recently read", () => {
+  const cache = new TimelineCache<number>(3);
+  for (const [id, v] of [
+    ["a", 1],
+    ["b", 2],
+    ["c", 3],
+  ] as const)
+    cache.set(id, "v1", v);
+  expect(cache.get("a", "v1")).toBe(1); // a is now the most recently read
+  cache.set("d", "v1", 4);
+  expect([cache.size, cache.get("b", "v1"), cache.get("a", "v1"), cache.get("d", "v1")]).toEqual([
+    3,
+    undefined,
+    1,
+    4,
+  ]);
+  expect(cache.get("a", "v2")).toBeUndefined(); // another version never serves
+  cache.resize(1);
+  expect([cache.size, cache.get("d", "v1")]).toEqual([1, 4]); // d was read last
+  cache.resize(0);
+  cache.set("e", "v1", 5);
+  expect(cache.size).toBe(0);
+});
