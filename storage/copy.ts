@@ -100,6 +100,7 @@ function* batches(db: Db, table: SQLiteTable, size: number): Generator<Record<st
 
 interface PgTransactional {
   transaction<R>(work: (tx: Db & { execute(q: SQL): Promise<unknown[]> }) => Promise<R>): Promise<R>;
+  execute(q: SQL): Promise<unknown[]>;
 }
 
 /**
@@ -136,7 +137,8 @@ export async function copySqliteToPostgres(
     try {
       source.db.run(sql`BEGIN`);
       try {
-        return await (target.db as unknown as PgTransactional).transaction(async (tx) => {
+        const pg = target.db as unknown as PgTransactional;
+        const copied = await pg.transaction(async (tx) => {
           await tx.execute(sql.raw(`lock table ${order.map(qualified).join(", ")} in exclusive mode`));
           const held: string[] = [];
           for (const t of order) {
@@ -177,6 +179,10 @@ export async function copySqliteToPostgres(
           await postgresDialect.accountsChanged(tx);
           return copied;
         });
+        // Fresh tables have no planner statistics until autovacuum gets to them: without these a
+        // lookup's events were read by a sequential scan (about 9 ms each on 100,000 records).
+        await pg.execute(sql.raw(`analyze ${order.map(qualified).join(", ")}`));
+        return copied;
       } finally {
         source.db.run(sql`ROLLBACK`);
       }
