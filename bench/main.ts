@@ -15,6 +15,7 @@ const BENCHES = [
   "scale-out.ts",
   "schedules.ts",
   "loadplan.ts",
+  "batch.ts",
 ];
 for (const file of BENCHES) {
   const path = join(import.meta.dir, file);
