@@ -2,8 +2,9 @@
  * The load-plan routes: create (plans at once), list, read, change (re-plans when the input
  * changes) and delete plans, and each unit's picture as SVG. Writes need the load-plan entitlement
  * (as registering a webhook does); reads need a key. Another organisation's plan answers 404 like
- * one that never existed. Each write and its event commit in one transaction. docs/loadplan.md,
- * "The load-plan product".
+ * one that never existed. Each write and its event commit in one transaction. Plans run on the
+ * route workers (engine/sea/pool.ts), not on the event loop all six products share: a large plan
+ * is ~0.5 s of WASM. docs/loadplan.md, "The load-plan product".
  */
 import { Elysia, t } from "elysia";
 import { timeOrderedId } from "../../common/ids.ts";
@@ -12,6 +13,8 @@ import { LoadPlanError } from "../../engine/loadplan/errors.ts";
 import { LoadPlanner } from "../../engine/loadplan/planner.ts";
 import { unitSvg } from "../../engine/loadplan/svg.ts";
 import type { LoadPlanResult } from "../../engine/loadplan/types.ts";
+import { Overloaded, RoutePool } from "../../engine/sea/pool.ts";
+import { routePlanner } from "../../engine/services.ts";
 import type { LoadPlanRow } from "../../storage/load-plans.ts";
 import { ApiError } from "../shared/errors.ts";
 import { PAGE_DEFAULT, PAGE_MAX, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
@@ -32,7 +35,10 @@ import { planSummary, planView, resultOf, statusOf } from "./view.ts";
 
 const planners = new Map<string, Promise<LoadPlanner>>();
 
-/** router.wasm of the build directory, loaded on the first plan (the other products do not need it). */
+/**
+ * router.wasm of the build directory on this thread, loaded on the first plan (the other products
+ * do not need it): used only when PORTOLAN_ROUTE_WORKERS=0 plans everything on the serving thread.
+ */
 export const loadPlannerFor = (buildDir: string) =>
   once(planners, buildDir, () => LoadPlanner.fromBuildDir(buildDir));
 
@@ -55,12 +61,18 @@ export function loadPlanRoutes(platform: FullPlatform) {
   const notFound = (id: string) => new ApiError("notFound", `No load plan ${id} on this account.`);
   const tags = ["load plans"];
 
-  const plan = async (input: PlanInputJson): Promise<LoadPlanResult> => {
-    const planner = await loadPlannerFor(config.buildDir);
+  /** Plans on the process's route pool (the distance product's workers); sheds as routes do. */
+  const plan = async (
+    input: PlanInputJson,
+    set: { headers: Record<string, unknown> },
+  ): Promise<LoadPlanResult> => {
     try {
-      return planner.plan(engineInput(input));
+      const pool = config.routes.workers === 0 ? null : await routePlanner(config.buildDir, config.routes);
+      if (pool instanceof RoutePool) return await pool.planLoad(engineInput(input));
+      return (await loadPlannerFor(config.buildDir)).plan(engineInput(input));
     } catch (err) {
       if (err instanceof LoadPlanError) throw apiErrorOf(err);
+      if (err instanceof Overloaded) set.headers["retry-after"] = String(err.retryAfterSeconds);
       throw err;
     }
   };
@@ -80,7 +92,7 @@ export function loadPlanRoutes(platform: FullPlatform) {
         await requireEntitlement(platform, request, "loading");
         const orgId = org(request);
         const input = inputOf(body);
-        const result = await plan(input);
+        const result = await plan(input, set);
         const at = iso();
         const row = await storage.transaction(async (tx) => {
           const stored = await tx.loadPlans.insert({
@@ -152,7 +164,7 @@ export function loadPlanRoutes(platform: FullPlatform) {
     )
     .patch(
       "/v1/load-plans/:id",
-      async ({ request, params, body }) => {
+      async ({ request, params, body, set }) => {
         await requireEntitlement(platform, request, "loading");
         const orgId = org(request);
         for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
@@ -164,7 +176,7 @@ export function loadPlanRoutes(platform: FullPlatform) {
           const replan = !same(input, current.input);
           if (replan) changed.push("input");
           if (changed.length === 0) return planView(base, current);
-          const result = replan ? await plan(input) : resultOf(current);
+          const result = replan ? await plan(input, set) : resultOf(current);
           const at = iso();
           const row = await storage.transaction(async (tx) => {
             const stored = await tx.loadPlans.update(orgId, current.id, current.version, {

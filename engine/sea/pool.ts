@@ -4,13 +4,15 @@
  * CPU with alternatives, a road route 0.15-0.4 ms, a rail chain ~1 ms; run on the thread that
  * serves every product, a burst of them stalled all six (issue 10, item 6). Every mode's planner
  * runs here: a job names its planner ("sea" | "road" | "rail" | "air" | "river" | "multimodal") and
- * carries the request.
+ * carries the request. So does the load planner ("loadplan"): a large plan is ~0.5 s of WASM.
  * When every worker is busy and the queue is full, a request sheds with Overloaded (503
  * overloaded + Retry-After) instead of queueing without limit.
  */
 import { Worker } from "node:worker_threads";
 import type { AirPlan, AirPlanRequest, AirPoint } from "../air/planner.ts";
 import { EngineError, type EngineErrorCode } from "../errors.ts";
+import { LoadPlanError, type LoadPlanErrorCode } from "../loadplan/errors.ts";
+import type { LoadPlanInput, LoadPlanResult } from "../loadplan/types.ts";
 import type { MultimodalRequest, Place } from "../multimodal/options.ts";
 import type { MultimodalPlan } from "../multimodal/planner.ts";
 import type { RailPlan, RailPlanRequest, RailPoint } from "../rail/planner.ts";
@@ -45,16 +47,18 @@ export type PlanTask =
   | { kind: "rail"; request: RailPlanRequest<ChainEnd>; road: RoadModelOptions | null }
   | { kind: "air"; request: AirPlanRequest<ChainEnd>; road: RoadModelOptions | null }
   | { kind: "river"; request: RiverPlanRequest<ChainEnd>; road: RoadModelOptions | null }
-  | { kind: "multimodal"; request: MultimodalRequest<ChainEnd>; road: RoadModelOptions | null };
+  | { kind: "multimodal"; request: MultimodalRequest<ChainEnd>; road: RoadModelOptions | null }
+  | { kind: "loadplan"; input: LoadPlanInput };
 
 export type PlanJob = PlanTask & { id: number };
 
-/** The error half of a reply: EngineError parts, or an unexpected failure (no code). */
+/** The error half of a reply: EngineError or LoadPlanError parts, or an unexpected failure (no code). */
 export interface ErrorParts {
   ok: false;
   code?: EngineErrorCode;
   message: string;
   extra?: Record<string, unknown>;
+  loadPlan?: { code: LoadPlanErrorCode; field?: string };
 }
 
 /** A worker's answer: the plan (SeaRouteData, RoadPlan, RailPlan or AirPlan by the job's kind) or an error. */
@@ -74,6 +78,8 @@ export type LegReply = { leg: number } & ({ ok: true; data: RoadPlan } | ErrorPa
 export function errorParts(err: unknown): ErrorParts {
   if (err instanceof EngineError)
     return { ok: false, code: err.code, message: err.message, extra: err.extra };
+  if (err instanceof LoadPlanError)
+    return { ok: false, message: err.message, loadPlan: { code: err.code, field: err.field } };
   return { ok: false, message: err instanceof Error ? (err.stack ?? err.message) : String(err) };
 }
 
@@ -203,6 +209,11 @@ export class RoutePool implements SeaPlanner {
     return this.chain("multimodal", request, road) as Promise<MultimodalPlan>;
   }
 
+  /** A load plan (engine/loadplan); LoadPlanError comes back as thrown in the worker. */
+  planLoad(input: LoadPlanInput): Promise<LoadPlanResult> {
+    return this.run({ kind: "loadplan", input }, null) as Promise<LoadPlanResult>;
+  }
+
   private chain(
     kind: "rail" | "air" | "river" | "multimodal",
     request:
@@ -314,6 +325,8 @@ export class RoutePool implements SeaPlanner {
         this.avgMs = this.avgMs * 0.9 + (performance.now() - job.startedAt) * 0.1;
         this.next(slot);
         if (msg.ok) job.resolve(msg.data);
+        else if (msg.loadPlan)
+          job.reject(new LoadPlanError(msg.loadPlan.code, msg.message, msg.loadPlan.field));
         else if (msg.code) job.reject(new EngineError(msg.code, msg.message, msg.extra));
         else job.reject(new Error(`route worker: ${msg.message}`));
       });

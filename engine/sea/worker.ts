@@ -4,14 +4,16 @@
  * model, the rail planner, the cargo airports and the river planner load on the first job that
  * needs them (a multimodal job loads only its allowed modes' planners, and the main container
  * ports from locations.idx), each checked against the sea graph's build (which the pool checked
- * against locations.idx). Engine errors go back as their EngineError parts so the caller renders
- * them exactly as in-thread.
+ * against locations.idx); the load planner (its own router.wasm instance) on the first load plan.
+ * EngineErrors and LoadPlanErrors go back as their parts so the caller renders them exactly as
+ * in-thread.
  */
 
 import { parentPort, workerData } from "node:worker_threads";
 import { AirPlanner } from "../air/planner.ts";
 import { once, readArtifact, sameBuild } from "../artifacts.ts";
 import { EngineError } from "../errors.ts";
+import { LoadPlanner } from "../loadplan/planner.ts";
 import { LocationIndex } from "../locations/index.ts";
 import { MultimodalPlanner } from "../multimodal/planner.ts";
 import { RailPlanner } from "../rail/planner.ts";
@@ -87,6 +89,8 @@ const mainPorts = () =>
     return index.mainPorts();
   });
 
+const loadPlanner = () => loadOnce("loadplan", () => LoadPlanner.fromBuildDir(buildDir));
+
 const multimodal = new MultimodalPlanner({ sea: router, ports: mainPorts, rail, air, river });
 
 /** Access legs asked of the pool's thread (an external road engine), matched by leg number. */
@@ -128,6 +132,8 @@ async function plan(job: PlanJob): Promise<unknown> {
     }
     case "multimodal":
       return multimodal.plan(job.request, await accessRoad(job.id, job.road));
+    case "loadplan":
+      return (await loadPlanner()).plan(job.input);
   }
 }
 
