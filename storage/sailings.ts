@@ -3,8 +3,9 @@
  * per-carrier feed row that serialises refreshes. The rules deciding what to write stay in
  * ingest/schedules/sync.ts.
  */
-import { and, asc, between, eq, gte, inArray, lte, or } from "drizzle-orm";
-import type { Runner } from "./runner.ts";
+import { and, asc, between, eq, gte, inArray, lte, or, sql } from "drizzle-orm";
+import type { Runner, Tables } from "./runner.ts";
+import { type SailingStamp, sailingCacheFor } from "./sailing-cache.ts";
 import type { sailingChanges, sailings, scheduleFeeds } from "./schema.ts";
 
 export type SailingRow = typeof sailings.$inferSelect;
@@ -57,24 +58,48 @@ export class SqlSailings implements Sailings {
     );
   }
 
-  overlapping(q: SailingQuery): Promise<SailingRow[]> {
+  /**
+   * Reads the window's stamps (id, changed_at, the calls' length), then fetches and parses only
+   * the rows the process's cache does not hold under that stamp (storage/sailing-cache.ts).
+   */
+  async overlapping(q: SailingQuery): Promise<SailingRow[]> {
     const { sailings } = this.x.t;
-    return this.x.run((db) =>
+    const cache = sailingCacheFor(this.x.root);
+    const callsLength = sql<number | string>`length(cast(${sailings.calls} as text))`;
+    const stamps = await this.x.run((db) =>
       db
-        .select()
+        .select({ id: sailings.id, changedAt: sailings.changedAt, callsLength })
         .from(sailings)
-        .where(
-          and(
-            eq(sailings.status, "active"),
-            lte(sailings.departsAt, q.to),
-            gte(sailings.arrivesAt, q.from),
-            q.carriers?.length ? inArray(sailings.carrier, [...q.carriers]) : undefined,
-            q.serviceCode === undefined ? undefined : eq(sailings.serviceCode, q.serviceCode),
-            q.vesselImo === undefined ? undefined : eq(sailings.vesselImo, q.vesselImo),
-          ),
-        )
+        .where(overlaps(sailings, q))
         .orderBy(asc(sailings.departsAt), asc(sailings.id)),
     );
+    const held = stamps.map((s) => cache.get(stampOf(s)));
+    const missing = stamps.filter((_, i) => !held[i]).map((s) => s.id);
+    if (missing.length === 0) return held as SailingRow[];
+    const fetched = new Map<string, SailingRow>();
+    // Batches stay under SQLite's bound-parameter limit however wide the window.
+    for (let i = 0; i < missing.length; i += 500) {
+      const batch = missing.slice(i, i + 500);
+      const rows = await this.x.run((db) =>
+        db.select({ row: sailings, callsLength }).from(sailings).where(inArray(sailings.id, batch)),
+      );
+      for (const { row, callsLength: length } of rows) {
+        cache.set(stampOf({ id: row.id, changedAt: row.changedAt, callsLength: length }), row);
+        fetched.set(row.id, row);
+      }
+    }
+    // A row a refresh changed between the two reads comes back as it is now, kept if it still
+    // matches and put back in the read's order.
+    let moved = false;
+    const out: SailingRow[] = [];
+    stamps.forEach((s, i) => {
+      const row = held[i] ?? fetched.get(s.id);
+      if (!row || !matches(row, q)) return;
+      moved ||= row.changedAt !== s.changedAt;
+      out.push(row);
+    });
+    if (moved) out.sort((a, b) => cmp(a.departsAt, b.departsAt) || cmp(a.id, b.id));
+    return out;
   }
 
   forRefresh(carrier: string, from: string, to: string, ids: readonly string[]): Promise<SailingRow[]> {
@@ -161,3 +186,36 @@ export class SqlSailings implements Sailings {
     });
   }
 }
+
+/** SailingQuery as SQL: what `overlapping` selects. */
+function overlaps(sailings: Tables["sailings"], q: SailingQuery) {
+  return and(
+    eq(sailings.status, "active"),
+    lte(sailings.departsAt, q.to),
+    gte(sailings.arrivesAt, q.from),
+    q.carriers?.length ? inArray(sailings.carrier, [...q.carriers]) : undefined,
+    q.serviceCode === undefined ? undefined : eq(sailings.serviceCode, q.serviceCode),
+    q.vesselImo === undefined ? undefined : eq(sailings.vesselImo, q.vesselImo),
+  );
+}
+
+/** SailingQuery in TypeScript, for a row fetched again after its stamp was read. */
+function matches(r: SailingRow, q: SailingQuery): boolean {
+  return (
+    r.status === "active" &&
+    r.departsAt <= q.to &&
+    r.arrivesAt >= q.from &&
+    (!q.carriers?.length || q.carriers.includes(r.carrier)) &&
+    (q.serviceCode === undefined || r.serviceCode === q.serviceCode) &&
+    (q.vesselImo === undefined || r.vesselImo === q.vesselImo)
+  );
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+// A driver may answer length() as a string (bigint); the stamp compares numbers.
+const stampOf = (s: { id: string; changedAt: string; callsLength: number | string }): SailingStamp => ({
+  id: s.id,
+  changedAt: s.changedAt,
+  callsLength: Number(s.callsLength),
+});
