@@ -6,9 +6,6 @@ import type { CallTimes, ScheduleCall } from "../../ingest/schedules/cs-types.ts
 import { callsOf } from "../../ingest/schedules/stored.ts";
 import type { SailingRow } from "../../storage/sailings.ts";
 
-// The call helpers live with the refresh and the event sweeps that share them.
-export { best, callKey, callsOf, departsOn, HOUR_MS } from "../../ingest/schedules/stored.ts";
-
 const times = (t: CallTimes) => ({
   planned: t.planned ?? null,
   estimated: t.estimated ?? null,

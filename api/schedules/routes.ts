@@ -11,10 +11,11 @@ import {
   reliability,
   windowSailings,
 } from "../../ingest/schedules/reliability.ts";
+import { best, callKey, callsOf, HOUR_MS } from "../../ingest/schedules/stored.ts";
 import type { Sailings } from "../../storage/sailings.ts";
 import { ApiError } from "../shared/errors.ts";
 import { flag, PAGE_DEFAULT, PAGE_MAX } from "../shared/paging.ts";
-import { best, callKey, callsOf, callView, HOUR_MS, sailingHeader, sailingView } from "./calls.ts";
+import { callView, sailingHeader, sailingView } from "./calls.ts";
 import * as p from "./params.ts";
 import {
   MAX_CONNECTION_WAIT_MS,

@@ -8,8 +8,9 @@
  * leading to a route counts. No route calls a port twice, and a transfer has to buy time.
  */
 import type { ScheduleCall } from "../../ingest/schedules/cs-types.ts";
+import { best, callKey, callsOf, departsOn, HOUR_MS } from "../../ingest/schedules/stored.ts";
 import type { SailingRow } from "../../storage/sailings.ts";
-import { best, callKey, callsOf, callView, departsOn, HOUR_MS, sailingHeader } from "./calls.ts";
+import { callView, sailingHeader } from "./calls.ts";
 
 /** Time to discharge, move and load a box between two vessels at the hub. */
 export const MIN_CONNECTION_MS = 24 * HOUR_MS;
