@@ -20,7 +20,6 @@ import { airQuoter } from "./air/quote.ts";
 import { buildApps } from "./app.ts";
 import { bootstrap } from "./bootstrap.ts";
 import { type Config, loadConfig, redactedDatabase } from "./config.ts";
-import { loadPlannerFor } from "./loading/routes.ts";
 import { serveBun } from "./runtime/bun-serve.ts";
 import { startSandboxCarrier } from "./runtime/sandbox-process.ts";
 import { PRODUCTS } from "./shared/products.ts";
@@ -34,7 +33,6 @@ try {
     await distanceServices(config.buildDir);
     // Route workers load their own router: a broken load stops the start, not the first route.
     await routePlanner(config.buildDir, config.routes);
-    await loadPlannerFor(config.buildDir);
     await checkModeArtifacts(config.buildDir, config.routes, config.road);
     // A malformed air rate card (PORTOLAN_AIR_RATE_CARD) stops the start with the field named.
     await airQuoter(config);
