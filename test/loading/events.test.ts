@@ -11,7 +11,16 @@ import type { TestPlatform } from "../helpers/platform.ts";
 import { expectDeliveredOnce } from "../webhooks/delivered.ts";
 import { type Receiver, startReceiver } from "../webhooks/receiver.ts";
 import { testWebhookConfig } from "../webhooks/setup.ts";
-import { apiOf, BODY, CRATE, type Json, loadingPlatform, loadingTenant, PALLET } from "./setup.ts";
+import {
+  apiOf,
+  BODY,
+  CRATE,
+  type Json,
+  loadingPlatform,
+  loadingTenant,
+  PALLET,
+  unitSummaries,
+} from "./setup.ts";
 
 let rx: Receiver;
 let p: TestPlatform;
@@ -93,14 +102,7 @@ test("create, change and delete each raise their event in the write's transactio
       pieces_placed: r.units.reduce((s, u) => s + (u.pieces as number), 0),
       pieces_unplaced: r.unplaced.reduce((s, x) => s + (x.quantity as number), 0),
       total_cost: r.total_cost,
-      units: r.units.map((u) => ({
-        number: u.number,
-        equipment: u.equipment,
-        pieces: u.pieces,
-        volume_utilisation: u.volume_utilisation,
-        weight_utilisation: u.weight_utilisation,
-        svg_url: u.svg_url,
-      })),
+      units: unitSummaries(r.units),
     };
   };
   expect(rows[0]!.data).toEqual(summary(made.body.data));

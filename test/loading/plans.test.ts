@@ -20,6 +20,7 @@ import {
   PALLET,
   type Reply,
   storedPlans,
+  unitSummaries,
 } from "./setup.ts";
 
 let p: TestPlatform;
@@ -135,14 +136,7 @@ describe("round trip", () => {
       pieces_placed: PALLET.quantity + CRATE.quantity,
       pieces_unplaced: 0,
       total_cost: null,
-      units: unitsOf(first).map((u) => ({
-        number: u.number,
-        equipment: u.equipment,
-        pieces: u.pieces,
-        volume_utilisation: u.volume_utilisation,
-        weight_utilisation: u.weight_utilisation,
-        svg_url: u.svg_url,
-      })),
+      units: unitSummaries(unitsOf(first)),
       created_at: first.body.data.created_at,
       updated_at: first.body.data.updated_at,
     });

@@ -69,3 +69,14 @@ export async function storedPlans(p: TestPlatform, orgId: string) {
   const rows = await p.storage.db.select().from(t);
   return rows.filter((r) => r.orgId === orgId);
 }
+
+/** What a plan summary (list items, event data) says of each unit, written from a full plan's units. */
+export const unitSummaries = (units: Json[]) =>
+  units.map((u) => ({
+    number: u.number,
+    equipment: u.equipment,
+    pieces: u.pieces,
+    volume_utilisation: u.volume_utilisation,
+    weight_utilisation: u.weight_utilisation,
+    svg_url: u.svg_url,
+  }));
