@@ -42,10 +42,11 @@ export const INTENSITY: Record<TransportMode, IntensityFactor> = {
     source: "GLEC Framework (2019, July 2022 ed.) Module 2 Table 46: 76 g/TEU-km; TTW derived",
   },
   RIVER: {
-    basis: "inland barge",
-    wtw: null,
-    ttw: null,
-    source: "GLEC v3.2 Module 2 Table 2 (inland waterways): values not found",
+    basis: "inland container vessel 110 m, diesel, primarily European operating data",
+    // The table gives WTT 6.8 and TTW 22.5: WTW is their sum.
+    wtw: 6.8 + 22.5,
+    ttw: 22.5,
+    source: "GLEC Framework v3.2 (2025) Module 2 Table 2 (inland waterways), container vessel 110 m",
   },
   RAIL: {
     basis: "European freight train, diesel traction, average/mixed load",

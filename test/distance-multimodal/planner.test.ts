@@ -305,11 +305,18 @@ describe("optimize", () => {
     expect((await plan(door("O"), door("D"), { optimize: "time" })).route.label).toBe("Road");
     // 930 km by barge; the flight's 845 km come with 124 km of road to and from the airports.
     expect((await plan(door("O"), door("D"), { optimize: "distance" })).route.label).toBe("River");
-    // No barge emission factor is published: a chain with a barge leg ranks after those with figures.
-    // Rail (28 g per tonne-km) with short road legs beats the ship (7.6 g) with 390 km of truck (116 g).
+    // g per tonne-km: rail 28 with 7 km of truck (116) at each end beats the barge (29.3) with 87 km
+    // of truck at each end, which beats the ship (7.6) with 195 km of truck at each end; the flight
+    // (630) is last. Each leg emits its mode's factor x its km.
     const green = await plan(door("O"), door("D"), { optimize: "emissions" });
     expect(green.route.label).toBe("Rail");
-    expect(green.alternatives.at(-1)!.label).toBe("River");
+    expect(green.alternatives.slice(0, 2).map((c) => c.label)).toEqual(["River", "Sea"]);
+    expect(green.alternatives.at(-1)!.label).toBe("Air");
+    const factor = { ROAD: 116, RIVER: 29.3 } as Record<string, number>;
+    for (const s of green.alternatives[0]!.sections)
+      expect(s.emissions.co2e_kg).toBe(
+        Math.round(factor[s.transport_mode]! * (s.distance.meters / 1000)) / 1000,
+      );
   });
 
   test("alternatives=false leaves the route alone", async () => {

@@ -1,8 +1,8 @@
 /**
  * Emissions on route chains (docs/emissions.md): each leg is factor x km x tonnes in whole grams,
- * the summary the sum of its legs (transfers add nothing), unknown (null) as soon as one leg's mode
- * has no published factor. Chains come from the real renderChain and, for AIR, from the real air
- * planner over a tiny airport list with tiny road access legs (the air planner tests' pipeline):
+ * the summary the sum of its legs (transfers add nothing). Chains come from the real renderChain
+ * and, for AIR, from the real air planner over a tiny airport list with tiny road access legs (the
+ * air planner tests' pipeline):
  *
  *   O --50 km-- AAA ====== flight ====== ZZZ --30 km-- D     (AAA at 0,0; ZZZ 40 degrees east)
  */
@@ -35,8 +35,8 @@ const leg = (mode: TransportMode, km: number, from = "A", to = "B"): SectionInpu
 });
 
 describe("one leg: factor (g CO2e per tonne-km) x km x tonnes", () => {
-  // Factors (docs/emissions.md): SEA 7.6 / 6.48, RAIL 28 / 21.48, ROAD 116 / 89, AIR 630 / 498
-  // WTW / TTW; RIVER has no published factor here. AIR without airports' coordinates uses its km.
+  // Factors (docs/emissions.md): SEA 7.6 / 6.48, RIVER 29.3 / 22.5, RAIL 28 / 21.48, ROAD 116 / 89,
+  // AIR 630 / 498 WTW / TTW. AIR without airports' coordinates uses its km.
   test.each([
     ["ROAD", 100, 1, 11.6, 8.9],
     ["ROAD", 0.5, 20, 1.16, 0.89],
@@ -45,7 +45,8 @@ describe("one leg: factor (g CO2e per tonne-km) x km x tonnes", () => {
     ["SEA", 10_000, 10, 760, 648],
     ["AIR", 1000, 1, 630, 498],
     ["AIR", 1000, 0.25, 157.5, 124.5],
-    ["RIVER", 300, 1, null, null],
+    ["RIVER", 300, 1, 8.79, 6.75],
+    ["RIVER", 42.5, 20, 24.905, 19.125],
   ] as const)("%s %p km x %p t -> %p kg WTW, %p kg TTW", (mode, km, tonnes, wtw, ttw) => {
     const c = renderChain("One", [leg(mode, km)], [], { cargoTonnes: tonnes });
     checkChain(c);
@@ -80,16 +81,17 @@ describe("chain: summary = sum of the sections, transfers emit nothing", () => {
     expect(c.summary.emissions.co2e_kg).toBe(28.503);
   });
 
-  test("one leg without a factor makes the total unknown, not a partial sum", () => {
+  // WTW 116 x 20 = 2320 g, 29.3 x 400 = 11720 g, 116 x 5 = 580 g; TTW 1780 + 9000 + 445 g.
+  test("road, barge, road: 14.62 kg WTW, 11.225 kg TTW", () => {
     const c = renderChain("River", [
       leg("ROAD", 20, "A", "B"),
       leg("RIVER", 400, "B", "C"),
       leg("ROAD", 5, "C", "D"),
     ]);
     checkChain(c);
-    expect(c.sections.map((s) => s.emissions.co2e_kg)).toEqual([2.32, null, 0.58]);
-    expect(c.summary.emissions.co2e_kg).toBeNull();
-    expect(c.summary.emissions.co2e_ttw_kg).toBeNull();
+    expect(c.sections.map((s) => s.emissions.co2e_kg)).toEqual([2.32, 11.72, 0.58]);
+    expect(c.summary.emissions.co2e_kg).toBe(14.62);
+    expect(c.summary.emissions.co2e_ttw_kg).toBe(11.225);
   });
 });
 
