@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { median } from "../common/median.ts";
 import { csvRecords } from "../data-build/locations/csv.ts";
 import { EngineError } from "../engine/errors.ts";
 import { greatCircleM, RoadPlanner as Planner, type RoadPlanner } from "../engine/road/planner.ts";
@@ -48,11 +49,9 @@ export function measureRoadAccuracy(planner: RoadPlanner, csvText = readFileSync
     .filter((p) => p.error !== null)
     .map((p) => Math.abs(p.error!))
     .sort((a, b) => a - b);
-  const mid = abs.length >> 1;
-  const median = abs.length === 0 ? Number.NaN : abs.length % 2 ? abs[mid]! : (abs[mid - 1]! + abs[mid]!) / 2;
   return {
     pairs,
-    median,
+    median: median(abs),
     max: abs.length ? abs[abs.length - 1]! : Number.NaN,
     unrouted: pairs.length - abs.length,
   } satisfies AccuracyReport;

@@ -11,6 +11,7 @@
  * real-world test routes (test/distance-river/real-world.test.ts) are left out of it on purpose:
  * the check stays independent of the factor.
  */
+import { median } from "../../common/median.ts";
 import { csvRecords } from "../locations/csv.ts";
 import type { LineSource } from "./inputs.ts";
 import calibrationCsv from "./length-calibration.csv" with { type: "text" };
@@ -50,12 +51,6 @@ export interface LengthCalibration {
   factors: Record<LineSource, number>;
   rows: CalibrationUse[];
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 
 /** Factors per source from the stretches' graph km (before any factor); two decimals. */
 export function calibrateLengths(rows: CalibrationRow[], matches: StretchMatch[]): LengthCalibration {

@@ -6,6 +6,7 @@
  */
 
 import { haversineM } from "../../common/geo.ts";
+import { median } from "../../common/median.ts";
 import { prng } from "../../common/random.ts";
 import { UnionFind } from "../../common/union-find.ts";
 import { DEFAULT_SEGMENT_RULES, type SegmentRules, segmentOnLand, type WaterTest } from "./mask.ts";
@@ -136,7 +137,10 @@ export interface Calibration {
   globalZigzag: number;
   samples: number;
   regions: RegionCalibration[];
-  /** Per-edge factor by country: circuity / zig-zag of its region, never below 1. */
+  /**
+   * Per-edge factor by country: circuity / zig-zag of its region, never below 1; the road-network
+   * stage then scales it by the published-pairs fit (pair-calibration.ts).
+   */
   factors: Map<string, number>;
 }
 
@@ -316,13 +320,6 @@ export function dijkstra(g: Adjacency, source: number, maxDist = Number.POSITIVE
   }
   return dist;
 }
-
-export const median = (xs: number[]): number => {
-  if (xs.length === 0) return Number.NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 /** The calibration rule: chaining links adds the graph's own zig-zag, so the edge carries the rest. */
 export function perEdgeFactor(circuity: number, zigzag: number): number {

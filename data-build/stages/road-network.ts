@@ -13,7 +13,8 @@ import { type Airport, collectNodeCandidates } from "../road/collect.ts";
 import { encodeRoadNetwork, ROAD_NETWORK_OUTPUT, ROAD_SUMMARY_OUTPUT } from "../road/encode.ts";
 import { parseContinents, parseFerries, parsePopulatedPlaces, parseRoadModel } from "../road/inputs.ts";
 import { largeLakes, polygonsTopology, WaterMask } from "../road/mask.ts";
-import { buildRoadNetwork, DEFAULT_OPTIONS } from "../road/network.ts";
+import { applyFactors, buildRoadNetwork, DEFAULT_OPTIONS } from "../road/network.ts";
+import { fitPublishedPairs, parsePublishedPairs } from "../road/pair-calibration.ts";
 import { summarize } from "../road/summary.ts";
 import { StageMeter } from "../stage-meter.ts";
 
@@ -67,10 +68,20 @@ export const roadNetworkStage: Stage = {
     const mask = WaterMask.fromTopologies(land, polygonsTopology(lakes), MASK_RES);
     sample();
     const net = buildRoadNetwork(candidates, ferries, model, mask, DEFAULT_OPTIONS, ctx.log);
+    const fit = fitPublishedPairs(
+      net.nodes,
+      net.links,
+      model,
+      net.calibration.factors,
+      parsePublishedPairs(),
+    );
+    applyFactors(net.nodes, net.links, model, fit.factors);
+    net.calibration.factors = fit.factors;
     sample();
     const seconds = meter.seconds;
     const summary = summarize(net, parseContinents(text(FILES.countries)), {
       options: { ...DEFAULT_OPTIONS, mask_res_deg: MASK_RES, large_lakes: lakes.length },
+      published_pairs: { scale: fit.scale, regions: fit.regions, pairs: fit.uses },
       build_seconds: Math.round(seconds * 10) / 10,
       peak_rss_mb: meter.peakMb,
     });
@@ -96,6 +107,12 @@ export const roadNetworkStage: Stage = {
             : `, calibrated route circuity ${r.achieved.toFixed(3)} vs target ${r.target?.toFixed(3)}`),
       );
     }
+    const measured = fit.uses.filter((u) => u.ratio !== null).length;
+    ctx.log(
+      `road-network: published pairs: ${measured} measured, factors scaled by ${fit.scale}; per region:`,
+    );
+    for (const r of fit.regions)
+      ctx.log(`  ${r.region}: ${r.pairs} pairs, published / model ${r.ratio.toFixed(3)}`);
     for (const p of summary.probes) {
       ctx.log(
         `  probe ${p.label}: ${p.node ?? "no node"} in component ${p.component} (${p.component_size} nodes)`,
