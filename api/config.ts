@@ -65,6 +65,8 @@ export interface Config {
   /** Vendor-compatible surface: live-resolution ceiling, answer cache, monthly call cap (PORTOLAN_COMPAT_*). */
   compat: CompatConfig;
   routes: RouteConfig;
+  /** Sea-route answers kept on the serving thread (PORTOLAN_ROUTE_CACHE_ENTRIES; 0 turns it off). */
+  routeCacheEntries: number;
   road: RoadConfig;
   geocoder: GeocoderConfig;
 }
@@ -155,6 +157,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhooks: webhookConfig(env),
     compat: compatConfig(env),
     routes: routeConfig(env),
+    routeCacheEntries: int(env, "PORTOLAN_ROUTE_CACHE_ENTRIES", 10_000),
     road: roadConfig(env),
     geocoder: geocoderConfig(env),
   };

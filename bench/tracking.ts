@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { buildApps } from "../api/app.ts";
 import { bootstrap } from "../api/bootstrap.ts";
 import { loadConfig } from "../api/config.ts";
-import type { MilestoneView } from "../api/ocean/records.ts";
+import type { Timeline } from "../api/ocean/records.ts";
 import { ON_TIME_DAYS } from "../api/ocean/services.ts";
 import { TimelineCache } from "../api/ocean/timeline-cache.ts";
 import type { FullPlatform } from "../api/shared/platform.ts";
@@ -139,7 +139,7 @@ async function measureAll(running: FullPlatform): Promise<void> {
     list: Array<{ name: string; path: (i: number) => string; cached: boolean; warm?: number }>,
   ): Promise<number[]> {
     const cache = running.tracking.timelines;
-    const off = new TimelineCache<readonly MilestoneView[]>(0);
+    const off = new TimelineCache<Timeline>(0);
     const use = (cached: boolean) => {
       running.tracking.timelines = cached ? cache : off;
     };

@@ -52,6 +52,12 @@ export interface Trackings {
   get(orgId: string, id: string): Promise<TrackedRow | undefined>;
   /** Active records carrying the identifier as their own reference or as their container number. */
   activeCarrying(orgId: string, identifier: string): Promise<TrackedRow[]>;
+  /**
+   * The one of activeCarrying's rows a lookup answers with: a root tracked by that very identifier
+   * wins over a box of some B/L, otherwise the first row. Reads the container column only when
+   * the identifier column names no root.
+   */
+  firstActiveCarrying(orgId: string, identifier: string): Promise<TrackedRow | undefined>;
   children(parentId: string): Promise<TrackedRow[]>;
   /** Container numbers of a B/L's or booking's boxes parked for want of a slot. */
   parkedBoxes(rootId: string): Promise<Set<string>>;
@@ -122,12 +128,13 @@ function prepareReads(x: Runner) {
       .from(tracked)
       .where(and(eq(tracked.orgId, p("orgId")), eq(column, p("identifier")), isNull(tracked.archivedAt)));
   return {
+    // No LIMIT: the id is the primary key, and a LIMIT bound as a parameter cost SQLite more than
+    // the read itself (about 20 us a call, bench/tracking.ts).
     get: x.dialect.statement("trackings_get", x.root, (db) =>
       db
         .select()
         .from(tracked)
-        .where(and(eq(tracked.id, p("id")), eq(tracked.orgId, p("orgId"))))
-        .limit(1),
+        .where(and(eq(tracked.id, p("id")), eq(tracked.orgId, p("orgId")))),
     ) as Statement<TrackedRow[]>,
     // Two indexed lookups: SQLite's planner serves an OR of the two columns with a scan.
     byIdentifier: x.dialect.statement(
@@ -224,6 +231,17 @@ export class SqlTrackings implements Trackings {
       ...(await byIdentifier.execute(db, { orgId, identifier })),
       ...(await byContainer.execute(db, { orgId, identifier })),
     ]);
+  }
+
+  firstActiveCarrying(orgId: string, identifier: string): Promise<TrackedRow | undefined> {
+    const { byIdentifier, byContainer } = this.reads;
+    return this.x.run(async (db) => {
+      const own = await byIdentifier.execute(db, { orgId, identifier });
+      const root = own.find((r) => r.parentId === null);
+      if (root) return root;
+      const boxes = await byContainer.execute(db, { orgId, identifier });
+      return boxes.find((r) => r.parentId === null) ?? own[0] ?? boxes[0];
+    });
   }
 
   children(parentId: string): Promise<TrackedRow[]> {

@@ -14,12 +14,13 @@ import { parseRiverDate, todayUtc } from "../../engine/river/seasonal.ts";
 import { renderRoadChain } from "../../engine/road/planner.ts";
 import { Overloaded, RoutePool, type SeaPlanner } from "../../engine/sea/pool.ts";
 import { distanceServices, modePlanners, pooledModes, routePlanner } from "../../engine/services.ts";
-import { jsonResponse } from "../shared/envelopes.ts";
+import { jsonResponse, RenderedJson } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
 import type { Platform } from "../shared/platform.ts";
 import { createProductApp, principalOf } from "../shared/product-app.ts";
 import { product } from "../shared/products.ts";
 import { routeMapPage } from "./pages/site.ts";
+import { RouteCache, routeKey } from "./route-cache.ts";
 
 /** Spec mode names and aliases. */
 const MODE_ALIASES: Record<string, string> = {
@@ -125,6 +126,16 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
       );
     return port;
   };
+  // Repeated sea routes skip the worker hop (route-cache.ts); one cache per app.
+  const routeCache = new RouteCache(platform.config.routeCacheEntries);
+  /** ends, kept with the route answers while resolution is offline (a pure function of the text). */
+  const seaEnds = async (from: string, to: string) => {
+    const { locations } = await services();
+    const geocoder = geocoderOf(locations);
+    if (!routeCache.enabled || geocoder !== locations.offline) return ends(from, to);
+    const resolve = (text: string) => locations.resolveWith(text, geocoder);
+    return [await routeCache.resolved(from, resolve), await routeCache.resolved(to, resolve)] as const;
+  };
   const optional = t.Optional(t.String());
   const page = routeMapPage(platform.config);
   return createProductApp({ def: product("distance"), platform, access: page.access })
@@ -197,21 +208,40 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
         const withPath = bool("path", query.path, false);
         // The spec defaults alternatives to true for ROAD, RAIL, AIR and multimodal, not for sea.
         const alternatives = bool("alternatives", query.alternatives, false);
-        const [from, to] = await ends(query.from, query.to);
+        const [from, to] = await seaEnds(query.from, query.to);
+        const avoid = csv(query.avoid);
+        const routingMode = query.routing_mode;
+        const key = routeCache.enabled
+          ? routeKey({
+              build: (await services()).sea.buildId,
+              from,
+              to,
+              speedKnots,
+              routingMode,
+              avoid,
+              cargoTonnes: cargo,
+              path: withPath,
+              alternatives,
+            })
+          : null;
+        const hit = key === null ? undefined : routeCache.get(key);
+        if (hit !== undefined) return new RenderedJson(hit);
         const sea = await planner();
         const planned = await sea
           .plan({
             from: seaEnd(from),
             to: seaEnd(to),
             speedKnots,
-            routingMode: query.routing_mode,
-            avoid: csv(query.avoid),
+            routingMode,
+            avoid,
             cargoTonnes: cargo,
             path: withPath,
             alternatives,
           })
           .catch(shed(set));
-        return { from: seaPoint(from), to: seaPoint(to), ...planned };
+        const json = JSON.stringify({ from: seaPoint(from), to: seaPoint(to), ...planned });
+        if (key !== null) routeCache.set(key, json);
+        return new RenderedJson(json);
       },
       {
         query: t.Object({

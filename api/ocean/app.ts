@@ -18,7 +18,7 @@ import { API_VERSION, product } from "../shared/products.ts";
 import { eventFeed } from "./event-feed.ts";
 import { trackingPage } from "./pages/site.ts";
 import { publicLookup } from "./public-lookup.ts";
-import { lookupRecord, trackedRecord } from "./records.ts";
+import { lookupRecordJson, trackedRecord } from "./records.ts";
 
 /** Tags per add (spec, Limits). */
 const MAX_TAGS = 20;
@@ -148,7 +148,7 @@ export function oceanApp(platform: FullPlatform) {
         const existing =
           (await engine.findActive(org.id, identifier)) ??
           (await engine.findActive(org.id, identifier.replace(/[\s-]/g, "")));
-        if (existing && !existing.adding) return lookupRecord(tracking, existing);
+        if (existing && !existing.adding) return lookupRecordJson(tracking, existing);
         if (existing) return inProgress(set);
         // Never seen: register now (a shipment slot, like an add) and let the carrier answer meanwhile.
         const type = looksLikeContainer(identifier) ? "container_id" : "bill_of_lading";
@@ -190,7 +190,7 @@ export function oceanApp(platform: FullPlatform) {
     )
     .get(
       "/v1/containers/:id",
-      async ({ request, params }) => lookupRecord(tracking, await ownRecord(request, params.id)),
+      async ({ request, params }) => lookupRecordJson(tracking, await ownRecord(request, params.id)),
       { detail: { summary: "Read one tracked record by its UUID (lookup record)" } },
     )
     .post(

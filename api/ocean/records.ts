@@ -9,6 +9,7 @@ import type { TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts
 import { type Milestone, toMilestone } from "../../ingest/tracking/timeline.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { PARKED_REASON } from "../../storage/trackings.ts";
+import { RenderedJson } from "../shared/envelopes.ts";
 import type { TimelineCache } from "./timeline-cache.ts";
 
 export type Source = "direct_carrier" | "warm_db";
@@ -361,12 +362,18 @@ export type LaneConfidence = (row: TrackedRow) => Promise<number | null>;
 
 export type MilestoneView = Readonly<ReturnType<typeof milestoneView>>;
 
+/** A record's rendered milestones and their JSON text (what a lookup response splices in). */
+export interface Timeline {
+  readonly views: readonly MilestoneView[];
+  readonly json: string;
+}
+
 /** What a lookup record is read from. */
 export interface LookupSources {
   engine: TrackingEngine;
   storage: Storage;
   confidence: LaneConfidence;
-  timelines: TimelineCache<readonly MilestoneView[]>;
+  timelines: TimelineCache<Timeline>;
 }
 
 /**
@@ -382,19 +389,21 @@ async function milestonesOf(
   r: TrackedRow,
   stamp: string,
   parkedBoxes: string,
-): Promise<readonly MilestoneView[]> {
+): Promise<Timeline> {
   const version = `${r.parentId ?? r.id}@${stamp}|${r.containerNumber}|${r.archivedReason === PARKED_REASON}|${parkedBoxes}`;
   const cached = stamp ? t.timelines.get(r.id, version) : undefined;
   if (cached) return cached;
   // Frozen: one rendering is shared by every response until the version moves.
-  const rendered = Object.freeze(
+  const views = Object.freeze(
     (await t.engine.timeline(r)).map((e) => Object.freeze(milestoneView(toMilestone(e, t.engine.places)))),
   );
+  const rendered = Object.freeze({ views, json: JSON.stringify(views) });
   if (stamp) t.timelines.set(r.id, version, rendered);
   return rendered;
 }
 
-export async function lookupRecord(t: LookupSources, row: TrackedRow) {
+/** The lookup record (the single read): `record` holds every field but the last, `events`. */
+async function lookupParts(t: LookupSources, row: TrackedRow) {
   const { engine } = t;
   // The stamp first: see milestonesOf.
   const stamp = await t.storage.trackings.eventsStamp(row.parentId ?? row.id);
@@ -410,11 +419,11 @@ export async function lookupRecord(t: LookupSources, row: TrackedRow) {
     .map((c) => c.containerNumber)
     .sort()
     .join(",");
-  const events = await milestonesOf(t, row, stamp, parked);
+  const timeline = await milestonesOf(t, row, stamp, parked);
   const children = kids
-    ? await Promise.all(kids.map(async (c) => ({ c, events: await milestonesOf(t, c, stamp, "") })))
+    ? await Promise.all(kids.map(async (c) => ({ c, events: (await milestonesOf(t, c, stamp, "")).views })))
     : null;
-  return {
+  const record = {
     id: row.id,
     container_number: row.containerNumber,
     bl_number: row.blNumber,
@@ -459,6 +468,21 @@ export async function lookupRecord(t: LookupSources, row: TrackedRow) {
     field_provenance: provenance(engine, row, dem, position),
     demurrage_free_days_left: dem.freeDaysLeft,
     ai_narrative: null,
-    events,
   };
+  return { record, timeline };
+}
+
+export async function lookupRecord(t: LookupSources, row: TrackedRow) {
+  const { record, timeline } = await lookupParts(t, row);
+  return { ...record, events: timeline.views };
+}
+
+/**
+ * The lookup record as JSON text, byte for byte JSON.stringify(lookupRecord(...)): the milestones'
+ * text comes from the cache with them, so only the per-request fields are serialised.
+ */
+export async function lookupRecordJson(t: LookupSources, row: TrackedRow): Promise<RenderedJson> {
+  const { record, timeline } = await lookupParts(t, row);
+  const head = JSON.stringify(record);
+  return new RenderedJson(`${head.slice(0, -1)},"events":${timeline.json}}`);
 }

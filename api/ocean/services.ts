@@ -10,7 +10,7 @@ import type { Wakeups } from "../../ingest/wakeups.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { Config } from "../config.ts";
 import { positionStore, wakeups } from "../shared/cross-process.ts";
-import type { LaneConfidence, MilestoneView } from "./records.ts";
+import type { LaneConfidence, Timeline } from "./records.ts";
 import { TimelineCache } from "./timeline-cache.ts";
 
 export interface TrackingServices {
@@ -23,7 +23,7 @@ export interface TrackingServices {
   connectors: ReadonlyMap<string, CarrierConnector>;
   confidence: LaneConfidence;
   /** Lookups' rendered milestones, checked against the stored events on every read (timeline-cache.ts). */
-  timelines: TimelineCache<readonly MilestoneView[]>;
+  timelines: TimelineCache<Timeline>;
 }
 
 /** Voyages needed on a lane before an on-time share is shown. */
@@ -33,9 +33,9 @@ export const ON_TIME_DAYS = 1;
 const LANE_CACHE_MS = 60_000;
 const PLACE_CACHE_MAX = 50_000;
 /**
- * Records whose rendered milestones a process keeps: about 280 bytes of heap per milestone, so
- * some 50 MB at 17 events a record. The ones read again and again stay; a scan through the fleet
- * only costs its own renders.
+ * Records whose rendered milestones a process keeps: about 280 bytes of heap per milestone plus
+ * its JSON text (about 240 characters, one byte each), so some 90 MB at 17 events a record. The
+ * ones read again and again stay; a scan through the fleet only costs its own renders.
  */
 export const TIMELINE_CACHE_MAX = 10_000;
 

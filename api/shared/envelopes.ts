@@ -12,17 +12,41 @@ export type ErrorStyle = "ok" | "open" | "data" | "compat";
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
 
 export function jsonResponse(body: unknown, status = 200, headers?: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), {
+  return jsonTextResponse(JSON.stringify(body), status, headers);
+}
+
+/** A response of JSON text already written. */
+export function jsonTextResponse(text: string, status = 200, headers?: Record<string, string>): Response {
+  return new Response(text, {
     status,
     // The JSON content type wins over a caller's, as Elysia's header merge would have it.
     headers: headers ? { ...headers, ...JSON_HEADERS } : JSON_HEADERS,
   });
 }
 
+/**
+ * A handler's data already serialised (exactly JSON.stringify of it): the envelope is written
+ * around the text instead of serialising the data again (cached renderings, issue 20).
+ */
+export class RenderedJson {
+  constructor(readonly json: string) {}
+}
+
 export function successBody(def: ProductDef, data: unknown, tookMs: number): Record<string, unknown> {
   if (def.id === "distance") return { data, meta: { took_ms: tookMs } };
   if (def.family === "data") return { data };
   return def.versioned ? { api_version: API_VERSION, ok: true, data } : { ok: true, data };
+}
+
+const VERSION_JSON = JSON.stringify(API_VERSION);
+
+/** JSON.stringify(successBody(def, data, tookMs)) for data given as its JSON text. */
+export function successJson(def: ProductDef, data: RenderedJson, tookMs: number): string {
+  if (def.id === "distance") return `{"data":${data.json},"meta":{"took_ms":${JSON.stringify(tookMs)}}}`;
+  if (def.family === "data") return `{"data":${data.json}}`;
+  return def.versioned
+    ? `{"api_version":${VERSION_JSON},"ok":true,"data":${data.json}}`
+    : `{"ok":true,"data":${data.json}}`;
 }
 
 const COMPAT_CODES: Partial<Record<ApiError["key"], string>> = {

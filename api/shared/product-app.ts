@@ -10,7 +10,16 @@ import { EngineError } from "../../engine/errors.ts";
 import { keyPrefixOf } from "../accounts/keys.ts";
 import type { KeyListing, Principal } from "../accounts/repo.ts";
 import { webhookRoutes } from "../webhooks/routes.ts";
-import { type ErrorStyle, errorBody, jsonResponse, keyedErrorStyle, successBody } from "./envelopes.ts";
+import {
+  type ErrorStyle,
+  errorBody,
+  jsonResponse,
+  jsonTextResponse,
+  keyedErrorStyle,
+  RenderedJson,
+  successBody,
+  successJson,
+} from "./envelopes.ts";
 import { ApiError, fromEngine } from "./errors.ts";
 import { health } from "./health.ts";
 import type { Platform } from "./platform.ts";
@@ -269,11 +278,10 @@ export function createProductApp(opts: ProductAppOptions) {
       // Response into another one to add them.
       const headers = set.headers as Record<string, string>;
       set.headers = {};
-      return jsonResponse(
-        successBody(def, responseValue, took),
-        typeof set.status === "number" ? set.status : 200,
-        headers,
-      );
+      const status = typeof set.status === "number" ? set.status : 200;
+      if (responseValue instanceof RenderedJson)
+        return jsonTextResponse(successJson(def, responseValue, took), status, headers);
+      return jsonResponse(successBody(def, responseValue, took), status, headers);
     })
     .get("/healthz", () => ({ product: def.id, ...health(platform) }), {
       detail: { summary: "Liveness", security: [] },

@@ -350,9 +350,8 @@ export class TrackingEngine {
 
   /** The active record carrying this identifier as its own reference, as a box of it, or by its B/L or booking. */
   async findActive(orgId: string, identifier: string): Promise<TrackedRow | undefined> {
-    const rows = await this.deps.storage.trackings.activeCarrying(orgId, identifier);
     // A root tracked by that very identifier wins over a child box of some B/L.
-    return rows.find((r) => r.parentId === null) ?? rows[0];
+    return this.deps.storage.trackings.firstActiveCarrying(orgId, identifier);
   }
 
   children(parentId: string): Promise<TrackedRow[]> {

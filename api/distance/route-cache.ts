@@ -1,0 +1,137 @@
+/**
+ * Rendered sea-route answers, on the serving thread (issue 20): a repeated query is answered from
+ * here without the worker hop. A route depends only on the loaded graph and the normalised query
+ * (the resolved ends and every option the router reads), never on the clock or the caller, so an
+ * entry stays right for as long as the process serves that graph; the graph's build id is part of
+ * the key all the same. meta.took_ms is computed per request: only the data part is kept, as the
+ * JSON text the response carries. Bounded by entries (PORTOLAN_ROUTE_CACHE_ENTRIES; 0 turns it
+ * off) and by the text held (a route with its path runs to hundreds of kilobytes), the least
+ * recently used dropped first.
+ */
+import type { ResolvedPoint } from "../../engine/locations/index.ts";
+
+/** Characters of JSON text the cache holds at most (about 2 bytes each on the heap). */
+export const ROUTE_CACHE_MAX_CHARS = 32 * 1024 * 1024;
+
+/** Everything a sea route's answer depends on, as the handler hands it to the planner. */
+export interface RouteQuery {
+  /** Build id of the loaded sea graph. */
+  build: string;
+  /** The ends as resolved (their rendering and the ends the router is given both derive from them). */
+  from: ResolvedPoint;
+  to: ResolvedPoint;
+  speedKnots: number | undefined;
+  routingMode: string | undefined;
+  avoid: readonly string[];
+  cargoTonnes: number;
+  path: boolean;
+  alternatives: boolean;
+}
+
+/**
+ * Every field of a resolved end, in the key's order: the Record type fails to compile when
+ * ResolvedPoint gains a field this list does not name.
+ */
+const POINT_FIELDS = Object.keys({
+  kind: true,
+  name: true,
+  locode: true,
+  iata: true,
+  country: true,
+  country_code: true,
+  lat: true,
+  lng: true,
+  source: true,
+  timezone: true,
+} satisfies Record<keyof ResolvedPoint, true>) as Array<keyof ResolvedPoint>;
+
+/**
+ * One value of the key, unambiguous: strings quoted (JSON), null and undefined as bare words,
+ * numbers in full, -0 apart from 0 (a sign the router may carry through).
+ */
+function part(v: string | number | boolean | null | undefined): string {
+  if (typeof v === "string") return JSON.stringify(v);
+  if (typeof v === "number") return Object.is(v, -0) ? "-0" : String(v);
+  return String(v);
+}
+
+/** Keys of the frozen (never changing) ends the cache resolved: those come back again and again. */
+const pointKeys = new WeakMap<ResolvedPoint, string>();
+
+function pointKey(p: ResolvedPoint): string {
+  let out = pointKeys.get(p);
+  if (out !== undefined) return out;
+  out = "";
+  for (const f of POINT_FIELDS) out += `${part(p[f])},`;
+  if (Object.isFrozen(p)) pointKeys.set(p, out);
+  return out;
+}
+
+/** The cache key: every field of the query, in a fixed order; equal keys only for equal queries. */
+export function routeKey(q: RouteQuery): string {
+  return `${part(q.build)}|${pointKey(q.from)}|${pointKey(q.to)}|${part(q.speedKnots)}|${part(q.routingMode)}|${JSON.stringify(q.avoid)}|${part(q.cargoTonnes)}|${q.path}|${q.alternatives}`;
+}
+
+export class RouteCache {
+  // A Map iterates in insertion order: re-inserting an entry on each hit keeps the least recently
+  // used one first.
+  private readonly entries = new Map<string, string>();
+  private chars = 0;
+  /** Ends by the text that named them (see resolved). */
+  private readonly ends = new Map<string, ResolvedPoint>();
+
+  constructor(
+    private readonly capacity: number,
+    private readonly maxChars = ROUTE_CACHE_MAX_CHARS,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get enabled(): boolean {
+    return this.capacity > 0;
+  }
+
+  /** The data part's JSON text stored under `key`, or undefined. */
+  get(key: string): string | undefined {
+    const json = this.entries.get(key);
+    if (json === undefined) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, json);
+    return json;
+  }
+
+  set(key: string, json: string): void {
+    this.drop(key);
+    if (this.capacity <= 0 || json.length > this.maxChars) return;
+    this.entries.set(key, json);
+    this.chars += json.length;
+    while (this.entries.size > this.capacity || this.chars > this.maxChars) {
+      this.drop(this.entries.keys().next().value!);
+    }
+  }
+
+  /**
+   * The end `text` names, resolved once: for callers whose resolution is a pure function of the
+   * text and the loaded build (the offline index and geocoder; an external geocoder is not).
+   * Failures are not kept. Frozen, as every request shares it.
+   */
+  async resolved(text: string, resolve: (text: string) => Promise<ResolvedPoint>): Promise<ResolvedPoint> {
+    const known = this.ends.get(text);
+    if (known) return known;
+    const point = Object.freeze({ ...(await resolve(text)) });
+    if (this.capacity <= 0) return point;
+    // Texts are few next to routes (two ends each): at the bound, start again.
+    if (this.ends.size >= this.capacity) this.ends.clear();
+    this.ends.set(text, point);
+    return point;
+  }
+
+  private drop(key: string): void {
+    const old = this.entries.get(key);
+    if (old === undefined) return;
+    this.entries.delete(key);
+    this.chars -= old.length;
+  }
+}
