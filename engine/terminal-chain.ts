@@ -5,7 +5,7 @@
  * their handling; fastest chain first. A pairing whose terminal no road reaches is dropped.
  */
 
-import { haversineM } from "../common/geo.ts";
+import { EARTH_RADIUS_M, haversineM } from "../common/geo.ts";
 import {
   type Chain,
   renderChain,
@@ -50,9 +50,66 @@ export interface TerminalSite<T extends Point> {
   geocoded: boolean;
 }
 
+/** Sites by latitude: their indices, latitudes ascending, and longitudes; built once per sites array. */
+const byLatitude = new WeakMap<
+  readonly TerminalSite<Point>[],
+  { order: Int32Array; lats: Float64Array; lngs: Float64Array }
+>();
+
+function latitudeIndex(sites: readonly TerminalSite<Point>[]) {
+  let index = byLatitude.get(sites);
+  if (!index) {
+    const order = Int32Array.from(sites.keys()).sort(
+      (a, b) => sites[a]!.terminal.lat - sites[b]!.terminal.lat,
+    );
+    const lats = Float64Array.from(order, (i) => sites[i]!.terminal.lat);
+    const lngs = Float64Array.from(order, (i) => sites[i]!.terminal.lng);
+    index = { order, lats, lngs };
+    byLatitude.set(sites, index);
+  }
+  return index;
+}
+
+/** The first position in ascending `lats` whose value is >= `lat`. */
+function lowerBound(lats: Float64Array, lat: number): number {
+  let lo = 0;
+  let hi = lats.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (lats[mid]! < lat) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const RAD = Math.PI / 180;
+
+/**
+ * The indices of the sites that may lie within `maxKm` of `p`, ascending: those of its latitude
+ * band (a binary search) whose longitude is no farther than a circle of that radius reaches (a cap
+ * that holds no pole), with a margin; the caller's great-circle test decides.
+ */
+function sitesNear(sites: readonly TerminalSite<Point>[], p: Point, maxKm: number, maxLat: number): number[] {
+  const { order, lats, lngs } = latitudeIndex(sites);
+  const a = (maxKm * 1000) / EARTH_RADIUS_M;
+  const maxLng =
+    Math.abs(p.lat) * RAD + a >= Math.PI / 2
+      ? 360
+      : (Math.asin(Math.min(1, Math.sin(a) / Math.cos(p.lat * RAD))) / RAD) * 1.01 + 1e-6;
+  const near: number[] = [];
+  const north = p.lat + maxLat + 1e-9;
+  for (let k = lowerBound(lats, p.lat - maxLat - 1e-9); k < lats.length && lats[k]! <= north; k++) {
+    const d = Math.abs(lngs[k]! - p.lng);
+    if ((d > 180 ? 360 - d : d) <= maxLng) near.push(order[k]!);
+  }
+  return near.sort((x, y) => x - y);
+}
+
 /**
  * The terminals within `maxKm` (great circle) of a point, best first, a geocoded one ranked
- * GEOCODED_PENALTY_KM farther; one per graph node (so pairings reach different places), at most `count`.
+ * GEOCODED_PENALTY_KM farther; one per graph node (so pairings reach different places), at most
+ * `count`. Only the sites near the point are measured (sitesNear), in the array's order so that
+ * ties rank as they always did.
  */
 export function nearestTerminals<T extends Point, S extends TerminalSite<T>>(
   sites: readonly S[],
@@ -62,7 +119,8 @@ export function nearestTerminals<T extends Point, S extends TerminalSite<T>>(
 ): Array<S & { km: number; rank: number }> {
   const maxLat = maxKm / 111;
   const all: Array<S & { km: number; rank: number }> = [];
-  for (const s of sites) {
+  for (const i of sitesNear(sites, p, maxKm, maxLat)) {
+    const s = sites[i]!;
     if (Math.abs(s.terminal.lat - p.lat) > maxLat) continue;
     const km = haversineM(p.lat, p.lng, s.terminal.lat, s.terminal.lng) / 1000;
     if (km <= maxKm) all.push({ ...s, km, rank: km + (s.geocoded ? GEOCODED_PENALTY_KM : 0) });

@@ -17,8 +17,8 @@ import { EngineError } from "../errors.ts";
 import type { RailPlanner } from "../rail/planner.ts";
 import type { RiverPlanner } from "../river/planner.ts";
 import { type SeasonalNote, seasonalState } from "../river/seasonal.ts";
-import { type RoadRoutePlanner, renderRoadChain } from "../road/planner.ts";
-import type { PassageId, RoutingMode } from "../sea/policy.ts";
+import { type RoadPlan, type RoadRoutePlanner, renderRoadChain } from "../road/planner.ts";
+import { DEFAULT_MASK, type PassageId, type RoutingMode } from "../sea/policy.ts";
 import { MAX_SNAP_KM, type SeaRouter } from "../sea/router.ts";
 import { type DropReason, dropReasons } from "./drop-rules.ts";
 import { greatCircleKm, InlandLegs } from "./inland.ts";
@@ -34,7 +34,14 @@ import { compareChains } from "./order.ts";
 import { seaChains } from "./sea-chain.ts";
 import { SeaDistances } from "./sea-distances.ts";
 import { portOptions } from "./sea-legs.ts";
-import { Barges, type GatewayOption, gatewayOptions, SEA_RIVER_LABEL, seaRiverChains } from "./sea-river.ts";
+import {
+  Barges,
+  type GatewayOption,
+  gatewayOptions,
+  gatewaySeaPoint,
+  SEA_RIVER_LABEL,
+  seaRiverChains,
+} from "./sea-river.ts";
 
 /** What the planner needs; the single-mode planners load on first use (route workers load lazily). */
 export interface MultimodalDeps {
@@ -101,21 +108,37 @@ const LABELS: Record<ChainRule, string> = {
 const placeName = (p: Place) => p.name ?? `(${p.lat}, ${p.lng})`;
 
 export class MultimodalPlanner {
-  /** Sea rows and routes, kept across requests (this thread's). */
-  private seaDistances: Promise<SeaDistances> | null = null;
+  /** The sea table, rows and routes, kept across requests (this thread's): main ports only... */
+  private portRows: Promise<SeaDistances> | null = null;
+  /** ...until the river planner is in use: then with the gateways' sea points as columns too. */
+  private gatewayRows: Promise<SeaDistances> | null = null;
   /** Barge rows and sections for Sea + River, kept across requests. */
   private readonly barges = new Barges();
 
   constructor(private readonly deps: MultimodalDeps) {}
 
-  /** The sea distances over the main container ports (their rows fill on first use). */
-  distances(): Promise<SeaDistances> {
-    this.seaDistances ??= this.deps.ports().then((ports) => new SeaDistances(this.deps.sea, ports));
-    return this.seaDistances;
+  /**
+   * The sea distances between the main container ports, and from them to the river gateways once
+   * `river` is loaded: their table under the default closures is filled on first use, once per
+   * thread (sea-distances.ts).
+   */
+  distances(river: RiverPlanner | null): Promise<SeaDistances> {
+    const filled = (columns: readonly Place[]) =>
+      this.deps.ports().then((ports) => new SeaDistances(this.deps.sea, ports, columns).fill(DEFAULT_MASK));
+    if (river) {
+      this.gatewayRows ??= filled(river.gateways.map(gatewaySeaPoint));
+      // The gateway rows answer everything the port rows did.
+      this.portRows = null;
+      return this.gatewayRows;
+    }
+    if (this.gatewayRows) return this.gatewayRows;
+    this.portRows ??= filled([]);
+    return this.portRows;
   }
 
-  async plan<P extends Place>(req: MultimodalRequest<P>, road: RoadRoutePlanner): Promise<MultimodalPlan> {
+  async plan<P extends Place>(req: MultimodalRequest<P>, roads: RoadRoutePlanner): Promise<MultimodalPlan> {
     const s = settingsOf(req);
+    const road = onceEach(roads);
     for (const [name, p] of [
       ["from", req.from],
       ["to", req.to],
@@ -222,12 +245,12 @@ export class MultimodalPlanner {
     s: Settings,
     legs: InlandLegs,
   ): Promise<RuleResult> {
-    const [sea, ports] = await Promise.all([this.distances(), this.deps.ports()]);
+    const river = s.modes.has("RIVER") ? await this.deps.river() : null;
+    const [sea, ports] = await Promise.all([this.distances(river), this.deps.ports()]);
     const origins = portOptions(ports, from, pol, legs);
     const destinations = portOptions(ports, to, pod, legs);
     let toSide: GatewayOption[] = [];
     let fromSide: GatewayOption[] = [];
-    const river = s.modes.has("RIVER") ? await this.deps.river() : null;
     const state = river ? seasonalState(river.rules, s.date, s.seasonal) : null;
     if (river && state) {
       // Sea then barge ends at a gateway near the destination (the pod, when fixed); the reverse
@@ -368,6 +391,25 @@ export class MultimodalPlanner {
       `No door-to-door route from ${placeName(from)} to ${placeName(to)} with modes ${modes.join(", ")}${why ? `: ${why}` : ""}.`,
     );
   }
+}
+
+/**
+ * `road`, planning each distinct request once: the rules of one request ask for the same legs
+ * (the Rail chain's door to its railheads, and a sea chain's rail pre-carriage to a port).
+ */
+function onceEach(road: RoadRoutePlanner): RoadRoutePlanner {
+  const plans = new Map<string, Promise<RoadPlan>>();
+  return {
+    plan: (req) => {
+      const key = JSON.stringify(req);
+      let plan = plans.get(key);
+      if (!plan) {
+        plan = road.plan(req);
+        plans.set(key, plan);
+      }
+      return plan;
+    },
+  };
 }
 
 /**

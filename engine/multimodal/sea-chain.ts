@@ -58,13 +58,14 @@ async function seaChain(
   b: PortOption,
   ctx: { sea: SeaDistances; legs: InlandLegs; settings: Settings },
 ): Promise<Chain<Place> | null> {
-  const route = ctx.sea.route(a.stop, b.stop, ctx.settings);
-  if (!route) return null;
+  // The inland legs first (kept per request): where nothing reaches a port, no sea route is planned.
   const [pre, post] = await Promise.all([
     ctx.legs.leg(from, a.stop, "from", a.mode),
     ctx.legs.leg(to, b.stop, "to", b.mode),
   ]);
   if (!pre || !post) return null;
+  const route = ctx.sea.route(a.stop, b.stop, ctx.settings);
+  if (!route) return null;
   const hours = ctx.settings.handling ? PORT_HANDLING_HOURS : 0;
   const part = joinParts(
     [pre, sectionPart(seaSection(route, a.stop, b.stop, ctx.settings)), post],

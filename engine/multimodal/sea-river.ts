@@ -53,6 +53,14 @@ const gatewayStop = (g: SeaGateway): Place => ({
   lng: g.lng,
 });
 
+/** Where a gateway joins the sea graph: the sea searches' point for it. */
+export const gatewaySeaPoint = (g: SeaGateway): Place => ({
+  kind: "port",
+  name: g.name,
+  lat: g.seaLat,
+  lng: g.seaLng,
+});
+
 /** Barge rows kept: a river port's row to every gateway, per set of date rules (~10 kB a row). */
 const BARGE_ROWS = 1000;
 /** Barge sections kept (without geometry). */
@@ -120,7 +128,7 @@ export function gatewayOptions(args: {
       best.set(g.joinNode, {
         gateway: g,
         stop: gatewayStop(g),
-        seaPoint: { kind: "port", name: g.name, lat: g.seaLat, lng: g.seaLng },
+        seaPoint: gatewaySeaPoint(g),
         beyondM: (g.seaKm + g.joinRiverKm) * 1000,
         port: c.terminal,
         portMode,
@@ -226,14 +234,17 @@ function barge(ctx: Context, a: Place, b: Place) {
 }
 
 async function seaThenBarge(ctx: Context, a: PortOption, g: GatewayOption): Promise<SeaRiverChain | null> {
-  const sea = gatewaySea(ctx, a.stop, g, true);
+  // The barge and the inland legs first: where the navigable-water rule refuses the barge or
+  // nothing reaches a port, no sea route is planned.
   const river = barge(ctx, g.stop, g.port);
-  if (!sea || !river) return null;
+  if (!river) return null;
   const [pre, post] = await Promise.all([
     ctx.legs.leg(ctx.from, a.stop, "from", a.mode),
     ctx.legs.leg(ctx.to, g.port, "to", g.portMode),
   ]);
   if (!pre || !post) return null;
+  const sea = gatewaySea(ctx, a.stop, g, true);
+  if (!sea) return null;
   return assemble(
     ctx,
     [pre, sectionPart(sea), river.part, post],
@@ -245,13 +256,14 @@ async function seaThenBarge(ctx: Context, a: PortOption, g: GatewayOption): Prom
 
 async function bargeThenSea(ctx: Context, g: GatewayOption, b: PortOption): Promise<SeaRiverChain | null> {
   const river = barge(ctx, g.port, g.stop);
-  const sea = gatewaySea(ctx, b.stop, g, false);
-  if (!sea || !river) return null;
+  if (!river) return null;
   const [pre, post] = await Promise.all([
     ctx.legs.leg(ctx.from, g.port, "from", g.portMode),
     ctx.legs.leg(ctx.to, b.stop, "to", b.mode),
   ]);
   if (!pre || !post) return null;
+  const sea = gatewaySea(ctx, b.stop, g, false);
+  if (!sea) return null;
   return assemble(
     ctx,
     [pre, river.part, sectionPart(sea), post],

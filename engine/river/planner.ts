@@ -236,14 +236,14 @@ export class RiverPlanner {
   ): SectionInput<T> {
     const f = r.river;
     const names = this.graph.names.waterways ?? [];
-    const waterways = f.waterwayMetres
-      .map((m, i) => ({
-        name: names[i]?.name || "unnamed waterway",
-        km: round(m / 1000, 1),
-        class: names[i]?.class || null,
-      }))
-      .filter((w) => w.km > 0)
-      .sort((x, y) => y.km - x.km);
+    // Metres per waterway of the whole graph (thousands): only those sailed become entries.
+    const waterways: Array<{ name: string; km: number; class: string | null }> = [];
+    f.waterwayMetres.forEach((m, i) => {
+      const km = round(m / 1000, 1);
+      if (km > 0)
+        waterways.push({ name: names[i]?.name || "unnamed waterway", km, class: names[i]?.class || null });
+    });
+    waterways.sort((x, y) => y.km - x.km);
     const moving = (f.seconds - f.lockSeconds) / 3600;
     const flat = r.path ?? new Float64Array();
     const path: Array<[number, number]> = [];

@@ -127,6 +127,15 @@ interface Exports {
     objective: number,
     defaultSpeedKmh: number,
   ): number;
+  pr_many_to_many(
+    handle: number,
+    sources: number,
+    targets: number,
+    closed: number,
+    maxSettled: number,
+    objective: number,
+    defaultSpeedKmh: number,
+  ): number;
   pr_result_meta(): number;
   pr_result_gates(): number;
   pr_result_zones(): number;
@@ -491,6 +500,38 @@ export class WasmRouter {
         : { node: m[M.fromNode]!, lat: m[M.fromLat]!, lng: m[M.fromLng]!, snapM: m[M.fromSnapM]! },
       settled: m[M.settled]!,
     };
+  }
+
+  /**
+   * Metres from each source to each target (oneToMany's answers, row by row: `sources.length`
+   * rows of `targets.length`), every point snapped once: a table of many rows costs its searches,
+   * not a snap of every target per row.
+   */
+  manyToMany(
+    handle: number,
+    sources: ReadonlyArray<{ lat: number; lng: number }>,
+    targets: ReadonlyArray<{ lat: number; lng: number }>,
+    closed: number,
+    opts: { maxSettled?: number; objective?: Objective } = {},
+  ): { status: Status; metres: Float64Array } {
+    const objective = opts.objective ?? DISTANCE;
+    const points = [...sources, ...targets];
+    const input = this.input(handle, 2 * points.length, objective);
+    points.forEach((p, i) => {
+      input[2 * i] = p.lat;
+      input[2 * i + 1] = p.lng;
+    });
+    const status = this.x.pr_many_to_many(
+      handle,
+      sources.length,
+      targets.length,
+      closed >>> 0,
+      (opts.maxSettled ?? 0) >>> 0,
+      ...objectiveArgs(objective),
+    ) as Status;
+    const metres = new Float64Array(sources.length * targets.length);
+    metres.set(this.f64(this.x.pr_result_many(), metres.length));
+    return { status, metres };
   }
 
   /**

@@ -486,6 +486,92 @@ fn many_into(
     many.status as i32
 }
 
+// Many-to-many tables (engine/multimodal/sea-distances.ts: the main ports' sea rows, filled once
+// per thread): every point snapped once, not once per source's search.
+
+/// From each of `sources` points to each of `targets` points of graph `handle`: one
+/// `pr_one_to_many` search per source over targets snapped once. The points are flat
+/// `[lat, lng]` in the `pr_input` buffer, sources then targets (a river query's block follows
+/// them). Answers through `pr_result_many`: `sources * targets` metres, one source's row after
+/// another (infinity = unreachable; NaN = a point did not snap, or that source's budget ran out
+/// before the target was final). Returns `STATUS_FOUND`, `STATUS_BUDGET` when some source's
+/// budget ran out, or the query's error status.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn pr_many_to_many(
+    handle: i32,
+    sources: usize,
+    targets: usize,
+    closed: u32,
+    max_settled: u32,
+    objective_code: u32,
+    default_speed_kmh: f64,
+) -> i32 {
+    STATE.with(|s| {
+        let s = &mut *s.borrow_mut();
+        s.meta.iter_mut().for_each(|m| *m = 0.0);
+        s.many.clear();
+        s.many.resize(sources * targets, f64::NAN);
+        let points = 2 * (sources + targets);
+        let input = ObjectiveInput::read(objective_code, default_speed_kmh, &s.input, points);
+        let status = table_into(
+            s,
+            handle,
+            (sources, targets),
+            closed,
+            max_settled,
+            input.as_ref().and_then(ObjectiveInput::objective),
+        );
+        s.meta[meta::STATUS] = f64::from(status);
+        status
+    })
+}
+
+fn table_into(
+    s: &mut State,
+    handle: i32,
+    (sources, targets): (usize, usize),
+    closed: u32,
+    max_settled: u32,
+    objective: Option<Objective>,
+) -> i32 {
+    let objective = match objective {
+        Some(o) => o,
+        None => return STATUS_BAD_QUERY,
+    };
+    if s.input.len() < 2 * (sources + targets) {
+        return STATUS_BAD_QUERY;
+    }
+    let Slot { graph: g, searcher } = match slot(&mut s.graphs, handle) {
+        Some(x) => x,
+        None => return STATUS_NOT_LOADED,
+    };
+    if !objective.fits(g) {
+        return STATUS_BAD_QUERY;
+    }
+    let mut snapped = s.input[..2 * (sources + targets)]
+        .chunks_exact(2)
+        .map(|p| g.snap(p[0], p[1]));
+    let from: Vec<_> = snapped.by_ref().take(sources).collect();
+    let to: Vec<_> = snapped.collect();
+    let mut status = STATUS_FOUND;
+    let mut settled = 0.0;
+    for (i, source) in from.iter().enumerate() {
+        let source = match source {
+            Some(a) => a,
+            None => continue,
+        };
+        let many = searcher.one_to_many(g, source, &to, closed, max_settled, objective);
+        settled += f64::from(many.settled);
+        if many.status == Status::BudgetExhausted {
+            status = STATUS_BUDGET;
+        }
+        s.many[i * targets..(i + 1) * targets].copy_from_slice(&many.metres);
+    }
+    s.meta[meta::SETTLED] = settled;
+    status
+}
+
 #[no_mangle]
 pub extern "C" fn pr_result_meta() -> *const f64 {
     STATE.with(|s| s.borrow().meta.as_ptr())
