@@ -27,9 +27,9 @@ const WTW_PER_TTW = {
 export interface IntensityFactor {
   /** What the default stands for (vehicle class, load, region). */
   basis: string;
-  /** g CO2e per tonne-km; null where no published value was found (docs/emissions.md). */
-  wtw: number | null;
-  ttw: number | null;
+  /** g CO2e per tonne-km. */
+  wtw: number;
+  ttw: number;
   source: string;
 }
 
@@ -72,10 +72,10 @@ export const INTENSITY: Record<TransportMode, IntensityFactor> = {
 export const AIR_GCD_ADD_KM = 95;
 
 export interface Emissions {
-  /** kg CO2e well-to-wheel; null when a leg's mode has no published factor. */
-  co2e_kg: number | null;
-  /** kg CO2e tank-to-wheel; null likewise. */
-  co2e_ttw_kg: number | null;
+  /** kg CO2e well-to-wheel. */
+  co2e_kg: number;
+  /** kg CO2e tank-to-wheel. */
+  co2e_ttw_kg: number;
   cargo_tonnes: number;
   method: typeof EMISSIONS_METHOD;
 }
@@ -90,8 +90,8 @@ export interface EmissionLeg {
 
 /** Whole grams per leg, so a chain's total is exactly the sum of its legs. */
 interface Grams {
-  wtw: number | null;
-  ttw: number | null;
+  wtw: number;
+  ttw: number;
 }
 
 const latLng = (p: unknown): { lat: number; lng: number } | null => {
@@ -117,26 +117,20 @@ export function emissionKm(leg: EmissionLeg): number {
 function legGrams(leg: EmissionLeg, tonnes: number): Grams {
   const f = INTENSITY[leg.transport_mode];
   const tkm = emissionKm(leg) * tonnes;
-  return {
-    wtw: f.wtw === null ? null : Math.round(f.wtw * tkm),
-    ttw: f.ttw === null ? null : Math.round(f.ttw * tkm),
-  };
+  return { wtw: Math.round(f.wtw * tkm), ttw: Math.round(f.ttw * tkm) };
 }
-
-const kg = (g: number | null) => (g === null ? null : g / 1000);
 
 function render(g: Grams, tonnes: number): Emissions {
-  return { co2e_kg: kg(g.wtw), co2e_ttw_kg: kg(g.ttw), cargo_tonnes: tonnes, method: EMISSIONS_METHOD };
+  return { co2e_kg: g.wtw / 1000, co2e_ttw_kg: g.ttw / 1000, cargo_tonnes: tonnes, method: EMISSIONS_METHOD };
 }
 
-/** Emissions of a chain's legs and their total (transfers add nothing); unknown if any leg is. */
+/** Emissions of a chain's legs and their total (transfers add nothing). */
 export function chainEmissions(
   legs: ReadonlyArray<EmissionLeg>,
   tonnes: number,
 ): { legs: Emissions[]; total: Emissions } {
   const grams = legs.map((l) => legGrams(l, tonnes));
-  const sum = (pick: (g: Grams) => number | null) =>
-    grams.reduce<number | null>((s, g) => (s === null || pick(g) === null ? null : s + pick(g)!), 0);
+  const sum = (pick: (g: Grams) => number) => grams.reduce((s, g) => s + pick(g), 0);
   return {
     legs: grams.map((g) => render(g, tonnes)),
     total: render({ wtw: sum((g) => g.wtw), ttw: sum((g) => g.ttw) }, tonnes),

@@ -19,14 +19,14 @@ export interface Figures {
   hours: number;
   /** km-equivalents (spec cost weights). */
   cost: number;
-  /** g CO2e well-to-wheel per tonne; barge legs count at the rail factor (no barge default is published). */
+  /** g CO2e well-to-wheel per tonne. */
   co2e: number;
 }
 
 export const NO_FIGURES: Figures = { km: 0, hours: 0, cost: 0, co2e: 0 };
 
 export function legFigures(mode: TransportMode, km: number, hours: number): Figures {
-  const factor = INTENSITY[mode].wtw ?? INTENSITY.RAIL.wtw ?? 0;
+  const factor = INTENSITY[mode].wtw;
   return { km, hours, cost: km * COST_WEIGHTS[mode], co2e: km * factor };
 }
 

@@ -22,7 +22,7 @@ export function measure(s: Summary, optimize: Optimize): number {
     case "distance":
       return s.distance.meters;
     case "emissions":
-      return s.emissions?.co2e_kg ?? Number.POSITIVE_INFINITY;
+      return s.emissions.co2e_kg;
   }
 }
 
