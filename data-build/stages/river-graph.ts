@@ -50,6 +50,7 @@ import {
   WPI_SNAP_M,
 } from "../river/ports.ts";
 import { encodeRiverPorts, RIVER_PORTS_OUTPUT } from "../river/river-ports.ts";
+import { encodeRuleStretches, RIVER_STRETCHES_OUTPUT, ruleStretches } from "../river/rule-stretches.ts";
 import { CoastTest, readSeaGraph } from "../river/sea.ts";
 import { parseSeasonalRules, SEASONAL_RULES_SOURCE } from "../river/seasonal-calendar.ts";
 import { encodeRiverRules, RIVER_RULES_OUTPUT } from "../river/seasonal-rules.ts";
@@ -91,7 +92,13 @@ export const riverGraphStage: Stage = {
       ...seaGraphStage.inputs,
     ]),
   ],
-  outputs: [RIVER_GRAPH_OUTPUT, RIVER_PORTS_OUTPUT, RIVER_RULES_OUTPUT, RIVER_SUMMARY_OUTPUT],
+  outputs: [
+    RIVER_GRAPH_OUTPUT,
+    RIVER_PORTS_OUTPUT,
+    RIVER_RULES_OUTPUT,
+    RIVER_STRETCHES_OUTPUT,
+    RIVER_SUMMARY_OUTPUT,
+  ],
   async run(ctx: BuildContext): Promise<void> {
     const meter = new StageMeter();
     const sample = () => meter.sample();
@@ -174,6 +181,11 @@ export const riverGraphStage: Stage = {
     const graphBytes = encodeGraph(spec, ctx.buildId);
     writeFileSync(join(ctx.outDir, RIVER_GRAPH_OUTPUT), graphBytes);
     writeFileSync(join(ctx.outDir, RIVER_RULES_OUTPUT), encodeRiverRules(rules, ctx.buildId));
+    // The map page draws each seasonal note's stretch from this; the API never reads the graph for it.
+    writeFileSync(
+      join(ctx.outDir, RIVER_STRETCHES_OUTPUT),
+      encodeRuleStretches(ruleStretches(graphBytes, rules), ctx.buildId),
+    );
     sample();
 
     const byClass = Object.entries(CLASS).map(([label, code]) => ({
