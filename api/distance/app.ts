@@ -209,36 +209,22 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
         // The spec defaults alternatives to true for ROAD, RAIL, AIR and multimodal, not for sea.
         const alternatives = bool("alternatives", query.alternatives, false);
         const [from, to] = await seaEnds(query.from, query.to);
-        const avoid = csv(query.avoid);
-        const routingMode = query.routing_mode;
+        // Everything the answer depends on besides the ends: the cache key and the plan share it.
+        const options = {
+          speedKnots,
+          routingMode: query.routing_mode,
+          avoid: csv(query.avoid),
+          cargoTonnes: cargo,
+          path: withPath,
+          alternatives,
+        };
         const key = routeCache.enabled
-          ? routeKey({
-              build: (await services()).sea.buildId,
-              from,
-              to,
-              speedKnots,
-              routingMode,
-              avoid,
-              cargoTonnes: cargo,
-              path: withPath,
-              alternatives,
-            })
+          ? routeKey({ build: (await services()).sea.buildId, from, to, ...options })
           : null;
         const hit = key === null ? undefined : routeCache.get(key);
         if (hit !== undefined) return new RenderedJson(hit);
         const sea = await planner();
-        const planned = await sea
-          .plan({
-            from: seaEnd(from),
-            to: seaEnd(to),
-            speedKnots,
-            routingMode,
-            avoid,
-            cargoTonnes: cargo,
-            path: withPath,
-            alternatives,
-          })
-          .catch(shed(set));
+        const planned = await sea.plan({ from: seaEnd(from), to: seaEnd(to), ...options }).catch(shed(set));
         const json = JSON.stringify({ from: seaPoint(from), to: seaPoint(to), ...planned });
         if (key !== null) routeCache.set(key, json);
         return new RenderedJson(json);
