@@ -15,7 +15,8 @@
  * modes, optimize, pol, pod, date, cargo_tonnes (CSV columns or NDJSON fields of those names, as
  * the query parameters). Output line: {row, id?, ok: true, data} with the sea route response data
  * (or the GET /v1/distance/multimodal response data), or {row, id?, ok: false, error: {code,
- * message}}.
+ * message}}. Sea rows travel to the workers in chunks, each distinct place resolved once, and
+ * come back as finished lines (engine/batch/, docs/sea-routing.md "Batch").
  */
 
 import { createWriteStream, existsSync, readFileSync } from "node:fs";
@@ -24,6 +25,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildDirFrom } from "../common/build-dir.ts";
 import { parseCsv } from "../data-build/locations/csv.ts";
+import { SeaChunker } from "./batch/chunker.ts";
 import { checkCargoTonnes } from "./emissions.ts";
 import { EngineError } from "./errors.ts";
 import { coordinatesPoint, LocationIndex, type ResolvedPoint } from "./locations/index.ts";
@@ -38,6 +40,12 @@ import { pooledModes } from "./services.ts";
 /** Fewer rows than this per worker do not pay for loading another router. */
 const ROWS_PER_WORKER = 64;
 const COORDS = /^\s*([+-]?\d+(?:\.\d+)?)\s*,\s*([+-]?\d+(?:\.\d+)?)\s*$/;
+/** Rows per sea job at most: a job's messages (~0.3 ms) stay small beside its routing, the tail short. */
+const MAX_CHUNK_ROWS = 512;
+
+/** Sea rows per job: about 8 jobs per worker on a small file, so the workers share it evenly. */
+const chunkRows = (rows: number, workers: number): number =>
+  Math.max(1, Math.min(MAX_CHUNK_ROWS, Math.ceil(rows / (workers * 8))));
 
 /** Per-row options of a multimodal batch, as the query parameters spell them. */
 export const ROW_OPTIONS = ["modes", "optimize", "pol", "pod", "date", "cargo_tonnes"] as const;
@@ -152,10 +160,23 @@ async function main(): Promise<void> {
     1,
     Math.min(Number(values.workers ?? availableParallelism()), Math.ceil(rows.length / ROWS_PER_WORKER)),
   );
-  // A second request per worker waits in the queue, so no worker idles between rows.
-  const pool = await RoutePool.start({ buildDir, workers, queue: workers });
+  // Sea chunks: two jobs per worker, so it starts its next chunk while this thread takes in the
+  // last one. Chains (async in the worker): one each, a second waiting in the queue.
+  const perWorker = values.multimodal ? 1 : 2;
+  const starting = RoutePool.start({ buildDir, workers, queue: workers, perWorker });
+  // This thread reads locations.idx while the workers load their routers; a pool that fails to
+  // start still reports first.
+  let resolver: ((buildId: string | null) => Resolver) | undefined;
+  let indexError: unknown;
   try {
-    const { resolvePoint, seaPort } = locationResolver(buildDir, pool.buildId);
+    resolver = locationResolver(buildDir);
+  } catch (err) {
+    indexError = err;
+  }
+  const pool = await starting;
+  try {
+    if (!resolver) throw indexError;
+    const { resolvePoint, seaPort } = resolver(pool.buildId);
     const chains = values.multimodal ? await pooledModes(pool, buildDir, roadConfig(process.env)) : null;
     const defaults: RowOptions = {
       modes: values.modes,
@@ -166,32 +187,27 @@ async function main(): Promise<void> {
     // The same checks a request gets, before the first row: a bad flag stops the run.
     multimodalOptions(defaults, seaPort);
     const out = values.out ? createWriteStream(values.out) : process.stdout;
-    const results = new Array<string | undefined>(rows.length);
-    let next = 0;
-    let written = 0;
-    let done = 0;
-    const started = performance.now();
-    let lastDraw = 0;
-    const plan = async (r: BatchRow): Promise<string> => {
+    // A chain is milliseconds of work: one row per job. A sea route is far less: a chunk of rows
+    // per job, so messages, resolution and writes are paid per chunk, not per route.
+    const size = chains ? 1 : chunkRows(rows.length, workers);
+    const units = Math.ceil(rows.length / size);
+    const chunker = chains ? null : new SeaChunker(resolvePoint, request);
+    const planChain = async (r: BatchRow): Promise<string> => {
       const head = { row: r.row, ...(r.id === undefined ? {} : { id: r.id }) };
       try {
         const from = resolvePoint(r.from);
         const to = resolvePoint(r.to);
-        if (chains) {
-          const options = multimodalOptions({ ...defaults, ...r.options }, seaPort);
-          const { considered: _, ...data } = await chains.multimodal({
-            ...options,
-            speedKnots: request.speedKnots,
-            routingMode: request.routingMode,
-            avoid: request.avoid,
-            path: request.path,
-            handling: !values["no-handling"],
-            from,
-            to,
-          });
-          return JSON.stringify({ ...head, ok: true, data: { from, to, ...data } });
-        }
-        const data = await pool.plan({ ...request, from, to });
+        const options = multimodalOptions({ ...defaults, ...r.options }, seaPort);
+        const { considered: _, ...data } = await chains!.multimodal({
+          ...options,
+          speedKnots: request.speedKnots,
+          routingMode: request.routingMode,
+          avoid: request.avoid,
+          path: request.path,
+          handling: !values["no-handling"],
+          from,
+          to,
+        });
         return JSON.stringify({ ...head, ok: true, data: { from, to, ...data } });
       } catch (err) {
         // A worker that died is a failed run, not a row's answer.
@@ -203,14 +219,25 @@ async function main(): Promise<void> {
         });
       }
     };
+    const plan = async (u: number): Promise<string | Uint8Array> => {
+      const start = u * size;
+      if (chunker) return pool.planSeaChunk(chunker.chunk(rows, start, Math.min(rows.length, start + size)));
+      return `${await planChain(rows[start]!)}\n`;
+    };
+    const results = new Array<string | Uint8Array | undefined>(units);
+    let next = 0;
+    let written = 0;
+    let done = 0;
+    const started = performance.now();
+    let lastDraw = 0;
     await Promise.all(
       Array.from({ length: workers * 2 }, async () => {
-        while (next < rows.length) {
-          const row = rows[next++]!;
-          results[row.row] = await plan(row);
-          done++;
-          while (written < rows.length && results[written] !== undefined) {
-            out.write(`${results[written]}\n`);
+        while (next < units) {
+          const u = next++;
+          results[u] = await plan(u);
+          done += Math.min(rows.length, (u + 1) * size) - u * size;
+          while (written < units && results[written] !== undefined) {
+            out.write(results[written]!);
             results[written++] = undefined;
           }
           if (done < rows.length && performance.now() - lastDraw > 100) {
@@ -251,8 +278,11 @@ type Resolver = {
   seaPort(code: string, name: "pol" | "pod"): ResolvedPoint;
 };
 
-/** Resolution on this thread with locations.idx; without it only lat,lng inputs resolve. */
-function locationResolver(buildDir: string, buildId: string | null): Resolver {
+/**
+ * Resolution on this thread with locations.idx; without it only lat,lng inputs resolve. Loads the
+ * index now; the resolver it returns first checks the index against sea.graph's build.
+ */
+function locationResolver(buildDir: string): (buildId: string | null) => Resolver {
   const indexPath = join(buildDir, "locations.idx");
   if (!existsSync(indexPath)) {
     const resolvePoint = (input: string) => {
@@ -264,30 +294,32 @@ function locationResolver(buildDir: string, buildId: string | null): Resolver {
         );
       return coordinatesPoint(Number(m[1]), Number(m[2]));
     };
-    return {
+    return () => ({
       resolvePoint,
       seaPort: (code, name) => {
         throw new EngineError("invalid_request", `${name} ${code}: locations.idx missing, no port resolves`);
       },
-    };
+    });
   }
   const index = LocationIndex.fromBytes(new Uint8Array(readFileSync(indexPath)), indexPath);
-  if (index.buildId !== buildId) {
-    throw new Error(
-      `${indexPath} (build ${index.buildId}) and sea.graph (build ${buildId}) come from different builds`,
-    );
-  }
-  return {
-    resolvePoint: (input) => index.resolve(input),
-    seaPort: (code, name) => {
-      const port = index.port(code);
-      if (port?.kind !== "port")
-        throw new EngineError(
-          "invalid_request",
-          `${name} must be the UN/LOCODE of a sea port, got "${code}"`,
-        );
-      return port;
-    },
+  return (buildId) => {
+    if (index.buildId !== buildId) {
+      throw new Error(
+        `${indexPath} (build ${index.buildId}) and sea.graph (build ${buildId}) come from different builds`,
+      );
+    }
+    return {
+      resolvePoint: (input) => index.resolve(input),
+      seaPort: (code, name) => {
+        const port = index.port(code);
+        if (port?.kind !== "port")
+          throw new EngineError(
+            "invalid_request",
+            `${name} must be the UN/LOCODE of a sea port, got "${code}"`,
+          );
+        return port;
+      },
+    };
   };
 }
 

@@ -5,11 +5,13 @@
  * serves every product, a burst of them stalled all six (issue 10, item 6). Every mode's planner
  * runs here: a job names its planner ("sea" | "road" | "rail" | "air" | "river" | "multimodal") and
  * carries the request. So does the load planner ("loadplan"): a large plan is ~0.5 s of WASM.
+ * The batch CLI sends chunks of sea rows ("seaChunk", engine/batch/sea-chunk.ts), two per worker.
  * When every worker is busy and the queue is full, a request sheds with Overloaded (503
  * overloaded + Retry-After) instead of queueing without limit.
  */
 import { Worker } from "node:worker_threads";
 import type { AirPlan, AirPlanRequest, AirPoint } from "../air/planner.ts";
+import type { SeaChunk } from "../batch/sea-chunk.ts";
 import { EngineError, type EngineErrorCode } from "../errors.ts";
 import { LoadPlanError, type LoadPlanErrorCode } from "../loadplan/errors.ts";
 import type { LoadPlanInput, LoadPlanResult } from "../loadplan/types.ts";
@@ -26,6 +28,11 @@ export interface RoutePoolOptions {
   workers: number;
   /** Requests that may wait for a busy pool; the next one is shed. */
   queue: number;
+  /**
+   * Jobs a worker holds at once (default 1). The batch CLI sends 2, so a worker starts its next
+   * chunk without waiting for this thread to answer the last one.
+   */
+  perWorker?: number;
 }
 
 /** Sent to a worker at spawn. */
@@ -43,6 +50,7 @@ export type ChainEnd = RailPoint & AirPoint & Place;
  */
 export type PlanTask =
   | { kind: "sea"; request: SeaRouteRequest }
+  | { kind: "seaChunk"; chunk: SeaChunk }
   | { kind: "road"; request: RoadPlanRequest; road: RoadModelOptions }
   | { kind: "rail"; request: RailPlanRequest<ChainEnd>; road: RoadModelOptions | null }
   | { kind: "air"; request: AirPlanRequest<ChainEnd>; road: RoadModelOptions | null }
@@ -106,7 +114,8 @@ interface Job {
 interface Slot {
   worker: Worker;
   ready: boolean;
-  job: Job | null;
+  /** In flight on the worker, oldest first; at most `perWorker`. */
+  jobs: Job[];
 }
 
 /** Anything that plans a sea route: the pool, or the calling thread's router (in-thread mode). */
@@ -131,7 +140,7 @@ export class RoutePool implements SeaPlanner {
 
   /** Starts every worker and waits for them to load; a broken artifact rejects with the worker's message. */
   static async start(opts: RoutePoolOptions): Promise<RoutePool> {
-    if (!(opts.workers >= 1 && opts.queue >= 0)) {
+    if (!(opts.workers >= 1 && opts.queue >= 0 && (opts.perWorker ?? 1) >= 1)) {
       throw new Error(
         `route pool needs at least 1 worker and a queue of 0 or more (got ${opts.workers}, ${opts.queue})`,
       );
@@ -159,7 +168,7 @@ export class RoutePool implements SeaPlanner {
     return {
       workers: this.slots.length,
       ready: this.slots.filter((s) => s.ready).length,
-      busy: this.slots.filter((s) => s.job).length,
+      busy: this.slots.filter((s) => s.jobs.length > 0).length,
       waiting: this.waiting.length,
       queue: this.opts.queue,
     };
@@ -167,6 +176,11 @@ export class RoutePool implements SeaPlanner {
 
   plan(request: SeaRouteRequest): Promise<SeaRouteData> {
     return this.run({ kind: "sea", request }, null) as Promise<SeaRouteData>;
+  }
+
+  /** A batch's rows in one job (engine/batch/sea-chunk.ts): their NDJSON lines as UTF-8. */
+  planSeaChunk(chunk: SeaChunk): Promise<Uint8Array> {
+    return this.run({ kind: "seaChunk", chunk }, null) as Promise<Uint8Array>;
   }
 
   /** A road route over the road-graph model (options: config.road's circuity and truck speed). */
@@ -229,7 +243,9 @@ export class RoutePool implements SeaPlanner {
 
   private run(task: PlanTask, road: RoadRoutePlanner | null): Promise<unknown> {
     if (this.closed) return Promise.reject(new Overloaded("The route service is shutting down.", 1));
-    const idle = this.slots.find((s) => s.ready && !s.job);
+    const idle =
+      this.slots.find((s) => s.ready && s.jobs.length === 0) ??
+      this.slots.find((s) => s.ready && s.jobs.length < this.depth);
     if (!idle && this.waiting.length >= this.opts.queue) {
       return Promise.reject(
         new Overloaded(
@@ -259,19 +275,23 @@ export class RoutePool implements SeaPlanner {
     return Math.max(1, Math.ceil((ahead * this.avgMs) / this.slots.length / 1000));
   }
 
+  private get depth(): number {
+    return this.opts.perWorker ?? 1;
+  }
+
   private dispatch(slot: Slot, job: Job): void {
-    slot.job = job;
+    slot.jobs.push(job);
     job.startedAt = performance.now();
     // Busy workers keep the process alive, idle ones do not (tests and CLIs exit when done).
     slot.worker.ref();
     slot.worker.postMessage({ ...job.task, id: job.id } satisfies PlanJob);
   }
 
+  /** Fills a worker that answered (or became ready) from the waiting requests. */
   private next(slot: Slot): void {
-    slot.job = null;
-    const job = this.waiting.shift();
-    if (job) this.dispatch(slot, job);
-    else slot.worker.unref();
+    while (slot.jobs.length < this.depth && this.waiting.length > 0)
+      this.dispatch(slot, this.waiting.shift()!);
+    if (slot.jobs.length === 0) slot.worker.unref();
   }
 
   /** Plans a worker's access leg on this thread (an external engine's I/O) and sends it back. */
@@ -279,7 +299,7 @@ export class RoutePool implements SeaPlanner {
     const planner = job.road;
     const reply = (r: LegReply) => {
       // The worker may have died, or moved on, meanwhile: its job already answered.
-      if (this.slots.some((s) => s.worker === worker && s.job === job)) worker.postMessage(r);
+      if (this.slots.some((s) => s.worker === worker && s.jobs.includes(job))) worker.postMessage(r);
     };
     if (!planner) {
       reply({ leg: ask.leg, ok: false, message: "route pool: no road planner for this job's access legs" });
@@ -295,8 +315,8 @@ export class RoutePool implements SeaPlanner {
   private spawn(replace?: Slot): Promise<void> {
     const setup: WorkerSetup = { buildDir: this.opts.buildDir };
     const worker = new Worker(new URL("./worker.ts", import.meta.url), { workerData: setup });
-    const slot: Slot = replace ?? { worker, ready: false, job: null };
-    if (replace) Object.assign(slot, { worker, ready: false, job: null });
+    const slot: Slot = replace ?? { worker, ready: false, jobs: [] };
+    if (replace) Object.assign(slot, { worker, ready: false, jobs: [] });
     else this.slots.push(slot);
     return new Promise<void>((resolveReady, rejectReady) => {
       let failure: Error | null = null;
@@ -316,13 +336,15 @@ export class RoutePool implements SeaPlanner {
           this.next(slot);
           return;
         }
-        const job = slot.job;
-        if (!job || job.id !== msg.id) return;
+        const at = slot.jobs.findIndex((j) => j.id === msg.id);
+        if (at < 0) return;
+        const job = slot.jobs[at]!;
         if ("leg" in msg) {
           this.answerLeg(worker, job, msg);
           return;
         }
         this.avgMs = this.avgMs * 0.9 + (performance.now() - job.startedAt) * 0.1;
+        slot.jobs.splice(at, 1);
         this.next(slot);
         if (msg.ok) job.resolve(msg.data);
         else if (msg.loadPlan)
@@ -333,10 +355,11 @@ export class RoutePool implements SeaPlanner {
       worker.on("exit", () => {
         if (slot.worker !== worker) return;
         const wasReady = slot.ready;
-        const job = slot.job;
+        const jobs = slot.jobs;
         slot.ready = false;
-        slot.job = null;
-        job?.reject(new Overloaded("The route worker planning this request stopped; retry shortly.", 1));
+        slot.jobs = [];
+        for (const job of jobs)
+          job.reject(new Overloaded("The route worker planning this request stopped; retry shortly.", 1));
         if (!wasReady) {
           const err = failure ?? new Error("route worker exited before loading the router");
           rejectReady(err);

@@ -1,6 +1,7 @@
 /**
  * A route worker thread of RoutePool (sea/pool.ts), used by the HTTP API and the batch CLI: one
- * SeaRouter (one WASM instance, one loaded graph) per thread, one request at a time. The road
+ * SeaRouter (one WASM instance, one loaded graph) per thread, one request at a time (the batch's
+ * pool hands it a second chunk of rows to start on as soon as the first is answered). The road
  * model, the rail planner, the cargo airports and the river planner load on the first job that
  * needs them (a multimodal job loads only its allowed modes' planners, and the main container
  * ports from locations.idx), each checked against the sea graph's build (which the pool checked
@@ -12,6 +13,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { AirPlanner } from "../air/planner.ts";
 import { once, readArtifact, sameBuild } from "../artifacts.ts";
+import { seaChunkLines } from "../batch/sea-chunk.ts";
 import { EngineError } from "../errors.ts";
 import { LoadPlanner } from "../loadplan/planner.ts";
 import { LocationIndex } from "../locations/index.ts";
@@ -116,6 +118,8 @@ async function plan(job: PlanJob): Promise<unknown> {
   switch (job.kind) {
     case "sea":
       return router.plan(job.request);
+    case "seaChunk":
+      return seaChunkLines(router, job.chunk);
     case "road":
       return (await roadModel(job.road)).plan(job.request);
     case "rail": {
@@ -155,6 +159,9 @@ port.on("message", (msg: PlanJob | LegReply) => {
     else waiting.reject(new Error(`road leg: ${msg.message}`));
     return;
   }
-  void answer(msg).then((reply) => port.postMessage(reply));
+  // A batch chunk's lines move to the pool's thread instead of being copied.
+  void answer(msg).then((reply) =>
+    port.postMessage(reply, reply.ok && reply.data instanceof Uint8Array ? [reply.data.buffer] : []),
+  );
 });
 port.postMessage({ ready: router.buildId });
