@@ -1,9 +1,13 @@
 /**
  * Sea router benchmark: the WASM router (in-process) against searoute-js on the same real port
- * pairs (top-100 container ports paired three ways, plus the NGA Pub. 151 pairs).
+ * pairs (top-100 container ports paired three ways, plus the NGA Pub. 151 pairs), and the
+ * contraction hierarchy against A* on the same graph in the same run (docs/routing-speed.md).
  * Usage: bun bench/router.ts [--quick]
  */
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { join } from "node:path";
+import { buildDirFrom } from "../common/build-dir.ts";
 import { DEFAULT_MASK } from "../engine/sea/policy.ts";
 import { SeaRouter } from "../engine/sea/router.ts";
 import { mainPorts, pub151 } from "../test/distance-sea/fixture.ts";
@@ -33,35 +37,70 @@ function pairs(): Pair[] {
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
-/** Per-route wall times in microseconds: each pair timed `reps` times after a warm-up pass. */
-function time(list: Pair[], reps: number, run: (p: Pair) => unknown): number[] {
+interface Times {
+  wall: number[];
+  cpu: number[];
+}
+
+/**
+ * Per-route wall and CPU times in microseconds, each sorted: each pair timed `reps` times after a
+ * warm-up pass. On a shared machine a preempted route shows milliseconds of wall time, so the
+ * wall p99 measures the scheduler; the CPU time (process.cpuUsage) measures the route.
+ */
+function time(list: Pair[], reps: number, run: (p: Pair) => unknown): Times {
   for (const p of list) run(p);
-  const out: number[] = [];
+  const wall: number[] = [];
+  const cpu: number[] = [];
   for (let k = 0; k < reps; k++) {
     for (const p of list) {
+      const c0 = process.cpuUsage();
       const t0 = Bun.nanoseconds();
       run(p);
-      out.push((Bun.nanoseconds() - t0) / 1000);
+      wall.push((Bun.nanoseconds() - t0) / 1000);
+      const c = process.cpuUsage(c0);
+      cpu.push(c.user + c.system);
     }
   }
-  return out.sort((a, b) => a - b);
+  const up = (a: number, b: number) => a - b;
+  return { wall: wall.sort(up), cpu: cpu.sort(up) };
 }
 
 const quick = process.argv.includes("--quick");
 const list = pairs();
 const router = await SeaRouter.load();
+if (!router.hierarchical) console.log("no sea.hierarchy in the build: every row is A* (run `npm run build`)");
+// The same graph in the same instance without the hierarchy: A*, for the ratio.
+const astar = SeaRouter.fromBytes(
+  router.wasm,
+  new Uint8Array(readFileSync(join(buildDirFrom(), "sea.graph"))),
+);
+// And once more with the hierarchy answering every query (no A* first).
+const chOnly = SeaRouter.fromBytes(
+  router.wasm,
+  new Uint8Array(readFileSync(join(buildDirFrom(), "sea.graph"))),
+);
+if (router.hierarchical) {
+  chOnly.attachHierarchy(new Uint8Array(readFileSync(join(buildDirFrom(), "sea.hierarchy"))));
+  router.wasm.setAstarFirst(chOnly.handle, 0);
+}
 const searoute = createRequire(import.meta.url)("searoute-js") as Searoute;
 
-const rows: Array<[string, number[]]> = [
+const reps = quick ? 3 : 20;
+const rows: Array<[string, Times]> = [
   [
-    "wasm route (distance only)",
-    time(list, quick ? 3 : 20, (p) => router.routeRaw(p.from, p.to, DEFAULT_MASK, false)),
+    "wasm route, A* (distance only)",
+    time(list, reps, (p) => astar.routeRaw(p.from, p.to, DEFAULT_MASK, false)),
   ],
-  ["planSeaRoute (no path)", time(list, quick ? 3 : 20, (p) => router.plan({ from: p.from, to: p.to }))],
+  ["wasm route (distance only)", time(list, reps, (p) => router.routeRaw(p.from, p.to, DEFAULT_MASK, false))],
   [
-    "planSeaRoute (path)",
-    time(list, quick ? 3 : 20, (p) => router.plan({ from: p.from, to: p.to, path: true })),
+    "wasm route, hierarchy only (dist.)",
+    time(list, reps, (p) => chOnly.routeRaw(p.from, p.to, DEFAULT_MASK, false)),
   ],
+  ["wasm route, A* (path)", time(list, reps, (p) => astar.routeRaw(p.from, p.to, DEFAULT_MASK, true))],
+  ["wasm route (path)", time(list, reps, (p) => router.routeRaw(p.from, p.to, DEFAULT_MASK, true))],
+  ["planSeaRoute, A* (path)", time(list, reps, (p) => astar.plan({ from: p.from, to: p.to, path: true }))],
+  ["planSeaRoute (no path)", time(list, reps, (p) => router.plan({ from: p.from, to: p.to }))],
+  ["planSeaRoute (path)", time(list, reps, (p) => router.plan({ from: p.from, to: p.to, path: true }))],
   [
     "planSeaRoute (path + alternatives)",
     time(list, quick ? 1 : 3, (p) => router.plan({ ...p, path: true, alternatives: true })),
@@ -82,15 +121,36 @@ const peer = time(peerList, 1, (p) => {
 });
 console.log = log;
 
-const peerMedian = quantile(peer, 0.5);
 const fmt = (us: number) => (us >= 1000 ? `${(us / 1000).toFixed(1)} ms` : `${us.toFixed(1)} µs`);
 console.log(
   `${list.length} port pairs (${peerList.length} for searoute-js; ${peerFailed.size} of them found no route)`,
 );
-console.log(`${"".padEnd(36)}${"median".padStart(10)}${"p99".padStart(10)}${"vs searoute-js".padStart(16)}`);
-for (const [name, t] of [...rows, ["searoute-js", peer] as [string, number[]]]) {
-  const ratio = name === "searoute-js" ? "1x" : `${Math.round(peerMedian / quantile(t, 0.5))}x`;
+console.log(
+  `"A*" rows: A* only; "hierarchy only": the hierarchy for every query; other rows: the router's default${router.hierarchical ? " (A* first, then the hierarchy)" : " (no hierarchy: A*)"}`,
+);
+const head = ["wall med", "wall p99", "CPU med", "CPU p99", "vs searoute-js"];
+console.log(`${"".padEnd(36)}${head.map((h, i) => h.padStart(i === 4 ? 16 : 10)).join("")}`);
+const med = (t: Times, k: keyof Times) => quantile(t[k], 0.5);
+for (const [name, t] of [...rows, ["searoute-js", peer] as [string, Times]]) {
+  // Median ratios, by wall time and by CPU time.
+  const ratio =
+    name === "searoute-js"
+      ? "1x"
+      : `${Math.round(med(peer, "wall") / med(t, "wall"))}x / ${Math.round(med(peer, "cpu") / med(t, "cpu"))}x`;
+  const cells = [med(t, "wall"), quantile(t.wall, 0.99), med(t, "cpu"), quantile(t.cpu, 0.99)].map((us) =>
+    fmt(us).padStart(10),
+  );
+  console.log(`${name.padEnd(36)}${cells.join("")}${ratio.padStart(16)}`);
+}
+const row = (name: string) => rows.find(([n]) => n === name)![1];
+for (const [ch, a] of [
+  ["wasm route (distance only)", "wasm route, A* (distance only)"],
+  ["wasm route, hierarchy only (dist.)", "wasm route, A* (distance only)"],
+  ["wasm route (path)", "wasm route, A* (path)"],
+  ["planSeaRoute (path)", "planSeaRoute, A* (path)"],
+] as const) {
+  const x = (k: keyof Times, q: number) => (quantile(row(a)[k], q) / quantile(row(ch)[k], q)).toFixed(1);
   console.log(
-    `${name.padEnd(36)}${fmt(quantile(t, 0.5)).padStart(10)}${fmt(quantile(t, 0.99)).padStart(10)}${ratio.padStart(16)}`,
+    `vs A*: ${ch.padEnd(36)} wall median ${x("wall", 0.5)}x, CPU median ${x("cpu", 0.5)}x, CPU p99 ${x("cpu", 0.99)}x`,
   );
 }

@@ -6,12 +6,14 @@ import { riverGraphStage } from "./river-graph.ts";
 import { roadGraphStage } from "./road-graph.ts";
 import { roadNetworkStage } from "./road-network.ts";
 import { seaGraphStage } from "./sea-graph.ts";
+import { seaHierarchyStage } from "./sea-hierarchy.ts";
 
 const here = (file: string) => new URL(file, import.meta.url).pathname;
 
 export const registry: RegisteredStage[] = [
   { stage: locationsStage, module: here("./locations.ts") },
   { stage: seaGraphStage, module: here("./sea-graph.ts") },
+  { stage: seaHierarchyStage, module: here("./sea-hierarchy.ts") },
   { stage: roadNetworkStage, module: here("./road-network.ts") },
   { stage: roadGraphStage, module: here("./road-graph.ts") },
   { stage: railGraphStage, module: here("./rail-graph.ts") },

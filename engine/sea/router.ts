@@ -5,7 +5,7 @@
  * Response shape and conventions: docs/sea-routing.md.
  */
 
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { buildDirFrom } from "../../common/build-dir.ts";
 import { round } from "../../common/round.ts";
 import {
@@ -35,6 +35,8 @@ import {
 } from "./policy.ts";
 
 const METRES_PER_NM = 1852;
+/** The sea graph's contraction hierarchy, next to sea.graph (data-build/stages/sea-hierarchy.ts). */
+export const SEA_HIERARCHY = "sea.hierarchy";
 /**
  * A point farther than this from every sea lane is not at sea (inland city, lake): no route.
  * Resolved ports get more room: river ports such as Nanjing (245 km up the Yangtze) sit beyond
@@ -118,12 +120,41 @@ export class SeaRouter {
    */
   static async load(buildDir?: string, shared?: WasmRouter): Promise<SeaRouter> {
     const dir = resolve(buildDir ?? buildDirFrom());
-    const [graph, wasm] = await Promise.all([
+    const [graph, wasm, hierarchy] = await Promise.all([
       readArtifact(dir, "sea.graph"),
       readArtifact(dir, "router.wasm"),
+      readArtifact(dir, SEA_HIERARCHY).catch(() => null),
     ]);
     const router = shared ?? (await WasmRouter.instantiate(wasm.bytes));
-    return SeaRouter.fromBytes(router, graph.bytes, graph.path);
+    const sea = SeaRouter.fromBytes(router, graph.bytes, graph.path);
+    if (hierarchy) {
+      sea.attachHierarchy(hierarchy.bytes, hierarchy.path);
+    } else {
+      // An older build directory: still correct, only slower.
+      console.warn(
+        `${join(dir, SEA_HIERARCHY)} missing: sea routes use A* search (slower); run \`npm run build\` to build the hierarchy`,
+      );
+    }
+    return sea;
+  }
+
+  /**
+   * Attaches the contraction hierarchy (docs/routing-speed.md): distance queries then use it, with
+   * A*'s answers. One built for another sea graph is refused: the graph is unloaded and the error
+   * names the file and how to rebuild.
+   */
+  attachHierarchy(bytes: Uint8Array, path = SEA_HIERARCHY): void {
+    try {
+      this.wasm.loadHierarchy(this.handle, bytes, path);
+    } catch (err) {
+      this.wasm.unload(this.handle);
+      throw err;
+    }
+  }
+
+  /** Whether distance queries use the contraction hierarchy (else A*). */
+  get hierarchical(): boolean {
+    return this.wasm.hasHierarchy(this.handle);
   }
 
   /** A sea graph's bytes into `wasm` (the build's, or a test's tiny hand-made graph). */

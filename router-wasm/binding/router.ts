@@ -9,6 +9,14 @@ import { type Artifact, decodeArtifact } from "../../data-build/format/container
 /** Graph payload version (docs/graph-format.md); graph.rs FORMAT_VERSION. */
 export const GRAPH_FORMAT_VERSION = 2;
 
+/**
+ * The contraction hierarchy artifact (docs/routing-speed.md): kind and payload version,
+ * hierarchy.rs KIND and FORMAT_VERSION. The data build's sea-hierarchy stage imports these, so a
+ * version bump here reruns it.
+ */
+export const HIERARCHY_KIND = "sea-hierarchy";
+export const HIERARCHY_FORMAT_VERSION = 1;
+
 export const STATUS = {
   found: 0,
   noRoute: 1,
@@ -149,6 +157,11 @@ interface Exports {
   pr_graph_sections(handle: number): number;
   pr_landmark_count(handle: number): number;
   pr_landmark_closed(handle: number): number;
+  pr_load_hierarchy(handle: number, ptr: number, len: number, pathPtr: number, pathLen: number): number;
+  pr_has_hierarchy(handle: number): number;
+  pr_hierarchy_build(handle: number, idPtr: number, idLen: number): number;
+  pr_hierarchy_ptr(): number;
+  pr_hierarchy_astar_first(handle: number, settles: number): number;
 }
 
 export interface SnappedNode {
@@ -316,6 +329,50 @@ export class WasmRouter {
     // The caller may read sections it needs (node coordinates) without decoding the file again;
     // the map keeps no reference, so the file's bytes can go once the caller is done.
     return { ...loaded, artifact };
+  }
+
+  /**
+   * Attaches a contraction hierarchy artifact to graph `handle` (distance queries then use it,
+   * with the same answers as A*). Throws, naming `path` and how to rebuild, when it is not a
+   * hierarchy of this payload version or was built for another graph (checksum).
+   */
+  loadHierarchy(handle: number, bytes: Uint8Array, path = HIERARCHY_KIND): void {
+    const x = this.x;
+    const pathBytes = new TextEncoder().encode(path);
+    const total = bytes.length + pathBytes.length;
+    const ptr = x.pr_alloc(total);
+    const mem = new Uint8Array(x.memory.buffer, ptr, total);
+    mem.set(bytes);
+    mem.set(pathBytes, bytes.length);
+    const status = x.pr_load_hierarchy(handle, ptr, bytes.length, ptr + bytes.length, pathBytes.length);
+    x.pr_free(ptr, total);
+    if (status !== 0) throw new Error(this.error());
+  }
+
+  /** Whether graph `handle` answers distance queries with a hierarchy (else A*). */
+  hasHierarchy(handle: number): boolean {
+    return this.x.pr_has_hierarchy(handle) === 1;
+  }
+
+  /**
+   * How many settles a distance query tries with A* before the hierarchy (A* answers most port
+   * pairs in fewer); 0 = the hierarchy answers every distance query. Throws without a hierarchy.
+   */
+  setAstarFirst(handle: number, settles: number): void {
+    if (this.x.pr_hierarchy_astar_first(handle, settles >>> 0) !== 0)
+      throw new Error(`graph ${handle} has no hierarchy`);
+  }
+
+  /** Contracts graph `handle` into a hierarchy artifact stamped `buildId` (the data build). */
+  buildHierarchy(handle: number, buildId: string): Uint8Array {
+    const x = this.x;
+    const id = new TextEncoder().encode(buildId);
+    const ptr = x.pr_alloc(id.length);
+    new Uint8Array(x.memory.buffer, ptr, id.length).set(id);
+    const len = x.pr_hierarchy_build(handle, ptr, id.length);
+    x.pr_free(ptr, id.length);
+    if (len === 0) throw new Error(`no graph loaded under handle ${handle}`);
+    return new Uint8Array(x.memory.buffer, x.pr_hierarchy_ptr(), len).slice();
   }
 
   /** Frees a graph; its handle may come back from a later load. */

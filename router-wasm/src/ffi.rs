@@ -675,3 +675,94 @@ pub extern "C" fn pr_landmark_closed(handle: i32) -> u32 {
         g.landmarks.as_ref().map_or(0, |l| l.base_closed)
     })
 }
+
+// Contraction hierarchies (router-wasm/src/hierarchy.rs, docs/routing-speed.md): attached to a
+// loaded sea graph as a separate artifact, built by the data build through these calls.
+
+thread_local! {
+    /// The last `pr_hierarchy_build` artifact, read through `pr_hierarchy_ptr`.
+    static BUILT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Attaches a hierarchy artifact (`sea-hierarchy`, built for this graph: its checksum must match)
+/// to graph `handle`: its distance queries then use it. Returns 0, or -1 with the message behind
+/// `pr_error_*` (the graph keeps routing with A*).
+///
+/// # Safety
+/// Each `ptr..ptr + len` must be readable memory (the artifact, the file name).
+#[no_mangle]
+pub unsafe extern "C" fn pr_load_hierarchy(
+    handle: i32,
+    ptr: *const u8,
+    len: usize,
+    path_ptr: *const u8,
+    path_len: usize,
+) -> i32 {
+    let bytes = std::slice::from_raw_parts(ptr, len);
+    let path = String::from_utf8_lossy(std::slice::from_raw_parts(path_ptr, path_len)).into_owned();
+    STATE.with(|s| {
+        let s = &mut *s.borrow_mut();
+        let result = match slot(&mut s.graphs, handle) {
+            Some(x) => crate::hierarchy::Hierarchy::decode(&x.graph, bytes, &path)
+                .map(|h| x.graph.hierarchy = Some(h)),
+            None => Err(format!("no graph loaded under handle {}", handle)),
+        };
+        match result {
+            Ok(()) => 0,
+            Err(e) => {
+                s.error = e;
+                -1
+            }
+        }
+    })
+}
+
+/// Whether graph `handle` routes distance queries with a hierarchy (1) or A* (0).
+#[no_mangle]
+pub extern "C" fn pr_has_hierarchy(handle: i32) -> u32 {
+    with_graph(handle, 0, |g| u32::from(g.hierarchy.is_some()))
+}
+
+/// Contracts graph `handle` (the data build's sea-hierarchy stage) and keeps the encoded
+/// artifact, stamped `build_id`, for `pr_hierarchy_ptr`; returns its length in bytes (0 = no graph).
+///
+/// # Safety
+/// `id_ptr..id_ptr + id_len` must be readable memory.
+#[no_mangle]
+pub unsafe extern "C" fn pr_hierarchy_build(
+    handle: i32,
+    id_ptr: *const u8,
+    id_len: usize,
+) -> usize {
+    let id = String::from_utf8_lossy(std::slice::from_raw_parts(id_ptr, id_len)).into_owned();
+    let bytes = with_graph(handle, Vec::new(), |g| {
+        crate::hierarchy::Hierarchy::build(g).encode(&id)
+    });
+    BUILT.with(|b| {
+        *b.borrow_mut() = bytes;
+        b.borrow().len()
+    })
+}
+
+/// The artifact the last `pr_hierarchy_build` made.
+#[no_mangle]
+pub extern "C" fn pr_hierarchy_ptr() -> *const u8 {
+    BUILT.with(|b| b.borrow().as_ptr())
+}
+
+/// Sets how many settles a distance query of graph `handle` tries with A* before its hierarchy
+/// (0 = the hierarchy answers every distance query; default `ASTAR_FIRST_SETTLES`). Returns 0,
+/// or -1 when the graph has no hierarchy.
+#[no_mangle]
+pub extern "C" fn pr_hierarchy_astar_first(handle: i32, settles: u32) -> i32 {
+    STATE.with(|s| {
+        let s = &mut *s.borrow_mut();
+        match slot(&mut s.graphs, handle).and_then(|x| x.graph.hierarchy.as_mut()) {
+            Some(h) => {
+                h.astar_first = settles;
+                0
+            }
+            None => -1,
+        }
+    })
+}

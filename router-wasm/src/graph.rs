@@ -5,6 +5,7 @@
 //! docs/graph-format.md (payload version 2).
 
 use crate::container;
+use crate::hierarchy::Hierarchy;
 use crate::landmarks::Landmarks;
 
 pub const FORMAT_VERSION: u32 = 2;
@@ -103,6 +104,9 @@ pub struct Graph {
     grid_start: Vec<u32>,
     grid_point: Vec<u32>,
     pub landmarks: Option<Landmarks>,
+    /// Contraction hierarchy for distance queries (a separate artifact attached after load:
+    /// `Hierarchy::decode`); `None` = A* only.
+    pub hierarchy: Option<Hierarchy>,
 }
 
 /// An edge for [`Graph::build`]: endpoints, gate code, intermediate points and zone splits.
@@ -445,6 +449,7 @@ impl Graph {
             grid_start: Vec::new(),
             grid_point: Vec::new(),
             landmarks: None,
+            hierarchy: None,
         }
     }
 

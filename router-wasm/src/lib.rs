@@ -5,9 +5,12 @@
 pub mod container;
 pub mod ffi;
 pub mod graph;
+pub mod hierarchy;
 pub mod landmarks;
 pub mod packing;
 pub mod search;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_hierarchy;

@@ -3,6 +3,7 @@
 //! from edge attributes and query inputs), ALT bounds and a settle budget.
 
 use crate::graph::{chord, chord_bound_m, Anchor, Graph};
+use crate::hierarchy::ChSearch;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -324,6 +325,8 @@ pub struct Searcher {
     heap: BinaryHeap<Reverse<(u64, u32)>>,
     /// Landmarks used by this query and their distance to the target anchor.
     active: Vec<(usize, f64)>,
+    /// Hierarchy search state, made on the first distance query of a graph with a hierarchy.
+    ch: Option<ChSearch>,
 }
 
 /// Landmarks consulted per query: the ones with the best bound at the source.
@@ -344,6 +347,7 @@ impl Searcher {
             generation: 0,
             heap: BinaryHeap::new(),
             active: Vec::with_capacity(ACTIVE_LANDMARKS),
+            ch: None,
         }
     }
 
@@ -422,6 +426,45 @@ impl Searcher {
             "searcher built for another graph"
         );
         debug_assert!(q.objective.fits(g), "objective unusable on this graph");
+        if let (Objective::Distance, Some(h)) = (q.objective, &g.hierarchy) {
+            let first = h.astar_first;
+            if first == 0 || (q.max_settled != 0 && q.max_settled <= first) {
+                return if first == 0 {
+                    self.route_ch(g, q)
+                } else {
+                    self.route_astar(g, q)
+                };
+            }
+            // A* while it is cheaper than the hierarchy would be, then the hierarchy.
+            let (status, route) = self.route_astar(
+                g,
+                &Query {
+                    max_settled: first,
+                    ..*q
+                },
+            );
+            if status != Status::BudgetExhausted {
+                return (status, route);
+            }
+            let (status, mut route) = self.route_ch(
+                g,
+                &Query {
+                    max_settled: if q.max_settled == 0 {
+                        0
+                    } else {
+                        q.max_settled - first
+                    },
+                    ..*q
+                },
+            );
+            route.settled += first;
+            return (status, route);
+        }
+        self.route_astar(g, q)
+    }
+
+    /// [`Searcher::route`] by A*.
+    fn route_astar(&mut self, g: &Graph, q: &Query) -> (Status, Route) {
         self.next_generation();
         self.choose_landmarks(g, q);
         let cost = Costing::new(g, q.objective);
@@ -534,6 +577,63 @@ impl Searcher {
                         .sum::<f64>()
                     + q.to.links[out.to_link].1;
             }
+        }
+        (Status::Found, out)
+    }
+
+    /// [`Searcher::route`] for a distance query on a graph with a hierarchy: the same answers
+    /// (anchors, one-edge routes, components, budget), found by the hierarchy search.
+    fn route_ch(&mut self, g: &Graph, q: &Query) -> (Status, Route) {
+        let h = g.hierarchy.as_ref().expect("hierarchy present");
+        let mut out = Route::default();
+        let mut best = f64::INFINITY;
+        if let (Some((e1, k1)), Some((e2, k2))) = (q.from.on_edge, q.to.on_edge) {
+            if e1 == e2 {
+                best = (g.geom_off[k1 as usize] - g.geom_off[k2 as usize]).abs();
+                out.direct = true;
+            }
+        }
+        if q.from.point == q.to.point {
+            best = 0.0;
+            out.direct = true;
+        }
+        if !out.direct && !g.connected(q.from, q.to) {
+            return (Status::NoRoute, out);
+        }
+        let n = g.node_count();
+        let ch = self.ch.get_or_insert_with(|| ChSearch::new(n));
+        let r = ch.route(
+            g,
+            h,
+            &q.from.links,
+            &q.to.links,
+            q.closed,
+            q.max_settled,
+            best,
+        );
+        out.settled = r.settled;
+        if r.budget_exhausted {
+            return (Status::BudgetExhausted, out);
+        }
+        if !r.best.is_finite() {
+            return (Status::NoRoute, out);
+        }
+        out.cost = r.best;
+        out.metres = r.best;
+        if let Some((arcs, from_link, to_link)) = r.path {
+            // Summed in travel order, as A* sums: one path gives bit-identical metres whichever
+            // search found it (the two sides' sums would differ in the last bits).
+            let mut metres = q.from.links[from_link].1;
+            for &a in &arcs {
+                metres += g.edge_len[(g.arc_edge[a as usize] >> 1) as usize];
+            }
+            metres += q.to.links[to_link].1;
+            out.cost = metres;
+            out.metres = metres;
+            out.arcs = arcs;
+            out.from_link = from_link;
+            out.to_link = to_link;
+            out.direct = false;
         }
         (Status::Found, out)
     }
@@ -826,11 +926,23 @@ pub fn summarize(g: &Graph, from: &Anchor, to: &Anchor, route: &Route, want_path
     if want_path {
         // 5 decimals (about 1 m): the precision the API shows, done here where it is cheapest.
         for v in path.path.iter_mut() {
-            *v = (*v * 1e5).round() / 1e5;
+            *v = round_half_away(*v * 1e5) / 1e5;
         }
         s.path = path.path;
     }
     s
+}
+
+/// `f64::round` (half away from zero) from floor and compare: the same result, but the WebAssembly
+/// build has a floor instruction and no round one (`round` is a software call there), and a long
+/// path rounds thousands of coordinates.
+#[inline]
+pub(crate) fn round_half_away(x: f64) -> f64 {
+    let r = x.abs();
+    let f = r.floor();
+    // r - f is exact below 2^52; beyond it every f64 is already an integer.
+    let up = if r - f >= 0.5 { f + 1.0 } else { f };
+    up.copysign(x)
 }
 
 /// The route as pieces of edges in travel order: `(edge << 1 | reversed, metres)`, the first and

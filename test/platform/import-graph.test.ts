@@ -21,7 +21,8 @@ function importedFolders(file: string): Array<{ spec: string; folder: string }> 
 /** Which top-level folders each layer may import from (itself always allowed). */
 const ALLOWED: Record<string, string[]> = {
   engine: ["router-wasm", "data-build", "common"],
-  "data-build": ["engine", "common"],
+  // The sea-hierarchy stage contracts the graph with the router's own code (router-wasm).
+  "data-build": ["engine", "common", "router-wasm"],
   common: [],
   // The storage layer owns the database; api and ingest reach it, it reaches back into neither.
   storage: ["common"],

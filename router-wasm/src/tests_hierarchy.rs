@@ -1,0 +1,398 @@
+//! Contraction hierarchy tables over tiny hand-made maps: the hierarchy answers exactly what A*
+//! answers for every closed mask, paths included.
+
+use crate::graph::{haversine_m, EdgeSpec, Graph};
+use crate::hierarchy::Hierarchy;
+use crate::search::{summarize, Objective, Query, Route, Searcher, Status};
+
+fn edge(from: u32, to: u32, gate: u8, inner: &[(f64, f64)]) -> EdgeSpec {
+    EdgeSpec {
+        from,
+        to,
+        gate,
+        inner: inner.to_vec(),
+        zones: Vec::new(),
+    }
+}
+
+/// The same graph twice: A* only, and with its hierarchy attached (answering every query:
+/// these maps are far smaller than the A*-first budget).
+fn pair(nodes: &[(f64, f64)], edges: &[EdgeSpec], gates: u32) -> (Graph, Graph) {
+    let plain = Graph::build(0, nodes, edges, gates, 0);
+    let mut ch = Graph::build(0, nodes, edges, gates, 0);
+    let mut h = Hierarchy::build(&ch);
+    h.astar_first = 0;
+    ch.hierarchy = Some(h);
+    (plain, ch)
+}
+
+fn run(g: &Graph, from: (f64, f64), to: (f64, f64), closed: u32, budget: u32) -> (Status, Route) {
+    let a = g.snap(from.0, from.1).unwrap();
+    let b = g.snap(to.0, to.1).unwrap();
+    Searcher::new(g.node_count()).route(
+        g,
+        &Query {
+            from: &a,
+            to: &b,
+            closed,
+            max_settled: budget,
+            objective: Objective::Distance,
+        },
+    )
+}
+
+/// Status, metres, gates and path of a query: what the API shows.
+fn answer(
+    g: &Graph,
+    from: (f64, f64),
+    to: (f64, f64),
+    closed: u32,
+) -> (Status, f64, Vec<u32>, Vec<f64>) {
+    let (status, route) = run(g, from, to, closed, 0);
+    let a = g.snap(from.0, from.1).unwrap();
+    let b = g.snap(to.0, to.1).unwrap();
+    if status != Status::Found {
+        return (status, 0.0, Vec::new(), Vec::new());
+    }
+    let s = summarize(g, &a, &b, &route, true);
+    (status, route.metres, s.gates, s.path)
+}
+
+/// ```text
+///  0 (0,0) =gate 1= 1 (0,1) =gate 2= 2 (0,2)      the short way, two passages
+///   \                                /
+///    3 (2,0.5) ---- 4 (2,1) ---- 5 (2,1.5)        the detour, no passage
+///  6 (0,3) - 2, with lane points on 2-6 and 0-3
+///
+///  8 (-5,0) ==gate 2== 9 (-5,2) - 10 (-5,3)       an island: the passage is shorter than
+///     \               /                         the open way round through 7 (contracted
+///      7 (-6,1) ------                           first), but must not be the witness of 8-7-9
+/// ```
+/// Contracting 1 and then the detour nodes gives shortcuts through the gates; closing either
+/// gate must fall back on the detour, never on a shortcut that hides a closed passage.
+fn gated_map() -> (Vec<(f64, f64)>, Vec<EdgeSpec>) {
+    let nodes = vec![
+        (0.0, 0.0),
+        (0.0, 1.0),
+        (0.0, 2.0),
+        (2.0, 0.5),
+        (2.0, 1.0),
+        (2.0, 1.5),
+        (0.0, 3.0),
+        (-6.0, 1.0),
+        (-5.0, 0.0),
+        (-5.0, 2.0),
+        (-5.0, 3.0),
+    ];
+    let edges = vec![
+        edge(0, 1, 1, &[]),
+        edge(1, 2, 2, &[]),
+        edge(0, 3, 0, &[(1.0, 0.25)]),
+        edge(3, 4, 0, &[]),
+        edge(4, 5, 0, &[]),
+        edge(5, 2, 0, &[]),
+        edge(2, 6, 0, &[(0.0, 2.5)]),
+        edge(8, 9, 2, &[]),
+        edge(8, 7, 0, &[]),
+        edge(7, 9, 0, &[]),
+        edge(9, 10, 0, &[]),
+    ];
+    (nodes, edges)
+}
+
+/// (name, from, to, closed, metres, gates)
+type Row = (&'static str, (f64, f64), (f64, f64), u32, f64, Vec<u32>);
+
+#[test]
+fn closing_a_gate_takes_the_detour_not_a_shortcut() {
+    let (nodes, edges) = gated_map();
+    let (plain, ch) = pair(&nodes, &edges, 2);
+    let h = ch.hierarchy.as_ref().unwrap();
+    assert!(h.overlay_count() > edges.len(), "some shortcuts were made");
+    let short = haversine_m(0.0, 0.0, 0.0, 2.0);
+    let detour = [
+        (0.0, 0.0),
+        (1.0, 0.25),
+        (2.0, 0.5),
+        (2.0, 1.0),
+        (2.0, 1.5),
+        (0.0, 2.0),
+    ]
+    .windows(2)
+    .map(|w| haversine_m(w[0].0, w[0].1, w[1].0, w[1].1))
+    .sum::<f64>();
+    let table: Vec<Row> = vec![
+        (
+            "open: both passages",
+            (0.0, 0.0),
+            (0.0, 2.0),
+            0,
+            short,
+            vec![1, 2],
+        ),
+        (
+            "gate 1 closed: detour",
+            (0.0, 0.0),
+            (0.0, 2.0),
+            0b01,
+            detour,
+            vec![],
+        ),
+        (
+            "gate 2 closed: detour",
+            (0.0, 0.0),
+            (0.0, 2.0),
+            0b10,
+            detour,
+            vec![],
+        ),
+        (
+            "both closed: detour",
+            (0.0, 0.0),
+            (0.0, 2.0),
+            0b11,
+            detour,
+            vec![],
+        ),
+        (
+            "reverse, gate 2 closed",
+            (0.0, 2.0),
+            (0.0, 0.0),
+            0b10,
+            detour,
+            vec![],
+        ),
+        (
+            "lane point to lane point",
+            (1.0, 0.25),
+            (0.0, 2.5),
+            0,
+            haversine_m(1.0, 0.25, 0.0, 0.0) + short + haversine_m(0.0, 2.0, 0.0, 2.5),
+            vec![1, 2],
+        ),
+        (
+            "lane point to lane point, gate 1 closed",
+            (1.0, 0.25),
+            (0.0, 2.5),
+            0b01,
+            detour - haversine_m(0.0, 0.0, 1.0, 0.25) + haversine_m(0.0, 2.0, 0.0, 2.5),
+            vec![],
+        ),
+        (
+            "island, passage open",
+            (-5.0, 0.0),
+            (-5.0, 3.0),
+            0,
+            haversine_m(-5.0, 0.0, -5.0, 2.0) + haversine_m(-5.0, 2.0, -5.0, 3.0),
+            vec![2],
+        ),
+        (
+            "island, passage closed: round through 7",
+            (-5.0, 0.0),
+            (-5.0, 3.0),
+            0b10,
+            haversine_m(-5.0, 0.0, -6.0, 1.0)
+                + haversine_m(-6.0, 1.0, -5.0, 2.0)
+                + haversine_m(-5.0, 2.0, -5.0, 3.0),
+            vec![],
+        ),
+    ];
+    for (name, from, to, closed, metres, gates) in table {
+        let got = answer(&ch, from, to, closed);
+        assert_eq!(got.0, Status::Found, "{}", name);
+        assert!(
+            (got.1 - metres).abs() < 1e-6,
+            "{}: {} vs {}",
+            name,
+            got.1,
+            metres
+        );
+        assert_eq!(got.2, gates, "{}", name);
+        assert_eq!(
+            got,
+            answer(&plain, from, to, closed),
+            "{}: same as A*",
+            name
+        );
+    }
+}
+
+#[test]
+fn same_edge_unreachable_and_budget() {
+    let (mut nodes, mut edges) = gated_map();
+    // A lane with three points, and an island.
+    nodes.extend_from_slice(&[(5.0, 0.0), (5.0, 4.0), (9.0, 9.0), (9.0, 9.5)]);
+    edges.push(edge(7, 8, 0, &[(5.0, 1.0), (5.0, 2.0), (5.0, 3.0)]));
+    edges.push(edge(6, 8, 0, &[]));
+    edges.push(edge(9, 10, 0, &[]));
+    let (plain, ch) = pair(&nodes, &edges, 2);
+    let cases = [
+        ("same lane, forwards", (5.0, 1.0), (5.0, 3.0), 0),
+        ("same lane, backwards", (5.0, 3.0), (5.0, 1.0), 0),
+        ("same point", (5.0, 2.0), (5.0, 2.0), 0),
+        ("lane end to its own point", (5.0, 0.0), (5.0, 2.0), 0),
+        ("along the lane and beyond", (5.0, 1.0), (0.0, 0.0), 0b11),
+        ("to the island", (0.0, 0.0), (9.0, 9.0), 0),
+        ("gate closed, island", (0.0, 1.0), (9.0, 9.5), 0b01),
+    ];
+    for (name, from, to, closed) in cases {
+        assert_eq!(
+            answer(&ch, from, to, closed),
+            answer(&plain, from, to, closed),
+            "{}",
+            name
+        );
+    }
+    let (status, route) = run(&ch, (5.0, 1.0), (9.0, 9.0), 0, 0);
+    assert_eq!((status, route.settled), (Status::NoRoute, 0));
+    let (status, _) = run(&ch, (5.0, 1.0), (0.0, 0.0), 0, 1);
+    assert_eq!(status, Status::BudgetExhausted);
+    // A* first within a budget: the caller's budget counts both searches' settles.
+    let mut hybrid = ch;
+    hybrid.hierarchy.as_mut().unwrap().astar_first = 2;
+    let (status, route) = run(&hybrid, (5.0, 1.0), (0.0, 0.0), 0, 0);
+    assert_eq!(status, Status::Found);
+    assert!(route.settled > 2);
+    assert_eq!(
+        run(&hybrid, (5.0, 1.0), (0.0, 0.0), 0, 3).0,
+        Status::BudgetExhausted
+    );
+}
+
+fn xorshift(mut seed: u64) -> impl FnMut() -> f64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Random meshes with random gates (diagonals make many equal-ish alternatives): for every
+/// closed mask the hierarchy gives A*'s metres, gates and path.
+#[test]
+fn hierarchy_matches_astar_on_random_meshes() {
+    for seed in [
+        0x2545_f491_4f6c_dd1du64,
+        0x9e37_79b9_7f4a_7c15,
+        0xdead_beef_cafe_f00d,
+    ] {
+        let mut rnd = xorshift(seed);
+        let side = 16u32;
+        let mut nodes = Vec::new();
+        for i in 0..side {
+            for j in 0..side {
+                nodes.push((f64::from(i) * 1.5 + rnd(), f64::from(j) * 1.5 + rnd()));
+            }
+        }
+        let gate = |rnd: &mut dyn FnMut() -> f64| {
+            if rnd() < 0.15 {
+                1 + (rnd() * 4.0) as u8
+            } else {
+                0
+            }
+        };
+        let mut edges = Vec::new();
+        for i in 0..side {
+            for j in 0..side {
+                let v = i * side + j;
+                let mid =
+                    |a: (f64, f64), b: (f64, f64)| vec![((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0)];
+                if j + 1 < side && rnd() < 0.85 {
+                    let inner = mid(nodes[v as usize], nodes[v as usize + 1]);
+                    edges.push(edge(v, v + 1, gate(&mut rnd), &inner));
+                }
+                if i + 1 < side && rnd() < 0.85 {
+                    edges.push(edge(v, v + side, gate(&mut rnd), &[]));
+                }
+                if i + 1 < side && j + 1 < side && rnd() < 0.3 {
+                    edges.push(edge(v, v + side + 1, gate(&mut rnd), &[]));
+                }
+            }
+        }
+        let (plain, mut ch) = pair(&nodes, &edges, 4);
+        for round in 0..600 {
+            // Then A* first with a budget it often exhausts, handing over to the hierarchy.
+            if round == 300 {
+                ch.hierarchy.as_mut().unwrap().astar_first = 40;
+            }
+            let p = |rnd: &mut dyn FnMut() -> f64| (rnd() * 24.0, rnd() * 24.0);
+            let (from, to) = (p(&mut rnd), p(&mut rnd));
+            let closed = (rnd() * 16.0) as u32;
+            let (want, got) = (
+                answer(&plain, from, to, closed),
+                answer(&ch, from, to, closed),
+            );
+            assert_eq!(want.0, got.0, "{:?} -> {:?} closed {}", from, to, closed);
+            assert!(
+                (want.1 - got.1).abs() < 1e-6,
+                "{:?} -> {:?} closed {}: {} vs {}",
+                from,
+                to,
+                closed,
+                want.1,
+                got.1
+            );
+            assert_eq!(want.2, got.2, "gates");
+            assert_eq!(want.3, got.3, "path");
+        }
+    }
+}
+
+#[test]
+fn artifact_round_trip_and_refusals() {
+    let (nodes, edges) = gated_map();
+    let (_, ch) = pair(&nodes, &edges, 2);
+    let h = ch.hierarchy.as_ref().unwrap();
+    let bytes = h.encode("b1");
+    let back = Hierarchy::decode(&ch, &bytes, "data/build/sea.hierarchy").unwrap();
+    assert_eq!(back.overlay_count(), h.overlay_count());
+    assert_eq!(back.up_ov, h.up_ov);
+    // Another graph (one lane longer): refused by checksum.
+    let mut moved = nodes.clone();
+    moved[4] = (2.5, 1.0);
+    let other = Graph::build(0, &moved, &edges, 2, 0);
+    let err = Hierarchy::decode(&other, &bytes, "data/build/sea.hierarchy")
+        .err()
+        .unwrap();
+    assert!(
+        err.contains("another sea graph") && err.contains("npm run build"),
+        "{}",
+        err
+    );
+    let mut corrupt = bytes.clone();
+    let last = corrupt.len() - 9;
+    corrupt[last] ^= 1;
+    assert!(Hierarchy::decode(&ch, &corrupt, "x")
+        .err()
+        .unwrap()
+        .contains("checksum mismatch"));
+}
+
+#[test]
+fn path_rounding_matches_f64_round() {
+    let mut rnd = xorshift(0x1234_5678_9abc_def1);
+    let mut cases = vec![
+        0.5,
+        -0.5,
+        1.5,
+        -2.5,
+        0.499_999_999_999_999_94,
+        -0.0,
+        0.0,
+        4.5e15,
+        -7.25,
+    ];
+    for _ in 0..100_000 {
+        cases.push((rnd() - 0.5) * 360.0 * 1e5);
+        cases.push(((rnd() * 36_000_000.0).floor() + 0.5) * if rnd() < 0.5 { -1.0 } else { 1.0 });
+    }
+    for x in cases {
+        assert_eq!(
+            crate::search::round_half_away(x).to_bits(),
+            x.round().to_bits(),
+            "{}",
+            x
+        );
+    }
+}

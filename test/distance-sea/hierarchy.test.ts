@@ -1,0 +1,163 @@
+/**
+ * The contraction hierarchy against A* on the real sea graph: for seeded random anchor pairs and
+ * the closure masks the API uses, the same status, metres (to the metre), passages and path.
+ */
+import { describe, expect, test } from "bun:test";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { polylineM } from "../../common/geo.ts";
+import { encodeGraph } from "../../data-build/graph/encode.ts";
+import { seaHierarchyBytes } from "../../data-build/stages/sea-hierarchy.ts";
+import { DEFAULT_MASK, maskOf, SAFE_CLOSED } from "../../engine/sea/policy.ts";
+import { SEA_HIERARCHY, SeaRouter } from "../../engine/sea/router.ts";
+import { STATUS, WasmRouter } from "../../router-wasm/binding/router.ts";
+import { BUILD_DIR, seaRouter } from "./fixture.ts";
+
+await seaRouter(); // builds sea.graph and router.wasm when missing
+const read = (file: string) => new Uint8Array(readFileSync(join(BUILD_DIR, file)));
+const wasm = await WasmRouter.instantiate(read("router.wasm"));
+const graphBytes = read("sea.graph");
+const hierarchyBytes = existsSync(join(BUILD_DIR, SEA_HIERARCHY))
+  ? read(SEA_HIERARCHY)
+  : seaHierarchyBytes(wasm, graphBytes, "test");
+const astar = SeaRouter.fromBytes(wasm, graphBytes);
+const ch = SeaRouter.fromBytes(wasm, graphBytes);
+ch.attachHierarchy(hierarchyBytes);
+// The hierarchy answers every query here (by default A* answers the easy ones first).
+wasm.setAstarFirst(ch.handle, 0);
+
+/** Seeded xorshift32 in [0, 1): the same pairs on every run. */
+function random(seed: number): () => number {
+  let x = seed >>> 0;
+  return () => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x / 2 ** 32;
+  };
+}
+
+const PAIRS = 2000;
+const rnd = random(0x9e3779b9);
+// Points anywhere between the ice edges: they snap to a node or a lane point (an edge anchor).
+const point = () => ({ lat: -60 + rnd() * 135, lng: -180 + rnd() * 360 });
+const pairs = Array.from({ length: PAIRS }, () => ({ from: point(), to: point() }));
+// A few short pairs too: both ends near each other, often on one lane (the same-edge case).
+for (let i = 0; i < 200; i++) {
+  const from = pairs[i]!.from;
+  pairs.push({ from, to: { lat: from.lat + (rnd() - 0.5) * 2, lng: from.lng + (rnd() - 0.5) * 2 } });
+}
+
+const sameArray = (a: Float64Array, b: Float64Array) =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** A two-lane sea graph: its hierarchy has the right kind and version, the wrong checksum. */
+const tinyGraph = () =>
+  encodeGraph(
+    {
+      kind: "sea-graph",
+      mode: "sea",
+      nodes: Float64Array.from([0, 0, 0, 1, 0, 2]),
+      edges: [
+        { from: 0, to: 1, metres: 111_195 },
+        { from: 1, to: 2, metres: 111_195 },
+      ],
+      gates: [],
+      zones: [],
+      landmarkClosed: 0,
+    },
+    "tiny",
+  );
+
+const MASKS: Array<[string, number]> = [
+  ["default", DEFAULT_MASK],
+  ["+suez", DEFAULT_MASK | maskOf(["suez"])],
+  ["+panama", DEFAULT_MASK | maskOf(["panama"])],
+  ["+suez+panama+magellan+malacca", DEFAULT_MASK | maskOf(["suez", "panama", "magellan", "malacca"])],
+  ["safe mode", DEFAULT_MASK | maskOf(SAFE_CLOSED)],
+  ["nothing closed", 0],
+];
+
+describe("contraction hierarchy", () => {
+  test("the router attached the hierarchy", () => {
+    expect(ch.hierarchical).toBe(true);
+    expect(astar.hierarchical).toBe(false);
+  });
+
+  for (const [name, mask] of MASKS) {
+    test(`same routes as A* for ${pairs.length} random anchor pairs: ${name}`, () => {
+      let found = 0;
+      let ties = 0;
+      for (const { from, to } of pairs) {
+        const want = astar.routeRaw(from, to, mask, true);
+        const got = ch.routeRaw(from, to, mask, true);
+        expect(got.status).toBe(want.status);
+        if (want.status !== STATUS.found) continue;
+        found++;
+        expect(Math.abs(got.metres - want.metres)).toBeLessThan(1);
+        expect(got.gates).toEqual(want.gates);
+        if (sameArray(got.path!, want.path!)) {
+          expect(got.zoneMetres.map(Math.round)).toEqual(want.zoneMetres.map(Math.round));
+        } else {
+          // An exact tie: lanes drawn twice along one meridian or parallel (once with more
+          // points, or split by an ECA boundary differently), the same line and length to the
+          // last bits; either answer is right.
+          ties++;
+          expect(Math.abs(got.metres - want.metres)).toBeLessThan(1e-6 * want.metres + 1e-6);
+          expect(got.path!.slice(0, 2)).toEqual(want.path!.slice(0, 2));
+          expect(got.path!.slice(-2)).toEqual(want.path!.slice(-2));
+          expect(Math.abs(polylineM(got.path!) - polylineM(want.path!))).toBeLessThan(1 + 1e-6 * want.metres);
+        }
+      }
+      // Most random points reach each other by sea: the comparison is not vacuous.
+      expect(found).toBeGreaterThan(pairs.length / 2);
+      // Ties are the exception: paths are point for point the same otherwise.
+      expect(ties).toBeLessThan(found * 0.15);
+    }, 300_000);
+  }
+
+  test("a hierarchy of another graph, or another file, is refused, naming the file", () => {
+    const foreign = seaHierarchyBytes(wasm, tinyGraph(), "tiny");
+    for (const [bytes, why] of [
+      [foreign, /built for another sea graph/],
+      [graphBytes, /expected "sea-hierarchy"/],
+    ] as const) {
+      const router = SeaRouter.fromBytes(wasm, graphBytes);
+      let message = "";
+      try {
+        router.attachHierarchy(bytes, "data/build/sea.hierarchy");
+      } catch (err) {
+        message = String(err);
+      }
+      expect(message).toMatch(why);
+      expect(message).toMatch(/data\/build\/sea\.hierarchy.*npm run build/);
+      // Refused means not served: the graph is unloaded with it.
+      expect(() => wasm.graph(router.handle)).toThrow(/no graph loaded/);
+    }
+  });
+
+  test("a build directory without sea.hierarchy routes with A* and says so; a stale one is refused", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "portolan-ch-"));
+    for (const f of ["sea.graph", "router.wasm"]) copyFileSync(join(BUILD_DIR, f), join(dir, f));
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (msg: string) => warnings.push(msg);
+    let old: SeaRouter;
+    try {
+      old = await SeaRouter.load(dir);
+    } finally {
+      console.warn = warn;
+    }
+    expect(old.hierarchical).toBe(false);
+    expect(warnings.join("\n")).toMatch(/sea\.hierarchy missing: sea routes use A\*/);
+    const p = pairs[0]!;
+    expect(old.routeRaw(p.from, p.to, DEFAULT_MASK, false).metres).toBe(
+      astar.routeRaw(p.from, p.to, DEFAULT_MASK, false).metres,
+    );
+    writeFileSync(join(dir, SEA_HIERARCHY), seaHierarchyBytes(wasm, tinyGraph(), "tiny"));
+    await expect(SeaRouter.load(dir)).rejects.toThrow(/sea\.hierarchy.*built for another sea graph/);
+  });
+});
