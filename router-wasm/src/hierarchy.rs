@@ -16,10 +16,11 @@ pub const KIND: &str = "sea-hierarchy";
 pub const FORMAT_VERSION: u32 = 1;
 /// `ov_edge` of a shortcut.
 const SHORTCUT: u32 = u32::MAX;
-/// Distance queries first run A* with this many settles: port pairs A* answers within it cost
-/// less than the hierarchy's fixed search space (about 450 settles on the sea graph); the rest
-/// go to the hierarchy, at most twice its cost (docs/routing-speed.md). 0 = hierarchy only.
-pub const ASTAR_FIRST_SETTLES: u32 = 400;
+/// Distance queries first run A* with this many settles, then the hierarchy. 0 (the default): the
+/// hierarchy answers every query. A budget wins the median (A* answers typical port pairs in
+/// fewer settles than the hierarchy's fixed ~450) but loses the mean and the tail, which batch
+/// jobs and alternatives pay (docs/routing-speed.md); `pr_hierarchy_astar_first` sets it per graph.
+pub const ASTAR_FIRST_SETTLES: u32 = 0;
 /// Witness searches give up after this many settles (a missed witness only adds a shortcut).
 const WITNESS_SETTLES: usize = 400;
 
