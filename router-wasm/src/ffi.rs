@@ -210,6 +210,25 @@ fn slot(graphs: &mut [Option<Slot>], handle: i32) -> Option<&mut Slot> {
     graphs.get_mut(handle as usize).and_then(Option::as_mut)
 }
 
+/// The slot of `handle` for a many-target query and its objective, or the status to answer: a
+/// missing or unfit objective or too short an input is a bad query, an unknown handle not loaded.
+fn query_slot<'g, 'o>(
+    graphs: &'g mut [Option<Slot>],
+    handle: i32,
+    input_complete: bool,
+    objective: Option<Objective<'o>>,
+) -> Result<(&'g mut Slot, Objective<'o>), i32> {
+    let objective = match objective {
+        Some(o) if input_complete => o,
+        _ => return Err(STATUS_BAD_QUERY),
+    };
+    let x = slot(graphs, handle).ok_or(STATUS_NOT_LOADED)?;
+    if !objective.fits(&x.graph) {
+        return Err(STATUS_BAD_QUERY);
+    }
+    Ok((x, objective))
+}
+
 /// A query's objective inputs, owned: the river factors are copied out of the input buffer so the
 /// query can take the state mutably (55 f64, nothing next to a search).
 struct ObjectiveInput {
@@ -451,20 +470,11 @@ fn many_into(
     max_settled: u32,
     objective: Option<Objective>,
 ) -> i32 {
-    let objective = match objective {
-        Some(o) => o,
-        None => return STATUS_BAD_QUERY,
-    };
-    if s.input.len() < 2 * count {
-        return STATUS_BAD_QUERY;
-    }
-    let Slot { graph: g, searcher } = match slot(&mut s.graphs, handle) {
-        Some(x) => x,
-        None => return STATUS_NOT_LOADED,
-    };
-    if !objective.fits(g) {
-        return STATUS_BAD_QUERY;
-    }
+    let (Slot { graph: g, searcher }, objective) =
+        match query_slot(&mut s.graphs, handle, s.input.len() >= 2 * count, objective) {
+            Ok(x) => x,
+            Err(status) => return status,
+        };
     let source = match g.snap(from.0, from.1) {
         Some(a) => a,
         None => return STATUS_NO_SNAP,
@@ -535,21 +545,13 @@ fn table_into(
     max_settled: u32,
     objective: Option<Objective>,
 ) -> i32 {
-    let objective = match objective {
-        Some(o) => o,
-        None => return STATUS_BAD_QUERY,
-    };
-    if s.input.len() < 2 * (sources + targets) {
-        return STATUS_BAD_QUERY;
-    }
-    let Slot { graph: g, searcher } = match slot(&mut s.graphs, handle) {
-        Some(x) => x,
-        None => return STATUS_NOT_LOADED,
-    };
-    if !objective.fits(g) {
-        return STATUS_BAD_QUERY;
-    }
-    let mut snapped = s.input[..2 * (sources + targets)]
+    let points = 2 * (sources + targets);
+    let (Slot { graph: g, searcher }, objective) =
+        match query_slot(&mut s.graphs, handle, s.input.len() >= points, objective) {
+            Ok(x) => x,
+            Err(status) => return status,
+        };
+    let mut snapped = s.input[..points]
         .chunks_exact(2)
         .map(|p| g.snap(p[0], p[1]));
     let from: Vec<_> = snapped.by_ref().take(sources).collect();
