@@ -441,21 +441,34 @@ pub extern "C" fn pr_one_to_many(
     objective_code: u32,
     default_speed_kmh: f64,
 ) -> i32 {
-    STATE.with(|s| {
-        let s = &mut *s.borrow_mut();
-        s.meta.iter_mut().for_each(|m| *m = 0.0);
-        s.many.clear();
-        s.many.resize(4 * count, f64::NAN);
-        let input = ObjectiveInput::read(objective_code, default_speed_kmh, &s.input, 2 * count);
-        let status = many_into(
+    let query = (objective_code, default_speed_kmh, 2 * count);
+    many_query(4 * count, query, |s, objective| {
+        many_into(
             s,
             handle,
             (from_lat, from_lng),
             count,
             closed,
             max_settled,
-            input.as_ref().and_then(ObjectiveInput::objective),
-        );
+            objective,
+        )
+    })
+}
+
+/// Runs a many-target query on the state: answers cleared and sized to `answers` NaNs, the
+/// objective read from the input buffer after its `points` values, the status also in meta.
+fn many_query(
+    answers: usize,
+    (objective_code, default_speed_kmh, points): (u32, f64, usize),
+    run: impl FnOnce(&mut State, Option<Objective>) -> i32,
+) -> i32 {
+    STATE.with(|s| {
+        let s = &mut *s.borrow_mut();
+        s.meta.iter_mut().for_each(|m| *m = 0.0);
+        s.many.clear();
+        s.many.resize(answers, f64::NAN);
+        let input = ObjectiveInput::read(objective_code, default_speed_kmh, &s.input, points);
+        let status = run(s, input.as_ref().and_then(ObjectiveInput::objective));
         s.meta[meta::STATUS] = f64::from(status);
         status
     })
@@ -517,23 +530,16 @@ pub extern "C" fn pr_many_to_many(
     objective_code: u32,
     default_speed_kmh: f64,
 ) -> i32 {
-    STATE.with(|s| {
-        let s = &mut *s.borrow_mut();
-        s.meta.iter_mut().for_each(|m| *m = 0.0);
-        s.many.clear();
-        s.many.resize(sources * targets, f64::NAN);
-        let points = 2 * (sources + targets);
-        let input = ObjectiveInput::read(objective_code, default_speed_kmh, &s.input, points);
-        let status = table_into(
+    let query = (objective_code, default_speed_kmh, 2 * (sources + targets));
+    many_query(sources * targets, query, |s, objective| {
+        table_into(
             s,
             handle,
             (sources, targets),
             closed,
             max_settled,
-            input.as_ref().and_then(ObjectiveInput::objective),
-        );
-        s.meta[meta::STATUS] = f64::from(status);
-        status
+            objective,
+        )
     })
 }
 
