@@ -4,11 +4,12 @@
 //! u-v-w (mask M) needs a shortcut unless a witness path no longer than it uses only gates in M:
 //! so for any closed set C, every open path keeps an open representation and the hierarchy is
 //! exact for all closure masks, no core needed. A query skips overlay edges whose mask meets the
-//! closed mask and runs two upward searches with stall-on-demand.
+//! closed mask and runs two upward searches with stall-on-demand, pruned by a great-circle bound
+//! to the other end.
 //! Built by the data build (data-build/stages/sea-hierarchy.ts, through `pr_hierarchy_build`).
 
 use crate::container;
-use crate::graph::Graph;
+use crate::graph::{chord, chord_bound_m, Graph};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -17,9 +18,9 @@ pub const FORMAT_VERSION: u32 = 1;
 /// `ov_edge` of a shortcut.
 const SHORTCUT: u32 = u32::MAX;
 /// Distance queries first run A* with this many settles, then the hierarchy. 0 (the default): the
-/// hierarchy answers every query. A budget wins the median (A* answers typical port pairs in
-/// fewer settles than the hierarchy's fixed ~450) but loses the mean and the tail, which batch
-/// jobs and alternatives pay (docs/routing-speed.md); `pr_hierarchy_astar_first` sets it per graph.
+/// hierarchy answers every query: with goal pruning it beats A* on the median too, and A* loses
+/// the mean and the tail, which batch jobs and alternatives pay (docs/routing-speed.md);
+/// `pr_hierarchy_astar_first` sets it per graph.
 pub const ASTAR_FIRST_SETTLES: u32 = 0;
 /// Witness searches give up after this many settles (a missed witness only adds a shortcut).
 const WITNESS_SETTLES: usize = 400;
@@ -48,17 +49,20 @@ pub struct Hierarchy {
     // upper levels every query walks sit together in memory.
     order: Vec<u32>,
     q_start: Vec<u32>,
-    q_edge: Vec<UpEdge>,
+    /// Per upward edge, in separate arrays so the query's scan reads 12 bytes per edge: the
+    /// head's rank (| `GATED` when the edge has a gate bit), metres, the gate bits.
+    q_head: Vec<u32>,
+    q_len: Vec<f64>,
+    q_mask: Vec<u32>,
+    /// Per upward edge: its overlay id and the rank it leaves from (path unpacking only).
+    q_ov: Vec<u32>,
+    q_tail: Vec<u32>,
+    /// Per overlay edge that is an original edge: its graph arc leaving `ov_a` and leaving `ov_b`.
+    ov_arc: Vec<[u32; 2]>,
 }
 
-/// An upward edge as the query reads it: head (a rank), closed-mask bits, metres, overlay id.
-#[derive(Clone, Copy)]
-struct UpEdge {
-    head: u32,
-    mask: u32,
-    len: f64,
-    ov: u32,
-}
+/// Flag on `q_head`: the edge has gate bits (`q_mask`), so a closed mask may skip it.
+const GATED: u32 = 1 << 31;
 
 /// An overlay edge while contracting.
 struct Work {
@@ -362,7 +366,12 @@ impl Hierarchy {
             astar_first: ASTAR_FIRST_SETTLES,
             order: Vec::new(),
             q_start: Vec::new(),
-            q_edge: Vec::new(),
+            q_head: Vec::new(),
+            q_len: Vec::new(),
+            q_mask: Vec::new(),
+            q_ov: Vec::new(),
+            q_tail: Vec::new(),
+            ov_arc: Vec::new(),
         };
         h.derive(g);
         h
@@ -389,20 +398,40 @@ impl Hierarchy {
         }
         self.q_start = Vec::with_capacity(n + 1);
         self.q_start.push(0);
-        self.q_edge = Vec::with_capacity(self.up_ov.len());
-        for &v in &self.order {
+        assert!(n < GATED as usize, "too many nodes for a hierarchy");
+        let m = self.up_ov.len();
+        self.q_head = Vec::with_capacity(m);
+        self.q_len = Vec::with_capacity(m);
+        self.q_mask = Vec::with_capacity(m);
+        self.q_ov = Vec::with_capacity(m);
+        self.q_tail = Vec::with_capacity(m);
+        for (r, &v) in self.order.iter().enumerate() {
             let v = v as usize;
             for k in self.up_start[v] as usize..self.up_start[v + 1] as usize {
                 let i = self.up_ov[k];
-                self.q_edge.push(UpEdge {
-                    head: self.rank[self.across(i, v as u32) as usize],
-                    mask: mask[i as usize],
-                    len: self.ov_len[i as usize],
-                    ov: i,
-                });
+                let head = self.rank[self.across(i, v as u32) as usize];
+                let m = mask[i as usize];
+                self.q_head.push(if m == 0 { head } else { head | GATED });
+                self.q_len.push(self.ov_len[i as usize]);
+                self.q_mask.push(m);
+                self.q_ov.push(i);
+                self.q_tail.push(r as u32);
             }
-            self.q_start.push(self.q_edge.len() as u32);
+            self.q_start.push(self.q_head.len() as u32);
         }
+        // The first arc of the edge leaving each end (what a scan of the end's arcs finds).
+        let arc_from = |x: u32, e: u32| {
+            let x = x as usize;
+            (g.arc_start[x]..g.arc_start[x + 1])
+                .find(|&a| g.arc_edge[a as usize] >> 1 == e)
+                .expect("edge leaves its endpoint")
+        };
+        self.ov_arc = (0..self.ov_a.len())
+            .map(|i| match self.ov_edge[i] {
+                SHORTCUT => [0, 0],
+                e => [arc_from(self.ov_a[i], e), arc_from(self.ov_b[i], e)],
+            })
+            .collect();
     }
 
     /// The artifact (`KIND`, docs/routing-speed.md): the graph's checksum, overlay edges and
@@ -482,7 +511,12 @@ impl Hierarchy {
             astar_first: ASTAR_FIRST_SETTLES,
             order: Vec::new(),
             q_start: Vec::new(),
-            q_edge: Vec::new(),
+            q_head: Vec::new(),
+            q_len: Vec::new(),
+            q_mask: Vec::new(),
+            q_ov: Vec::new(),
+            q_tail: Vec::new(),
+            ov_arc: Vec::new(),
         };
         let (n, m, edges) = (g.node_count(), h.ov_a.len(), g.edge_len.len() as u32);
         let fits = [&h.ov_b, &h.ov_edge, &h.ov_c1, &h.ov_c2]
@@ -516,7 +550,13 @@ impl Hierarchy {
                     && if h.ov_edge[i] == SHORTCUT {
                         (h.ov_c1[i] as usize) < i && (h.ov_c2[i] as usize) < i
                     } else {
-                        h.ov_edge[i] < edges
+                        // An original edge joins its graph edge's ends (its arcs are found
+                        // at load).
+                        let e = h.ov_edge[i] as usize;
+                        e < edges as usize && {
+                            let (a, b) = (g.edge_from[e], g.edge_to[e]);
+                            (h.ov_a[i], h.ov_b[i]) == (a, b) || (h.ov_a[i], h.ov_b[i]) == (b, a)
+                        }
                     }
             });
         if !fits {
@@ -526,30 +566,24 @@ impl Hierarchy {
         Ok(h)
     }
 
-    /// Appends the graph arcs (CSR arc indices) of overlay edge `i` walked from node `x`.
-    fn unpack(&self, g: &Graph, i: u32, x: u32, out: &mut Vec<u32>) {
-        let i = i as usize;
-        let e = self.ov_edge[i];
-        if e != SHORTCUT {
-            let xi = x as usize;
-            let a = (g.arc_start[xi]..g.arc_start[xi + 1])
-                .find(|&a| g.arc_edge[a as usize] >> 1 == e)
-                .expect("edge leaves its endpoint");
-            out.push(a);
-            return;
+    /// Appends the graph arcs (CSR arc indices) of overlay edge `i` walked from node `x`;
+    /// `stack` is scratch (pending halves and the node each is walked from).
+    fn unpack(&self, i: u32, x: u32, stack: &mut Vec<(u32, u32)>, out: &mut Vec<u32>) {
+        stack.clear();
+        stack.push((i, x));
+        while let Some((i, x)) = stack.pop() {
+            let i = i as usize;
+            if self.ov_edge[i] != SHORTCUT {
+                out.push(self.ov_arc[i][usize::from(self.ov_a[i] != x)]);
+                continue;
+            }
+            let (c1, c2) = (self.ov_c1[i], self.ov_c2[i]);
+            // The half touching x goes first; the middle node is its other end.
+            let touches = |c: u32| self.ov_a[c as usize] == x || self.ov_b[c as usize] == x;
+            let (first, second) = if touches(c1) { (c1, c2) } else { (c2, c1) };
+            stack.push((second, self.across(first, x)));
+            stack.push((first, x));
         }
-        let (c1, c2) = (self.ov_c1[i], self.ov_c2[i]);
-        // The half touching x goes first; the middle node is its other end.
-        let touches = |c: u32| self.ov_a[c as usize] == x || self.ov_b[c as usize] == x;
-        let (first, second) = if touches(c1) { (c1, c2) } else { (c2, c1) };
-        let f = first as usize;
-        let mid = if self.ov_a[f] == x {
-            self.ov_b[f]
-        } else {
-            self.ov_a[f]
-        };
-        self.unpack(g, first, x, out);
-        self.unpack(g, second, mid, out);
     }
 
     #[inline]
@@ -565,14 +599,23 @@ impl Hierarchy {
 
 /// Parent marker of an anchor's link node (`SOURCE - link`).
 const SOURCE: u32 = u32::MAX;
+/// Heap position of a node not in the queue.
+const NOT_QUEUED: u32 = u32::MAX;
 
-/// State of one direction of a hierarchy query.
+/// State of one direction of a hierarchy query. Distances are one array of 8 bytes per node
+/// (reset through `touched` between queries) so the labels a query reads stay in cache. The
+/// queue is a 4-ary heap with decrease-key (a node is queued at most once), ordered by
+/// (distance, rank) as a heap of stale entries would pop them: the same settle order, without
+/// the stale pops.
 struct Side {
     dist: Vec<f64>,
-    /// Overlay edge into the node, or `SOURCE - link` for an anchor's link node.
+    /// Index into `q_head` of the upward edge into the node, or `SOURCE - link` for an anchor's
+    /// link node.
     parent: Vec<u32>,
-    stamp: Vec<u32>,
-    heap: BinaryHeap<Reverse<(u64, u32)>>,
+    /// Heap slot of each queued node (`NOT_QUEUED` otherwise).
+    pos: Vec<u32>,
+    touched: Vec<u32>,
+    heap: Vec<(u64, u32)>,
 }
 
 impl Side {
@@ -580,39 +623,96 @@ impl Side {
         Side {
             dist: vec![f64::INFINITY; n],
             parent: vec![SOURCE; n],
-            stamp: vec![0; n],
-            heap: BinaryHeap::new(),
+            pos: vec![NOT_QUEUED; n],
+            touched: Vec::new(),
+            heap: Vec::new(),
         }
     }
 
-    #[inline]
-    fn get(&self, v: usize, gen: u32) -> f64 {
-        if self.stamp[v] == gen {
-            self.dist[v]
-        } else {
-            f64::INFINITY
+    fn reset(&mut self) {
+        for &v in &self.touched {
+            self.dist[v as usize] = f64::INFINITY;
+            self.pos[v as usize] = NOT_QUEUED;
         }
+        self.touched.clear();
+        self.heap.clear();
     }
 
     #[inline]
-    fn set(&mut self, v: u32, d: f64, parent: u32, gen: u32) -> bool {
+    fn set(&mut self, v: u32, d: f64, parent: u32) -> bool {
         let vi = v as usize;
-        if d < self.get(vi, gen) {
-            self.stamp[vi] = gen;
+        let old = self.dist[vi];
+        if d < old {
             self.dist[vi] = d;
             self.parent[vi] = parent;
-            self.heap.push(Reverse((d.to_bits(), v)));
+            let slot = if self.pos[vi] == NOT_QUEUED {
+                if old == f64::INFINITY {
+                    self.touched.push(v);
+                }
+                self.heap.push((d.to_bits(), v));
+                self.heap.len() - 1
+            } else {
+                self.pos[vi] as usize
+            };
+            self.sift_up(slot, (d.to_bits(), v));
             true
         } else {
             false
         }
     }
 
+    fn sift_up(&mut self, mut i: usize, x: (u64, u32)) {
+        while i > 0 {
+            let p = (i - 1) / 4;
+            let y = self.heap[p];
+            if y <= x {
+                break;
+            }
+            self.heap[i] = y;
+            self.pos[y.1 as usize] = i as u32;
+            i = p;
+        }
+        self.heap[i] = x;
+        self.pos[x.1 as usize] = i as u32;
+    }
+
+    /// Removes the queue minimum: (distance bits, node).
+    fn pop(&mut self) -> Option<(u64, u32)> {
+        let top = *self.heap.first()?;
+        self.pos[top.1 as usize] = NOT_QUEUED;
+        let last = self.heap.pop().expect("non-empty");
+        let n = self.heap.len();
+        if n > 0 {
+            let mut i = 0;
+            loop {
+                let c = 4 * i + 1;
+                if c >= n {
+                    break;
+                }
+                let mut m = c;
+                for k in c + 1..(c + 4).min(n) {
+                    if self.heap[k] < self.heap[m] {
+                        m = k;
+                    }
+                }
+                if self.heap[m] >= last {
+                    break;
+                }
+                self.heap[i] = self.heap[m];
+                self.pos[self.heap[i].1 as usize] = i as u32;
+                i = m;
+            }
+            self.heap[i] = last;
+            self.pos[last.1 as usize] = i as u32;
+        }
+        Some(top)
+    }
+
     #[inline]
     fn top(&self) -> f64 {
         self.heap
-            .peek()
-            .map_or(f64::INFINITY, |Reverse((b, _))| f64::from_bits(*b))
+            .first()
+            .map_or(f64::INFINITY, |&(b, _)| f64::from_bits(b))
     }
 }
 
@@ -626,11 +726,12 @@ pub struct ChRoute {
     pub budget_exhausted: bool,
 }
 
-/// Both directions and the generation stamp (no clearing between queries).
+/// Both directions' state, kept between queries.
 pub struct ChSearch {
     fwd: Side,
     bwd: Side,
-    generation: u32,
+    /// Upward edges (`q_edge` indices) that improve their head, while a node is scanned.
+    relax: Vec<u32>,
 }
 
 impl ChSearch {
@@ -638,12 +739,13 @@ impl ChSearch {
         ChSearch {
             fwd: Side::new(n),
             bwd: Side::new(n),
-            generation: 0,
+            relax: Vec::new(),
         }
     }
 
     /// Shortest distance route between seeded link nodes (`(node, link metres)` per anchor link),
-    /// beating `best` (a route along one edge, or infinity).
+    /// beating `best` (a route along one edge, or infinity). `ends`: the snap points of the source
+    /// and target anchors, for goal pruning.
     #[allow(clippy::too_many_arguments)]
     pub fn route(
         &mut self,
@@ -651,28 +753,26 @@ impl ChSearch {
         h: &Hierarchy,
         from: &[(u32, f64)],
         to: &[(u32, f64)],
+        ends: [&[f64; 3]; 2],
         closed: u32,
         max_settled: u32,
         mut best: f64,
     ) -> ChRoute {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.fwd.stamp.iter_mut().for_each(|s| *s = 0);
-            self.bwd.stamp.iter_mut().for_each(|s| *s = 0);
-            self.generation = 1;
-        }
-        let gen = self.generation;
-        self.fwd.heap.clear();
-        self.bwd.heap.clear();
+        assert!(
+            self.fwd.dist.len() == h.order.len(),
+            "search built for another graph"
+        );
+        self.fwd.reset();
+        self.bwd.reset();
         let mut meet: Option<u32> = None;
         // Nodes are ranks from here on (see `Hierarchy::derive`).
         for (i, &(v, c)) in from.iter().enumerate() {
-            self.fwd.set(h.rank[v as usize], c, SOURCE - i as u32, gen);
+            self.fwd.set(h.rank[v as usize], c, SOURCE - i as u32);
         }
         for (i, &(v, c)) in to.iter().enumerate() {
             let v = h.rank[v as usize];
-            if self.bwd.set(v, c, SOURCE - i as u32, gen) {
-                let f = self.fwd.get(v as usize, gen);
+            if self.bwd.set(v, c, SOURCE - i as u32) {
+                let f = self.fwd.dist[v as usize];
                 if f + c < best {
                     best = f + c;
                     meet = Some(v);
@@ -701,37 +801,59 @@ impl ChSearch {
             } else {
                 (&mut self.bwd, &self.fwd)
             };
-            let Reverse((bits, u)) = side.heap.pop().expect("finite top");
+            let (bits, u) = side.pop().expect("finite top");
             let ui = u as usize;
             let du = f64::from_bits(bits);
-            if du > side.dist[ui] {
-                continue;
-            }
             settled += 1;
             if max_settled != 0 && settled > max_settled {
                 out.settled = settled;
                 out.budget_exhausted = true;
                 return out;
             }
-            let ups = &h.q_edge[h.q_start[ui] as usize..h.q_start[ui + 1] as usize];
-            // Stall on demand: a higher neighbour already reached u cheaper, so no shortest
-            // route continues upwards from u's label.
-            if ups
-                .iter()
-                .any(|e| e.mask & closed == 0 && side.get(e.head as usize, gen) + e.len < du)
-            {
+            // Goal pruning: every route on from u is at least u's label plus the great circle to
+            // the other end's snap point (the bound A* uses), so when that reaches the best
+            // route, u cannot lead to a shorter one (best only falls). Exact: the answer is the
+            // same route, with a fraction of the settles.
+            let goal = ends[usize::from(forward)];
+            if du + chord_bound_m(chord(&g.xyz[h.order[ui] as usize], goal)) >= best {
                 continue;
             }
-            for e in ups {
-                if e.mask & closed != 0 {
+            let (first, end) = (h.q_start[ui] as usize, h.q_start[ui + 1] as usize);
+            // One pass reads each head's label once: stall on demand (a higher neighbour already
+            // reached u cheaper, so no shortest route continues upwards from u's label), else
+            // the improvements to apply.
+            self.relax.clear();
+            let mut stalled = false;
+            let edges = h.q_head[first..end].iter().zip(&h.q_len[first..end]);
+            for (k, (&head, &len)) in (first as u32..).zip(edges) {
+                if head & GATED != 0 && h.q_mask[k as usize] & closed != 0 {
                     continue;
                 }
-                let dv = du + e.len;
-                if side.set(e.head, dv, e.ov, gen) {
-                    let total = dv + other.get(e.head as usize, gen);
+                let dh = side.dist[(head & !GATED) as usize];
+                if dh + len < du {
+                    stalled = true;
+                    break;
+                }
+                if du + len < dh {
+                    self.relax.push(k);
+                }
+            }
+            if stalled {
+                continue;
+            }
+            for &k in &self.relax {
+                let head = h.q_head[k as usize] & !GATED;
+                let dv = du + h.q_len[k as usize];
+                // The same pruning before queueing: a meeting at head would not beat best either.
+                if dv + chord_bound_m(chord(&g.xyz[h.order[head as usize] as usize], goal)) >= best
+                {
+                    continue;
+                }
+                if side.set(head, dv, k) {
+                    let total = dv + other.dist[head as usize];
                     if total < best {
                         best = total;
-                        meet = Some(e.head);
+                        meet = Some(head);
                     }
                 }
             }
@@ -739,34 +861,45 @@ impl ChSearch {
         out.settled = settled;
         out.best = best;
         if let Some(m) = meet {
-            out.path = Some(self.unpack(g, h, m));
+            out.path = Some(self.unpack(h, m));
         }
         out
     }
 
     /// The arcs from the source link node through `m` (a rank) to the target link node, and
     /// the links.
-    fn unpack(&self, g: &Graph, h: &Hierarchy, m: u32) -> (Vec<u32>, usize, usize) {
-        let parent = |side: &Side, v: u32| side.parent[h.rank[v as usize] as usize];
+    fn unpack(&self, h: &Hierarchy, m: u32) -> (Vec<u32>, usize, usize) {
+        // Parents are upward-edge indices; `q_tail` gives the rank they leave from.
         let mut chain = Vec::new();
-        let mut v = h.order[m as usize];
-        while parent(&self.fwd, v) < SOURCE - 1 {
-            let i = parent(&self.fwd, v);
-            chain.push(i);
-            v = h.across(i, v);
+        let mut v = m;
+        while self.fwd.parent[v as usize] < SOURCE - 1 {
+            let k = self.fwd.parent[v as usize];
+            chain.push(k);
+            v = h.q_tail[k as usize];
         }
-        let from_link = (SOURCE - parent(&self.fwd, v)) as usize;
+        let from_link = (SOURCE - self.fwd.parent[v as usize]) as usize;
         let mut arcs = Vec::new();
-        for &i in chain.iter().rev() {
-            h.unpack(g, i, v, &mut arcs);
-            v = h.across(i, v);
+        let mut stack = Vec::new();
+        for &k in chain.iter().rev() {
+            h.unpack(
+                h.q_ov[k as usize],
+                h.order[h.q_tail[k as usize] as usize],
+                &mut stack,
+                &mut arcs,
+            );
         }
-        while parent(&self.bwd, v) < SOURCE - 1 {
-            let i = parent(&self.bwd, v);
-            h.unpack(g, i, v, &mut arcs);
-            v = h.across(i, v);
+        let mut v = m;
+        while self.bwd.parent[v as usize] < SOURCE - 1 {
+            let k = self.bwd.parent[v as usize];
+            h.unpack(
+                h.q_ov[k as usize],
+                h.order[v as usize],
+                &mut stack,
+                &mut arcs,
+            );
+            v = h.q_tail[k as usize];
         }
-        let to_link = (SOURCE - parent(&self.bwd, v)) as usize;
+        let to_link = (SOURCE - self.bwd.parent[v as usize]) as usize;
         (arcs, from_link, to_link)
     }
 }

@@ -607,6 +607,7 @@ impl Searcher {
             h,
             &q.from.links,
             &q.to.links,
+            [&q.from.xyz, &q.to.xyz],
             q.closed,
             q.max_settled,
             best,
