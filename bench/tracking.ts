@@ -5,7 +5,7 @@
  * and the time of one 500-row page (goal: under 50 ms). Goal (issue 20): every read at least 0.3
  * of the no-op. Every row runs in turns with the others (the machine's other load falls on all
  * alike); lookups run with their milestone cache on and off (the figures before it, in this run),
- * over the whole fleet and over hot records. The lane on-time share query runs once per lane (what
+ * over the whole fleet and over hot records, list pages with their items' cache on and off. The lane on-time share query runs once per lane (what
  * a lane's first lookup each minute pays). With BENCH_POSTGRES_URL (an empty database, e.g. from
  * scripts/postgres-temp.sh start) the same file is copied there (storage/copy.ts) and measured
  * again on PostgreSQL.
@@ -17,9 +17,9 @@ import { join } from "node:path";
 import { buildApps } from "../api/app.ts";
 import { bootstrap } from "../api/bootstrap.ts";
 import { loadConfig } from "../api/config.ts";
-import type { Timeline } from "../api/ocean/records.ts";
+import type { ListItem, Timeline } from "../api/ocean/records.ts";
 import { ON_TIME_DAYS } from "../api/ocean/services.ts";
-import { TimelineCache } from "../api/ocean/timeline-cache.ts";
+import { VersionedCache } from "../api/ocean/versioned-cache.ts";
 import type { FullPlatform } from "../api/shared/platform.ts";
 import { checkDigit } from "../ingest/iso6346.ts";
 import { simulateVoyage, visibleEvents } from "../ingest/sandbox/simulate.ts";
@@ -138,10 +138,11 @@ async function measureAll(running: FullPlatform): Promise<void> {
   async function measureInTurns(
     list: Array<{ name: string; path: (i: number) => string; cached: boolean; warm?: number }>,
   ): Promise<number[]> {
-    const cache = running.tracking.timelines;
-    const off = new TimelineCache<Timeline>(0);
+    const { timelines, listItems } = running.tracking;
+    const off = { timelines: new VersionedCache<Timeline>(0), listItems: new VersionedCache<ListItem>(0) };
     const use = (cached: boolean) => {
-      running.tracking.timelines = cached ? cache : off;
+      running.tracking.timelines = cached ? timelines : off.timelines;
+      running.tracking.listItems = cached ? listItems : off.listItems;
     };
     const state = list.map(() => ({ n: 0, ms: 0 }));
     for (const row of list) {
@@ -194,17 +195,20 @@ async function measureAll(running: FullPlatform): Promise<void> {
       },
     ];
   });
-  const list = [
-    { name: "keyed no-op", cached: true, path: () => "/v1/account" },
-    ...lookupRows,
-    { name: "list first page (50)", cached: true, path: () => "/v1/containers" },
-    {
-      name: "list status + tag filter (50)",
-      cached: true,
-      path: () => "/v1/containers?status=in_transit&tags=priority",
-    },
-    { name: "list page after 500 rows", cached: true, path: () => `/v1/containers?cursor=${deepCursor}` },
-  ];
+  // List pages with their items' cache (rendered once per record version) and without it.
+  const listRows = [true, false].flatMap((cached) => {
+    const tag = cached ? "" : ", cache off";
+    return [
+      { name: `list first page (50)${tag}`, cached, path: () => "/v1/containers" },
+      {
+        name: `list status + tag filter (50)${tag}`,
+        cached,
+        path: () => "/v1/containers?status=in_transit&tags=priority",
+      },
+      { name: `list page after 500 rows${tag}`, cached, path: () => `/v1/containers?cursor=${deepCursor}` },
+    ];
+  });
+  const list = [{ name: "keyed no-op", cached: true, path: () => "/v1/account" }, ...lookupRows, ...listRows];
   const rates = await measureInTurns(list);
   const baseline = rates[0]!;
   const rows = list.slice(1).map((row, k): [string, number] => [row.name, rates[k + 1]!]);

@@ -26,10 +26,13 @@ export interface Dialect {
   /** The number at `index` of a JSON array column, or null. */
   jsonNumberAt(column: Column, index: number): SQL<number | null>;
   /**
-   * A select that locks the rows it reads until the transaction ends (PostgreSQL FOR UPDATE, SKIP
-   * LOCKED to pass rows another worker holds). SQLite takes the database's write lock at BEGIN, so
-   * there it is the select unchanged. `of` limits the locks to that table's rows (a join otherwise
-   * locks, and with SKIP LOCKED passes over, the joined rows too).
+   * A select that locks the rows it reads until the transaction ends (PostgreSQL FOR NO KEY UPDATE,
+   * SKIP LOCKED to pass rows another worker holds). SQLite takes the database's write lock at BEGIN,
+   * so there it is the select unchanged. `of` limits the locks to that table's rows (a join
+   * otherwise locks, and with SKIP LOCKED passes over, the joined rows too). NO KEY: lockers still
+   * exclude each other, but a foreign-key check on the row (an insert or update of a row pointing
+   * at it, which takes KEY SHARE) does not queue behind them: the org row lock of an add and a
+   * tracked row's update in another transaction could otherwise deadlock.
    */
   forUpdate<Q>(query: Q, opts?: { skipLocked?: boolean; of?: Table }): Q;
   /**
@@ -70,7 +73,7 @@ export const postgresDialect: Dialect = {
   jsonText: (column, path) => sql`(${column} #>> ${pgPath(path)})`,
   jsonNumberAt: (column, index) => sql`((${column} ->> ${sql.raw(String(Math.trunc(index)))})::float8)`,
   forUpdate<Q>(query: Q, opts: { skipLocked?: boolean; of?: Table } = {}): Q {
-    return (query as unknown as { for(s: string, c: object): Q }).for("update", opts);
+    return (query as unknown as { for(s: string, c: object): Q }).for("no key update", opts);
   },
   statement<T>(name: string, _root: Db, build: (db: Db) => Preparable<T>): Statement<T> {
     return { execute: async (db, params) => await build(db).prepare(name).execute(params) };

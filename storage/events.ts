@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "./database.ts";
 import type { Statement } from "./dialect.ts";
 import type { Runner } from "./runner.ts";
+import { bumpTreeVersion } from "./trackings.ts";
 
 export interface StoredEvent {
   eventId: string;
@@ -128,14 +129,17 @@ export class SqlCarrierEvents implements CarrierEvents {
         ).length > 0,
     );
   }
+  // An added or corrected event changes how the root and its boxes render: their versions move in
+  // the same transaction (trackings.ts).
   insert(trackedId: string, eventId: string, payload: unknown, at: string): Promise<void> {
-    const { carrierEvents } = this.x.t;
-    return this.x.run(async (db) => {
+    const { carrierEvents, tracked } = this.x.t;
+    return this.x.atomic(async (db) => {
       await db.insert(carrierEvents).values({ trackedId, eventId, payload, firstSeenAt: at });
+      await bumpTreeVersion(db, tracked, trackedId);
     });
   }
   correct(trackedId: string, eventId: string, before: unknown, after: unknown, at: string): Promise<void> {
-    const { carrierEvents, corrections } = this.x.t;
+    const { carrierEvents, corrections, tracked } = this.x.t;
     return this.x.atomic(async (db) => {
       await db
         .insert(corrections)
@@ -144,6 +148,7 @@ export class SqlCarrierEvents implements CarrierEvents {
         .update(carrierEvents)
         .set({ payload: after })
         .where(and(eq(carrierEvents.trackedId, trackedId), eq(carrierEvents.eventId, eventId)));
+      await bumpTreeVersion(db, tracked, trackedId);
     });
   }
   deleteFor(trackedIds: readonly string[]): Promise<void> {

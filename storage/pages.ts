@@ -41,6 +41,15 @@ export interface ExtraConditions {
  */
 const prepared = new WeakMap<Db, Map<string, Statement<unknown[]>>>();
 
+/**
+ * Only these columns of each row (named `shape` in the statement's variant): a page's keys, read
+ * from the index alone when it covers them, instead of whole rows.
+ */
+export interface PageColumns {
+  shape: string;
+  columns: Record<string, SQLiteColumn>;
+}
+
 /** A page of the organisation's rows matching the filter and every extra condition. */
 export function listPage<T extends PagedTable>(
   x: Runner,
@@ -49,13 +58,32 @@ export function listPage<T extends PagedTable>(
   orgId: string,
   filter: PageFilter,
   extra?: ExtraConditions,
-): Promise<T["$inferSelect"][]> {
+): Promise<T["$inferSelect"][]>;
+export function listPage<T extends PagedTable, R>(
+  x: Runner,
+  table: T,
+  name: string,
+  orgId: string,
+  filter: PageFilter,
+  extra: ExtraConditions | undefined,
+  only: PageColumns,
+): Promise<R[]>;
+export function listPage<T extends PagedTable>(
+  x: Runner,
+  table: T,
+  name: string,
+  orgId: string,
+  filter: PageFilter,
+  extra?: ExtraConditions,
+  only?: PageColumns,
+): Promise<unknown[]> {
   const shape = [
     name,
     filter.archived ? "archived" : "active",
     filter.status === undefined ? "" : "status",
     filter.after ? "after" : "",
     extra?.shape ?? "",
+    only?.shape ?? "",
   ].join("_");
   let statements = prepared.get(x.root);
   if (!statements) {
@@ -82,8 +110,7 @@ export function listPage<T extends PagedTable>(
     const order = [desc(table.updatedAt), desc(table.id)];
     if (!filter.archived) order.unshift(desc(table.archivedAt));
     statement = x.dialect.statement(`page_${shape}`, x.root, (db) =>
-      db
-        .select()
+      (only ? db.select(only.columns) : db.select())
         .from(table as SQLiteTable)
         .where(and(...conditions))
         .orderBy(...order)
@@ -100,5 +127,5 @@ export function listPage<T extends PagedTable>(
     ...extra?.params,
   };
   const run = statement;
-  return x.run((db) => run.execute(db, params) as Promise<T["$inferSelect"][]>);
+  return x.run((db) => run.execute(db, params));
 }

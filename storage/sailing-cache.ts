@@ -1,10 +1,10 @@
 /**
  * Parsed sailings kept per process and database, so reads of the schedules product fetch and
  * JSON-parse only the rows that are new or changed since they were last read (docs/schedules.md).
- * An entry holds under its stamp: the row's changed_at, which the refresh sets on every write to a
- * sailing (calls, vessel, status; ingest/schedules/sync.ts), and the calls' length, which also
- * catches a second write within the same millisecond. The stamp is read from the database on every
- * query, so a refresh in another process is seen at once. Least recently used entries go first.
+ * An entry holds under the row's version, which every write to a sailing moves in the same statement
+ * (storage/sailings.ts): two writes within one millisecond are two versions. The version is read
+ * from the database on every query, so a refresh in another process is seen at once. Least
+ * recently used entries go first.
  */
 import type { SailingRow } from "./sailings.ts";
 
@@ -14,16 +14,14 @@ import type { SailingRow } from "./sailings.ts";
  */
 export const SAILING_CACHE_MAX = 20_000;
 
-/** What a row is cached under: equal stamps, equal rows. */
+/** What a row is cached under: equal versions of one id, equal rows. */
 export interface SailingStamp {
   id: string;
-  changedAt: string;
-  callsLength: number;
+  version: number;
 }
 
 interface Entry {
-  changedAt: string;
-  callsLength: number;
+  version: number;
   row: SailingRow;
 }
 
@@ -40,7 +38,8 @@ export class SailingCache {
   /** The row cached under exactly this stamp, marked recently used; undefined if absent or stale. */
   get(stamp: SailingStamp): SailingRow | undefined {
     const held = this.entries.get(stamp.id);
-    if (!held || held.changedAt !== stamp.changedAt || held.callsLength !== stamp.callsLength) return;
+    // PostgreSQL's bigint may come back as a string: versions compare as numbers.
+    if (!held || held.version !== Number(stamp.version)) return;
     this.entries.delete(stamp.id);
     this.entries.set(stamp.id, held);
     return held.row;
@@ -48,7 +47,7 @@ export class SailingCache {
 
   set(stamp: SailingStamp, row: SailingRow): void {
     this.entries.delete(stamp.id);
-    this.entries.set(stamp.id, { changedAt: stamp.changedAt, callsLength: stamp.callsLength, row });
+    this.entries.set(stamp.id, { version: Number(stamp.version), row });
     while (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
   }
 }

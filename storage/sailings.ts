@@ -59,32 +59,29 @@ export class SqlSailings implements Sailings {
   }
 
   /**
-   * Reads the window's stamps (id, changed_at, the calls' length), then fetches and parses only
-   * the rows the process's cache does not hold under that stamp (storage/sailing-cache.ts).
+   * Reads the window's (id, version) pairs, then fetches and parses only the rows the process's
+   * cache does not hold under that version (storage/sailing-cache.ts).
    */
   async overlapping(q: SailingQuery): Promise<SailingRow[]> {
     const { sailings } = this.x.t;
     const cache = sailingCacheFor(this.x.root);
-    const callsLength = sql<number | string>`length(cast(${sailings.calls} as text))`;
-    const stamps = await this.x.run((db) =>
+    const stamps: SailingStamp[] = await this.x.run((db) =>
       db
-        .select({ id: sailings.id, changedAt: sailings.changedAt, callsLength })
+        .select({ id: sailings.id, version: sailings.version })
         .from(sailings)
         .where(overlaps(sailings, q))
         .orderBy(asc(sailings.departsAt), asc(sailings.id)),
     );
-    const held = stamps.map((s) => cache.get(stampOf(s)));
+    const held = stamps.map((s) => cache.get(s));
     const missing = stamps.filter((_, i) => !held[i]).map((s) => s.id);
     if (missing.length === 0) return held as SailingRow[];
     const fetched = new Map<string, SailingRow>();
     // Batches stay under SQLite's bound-parameter limit however wide the window.
     for (let i = 0; i < missing.length; i += 500) {
       const batch = missing.slice(i, i + 500);
-      const rows = await this.x.run((db) =>
-        db.select({ row: sailings, callsLength }).from(sailings).where(inArray(sailings.id, batch)),
-      );
-      for (const { row, callsLength: length } of rows) {
-        cache.set(stampOf({ id: row.id, changedAt: row.changedAt, callsLength: length }), row);
+      const rows = await this.x.run((db) => db.select().from(sailings).where(inArray(sailings.id, batch)));
+      for (const row of rows) {
+        cache.set(row, row);
         fetched.set(row.id, row);
       }
     }
@@ -95,7 +92,7 @@ export class SqlSailings implements Sailings {
     stamps.forEach((s, i) => {
       const row = held[i] ?? fetched.get(s.id);
       if (!row || !matches(row, q)) return;
-      moved ||= row.changedAt !== s.changedAt;
+      moved ||= row.version !== s.version;
       out.push(row);
     });
     if (moved) out.sort((a, b) => cmp(a.departsAt, b.departsAt) || cmp(a.id, b.id));
@@ -125,10 +122,14 @@ export class SqlSailings implements Sailings {
     });
   }
 
+  /** Every write to a sailing moves its version in the same statement (the cache's key). */
   update(id: string, fields: Partial<SailingRow>): Promise<void> {
     const { sailings } = this.x.t;
     return this.x.run(async (db) => {
-      await db.update(sailings).set(fields).where(eq(sailings.id, id));
+      await db
+        .update(sailings)
+        .set({ ...fields, version: sql`${sailings.version} + 1` })
+        .where(eq(sailings.id, id));
     });
   }
 
@@ -212,10 +213,3 @@ function matches(r: SailingRow, q: SailingQuery): boolean {
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-// A driver may answer length() as a string (bigint); the stamp compares numbers.
-const stampOf = (s: { id: string; changedAt: string; callsLength: number | string }): SailingStamp => ({
-  id: s.id,
-  changedAt: s.changedAt,
-  callsLength: Number(s.callsLength),
-});

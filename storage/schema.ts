@@ -135,13 +135,20 @@ export const tracked = sqliteTable(
     archivedReason: text("archived_reason"),
     unresolvableSince: text("unresolvable_since"),
     unresolvedReason: text("unresolved_reason"),
+    /**
+     * Moves (+1) in the same statement as every write that can change how the record renders: its
+     * row, and the events of its tree (storage/trackings.ts, events.ts). Rendered list items and
+     * milestones are cached per process under it (api/ocean/versioned-cache.ts).
+     */
+    version: integer("version").notNull().default(1),
   },
   (t) => [
     uniqueIndex("tracked_active_identifier")
       .on(t.orgId, t.identifierType, t.identifier)
       .where(sql`${t.archivedAt} is null and ${t.parentId} is null`),
-    // The list order (updated_at desc, id desc) straight from the index, no sort step.
-    index("tracked_org_updated").on(t.orgId, t.archivedAt, t.updatedAt, t.id),
+    // The list order (updated_at desc, id desc) straight from the index, no sort step; with the
+    // version, a page's (id, version) pairs come from the index alone (the list cache's key).
+    index("tracked_org_updated").on(t.orgId, t.archivedAt, t.updatedAt, t.id, t.version),
     index("tracked_org_identifier").on(t.orgId, t.identifier),
     index("tracked_org_container").on(t.orgId, t.containerNumber),
     // The lane's on-time share (laneArrivals) from the index alone: stage, box and arrival delay
@@ -184,7 +191,7 @@ export const corrections = sqliteTable(
     after: text("after", { mode: "json" }).notNull(),
     recordedAt: text("recorded_at").notNull(),
   },
-  // Counted per record on every lookup (Trackings.eventsStamp).
+  // A record's corrections, deleted with it (CarrierEvents.deleteFor).
   (t) => [index("corrections_tracked").on(t.trackedId)],
 );
 
@@ -458,6 +465,8 @@ export const sailings = sqliteTable(
      * reported it: the next slip is measured from here (docs/schedules.md, Events).
      */
     slipBaselineAt: text("slip_baseline_at"),
+    /** Moves (+1) with every write to the sailing: parsed rows are cached under it (sailing-cache.ts). */
+    version: integer("version").notNull().default(1),
   },
   (t) => [index("sailings_carrier_departs").on(t.carrier, t.departsAt)],
 );

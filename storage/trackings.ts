@@ -23,7 +23,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { claimDue, lockRow } from "./claims.ts";
 import type { Db } from "./database.ts";
 import type { Statement } from "./dialect.ts";
-import { listPage, type PageFilter } from "./pages.ts";
+import { type ExtraConditions, listPage, type PageFilter } from "./pages.ts";
 import type { Runner } from "./runner.ts";
 import type { tracked } from "./schema.ts";
 
@@ -38,6 +38,13 @@ export const PARKED_REASON = "not tracked: no container slot free";
 export interface ListFilter extends PageFilter {
   /** A row must carry all of them. */
   tags: readonly string[];
+}
+
+/** What a list page is keyed by: its order (updatedAt, id) and each row's version. */
+export interface PageKey {
+  id: string;
+  updatedAt: string;
+  version: number;
 }
 
 export interface Trackings {
@@ -90,6 +97,10 @@ export interface Trackings {
   claimDue(now: string, until: string, limit: number): Promise<string[]>;
   /** A page of the organisation's records, most recently updated first. */
   list(orgId: string, filter: ListFilter): Promise<TrackedRow[]>;
+  /** The same page as list's, only each row's key and version (from the index when unfiltered). */
+  listKeys(orgId: string, filter: ListFilter): Promise<PageKey[]>;
+  /** The organisation's records of these ids (another organisation's ids read as absent), any order. */
+  byIds(orgId: string, ids: readonly string[]): Promise<TrackedRow[]>;
   /** Active boxes (records with a container number), most recently updated first. */
   activeBoxes(orgId: string, limit: number): Promise<TrackedRow[]>;
   /** Active boxes by status. */
@@ -99,12 +110,6 @@ export interface Trackings {
    * and how many within `onTimeDays` of the first plan.
    */
   laneArrivals(lane: Lane, onTimeDays: number): Promise<{ total: number; onTime: number }>;
-  /**
-   * A stamp of a root record's stored events ("" once the record is gone): events are only ever
-   * added or corrected (each correction leaves a row in corrections) until the record is deleted,
-   * so the two counts only grow and an equal stamp means the same events. Two index counts.
-   */
-  eventsStamp(rootId: string): Promise<string>;
 }
 
 export interface Lane {
@@ -114,6 +119,22 @@ export interface Lane {
 }
 
 type Tracked = typeof tracked;
+
+/** The next version, written in the same statement as the change it marks (see schema.ts). */
+const nextVersion = (t: Tracked) => sql`${t.version} + 1`;
+
+/**
+ * Moves the version of a root and its boxes: their milestones are read from the root's events, so
+ * an event added or corrected changes how each of them renders. Run it in the event write's
+ * transaction (events.ts).
+ */
+export async function bumpTreeVersion(db: Db, t: Tracked, rootId: string): Promise<void> {
+  await db
+    .update(t)
+    .set({ version: nextVersion(t) })
+    .where(treeOf(t, rootId));
+}
+
 const treeOf = (t: Tracked, rootId: string) => or(eq(t.id, rootId), eq(t.parentId, rootId));
 const activeBoxFilter = (t: Tracked, orgId: string) =>
   and(eq(t.orgId, orgId), isNull(t.archivedAt), isNotNull(t.containerNumber));
@@ -121,7 +142,7 @@ const activeBoxFilter = (t: Tracked, orgId: string) =>
 /** The reads of every tracking request (ocean reads), prepared once: building the SQL cost more than running it. */
 function prepareReads(x: Runner) {
   const p = sql.placeholder;
-  const { tracked, carrierEvents, corrections } = x.t;
+  const { tracked } = x.t;
   const active = (column: typeof tracked.identifier | typeof tracked.containerNumber) => (db: Db) =>
     db
       .select()
@@ -147,17 +168,6 @@ function prepareReads(x: Runner) {
       x.root,
       active(tracked.containerNumber),
     ) as Statement<TrackedRow[]>,
-    eventsStamp: x.dialect.statement("trackings_events_stamp", x.root, (db) =>
-      db
-        .select({
-          // The id as a parameter, not a correlated column: drizzle writes columns in sql`` unqualified,
-          // and an unqualified "id" inside corrections would name corrections.id.
-          events: sql<number>`(select count(*) from ${carrierEvents} where ${carrierEvents.trackedId} = ${p("id")})`,
-          corrections: sql<number>`(select count(*) from ${corrections} where ${corrections.trackedId} = ${p("id")})`,
-        })
-        .from(tracked)
-        .where(eq(tracked.id, p("id"))),
-    ) as Statement<Array<{ events: number; corrections: number }>>,
     children: x.dialect.statement("trackings_children", x.root, (db) =>
       db
         .select()
@@ -206,10 +216,14 @@ export class SqlTrackings implements Trackings {
     return this.x.run((db) => db.select().from(tracked).where(where));
   }
 
+  /** Every update of tracked rows: the version moves with the change (see schema.ts). */
   private set(where: SQL | undefined, fields: Partial<TrackedRow>): Promise<void> {
     const tracked = this.tracked;
     return this.x.run(async (db) => {
-      await db.update(tracked).set(fields).where(where);
+      await db
+        .update(tracked)
+        .set({ ...fields, version: nextVersion(tracked) })
+        .where(where);
     });
   }
 
@@ -246,14 +260,6 @@ export class SqlTrackings implements Trackings {
 
   children(parentId: string): Promise<TrackedRow[]> {
     return this.x.run((db) => this.reads.children.execute(db, { parentId }));
-  }
-
-  eventsStamp(rootId: string): Promise<string> {
-    return this.x.run(async (db) => {
-      const [row] = await this.reads.eventsStamp.execute(db, { id: rootId });
-      // PostgreSQL's count is a bigint (a string here): the stamp is text either way.
-      return row ? `${row.events}/${row.corrections}` : "";
-    });
   }
 
   parkedBoxes(rootId: string): Promise<Set<string>> {
@@ -344,7 +350,7 @@ export class SqlTrackings implements Trackings {
         (
           await db
             .update(tracked)
-            .set({ nextPollAt: now })
+            .set({ nextPollAt: now, version: nextVersion(tracked) })
             .where(
               and(
                 eq(tracked.adding, true),
@@ -363,16 +369,37 @@ export class SqlTrackings implements Trackings {
     return claimDue(this.x, this.tracked, now, until, limit, isNull(this.tracked.parentId));
   }
 
-  list(orgId: string, filter: ListFilter): Promise<TrackedRow[]> {
+  /** The all-of tag filter, as placeholders (one statement per tag count). */
+  private tagConditions(filter: ListFilter): ExtraConditions {
     const tracked = this.tracked;
     const { dialect } = this.x;
-    const tags = {
+    return {
       shape: `tags${filter.tags.length}`,
       build: (param: (name: string) => SQL) =>
         filter.tags.map((_, i) => dialect.jsonArrayHas(tracked.tags, param(`tag${i}`))),
       params: Object.fromEntries(filter.tags.map((tag, i) => [`tag${i}`, tag])),
     };
-    return listPage(this.x, tracked, "tracked", orgId, filter, tags);
+  }
+
+  list(orgId: string, filter: ListFilter): Promise<TrackedRow[]> {
+    const tracked = this.tracked;
+    return listPage(this.x, tracked, "tracked", orgId, filter, this.tagConditions(filter));
+  }
+
+  listKeys(orgId: string, filter: ListFilter): Promise<PageKey[]> {
+    const tracked = this.tracked;
+    return listPage<Tracked, PageKey>(this.x, tracked, "tracked", orgId, filter, this.tagConditions(filter), {
+      shape: "keys",
+      columns: { id: tracked.id, updatedAt: tracked.updatedAt, version: tracked.version },
+    });
+  }
+
+  async byIds(orgId: string, ids: readonly string[]): Promise<TrackedRow[]> {
+    if (ids.length === 0) return [];
+    // By the key alone, the organisation checked here: with org_id in the WHERE clause SQLite
+    // walks an (org_id, ...) index through the whole organisation instead (7 ms for 50 ids at 20k).
+    const rows = await this.rows(inArray(this.tracked.id, [...ids]));
+    return rows.filter((r) => r.orgId === orgId);
   }
 
   activeBoxes(orgId: string, limit: number): Promise<TrackedRow[]> {

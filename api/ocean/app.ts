@@ -11,11 +11,12 @@ import type { Status } from "../../ingest/tracking/timeline.ts";
 import { compatRoutes } from "../compat/routes.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
-import { flag, PAGE_MAX, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
+import { flag, PAGE_MAX, pageAfter, pageLimit } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
 import { type Access, createProductApp, principalOf, requireEntitlement } from "../shared/product-app.ts";
 import { API_VERSION, product } from "../shared/products.ts";
 import { eventFeed } from "./event-feed.ts";
+import { listPageJson } from "./list-page.ts";
 import { trackingPage } from "./pages/site.ts";
 import { publicLookup } from "./public-lookup.ts";
 import { lookupRecordJson, trackedRecord } from "./records.ts";
@@ -112,19 +113,7 @@ export function oceanApp(platform: FullPlatform) {
           );
         }
         const after = pageAfter(query.cursor);
-        const rows = await storage.trackings.list(org.id, {
-          archived,
-          status: query.status,
-          tags,
-          after,
-          limit: limit + 1,
-        });
-        const { page, ...more } = pageOf(rows, limit);
-        const terms = await engine.terms(org.id);
-        return {
-          items: page.map((r) => trackedRecord(engine, r, "warm_db", engine.demurrageOf(r, terms))),
-          ...more,
-        };
+        return listPageJson(tracking, org.id, { archived, status: query.status, tags, after }, limit);
       },
       {
         query: t.Object({

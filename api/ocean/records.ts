@@ -4,13 +4,18 @@
  * the tracking engine.
  */
 import type { VesselPosition } from "../../ingest/ais/positions.ts";
-import type { Demurrage } from "../../ingest/tracking/demurrage.ts";
+import {
+  computeDemurrage,
+  type Demurrage,
+  type DemurrageSubject,
+  type FreeTimeTerms,
+} from "../../ingest/tracking/demurrage.ts";
 import type { TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
 import { type Milestone, toMilestone } from "../../ingest/tracking/timeline.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { PARKED_REASON } from "../../storage/trackings.ts";
 import { RenderedJson } from "../shared/envelopes.ts";
-import type { TimelineCache } from "./timeline-cache.ts";
+import type { VersionedCache } from "./versioned-cache.ts";
 
 export type Source = "direct_carrier" | "warm_db";
 
@@ -30,7 +35,10 @@ export function milestoneView(m: Milestone) {
 }
 
 /** The spec's vessel position: null without an IMO aboard or a usable fix. */
-function positionView(row: TrackedRow, p: VesselPosition | null) {
+function positionView(
+  row: Pick<TrackedRow, "currentVesselImo" | "currentVesselName">,
+  p: VesselPosition | null,
+) {
   if (!p) return null;
   return {
     imo: row.currentVesselImo,
@@ -52,7 +60,8 @@ function portName(engine: TrackingEngine, locode: string | null): string {
   return locode ? (engine.places.name(locode) ?? locode) : "Unknown";
 }
 
-export function trackedRecord(engine: TrackingEngine, row: TrackedRow, source: Source, demurrage: Demurrage) {
+/** A tracked record's fields before the demurrage ones: from its row alone. */
+function recordHead(row: TrackedRow) {
   return {
     id: row.id,
     org_id: row.orgId,
@@ -67,9 +76,21 @@ export function trackedRecord(engine: TrackingEngine, row: TrackedRow, source: S
     planned_departure_at: row.plannedDepartureAt,
     current_vessel_imo: row.currentVesselImo,
     poll_priority: row.pollPriority,
+  };
+}
+
+/** The demurrage fields: on the clock, rendered per request. */
+function demurrageFields(demurrage: Demurrage) {
+  return {
     demurrage_at_risk: demurrage.atRisk,
     demurrage_accrued_usd: demurrage.accruedUsd,
     demurrage_last_free_day: demurrage.lastFreeDay,
+  };
+}
+
+/** The fields between the demurrage ones and the vessel position: from the row and the source. */
+function recordMiddle(engine: TrackingEngine, row: TrackedRow, source: Source) {
+  return {
     customs_hold_reason: row.customsHoldReason,
     customs_hold_since: row.customsHoldSince,
     origin_unlocode: row.originUnlocode,
@@ -110,8 +131,114 @@ export function trackedRecord(engine: TrackingEngine, row: TrackedRow, source: S
         }))
       : null,
     is_demo: row.isDemo,
+  };
+}
+
+export function trackedRecord(engine: TrackingEngine, row: TrackedRow, source: Source, demurrage: Demurrage) {
+  return {
+    ...recordHead(row),
+    ...demurrageFields(demurrage),
+    ...recordMiddle(engine, row, source),
     vessel_position: positionView(row, engine.vesselPosition(row)),
   };
+}
+
+/** What a list item's per-request fields (demurrage, vessel position) are computed from. */
+export type LiveFields = DemurrageSubject & Pick<TrackedRow, "currentVesselImo" | "currentVesselName">;
+
+/**
+ * A tracked record's list item as UTF-8 JSON, what its row alone decides serialised once per
+ * version: `bytes` is the whole item preceded by a comma (to follow another item) as it reads with
+ * no demurrage and no vessel position; `head` (the opening brace, the members before the demurrage
+ * ones and the comma after them) and `middle` (the members from there to the vessel position's
+ * name) are views into it for items whose demurrage or position are rendered at the read, from
+ * `live`.
+ */
+export interface ListItem {
+  readonly bytes: Uint8Array;
+  readonly head: Uint8Array;
+  readonly middle: Uint8Array;
+  readonly live: Readonly<LiveFields>;
+}
+
+const UTF8 = new TextEncoder();
+
+/** A box of no terms' concern (NO_DEMURRAGE). */
+const NO_BOX: DemurrageSubject = {
+  carrierCode: null,
+  destinationUnlocode: null,
+  containerSize: null,
+  dischargedAt: null,
+  deliveredAt: null,
+};
+
+/** The members of an object's JSON, without its braces. */
+const members = (o: object) => JSON.stringify(o).slice(1, -1);
+
+// Without terms no box has demurrage, and without a hull aboard there is no position: the same
+// text for every such item.
+const NO_DEMURRAGE = members(demurrageFields(computeDemurrage(NO_BOX, null, 0, null)));
+const NO_POSITION = JSON.stringify(positionView({ currentVesselImo: null, currentVesselName: null }, null));
+const COMMA = UTF8.encode(",");
+const CLOSE = UTF8.encode("}");
+
+/** The list item of a row ("warm_db": read from the database), to cache under its version. */
+export function listItem(engine: TrackingEngine, row: TrackedRow): ListItem {
+  const head = `{${members(recordHead(row))},`;
+  const middle = `,${members(recordMiddle(engine, row, "warm_db"))},"vessel_position":`;
+  const bytes = UTF8.encode(`,${head}${NO_DEMURRAGE}${middle}${NO_POSITION}}`);
+  const headEnd = 1 + Buffer.byteLength(head);
+  const middleStart = headEnd + Buffer.byteLength(NO_DEMURRAGE);
+  return Object.freeze({
+    bytes,
+    head: bytes.subarray(1, headEnd),
+    middle: bytes.subarray(middleStart, middleStart + Buffer.byteLength(middle)),
+    live: Object.freeze({
+      carrierCode: row.carrierCode,
+      destinationUnlocode: row.destinationUnlocode,
+      containerSize: row.containerSize,
+      dischargedAt: row.dischargedAt,
+      deliveredAt: row.deliveredAt,
+      currentVesselImo: row.currentVesselImo,
+      currentVesselName: row.currentVesselName,
+    }),
+  });
+}
+
+/**
+ * Appends a list item's JSON now to `out` as UTF-8 pieces (after a comma unless `first`), together
+ * byte for byte JSON.stringify(trackedRecord(engine, row, "warm_db", engine.demurrageOf(row,
+ * terms))): every member is present (none undefined) and keys keep their order, so the pieces join
+ * with commas. Bytes, not a string: a page goes out as one copy of its pieces instead of a string
+ * built, flattened and encoded again, and an item without terms or a hull aboard is one piece
+ * (bench/tracking.ts).
+ */
+export function pushListItemJson(
+  out: Uint8Array[],
+  engine: TrackingEngine,
+  item: ListItem,
+  terms: readonly FreeTimeTerms[],
+  first: boolean,
+): void {
+  const { live } = item;
+  if (terms.length === 0 && live.currentVesselImo === null) {
+    out.push(first ? item.bytes.subarray(1) : item.bytes);
+    return;
+  }
+  if (!first) out.push(COMMA);
+  out.push(
+    item.head,
+    UTF8.encode(
+      terms.length === 0 ? NO_DEMURRAGE : members(demurrageFields(engine.demurrageOf(live, terms))),
+    ),
+    item.middle,
+    UTF8.encode(
+      live.currentVesselImo === null
+        ? NO_POSITION
+        : JSON.stringify(positionView(live, engine.vesselPosition(live))),
+    ),
+    CLOSE,
+  );
 }
 
 type Provenance = {
@@ -362,10 +489,10 @@ export type LaneConfidence = (row: TrackedRow) => Promise<number | null>;
 
 export type MilestoneView = Readonly<ReturnType<typeof milestoneView>>;
 
-/** A record's rendered milestones and their JSON text (what a lookup response splices in). */
+/** A record's rendered milestones and their JSON as UTF-8 (what a lookup response splices in). */
 export interface Timeline {
   readonly views: readonly MilestoneView[];
-  readonly json: string;
+  readonly json: Uint8Array;
 }
 
 /** What a lookup record is read from. */
@@ -373,40 +500,34 @@ export interface LookupSources {
   engine: TrackingEngine;
   storage: Storage;
   confidence: LaneConfidence;
-  timelines: TimelineCache<Timeline>;
+  timelines: VersionedCache<Timeline>;
 }
 
 /**
- * The record's milestones, rendered once per version (see TimelineCache). `stamp` is the events
- * stamp of the record's root, read before this: a render may see newer events than the stamp says
- * (it is then stored under the older stamp and rendered again at the next read), never older ones.
- * A record's share of its root's events: its box's (none while parked) or, for a B/L or booking, all
- * but those of its parked boxes. A parked set only shrinks while the events stay the same (a box is
- * parked only when the carrier first names it), so a version never comes back to an earlier value.
+ * The record's milestones, rendered once per version (see VersionedCache). The row's version moves
+ * with every event added to or corrected under its root (storage/events.ts moves the whole tree's)
+ * and with every write to the row; it is read (with the row) before the events are: a render may
+ * see newer events than the version says (it is then stored under the older version and rendered
+ * again at the next read), never older ones. A record's share of its root's events: its box's (none
+ * while parked) or, for a B/L or booking, all but those of its parked boxes (read with the boxes'
+ * rows before this; unparking a box rewrites its root's row too).
  */
-async function milestonesOf(
-  t: LookupSources,
-  r: TrackedRow,
-  stamp: string,
-  parkedBoxes: string,
-): Promise<Timeline> {
-  const version = `${r.parentId ?? r.id}@${stamp}|${r.containerNumber}|${r.archivedReason === PARKED_REASON}|${parkedBoxes}`;
-  const cached = stamp ? t.timelines.get(r.id, version) : undefined;
+async function milestonesOf(t: LookupSources, r: TrackedRow, parkedBoxes: string): Promise<Timeline> {
+  const version = `${r.version}|${r.containerNumber}|${r.archivedReason === PARKED_REASON}|${parkedBoxes}`;
+  const cached = t.timelines.get(r.id, version);
   if (cached) return cached;
   // Frozen: one rendering is shared by every response until the version moves.
   const views = Object.freeze(
     (await t.engine.timeline(r)).map((e) => Object.freeze(milestoneView(toMilestone(e, t.engine.places)))),
   );
-  const rendered = Object.freeze({ views, json: JSON.stringify(views) });
-  if (stamp) t.timelines.set(r.id, version, rendered);
+  const rendered = Object.freeze({ views, json: UTF8.encode(JSON.stringify(views)) });
+  t.timelines.set(r.id, version, rendered);
   return rendered;
 }
 
 /** The lookup record (the single read): `record` holds every field but the last, `events`. */
 async function lookupParts(t: LookupSources, row: TrackedRow) {
   const { engine } = t;
-  // The stamp first: see milestonesOf.
-  const stamp = await t.storage.trackings.eventsStamp(row.parentId ?? row.id);
   const dem = await engine.demurrage(row);
   const position = engine.vesselPosition(row);
   const fixAt = position?.position_fix_at ?? null;
@@ -419,9 +540,9 @@ async function lookupParts(t: LookupSources, row: TrackedRow) {
     .map((c) => c.containerNumber)
     .sort()
     .join(",");
-  const timeline = await milestonesOf(t, row, stamp, parked);
+  const timeline = await milestonesOf(t, row, parked);
   const children = kids
-    ? await Promise.all(kids.map(async (c) => ({ c, events: (await milestonesOf(t, c, stamp, "")).views })))
+    ? await Promise.all(kids.map(async (c) => ({ c, events: (await milestonesOf(t, c, "")).views })))
     : null;
   const record = {
     id: row.id,
@@ -484,5 +605,5 @@ export async function lookupRecord(t: LookupSources, row: TrackedRow) {
 export async function lookupRecordJson(t: LookupSources, row: TrackedRow): Promise<RenderedJson> {
   const { record, timeline } = await lookupParts(t, row);
   const head = JSON.stringify(record);
-  return new RenderedJson(`${head.slice(0, -1)},"events":${timeline.json}}`);
+  return new RenderedJson([UTF8.encode(`${head.slice(0, -1)},"events":`), timeline.json, CLOSE]);
 }

@@ -10,8 +10,8 @@ import type { Wakeups } from "../../ingest/wakeups.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { Config } from "../config.ts";
 import { positionStore, wakeups } from "../shared/cross-process.ts";
-import type { LaneConfidence, Timeline } from "./records.ts";
-import { TimelineCache } from "./timeline-cache.ts";
+import type { LaneConfidence, ListItem, Timeline } from "./records.ts";
+import { VersionedCache } from "./versioned-cache.ts";
 
 export interface TrackingServices {
   engine: TrackingEngine;
@@ -22,8 +22,10 @@ export interface TrackingServices {
   carriers: CarrierDirectory;
   connectors: ReadonlyMap<string, CarrierConnector>;
   confidence: LaneConfidence;
-  /** Lookups' rendered milestones, checked against the stored events on every read (timeline-cache.ts). */
-  timelines: TimelineCache<Timeline>;
+  /** Lookups' rendered milestones, checked against the record's version on every read (versioned-cache.ts). */
+  timelines: VersionedCache<Timeline>;
+  /** List items' rendered text, checked against the record's version on every read (list-page.ts). */
+  listItems: VersionedCache<ListItem>;
 }
 
 /** Voyages needed on a lane before an on-time share is shown. */
@@ -38,6 +40,11 @@ const PLACE_CACHE_MAX = 50_000;
  * ones read again and again stay; a scan through the fleet only costs its own renders.
  */
 export const TIMELINE_CACHE_MAX = 10_000;
+/**
+ * Records whose list item a process keeps: about 1.5 kB of text and fields each, some 30 MB in
+ * all; a dashboard's pages stay, a walk through the whole fleet only costs its own renders.
+ */
+export const LIST_CACHE_MAX = 20_000;
 
 export async function trackingServices(
   config: Config,
@@ -114,6 +121,7 @@ export async function trackingServices(
     carriers,
     connectors,
     confidence,
-    timelines: new TimelineCache(TIMELINE_CACHE_MAX),
+    timelines: new VersionedCache(TIMELINE_CACHE_MAX),
+    listItems: new VersionedCache(LIST_CACHE_MAX),
   };
 }

@@ -16,7 +16,13 @@ import { validateContainerNumber } from "../iso6346.ts";
 import type { LessorConnector, LessorRecord } from "../lessors/connector.ts";
 import type { Wakeups } from "../wakeups.ts";
 import type { DcsaEventLike } from "./dcsa.ts";
-import { computeDemurrage, type Demurrage, type FreeTimeTerms, matchTerms } from "./demurrage.ts";
+import {
+  computeDemurrage,
+  type Demurrage,
+  type DemurrageSubject,
+  type FreeTimeTerms,
+  matchTerms,
+} from "./demurrage.ts";
 import { bookingEvidence, documentNumbers, pick } from "./documents.ts";
 import { equipmentFromIso } from "./equipment.ts";
 import { Gate } from "./gate.ts";
@@ -862,7 +868,7 @@ export class TrackingEngine {
   }
 
   /** The carrying hull's latest AIS position, or null without an IMO aboard or a fix. */
-  vesselPosition(row: TrackedRow): VesselPosition | null {
+  vesselPosition(row: Pick<TrackedRow, "currentVesselImo">): VesselPosition | null {
     if (!row.currentVesselImo || !this.deps.positions) return null;
     const p = this.deps.positions.byImo(Number(row.currentVesselImo), this.deps.now());
     return p && p.lat !== null && p.lng !== null ? p : null;
@@ -878,7 +884,7 @@ export class TrackingEngine {
   }
 
   /** The box's demurrage now, from its organisation's terms (see demurrage.ts for the rules). */
-  demurrageOf(row: TrackedRow, terms: readonly FreeTimeTerms[]): Demurrage {
+  demurrageOf(row: DemurrageSubject, terms: readonly FreeTimeTerms[]): Demurrage {
     const zone = row.destinationUnlocode ? this.deps.places.timezone(row.destinationUnlocode) : null;
     return computeDemurrage(row, matchTerms(terms, row), this.deps.now(), zone);
   }

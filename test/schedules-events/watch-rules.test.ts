@@ -57,6 +57,7 @@ function sailing(id: string, calls: ScheduleCall[], over: Partial<SailingRow> = 
     firstSeenAt: at(0),
     changedAt: at(0),
     slipBaselineAt: null,
+    version: 1,
     ...over,
   };
 }

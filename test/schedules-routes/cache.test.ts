@@ -115,6 +115,24 @@ describe("parsed-sailings cache", () => {
     expect(after.filter((a, i) => a !== before[i]).length).toBeGreaterThan(0);
   }, 60_000);
 
+  test("two writes of one sailing within a millisecond, calls of equal length, are both seen", async () => {
+    const { db, t } = writer.storage;
+    const [s] = await db.select().from(t.sailings).limit(1);
+    const q = { from: s!.departsAt, to: s!.arrivesAt, carriers: [s!.carrier] };
+    const read = async () => (await reader.storage.sailings.overlapping(q)).find((r) => r.id === s!.id)!;
+    const warm = await read();
+    const named = (name: string) =>
+      (warm.calls as ScheduleCall[]).map((c, i) => (i === 0 ? { ...c, place: { ...c.place, name } } : c));
+    const [first, second] = [named("Terminal 07"), named("Terminal 08")];
+    expect(JSON.stringify(first).length).toBe(JSON.stringify(second).length);
+    // Same changed_at, same text length: only the version tells the two writes apart.
+    for (const calls of [first, second]) {
+      await writer.storage.sailings.update(s!.id, { calls });
+      const now = await read();
+      expect([now.changedAt, now.calls]).toEqual([warm.changedAt, calls]);
+    }
+  });
+
   test("cached and uncached answers are byte-identical over several clock readings", async () => {
     let step = 0;
     await fc.assert(

@@ -1,17 +1,20 @@
 /**
- * The lookups' milestone cache (api/ocean/timeline-cache.ts): a reader process keeps rendered
- * milestones while a poller process (another platform on the same database) refreshes the records
- * from the sandbox carrier. Every read must answer exactly what an uncached render answers at the
- * same clock reading, byte for byte, however the refreshes and readings interleave.
+ * The lookups' milestone cache and the list items' cache (api/ocean/versioned-cache.ts): a reader
+ * process keeps rendered milestones and list items while a poller process (another platform on
+ * the same database) refreshes the records from the sandbox carrier. Every read and list must
+ * answer exactly what an uncached render answers at the same clock reading, byte for byte, however
+ * the refreshes and readings interleave (vessel positions from the sandbox's AIS feed included).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
-import { lookupRecord, type MilestoneView } from "../../api/ocean/records.ts";
+import { listPageJson } from "../../api/ocean/list-page.ts";
+import { type ListItem, lookupRecord, type MilestoneView } from "../../api/ocean/records.ts";
 import { TIMELINE_CACHE_MAX } from "../../api/ocean/services.ts";
-import { TimelineCache } from "../../api/ocean/timeline-cache.ts";
+import { VersionedCache } from "../../api/ocean/versioned-cache.ts";
+import { PAGE_DEFAULT } from "../../api/shared/paging.ts";
 import { API_VERSION } from "../../api/shared/products.ts";
 import { withCheckDigit } from "../../ingest/iso6346.ts";
 import { simulateVoyage } from "../../ingest/sandbox/simulate.ts";
@@ -81,21 +84,40 @@ async function cachedBody(key: string, id: string): Promise<string> {
 /** The same record rendered without the cache, at the same clock reading, by the same process. */
 async function uncachedBody(orgId: string, id: string): Promise<string> {
   const row = (await reader.tracking.engine.get(orgId, id))!;
-  const data = await lookupRecord({ ...reader.tracking, timelines: new TimelineCache(0) }, row);
+  const data = await lookupRecord({ ...reader.tracking, timelines: new VersionedCache(0) }, row);
   return JSON.stringify({ api_version: API_VERSION, ok: true, data });
 }
 
+/** The organisation's list (its items' cache in use), through the reader's API. */
+async function cachedList(key: string): Promise<string> {
+  const res = await reader.call("ocean", "/v1/containers", bearer(key));
+  expect(res.status).toBe(200);
+  return await res.text();
+}
+
+/** The same list rendered without the items' cache, by the same process. */
+async function uncachedList(orgId: string): Promise<string> {
+  const t = { ...reader.tracking, listItems: new VersionedCache<ListItem>(0) };
+  const data = await listPageJson(t, orgId, { archived: false, tags: [] }, PAGE_DEFAULT);
+  return `{"api_version":${JSON.stringify(API_VERSION)},"ok":true,"data":${data.json}}`;
+}
+
 /**
- * The cached answer against the uncached one. An AIS fix landing between two renders moves the
- * position: the pair is taken again until the uncached renders on both sides agree.
+ * The cached answers (the read, and the list with the record's item) against the uncached ones.
+ * An AIS fix landing between two renders moves the position: the pair is taken again until the
+ * uncached renders on both sides agree.
  */
 async function expectSameAsUncached(orgId: string, key: string, id: string) {
   for (let attempt = 0; attempt < 20; attempt++) {
     const before = await uncachedBody(orgId, id);
+    const beforeList = await uncachedList(orgId);
     const cached = await cachedBody(key, id);
+    const list = await cachedList(key);
+    const afterList = await uncachedList(orgId);
     const after = await uncachedBody(orgId, id);
-    if (before !== after) continue;
+    if (before !== after || beforeList !== afterList) continue;
     expect(cached).toBe(before);
+    expect(list).toBe(beforeList);
     return JSON.parse(cached).data as {
       status: string;
       events: MilestoneView[];
@@ -215,7 +237,7 @@ test("reads equal uncached renders byte for byte over records, refreshes and clo
 }, 180_000);
 
 test("the cache keeps at most its bound, dropping the least recently read", () => {
-  const cache = new TimelineCache<number>(3);
+  const cache = new VersionedCache<number>(3);
   for (const [id, v] of [
     ["a", 1],
     ["b", 2],
