@@ -264,7 +264,7 @@ fn zone_metres_follow_the_part_of_the_lane_used() {
 }
 
 /// Seeded xorshift64, uniform in [0, 1): the random meshes are the same on every run.
-fn xorshift(mut seed: u64) -> impl FnMut() -> f64 {
+pub(crate) fn xorshift(mut seed: u64) -> impl FnMut() -> f64 {
     move || {
         seed ^= seed << 13;
         seed ^= seed >> 7;

@@ -4,6 +4,7 @@
 use crate::graph::{haversine_m, EdgeSpec, Graph};
 use crate::hierarchy::Hierarchy;
 use crate::search::{summarize, Objective, Query, Route, Searcher, Status};
+use crate::tests::xorshift;
 
 fn edge(from: u32, to: u32, gate: u8, inner: &[(f64, f64)]) -> EdgeSpec {
     EdgeSpec {
@@ -257,15 +258,6 @@ fn same_edge_unreachable_and_budget() {
         run(&hybrid, (5.0, 1.0), (0.0, 0.0), 0, 3).0,
         Status::BudgetExhausted
     );
-}
-
-fn xorshift(mut seed: u64) -> impl FnMut() -> f64 {
-    move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed >> 11) as f64 / (1u64 << 53) as f64
-    }
 }
 
 /// Random meshes with random gates (diagonals make many equal-ish alternatives): for every
