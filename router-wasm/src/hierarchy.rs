@@ -26,6 +26,7 @@ pub const ASTAR_FIRST_SETTLES: u32 = 0;
 const WITNESS_SETTLES: usize = 400;
 
 /// Overlay edges (original edges and shortcuts, undirected) and the upward adjacency.
+#[derive(Default)]
 pub struct Hierarchy {
     /// `Graph::topology_checksum` of the graph it was built on.
     pub checksum: u64,
@@ -364,14 +365,8 @@ impl Hierarchy {
             up_ov,
             rank,
             astar_first: ASTAR_FIRST_SETTLES,
-            order: Vec::new(),
-            q_start: Vec::new(),
-            q_head: Vec::new(),
-            q_len: Vec::new(),
-            q_mask: Vec::new(),
-            q_ov: Vec::new(),
-            q_tail: Vec::new(),
-            ov_arc: Vec::new(),
+            // The query's arrays: filled by `derive` once the stored fields are in.
+            ..Hierarchy::default()
         };
         h.derive(g);
         h
@@ -509,14 +504,8 @@ impl Hierarchy {
             up_ov: u32s("up_ov")?,
             rank: u32s("rank")?,
             astar_first: ASTAR_FIRST_SETTLES,
-            order: Vec::new(),
-            q_start: Vec::new(),
-            q_head: Vec::new(),
-            q_len: Vec::new(),
-            q_mask: Vec::new(),
-            q_ov: Vec::new(),
-            q_tail: Vec::new(),
-            ov_arc: Vec::new(),
+            // The query's arrays: filled by `derive` once the stored fields are in.
+            ..Hierarchy::default()
         };
         let (n, m, edges) = (g.node_count(), h.ov_a.len(), g.edge_len.len() as u32);
         let fits = [&h.ov_b, &h.ov_edge, &h.ov_c1, &h.ov_c2]
