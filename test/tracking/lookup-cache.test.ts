@@ -142,12 +142,18 @@ function references() {
   ];
 }
 
-test("another process's poll is visible at the reader's next read", async () => {
+/** A new tenant adding the sandbox's MAEU0000008 three hours after the box's `milestone`. */
+async function addBoxAt(milestone: "gateIn" | "loaded") {
   const { org, key } = await tenant();
   const ref = "MAEU0000008";
   const box = simulateVoyage(ref, { world })!.containers.find((c) => c.number === ref)!;
-  await setClock(Date.parse(box.milestones.gateIn) + 3 * H);
+  await setClock(Date.parse(box.milestones[milestone]) + 3 * H);
   const { row } = await reader.tracking.engine.add(org, { identifier: ref, identifierType: "container_id" });
+  return { org, key, box, row };
+}
+
+test("another process's poll is visible at the reader's next read", async () => {
+  const { org, key, box, row } = await addBoxAt("gateIn");
   let seen = await expectSameAsUncached(org.id, key, row.id);
   // A second read is served from the cache: the very same rendering.
   const first = await lookupRecord(reader.tracking, row);
@@ -165,11 +171,7 @@ test("another process's poll is visible at the reader's next read", async () => 
 }, 60_000);
 
 test("a carrier's correction of a stored event (same event id) is visible at the next read", async () => {
-  const { org, key } = await tenant();
-  const ref = "MAEU0000008";
-  const box = simulateVoyage(ref, { world })!.containers.find((c) => c.number === ref)!;
-  await setClock(Date.parse(box.milestones.loaded) + 3 * H);
-  const { row } = await reader.tracking.engine.add(org, { identifier: ref, identifierType: "container_id" });
+  const { org, key, row } = await addBoxAt("loaded");
   const before = await expectSameAsUncached(org.id, key, row.id);
   // The poller process stores a corrected payload under the event's id, as apply() does.
   const stored = await poller.storage.events.forRecord(row.id);
