@@ -4,8 +4,10 @@ import { join } from "node:path";
 
 const BENCHES = [
   "http.ts",
+  "tracking.ts",
   "router.ts",
   "road.ts",
+  "road-accuracy.ts",
   "river.ts",
   "multimodal.ts",
   "ais.ts",
