@@ -32,11 +32,13 @@ read -r cp cf < <(awk '/^test result/ {p += $4; f += $6} END {print p + 0, f + 0
 passed=$((passed + cp))
 failed=$((failed + cf))
 
-# The bun suite twice: on the embedded default (SQLite), then on a PostgreSQL server started here
-# (initdb in a temporary folder, a free loopback port), where every test platform gets its own schema.
+# The bun suite on the embedded default (SQLite), then the files that can reach a database
+# (scripts/database-tests.ts) again on a PostgreSQL server started here (initdb in a temporary
+# folder, a free loopback port), where every test platform gets its own schema.
 bun_suite() {
   local name=$1
-  ./node_modules/.bin/bun test --timeout 60000 2>&1 | tee "$log/$name.out" | grep -E "^\(fail\)|^error:|^ *[0-9]+ (pass|fail)$"
+  shift
+  ./node_modules/.bin/bun test --timeout 60000 "$@" 2>&1 | tee "$log/$name.out" | grep -E "^\(fail\)|^error:|^ *[0-9]+ (pass|fail)$"
   local status=${PIPESTATUS[0]}
   local p f
   p=$(awk '/^ *[0-9]+ pass$/ {print $1}' "$log/$name.out" | tail -1)
@@ -57,7 +59,8 @@ if pg=$(bash scripts/postgres-temp.sh start); then
   trap 'bash scripts/postgres-temp.sh stop "$pg_dir"' EXIT
   PORTOLAN_TEST_DB=$pg_url
   export PORTOLAN_TEST_DB
-  bun_suite postgres
+  mapfile -t pg_files < <(./node_modules/.bin/bun scripts/database-tests.ts)
+  bun_suite postgres "${pg_files[@]/#/./}"
   unset PORTOLAN_TEST_DB
 else
   echo "suite postgres: could not start PostgreSQL"
