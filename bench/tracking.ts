@@ -20,10 +20,12 @@ import { loadConfig } from "../api/config.ts";
 import type { ListItem, Timeline } from "../api/ocean/records.ts";
 import { ON_TIME_DAYS } from "../api/ocean/services.ts";
 import { VersionedCache } from "../api/ocean/versioned-cache.ts";
+import type { RenderedJson } from "../api/shared/envelopes.ts";
 import type { FullPlatform } from "../api/shared/platform.ts";
 import { checkDigit } from "../ingest/iso6346.ts";
 import { simulateVoyage, visibleEvents } from "../ingest/sandbox/simulate.ts";
 import { loadWorld } from "../ingest/sandbox/world.ts";
+import type { TrackedRow } from "../ingest/tracking/engine.ts";
 import { currentEvents, derive } from "../ingest/tracking/timeline.ts";
 import { copySqliteToPostgres } from "../storage/copy.ts";
 
@@ -138,11 +140,20 @@ async function measureAll(running: FullPlatform): Promise<void> {
   async function measureInTurns(
     list: Array<{ name: string; path: (i: number) => string; cached: boolean; warm?: number }>,
   ): Promise<number[]> {
-    const { timelines, listItems } = running.tracking;
-    const off = { timelines: new VersionedCache<Timeline>(0), listItems: new VersionedCache<ListItem>(0) };
+    const { rows, timelines, lookups, listItems, listPages } = running.tracking;
+    const off = {
+      rows: new VersionedCache<TrackedRow>(0),
+      timelines: new VersionedCache<Timeline>(0),
+      lookups: new VersionedCache<RenderedJson>(0),
+      listItems: new VersionedCache<ListItem>(0),
+      listPages: new VersionedCache<RenderedJson>(0),
+    };
     const use = (cached: boolean) => {
+      running.tracking.rows = cached ? rows : off.rows;
       running.tracking.timelines = cached ? timelines : off.timelines;
+      running.tracking.lookups = cached ? lookups : off.lookups;
       running.tracking.listItems = cached ? listItems : off.listItems;
+      running.tracking.listPages = cached ? listPages : off.listPages;
     };
     const state = list.map(() => ({ n: 0, ms: 0 }));
     for (const row of list) {

@@ -147,10 +147,13 @@ export const tracked = sqliteTable(
       .on(t.orgId, t.identifierType, t.identifier)
       .where(sql`${t.archivedAt} is null and ${t.parentId} is null`),
     // The list order (updated_at desc, id desc) straight from the index, no sort step; with the
-    // version, a page's (id, version) pairs come from the index alone (the list cache's key).
-    index("tracked_org_updated").on(t.orgId, t.archivedAt, t.updatedAt, t.id, t.version),
-    index("tracked_org_identifier").on(t.orgId, t.identifier),
-    index("tracked_org_container").on(t.orgId, t.containerNumber),
+    // version, a page's (id, version) pairs come from the index alone (the list cache's key), and
+    // with status and tags a filtered page's too (PostgreSQL keeps the json tags out, pg-schema.ts).
+    index("tracked_org_updated").on(t.orgId, t.archivedAt, t.updatedAt, t.id, t.version, t.status, t.tags),
+    // A lookup's (id, version) from the index alone: a record whose rendering the process holds
+    // under that version is not read again (api/ocean/record-reads.ts).
+    index("tracked_org_identifier").on(t.orgId, t.identifier, t.archivedAt, t.parentId, t.id, t.version),
+    index("tracked_org_container").on(t.orgId, t.containerNumber, t.archivedAt, t.parentId, t.id, t.version),
     // The lane's on-time share (laneArrivals) from the index alone: stage, box and arrival delay
     // included, no row reads. PostgreSQL keeps the json column out of the key (pg-schema.ts).
     index("tracked_lane").on(

@@ -47,6 +47,17 @@ export interface PageKey {
   version: number;
 }
 
+/**
+ * What names a record's state: its id and version (which every write to it moves); with whether its
+ * organisation has free-time terms on file, read in the same statement, so that a read finding
+ * none skips the terms query (demurrage is then the same for every box).
+ */
+export interface RecordKey {
+  id: string;
+  version: number;
+  orgHasTerms: boolean;
+}
+
 export interface Trackings {
   byId(id: string): Promise<TrackedRow | undefined>;
   /**
@@ -65,6 +76,10 @@ export interface Trackings {
    * the identifier column names no root.
    */
   firstActiveCarrying(orgId: string, identifier: string): Promise<TrackedRow | undefined>;
+  /** The key of the row firstActiveCarrying answers, from the indexes alone. */
+  firstActiveKey(orgId: string, identifier: string): Promise<RecordKey | undefined>;
+  /** The key of a record of the organisation (another organisation's id reads as absent). */
+  keyOf(orgId: string, id: string): Promise<RecordKey | undefined>;
   children(parentId: string): Promise<TrackedRow[]>;
   /** Container numbers of a B/L's or booking's boxes parked for want of a slot. */
   parkedBoxes(rootId: string): Promise<Set<string>>;
@@ -142,12 +157,18 @@ const activeBoxFilter = (t: Tracked, orgId: string) =>
 /** The reads of every tracking request (ocean reads), prepared once: building the SQL cost more than running it. */
 function prepareReads(x: Runner) {
   const p = sql.placeholder;
-  const { tracked } = x.t;
-  const active = (column: typeof tracked.identifier | typeof tracked.containerNumber) => (db: Db) =>
+  const { tracked, freeTimeTerms } = x.t;
+  // 1 or 0 (both dialects' integers): an index probe (free_time_terms_org) in the key's statement.
+  const orgHasTerms = sql<number>`case when exists (select 1 from ${freeTimeTerms} where ${freeTimeTerms.orgId} = ${tracked.orgId}) then 1 else 0 end`;
+  type Column = typeof tracked.identifier | typeof tracked.containerNumber;
+  const activeWhere = (column: Column) =>
+    and(eq(tracked.orgId, p("orgId")), eq(column, p("identifier")), isNull(tracked.archivedAt));
+  const active = (column: Column) => (db: Db) => db.select().from(tracked).where(activeWhere(column));
+  const activeKeys = (column: Column) => (db: Db) =>
     db
-      .select()
+      .select({ id: tracked.id, version: tracked.version, parentId: tracked.parentId, orgHasTerms })
       .from(tracked)
-      .where(and(eq(tracked.orgId, p("orgId")), eq(column, p("identifier")), isNull(tracked.archivedAt)));
+      .where(activeWhere(column));
   return {
     // No LIMIT: the id is the primary key, and a LIMIT bound as a parameter cost SQLite more than
     // the read itself (about 20 us a call, bench/tracking.ts).
@@ -168,6 +189,23 @@ function prepareReads(x: Runner) {
       x.root,
       active(tracked.containerNumber),
     ) as Statement<TrackedRow[]>,
+    // The same rows' keys, from the (org_id, column, archived_at, parent_id, id, version) indexes.
+    keysByIdentifier: x.dialect.statement(
+      "trackings_active_keys_by_identifier",
+      x.root,
+      activeKeys(tracked.identifier),
+    ) as Statement<KeyRow[]>,
+    keysByContainer: x.dialect.statement(
+      "trackings_active_keys_by_container",
+      x.root,
+      activeKeys(tracked.containerNumber),
+    ) as Statement<KeyRow[]>,
+    keyOf: x.dialect.statement("trackings_key_of", x.root, (db) =>
+      db
+        .select({ id: tracked.id, version: tracked.version, parentId: tracked.parentId, orgHasTerms })
+        .from(tracked)
+        .where(and(eq(tracked.id, p("id")), eq(tracked.orgId, p("orgId")))),
+    ) as Statement<KeyRow[]>,
     children: x.dialect.statement("trackings_children", x.root, (db) =>
       db
         .select()
@@ -177,6 +215,16 @@ function prepareReads(x: Runner) {
   };
 }
 
+/** A key as its statements read it. */
+interface KeyRow {
+  id: string;
+  version: number;
+  parentId: string | null;
+  orgHasTerms: number | string;
+}
+
+const recordKey = (k: KeyRow | undefined): RecordKey | undefined =>
+  k ? { id: k.id, version: k.version, orgHasTerms: Number(k.orgHasTerms) === 1 } : undefined;
 type Reads = ReturnType<typeof prepareReads>;
 
 /** One set per connection (x.root), shared by the repositories the storage makes per transaction. */
@@ -256,6 +304,22 @@ export class SqlTrackings implements Trackings {
       const boxes = await byContainer.execute(db, { orgId, identifier });
       return boxes.find((r) => r.parentId === null) ?? own[0] ?? boxes[0];
     });
+  }
+
+  firstActiveKey(orgId: string, identifier: string): Promise<RecordKey | undefined> {
+    const { keysByIdentifier, keysByContainer } = this.reads;
+    // firstActiveCarrying's choice, made on the keys.
+    return this.x.run(async (db) => {
+      const own = await keysByIdentifier.execute(db, { orgId, identifier });
+      const root = own.find((r) => r.parentId === null);
+      if (root) return recordKey(root);
+      const boxes = await keysByContainer.execute(db, { orgId, identifier });
+      return recordKey(boxes.find((r) => r.parentId === null) ?? own[0] ?? boxes[0]);
+    });
+  }
+
+  keyOf(orgId: string, id: string): Promise<RecordKey | undefined> {
+    return this.x.run(async (db) => recordKey((await this.reads.keyOf.execute(db, { id, orgId }))[0]));
   }
 
   children(parentId: string): Promise<TrackedRow[]> {

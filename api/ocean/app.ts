@@ -19,6 +19,7 @@ import { eventFeed } from "./event-feed.ts";
 import { listPageJson } from "./list-page.ts";
 import { trackingPage } from "./pages/site.ts";
 import { publicLookup } from "./public-lookup.ts";
+import { activeRow, ownRow } from "./record-reads.ts";
 import { lookupRecordJson, trackedRecord } from "./records.ts";
 
 /** Tags per add (spec, Limits). */
@@ -135,9 +136,9 @@ export function oceanApp(platform: FullPlatform) {
         const raw = params.identifier; // Elysia has decoded it already
         const identifier = raw.trim().toUpperCase();
         const existing =
-          (await engine.findActive(org.id, identifier)) ??
-          (await engine.findActive(org.id, identifier.replace(/[\s-]/g, "")));
-        if (existing && !existing.adding) return lookupRecordJson(tracking, existing);
+          (await activeRow(tracking, org.id, identifier)) ??
+          (await activeRow(tracking, org.id, identifier.replace(/[\s-]/g, "")));
+        if (existing && !existing.row.adding) return lookupRecordJson(tracking, existing.row, existing.terms);
         if (existing) return inProgress(set);
         // Never seen: register now (a shipment slot, like an add) and let the carrier answer meanwhile.
         const type = looksLikeContainer(identifier) ? "container_id" : "bill_of_lading";
@@ -179,7 +180,12 @@ export function oceanApp(platform: FullPlatform) {
     )
     .get(
       "/v1/containers/:id",
-      async ({ request, params }) => lookupRecordJson(tracking, await ownRecord(request, params.id)),
+      async ({ request, params }) => {
+        const found = await ownRow(tracking, orgOf(request).id, params.id);
+        // Another account's id answers exactly like an id that never existed.
+        if (!found) throw new ApiError("notFound", `No tracked record ${params.id} on this account.`);
+        return lookupRecordJson(tracking, found.row, found.terms);
+      },
       { detail: { summary: "Read one tracked record by its UUID (lookup record)" } },
     )
     .post(

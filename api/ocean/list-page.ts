@@ -1,10 +1,12 @@
 /**
  * The list of tracked records (GET /v1/containers) as JSON text. The page's (id, version) pairs
- * come first (from the list index alone when no status or tag filter applies); each record's
- * rendering is then taken from the process's cache under that version, and only the misses are
- * read, in one batched query, and rendered. Demurrage and the vessel position run on the clock and
- * are rendered at every read around the cached text (records.ts). The answer is byte for byte the
- * uncached one (test/tracking/list-cache.test.ts); a cache of capacity 0 answers the uncached way.
+ * come first (from the list index alone); each record's rendering is then taken from the process's
+ * cache under that version, and only the misses are read, in one batched query, and rendered.
+ * Demurrage and the vessel position run on the clock and are rendered at every read around the
+ * cached text (records.ts). A page with neither (no terms on file, no hull aboard) is the same
+ * text for the same keys: it is kept whole, under the page's (id, version) pairs. The answer is
+ * byte for byte the uncached one (test/tracking/list-cache.test.ts); a cache of capacity 0
+ * answers the uncached way.
  */
 import type { TrackingEngine } from "../../ingest/tracking/engine.ts";
 import type { Storage } from "../../storage/storage.ts";
@@ -21,7 +23,12 @@ export interface ListSources {
   engine: TrackingEngine;
   storage: Storage;
   listItems: VersionedCache<ListItem>;
+  /** Whole pages without per-request fields, keyed by query, under their rows' keys. */
+  listPages: VersionedCache<RenderedJson>;
 }
+
+/** Pages longer than this are not kept whole (a 500-row page is some 750 kB): their items are. */
+const PAGE_CACHE_ROWS = 100;
 
 /** The list's data ({items, has_more, next_cursor}) of the page `filter` asks for, `limit` rows. */
 export async function listPageJson(
@@ -32,9 +39,18 @@ export async function listPageJson(
 ): Promise<RenderedJson> {
   if (t.listItems.capacity <= 0) return uncached(t, orgId, filter, limit);
   const keys = await t.storage.trackings.listKeys(orgId, { ...filter, limit: limit + 1 });
+  const terms = await t.engine.terms(orgId);
+  // The query names the page; the keys (the extra row's included: it decides has_more) its version.
+  const whole = terms.length === 0 && limit <= PAGE_CACHE_ROWS && t.listPages.capacity > 0;
+  const query = whole ? pageQuery(orgId, filter, limit) : "";
+  const version = whole ? keys.map((k) => `${k.id}:${k.version}`).join(",") : "";
+  const kept = whole ? t.listPages.get(query, version) : undefined;
+  if (kept) return kept;
   const { page, ...more } = pageOf(keys, limit);
   const items = page.map((k) => t.listItems.get(k.id, String(k.version)));
   const missing = page.filter((_, i) => !items[i]).map((k) => k.id);
+  // False once a row read below was written after the keys were: the keys then do not name the text.
+  let fresh = true;
   if (missing.length > 0) {
     const rows = new Map((await t.storage.trackings.byIds(orgId, missing)).map((r) => [r.id, r]));
     for (const [i, k] of page.entries()) {
@@ -43,17 +59,33 @@ export async function listPageJson(
       // Deleted since the page was read: the one-statement way answers consistently.
       if (!row) return uncached(t, orgId, filter, limit);
       // A write since the page was read: the row as read now, under its own version.
+      if (row.version !== k.version) fresh = false;
       const item = listItem(t.engine, row);
       t.listItems.set(row.id, String(row.version), item);
       items[i] = item;
     }
   }
-  const terms = await t.engine.terms(orgId);
   const out = [ITEMS_OPEN];
   for (const [i, item] of (items as ListItem[]).entries())
     pushListItemJson(out, t.engine, item, terms, i === 0);
   out.push(UTF8.encode(`],${JSON.stringify(more).slice(1)}`));
-  return new RenderedJson(out);
+  const rendered = new RenderedJson(out);
+  if (whole && fresh && (items as ListItem[]).every((item) => item.live.currentVesselImo === null))
+    t.listPages.set(query, version, rendered);
+  return rendered;
+}
+
+/** What names a page: the organisation, the filter, the cursor and the limit. */
+function pageQuery(orgId: string, f: Omit<ListFilter, "limit">, limit: number): string {
+  return JSON.stringify([
+    orgId,
+    f.archived,
+    f.status ?? null,
+    f.tags,
+    f.after?.updatedAt,
+    f.after?.id,
+    limit,
+  ]);
 }
 
 /** Whole rows in one statement, rendered and serialised at each read. */

@@ -501,6 +501,8 @@ export interface LookupSources {
   storage: Storage;
   confidence: LaneConfidence;
   timelines: VersionedCache<Timeline>;
+  /** Whole lookup records, keyed by the versions and the per-request fields they render (lookupRecordJson). */
+  lookups: VersionedCache<RenderedJson>;
 }
 
 /**
@@ -513,7 +515,7 @@ export interface LookupSources {
  * rows before this; unparking a box rewrites its root's row too).
  */
 async function milestonesOf(t: LookupSources, r: TrackedRow, parkedBoxes: string): Promise<Timeline> {
-  const version = `${r.version}|${r.containerNumber}|${r.archivedReason === PARKED_REASON}|${parkedBoxes}`;
+  const version = timelineVersion(r, parkedBoxes);
   const cached = t.timelines.get(r.id, version);
   if (cached) return cached;
   // Frozen: one rendering is shared by every response until the version moves.
@@ -525,21 +527,56 @@ async function milestonesOf(t: LookupSources, r: TrackedRow, parkedBoxes: string
   return rendered;
 }
 
-/** The lookup record (the single read): `record` holds every field but the last, `events`. */
-async function lookupParts(t: LookupSources, row: TrackedRow) {
+const timelineVersion = (r: TrackedRow, parkedBoxes: string) =>
+  `${r.version}|${r.containerNumber}|${r.archivedReason === PARKED_REASON}|${parkedBoxes}`;
+
+/** What a lookup record is rendered from besides its row: read or computed at each request. */
+interface LookupInputs {
+  dem: Demurrage;
+  position: VesselPosition | null;
+  pct: number | null;
+  kids: TrackedRow[] | null;
+  /** The container numbers of the parked boxes, sorted, comma-separated. */
+  parked: string;
+}
+
+async function lookupInputs(
+  t: LookupSources,
+  row: TrackedRow,
+  terms?: readonly FreeTimeTerms[],
+): Promise<LookupInputs> {
   const { engine } = t;
-  const dem = await engine.demurrage(row);
+  const dem = terms ? engine.demurrageOf(row, terms) : await engine.demurrage(row);
   const position = engine.vesselPosition(row);
-  const fixAt = position?.position_fix_at ?? null;
-  // last_updated_at: the more recent of the carrier check and the AIS fix.
-  const aisNewer =
-    fixAt !== null && (row.lastPolledAt === null || Date.parse(fixAt) > Date.parse(row.lastPolledAt));
+  const pct = await t.confidence(row);
   const kids = row.identifierType === "container_id" ? null : await engine.children(row.id);
   const parked = (kids ?? [])
     .filter((c) => c.archivedReason === PARKED_REASON)
     .map((c) => c.containerNumber)
     .sort()
     .join(",");
+  return { dem, position, pct, kids, parked };
+}
+
+/**
+ * The version a whole lookup record is cached under: its row's and its boxes' versions (which
+ * key its milestones and theirs, see milestonesOf) and the per-request fields as computed now
+ * (demurrage, vessel position, lane share), so the text is served only while all of them are
+ * what it was rendered from.
+ */
+function lookupVersion(row: TrackedRow, i: LookupInputs): string {
+  const kids = i.kids?.map((c) => `${c.id}:${c.version}`).join(",") ?? "";
+  return `${timelineVersion(row, i.parked)}|${kids}|${JSON.stringify([i.dem, i.position, i.pct])}`;
+}
+
+/** The lookup record (the single read): `record` holds every field but the last, `events`. */
+async function lookupParts(t: LookupSources, row: TrackedRow, inputs?: LookupInputs) {
+  const { engine } = t;
+  const { dem, position, pct, kids, parked } = inputs ?? (await lookupInputs(t, row));
+  const fixAt = position?.position_fix_at ?? null;
+  // last_updated_at: the more recent of the carrier check and the AIS fix.
+  const aisNewer =
+    fixAt !== null && (row.lastPolledAt === null || Date.parse(fixAt) > Date.parse(row.lastPolledAt));
   const timeline = await milestonesOf(t, row, parked);
   const children = kids
     ? await Promise.all(kids.map(async (c) => ({ c, events: (await milestonesOf(t, c, "")).views })))
@@ -581,7 +618,7 @@ async function lookupParts(t: LookupSources, row: TrackedRow) {
     origin_name: portName(engine, row.originUnlocode),
     destination_name: portName(engine, row.destinationUnlocode),
     eta: row.eta,
-    eta_confidence_pct: await t.confidence(row),
+    eta_confidence_pct: pct,
     last_updated_at: aisNewer ? fixAt : (row.lastPolledAt ?? row.addedAt),
     last_updated_source: aisNewer ? "ais_vessel_position" : row.lastPolledAt ? "carrier_poll" : null,
     last_polled_at: row.lastPolledAt ?? row.addedAt,
@@ -599,11 +636,23 @@ export async function lookupRecord(t: LookupSources, row: TrackedRow) {
 }
 
 /**
- * The lookup record as JSON text, byte for byte JSON.stringify(lookupRecord(...)): the milestones'
- * text comes from the cache with them, so only the per-request fields are serialised.
+ * The lookup record as JSON text, byte for byte JSON.stringify(lookupRecord(...)): the whole text
+ * from the cache while nothing it renders moved (lookupVersion), else rendered with the milestones'
+ * text from their cache, so only the per-request fields are serialised. `terms`: the
+ * organisation's, when the caller has read them already (record-reads.ts).
  */
-export async function lookupRecordJson(t: LookupSources, row: TrackedRow): Promise<RenderedJson> {
-  const { record, timeline } = await lookupParts(t, row);
-  const head = JSON.stringify(record);
-  return new RenderedJson([UTF8.encode(`${head.slice(0, -1)},"events":`), timeline.json, CLOSE]);
+export async function lookupRecordJson(
+  t: LookupSources,
+  row: TrackedRow,
+  terms?: readonly FreeTimeTerms[],
+): Promise<RenderedJson> {
+  const inputs = await lookupInputs(t, row, terms);
+  const version = lookupVersion(row, inputs);
+  const kept = t.lookups.get(row.id, version);
+  if (kept) return kept;
+  const { record, timeline } = await lookupParts(t, row, inputs);
+  const head = UTF8.encode(`${JSON.stringify(record).slice(0, -1)},"events":`);
+  const rendered = new RenderedJson([head, timeline.json, CLOSE]);
+  t.lookups.set(row.id, version, rendered);
+  return rendered;
 }

@@ -10,6 +10,7 @@ import type { Wakeups } from "../../ingest/wakeups.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { Config } from "../config.ts";
 import { positionStore, wakeups } from "../shared/cross-process.ts";
+import type { RenderedJson } from "../shared/envelopes.ts";
 import type { LaneConfidence, ListItem, Timeline } from "./records.ts";
 import { VersionedCache } from "./versioned-cache.ts";
 
@@ -22,10 +23,16 @@ export interface TrackingServices {
   carriers: CarrierDirectory;
   connectors: ReadonlyMap<string, CarrierConnector>;
   confidence: LaneConfidence;
+  /** Rows the single reads served, under their versions (record-reads.ts). */
+  rows: VersionedCache<TrackedRow>;
   /** Lookups' rendered milestones, checked against the record's version on every read (versioned-cache.ts). */
   timelines: VersionedCache<Timeline>;
+  /** Whole lookup records (their milestones shared with timelines), checked the same way (records.ts). */
+  lookups: VersionedCache<RenderedJson>;
   /** List items' rendered text, checked against the record's version on every read (list-page.ts). */
   listItems: VersionedCache<ListItem>;
+  /** Whole list pages free of per-request fields, checked against their rows' versions (list-page.ts). */
+  listPages: VersionedCache<RenderedJson>;
 }
 
 /** Voyages needed on a lane before an on-time share is shown. */
@@ -45,6 +52,11 @@ export const TIMELINE_CACHE_MAX = 10_000;
  * all; a dashboard's pages stay, a walk through the whole fleet only costs its own renders.
  */
 export const LIST_CACHE_MAX = 20_000;
+/**
+ * Whole pages (of at most 100 rows, some 75 kB at 50, kept twice once answered twice: as pieces
+ * and as the response body, envelopes.ts): the pages dashboards poll, some 75 MB at most.
+ */
+export const PAGE_CACHE_MAX = 500;
 
 export async function trackingServices(
   config: Config,
@@ -121,7 +133,11 @@ export async function trackingServices(
     carriers,
     connectors,
     confidence,
+    rows: new VersionedCache(TIMELINE_CACHE_MAX),
     timelines: new VersionedCache(TIMELINE_CACHE_MAX),
+    // The record's text but its milestones (about 4 kB, twice once answered twice): some 80 MB at most.
+    lookups: new VersionedCache(TIMELINE_CACHE_MAX),
     listItems: new VersionedCache(LIST_CACHE_MAX),
+    listPages: new VersionedCache(PAGE_CACHE_MAX),
   };
 }

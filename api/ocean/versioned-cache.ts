@@ -23,6 +23,11 @@ export class VersionedCache<T> {
     return this.max;
   }
 
+  /** True when some version of `id` is stored. */
+  has(id: string): boolean {
+    return this.entries.has(id);
+  }
+
   /** The value stored for `id` under exactly this version, or undefined. */
   get(id: string, version: string): T | undefined {
     const entry = this.entries.get(id);

@@ -81,11 +81,31 @@ async function cachedBody(key: string, id: string): Promise<string> {
   return await res.text();
 }
 
-/** The same record rendered without the cache, at the same clock reading, by the same process. */
+/**
+ * The lookup by the record's own reference (the row found by identifier; null once it is archived
+ * or still adding: the lookup then registers or answers 202), through the reader's API.
+ */
+async function cachedLookup(orgId: string, key: string, id: string): Promise<string | null> {
+  const row = (await reader.tracking.engine.get(orgId, id))!;
+  if (row.archivedAt !== null || row.adding) return null;
+  const res = await reader.call("ocean", `/v1/containers/lookup/${row.identifier}`, bearer(key));
+  expect(res.status).toBe(200);
+  return await res.text();
+}
+
+/** The same record rendered without the caches, at the same clock reading, by the same process. */
 async function uncachedBody(orgId: string, id: string): Promise<string> {
   const row = (await reader.tracking.engine.get(orgId, id))!;
   const data = await lookupRecord({ ...reader.tracking, timelines: new VersionedCache(0) }, row);
   return JSON.stringify({ api_version: API_VERSION, ok: true, data });
+}
+
+/** uncachedBody of the row the lookup by its reference finds (null when cachedLookup's is). */
+async function uncachedLookup(orgId: string, id: string): Promise<string | null> {
+  const row = (await reader.tracking.engine.get(orgId, id))!;
+  if (row.archivedAt !== null || row.adding) return null;
+  const found = (await reader.tracking.engine.findActive(orgId, row.identifier))!;
+  return await uncachedBody(orgId, found.id);
 }
 
 /** The organisation's list (its items' cache in use), through the reader's API. */
@@ -111,13 +131,17 @@ async function expectSameAsUncached(orgId: string, key: string, id: string) {
   for (let attempt = 0; attempt < 20; attempt++) {
     const before = await uncachedBody(orgId, id);
     const beforeList = await uncachedList(orgId);
+    const beforeLookup = await uncachedLookup(orgId, id);
     const cached = await cachedBody(key, id);
     const list = await cachedList(key);
+    const lookup = await cachedLookup(orgId, key, id);
+    const afterLookup = await uncachedLookup(orgId, id);
     const afterList = await uncachedList(orgId);
     const after = await uncachedBody(orgId, id);
-    if (before !== after || beforeList !== afterList) continue;
+    if (before !== after || beforeList !== afterList || beforeLookup !== afterLookup) continue;
     expect(cached).toBe(before);
     expect(list).toBe(beforeList);
+    expect(lookup).toBe(beforeLookup);
     return JSON.parse(cached).data as {
       status: string;
       events: MilestoneView[];
@@ -234,8 +258,10 @@ test("reads equal uncached renders byte for byte over records, refreshes and clo
     { numRuns: 25 },
   );
   expect(freshness.size).toBeGreaterThanOrEqual(2);
-  expect(reader.tracking.timelines.size).toBeGreaterThan(0);
-  expect(reader.tracking.timelines.size).toBeLessThanOrEqual(TIMELINE_CACHE_MAX);
+  // Every cache served: rows, milestones, whole records and (with no hull aboard) whole pages.
+  const { rows, timelines, lookups, listPages } = reader.tracking;
+  for (const cache of [rows, timelines, lookups, listPages]) expect(cache.size).toBeGreaterThan(0);
+  expect(timelines.size).toBeLessThanOrEqual(TIMELINE_CACHE_MAX);
 }, 180_000);
 
 test("the cache keeps at most its bound, dropping the least recently read", () => {

@@ -1,0 +1,76 @@
+/**
+ * Tracked rows as the single reads (lookup, read by UUID) take them. A record the process has
+ * served before is checked by its key (id, version), read from an index alone, and answered from
+ * the row kept under that key; it is read whole only when its version moved. Every write to a row
+ * moves its version in the same statement (storage/trackings.ts), so a row kept under the version
+ * read now is the row as it is now, whichever process wrote it. A record not served before is
+ * read whole at once (one statement, not two). A cache of capacity 0 reads whole every time.
+ */
+import type { FreeTimeTerms } from "../../ingest/tracking/demurrage.ts";
+import type { TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
+import type { Storage } from "../../storage/storage.ts";
+import type { RecordKey } from "../../storage/trackings.ts";
+import type { VersionedCache } from "./versioned-cache.ts";
+
+export interface RowSources {
+  engine: TrackingEngine;
+  storage: Storage;
+  /** Rows by UUID under their version, and by organisation and reference under their version and id. */
+  rows: VersionedCache<TrackedRow>;
+}
+
+/**
+ * A single read's record, with its organisation's free-time terms when the key's statement already
+ * told them (none on file); undefined terms are read with the demurrage (records.ts).
+ */
+export interface SingleRead {
+  row: TrackedRow;
+  terms?: readonly FreeTimeTerms[];
+}
+
+const NO_TERMS: readonly FreeTimeTerms[] = Object.freeze([]);
+
+const termsOf = (key: RecordKey | undefined) => (key && !key.orgHasTerms ? NO_TERMS : undefined);
+
+/** Shared by every request that reads it until its version moves: frozen, so no reader changes it. */
+function keep(t: RowSources, name: string, version: string, row: TrackedRow): TrackedRow {
+  const frozen = Object.freeze(row);
+  t.rows.set(name, version, frozen);
+  return frozen;
+}
+
+/** engine.findActive's answer. */
+export async function activeRow(
+  t: RowSources,
+  orgId: string,
+  identifier: string,
+): Promise<SingleRead | undefined> {
+  if (t.rows.capacity <= 0) return read(await t.engine.findActive(orgId, identifier));
+  // Never a UUID (a reference has no NUL): the two kinds of names do not meet.
+  const name = `${orgId}\u0000${identifier}`;
+  const whole = async (key?: RecordKey) => {
+    const row = await t.engine.findActive(orgId, identifier);
+    return row ? { row: keep(t, name, `${row.version}|${row.id}`, row), terms: termsOf(key) } : undefined;
+  };
+  if (!t.rows.has(name)) return whole();
+  const key = await t.storage.trackings.firstActiveKey(orgId, identifier);
+  if (!key) return undefined;
+  const row = t.rows.get(name, `${key.version}|${key.id}`);
+  return row ? { row, terms: termsOf(key) } : whole(key);
+}
+
+/** engine.get's answer: the organisation's record of that id (another organisation's reads as absent). */
+export async function ownRow(t: RowSources, orgId: string, id: string): Promise<SingleRead | undefined> {
+  if (t.rows.capacity <= 0) return read(await t.engine.get(orgId, id));
+  const whole = async (key?: RecordKey) => {
+    const row = await t.engine.get(orgId, id);
+    return row ? { row: keep(t, id, String(row.version), row), terms: termsOf(key) } : undefined;
+  };
+  if (!t.rows.has(id)) return whole();
+  const key = await t.storage.trackings.keyOf(orgId, id);
+  if (!key) return undefined;
+  const row = t.rows.get(id, String(key.version));
+  return row ? { row, terms: termsOf(key) } : whole(key);
+}
+
+const read = (row: TrackedRow | undefined): SingleRead | undefined => (row ? { row } : undefined);
