@@ -15,7 +15,7 @@
 
 use crate::graph::Graph;
 use crate::search::{
-    summarize, summarize_river, Objective, Query, River, RiverSummary, Searcher, Status,
+    summarize_into, summarize_river, Objective, Query, River, RiverSummary, Searcher, Status,
 };
 use std::cell::RefCell;
 
@@ -390,7 +390,19 @@ fn route_into(
     if status != Status::Found {
         return status as i32;
     }
-    let summary = summarize(g, &from, &to, &route, want_path);
+    // Sea paths copy pre-rounded coordinates (4.9 MB once); the A*-only graphs (river, rail:
+    // 10-13 MB each) keep rounding per query, a small part of their searches' time.
+    if want_path && g.hierarchy.is_some() {
+        g.round_paths();
+    }
+    let summary = summarize_into(
+        g,
+        &from,
+        &to,
+        &route,
+        want_path,
+        std::mem::take(&mut s.path),
+    );
     m[meta::METRES] = route.metres;
     m[meta::COST] = route.cost;
     m[meta::GATE_COUNT] = summary.gates.len() as f64;
@@ -711,8 +723,10 @@ pub unsafe extern "C" fn pr_load_hierarchy(
     STATE.with(|s| {
         let s = &mut *s.borrow_mut();
         let result = match slot(&mut s.graphs, handle) {
-            Some(x) => crate::hierarchy::Hierarchy::decode(&x.graph, bytes, &path)
-                .map(|h| x.graph.hierarchy = Some(h)),
+            Some(x) => crate::hierarchy::Hierarchy::decode(&x.graph, bytes, &path).map(|h| {
+                x.graph.hierarchy = Some(h);
+                x.searcher.hierarchy_changed();
+            }),
             None => Err(format!("no graph loaded under handle {}", handle)),
         };
         match result {
@@ -771,6 +785,23 @@ pub extern "C" fn pr_hierarchy_astar_first(handle: i32, settles: u32) -> i32 {
                 0
             }
             None => -1,
+        }
+    })
+}
+
+/// Builds the top distance table of graph `handle`'s hierarchy for queries closing `closed` now
+/// (the sea router does for its default closures at load; other masks get theirs once frequent:
+/// `hierarchy::TABLE_AFTER`). Returns 0, or -1 when the graph has no hierarchy.
+#[no_mangle]
+pub extern "C" fn pr_hierarchy_table(handle: i32, closed: u32) -> i32 {
+    STATE.with(|s| {
+        let s = &mut *s.borrow_mut();
+        let ready = slot(&mut s.graphs, handle)
+            .map_or(false, |x| x.searcher.prepare_top_table(&x.graph, closed));
+        if ready {
+            0
+        } else {
+            -1
         }
     })
 }

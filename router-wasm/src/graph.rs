@@ -107,6 +107,15 @@ pub struct Graph {
     /// Contraction hierarchy for distance queries (a separate artifact attached after load:
     /// `Hierarchy::decode`); `None` = A* only.
     pub hierarchy: Option<Hierarchy>,
+    /// `geom` and the nodes' `[lat, lng]` rounded as paths show them (`round_paths`), so a path
+    /// copies its points instead of rounding thousands of coordinates per query.
+    pub rounded: Option<Rounded>,
+}
+
+/// Path coordinates rounded to 5 decimals (`search::round_coord`).
+pub struct Rounded {
+    pub geom: Vec<f64>,
+    pub nodes: Vec<f64>,
 }
 
 /// An edge for [`Graph::build`]: endpoints, gate code, intermediate points and zone splits.
@@ -450,6 +459,7 @@ impl Graph {
             grid_point: Vec::new(),
             landmarks: None,
             hierarchy: None,
+            rounded: None,
         }
     }
 
@@ -755,6 +765,19 @@ impl Graph {
         match self.rule_start.get(e..e + 2) {
             Some(w) => &self.rule_id[w[0] as usize..w[1] as usize],
             None => &[],
+        }
+    }
+
+    /// Fills `rounded` (once; the router does it on the first path query of a graph with a
+    /// hierarchy).
+    pub fn round_paths(&mut self) {
+        if self.rounded.is_none() {
+            let round = crate::search::round_coord;
+            let nodes = self.lat.iter().zip(&self.lng);
+            self.rounded = Some(Rounded {
+                geom: self.geom.iter().map(|&v| round(v)).collect(),
+                nodes: nodes.flat_map(|(&a, &b)| [round(a), round(b)]).collect(),
+            });
         }
     }
 

@@ -5,7 +5,8 @@
 //! so for any closed set C, every open path keeps an open representation and the hierarchy is
 //! exact for all closure masks, no core needed. A query skips overlay edges whose mask meets the
 //! closed mask and runs two upward searches with stall-on-demand, pruned by a great-circle bound
-//! to the other end.
+//! to the other end; the highest ranks are not searched but joined through a distance table per
+//! frequent closed mask (`TopTable`).
 //! Built by the data build (data-build/stages/sea-hierarchy.ts, through `pr_hierarchy_build`).
 
 use crate::container;
@@ -35,8 +36,8 @@ pub struct Hierarchy {
     pub ov_len: Vec<f64>,
     /// Original edge id, or `SHORTCUT`.
     pub ov_edge: Vec<u32>,
-    /// A shortcut's two halves (overlay ids, both lower than its own), each joining the
-    /// contracted middle node to one end.
+    /// A shortcut's two halves (overlay ids, both lower than its own), joining the contracted
+    /// middle node to `ov_a` and to `ov_b`.
     pub ov_c1: Vec<u32>,
     pub ov_c2: Vec<u32>,
     /// Per node, overlay edges to higher-ranked nodes.
@@ -46,9 +47,15 @@ pub struct Hierarchy {
     pub rank: Vec<u32>,
     /// A* settles a distance query tries before the hierarchy (`ASTAR_FIRST_SETTLES`; 0 = none).
     pub astar_first: u32,
+    /// How many of the highest ranks form the top whose distance tables replace the search there
+    /// (`top_size`; 0 = none).
+    pub top: u32,
     // Derived at load, for the query's inner loop: the upward lists indexed by rank, so the
     // upper levels every query walks sit together in memory.
     order: Vec<u32>,
+    /// Unit vector of each rank's node: the goal-pruning bound reads it in rank order instead of
+    /// through `order` into `Graph::xyz` (two random reads per queued node).
+    q_xyz: Vec<[f64; 3]>,
     q_start: Vec<u32>,
     /// Per upward edge, in separate arrays so the query's scan reads 12 bytes per edge: the
     /// head's rank (| `GATED` when the edge has a gate bit), metres, the gate bits.
@@ -58,12 +65,16 @@ pub struct Hierarchy {
     /// Per upward edge: its overlay id and the rank it leaves from (path unpacking only).
     q_ov: Vec<u32>,
     q_tail: Vec<u32>,
-    /// Per overlay edge that is an original edge: its graph arc leaving `ov_a` and leaving `ov_b`.
-    ov_arc: Vec<[u32; 2]>,
+    /// Per overlay edge, what unpacking reads, in one place: a shortcut's `[a, b, c1, c2]` (`c1`
+    /// joins the middle node to `a`, `c2` to `b`), an original edge's `[a | ORIGINAL, b, its arc
+    /// leaving a, its arc leaving b]`.
+    ov_unpack: Vec<[u32; 4]>,
 }
 
 /// Flag on `q_head`: the edge has gate bits (`q_mask`), so a closed mask may skip it.
 const GATED: u32 = 1 << 31;
+/// Flag on `ov_unpack[i][0]`: an original edge.
+const ORIGINAL: u32 = 1 << 31;
 
 /// An overlay edge while contracting.
 struct Work {
@@ -391,6 +402,8 @@ impl Hierarchy {
         for (v, &r) in self.rank.iter().enumerate() {
             self.order[r as usize] = v as u32;
         }
+        self.q_xyz = self.order.iter().map(|&v| g.xyz[v as usize]).collect();
+        self.top = top_size(n);
         self.q_start = Vec::with_capacity(n + 1);
         self.q_start.push(0);
         assert!(n < GATED as usize, "too many nodes for a hierarchy");
@@ -421,10 +434,13 @@ impl Hierarchy {
                 .find(|&a| g.arc_edge[a as usize] >> 1 == e)
                 .expect("edge leaves its endpoint")
         };
-        self.ov_arc = (0..self.ov_a.len())
-            .map(|i| match self.ov_edge[i] {
-                SHORTCUT => [0, 0],
-                e => [arc_from(self.ov_a[i], e), arc_from(self.ov_b[i], e)],
+        self.ov_unpack = (0..self.ov_a.len())
+            .map(|i| {
+                let (a, b) = (self.ov_a[i], self.ov_b[i]);
+                match self.ov_edge[i] {
+                    SHORTCUT => [a, b, self.ov_c1[i], self.ov_c2[i]],
+                    e => [a | ORIGINAL, b, arc_from(a, e), arc_from(b, e)],
+                }
             })
             .collect();
     }
@@ -537,7 +553,12 @@ impl Hierarchy {
                 (h.ov_a[i] as usize) < n
                     && (h.ov_b[i] as usize) < n
                     && if h.ov_edge[i] == SHORTCUT {
-                        (h.ov_c1[i] as usize) < i && (h.ov_c2[i] as usize) < i
+                        let (c1, c2) = (h.ov_c1[i] as usize, h.ov_c2[i] as usize);
+                        // Each half joins the middle node to its end (unpacking relies on it).
+                        c1 < i
+                            && c2 < i
+                            && (h.ov_a[c1] == h.ov_a[i] || h.ov_b[c1] == h.ov_a[i])
+                            && (h.ov_a[c2] == h.ov_b[i] || h.ov_b[c2] == h.ov_b[i])
                     } else {
                         // An original edge joins its graph edge's ends (its arcs are found
                         // at load).
@@ -556,22 +577,30 @@ impl Hierarchy {
     }
 
     /// Appends the graph arcs (CSR arc indices) of overlay edge `i` walked from node `x`;
-    /// `stack` is scratch (pending halves and the node each is walked from).
-    fn unpack(&self, i: u32, x: u32, stack: &mut Vec<(u32, u32)>, out: &mut Vec<u32>) {
+    /// `stack` is scratch (pending halves, walked in turn from where the last arc ended).
+    fn unpack(&self, i: u32, x: u32, stack: &mut Vec<u32>, out: &mut Vec<u32>) {
         stack.clear();
-        stack.push((i, x));
-        while let Some((i, x)) = stack.pop() {
-            let i = i as usize;
-            if self.ov_edge[i] != SHORTCUT {
-                out.push(self.ov_arc[i][usize::from(self.ov_a[i] != x)]);
-                continue;
+        stack.push(i);
+        let mut at = x;
+        while let Some(i) = stack.pop() {
+            let [a, b, c, d] = self.ov_unpack[i as usize];
+            if a & ORIGINAL != 0 {
+                let a = a & !ORIGINAL;
+                if a == at {
+                    out.push(c);
+                    at = b;
+                } else {
+                    out.push(d);
+                    at = a;
+                }
+            } else if a == at {
+                // The half touching `at` first.
+                stack.push(d);
+                stack.push(c);
+            } else {
+                stack.push(c);
+                stack.push(d);
             }
-            let (c1, c2) = (self.ov_c1[i], self.ov_c2[i]);
-            // The half touching x goes first; the middle node is its other end.
-            let touches = |c: u32| self.ov_a[c as usize] == x || self.ov_b[c as usize] == x;
-            let (first, second) = if touches(c1) { (c1, c2) } else { (c2, c1) };
-            stack.push((second, self.across(first, x)));
-            stack.push((first, x));
         }
     }
 
@@ -598,6 +627,9 @@ const NOT_QUEUED: u32 = u32::MAX;
 /// the stale pops.
 struct Side {
     dist: Vec<f64>,
+    /// Goal-pruning bound of each queued node (metres to the other end's snap point, at least),
+    /// computed when it is queued, read again when it is settled.
+    bound: Vec<f64>,
     /// Index into `q_head` of the upward edge into the node, or `SOURCE - link` for an anchor's
     /// link node.
     parent: Vec<u32>,
@@ -611,6 +643,7 @@ impl Side {
     fn new(n: usize) -> Side {
         Side {
             dist: vec![f64::INFINITY; n],
+            bound: vec![0.0; n],
             parent: vec![SOURCE; n],
             pos: vec![NOT_QUEUED; n],
             touched: Vec::new(),
@@ -715,12 +748,198 @@ pub struct ChRoute {
     pub budget_exhausted: bool,
 }
 
+/// Top ranks with distance tables: at most this many. The sea graph's top is dense: its 1,000
+/// highest ranks held half of a long route's settles and most of its edge scans. Natively, over
+/// the bench's port pairs: 1,000 ranks cut the search by a third, 1,500 by 45%, 2,000 by half
+/// (32 MB a table).
+pub const TOP_RANKS: u32 = 1500;
+/// Tables kept per search (one per closed mask; the least recently used goes first): 18 MB each
+/// with 1,500 top ranks.
+const MAX_TABLES: usize = 4;
+/// A closed mask gets its table on its this-many-th query: a table takes 70-110 ms to build in
+/// router.wasm and saves 20-60 µs a query, so a mask used now and then (a caller's own set of
+/// avoided passages, an alternative's closure) is searched without one. The router builds the
+/// default mask's at load (`ChSearch::prepare`).
+pub const TABLE_AFTER: u32 = 1000;
+/// Closed masks counted towards `TABLE_AFTER` (the counts start over past it).
+const MAX_COUNTED: usize = 64;
+
+/// The top size for a graph of `n` nodes: `TOP_RANKS`, or an eighth of a small graph (tests then
+/// walk both the search and the tables).
+pub fn top_size(n: usize) -> u32 {
+    TOP_RANKS.min((n / 8) as u32)
+}
+
+/// Shortest distances between the top ranks for one closed mask.
+struct TopTable {
+    closed: u32,
+    /// Each top index's (rank - first top rank) slot in `dist`: top nodes along a Hilbert curve,
+    /// so the few a query reaches near one end share cache lines of a row.
+    slot: Vec<u32>,
+    /// The top index of each slot.
+    index: Vec<u32>,
+    /// Row `slot[a]`, column `slot[b]`: metres from top index `a` to `b`; symmetric.
+    dist: Vec<f64>,
+}
+
+impl TopTable {
+    /// From the highest rank down: a shortest route from `v` to a higher `w` has an up-down form
+    /// (open edges only, for any closed mask: see the module comment) that leaves `v` upwards, so
+    /// its length is the least of an open upward edge `v`-`u` plus the distance `u`-`w`, both ends
+    /// higher than `v` and known already. One pass over the top's upward edges per row: 70 ms
+    /// natively, 70-110 ms in router.wasm, where a Dijkstra from every top node took half a
+    /// second. The edge each route starts with is not kept (2 MB more per table): unpacking finds
+    /// it again (`TopTable::first_edge`).
+    fn build(h: &Hierarchy, closed: u32) -> TopTable {
+        let n = h.order.len();
+        let k = h.top as usize;
+        let base = n - k;
+        let mut dist = vec![f64::INFINITY; k * k];
+        for v in (0..k).rev() {
+            dist[v * k + v] = 0.0;
+            let r = base + v;
+            let edges = h.q_start[r] as usize..h.q_start[r + 1] as usize;
+            for e in edges {
+                if h.q_head[e] & GATED != 0 && h.q_mask[e] & closed != 0 {
+                    continue;
+                }
+                let u = (h.q_head[e] & !GATED) as usize - base;
+                let len = h.q_len[e];
+                let (row, rest) = dist.split_at_mut((v + 1) * k);
+                let row = &mut row[v * k + v + 1..];
+                let via = &rest[(u - v - 1) * k + v + 1..(u - v) * k];
+                relax_row(row, via, len);
+            }
+            for w in v + 1..k {
+                dist[w * k + v] = dist[v * k + w];
+            }
+        }
+        let key = |i: usize| {
+            let p = &h.q_xyz[base + i];
+            let lat = p[2].clamp(-1.0, 1.0).asin().to_degrees();
+            let lng = p[1].atan2(p[0]).to_degrees();
+            hilbert(
+                ((lng + 180.0) * 180.0) as u32,
+                ((lat + 90.0) * 360.0) as u32,
+            )
+        };
+        let mut index: Vec<u32> = (0..k as u32).collect();
+        index.sort_by_key(|&i| key(i as usize));
+        let mut slot = vec![0u32; k];
+        for (s, &i) in index.iter().enumerate() {
+            slot[i as usize] = s as u32;
+        }
+        // In place: a second matrix would double the build's memory peak (and WebAssembly memory
+        // never shrinks). Each row's columns through a scratch row, then the rows along their
+        // cycles (position j takes the row of index[j]).
+        let mut scratch = vec![0.0; k];
+        for row in dist.chunks_exact_mut(k) {
+            for (b, &d) in row.iter().enumerate() {
+                scratch[slot[b] as usize] = d;
+            }
+            row.copy_from_slice(&scratch);
+        }
+        let mut placed = vec![false; k];
+        for start in 0..k {
+            if placed[start] {
+                continue;
+            }
+            scratch.copy_from_slice(&dist[start * k..(start + 1) * k]);
+            let mut j = start;
+            loop {
+                placed[j] = true;
+                let from = index[j] as usize;
+                if from == start {
+                    dist[j * k..(j + 1) * k].copy_from_slice(&scratch);
+                    break;
+                }
+                dist.copy_within(from * k..(from + 1) * k, j * k);
+                j = from;
+            }
+        }
+        TopTable {
+            closed,
+            slot,
+            index,
+            dist,
+        }
+    }
+
+    /// Metres between top ranks `a` and `b` (`base`: the first top rank).
+    fn get(&self, base: u32, a: u32, b: u32) -> f64 {
+        let k = self.index.len();
+        let (a, b) = (
+            self.slot[(a - base) as usize],
+            self.slot[(b - base) as usize],
+        );
+        self.dist[a as usize * k + b as usize]
+    }
+
+    /// The upward edge (`q_head` index) a shortest route from top rank `lo` to a higher `hi`
+    /// starts with: the first open one whose length plus the table's distance from its head is
+    /// the table's distance, the very sum `build` kept (so the same edge it would have recorded).
+    fn first_edge(&self, h: &Hierarchy, lo: u32, hi: u32) -> usize {
+        let base = (h.order.len() - self.index.len()) as u32;
+        let want = self.get(base, lo, hi);
+        (h.q_start[lo as usize] as usize..h.q_start[lo as usize + 1] as usize)
+            .find(|&e| {
+                let open = h.q_head[e] & GATED == 0 || h.q_mask[e] & self.closed == 0;
+                open && h.q_len[e] + self.get(base, h.q_head[e] & !GATED, hi) == want
+            })
+            .expect("a table route starts with an upward edge")
+    }
+}
+
+/// `row[i] = min(row[i], len + via[i])`: the table build's inner loop (it reads a whole row
+/// of another top node per upward edge: bound by memory reads, about 40 million of them).
+fn relax_row(row: &mut [f64], via: &[f64], len: f64) {
+    for (d, &du) in row.iter_mut().zip(via) {
+        let c = len + du;
+        if c < *d {
+            *d = c;
+        }
+    }
+}
+
+/// Position of cell (x, y) of a 2^16 x 2^16 grid along a Hilbert curve.
+fn hilbert(mut x: u32, mut y: u32) -> u64 {
+    let n = 1u32 << 16;
+    let (mut d, mut s) = (0u64, n / 2);
+    while s > 0 {
+        let (rx, ry) = (u32::from(x & s != 0), u32::from(y & s != 0));
+        d += u64::from(s) * u64::from(s) * u64::from((3 * rx) ^ ry);
+        if ry == 0 {
+            if rx == 1 {
+                x = n - 1 - x;
+                y = n - 1 - y;
+            }
+            std::mem::swap(&mut x, &mut y);
+        }
+        s /= 2;
+    }
+    d
+}
+
+/// Where the two searches meet: at a node (a rank), or at two top nodes (table slots) joined by
+/// the table.
+#[derive(Clone, Copy)]
+enum Meet {
+    Node(u32),
+    Top(u32, u32),
+}
+
 /// Both directions' state, kept between queries.
 pub struct ChSearch {
     fwd: Side,
     bwd: Side,
     /// Upward edges (`q_edge` indices) that improve their head, while a node is scanned.
     relax: Vec<u32>,
+    /// Top nodes (table slots) each side settled, with their labels (forward, backward).
+    entries: [Vec<(u32, f64)>; 2],
+    /// Most recently used last.
+    tables: Vec<TopTable>,
+    /// Queries per closed mask without a table yet.
+    counts: Vec<(u32, u32)>,
 }
 
 impl ChSearch {
@@ -729,7 +948,57 @@ impl ChSearch {
             fwd: Side::new(n),
             bwd: Side::new(n),
             relax: Vec::new(),
+            entries: [Vec::new(), Vec::new()],
+            tables: Vec::new(),
+            counts: Vec::new(),
         }
+    }
+
+    /// Builds the top table for `closed` now unless it has one (the least recently used table
+    /// goes when there are `MAX_TABLES`).
+    pub fn prepare(&mut self, h: &Hierarchy, closed: u32) {
+        let k = h.top as usize;
+        self.tables.retain(|t| t.index.len() == k);
+        if k > 0 && !self.tables.iter().any(|t| t.closed == closed) {
+            if self.tables.len() == MAX_TABLES {
+                self.tables.remove(0);
+            }
+            self.tables.push(TopTable::build(h, closed));
+        }
+    }
+
+    /// The closed masks with a top table, the most recently used last.
+    pub fn table_masks(&self) -> Vec<u32> {
+        self.tables.iter().map(|t| t.closed).collect()
+    }
+
+    /// The top table for `closed` (the last one), if it has one or has now earned one.
+    fn table(&mut self, h: &Hierarchy, closed: u32) -> bool {
+        // A table is for one top size (tests change `top` between queries).
+        let k = h.top as usize;
+        self.tables.retain(|t| t.index.len() == k);
+        if let Some(i) = self.tables.iter().position(|t| t.closed == closed) {
+            let t = self.tables.remove(i);
+            self.tables.push(t);
+            return true;
+        }
+        let count = match self.counts.iter_mut().find(|c| c.0 == closed) {
+            Some(c) => c,
+            None => {
+                if self.counts.len() == MAX_COUNTED {
+                    self.counts.clear();
+                }
+                self.counts.push((closed, 0));
+                self.counts.last_mut().expect("just pushed")
+            }
+        };
+        count.1 += 1;
+        if count.1 < TABLE_AFTER {
+            return false;
+        }
+        self.counts.retain(|c| c.0 != closed);
+        self.prepare(h, closed);
+        true
     }
 
     /// Shortest distance route between seeded link nodes (`(node, link metres)` per anchor link),
@@ -738,7 +1007,6 @@ impl ChSearch {
     #[allow(clippy::too_many_arguments)]
     pub fn route(
         &mut self,
-        g: &Graph,
         h: &Hierarchy,
         from: &[(u32, f64)],
         to: &[(u32, f64)],
@@ -753,18 +1021,33 @@ impl ChSearch {
         );
         self.fwd.reset();
         self.bwd.reset();
-        let mut meet: Option<u32> = None;
+        self.entries[0].clear();
+        self.entries[1].clear();
+        let n = h.order.len() as u32;
+        let k = h.top;
+        let base = n - k;
+        let table = if k > 0 && self.table(h, closed) {
+            self.tables.last()
+        } else {
+            None
+        };
+        let mut meet: Option<Meet> = None;
         // Nodes are ranks from here on (see `Hierarchy::derive`).
+        // A side's bound is to the other side's end.
+        let bound = |r: u32, goal: &[f64; 3]| chord_bound_m(chord(&h.q_xyz[r as usize], goal));
         for (i, &(v, c)) in from.iter().enumerate() {
-            self.fwd.set(h.rank[v as usize], c, SOURCE - i as u32);
+            let v = h.rank[v as usize];
+            self.fwd.bound[v as usize] = bound(v, ends[1]);
+            self.fwd.set(v, c, SOURCE - i as u32);
         }
         for (i, &(v, c)) in to.iter().enumerate() {
             let v = h.rank[v as usize];
+            self.bwd.bound[v as usize] = bound(v, ends[0]);
             if self.bwd.set(v, c, SOURCE - i as u32) {
                 let f = self.fwd.dist[v as usize];
                 if f + c < best {
                     best = f + c;
-                    meet = Some(v);
+                    meet = Some(Meet::Node(v));
                 }
             }
         }
@@ -803,8 +1086,27 @@ impl ChSearch {
             // the other end's snap point (the bound A* uses), so when that reaches the best
             // route, u cannot lead to a shorter one (best only falls). Exact: the answer is the
             // same route, with a fraction of the settles.
-            let goal = ends[usize::from(forward)];
-            if du + chord_bound_m(chord(&g.xyz[h.order[ui] as usize], goal)) >= best {
+            if du + side.bound[ui] >= best {
+                continue;
+            }
+            if let Some(t) = table.filter(|_| u >= base) {
+                // A top rank: not scanned; the table joins it to every top rank the other side
+                // reached (a shortest route through the top enters it once on each side).
+                let a = t.slot[(u - base) as usize];
+                let row = &t.dist[a as usize * k as usize..(a as usize + 1) * k as usize];
+                let side_i = usize::from(!forward);
+                for &(b, db) in &self.entries[1 - side_i] {
+                    let total = du + row[b as usize] + db;
+                    if total < best {
+                        best = total;
+                        meet = Some(if forward {
+                            Meet::Top(a, b)
+                        } else {
+                            Meet::Top(b, a)
+                        });
+                    }
+                }
+                self.entries[side_i].push((a, du));
                 continue;
             }
             let (first, end) = (h.q_start[ui] as usize, h.q_start[ui + 1] as usize);
@@ -834,15 +1136,16 @@ impl ChSearch {
                 let head = h.q_head[k as usize] & !GATED;
                 let dv = du + h.q_len[k as usize];
                 // The same pruning before queueing: a meeting at head would not beat best either.
-                if dv + chord_bound_m(chord(&g.xyz[h.order[head as usize] as usize], goal)) >= best
-                {
+                let b = bound(head, ends[usize::from(forward)]);
+                if dv + b >= best {
                     continue;
                 }
+                side.bound[head as usize] = b;
                 if side.set(head, dv, k) {
                     let total = dv + other.dist[head as usize];
                     if total < best {
                         best = total;
-                        meet = Some(head);
+                        meet = Some(Meet::Node(head));
                     }
                 }
             }
@@ -850,14 +1153,22 @@ impl ChSearch {
         out.settled = settled;
         out.best = best;
         if let Some(m) = meet {
-            out.path = Some(self.unpack(h, m));
+            out.path = Some(self.unpack(h, table, m));
         }
         out
     }
 
-    /// The arcs from the source link node through `m` (a rank) to the target link node, and
+    /// The arcs from the source link node through the meeting to the target link node, and
     /// the links.
-    fn unpack(&self, h: &Hierarchy, m: u32) -> (Vec<u32>, usize, usize) {
+    fn unpack(&self, h: &Hierarchy, table: Option<&TopTable>, m: Meet) -> (Vec<u32>, usize, usize) {
+        let base = h.order.len() as u32 - h.top;
+        let (m, m2) = match m {
+            Meet::Node(v) => (v, v),
+            Meet::Top(a, b) => {
+                let t = table.expect("a top meeting has a table");
+                (base + t.index[a as usize], base + t.index[b as usize])
+            }
+        };
         // Parents are upward-edge indices; `q_tail` gives the rank they leave from.
         let mut chain = Vec::new();
         let mut v = m;
@@ -877,7 +1188,29 @@ impl ChSearch {
                 &mut arcs,
             );
         }
-        let mut v = m;
+        if m != m2 {
+            // Through the top: first edges from the lower end of what is left, towards the other.
+            let t = table.expect("a top meeting has a table");
+            let (mut x, mut y) = (m, m2);
+            let mut back = Vec::new();
+            while x != y {
+                let (lo, hi) = if x < y { (x, y) } else { (y, x) };
+                let e = t.first_edge(h, lo, hi);
+                let up = h.q_head[e] & !GATED;
+                if lo == x {
+                    h.unpack(h.q_ov[e], h.order[x as usize], &mut stack, &mut arcs);
+                    x = up;
+                } else {
+                    // Walked from `up` down to y, after the rest.
+                    back.push((e, up));
+                    y = up;
+                }
+            }
+            for &(e, from) in back.iter().rev() {
+                h.unpack(h.q_ov[e], h.order[from as usize], &mut stack, &mut arcs);
+            }
+        }
+        let mut v = m2;
         while self.bwd.parent[v as usize] < SOURCE - 1 {
             let k = self.bwd.parent[v as usize];
             h.unpack(

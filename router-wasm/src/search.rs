@@ -2,7 +2,7 @@
 //! query-time closed gates, per-query edge costs (distance, time, or direction-aware river time,
 //! from edge attributes and query inputs), ALT bounds and a settle budget.
 
-use crate::graph::{chord, chord_bound_m, Anchor, Graph};
+use crate::graph::{chord, chord_bound_m, Anchor, Graph, Rounded};
 use crate::hierarchy::ChSearch;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -581,6 +581,32 @@ impl Searcher {
         (Status::Found, out)
     }
 
+    /// Builds the hierarchy's top table for distance queries closing `closed` now, rather than
+    /// once they are frequent (`hierarchy::TABLE_AFTER`). False when the graph has no hierarchy.
+    pub fn prepare_top_table(&mut self, g: &Graph, closed: u32) -> bool {
+        match &g.hierarchy {
+            Some(h) => {
+                let n = g.node_count();
+                self.ch
+                    .get_or_insert_with(|| ChSearch::new(n))
+                    .prepare(h, closed);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The closed masks whose top tables this searcher holds, the most recently used last.
+    pub fn top_table_masks(&self) -> Vec<u32> {
+        self.ch.as_ref().map_or(Vec::new(), ChSearch::table_masks)
+    }
+
+    /// Drops the hierarchy search state (its top tables were built from the graph's previous
+    /// hierarchy).
+    pub fn hierarchy_changed(&mut self) {
+        self.ch = None;
+    }
+
     /// [`Searcher::route`] for a distance query on a graph with a hierarchy: the same answers
     /// (anchors, one-edge routes, components, budget), found by the hierarchy search.
     fn route_ch(&mut self, g: &Graph, q: &Query) -> (Status, Route) {
@@ -603,7 +629,6 @@ impl Searcher {
         let n = g.node_count();
         let ch = self.ch.get_or_insert_with(|| ChSearch::new(n));
         let r = ch.route(
-            g,
             h,
             &q.from.links,
             &q.to.links,
@@ -852,6 +877,27 @@ impl Summary {
         self.path.push(g.lat[v]);
         self.path.push(g.lng[v]);
     }
+
+    /// A whole edge's points after the node it is entered from, and the node it leaves by, from
+    /// `Graph::rounded`.
+    fn rounded_arc(&mut self, r: &Rounded, g: &Graph, e: usize, reversed: bool, head: usize) {
+        let (lo, hi) = (
+            2 * g.geom_start[e] as usize,
+            2 * g.geom_start[e + 1] as usize,
+        );
+        // Pairs pushed one by one: a two-value `extend_from_slice` is a `memcpy` call in the
+        // WebAssembly build.
+        if reversed {
+            for p in r.geom[lo..hi].chunks_exact(2).rev() {
+                self.path.push(p[0]);
+                self.path.push(p[1]);
+            }
+        } else {
+            self.path.extend_from_slice(&r.geom[lo..hi]);
+        }
+        self.path.push(r.nodes[2 * head]);
+        self.path.push(r.nodes[2 * head + 1]);
+    }
 }
 
 /// Walks along edge `e` from intermediate point `k` (exclusive) to one of its ends (inclusive).
@@ -871,11 +917,45 @@ fn walk_to_end(s: &mut Summary, g: &Graph, e: usize, k: usize, to_from_end: bool
 }
 
 pub fn summarize(g: &Graph, from: &Anchor, to: &Anchor, route: &Route, want_path: bool) -> Summary {
+    summarize_into(g, from, to, route, want_path, Vec::new())
+}
+
+/// [`summarize`] writing the path into `buf` (cleared; a buffer kept between queries saves
+/// allocating and freeing one per query).
+pub fn summarize_into(
+    g: &Graph,
+    from: &Anchor,
+    to: &Anchor,
+    route: &Route,
+    want_path: bool,
+    mut buf: Vec<f64>,
+) -> Summary {
     let mut s = Summary {
         zone_m: vec![0.0; g.zone_count as usize],
         ..Summary::default()
     };
-    let mut path = Summary::default();
+    buf.clear();
+    let mut path = Summary {
+        path: buf,
+        ..Summary::default()
+    };
+    if want_path {
+        // One allocation: the arcs' points and nodes, and the end edges' points at most.
+        let points = |e: u32| (g.geom_start[e as usize + 1] - g.geom_start[e as usize]) as usize;
+        let ends = [from.on_edge, to.on_edge]
+            .iter()
+            .flatten()
+            .map(|&(e, _)| points(e))
+            .sum::<usize>();
+        let arcs = route
+            .arcs
+            .iter()
+            .map(|&a| points(g.arc_edge[a as usize] >> 1) + 1)
+            .sum::<usize>();
+        path.path.reserve(2 * (arcs + ends + 4));
+    }
+    // The part of the path already rounded.
+    let mut rounded = 0..0;
     path.path.push(from.lat);
     path.path.push(from.lng);
     if route.direct {
@@ -893,9 +973,17 @@ pub fn summarize(g: &Graph, from: &Anchor, to: &Anchor, route: &Route, want_path
             s.add_edge(g, e as usize, from.links[route.from_link].1);
             walk_to_end(&mut path, g, e as usize, k as usize, route.from_link == 0);
         }
+        // The arcs' points come rounded when the graph has them so.
+        rounded.start = path.path.len();
         for &a in &route.arcs {
             let e = (g.arc_edge[a as usize] >> 1) as usize;
             s.add_edge(g, e, g.edge_len[e]);
+            if let (true, Some(r)) = (want_path, &g.rounded) {
+                let reversed = g.arc_edge[a as usize] & 1 == 1;
+                path.rounded_arc(r, g, e, reversed, g.arc_head[a as usize] as usize);
+                rounded.end = path.path.len();
+                continue;
+            }
             if want_path {
                 let (lo, hi) = (g.geom_start[e] as usize, g.geom_start[e + 1] as usize);
                 if g.arc_edge[a as usize] & 1 == 1 {
@@ -925,13 +1013,24 @@ pub fn summarize(g: &Graph, from: &Anchor, to: &Anchor, route: &Route, want_path
         }
     }
     if want_path {
-        // 5 decimals (about 1 m): the precision the API shows, done here where it is cheapest.
-        for v in path.path.iter_mut() {
-            *v = round_half_away(*v * 1e5) / 1e5;
+        // 5 decimals (about 1 m): the precision the API shows, done here where it is cheapest;
+        // all but the arcs' points when those came rounded (`rounded` is empty otherwise).
+        let (head, rest) = path.path.split_at_mut(rounded.start.min(rounded.end));
+        for v in head.iter_mut().chain(&mut rest[rounded.len()..]) {
+            *v = round_coord(*v);
         }
-        s.path = path.path;
+    } else {
+        // Empty, but the caller's buffer all the same.
+        path.path.clear();
     }
+    s.path = path.path;
     s
+}
+
+/// A path coordinate as the API shows it: 5 decimals (about 1 m).
+#[inline]
+pub fn round_coord(v: f64) -> f64 {
+    round_half_away(v * 1e5) / 1e5
 }
 
 /// `f64::round` (half away from zero) from floor and compare: the same result, but the WebAssembly

@@ -2,7 +2,7 @@
 //! answers for every closed mask, paths included.
 
 use crate::graph::{haversine_m, EdgeSpec, Graph};
-use crate::hierarchy::Hierarchy;
+use crate::hierarchy::{Hierarchy, TABLE_AFTER};
 use crate::search::{summarize, Objective, Query, Route, Searcher, Status};
 use crate::tests::xorshift;
 
@@ -17,7 +17,8 @@ fn edge(from: u32, to: u32, gate: u8, inner: &[(f64, f64)]) -> EdgeSpec {
 }
 
 /// The same graph twice: A* only, and with its hierarchy attached (answering every query:
-/// these maps are far smaller than the A*-first budget).
+/// these maps are far smaller than the A*-first budget). Its top (an eighth of the nodes) has
+/// distance tables: `run` builds the query's.
 fn pair(nodes: &[(f64, f64)], edges: &[EdgeSpec], gates: u32) -> (Graph, Graph) {
     let plain = Graph::build(0, nodes, edges, gates, 0);
     let mut ch = Graph::build(0, nodes, edges, gates, 0);
@@ -28,9 +29,23 @@ fn pair(nodes: &[(f64, f64)], edges: &[EdgeSpec], gates: u32) -> (Graph, Graph) 
 }
 
 fn run(g: &Graph, from: (f64, f64), to: (f64, f64), closed: u32, budget: u32) -> (Status, Route) {
+    let mut s = Searcher::new(g.node_count());
+    s.prepare_top_table(g, closed);
+    run_on(&mut s, g, from, to, closed, budget)
+}
+
+/// `run` with a searcher kept between queries (and its top tables).
+fn run_on(
+    s: &mut Searcher,
+    g: &Graph,
+    from: (f64, f64),
+    to: (f64, f64),
+    closed: u32,
+    budget: u32,
+) -> (Status, Route) {
     let a = g.snap(from.0, from.1).unwrap();
     let b = g.snap(to.0, to.1).unwrap();
-    Searcher::new(g.node_count()).route(
+    s.route(
         g,
         &Query {
             from: &a,
@@ -49,7 +64,20 @@ fn answer(
     to: (f64, f64),
     closed: u32,
 ) -> (Status, f64, Vec<u32>, Vec<f64>) {
-    let (status, route) = run(g, from, to, closed, 0);
+    let mut s = Searcher::new(g.node_count());
+    s.prepare_top_table(g, closed);
+    answer_on(&mut s, g, from, to, closed)
+}
+
+/// `answer` with a searcher kept between queries.
+fn answer_on(
+    s: &mut Searcher,
+    g: &Graph,
+    from: (f64, f64),
+    to: (f64, f64),
+    closed: u32,
+) -> (Status, f64, Vec<u32>, Vec<f64>) {
+    let (status, route) = run_on(s, g, from, to, closed, 0);
     let a = g.snap(from.0, from.1).unwrap();
     let b = g.snap(to.0, to.1).unwrap();
     if status != Status::Found {
@@ -260,6 +288,43 @@ fn same_edge_unreachable_and_budget() {
     );
 }
 
+/// A 16 x 16 mesh with jittered nodes, some lanes missing, diagonals (many equal-ish
+/// alternatives) and random gates 1-4 on 15% of the edges.
+fn random_mesh(rnd: &mut dyn FnMut() -> f64) -> (Vec<(f64, f64)>, Vec<EdgeSpec>) {
+    let side = 16u32;
+    let mut nodes = Vec::new();
+    for i in 0..side {
+        for j in 0..side {
+            nodes.push((f64::from(i) * 1.5 + rnd(), f64::from(j) * 1.5 + rnd()));
+        }
+    }
+    let gate = |rnd: &mut dyn FnMut() -> f64| {
+        if rnd() < 0.15 {
+            1 + (rnd() * 4.0) as u8
+        } else {
+            0
+        }
+    };
+    let mut edges = Vec::new();
+    for i in 0..side {
+        for j in 0..side {
+            let v = i * side + j;
+            let mid = |a: (f64, f64), b: (f64, f64)| vec![((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0)];
+            if j + 1 < side && rnd() < 0.85 {
+                let inner = mid(nodes[v as usize], nodes[v as usize + 1]);
+                edges.push(edge(v, v + 1, gate(rnd), &inner));
+            }
+            if i + 1 < side && rnd() < 0.85 {
+                edges.push(edge(v, v + side, gate(rnd), &[]));
+            }
+            if i + 1 < side && j + 1 < side && rnd() < 0.3 {
+                edges.push(edge(v, v + side + 1, gate(rnd), &[]));
+            }
+        }
+    }
+    (nodes, edges)
+}
+
 /// Random meshes with random gates (diagonals make many equal-ish alternatives): for every
 /// closed mask the hierarchy gives A*'s metres, gates and path.
 #[test]
@@ -270,43 +335,17 @@ fn hierarchy_matches_astar_on_random_meshes() {
         0xdead_beef_cafe_f00d,
     ] {
         let mut rnd = xorshift(seed);
-        let side = 16u32;
-        let mut nodes = Vec::new();
-        for i in 0..side {
-            for j in 0..side {
-                nodes.push((f64::from(i) * 1.5 + rnd(), f64::from(j) * 1.5 + rnd()));
-            }
-        }
-        let gate = |rnd: &mut dyn FnMut() -> f64| {
-            if rnd() < 0.15 {
-                1 + (rnd() * 4.0) as u8
-            } else {
-                0
-            }
-        };
-        let mut edges = Vec::new();
-        for i in 0..side {
-            for j in 0..side {
-                let v = i * side + j;
-                let mid =
-                    |a: (f64, f64), b: (f64, f64)| vec![((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0)];
-                if j + 1 < side && rnd() < 0.85 {
-                    let inner = mid(nodes[v as usize], nodes[v as usize + 1]);
-                    edges.push(edge(v, v + 1, gate(&mut rnd), &inner));
-                }
-                if i + 1 < side && rnd() < 0.85 {
-                    edges.push(edge(v, v + side, gate(&mut rnd), &[]));
-                }
-                if i + 1 < side && j + 1 < side && rnd() < 0.3 {
-                    edges.push(edge(v, v + side + 1, gate(&mut rnd), &[]));
-                }
-            }
-        }
+        let (nodes, edges) = random_mesh(&mut rnd);
         let (plain, mut ch) = pair(&nodes, &edges, 4);
+        let top = ch.hierarchy.as_ref().unwrap().top;
+        assert_eq!(top, 32);
         for round in 0..600 {
-            // Then A* first with a budget it often exhausts, handing over to the hierarchy.
+            let h = ch.hierarchy.as_mut().unwrap();
+            // The search alone, without the top's tables; then A* first with a budget it often
+            // exhausts, handing over to the hierarchy (with tables).
+            h.top = if (200..300).contains(&round) { 0 } else { top };
             if round == 300 {
-                ch.hierarchy.as_mut().unwrap().astar_first = 40;
+                h.astar_first = 40;
             }
             let p = |rnd: &mut dyn FnMut() -> f64| (rnd() * 24.0, rnd() * 24.0);
             let (from, to) = (p(&mut rnd), p(&mut rnd));
@@ -329,6 +368,51 @@ fn hierarchy_matches_astar_on_random_meshes() {
             assert_eq!(want.3, got.3, "path");
         }
     }
+}
+
+/// One searcher over many closed masks, as the router keeps it: tables built ahead for some,
+/// earned after `TABLE_AFTER` queries by another, the least recently used dropped past four.
+/// Every answer is still A*'s (a query never reads another mask's table), with paths copied from
+/// the graph's pre-rounded coordinates.
+#[test]
+fn one_searcher_keeps_a_table_per_closed_mask() {
+    let mut rnd = xorshift(0x0bad_5eed_1234_4321);
+    let (nodes, edges) = random_mesh(&mut rnd);
+    let (plain, mut ch) = pair(&nodes, &edges, 4);
+    ch.round_paths();
+    let mut s = Searcher::new(ch.node_count());
+    for closed in [0, 1, 2, 4, 8] {
+        s.prepare_top_table(&ch, closed);
+    }
+    assert_eq!(s.top_table_masks(), vec![1, 2, 4, 8]);
+    // Mask 5 is asked every other query; the others take turns.
+    let others = [1, 2, 4, 8, 0, 6];
+    let rounds = TABLE_AFTER as usize + 50;
+    for i in 0..2 * rounds {
+        let closed = if i % 2 == 0 { 5 } else { others[i / 2 % 6] };
+        let p = |rnd: &mut dyn FnMut() -> f64| (rnd() * 24.0, rnd() * 24.0);
+        let (from, to) = (p(&mut rnd), p(&mut rnd));
+        let want = answer(&plain, from, to, closed);
+        let got = answer_on(&mut s, &ch, from, to, closed);
+        assert_eq!(want.0, got.0, "{:?} -> {:?} closed {}", from, to, closed);
+        assert!((want.1 - got.1).abs() < 1e-6, "{} vs {}", want.1, got.1);
+        assert_eq!(want.2, got.2, "gates");
+        assert_eq!(want.3, got.3, "path");
+        let has_5 = s.top_table_masks().contains(&5);
+        assert_eq!(has_5, i / 2 + 1 >= TABLE_AFTER as usize, "query {}", i);
+    }
+    // 5 joined the four built ahead and one of those went; 6 was asked too rarely for one.
+    let masks = s.top_table_masks();
+    assert_eq!(masks.len(), 4);
+    assert!(masks.contains(&5) && !masks.contains(&6), "{:?}", masks);
+    // Tables for a top of another size are dropped, not read.
+    ch.hierarchy.as_mut().unwrap().top = 16;
+    let (from, to) = ((1.0, 1.0), (22.0, 20.0));
+    assert_eq!(
+        answer_on(&mut s, &ch, from, to, 5),
+        answer(&plain, from, to, 5)
+    );
+    assert!(s.top_table_masks().is_empty());
 }
 
 #[test]
