@@ -190,8 +190,35 @@ abstract class BaseStorage implements Storage {
   }
 }
 
-/** Whose turn it is, per SQLite file: connections to one file in one process take turns too. */
-const turns = new Map<string, { tail: Promise<void> }>();
+/**
+ * Whose turn it is, per SQLite file (connections to one file in one process take turns too): held
+ * or not, and the units waiting for it, first come first served. A unit hands the turn straight to
+ * the next one.
+ */
+class Turn {
+  private held = false;
+  private readonly waiting: (() => void)[] = [];
+
+  get idle(): boolean {
+    return !this.held;
+  }
+
+  /** Takes the turn now when idle (undefined), else when the units before have had theirs. */
+  take(): Promise<void> | undefined {
+    if (!this.held) {
+      this.held = true;
+      return undefined;
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  pass(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.held = false;
+  }
+}
+const turns = new Map<string, Turn>();
 
 /**
  * SQLite: one connection per process. An async unit of work leaves the connection between its
@@ -201,32 +228,52 @@ const turns = new Map<string, { tail: Promise<void> }>();
  * lock, so the other connection's open transaction could never commit.
  */
 class SqliteStorage extends BaseStorage {
-  private readonly turn: { tail: Promise<void> };
+  private readonly turn: Turn;
 
   constructor(private readonly opened: OpenDb) {
     super(opened.db, schema, sqliteDialect);
     const shared = opened.file === null ? undefined : turns.get(opened.file);
-    this.turn = shared ?? { tail: Promise.resolve() };
+    this.turn = shared ?? new Turn();
     if (opened.file !== null && !shared) turns.set(opened.file, this.turn);
   }
 
   private async exclusive<T>(work: () => Promise<T>): Promise<T> {
     this.refuseInside();
-    const before = this.turn.tail;
-    let done!: () => void;
-    this.turn.tail = new Promise((resolve) => {
-      done = resolve;
-    });
-    await before;
+    await this.turn.take();
     try {
       return await guarded(work);
     } finally {
-      done();
+      this.turn.pass();
     }
   }
 
   protected run<T>(query: (db: Db) => Promise<T> | T): Promise<T> {
-    return this.exclusive(async () => query(this.db));
+    this.refuseInside();
+    if (!this.turn.idle) return this.exclusive(async () => query(this.db));
+    // An idle connection: the statement starts now, without the queue's promises (about 4 us of a
+    // 30 us cached read, bench/tracking.ts); the turn is held until the query has settled.
+    this.turn.take();
+    let result: Promise<T> | T;
+    try {
+      result = query(this.db);
+    } catch (err) {
+      this.turn.pass();
+      return Promise.reject(storageError(err));
+    }
+    if (!isThenable(result)) {
+      this.turn.pass();
+      return Promise.resolve(result);
+    }
+    return result.then(
+      (value) => {
+        this.turn.pass();
+        return value;
+      },
+      (err) => {
+        this.turn.pass();
+        throw storageError(err);
+      },
+    );
   }
 
   protected atomic<T>(work: (db: Db) => Promise<T>): Promise<T> {
@@ -255,8 +302,10 @@ class SqliteStorage extends BaseStorage {
   }
 
   async close(): Promise<void> {
-    await this.turn.tail;
+    // After the units queued before it; the connection is gone for any after.
+    await this.turn.take();
     this.opened.close();
+    this.turn.pass();
   }
 }
 
@@ -293,4 +342,8 @@ export function sqliteStorage(opened: OpenDb): Storage {
 
 export function postgresStorage(opened: OpenPg): Storage {
   return new PostgresStorage(opened);
+}
+
+function isThenable<T>(value: Promise<T> | T): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
 }
