@@ -56,8 +56,11 @@ export function successBody(def: ProductDef, data: unknown, tookMs: number): Rec
 const VERSION_JSON = JSON.stringify(API_VERSION);
 
 /** The text of successBody(def, data, tookMs) before and after the data's. */
+/** The distance envelope carries meta.took_ms, so its text changes at every answer; no other does. */
+const timed = (def: ProductDef) => def.id === "distance";
+
 function envelopeAround(def: ProductDef, tookMs: number): [string, string] {
-  if (def.id === "distance") return ['{"data":', `,"meta":{"took_ms":${JSON.stringify(tookMs)}}}`];
+  if (timed(def)) return ['{"data":', `,"meta":{"took_ms":${JSON.stringify(tookMs)}}}`];
   if (def.family === "data") return ['{"data":', "}"];
   return def.versioned
     ? [`{"api_version":${VERSION_JSON},"ok":true,"data":`, "}"]
@@ -76,8 +79,7 @@ export function successJson(
   if (written?.body && written.product === def.id) return written.body;
   // Buffer.concat: a few times faster than setting each piece from script (a page has hundreds).
   const body = Buffer.concat([UTF8.encode(open), ...data.json, UTF8.encode(close)]);
-  // took_ms (distance) changes at every answer; every other envelope is the same text.
-  if (def.id === "distance") return body;
+  if (timed(def)) return body;
   if (written?.product !== def.id) {
     data.written = { product: def.id };
     return body;
