@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { buildApps } from "../api/app.ts";
 import { bootstrap } from "../api/bootstrap.ts";
 import { loadConfig } from "../api/config.ts";
+import type { SingleRead } from "../api/ocean/record-reads.ts";
 import type { ListItem, Timeline } from "../api/ocean/records.ts";
 import { ON_TIME_DAYS } from "../api/ocean/services.ts";
 import { VersionedCache } from "../api/ocean/versioned-cache.ts";
@@ -135,21 +136,33 @@ async function measureAll(running: FullPlatform): Promise<void> {
   /**
    * Requests per second of each row, measured in turns of SLICE_MS so that the load other work puts
    * on the machine falls on every row alike: the ratios compare figures taken at the same moments.
-   * A row reads with the lookups' milestone cache on or off (the figures before it, in this run).
+   * A row reads with the caches on or off (the figures before them, in this run); `changing` turns
+   * off only the caches kept under the database's change token, which is what every read pays when
+   * something in the database changed since the last one (a writer at work).
    */
   async function measureInTurns(
-    list: Array<{ name: string; path: (i: number) => string; cached: boolean; warm?: number }>,
+    list: Array<{
+      name: string;
+      path: (i: number) => string;
+      cached: boolean;
+      changing?: boolean;
+      warm?: number;
+    }>,
   ): Promise<number[]> {
-    const { rows, timelines, lookups, listItems, listPages } = running.tracking;
+    const { rows, reads, timelines, lookups, listItems, listPages, quietPages } = running.tracking;
     const off = {
       rows: new VersionedCache<TrackedRow>(0),
+      reads: new VersionedCache<SingleRead>(0),
+      quietPages: new VersionedCache<RenderedJson>(0),
       timelines: new VersionedCache<Timeline>(0),
       lookups: new VersionedCache<RenderedJson>(0),
       listItems: new VersionedCache<ListItem>(0),
       listPages: new VersionedCache<RenderedJson>(0),
     };
-    const use = (cached: boolean) => {
+    const use = (cached: boolean, changing = false) => {
       running.tracking.rows = cached ? rows : off.rows;
+      running.tracking.reads = cached && !changing ? reads : off.reads;
+      running.tracking.quietPages = cached && !changing ? quietPages : off.quietPages;
       running.tracking.timelines = cached ? timelines : off.timelines;
       running.tracking.lookups = cached ? lookups : off.lookups;
       running.tracking.listItems = cached ? listItems : off.listItems;
@@ -157,13 +170,13 @@ async function measureAll(running: FullPlatform): Promise<void> {
     };
     const state = list.map(() => ({ n: 0, ms: 0 }));
     for (const row of list) {
-      use(row.cached);
+      use(row.cached, row.changing);
       for (let i = 0; i < (row.warm ?? 200); i++) await (await call(row.path(i))).arrayBuffer();
     }
     const end = performance.now() + SECONDS * 1000 * list.length;
     while (performance.now() < end) {
       for (const [k, row] of list.entries()) {
-        use(row.cached);
+        use(row.cached, row.changing);
         const s = state[k]!;
         const start = performance.now();
         while (performance.now() - start < SLICE_MS) {
@@ -219,7 +232,18 @@ async function measureAll(running: FullPlatform): Promise<void> {
       { name: `list page after 500 rows${tag}`, cached, path: () => `/v1/containers?cursor=${deepCursor}` },
     ];
   });
-  const list = [{ name: "keyed no-op", cached: true, path: () => "/v1/account" }, ...lookupRows, ...listRows];
+  // The same reads when the database changed since the last one: the change-token caches miss and
+  // the record versions decide.
+  const changingRows = [
+    { ...lookupRows[2]!, name: `lookup ${HOT} hot, db changing`, changing: true },
+    { ...listRows[0]!, name: "list first page (50), db changing", changing: true },
+  ];
+  const list = [
+    { name: "keyed no-op", cached: true, path: () => "/v1/account" },
+    ...lookupRows,
+    ...listRows,
+    ...changingRows,
+  ];
   const rates = await measureInTurns(list);
   const baseline = rates[0]!;
   const rows = list.slice(1).map((row, k): [string, number] => [row.name, rates[k + 1]!]);

@@ -30,6 +30,8 @@ export interface OpenDb {
   file: string | null;
   /** Changes whenever another connection (the CLI, another process) commits: a cheap cache validator. */
   dataVersion(): number;
+  /** Storage.changeToken. */
+  changeToken(): string;
   close(): void;
 }
 
@@ -61,10 +63,16 @@ export function openWith(client: SyncSqliteClient, migrationsFolder: string, fil
   const db = new BaseSQLiteDatabase("sync", dialect, session, relational) as unknown as Db;
   migrate(client, migrationsFolder);
   const version = client.prepare("PRAGMA data_version");
+  // total_changes: rows this connection wrote (data_version never moves for its own commits).
+  const token = client.prepare("SELECT data_version, total_changes() FROM pragma_data_version");
   return {
     db,
     file,
     dataVersion: () => Number(version.values()[0]![0]),
+    changeToken: () => {
+      const [committed, written] = token.values()[0]!;
+      return `${committed}:${written}`;
+    },
     close: () => client.close(),
   };
 }

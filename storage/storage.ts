@@ -59,6 +59,13 @@ export interface Storage extends Repositories {
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
   /** Moves whenever account data may have changed in another process: a key cache's validator. */
   dataVersion(): number;
+  /**
+   * SQLite: text that changes whenever another connection commits or this one writes, whatever
+   * the table. What was read after a token was taken is what the database holds while the token
+   * stays the same, so a rendering kept under it needs no other check. PostgreSQL: null (no such
+   * cheap counter; readers check record versions instead).
+   */
+  changeToken(): string | null;
   /** The tables and the drizzle database, for tests and benches that check what was written. */
   readonly t: Tables;
   readonly db: Db;
@@ -121,6 +128,7 @@ abstract class BaseStorage implements Storage {
   /** Runs `work` in a transaction of its own. */
   protected abstract atomic<T>(work: (db: Db) => Promise<T>): Promise<T>;
   abstract dataVersion(): number;
+  abstract changeToken(): string | null;
   abstract close(): Promise<void>;
 
   /** A runner for code already inside the transaction `tx`. */
@@ -301,6 +309,10 @@ class SqliteStorage extends BaseStorage {
     return this.opened.dataVersion();
   }
 
+  changeToken(): string {
+    return this.opened.changeToken();
+  }
+
   async close(): Promise<void> {
     // After the units queued before it; the connection is gone for any after.
     await this.turn.take();
@@ -328,6 +340,10 @@ class PostgresStorage extends BaseStorage {
 
   dataVersion(): number {
     return this.opened.dataVersion();
+  }
+
+  changeToken(): null {
+    return null;
   }
 
   close(): Promise<void> {

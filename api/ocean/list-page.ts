@@ -4,7 +4,9 @@
  * cache under that version, and only the misses are read, in one batched query, and rendered.
  * Demurrage and the vessel position run on the clock and are rendered at every read around the
  * cached text (records.ts). A page with neither (no terms on file, no hull aboard) is the same
- * text for the same keys: it is kept whole, under the page's (id, version) pairs. The answer is
+ * text for the same keys: it is kept whole, under the page's (id, version) pairs, and on SQLite
+ * also under the database's change token (Storage.changeToken), answered again without a
+ * statement while nothing in the database changed. The answer is
  * byte for byte the uncached one (test/tracking/list-cache.test.ts); a cache of capacity 0
  * answers the uncached way.
  */
@@ -25,6 +27,8 @@ export interface ListSources {
   listItems: VersionedCache<ListItem>;
   /** Whole pages without per-request fields, keyed by query, under their rows' keys. */
   listPages: VersionedCache<RenderedJson>;
+  /** The same pages under the change token taken before they were read. */
+  quietPages: VersionedCache<RenderedJson>;
 }
 
 /** Pages longer than this are not kept whole (a 500-row page is some 750 kB): their items are. */
@@ -38,14 +42,21 @@ export async function listPageJson(
   limit: number,
 ): Promise<RenderedJson> {
   if (t.listItems.capacity <= 0) return uncached(t, orgId, filter, limit);
+  // Taken before anything is read: a change during the reads moves it, and the next read misses.
+  const token = t.storage.changeToken();
+  const query = pageQuery(orgId, filter, limit);
+  const quiet = token === null ? undefined : t.quietPages.get(query, token);
+  if (quiet) return quiet;
   const keys = await t.storage.trackings.listKeys(orgId, { ...filter, limit: limit + 1 });
   const terms = await t.engine.terms(orgId);
   // The query names the page; the keys (the extra row's included: it decides has_more) its version.
   const whole = terms.length === 0 && limit <= PAGE_CACHE_ROWS && t.listPages.capacity > 0;
-  const query = whole ? pageQuery(orgId, filter, limit) : "";
   const version = whole ? keys.map((k) => `${k.id}:${k.version}`).join(",") : "";
   const kept = whole ? t.listPages.get(query, version) : undefined;
-  if (kept) return kept;
+  if (kept) {
+    if (token !== null) t.quietPages.set(query, token, kept);
+    return kept;
+  }
   const { page, ...more } = pageOf(keys, limit);
   const items = page.map((k) => t.listItems.get(k.id, String(k.version)));
   const missing = page.filter((_, i) => !items[i]).map((k) => k.id);
@@ -70,8 +81,10 @@ export async function listPageJson(
     pushListItemJson(out, t.engine, item, terms, i === 0);
   out.push(UTF8.encode(`],${JSON.stringify(more).slice(1)}`));
   const rendered = new RenderedJson(out);
-  if (whole && fresh && (items as ListItem[]).every((item) => item.live.currentVesselImo === null))
+  if (whole && fresh && (items as ListItem[]).every((item) => item.live.currentVesselImo === null)) {
     t.listPages.set(query, version, rendered);
+    if (token !== null) t.quietPages.set(query, token, rendered);
+  }
   return rendered;
 }
 

@@ -1,7 +1,9 @@
 /**
- * Tracked rows as the single reads (lookup, read by UUID) take them. A record the process has
- * served before is checked by its key (id, version), read from an index alone, and answered from
- * the row kept under that key; it is read whole only when its version moved. Every write to a row
+ * Tracked rows as the single reads (lookup, read by UUID) take them. On SQLite a read answered
+ * while the database's change token (Storage.changeToken) stays what it was is answered again
+ * without a statement. Otherwise a record the process has served before is checked by its key
+ * (id, version), read from an index alone, and answered from the row kept under that key; it is
+ * read whole only when its version moved. Every write to a row
  * moves its version in the same statement (storage/trackings.ts), so a row kept under the version
  * read now is the row as it is now, whichever process wrote it. A record not served before is
  * read whole at once (one statement, not two). A cache of capacity 0 reads whole every time.
@@ -17,6 +19,8 @@ export interface RowSources {
   storage: Storage;
   /** Rows by UUID under their version, and by organisation and reference under their version and id. */
   rows: VersionedCache<TrackedRow>;
+  /** Single reads' answers by organisation and name, under the change token taken before them. */
+  reads: VersionedCache<SingleRead>;
 }
 
 /**
@@ -39,15 +43,39 @@ function keep(t: RowSources, name: string, version: string, row: TrackedRow): Tr
   return frozen;
 }
 
+/**
+ * `answer()`, or the answer kept under the change token when the database has not changed since.
+ * The token is taken before `answer` reads: a change during the read moves it, and the next read
+ * misses.
+ */
+async function unchanged(
+  t: RowSources,
+  name: string,
+  answer: () => Promise<SingleRead | undefined>,
+): Promise<SingleRead | undefined> {
+  const token = t.storage.changeToken();
+  if (token === null) return answer();
+  const kept = t.reads.get(name, token);
+  if (kept) return kept;
+  const fresh = await answer();
+  if (fresh) t.reads.set(name, token, fresh);
+  return fresh;
+}
+
 /** engine.findActive's answer. */
-export async function activeRow(
+export function activeRow(t: RowSources, orgId: string, identifier: string): Promise<SingleRead | undefined> {
+  if (t.rows.capacity <= 0) return t.engine.findActive(orgId, identifier).then(read);
+  // Never a UUID (a reference has no NUL): the two kinds of names do not meet.
+  const name = `${orgId}\u0000${identifier}`;
+  return unchanged(t, name, () => activeByKey(t, orgId, identifier, name));
+}
+
+async function activeByKey(
   t: RowSources,
   orgId: string,
   identifier: string,
+  name: string,
 ): Promise<SingleRead | undefined> {
-  if (t.rows.capacity <= 0) return read(await t.engine.findActive(orgId, identifier));
-  // Never a UUID (a reference has no NUL): the two kinds of names do not meet.
-  const name = `${orgId}\u0000${identifier}`;
   const whole = async (key?: RecordKey) => {
     const row = await t.engine.findActive(orgId, identifier);
     return row ? { row: keep(t, name, `${row.version}|${row.id}`, row), terms: termsOf(key) } : undefined;
@@ -60,8 +88,13 @@ export async function activeRow(
 }
 
 /** engine.get's answer: the organisation's record of that id (another organisation's reads as absent). */
-export async function ownRow(t: RowSources, orgId: string, id: string): Promise<SingleRead | undefined> {
-  if (t.rows.capacity <= 0) return read(await t.engine.get(orgId, id));
+export function ownRow(t: RowSources, orgId: string, id: string): Promise<SingleRead | undefined> {
+  if (t.rows.capacity <= 0) return t.engine.get(orgId, id).then(read);
+  // The organisation is part of the name: another organisation's read of this id stays a 404.
+  return unchanged(t, `${orgId}\u0001${id}`, () => ownByKey(t, orgId, id));
+}
+
+async function ownByKey(t: RowSources, orgId: string, id: string): Promise<SingleRead | undefined> {
   const whole = async (key?: RecordKey) => {
     const row = await t.engine.get(orgId, id);
     return row ? { row: keep(t, id, String(row.version), row), terms: termsOf(key) } : undefined;

@@ -11,6 +11,7 @@ import type { Storage } from "../../storage/storage.ts";
 import type { Config } from "../config.ts";
 import { positionStore, wakeups } from "../shared/cross-process.ts";
 import type { RenderedJson } from "../shared/envelopes.ts";
+import type { SingleRead } from "./record-reads.ts";
 import type { LaneConfidence, ListItem, Timeline } from "./records.ts";
 import { VersionedCache } from "./versioned-cache.ts";
 
@@ -25,6 +26,8 @@ export interface TrackingServices {
   confidence: LaneConfidence;
   /** Rows the single reads served, under their versions (record-reads.ts). */
   rows: VersionedCache<TrackedRow>;
+  /** Single reads' rows under the database's change token, SQLite only (record-reads.ts). */
+  reads: VersionedCache<SingleRead>;
   /** Lookups' rendered milestones, checked against the record's version on every read (versioned-cache.ts). */
   timelines: VersionedCache<Timeline>;
   /** Whole lookup records (their milestones shared with timelines), checked the same way (records.ts). */
@@ -33,6 +36,8 @@ export interface TrackingServices {
   listItems: VersionedCache<ListItem>;
   /** Whole list pages free of per-request fields, checked against their rows' versions (list-page.ts). */
   listPages: VersionedCache<RenderedJson>;
+  /** The same pages under the database's change token, SQLite only (list-page.ts). */
+  quietPages: VersionedCache<RenderedJson>;
 }
 
 /** Voyages needed on a lane before an on-time share is shown. */
@@ -134,10 +139,13 @@ export async function trackingServices(
     connectors,
     confidence,
     rows: new VersionedCache(TIMELINE_CACHE_MAX),
+    reads: new VersionedCache(TIMELINE_CACHE_MAX),
     timelines: new VersionedCache(TIMELINE_CACHE_MAX),
     // The record's text but its milestones (about 4 kB, twice once answered twice): some 80 MB at most.
     lookups: new VersionedCache(TIMELINE_CACHE_MAX),
     listItems: new VersionedCache(LIST_CACHE_MAX),
     listPages: new VersionedCache(PAGE_CACHE_MAX),
+    // References to listPages' texts (a page kept under its keys is kept under the token too).
+    quietPages: new VersionedCache(PAGE_CACHE_MAX),
   };
 }
