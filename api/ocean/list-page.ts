@@ -6,9 +6,8 @@
  * cached text (records.ts). A page with neither (no terms on file, no hull aboard) is the same
  * text for the same keys: it is kept whole, under the page's (id, version) pairs, and on SQLite
  * also under the database's change token (Storage.changeToken), answered again without a
- * statement while nothing in the database changed. The answer is
- * byte for byte the uncached one (test/tracking/list-cache.test.ts); a cache of capacity 0
- * answers the uncached way.
+ * statement while nothing in the database changed. The answer is byte for byte the uncached one
+ * (test/tracking/list-cache.test.ts); a cache of capacity 0 answers the uncached way.
  */
 import type { TrackingEngine } from "../../ingest/tracking/engine.ts";
 import type { Storage } from "../../storage/storage.ts";

@@ -3,10 +3,10 @@
  * while the database's change token (Storage.changeToken) stays what it was is answered again
  * without a statement. Otherwise a record the process has served before is checked by its key
  * (id, version), read from an index alone, and answered from the row kept under that key; it is
- * read whole only when its version moved. Every write to a row
- * moves its version in the same statement (storage/trackings.ts), so a row kept under the version
- * read now is the row as it is now, whichever process wrote it. A record not served before is
- * read whole at once (one statement, not two). A cache of capacity 0 reads whole every time.
+ * read whole only when its version moved. Every write to a row moves its version in the same
+ * statement (storage/trackings.ts), so a row kept under the version read now is the row as it is
+ * now, whichever process wrote it. A record not served before is read whole at once (one
+ * statement, not two). A cache of capacity 0 reads whole every time.
  */
 import type { FreeTimeTerms } from "../../ingest/tracking/demurrage.ts";
 import type { TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";

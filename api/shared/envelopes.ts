@@ -47,8 +47,11 @@ export class RenderedJson {
 
 const UTF8 = new TextEncoder();
 
+/** The distance envelope carries meta.took_ms, so its text changes at every answer; no other does. */
+const timed = (def: ProductDef) => def.id === "distance";
+
 export function successBody(def: ProductDef, data: unknown, tookMs: number): Record<string, unknown> {
-  if (def.id === "distance") return { data, meta: { took_ms: tookMs } };
+  if (timed(def)) return { data, meta: { took_ms: tookMs } };
   if (def.family === "data") return { data };
   return def.versioned ? { api_version: API_VERSION, ok: true, data } : { ok: true, data };
 }
@@ -56,9 +59,6 @@ export function successBody(def: ProductDef, data: unknown, tookMs: number): Rec
 const VERSION_JSON = JSON.stringify(API_VERSION);
 
 /** The text of successBody(def, data, tookMs) before and after the data's. */
-/** The distance envelope carries meta.took_ms, so its text changes at every answer; no other does. */
-const timed = (def: ProductDef) => def.id === "distance";
-
 function envelopeAround(def: ProductDef, tookMs: number): [string, string] {
   if (timed(def)) return ['{"data":', `,"meta":{"took_ms":${JSON.stringify(tookMs)}}}`];
   if (def.family === "data") return ['{"data":', "}"];
