@@ -46,6 +46,9 @@ bun_suite() {
   p=${p:-0}
   f=${f:-0}
   [ "$status" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+  # What each failure said (bun prints it before the "(fail)" line; a line a test printed without
+  # its newline can hide the "error:" from the filter above), since the log goes at the end.
+  [ "$f" -ne 0 ] && grep -B 25 -E "^\(fail\)" "$log/$name.out" | tail -n 300
   echo "suite $name: $p passed, $f failed"
   passed=$((passed + p))
   failed=$((failed + f))
