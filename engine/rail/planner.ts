@@ -184,10 +184,7 @@ export class RailPlanner {
   /** The ride's line from track point to track point, as the router draws it. */
   private railPath(a: RailTerminal, b: RailTerminal): Array<[number, number]> {
     const r = this.wasm.route(this.graph.handle, a.lat, a.lng, b.lat, b.lng, 0, MAX_SETTLED, true, RAIL_TIME);
-    const flat = r.path ?? new Float64Array();
-    const out: Array<[number, number]> = [];
-    for (let i = 0; i + 1 < flat.length; i += 2) out.push([flat[i]!, flat[i + 1]!]);
-    return out;
+    return r.path ?? [];
   }
 
   /** Plans the rail chain; throws EngineError no_route when a side has no railhead or no pair connects. */

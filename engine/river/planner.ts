@@ -245,16 +245,13 @@ export class RiverPlanner {
     });
     waterways.sort((x, y) => y.km - x.km);
     const moving = (f.seconds - f.lockSeconds) / 3600;
-    const flat = r.path ?? new Float64Array();
-    const path: Array<[number, number]> = [];
-    for (let i = 0; i + 1 < flat.length; i += 2) path.push([flat[i]!, flat[i + 1]!]);
     return {
       transport_mode: "RIVER",
       from: a,
       to: b,
       distance_m: r.metres,
       hours: f.seconds / 3600,
-      path: r.path ? path : undefined,
+      path: r.path,
       estimated: false,
       extra: {
         speed_kmh: moving > 0 ? round(r.metres / 1000 / moving, 1) : 0,

@@ -314,9 +314,7 @@ export class RoadPlanner {
   }
 
   private present(raw: RawRoute, label: string, req: RoadPlanRequest, a: Snapped, b: Snapped): RoadLegPlan {
-    const flat = raw.path ?? new Float64Array();
-    const pts: Array<[number, number]> = new Array(flat.length / 2);
-    for (let i = 0; i < flat.length; i += 2) pts[i >> 1] = [flat[i]!, flat[i + 1]!];
+    const pts = raw.path ?? [];
     const nearestIndex = (p: [number, number]) => {
       let best = 0;
       let bestD = Number.POSITIVE_INFINITY;

@@ -335,13 +335,8 @@ export class SeaRouter {
       passages: raw.gates.map((g) => ({ id: this.graph.names.gates[g - 1]!.id, name: this.gateName(g) })),
       emissions: legEmissions({ transport_mode: "SEA", meters: Math.round(raw.metres) }, cargoTonnes),
     };
-    if (wantPath && raw.path) {
-      const p = raw.path;
-      // The router already rounds to 5 decimals (~1 m); only the pairs are built here.
-      const pts: Array<[number, number]> = new Array(p.length / 2);
-      for (let i = 0; i < p.length; i += 2) pts[i >> 1] = [p[i]!, p[i + 1]!];
-      out.path = pts;
-    }
+    // The router already rounds to 5 decimals (~1 m).
+    if (wantPath && raw.path) out.path = raw.path;
     return out;
   }
 }
