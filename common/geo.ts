@@ -23,6 +23,13 @@ export function polylineM(flat: ArrayLike<number>): number {
   return total;
 }
 
+/** Flat [lat, lng, lat, lng, ...] as [lat, lng] pairs, the shape every planner's path has. */
+export function latLngPairs(flat: ArrayLike<number>): Array<[number, number]> {
+  const out: Array<[number, number]> = new Array(flat.length >> 1);
+  for (let i = 0; i + 1 < flat.length; i += 2) out[i >> 1] = [flat[i]!, flat[i + 1]!];
+  return out;
+}
+
 /**
  * Inserts great-circle points so no segment is longer than `maxM`: the router measures segments
  * as great circles, so drawing them that way keeps path geometry and distances consistent.

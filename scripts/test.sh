@@ -47,8 +47,9 @@ bun_suite() {
   f=${f:-0}
   [ "$status" -ne 0 ] && [ "$f" -eq 0 ] && f=1
   # What each failure said (bun prints it before the "(fail)" line; a line a test printed without
-  # its newline can hide the "error:" from the filter above), since the log goes at the end.
-  [ "$f" -ne 0 ] && grep -B 25 -E "^\(fail\)" "$log/$name.out" | tail -n 300
+  # its newline can hide the "error:" from the filter above), since the log goes at the end. Only
+  # up to bun's closing "N tests failed:" list, which repeats the "(fail)" lines without it.
+  [ "$f" -ne 0 ] && sed -E '/^[0-9]+ tests? failed:$/q' "$log/$name.out" | grep -B 25 -E "^\(fail\)" | tail -n 300
   echo "suite $name: $p passed, $f failed"
   passed=$((passed + p))
   failed=$((failed + f))

@@ -6,7 +6,7 @@
  * the fastest is the route, the others its alternatives. docs/air-route.md.
  */
 
-import { densify, haversineM } from "../../common/geo.ts";
+import { densify, haversineM, latLngPairs } from "../../common/geo.ts";
 import { round } from "../../common/round.ts";
 import { CARGO_AIRPORTS_OUTPUT, decodeCargoAirports } from "../../data-build/locations/cargo-airports.ts";
 import { readArtifact } from "../artifacts.ts";
@@ -193,8 +193,5 @@ export class AirPlanner {
 }
 
 function greatCirclePath(a: { lat: number; lng: number }, b: { lat: number; lng: number }) {
-  const flat = densify([a.lat, a.lng, b.lat, b.lng], PATH_STEP_M);
-  const out: Array<[number, number]> = [];
-  for (let i = 0; i + 1 < flat.length; i += 2) out.push([flat[i]!, flat[i + 1]!]);
-  return out;
+  return latLngPairs(densify([a.lat, a.lng, b.lat, b.lng], PATH_STEP_M));
 }
