@@ -63,16 +63,14 @@ export function openWith(client: SyncSqliteClient, migrationsFolder: string, fil
   const db = new BaseSQLiteDatabase("sync", dialect, session, relational) as unknown as Db;
   migrate(client, migrationsFolder);
   const version = client.prepare("PRAGMA data_version");
-  // total_changes: rows this connection wrote (data_version never moves for its own commits).
-  const token = client.prepare("SELECT data_version, total_changes() FROM pragma_data_version");
+  // total_changes: rows this connection wrote (data_version never moves for its own commits). Two
+  // statements: the pragma as a table-valued function costs 1.5x the two together.
+  const written = client.prepare("SELECT total_changes()");
   return {
     db,
     file,
     dataVersion: () => Number(version.values()[0]![0]),
-    changeToken: () => {
-      const [committed, written] = token.values()[0]!;
-      return `${committed}:${written}`;
-    },
+    changeToken: () => `${version.values()[0]![0]}:${written.values()[0]![0]}`,
     close: () => client.close(),
   };
 }

@@ -146,6 +146,7 @@ async function expectSameAsUncached(orgId: string, key: string, id: string) {
       status: string;
       events: MilestoneView[];
       vessel_position: { position_freshness: string } | null;
+      demurrage_free_days_left: number | null;
     };
   }
   throw new Error(`${id}: positions kept moving`);
@@ -212,6 +213,32 @@ test("a carrier's correction of a stored event (same event id) is visible at the
   const after = await expectSameAsUncached(org.id, key, row.id);
   expect(after.events.map((e) => e.timestamp)).toContain("2026-09-01T00:00:00.000Z");
   expect(after.events).not.toEqual(before.events);
+});
+
+test("free-time terms another process adds or removes show at the reader's next read", async () => {
+  const { org, key, box, row } = await addBoxAt("gateIn");
+  await setClock(Date.parse(box.milestones.discharged) + 3 * H);
+  expect(await poller.tracking.engine.pollDue()).toBeGreaterThan(0);
+  const read = () => expectSameAsUncached(org.id, key, row.id);
+  // Read twice: the second is answered under the change token, terms included.
+  expect((await read()).demurrage_free_days_left).toBeNull();
+  expect((await read()).demurrage_free_days_left).toBeNull();
+  const terms = {
+    id: crypto.randomUUID(),
+    orgId: org.id,
+    carrierCode: null,
+    portUnlocode: null,
+    equipment: null,
+    freeDays: 30,
+    dailyRateUsd: 75,
+    createdAt: new Date(clock.t).toISOString(),
+  };
+  await poller.storage.terms.add(terms);
+  const termed = (await read()).demurrage_free_days_left;
+  expect(termed).toBeGreaterThan(0);
+  expect((await read()).demurrage_free_days_left).toBe(termed);
+  await poller.storage.terms.remove(org.id, terms.id);
+  expect((await read()).demurrage_free_days_left).toBeNull();
 });
 
 test("reads equal uncached renders byte for byte over records, refreshes and clock readings", async () => {
