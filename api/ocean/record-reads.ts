@@ -58,9 +58,9 @@ async function unchanged(
   const kept = t.reads.get(name, token);
   if (kept) return kept;
   const fresh = await answer();
-  if (!fresh) return fresh;
+  if (!fresh) return undefined;
   // Terms read now are no older than the token: kept with the row, a read answered under the token
-  // needs no terms statement either (a third of a hot read's statements, bench/tracking.ts).
+  // runs no terms statement (it was one of a hot read's two, bench/tracking.ts).
   const whole = fresh.terms
     ? fresh
     : { ...fresh, terms: Object.freeze(await t.engine.terms(fresh.row.orgId)) };
