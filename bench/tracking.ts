@@ -30,7 +30,13 @@ import { checkDigit } from "../ingest/iso6346.ts";
 import { simulateVoyage, visibleEvents } from "../ingest/sandbox/simulate.ts";
 import { loadWorld } from "../ingest/sandbox/world.ts";
 import type { TrackedRow } from "../ingest/tracking/engine.ts";
-import { currentEvents, derive } from "../ingest/tracking/timeline.ts";
+import {
+  currentEvents,
+  derive,
+  eventsForContainer,
+  milestonesJson,
+  renderedFrom,
+} from "../ingest/tracking/timeline.ts";
 import { copySqliteToPostgres } from "../storage/copy.ts";
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
@@ -68,6 +74,8 @@ const insertRow = raw.prepare(
 const insertEvent = raw.prepare(
   "INSERT INTO carrier_events (tracked_id, event_id, payload, first_seen_at) VALUES (?, ?, ?, ?)",
 );
+const insertTimeline = raw.prepare("INSERT INTO timelines (tracked_id, of, json) VALUES (?, ?, ?)");
+const { places } = platform.tracking.engine;
 const numbers: string[] = [];
 const ids: string[] = [];
 raw.transaction(() => {
@@ -97,13 +105,21 @@ raw.transaction(() => {
       at,
       at,
     );
-    for (const e of t.events)
-      insertEvent.run(
-        id,
-        e.eventID,
-        JSON.stringify({ ...e, equipmentReference: e.eventType === "EQUIPMENT" ? number : undefined }),
-        at,
+    const events = t.events.map((e) =>
+      JSON.stringify({ ...e, equipmentReference: e.eventType === "EQUIPMENT" ? number : undefined }),
+    );
+    for (const [k, e] of events.entries()) insertEvent.run(id, t.events[k]!.eventID, e, at);
+    // What a refresh stores (TrackingEngine.apply), on even records only: odd ones stand for
+    // records no refresh has rendered yet, whose reads derive their milestones from the events.
+    if (i % 2 === 0) {
+      const current = currentEvents(
+        eventsForContainer(
+          events.map((e) => JSON.parse(e)),
+          number,
+        ),
       );
+      insertTimeline.run(id, renderedFrom(places, number, ""), milestonesJson(current, places));
+    }
     numbers.push(number);
     ids.push(id);
   }
@@ -198,11 +214,17 @@ async function measureAll(running: FullPlatform): Promise<void> {
   }
 
   // Lookups over the whole fleet (each record read about once: the milestone cache misses) and over
-  // HOT records read again and again (it hits); the fleet rows start past the hot records.
+  // HOT records read again and again (it hits); the fleet rows start past the hot records, and read
+  // even records (milestones stored by a refresh) unless marked "not stored" (odd ones: derived).
   const hot = (i: number) => pick(i % HOT);
+  const fleetOf = (lane: number, stored: boolean) => (i: number) => {
+    const r = pick(HOT + 3 * i + lane);
+    return stored ? r - (r % 2) : r | 1;
+  };
+  const notStored = fleetOf(2, false);
   const lookupRows = [true, false].flatMap((cached) => {
     const tag = cached ? "" : ", cache off";
-    const fleet = (i: number) => pick(HOT + 2 * i + (cached ? 0 : 1));
+    const fleet = fleetOf(cached ? 0 : 1, true);
     return [
       {
         name: `lookup by number${tag}`,
@@ -210,6 +232,20 @@ async function measureAll(running: FullPlatform): Promise<void> {
         path: (i: number) => `/v1/containers/lookup/${numbers[fleet(i)]}`,
       },
       { name: `read by UUID${tag}`, cached, path: (i: number) => `/v1/containers/${ids[fleet(i)]}` },
+      ...(cached
+        ? [
+            {
+              name: "lookup by number, not stored",
+              cached,
+              path: (i: number) => `/v1/containers/lookup/${numbers[notStored(i)]}`,
+            },
+            {
+              name: "read by UUID, not stored",
+              cached,
+              path: (i: number) => `/v1/containers/${ids[notStored(i)]}`,
+            },
+          ]
+        : []),
       {
         name: `lookup ${HOT} hot${tag}`,
         cached,
@@ -237,17 +273,18 @@ async function measureAll(running: FullPlatform): Promise<void> {
       { name: `list page after 500 rows${tag}`, cached, path: () => `/v1/containers?cursor=${deepCursor}` },
     ];
   });
+  const hotLookup = lookupRows.find((r) => r.name === `lookup ${HOT} hot`)!;
   // The same reads when the database changed since the last one: the change-token caches miss and
   // the record versions decide.
   const changingRows = [
-    { ...lookupRows[2]!, name: `lookup ${HOT} hot, db changing`, changing: true },
+    { ...hotLookup, name: `lookup ${HOT} hot, db changing`, changing: true },
     { ...listRows[0]!, name: "list first page (50), db changing", changing: true },
   ];
   // Bodies taken as a Blob (the bytes the server keeps, not copied), against the no-op read the same
   // way: what serving costs without the copy into a fresh ArrayBuffer that every other row makes
   // per read (a list page's 75 kB: most of its time in process, docs/tracking.md "Read speed").
   const noop = { name: "keyed no-op", cached: true, path: () => "/v1/account" };
-  const blobRows = [noop, lookupRows[2]!, listRows[0]!].map((row) => ({
+  const blobRows = [noop, hotLookup, listRows[0]!].map((row) => ({
     ...row,
     name: `${row.name}, body as Blob`,
     blob: true,

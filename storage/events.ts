@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "./database.ts";
 import type { Statement } from "./dialect.ts";
 import type { Runner } from "./runner.ts";
+import { dropTreeTimelines } from "./timelines.ts";
 import { bumpTreeVersion } from "./trackings.ts";
 
 export interface StoredEvent {
@@ -129,13 +130,14 @@ export class SqlCarrierEvents implements CarrierEvents {
         ).length > 0,
     );
   }
-  // An added or corrected event changes how the root and its boxes render: their versions move in
-  // the same transaction (trackings.ts).
+  // An added or corrected event changes how the root and its boxes render: their versions move and
+  // their stored milestones go in the same transaction (trackings.ts, timelines.ts).
   insert(trackedId: string, eventId: string, payload: unknown, at: string): Promise<void> {
     const { carrierEvents, tracked } = this.x.t;
     return this.x.atomic(async (db) => {
       await db.insert(carrierEvents).values({ trackedId, eventId, payload, firstSeenAt: at });
       await bumpTreeVersion(db, tracked, trackedId);
+      await dropTreeTimelines(db, this.x.t, trackedId);
     });
   }
   correct(trackedId: string, eventId: string, before: unknown, after: unknown, at: string): Promise<void> {
@@ -149,6 +151,7 @@ export class SqlCarrierEvents implements CarrierEvents {
         .set({ payload: after })
         .where(and(eq(carrierEvents.trackedId, trackedId), eq(carrierEvents.eventId, eventId)));
       await bumpTreeVersion(db, tracked, trackedId);
+      await dropTreeTimelines(db, this.x.t, trackedId);
     });
   }
   deleteFor(trackedIds: readonly string[]): Promise<void> {

@@ -114,6 +114,7 @@ export const {
   tracked,
   carrierEvents,
   corrections,
+  timelines,
   outbox,
   shipmentUsage,
   webhookEndpoints,

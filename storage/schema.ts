@@ -183,6 +183,20 @@ export const carrierEvents = sqliteTable(
   (t) => [primaryKey({ columns: [t.trackedId, t.eventId] })],
 );
 
+/**
+ * A record's milestones as the spec's JSON array, rendered by the refresh that last wrote its
+ * root's events, so a read need not parse and derive them. `of` names what else the rendering
+ * depends on (ingest/tracking/milestones.ts); a reader whose record no longer matches it derives
+ * the milestones itself. An event added or corrected deletes its tree's rows (events.ts).
+ */
+export const timelines = sqliteTable("timelines", {
+  trackedId: text("tracked_id")
+    .primaryKey()
+    .references(() => tracked.id, { onDelete: "cascade" }),
+  of: text("of").notNull(),
+  json: text("json").notNull(),
+});
+
 /** A carrier changed an event it had already sent under the same id: kept for audit. */
 export const corrections = sqliteTable(
   "corrections",

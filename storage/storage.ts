@@ -26,6 +26,7 @@ import { type Sailings, SqlSailings } from "./sailings.ts";
 import { type ScheduleNotices, SqlScheduleNotices } from "./schedule-notices.ts";
 import * as schema from "./schema.ts";
 import { SqlTerms, type Terms } from "./terms.ts";
+import { SqlTimelines, type Timelines } from "./timelines.ts";
 import { SqlTrackings, type Trackings } from "./trackings.ts";
 import { type CallCounters, SqlCallCounters } from "./usage.ts";
 import { SqlWebhooks, type Webhooks } from "./webhooks.ts";
@@ -46,6 +47,7 @@ export interface Repositories {
   scheduleNotices: ScheduleNotices;
   rateSheets: RateSheets;
   loadPlans: LoadPlans;
+  timelines: Timelines;
 }
 
 export interface Storage extends Repositories {
@@ -89,6 +91,7 @@ function repositories(x: Runner): Repositories {
     scheduleNotices: new SqlScheduleNotices(x),
     rateSheets: new SqlRateSheets(x),
     loadPlans: new SqlLoadPlans(x),
+    timelines: new SqlTimelines(x),
   };
 }
 
@@ -195,6 +198,9 @@ abstract class BaseStorage implements Storage {
   }
   get loadPlans() {
     return this.root.loadPlans;
+  }
+  get timelines() {
+    return this.root.timelines;
   }
 }
 

@@ -7,9 +7,14 @@ import { CarrierError } from "../../ingest/carriers/connector.ts";
 import { looksLikeContainer, validateContainerNumber } from "../../ingest/iso6346.ts";
 import type { DcsaEventLike } from "../../ingest/tracking/dcsa.ts";
 import { bookingEvidence, documentNumbers } from "../../ingest/tracking/documents.ts";
-import { currentEvents, derive, eventsForContainer, toMilestone } from "../../ingest/tracking/timeline.ts";
+import {
+  currentEvents,
+  derive,
+  eventsForContainer,
+  milestoneView,
+  toMilestone,
+} from "../../ingest/tracking/timeline.ts";
 import { ApiError } from "../shared/errors.ts";
-import { milestoneView } from "./records.ts";
 import type { TrackingServices } from "./services.ts";
 
 const CACHE_MS = 90_000;

@@ -11,28 +11,13 @@ import {
   type FreeTimeTerms,
 } from "../../ingest/tracking/demurrage.ts";
 import type { TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
-import { type Milestone, toMilestone } from "../../ingest/tracking/timeline.ts";
+import { type MilestoneView, parkedList } from "../../ingest/tracking/timeline.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { PARKED_REASON } from "../../storage/trackings.ts";
 import { RenderedJson } from "../shared/envelopes.ts";
 import type { VersionedCache } from "./versioned-cache.ts";
 
 export type Source = "direct_carrier" | "warm_db";
-
-/** The spec's milestone fields, in its order. */
-export function milestoneView(m: Milestone) {
-  return {
-    type: m.type,
-    classifier: m.classifier,
-    is_actual: m.is_actual,
-    label: m.label,
-    timestamp: m.timestamp,
-    event_local_datetime: m.event_local_datetime,
-    utc_offset_minutes: m.utc_offset_minutes,
-    event_timezone: m.event_timezone,
-    location: m.location,
-  };
-}
 
 /** The spec's vessel position: null without an IMO aboard or a usable fix. */
 function positionView(
@@ -487,12 +472,22 @@ const same = (entry: Provenance, ...fields: string[]): Record<string, Provenance
 /** Share of on-time arrivals (within a day of the first plan) on the lane; null under five voyages. */
 export type LaneConfidence = (row: TrackedRow) => Promise<number | null>;
 
-export type MilestoneView = Readonly<ReturnType<typeof milestoneView>>;
+const UTF8_TEXT = new TextDecoder();
 
-/** A record's rendered milestones and their JSON as UTF-8 (what a lookup response splices in). */
-export interface Timeline {
-  readonly views: readonly MilestoneView[];
-  readonly json: Uint8Array;
+/**
+ * A record's rendered milestones: their JSON as UTF-8, what a lookup response splices in, and as
+ * objects (parsed at their first use: only a B/L's or booking's boxes are rendered from them).
+ */
+export class Timeline {
+  #views: readonly MilestoneView[] | undefined;
+  constructor(readonly json: Uint8Array) {}
+  /** Frozen: one rendering is shared by every response until the version moves. */
+  get views(): readonly MilestoneView[] {
+    this.#views ??= Object.freeze(
+      (JSON.parse(UTF8_TEXT.decode(this.json)) as MilestoneView[]).map((m) => Object.freeze(m)),
+    );
+    return this.#views;
+  }
 }
 
 /** What a lookup record is read from. */
@@ -506,11 +501,13 @@ export interface LookupSources {
 }
 
 /**
- * The record's milestones, rendered once per version (see VersionedCache). The row's version moves
- * with every event added to or corrected under its root (storage/events.ts moves the whole tree's)
- * and with every write to the row; it is read (with the row) before the events are: a render may
- * see newer events than the version says (it is then stored under the older version and rendered
- * again at the next read), never older ones. A record's share of its root's events: its box's (none
+ * The record's milestones, read once per version (see VersionedCache): as its last refresh stored
+ * them, or derived from its events when that rendering no longer fits (engine.milestonesJson). The
+ * row's version moves with every event added to or corrected under its root (storage/events.ts
+ * moves the whole tree's) and with every write to the row; it is read (with the row) before the
+ * events or their rendering are (written in one transaction): a read may see newer milestones than
+ * the version says (they are then kept under the older version and read again at the next read),
+ * never older ones. A record's share of its root's events: its box's (none
  * while parked) or, for a B/L or booking, all but those of its parked boxes (read with the boxes'
  * rows before this; unparking a box rewrites its root's row too).
  */
@@ -518,11 +515,7 @@ async function milestonesOf(t: LookupSources, r: TrackedRow, parkedBoxes: string
   const version = timelineVersion(r, parkedBoxes);
   const cached = t.timelines.get(r.id, version);
   if (cached) return cached;
-  // Frozen: one rendering is shared by every response until the version moves.
-  const views = Object.freeze(
-    (await t.engine.timeline(r)).map((e) => Object.freeze(milestoneView(toMilestone(e, t.engine.places)))),
-  );
-  const rendered = Object.freeze({ views, json: UTF8.encode(JSON.stringify(views)) });
+  const rendered = new Timeline(UTF8.encode(await t.engine.milestonesJson(r, parkedBoxes)));
   t.timelines.set(r.id, version, rendered);
   return rendered;
 }
@@ -536,7 +529,7 @@ interface LookupInputs {
   position: VesselPosition | null;
   pct: number | null;
   kids: TrackedRow[] | null;
-  /** The container numbers of the parked boxes, sorted, comma-separated. */
+  /** The parked boxes' container numbers (parkedList). */
   parked: string;
 }
 
@@ -550,11 +543,9 @@ async function lookupInputs(
   const position = engine.vesselPosition(row);
   const pct = await t.confidence(row);
   const kids = row.identifierType === "container_id" ? null : await engine.children(row.id);
-  const parked = (kids ?? [])
-    .filter((c) => c.archivedReason === PARKED_REASON)
-    .map((c) => c.containerNumber)
-    .sort()
-    .join(",");
+  const parked = parkedList(
+    (kids ?? []).filter((c) => c.archivedReason === PARKED_REASON).map((c) => c.containerNumber),
+  );
   return { dem, position, pct, kids, parked };
 }
 

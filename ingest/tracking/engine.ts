@@ -43,8 +43,11 @@ import {
   derive,
   eventsForContainer,
   type FirstPlan,
+  milestonesJson,
   type PlaceLookup,
+  parkedList,
   recordFirstPlans,
+  renderedFrom,
 } from "./timeline.ts";
 
 export type { TrackedRow };
@@ -382,6 +385,18 @@ export class TrackingEngine {
   }
 
   /**
+   * timeline(row) as the spec's milestones, JSON: the rendering the last refresh stored while it
+   * still matches the record (renderedFrom), else derived now. `parkedBoxes`: parkedList of a B/L's
+   * or booking's parked boxes ("" for a box).
+   */
+  async milestonesJson(row: TrackedRow, parkedBoxes: string): Promise<string> {
+    if (row.archivedReason === PARKED_REASON) return "[]";
+    const stored = await this.deps.storage.timelines.get(row.id);
+    if (stored?.of === renderedFrom(this.places, row.containerNumber, parkedBoxes)) return stored.json;
+    return milestonesJson(await this.timeline(row), this.places);
+  }
+
+  /**
    * The latest root record of this identifier when the carrier rejected its number's form (archived
    * and refunded): a lookup answers that instead of registering it again.
    */
@@ -708,6 +723,15 @@ export class TrackingEngine {
         );
         outboxRows += raised.length;
         await tx.trackings.update(row.id, update);
+        // After the events were written (which dropped the tree's renderings): what a lookup of
+        // this record reads instead of deriving it (milestonesJson). Most polls find nothing new:
+        // the same rendering is then stored already and not written again.
+        const rendered = {
+          of: renderedFrom(this.deps.places, row.containerNumber, isRootOfMany ? parkedList(parked) : ""),
+          json: milestonesJson(current, this.deps.places),
+        };
+        const kept = await tx.timelines.get(row.id);
+        if (kept?.of !== rendered.of || kept.json !== rendered.json) await tx.timelines.put(row.id, rendered);
       }
       // Parked boxes are not in records: they carry the document numbers too.
       if (documents && parked.size > 0) {

@@ -118,7 +118,12 @@ export function currentEvents(events: Iterable<DcsaEventLike>): DcsaEventLike[] 
     ].join("|");
   const actual = new Map<string, DcsaEventLike[]>();
   const latestForecast = new Map<string, DcsaEventLike>();
-  for (const e of byId.values()) {
+  // In eventID order: which re-send of an actual event is kept must not depend on the order the
+  // events were read in (a refresh stores the timeline it derives; a reader derives it again).
+  const ordered = [...byId.values()].sort((a, b) =>
+    a.eventID < b.eventID ? -1 : a.eventID > b.eventID ? 1 : 0,
+  );
+  for (const e of ordered) {
     const key = keyOf(e);
     if (e.eventClassifierCode === "ACT") {
       const list = actual.get(key) ?? [];
@@ -218,6 +223,8 @@ export interface PlaceLookup {
   /** IANA zone of a UN/LOCODE, null when unknown (the timeline then leaves local time null). */
   timezone(locode: string): string | null;
   name(locode: string): string | null;
+  /** The build the names and zones come from: a stored rendering names it (renderedFrom). */
+  readonly build: string;
 }
 
 export function toMilestone(e: DcsaEventLike, places: PlaceLookup): Milestone {
@@ -238,6 +245,50 @@ export function toMilestone(e: DcsaEventLike, places: PlaceLookup): Milestone {
     empty: e.emptyIndicatorCode === undefined ? null : e.emptyIndicatorCode === "EMPTY",
     event_id: e.eventID,
   };
+}
+
+/** The spec's milestone fields, in its order: a tracked record's `events`. */
+export function milestoneView(m: Milestone) {
+  return {
+    type: m.type,
+    classifier: m.classifier,
+    is_actual: m.is_actual,
+    label: m.label,
+    timestamp: m.timestamp,
+    event_local_datetime: m.event_local_datetime,
+    utc_offset_minutes: m.utc_offset_minutes,
+    event_timezone: m.event_timezone,
+    location: m.location,
+  };
+}
+
+export type MilestoneView = Readonly<ReturnType<typeof milestoneView>>;
+
+/** A timeline's milestones (current events, oldest first) as the spec's JSON array. */
+export function milestonesJson(current: readonly DcsaEventLike[], places: PlaceLookup): string {
+  return JSON.stringify(current.map((e) => milestoneView(toMilestone(e, places))));
+}
+
+/** A B/L's or booking's parked boxes as a rendering names them: sorted, comma-separated. */
+export function parkedList(boxes: Iterable<string | null>): string {
+  return [...boxes]
+    .filter((b): b is string => b !== null)
+    .sort()
+    .join(",");
+}
+
+/**
+ * What a record's stored milestones were rendered from besides its root's events (an event write
+ * drops the tree's renderings instead): the places' build, the record's box (a box shows its own
+ * equipment events) and, for a B/L or booking, its parked boxes (whose equipment events it leaves
+ * out). A reader whose record names something else derives the milestones itself.
+ */
+export function renderedFrom(
+  places: PlaceLookup,
+  containerNumber: string | null,
+  parkedBoxes: string,
+): string {
+  return JSON.stringify([places.build, containerNumber, parkedBoxes]);
 }
 
 const DAY = 86_400_000;

@@ -6,7 +6,7 @@
 import { closeCompat } from "../../api/compat/routes.ts";
 import type { Config } from "../../api/config.ts";
 import { SANDBOX_SCACS } from "../../ingest/sandbox/world.ts";
-import { ManualClock, makePlatform, type TestPlatform } from "../helpers/platform.ts";
+import { bearer, ManualClock, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 import { type RunningSandbox, startSandbox } from "../sandbox/spawn.ts";
 
 export interface CountingProxy {
@@ -101,6 +101,26 @@ export async function compatWorld(
 }
 
 export type Json = Record<string, unknown>;
+
+/** An organisation of its own (with the ocean product and a key), on the plan given. */
+export async function oceanTenant(
+  w: CompatWorld,
+  name: string,
+  plan: Parameters<CompatWorld["p"]["accounts"]["createOrg"]>[1],
+) {
+  const org = await w.p.accounts.createOrg(name, { rateLimit: 1_000_000, ...plan });
+  await w.p.accounts.setEntitlement(org.id, "ocean", null);
+  return { orgId: org.id, key: (await w.p.accounts.createKey(org.id, "ocean")).key };
+}
+
+/** An ocean API call with that key, in-process: its status and JSON body. */
+export async function oceanCall(w: CompatWorld, key: string, path: string, init: RequestInit = {}) {
+  const res = await w.p.call("ocean", path, {
+    ...init,
+    ...bearer(key, { "content-type": "application/json" }),
+  });
+  return { status: res.status, body: (await res.json()) as Json };
+}
 
 /** GET a compat path in-process; query values are sent as given. */
 export async function compatGet(

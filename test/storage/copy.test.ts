@@ -150,6 +150,8 @@ beforeAll(async () => {
       { is: 2 },
       new Date(clock.t).toISOString(),
     );
+    // The correction dropped the record's stored milestones (a poll would render them again).
+    await p.storage.timelines.put(record!.id, { of: "copied", json: "[]" });
     await p.storage.usage.bump(
       Array.from({ length: 1234 }, (_, i) => ({ scope: `key:${i}`, period: "2026-08" })),
     );
@@ -259,6 +261,7 @@ const PARENT_FIRST: Array<[parent: string, child: string]> = [
   ["orgs", "tracked"],
   ["orgs", "free_time_terms"],
   ["tracked", "carrier_events"],
+  ["tracked", "timelines"],
   ["webhook_endpoints", "webhook_deliveries"],
   ["webhook_deliveries", "webhook_attempts"],
   ["sailings", "sailing_changes"],

@@ -11,9 +11,15 @@ import { type SimulatedVoyage, simulateVoyage, visibleEvents } from "../../inges
 import { loadWorld, type SandboxWorld } from "../../ingest/sandbox/world.ts";
 import type { Org } from "../../storage/orgs.ts";
 import { PARKED_REASON, REJECTED_REASON } from "../../storage/trackings.ts";
-import { type CompatWorld, compatGet, compatWorld, type Json } from "../compat/setup.ts";
+import {
+  type CompatWorld,
+  compatGet,
+  compatWorld,
+  type Json,
+  oceanCall,
+  oceanTenant,
+} from "../compat/setup.ts";
 import { errorCode } from "../helpers/envelopes.ts";
-import { bearer } from "../helpers/platform.ts";
 
 const H = 3_600_000;
 const BL = "MEDU200142542"; // the MSC demo B/L: four boxes, all picked up by the world's start
@@ -28,19 +34,8 @@ afterAll(() => w.close());
 
 const voyage = (ref: string): SimulatedVoyage => simulateVoyage(ref, { world })!;
 
-async function tenant(name: string, plan: Parameters<CompatWorld["p"]["accounts"]["createOrg"]>[1]) {
-  const org = await w.p.accounts.createOrg(name, { rateLimit: 1_000_000, ...plan });
-  await w.p.accounts.setEntitlement(org.id, "ocean", null);
-  return { orgId: org.id, key: (await w.p.accounts.createKey(org.id, "ocean")).key };
-}
-
-async function call(key: string, path: string, init: RequestInit = {}) {
-  const res = await w.p.call("ocean", path, {
-    ...init,
-    ...bearer(key, { "content-type": "application/json" }),
-  });
-  return { status: res.status, body: (await res.json()) as Json };
-}
+const tenant = (name: string, plan: Parameters<typeof oceanTenant>[2]) => oceanTenant(w, name, plan);
+const call = (key: string, path: string, init: RequestInit = {}) => oceanCall(w, key, path, init);
 const add = (key: string, identifier: string, identifier_type: string) =>
   call(key, "/v1/containers", { method: "POST", body: JSON.stringify({ identifier, identifier_type }) });
 

@@ -94,6 +94,7 @@ const places = {
   timezone: (l: string) =>
     ({ NLRTM: "Europe/Amsterdam", SGSIN: "Asia/Singapore", CNSHG: "Asia/Shanghai" })[l] ?? null,
   name: (l: string) => ({ NLRTM: "Rotterdam", SGSIN: "Singapore", CNSHG: "Shanghai" })[l] ?? null,
+  build: "test",
 };
 
 function stateAt(events: DcsaEventLike[], hour: number) {

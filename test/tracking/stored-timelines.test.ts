@@ -1,0 +1,225 @@
+/**
+ * Stored milestone renderings (schema.ts `timelines`), against the sandbox carrier: each refresh
+ * stores every tracked record's milestones exactly as a reader would derive them from the events,
+ * reads answer the stored text, and a rendering that no longer fits its record (events written
+ * since, another places build, other parked boxes) is never served.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { simulateVoyage } from "../../ingest/sandbox/simulate.ts";
+import { loadWorld, type SandboxWorld } from "../../ingest/sandbox/world.ts";
+import type { TrackedRow } from "../../ingest/tracking/engine.ts";
+import { milestonesJson, parkedList, renderedFrom } from "../../ingest/tracking/timeline.ts";
+import { PARKED_REASON } from "../../storage/trackings.ts";
+import { type CompatWorld, compatWorld, type Json, oceanCall, oceanTenant } from "../compat/setup.ts";
+
+const H = 3_600_000;
+const START = "2026-11-21T12:00:00Z";
+const BL = "MEDU200142542"; // the MSC demo B/L: four boxes, all picked up by START
+let w: CompatWorld;
+let world: SandboxWorld;
+
+beforeAll(async () => {
+  w = await compatWorld({ start: START });
+  world = await loadWorld();
+});
+afterAll(() => w.close());
+
+const tenant = (name: string, plan: Parameters<typeof oceanTenant>[2]) => oceanTenant(w, name, plan);
+const call = (key: string, path: string, init: RequestInit = {}) => oceanCall(w, key, path, init);
+
+const engine = () => w.p.tracking.engine;
+const rowsOf = async (orgId: string): Promise<TrackedRow[]> => {
+  const { tracked } = w.p.storage.t;
+  const ids = await w.p.storage.db.select({ id: tracked.id }).from(tracked).where(eq(tracked.orgId, orgId));
+  return Promise.all(ids.map(async ({ id }) => (await engine().get(orgId, id))!));
+};
+
+/** The record's milestones derived from its root's events now, as the spec's JSON. */
+const derived = async (row: TrackedRow) => milestonesJson(await engine().timeline(row), engine().places);
+
+/** What a reader of `row` takes a stored rendering to have been made from. */
+async function readersKey(row: TrackedRow): Promise<string> {
+  const parked =
+    row.identifierType === "container_id"
+      ? ""
+      : parkedList(
+          (await engine().children(row.id))
+            .filter((c) => c.archivedReason === PARKED_REASON)
+            .map((c) => c.containerNumber),
+        );
+  return renderedFrom(engine().places, row.containerNumber, parked);
+}
+
+/** Every tracked (not parked) record of the organisation has a stored rendering its reader accepts, equal to the derivation. */
+async function expectStoredAsDerived(orgId: string): Promise<number> {
+  let checked = 0;
+  for (const row of await rowsOf(orgId)) {
+    if (row.archivedReason === PARKED_REASON) continue;
+    const stored = await w.p.storage.timelines.get(row.id);
+    expect([row.identifier, stored?.of]).toEqual([row.identifier, await readersKey(row)]);
+    expect([row.identifier, stored?.json]).toEqual([row.identifier, await derived(row)]);
+    checked++;
+  }
+  return checked;
+}
+
+/** The lookup record's milestones (by UUID), and each box's for a B/L or booking. */
+async function answered(key: string, id: string) {
+  const res = await call(key, `/v1/containers/${id}`);
+  expect(res.status).toBe(200);
+  const data = res.body.data as Json;
+  const kids = (data.child_containers ?? {}) as Record<string, Json>;
+  return {
+    events: data.events,
+    kids: Object.fromEntries(Object.entries(kids).map(([n, c]) => [n, c.events])),
+  };
+}
+
+const ref = "MAEU0000008";
+
+test("every refresh stores each tracked record's milestones as a reader derives them from the events", async () => {
+  const voyage = simulateVoyage(ref, { world })!;
+  const box = voyage.containers.find((c) => c.number === ref)!;
+  await w.at(Date.parse(voyage.bookedAt) + 6 * H);
+  const { orgId, key } = await tenant("stored timelines", { paid: true });
+  const added = await call(key, "/v1/containers", {
+    method: "POST",
+    body: JSON.stringify({ identifier: ref, identifier_type: "container_id" }),
+  });
+  expect(added.status).toBe(201);
+  const id = (added.body.data as Json).id as string;
+  const seen = new Set<string>();
+  for (const m of ["gateIn", "loaded", "discharged", "gateOut"] as const) {
+    await w.at(Date.parse(box.milestones[m]) + 3 * H);
+    await engine().pollDue();
+    expect(await expectStoredAsDerived(orgId)).toBe(1);
+    const row = (await engine().get(orgId, id))!;
+    const { events } = await answered(key, id);
+    expect(events).toEqual(JSON.parse(await derived(row)));
+    seen.add(JSON.stringify(events));
+  }
+  // The timeline grew along the voyage: each step stored a new rendering.
+  expect(seen.size).toBe(4);
+});
+
+test("a B/L with parked boxes: its rendering names them, and each box taken up gets its own", async () => {
+  await w.at(START);
+  const { orgId, key } = await tenant("parked boxes", { plan: "free", containerSlots: 2 });
+  const add = (identifier: string) =>
+    call(key, "/v1/containers", {
+      method: "POST",
+      body: JSON.stringify({ identifier, identifier_type: "container_id" }),
+    });
+  const held = await add("HLCU4276280");
+  expect(held.status).toBe(201);
+  expect((await add("HLCU5226534")).status).toBe(201);
+  expect((await call(key, `/v1/containers/lookup/${BL}`)).status).toBe(202);
+  let root: TrackedRow | undefined;
+  for (let i = 0; i < 500 && (!root || root.adding); i++) {
+    root = (await rowsOf(orgId)).find((r) => r.identifier === BL && r.parentId === null);
+    if (!root || root.adding) await Bun.sleep(10);
+  }
+  expect(root?.adding).toBe(false);
+  // Every box parked: the B/L's rendering names all four and leaves their equipment events out.
+  expect(await expectStoredAsDerived(orgId)).toBe(3);
+  expect(JSON.parse((await w.p.storage.timelines.get(root!.id))!.of)[2].split(",")).toHaveLength(4);
+
+  // A slot frees up: the recheck takes one box up; the B/L's rendering now names three.
+  await call(key, `/v1/containers/${(held.body.data as Json).id}`, { method: "DELETE" });
+  expect((await call(key, `/v1/containers/${root!.id}/recheck`, { method: "POST" })).status).toBe(200);
+  // The B/L, its box taken up, the other held box, and the deleted one (its reads still answer).
+  expect(await expectStoredAsDerived(orgId)).toBe(4);
+  expect(JSON.parse((await w.p.storage.timelines.get(root!.id))!.of)[2].split(",")).toHaveLength(3);
+  const kids = await engine().children(root!.id);
+  const { events, kids: boxes } = await answered(key, root!.id);
+  expect(events).toEqual(JSON.parse(await derived((await engine().get(orgId, root!.id))!)));
+  for (const kid of kids)
+    expect([kid.containerNumber, boxes[kid.containerNumber!]]).toEqual([
+      kid.containerNumber,
+      JSON.parse(await derived(kid)),
+    ]);
+  expect(
+    kids.filter((k) => k.archivedReason === PARKED_REASON).map((k) => boxes[k.containerNumber!]),
+  ).toEqual([[], [], []]);
+});
+
+test("reads answer the stored rendering while it fits the record, whatever else the row's writes change", async () => {
+  const { orgId, key } = await tenant("stored reads", { paid: true });
+  const added = await call(key, "/v1/containers", {
+    method: "POST",
+    body: JSON.stringify({ identifier: ref, identifier_type: "container_id" }),
+  });
+  const id = (added.body.data as Json).id as string;
+  const row = (await engine().get(orgId, id))!;
+  const truth = JSON.parse(await derived(row)) as Json[];
+  expect(truth.length).toBeGreaterThan(2);
+  // A rendering that says something the events do not, under the key this record's readers accept.
+  const marked = JSON.stringify(
+    truth.map((m, i) => (i === 0 ? { ...m, label: "from the stored rendering" } : m)),
+  );
+  const moveVersion = (tags: string[]) => w.p.storage.trackings.update(id, { tags });
+  await w.p.storage.timelines.put(id, { of: await readersKey(row), json: marked });
+  await moveVersion(["a"]);
+  expect((await answered(key, id)).events).toEqual(JSON.parse(marked));
+
+  // Made from another places build (names and zones may differ): derived again instead.
+  await w.p.storage.timelines.put(id, {
+    of: renderedFrom({ ...engine().places, build: "an older build" }, row.containerNumber, ""),
+    json: marked,
+  });
+  await moveVersion(["b"]);
+  expect((await answered(key, id)).events).toEqual(truth);
+  // Made for another box: derived again too.
+  await w.p.storage.timelines.put(id, { of: renderedFrom(engine().places, "MSCU1234565", ""), json: marked });
+  await moveVersion(["c"]);
+  expect((await answered(key, id)).events).toEqual(truth);
+});
+
+test("an event written drops the renderings of its root and boxes in its transaction", async () => {
+  await w.at(START);
+  const { orgId, key } = await tenant("dropped", { paid: true });
+  expect((await call(key, `/v1/containers/lookup/${BL}`)).status).toBe(202);
+  let root: TrackedRow | undefined;
+  for (let i = 0; i < 500 && (!root || root.adding); i++) {
+    root = (await rowsOf(orgId)).find((r) => r.identifier === BL && r.parentId === null);
+    if (!root || root.adding) await Bun.sleep(10);
+  }
+  const tree = (await rowsOf(orgId)).map((r) => r.id);
+  expect(tree).toHaveLength(5);
+  const stored = async () =>
+    (await Promise.all(tree.map((t) => w.p.storage.timelines.get(t)))).filter(Boolean).length;
+  expect(await stored()).toBe(5);
+  const [first] = await w.p.storage.events.forRecord(root!.id);
+  const extra = {
+    ...(first!.payload as Json),
+    eventID: crypto.randomUUID(),
+    eventCreatedDateTime: new Date(w.clock.t).toISOString(),
+  };
+
+  // Rolled back with the event: the renderings stay.
+  const failed = w.p.storage.transaction(async (tx) => {
+    await tx.events.insert(root!.id, extra.eventID as string, extra, new Date(w.clock.t).toISOString());
+    expect(await tx.timelines.get(root!.id)).toBeUndefined();
+    throw new Error("rolled back");
+  });
+  expect(failed).rejects.toThrow("rolled back");
+  await failed.catch(() => {});
+  expect(await stored()).toBe(5);
+
+  await w.p.storage.events.insert(
+    root!.id,
+    extra.eventID as string,
+    extra,
+    new Date(w.clock.t).toISOString(),
+  );
+  expect(await stored()).toBe(0);
+  // Read now, the milestones are derived from the events, the new one among them.
+  const { events, kids } = await answered(key, root!.id);
+  expect(events).toEqual(JSON.parse(await derived((await engine().get(orgId, root!.id))!)));
+  for (const kid of await engine().children(root!.id))
+    expect(kids[kid.containerNumber!]).toEqual(JSON.parse(await derived(kid)));
+  // The next refresh stores them again.
+  expect((await call(key, `/v1/containers/${root!.id}/recheck`, { method: "POST" })).status).toBe(200);
+  expect(await expectStoredAsDerived(orgId)).toBe(5);
+});
