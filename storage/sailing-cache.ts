@@ -6,6 +6,7 @@
  * from the database on every query, so a refresh in another process is seen at once. Least
  * recently used entries go first.
  */
+import { Lru } from "../common/lru.ts";
 import type { SailingRow } from "./sailings.ts";
 
 /**
@@ -26,10 +27,11 @@ interface Entry {
 }
 
 export class SailingCache {
-  // A Map iterates in insertion order: re-inserting on a hit makes its first key the LRU one.
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: Lru<string, Entry>;
 
-  constructor(readonly max = SAILING_CACHE_MAX) {}
+  constructor(readonly max = SAILING_CACHE_MAX) {
+    this.entries = new Lru(max);
+  }
 
   get size(): number {
     return this.entries.size;
@@ -37,18 +39,15 @@ export class SailingCache {
 
   /** The row cached under exactly this stamp, marked recently used; undefined if absent or stale. */
   get(stamp: SailingStamp): SailingRow | undefined {
-    const held = this.entries.get(stamp.id);
+    const held = this.entries.peek(stamp.id);
     // PostgreSQL's bigint may come back as a string: versions compare as numbers.
     if (!held || held.version !== Number(stamp.version)) return;
-    this.entries.delete(stamp.id);
-    this.entries.set(stamp.id, held);
+    this.entries.get(stamp.id);
     return held.row;
   }
 
   set(stamp: SailingStamp, row: SailingRow): void {
-    this.entries.delete(stamp.id);
     this.entries.set(stamp.id, { version: Number(stamp.version), row });
-    while (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
   }
 }
 

@@ -6,6 +6,7 @@
  * Redis down it falls back to memory (RedisCacheStore).
  * Freshness is judged on the platform clock, so tests with a manual clock see windows move.
  */
+import { Lru } from "../../common/lru.ts";
 import { acquireRedis, type RedisLink, releaseRedis } from "../shared/redis-link.ts";
 
 interface Entry<T> {
@@ -26,16 +27,14 @@ export interface CacheStore<T> {
 const MEMORY_ENTRIES = 10_000;
 
 export class MemoryCacheStore<T> implements CacheStore<T> {
-  private readonly entries = new Map<string, Entry<T>>();
+  private readonly entries = new Lru<string, Entry<T>>(MEMORY_ENTRIES);
 
   async get(key: string) {
-    return this.entries.get(key) ?? null;
+    return this.entries.peek(key) ?? null;
   }
 
   async set(key: string, entry: Entry<T>) {
-    this.entries.delete(key);
     this.entries.set(key, entry);
-    if (this.entries.size > MEMORY_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
   }
 
   // One process: the in-process single-flight map is the whole story.

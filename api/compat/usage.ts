@@ -4,6 +4,7 @@
  * when REDIS_URL is set so several API processes count together (counting locally while Redis is
  * down: RedisUsageStore). Periods are UTC.
  */
+import { Lru } from "../../common/lru.ts";
 import { monthOf } from "../../common/plans.ts";
 import type { Quotas } from "../../storage/quotas.ts";
 import type { CallCounters } from "../../storage/usage.ts";
@@ -96,7 +97,7 @@ const counterKey = (scope: string, period: string) => `portolan:compat:usage:${s
  */
 export class RedisUsageStore implements UsageStore {
   /** Last value seen in Redis per counter (or reached locally on top of it). */
-  private readonly known = new Map<string, number>();
+  private readonly known = new Lru<string, number>(KNOWN_COUNTERS);
   /** Calls counted while Redis was unreachable, not yet added to it; with the counter's TTL. */
   private readonly pending = new Map<string, { calls: number; ttlMs: number | null }>();
   private readonly unsubscribe: () => void;
@@ -113,9 +114,7 @@ export class RedisUsageStore implements UsageStore {
   }
 
   private remember(key: string, value: number): void {
-    this.known.delete(key);
     this.known.set(key, value);
-    if (this.known.size > KNOWN_COUNTERS) this.known.delete(this.known.keys().next().value!);
   }
 
   /** Adds the locally counted calls to Redis; on failure they stay pending for the next recovery. */
@@ -174,7 +173,7 @@ export class RedisUsageStore implements UsageStore {
           const k = keys[i]!;
           const pending = this.pending.get(k);
           this.pending.set(k, { calls: (pending?.calls ?? 0) + 1, ttlMs: TTL_MS[n] });
-          return (this.known.get(k) ?? 0) + 1;
+          return (this.known.peek(k) ?? 0) + 1;
         }),
     );
     for (const [i, k] of keys.entries()) this.remember(k, counts[i]!);
@@ -188,7 +187,7 @@ export class RedisUsageStore implements UsageStore {
       async (c) => Number((await c.get(k)) ?? 0),
       () => null,
     );
-    if (stored === null) return this.known.get(k) ?? 0;
+    if (stored === null) return this.known.peek(k) ?? 0;
     // Calls counted during an outage that are not in Redis yet still count against the cap.
     return stored + (this.pending.get(k)?.calls ?? 0);
   }

@@ -8,6 +8,7 @@
  * off) and by the text held (a route with its path runs to hundreds of kilobytes), the least
  * recently used dropped first.
  */
+import { Lru } from "../../common/lru.ts";
 import type { ResolvedPoint } from "../../engine/locations/index.ts";
 
 /** Characters of JSON text the cache holds at most (about 2 bytes each on the heap). */
@@ -73,9 +74,7 @@ export function routeKey(q: RouteQuery): string {
 }
 
 export class RouteCache {
-  // A Map iterates in insertion order: re-inserting an entry on each hit keeps the least recently
-  // used one first.
-  private readonly entries = new Map<string, string>();
+  private readonly entries: Lru<string, string>;
   private chars = 0;
   /** Ends by the text that named them (see resolved). */
   private readonly ends = new Map<string, ResolvedPoint>();
@@ -83,7 +82,9 @@ export class RouteCache {
   constructor(
     private readonly capacity: number,
     private readonly maxChars = ROUTE_CACHE_MAX_CHARS,
-  ) {}
+  ) {
+    this.entries = new Lru(capacity);
+  }
 
   get size(): number {
     return this.entries.size;
@@ -95,21 +96,18 @@ export class RouteCache {
 
   /** The data part's JSON text stored under `key`, or undefined. */
   get(key: string): string | undefined {
-    const json = this.entries.get(key);
-    if (json === undefined) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, json);
-    return json;
+    return this.entries.get(key);
   }
 
   set(key: string, json: string): void {
     this.drop(key);
     if (this.capacity <= 0 || json.length > this.maxChars) return;
+    // Room made here, not by the Lru's own bound, so that `chars` counts every entry dropped.
+    while (this.entries.size >= this.capacity || this.chars + json.length > this.maxChars) {
+      this.drop(this.entries.leastRecent()!);
+    }
     this.entries.set(key, json);
     this.chars += json.length;
-    while (this.entries.size > this.capacity || this.chars > this.maxChars) {
-      this.drop(this.entries.keys().next().value!);
-    }
   }
 
   /**

@@ -7,12 +7,14 @@
  * is never cached; it is rendered per request around the cached text (records.ts). Bounded: at
  * most `capacity` records, the least recently read dropped first.
  */
-export class VersionedCache<T> {
-  // A Map iterates in insertion order: re-inserting an entry on each hit makes the first key the
-  // least recently used one.
-  private readonly entries = new Map<string, { version: string; value: T }>();
+import { Lru } from "../../common/lru.ts";
 
-  constructor(private max: number) {}
+export class VersionedCache<T> {
+  private readonly entries: Lru<string, { version: string; value: T }>;
+
+  constructor(capacity: number) {
+    this.entries = new Lru(capacity);
+  }
 
   get size(): number {
     return this.entries.size;
@@ -20,7 +22,7 @@ export class VersionedCache<T> {
 
   /** The bound; 0 when caching is off. */
   get capacity(): number {
-    return this.max;
+    return this.entries.max;
   }
 
   /** True when some version of `id` is stored. */
@@ -30,26 +32,17 @@ export class VersionedCache<T> {
 
   /** The value stored for `id` under exactly this version, or undefined. */
   get(id: string, version: string): T | undefined {
-    const entry = this.entries.get(id);
-    if (!entry || entry.version !== version) return undefined;
-    this.entries.delete(id);
-    this.entries.set(id, entry);
-    return entry.value;
+    // Another version is no read of this one: it stays where it was in the order.
+    if (this.entries.peek(id)?.version !== version) return undefined;
+    return this.entries.get(id)!.value;
   }
 
   set(id: string, version: string, value: T): void {
-    this.entries.delete(id);
-    if (this.max <= 0) return;
     this.entries.set(id, { version, value });
-    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
   }
 
   /** Changes the bound (0 turns caching off), dropping the oldest entries beyond it. */
   resize(capacity: number): void {
-    this.max = capacity;
-    for (const id of this.entries.keys()) {
-      if (this.entries.size <= Math.max(capacity, 0)) break;
-      this.entries.delete(id);
-    }
+    this.entries.resize(capacity);
   }
 }
