@@ -5,7 +5,9 @@
  * and the time of one 500-row page (goal: under 50 ms). Goal (issue 20): every read at least 0.3
  * of the no-op. Every row runs in turns with the others (the machine's other load falls on all
  * alike); lookups run with their milestone cache on and off (the figures before it, in this run),
- * over the whole fleet and over hot records, list pages with their items' cache on and off. Rows
+ * over the whole fleet and over hot records, list pages with their items' cache on and off. Even
+ * records carry the milestones a refresh stores (table timelines); the "not stored" rows read odd
+ * ones, whose reads derive them from the events (records no refresh has rendered yet). Rows
  * read each body into an ArrayBuffer as a client would, except the "body as Blob" rows (hot lookups,
  * the first list page and their own no-op), which take the bytes the server keeps without copying
  * them: what serving costs apart from moving the body. The lane on-time share query runs once per
