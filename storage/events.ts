@@ -130,18 +130,15 @@ export class SqlCarrierEvents implements CarrierEvents {
         ).length > 0,
     );
   }
-  // An added or corrected event changes how the root and its boxes render: their versions move and
-  // their stored milestones go in the same transaction (trackings.ts, timelines.ts).
   insert(trackedId: string, eventId: string, payload: unknown, at: string): Promise<void> {
-    const { carrierEvents, tracked } = this.x.t;
+    const { carrierEvents } = this.x.t;
     return this.x.atomic(async (db) => {
       await db.insert(carrierEvents).values({ trackedId, eventId, payload, firstSeenAt: at });
-      await bumpTreeVersion(db, tracked, trackedId);
-      await dropTreeTimelines(db, this.x.t, trackedId);
+      await this.treeChanged(db, trackedId);
     });
   }
   correct(trackedId: string, eventId: string, before: unknown, after: unknown, at: string): Promise<void> {
-    const { carrierEvents, corrections, tracked } = this.x.t;
+    const { carrierEvents, corrections } = this.x.t;
     return this.x.atomic(async (db) => {
       await db
         .insert(corrections)
@@ -150,9 +147,16 @@ export class SqlCarrierEvents implements CarrierEvents {
         .update(carrierEvents)
         .set({ payload: after })
         .where(and(eq(carrierEvents.trackedId, trackedId), eq(carrierEvents.eventId, eventId)));
-      await bumpTreeVersion(db, tracked, trackedId);
-      await dropTreeTimelines(db, this.x.t, trackedId);
+      await this.treeChanged(db, trackedId);
     });
+  }
+  /**
+   * An added or corrected event changes how the root and its boxes render: their versions move and
+   * their stored milestones go, in the event write's transaction (trackings.ts, timelines.ts).
+   */
+  private async treeChanged(db: Db, rootId: string): Promise<void> {
+    await bumpTreeVersion(db, this.x.t.tracked, rootId);
+    await dropTreeTimelines(db, this.x.t, rootId);
   }
   deleteFor(trackedIds: readonly string[]): Promise<void> {
     const { carrierEvents, corrections } = this.x.t;

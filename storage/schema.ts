@@ -186,8 +186,8 @@ export const carrierEvents = sqliteTable(
 /**
  * A record's milestones as the spec's JSON array, rendered by the refresh that last wrote its
  * root's events, so a read need not parse and derive them. `of` names what else the rendering
- * depends on (ingest/tracking/milestones.ts); a reader whose record no longer matches it derives
- * the milestones itself. An event added or corrected deletes its tree's rows (events.ts).
+ * depends on (renderedFrom, ingest/tracking/timeline.ts); a reader whose record no longer matches
+ * it derives the milestones itself. An event added or corrected deletes its tree's rows (events.ts).
  */
 export const timelines = sqliteTable("timelines", {
   trackedId: text("tracked_id")

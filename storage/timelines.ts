@@ -1,11 +1,12 @@
 /** Records' stored milestone renderings (schema.ts `timelines`): written by a refresh, read by lookups. */
-import { eq, inArray, or, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "./database.ts";
 import type { Statement } from "./dialect.ts";
 import type { Runner, Tables } from "./runner.ts";
+import { treeOf } from "./trackings.ts";
 
 export interface StoredTimeline {
-  /** What the rendering was made from besides the events (ingest/tracking/milestones.ts). */
+  /** What the rendering was made from besides the events (renderedFrom, ingest/tracking/timeline.ts). */
   of: string;
   json: string;
 }
@@ -54,9 +55,6 @@ export class SqlTimelines implements Timelines {
  */
 export async function dropTreeTimelines(db: Db, t: Tables, rootId: string): Promise<void> {
   const { timelines, tracked } = t;
-  const tree = db
-    .select({ id: tracked.id })
-    .from(tracked)
-    .where(or(eq(tracked.id, rootId), eq(tracked.parentId, rootId)));
+  const tree = db.select({ id: tracked.id }).from(tracked).where(treeOf(tracked, rootId));
   await db.delete(timelines).where(inArray(timelines.trackedId, tree));
 }

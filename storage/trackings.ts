@@ -150,7 +150,8 @@ export async function bumpTreeVersion(db: Db, t: Tracked, rootId: string): Promi
     .where(treeOf(t, rootId));
 }
 
-const treeOf = (t: Tracked, rootId: string) => or(eq(t.id, rootId), eq(t.parentId, rootId));
+/** A root record and its boxes. */
+export const treeOf = (t: Tracked, rootId: string) => or(eq(t.id, rootId), eq(t.parentId, rootId));
 const activeBoxFilter = (t: Tracked, orgId: string) =>
   and(eq(t.orgId, orgId), isNull(t.archivedAt), isNotNull(t.containerNumber));
 

@@ -507,9 +507,9 @@ export interface LookupSources {
  * moves the whole tree's) and with every write to the row; it is read (with the row) before the
  * events or their rendering are (written in one transaction): a read may see newer milestones than
  * the version says (they are then kept under the older version and read again at the next read),
- * never older ones. A record's share of its root's events: its box's (none
- * while parked) or, for a B/L or booking, all but those of its parked boxes (read with the boxes'
- * rows before this; unparking a box rewrites its root's row too).
+ * never older ones. A record's share of its root's events: its box's (none while parked) or, for a
+ * B/L or booking, all but those of its parked boxes (read with the boxes' rows before this;
+ * unparking a box rewrites its root's row too).
  */
 async function milestonesOf(t: LookupSources, r: TrackedRow, parkedBoxes: string): Promise<Timeline> {
   const version = timelineVersion(r, parkedBoxes);

@@ -35,6 +35,16 @@ const rowsOf = async (orgId: string): Promise<TrackedRow[]> => {
   return Promise.all(ids.map(async ({ id }) => (await engine().get(orgId, id))!));
 };
 
+/** The organisation's root record of `identifier` once its first carrier fetch ended (bounded wait). */
+async function settled(orgId: string, identifier: string): Promise<TrackedRow | undefined> {
+  let root: TrackedRow | undefined;
+  for (let i = 0; i < 500 && (!root || root.adding); i++) {
+    root = (await rowsOf(orgId)).find((r) => r.identifier === identifier && r.parentId === null);
+    if (!root || root.adding) await Bun.sleep(10);
+  }
+  return root;
+}
+
 /** The record's milestones derived from its root's events now, as the spec's JSON. */
 const derived = async (row: TrackedRow) => milestonesJson(await engine().timeline(row), engine().places);
 
@@ -115,11 +125,7 @@ test("a B/L with parked boxes: its rendering names them, and each box taken up g
   expect(held.status).toBe(201);
   expect((await add("HLCU5226534")).status).toBe(201);
   expect((await call(key, `/v1/containers/lookup/${BL}`)).status).toBe(202);
-  let root: TrackedRow | undefined;
-  for (let i = 0; i < 500 && (!root || root.adding); i++) {
-    root = (await rowsOf(orgId)).find((r) => r.identifier === BL && r.parentId === null);
-    if (!root || root.adding) await Bun.sleep(10);
-  }
+  const root = await settled(orgId, BL);
   expect(root?.adding).toBe(false);
   // Every box parked: the B/L's rendering names all four and leaves their equipment events out.
   expect(await expectStoredAsDerived(orgId)).toBe(3);
@@ -180,11 +186,7 @@ test("an event written drops the renderings of its root and boxes in its transac
   await w.at(START);
   const { orgId, key } = await tenant("dropped", { paid: true });
   expect((await call(key, `/v1/containers/lookup/${BL}`)).status).toBe(202);
-  let root: TrackedRow | undefined;
-  for (let i = 0; i < 500 && (!root || root.adding); i++) {
-    root = (await rowsOf(orgId)).find((r) => r.identifier === BL && r.parentId === null);
-    if (!root || root.adding) await Bun.sleep(10);
-  }
+  const root = await settled(orgId, BL);
   const tree = (await rowsOf(orgId)).map((r) => r.id);
   expect(tree).toHaveLength(5);
   const stored = async () =>
