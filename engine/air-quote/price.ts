@@ -30,8 +30,10 @@ export function chargeableWeight(
 ): number {
   const perKg = BigInt(Math.round(1 / card.roundingStepKg)); // steps per kg (checked whole)
   const up = (num: bigint, den: bigint) => (num + den - 1n) / den;
-  const byGross = up(micro(grossKg) * perKg, MICRO);
-  const byVolume = up(micro(volumeCm3) * perKg, micro(card.volumetricDivisorCm3PerKg));
+  // A positive amount under half a millionth still counts as one: read as 0 it left nothing to charge.
+  const atLeastOne = (x: number) => (x > 0 && micro(x) === 0n ? 1n : micro(x));
+  const byGross = up(atLeastOne(grossKg) * perKg, MICRO);
+  const byVolume = up(atLeastOne(volumeCm3) * perKg, micro(card.volumetricDivisorCm3PerKg));
   return Math.max(Number(byGross), Number(byVolume)) / Number(perKg);
 }
 

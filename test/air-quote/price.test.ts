@@ -24,6 +24,7 @@ describe("chargeable weight = max(gross, volume / 6000), up to the next 0.5 kg",
     [44.6, 1, 45, "rounds into the +45 break"],
     [1, 271_200, 45.5, "271200 / 6000 = 45.2 kg"],
     [1.1, 1, 1.5, "1.1 is not read as 1.1000000000000001 or 1.0999999999999999"],
+    [5e-324, 5e-324, 0.5, "below a milligram and a cubic millimetre: still the smallest parcel"],
   ];
   test.each(rows)("gross %p kg, %p cm3 -> %p kg (%s)", (gross, volume, expected) => {
     expect(chargeableWeight(card, gross, volume)).toBe(expected);
