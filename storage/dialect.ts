@@ -11,7 +11,7 @@ export interface Statement<T> {
   execute(db: Db, params: Record<string, unknown>): Promise<T>;
 }
 
-interface Preparable<T> {
+export interface Preparable<T> {
   prepare(name?: string): { execute(params?: Record<string, unknown>): PromiseLike<T> | T };
 }
 

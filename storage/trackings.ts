@@ -22,10 +22,11 @@ import {
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { claimDue, lockRow } from "./claims.ts";
 import type { Db } from "./database.ts";
-import type { Statement } from "./dialect.ts";
+import type { Preparable, Statement } from "./dialect.ts";
 import { type ExtraConditions, listPage, type PageFilter } from "./pages.ts";
 import type { Runner } from "./runner.ts";
 import type { tracked } from "./schema.ts";
+import type { StoredTimeline } from "./timelines.ts";
 
 export type TrackedRow = typeof tracked.$inferSelect;
 export type NewTracked = typeof tracked.$inferInsert;
@@ -58,6 +59,12 @@ export interface RecordKey {
   orgHasTerms: boolean;
 }
 
+/** A single read's record: its row, with the milestones its last refresh stored (Timelines.get) if any. */
+export interface RecordRead {
+  row: TrackedRow;
+  stored: StoredTimeline | null;
+}
+
 export interface Trackings {
   byId(id: string): Promise<TrackedRow | undefined>;
   /**
@@ -78,6 +85,12 @@ export interface Trackings {
   firstActiveCarrying(orgId: string, identifier: string): Promise<TrackedRow | undefined>;
   /** The key of the row firstActiveCarrying answers, from the indexes alone. */
   firstActiveKey(orgId: string, identifier: string): Promise<RecordKey | undefined>;
+  /**
+   * get's and firstActiveCarrying's rows with their stored milestones, read in the same statement:
+   * a lookup of a record not read before takes one random read of the file, not two.
+   */
+  readOwn(orgId: string, id: string): Promise<RecordRead | undefined>;
+  readFirstActive(orgId: string, identifier: string): Promise<RecordRead | undefined>;
   /** The key of a record of the organisation (another organisation's id reads as absent). */
   keyOf(orgId: string, id: string): Promise<RecordKey | undefined>;
   children(parentId: string): Promise<TrackedRow[]>;
@@ -155,57 +168,74 @@ export const treeOf = (t: Tracked, rootId: string) => or(eq(t.id, rootId), eq(t.
 const activeBoxFilter = (t: Tracked, orgId: string) =>
   and(eq(t.orgId, orgId), isNull(t.archivedAt), isNotNull(t.containerNumber));
 
+/** Between a stored rendering's two texts in the single reads' column: neither JSON text holds a raw line break. */
+const RENDERING_SEPARATOR = "\n";
+
+/** A read by reference: the statement on the identifier column and the one on the container column. */
+type PerColumn<R> = readonly [byIdentifier: Statement<R[]>, byContainer: Statement<R[]>];
+
+/** A row with its stored milestones as the single reads' statements give them. */
+interface RenderedRow {
+  row: TrackedRow;
+  rendering: string | null;
+}
+
+const recordRead = (r: RenderedRow | undefined): RecordRead | undefined => {
+  if (!r) return undefined;
+  if (r.rendering === null) return { row: r.row, stored: null };
+  const cut = r.rendering.indexOf(RENDERING_SEPARATOR);
+  return { row: r.row, stored: { of: r.rendering.slice(0, cut), json: r.rendering.slice(cut + 1) } };
+};
+
 /** The reads of every tracking request (ocean reads), prepared once: building the SQL cost more than running it. */
 function prepareReads(x: Runner) {
   const p = sql.placeholder;
-  const { tracked, freeTimeTerms } = x.t;
+  const { tracked, freeTimeTerms, timelines } = x.t;
   // 1 or 0 (both dialects' integers): an index probe (free_time_terms_org) in the key's statement.
   const orgHasTerms = sql<number>`case when exists (select 1 from ${freeTimeTerms} where ${freeTimeTerms.orgId} = ${tracked.orgId}) then 1 else 0 end`;
+  // One column, not two: each would be its own probe of the timelines table.
+  const rendering = sql<
+    string | null
+  >`(select ${timelines.of} || ${RENDERING_SEPARATOR} || ${timelines.json} from ${timelines} where ${timelines.trackedId} = ${tracked.id})`;
   type Column = typeof tracked.identifier | typeof tracked.containerNumber;
+  const own = and(eq(tracked.id, p("id")), eq(tracked.orgId, p("orgId")));
   const activeWhere = (column: Column) =>
     and(eq(tracked.orgId, p("orgId")), eq(column, p("identifier")), isNull(tracked.archivedAt));
   const active = (column: Column) => (db: Db) => db.select().from(tracked).where(activeWhere(column));
+  const activeRendered = (column: Column) => (db: Db) =>
+    db.select({ row: tracked, rendering }).from(tracked).where(activeWhere(column));
   const activeKeys = (column: Column) => (db: Db) =>
     db
       .select({ id: tracked.id, version: tracked.version, parentId: tracked.parentId, orgHasTerms })
       .from(tracked)
       .where(activeWhere(column));
+  // One statement per reference column, two indexed lookups: SQLite's planner serves an OR of the
+  // two columns with a scan.
+  const perColumn = <R>(
+    name: string,
+    build: (column: Column) => (db: Db) => Preparable<unknown>,
+  ): PerColumn<R> => [
+    x.dialect.statement(`${name}_by_identifier`, x.root, build(tracked.identifier)) as Statement<R[]>,
+    x.dialect.statement(`${name}_by_container`, x.root, build(tracked.containerNumber)) as Statement<R[]>,
+  ];
   return {
     // No LIMIT: the id is the primary key, and a LIMIT bound as a parameter cost SQLite more than
     // the read itself (about 20 us a call, bench/tracking.ts).
     get: x.dialect.statement("trackings_get", x.root, (db) =>
-      db
-        .select()
-        .from(tracked)
-        .where(and(eq(tracked.id, p("id")), eq(tracked.orgId, p("orgId")))),
+      db.select().from(tracked).where(own),
     ) as Statement<TrackedRow[]>,
-    // Two indexed lookups: SQLite's planner serves an OR of the two columns with a scan.
-    byIdentifier: x.dialect.statement(
-      "trackings_active_by_identifier",
-      x.root,
-      active(tracked.identifier),
-    ) as Statement<TrackedRow[]>,
-    byContainer: x.dialect.statement(
-      "trackings_active_by_container",
-      x.root,
-      active(tracked.containerNumber),
-    ) as Statement<TrackedRow[]>,
+    active: perColumn<TrackedRow>("trackings_active", active),
+    readOwn: x.dialect.statement("trackings_read_own", x.root, (db) =>
+      db.select({ row: tracked, rendering }).from(tracked).where(own),
+    ) as Statement<RenderedRow[]>,
+    rendered: perColumn<RenderedRow>("trackings_read_active", activeRendered),
     // The same rows' keys, from the (org_id, column, archived_at, parent_id, id, version) indexes.
-    keysByIdentifier: x.dialect.statement(
-      "trackings_active_keys_by_identifier",
-      x.root,
-      activeKeys(tracked.identifier),
-    ) as Statement<KeyRow[]>,
-    keysByContainer: x.dialect.statement(
-      "trackings_active_keys_by_container",
-      x.root,
-      activeKeys(tracked.containerNumber),
-    ) as Statement<KeyRow[]>,
+    keys: perColumn<KeyRow>("trackings_active_keys", activeKeys),
     keyOf: x.dialect.statement("trackings_key_of", x.root, (db) =>
       db
         .select({ id: tracked.id, version: tracked.version, parentId: tracked.parentId, orgHasTerms })
         .from(tracked)
-        .where(and(eq(tracked.id, p("id")), eq(tracked.orgId, p("orgId")))),
+        .where(own),
     ) as Statement<KeyRow[]>,
     children: x.dialect.statement("trackings_children", x.root, (db) =>
       db
@@ -214,6 +244,24 @@ function prepareReads(x: Runner) {
         .where(eq(tracked.parentId, p("parentId"))),
     ) as Statement<TrackedRow[]>,
   };
+}
+
+/**
+ * firstActiveCarrying's choice, over whichever shape of row the two statements read (rows, rows
+ * with their rendering, keys): a root tracked by that very identifier wins over a box of some B/L,
+ * otherwise the first row. Reads the container column only when the identifier column names no root.
+ */
+async function firstActive<R>(
+  db: Db,
+  statements: PerColumn<R>,
+  isRoot: (r: R) => boolean,
+  params: { orgId: string; identifier: string },
+): Promise<R | undefined> {
+  const own = await statements[0].execute(db, params);
+  const root = own.find(isRoot);
+  if (root) return root;
+  const boxes = await statements[1].execute(db, params);
+  return boxes.find(isRoot) ?? own[0] ?? boxes[0];
 }
 
 /** A key as its statements read it. */
@@ -289,7 +337,7 @@ export class SqlTrackings implements Trackings {
   }
 
   activeCarrying(orgId: string, identifier: string): Promise<TrackedRow[]> {
-    const { byIdentifier, byContainer } = this.reads;
+    const [byIdentifier, byContainer] = this.reads.active;
     return this.x.run(async (db) => [
       ...(await byIdentifier.execute(db, { orgId, identifier })),
       ...(await byContainer.execute(db, { orgId, identifier })),
@@ -297,26 +345,24 @@ export class SqlTrackings implements Trackings {
   }
 
   firstActiveCarrying(orgId: string, identifier: string): Promise<TrackedRow | undefined> {
-    const { byIdentifier, byContainer } = this.reads;
-    return this.x.run(async (db) => {
-      const own = await byIdentifier.execute(db, { orgId, identifier });
-      const root = own.find((r) => r.parentId === null);
-      if (root) return root;
-      const boxes = await byContainer.execute(db, { orgId, identifier });
-      return boxes.find((r) => r.parentId === null) ?? own[0] ?? boxes[0];
-    });
+    const isRoot = (r: TrackedRow) => r.parentId === null;
+    return this.x.run((db) => firstActive(db, this.reads.active, isRoot, { orgId, identifier }));
   }
 
   firstActiveKey(orgId: string, identifier: string): Promise<RecordKey | undefined> {
-    const { keysByIdentifier, keysByContainer } = this.reads;
-    // firstActiveCarrying's choice, made on the keys.
-    return this.x.run(async (db) => {
-      const own = await keysByIdentifier.execute(db, { orgId, identifier });
-      const root = own.find((r) => r.parentId === null);
-      if (root) return recordKey(root);
-      const boxes = await keysByContainer.execute(db, { orgId, identifier });
-      return recordKey(boxes.find((r) => r.parentId === null) ?? own[0] ?? boxes[0]);
-    });
+    const isRoot = (k: KeyRow) => k.parentId === null;
+    const params = { orgId, identifier };
+    return this.x.run(async (db) => recordKey(await firstActive(db, this.reads.keys, isRoot, params)));
+  }
+
+  readOwn(orgId: string, id: string): Promise<RecordRead | undefined> {
+    return this.x.run(async (db) => recordRead((await this.reads.readOwn.execute(db, { id, orgId }))[0]));
+  }
+
+  readFirstActive(orgId: string, identifier: string): Promise<RecordRead | undefined> {
+    const isRoot = (r: RenderedRow) => r.row.parentId === null;
+    const params = { orgId, identifier };
+    return this.x.run(async (db) => recordRead(await firstActive(db, this.reads.rendered, isRoot, params)));
   }
 
   keyOf(orgId: string, id: string): Promise<RecordKey | undefined> {

@@ -138,7 +138,7 @@ export function oceanApp(platform: FullPlatform) {
         const existing =
           (await activeRow(tracking, org.id, identifier)) ??
           (await activeRow(tracking, org.id, identifier.replace(/[\s-]/g, "")));
-        if (existing && !existing.row.adding) return lookupRecordJson(tracking, existing.row, existing.terms);
+        if (existing && !existing.row.adding) return lookupRecordJson(tracking, existing);
         if (existing) return inProgress(set);
         // Never seen: register now (a shipment slot, like an add) and let the carrier answer meanwhile.
         const type = looksLikeContainer(identifier) ? "container_id" : "bill_of_lading";
@@ -184,7 +184,7 @@ export function oceanApp(platform: FullPlatform) {
         const found = await ownRow(tracking, orgOf(request).id, params.id);
         // Another account's id answers exactly like an id that never existed.
         if (!found) throw new ApiError("notFound", `No tracked record ${params.id} on this account.`);
-        return lookupRecordJson(tracking, found.row, found.terms);
+        return lookupRecordJson(tracking, found);
       },
       { detail: { summary: "Read one tracked record by its UUID (lookup record)" } },
     )

@@ -5,13 +5,15 @@
  * (id, version), read from an index alone, and answered from the row kept under that key; it is
  * read whole only when its version moved. Every write to a row moves its version in the same
  * statement (storage/trackings.ts), so a row kept under the version read now is the row as it is
- * now, whichever process wrote it. A record not served before is read whole at once (one
- * statement, not two). A cache of capacity 0 reads whole every time.
+ * now, whichever process wrote it. A record not served before is read whole at once, with the
+ * milestones its last refresh stored (one statement, not three). A cache of capacity 0 reads
+ * whole every time.
  */
 import type { FreeTimeTerms } from "../../ingest/tracking/demurrage.ts";
 import type { TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
 import type { Storage } from "../../storage/storage.ts";
-import type { RecordKey } from "../../storage/trackings.ts";
+import type { StoredTimeline } from "../../storage/timelines.ts";
+import type { RecordKey, RecordRead } from "../../storage/trackings.ts";
 import type { VersionedCache } from "./versioned-cache.ts";
 
 export interface RowSources {
@@ -21,15 +23,19 @@ export interface RowSources {
   rows: VersionedCache<TrackedRow>;
   /** Single reads' answers by organisation and name, under the change token taken before them. */
   reads: VersionedCache<SingleRead>;
+  /** Organisations' free-time terms under the change token taken before them. */
+  terms: VersionedCache<readonly FreeTimeTerms[]>;
 }
 
 /**
  * A single read's record, with its organisation's free-time terms when the key's statement already
- * told them (none on file); undefined terms are read with the demurrage (records.ts).
+ * told them (none on file); undefined terms are read with the demurrage (records.ts). `stored`: the
+ * milestones its last refresh stored, when they were read with the row (null: none stored).
  */
 export interface SingleRead {
   row: TrackedRow;
   terms?: readonly FreeTimeTerms[];
+  stored?: StoredTimeline | null;
 }
 
 const NO_TERMS: readonly FreeTimeTerms[] = Object.freeze([]);
@@ -41,6 +47,15 @@ function keep(t: RowSources, name: string, version: string, row: TrackedRow): Tr
   const frozen = Object.freeze(row);
   t.rows.set(name, version, frozen);
   return frozen;
+}
+
+/** The organisation's terms as of the token: one statement per organisation while nothing is written. */
+async function termsUnder(t: RowSources, orgId: string, token: string): Promise<readonly FreeTimeTerms[]> {
+  const kept = t.terms.get(orgId, token);
+  if (kept) return kept;
+  const terms = Object.freeze(await t.engine.terms(orgId));
+  t.terms.set(orgId, token, terms);
+  return terms;
 }
 
 /**
@@ -60,17 +75,16 @@ async function unchanged(
   const fresh = await answer();
   if (!fresh) return undefined;
   // Terms read now are no older than the token: kept with the row, a read answered under the token
-  // runs no terms statement (it was one of a hot read's two, bench/tracking.ts).
-  const whole = fresh.terms
-    ? fresh
-    : { ...fresh, terms: Object.freeze(await t.engine.terms(fresh.row.orgId)) };
-  t.reads.set(name, token, whole);
-  return whole;
+  // runs no terms statement (it was one of a hot read's two, bench/tracking.ts). The stored
+  // milestones are not kept here: the rendering made from them is (records.ts).
+  const terms = fresh.terms ?? (await termsUnder(t, fresh.row.orgId, token));
+  t.reads.set(name, token, { row: fresh.row, terms });
+  return { ...fresh, terms };
 }
 
 /** engine.findActive's answer. */
 export function activeRow(t: RowSources, orgId: string, identifier: string): Promise<SingleRead | undefined> {
-  if (t.rows.capacity <= 0) return t.engine.findActive(orgId, identifier).then(read);
+  if (t.rows.capacity <= 0) return t.engine.readActive(orgId, identifier).then(read);
   // Never a UUID (a reference has no NUL): the two kinds of names do not meet.
   const name = `${orgId}\u0000${identifier}`;
   return unchanged(t, name, () => activeByKey(t, orgId, identifier, name));
@@ -83,8 +97,10 @@ async function activeByKey(
   name: string,
 ): Promise<SingleRead | undefined> {
   const whole = async (key?: RecordKey) => {
-    const row = await t.engine.findActive(orgId, identifier);
-    return row ? { row: keep(t, name, `${row.version}|${row.id}`, row), terms: termsOf(key) } : undefined;
+    const found = await t.engine.readActive(orgId, identifier);
+    if (!found) return undefined;
+    const row = keep(t, name, `${found.row.version}|${found.row.id}`, found.row);
+    return { row, terms: termsOf(key), stored: found.stored };
   };
   if (!t.rows.has(name)) return whole();
   const key = await t.storage.trackings.firstActiveKey(orgId, identifier);
@@ -95,15 +111,21 @@ async function activeByKey(
 
 /** engine.get's answer: the organisation's record of that id (another organisation's reads as absent). */
 export function ownRow(t: RowSources, orgId: string, id: string): Promise<SingleRead | undefined> {
-  if (t.rows.capacity <= 0) return t.engine.get(orgId, id).then(read);
+  if (t.rows.capacity <= 0) return t.engine.readOwn(orgId, id).then(read);
   // The organisation is part of the name: another organisation's read of this id stays a 404.
   return unchanged(t, `${orgId}\u0001${id}`, () => ownByKey(t, orgId, id));
 }
 
 async function ownByKey(t: RowSources, orgId: string, id: string): Promise<SingleRead | undefined> {
   const whole = async (key?: RecordKey) => {
-    const row = await t.engine.get(orgId, id);
-    return row ? { row: keep(t, id, String(row.version), row), terms: termsOf(key) } : undefined;
+    const found = await t.engine.readOwn(orgId, id);
+    return (
+      found && {
+        row: keep(t, id, String(found.row.version), found.row),
+        terms: termsOf(key),
+        stored: found.stored,
+      }
+    );
   };
   if (!t.rows.has(id)) return whole();
   const key = await t.storage.trackings.keyOf(orgId, id);
@@ -112,4 +134,5 @@ async function ownByKey(t: RowSources, orgId: string, id: string): Promise<Singl
   return row ? { row, terms: termsOf(key) } : whole(key);
 }
 
-const read = (row: TrackedRow | undefined): SingleRead | undefined => (row ? { row } : undefined);
+const read = (found: RecordRead | undefined): SingleRead | undefined =>
+  found ? { row: found.row, stored: found.stored } : undefined;

@@ -13,8 +13,10 @@ import {
 import type { TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
 import { type MilestoneView, parkedList } from "../../ingest/tracking/timeline.ts";
 import type { Storage } from "../../storage/storage.ts";
+import type { StoredTimeline } from "../../storage/timelines.ts";
 import { PARKED_REASON } from "../../storage/trackings.ts";
 import { RenderedJson } from "../shared/envelopes.ts";
+import type { SingleRead } from "./record-reads.ts";
 import type { VersionedCache } from "./versioned-cache.ts";
 
 export type Source = "direct_carrier" | "warm_db";
@@ -511,11 +513,16 @@ export interface LookupSources {
  * B/L or booking, all but those of its parked boxes (read with the boxes' rows before this;
  * unparking a box rewrites its root's row too).
  */
-async function milestonesOf(t: LookupSources, r: TrackedRow, parkedBoxes: string): Promise<Timeline> {
+async function milestonesOf(
+  t: LookupSources,
+  r: TrackedRow,
+  parkedBoxes: string,
+  stored?: StoredTimeline | null,
+): Promise<Timeline> {
   const version = timelineVersion(r, parkedBoxes);
   const cached = t.timelines.get(r.id, version);
   if (cached) return cached;
-  const rendered = new Timeline(UTF8.encode(await t.engine.milestonesJson(r, parkedBoxes)));
+  const rendered = new Timeline(UTF8.encode(await t.engine.milestonesJson(r, parkedBoxes, stored)));
   t.timelines.set(r.id, version, rendered);
   return rendered;
 }
@@ -560,15 +567,23 @@ function lookupVersion(row: TrackedRow, i: LookupInputs): string {
   return `${timelineVersion(row, i.parked)}|${kids}|${JSON.stringify([i.dem, i.position, i.pct])}`;
 }
 
-/** The lookup record (the single read): `record` holds every field but the last, `events`. */
-async function lookupParts(t: LookupSources, row: TrackedRow, inputs?: LookupInputs) {
+/**
+ * The lookup record (the single read): `record` holds every field but the last, `events`. `stored`:
+ * the row's stored milestones when they were read with it (milestonesOf).
+ */
+async function lookupParts(
+  t: LookupSources,
+  row: TrackedRow,
+  inputs?: LookupInputs,
+  stored?: StoredTimeline | null,
+) {
   const { engine } = t;
   const { dem, position, pct, kids, parked } = inputs ?? (await lookupInputs(t, row));
   const fixAt = position?.position_fix_at ?? null;
   // last_updated_at: the more recent of the carrier check and the AIS fix.
   const aisNewer =
     fixAt !== null && (row.lastPolledAt === null || Date.parse(fixAt) > Date.parse(row.lastPolledAt));
-  const timeline = await milestonesOf(t, row, parked);
+  const timeline = await milestonesOf(t, row, parked, stored);
   const children = kids
     ? await Promise.all(kids.map(async (c) => ({ c, events: (await milestonesOf(t, c, "")).views })))
     : null;
@@ -629,19 +644,18 @@ export async function lookupRecord(t: LookupSources, row: TrackedRow) {
 /**
  * The lookup record as JSON text, byte for byte JSON.stringify(lookupRecord(...)): the whole text
  * from the cache while nothing it renders moved (lookupVersion), else rendered with the milestones'
- * text from their cache, so only the per-request fields are serialised. `terms`: the
- * organisation's, when the caller has read them already (record-reads.ts).
+ * text from their cache, so only the per-request fields are serialised. The read may carry the
+ * organisation's terms and the row's stored milestones (record-reads.ts): neither is read again.
  */
 export async function lookupRecordJson(
   t: LookupSources,
-  row: TrackedRow,
-  terms?: readonly FreeTimeTerms[],
+  { row, terms, stored }: SingleRead,
 ): Promise<RenderedJson> {
   const inputs = await lookupInputs(t, row, terms);
   const version = lookupVersion(row, inputs);
   const kept = t.lookups.get(row.id, version);
   if (kept) return kept;
-  const { record, timeline } = await lookupParts(t, row, inputs);
+  const { record, timeline } = await lookupParts(t, row, inputs, stored);
   const head = UTF8.encode(`${JSON.stringify(record).slice(0, -1)},"events":`);
   const rendered = new RenderedJson([head, timeline.json, CLOSE]);
   t.lookups.set(row.id, version, rendered);

@@ -4,6 +4,7 @@ import type { PositionStore } from "../../ingest/ais/positions.ts";
 import { type CarrierConnector, DcsaConnector } from "../../ingest/carriers/connector.ts";
 import { CarrierDirectory } from "../../ingest/carriers/resolve.ts";
 import { HttpLessorConnector } from "../../ingest/lessors/connector.ts";
+import type { FreeTimeTerms } from "../../ingest/tracking/demurrage.ts";
 import { type TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
 import type { PlaceLookup } from "../../ingest/tracking/timeline.ts";
 import type { Wakeups } from "../../ingest/wakeups.ts";
@@ -28,6 +29,8 @@ export interface TrackingServices {
   rows: VersionedCache<TrackedRow>;
   /** Single reads' rows under the database's change token, SQLite only (record-reads.ts). */
   reads: VersionedCache<SingleRead>;
+  /** Organisations' free-time terms under the change token, SQLite only (record-reads.ts). */
+  terms: VersionedCache<readonly FreeTimeTerms[]>;
   /** Lookups' rendered milestones, checked against the record's version on every read (versioned-cache.ts). */
   timelines: VersionedCache<Timeline>;
   /** Whole lookup records (their milestones shared with timelines), checked the same way (records.ts). */
@@ -141,6 +144,7 @@ export async function trackingServices(
     confidence,
     rows: new VersionedCache(TIMELINE_CACHE_MAX),
     reads: new VersionedCache(TIMELINE_CACHE_MAX),
+    terms: new VersionedCache(TIMELINE_CACHE_MAX),
     timelines: new VersionedCache(TIMELINE_CACHE_MAX),
     // The record's text but its milestones (about 4 kB, twice once answered twice): some 80 MB at most.
     lookups: new VersionedCache(TIMELINE_CACHE_MAX),

@@ -11,9 +11,12 @@ import { Lru } from "../../common/lru.ts";
 
 export class VersionedCache<T> {
   private readonly entries: Lru<string, { version: string; value: T }>;
+  /** Ids offered once and not stored yet (see set). */
+  private readonly seen: Lru<string, true>;
 
   constructor(capacity: number) {
     this.entries = new Lru(capacity);
+    this.seen = new Lru(capacity);
   }
 
   get size(): number {
@@ -37,12 +40,24 @@ export class VersionedCache<T> {
     return this.entries.get(id)!.value;
   }
 
+  /**
+   * Stores the value from the second time its id is offered on: an id read once (a scan through
+   * the fleet, reads spread over far more records than fit) keeps only its name here. Storing
+   * those cost more than they saved: each evicts an entry, and the churn of large renderings
+   * through the heap made every read slower (bench/tracking.ts). An id stored already is replaced.
+   */
   set(id: string, version: string, value: T): void {
+    if (!this.entries.has(id) && !this.seen.has(id)) {
+      this.seen.set(id, true);
+      return;
+    }
+    this.seen.delete(id);
     this.entries.set(id, { version, value });
   }
 
   /** Changes the bound (0 turns caching off), dropping the oldest entries beyond it. */
   resize(capacity: number): void {
     this.entries.resize(capacity);
+    this.seen.resize(capacity);
   }
 }

@@ -8,7 +8,8 @@ import { containerQuotaError } from "../../common/plans.ts";
 import { DuplicateKeyError } from "../../storage/errors.ts";
 import type { Org } from "../../storage/orgs.ts";
 import type { Repositories, Storage } from "../../storage/storage.ts";
-import { PARKED_REASON, REJECTED_REASON, type TrackedRow } from "../../storage/trackings.ts";
+import type { StoredTimeline } from "../../storage/timelines.ts";
+import { PARKED_REASON, REJECTED_REASON, type RecordRead, type TrackedRow } from "../../storage/trackings.ts";
 import type { PositionStore, VesselPosition } from "../ais/positions.ts";
 import { type CarrierConnector, CarrierError, type ReferenceKind } from "../carriers/connector.ts";
 import type { CarrierDirectory } from "../carriers/resolve.ts";
@@ -363,6 +364,15 @@ export class TrackingEngine {
     return this.deps.storage.trackings.firstActiveCarrying(orgId, identifier);
   }
 
+  /** get's and findActive's records as a single read renders them: with their stored milestones. */
+  readOwn(orgId: string, id: string): Promise<RecordRead | undefined> {
+    return this.deps.storage.trackings.readOwn(orgId, id);
+  }
+
+  readActive(orgId: string, identifier: string): Promise<RecordRead | undefined> {
+    return this.deps.storage.trackings.readFirstActive(orgId, identifier);
+  }
+
   children(parentId: string): Promise<TrackedRow[]> {
     return this.deps.storage.trackings.children(parentId);
   }
@@ -387,12 +397,17 @@ export class TrackingEngine {
   /**
    * timeline(row) as the spec's milestones, JSON: the rendering the last refresh stored while it
    * still matches the record (renderedFrom), else derived now. `parkedBoxes`: parkedList of a B/L's
-   * or booking's parked boxes ("" for a box).
+   * or booking's parked boxes ("" for a box). `stored`: the stored rendering when the caller read it
+   * with the row (RecordRead), null when there is none; read here when not given.
    */
-  async milestonesJson(row: TrackedRow, parkedBoxes: string): Promise<string> {
+  async milestonesJson(
+    row: TrackedRow,
+    parkedBoxes: string,
+    stored?: StoredTimeline | null,
+  ): Promise<string> {
     if (row.archivedReason === PARKED_REASON) return "[]";
-    const stored = await this.deps.storage.timelines.get(row.id);
-    if (stored?.of === renderedFrom(this.places, row.containerNumber, parkedBoxes)) return stored.json;
+    const kept = stored === undefined ? await this.deps.storage.timelines.get(row.id) : stored;
+    if (kept?.of === renderedFrom(this.places, row.containerNumber, parkedBoxes)) return kept.json;
     return milestonesJson(await this.timeline(row), this.places);
   }
 

@@ -292,16 +292,24 @@ test("reads equal uncached renders byte for byte over records, refreshes and clo
   expect(timelines.size).toBeLessThanOrEqual(TIMELINE_CACHE_MAX);
 }, 180_000);
 
-test("the cache keeps at most its bound, dropping the least recently read", () => {
+test("the cache stores an id from its second offer on, keeps at most its bound, and drops the least recently read", () => {
   const cache = new VersionedCache<number>(3);
+  cache.set("a", "v1", 1);
+  // Offered once: only its name is kept, so a record read once costs no entry.
+  expect([cache.size, cache.has("a"), cache.get("a", "v1")]).toEqual([0, false, undefined]);
+  const offerTwice = (id: string, version: string, value: number) => {
+    cache.set(id, version, value);
+    cache.set(id, version, value);
+  };
   for (const [id, v] of [
     ["a", 1],
     ["b", 2],
     ["c", 3],
   ] as const)
-    cache.set(id, "v1", v);
+    offerTwice(id, "v1", v);
+  expect(cache.size).toBe(3);
   expect(cache.get("a", "v1")).toBe(1); // a is now the most recently read
-  cache.set("d", "v1", 4);
+  offerTwice("d", "v1", 4);
   expect([cache.size, cache.get("b", "v1"), cache.get("a", "v1"), cache.get("d", "v1")]).toEqual([
     3,
     undefined,
@@ -309,9 +317,11 @@ test("the cache keeps at most its bound, dropping the least recently read", () =
     4,
   ]);
   expect(cache.get("a", "v2")).toBeUndefined(); // another version never serves
+  cache.set("a", "v2", 10); // stored already: replaced at the first offer
+  expect([cache.get("a", "v2"), cache.get("a", "v1")]).toEqual([10, undefined]);
   cache.resize(1);
-  expect([cache.size, cache.get("d", "v1")]).toEqual([1, 4]); // d was read last
+  expect([cache.size, cache.get("a", "v2")]).toEqual([1, 10]); // a was read last
   cache.resize(0);
-  cache.set("e", "v1", 5);
+  offerTwice("e", "v1", 5);
   expect(cache.size).toBe(0);
 });

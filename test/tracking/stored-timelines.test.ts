@@ -74,6 +74,32 @@ async function expectStoredAsDerived(orgId: string): Promise<number> {
   return checked;
 }
 
+/**
+ * The single reads' one statement (readOwn, readFirstActive) gives each record of the organisation
+ * as the separate reads do: the row, and its stored rendering or null. Another organisation reads
+ * none of them. Returns how many carried a stored rendering.
+ */
+async function expectReadsAsParts(orgId: string): Promise<number> {
+  const { trackings, timelines } = w.p.storage;
+  let withRendering = 0;
+  for (const row of await rowsOf(orgId)) {
+    const stored = (await timelines.get(row.id)) ?? null;
+    if (stored) withRendering++;
+    expect(await trackings.readOwn(orgId, row.id)).toEqual({ row, stored });
+    expect(await trackings.readOwn(crypto.randomUUID(), row.id)).toBeUndefined();
+    for (const name of [row.identifier, row.containerNumber]) {
+      if (!name) continue;
+      const first = await trackings.firstActiveCarrying(orgId, name);
+      const firstStored = first ? ((await timelines.get(first.id)) ?? null) : null;
+      expect(await trackings.readFirstActive(orgId, name)).toEqual(
+        first && { row: first, stored: firstStored },
+      );
+      expect(await trackings.readFirstActive(crypto.randomUUID(), name)).toBeUndefined();
+    }
+  }
+  return withRendering;
+}
+
 /** The lookup record's milestones (by UUID), and each box's for a B/L or booking. */
 async function answered(key: string, id: string) {
   const res = await call(key, `/v1/containers/${id}`);
@@ -129,6 +155,8 @@ test("a B/L with parked boxes: its rendering names them, and each box taken up g
   expect(root?.adding).toBe(false);
   // Every box parked: the B/L's rendering names all four and leaves their equipment events out.
   expect(await expectStoredAsDerived(orgId)).toBe(3);
+  // The parked boxes have none: their single reads say so.
+  expect(await expectReadsAsParts(orgId)).toBe(3);
   expect(JSON.parse((await w.p.storage.timelines.get(root!.id))!.of)[2].split(",")).toHaveLength(4);
 
   // A slot frees up: the recheck takes one box up; the B/L's rendering now names three.
@@ -216,6 +244,7 @@ test("an event written drops the renderings of its root and boxes in its transac
     new Date(w.clock.t).toISOString(),
   );
   expect(await stored()).toBe(0);
+  expect(await expectReadsAsParts(orgId)).toBe(0);
   // Read now, the milestones are derived from the events, the new one among them.
   const { events, kids } = await answered(key, root!.id);
   expect(events).toEqual(JSON.parse(await derived((await engine().get(orgId, root!.id))!)));
