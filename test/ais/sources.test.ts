@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createSocket } from "node:dgram";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { encodePosition, encodeStatic } from "../../ingest/ais/encode.ts";
@@ -97,12 +97,16 @@ describe("AIS sources", () => {
     expect(messages).toEqual(decodeAll(aisLines("gpsd/ais-raw-messages.log")).messages);
 
     const dir = mkdtempSync(join(tmpdir(), "ais-replay-"));
-    const file = join(dir, "paced.nmea");
-    writeFileSync(file, Array.from({ length: 20 }, (_, i) => position(211000100 + i)).join("\n"));
-    const started = performance.now();
-    const paced = new FileReplay({ path: file, rate: 100 });
-    const got = await take(paced, 20);
-    expect(got).toHaveLength(20);
-    expect(performance.now() - started).toBeGreaterThan(150);
+    try {
+      const file = join(dir, "paced.nmea");
+      writeFileSync(file, Array.from({ length: 20 }, (_, i) => position(211000100 + i)).join("\n"));
+      const started = performance.now();
+      const paced = new FileReplay({ path: file, rate: 100 });
+      const got = await take(paced, 20);
+      expect(got).toHaveLength(20);
+      expect(performance.now() - started).toBeGreaterThan(150);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -4,7 +4,7 @@
  * landmark table of another graph are refused with the rebuild hint), landmarks from the build.
  */
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -100,16 +100,20 @@ describe("graph payload version 2", () => {
 
   test("refuses a v1 artifact and landmarks of another graph with the rebuild hint", async () => {
     const dir = await mkdtemp(join(tmpdir(), "sea-v2-"));
-    await writeFile(join(dir, "router.wasm"), wasmBytes());
-    await writeFile(join(dir, "sea.graph"), reencode({}, 1));
-    expect(SeaRouter.load(dir)).rejects.toThrow(
-      /format version 1, this build reads version 2.*npm run build/,
-    );
-    // Same landmarks, one edge length changed: the table no longer belongs to this graph.
-    const a = decodeArtifact(graphBytes(), { kind: "sea-graph", formatVersion: GRAPH_FORMAT_VERSION });
-    const len = new Float64Array(a.sections.get("edge_len")!.slice().buffer);
-    len[0] = len[0]! + 1;
-    await writeFile(join(dir, "sea.graph"), reencode({ edge_len: new Uint8Array(len.buffer) }));
-    expect(SeaRouter.load(dir)).rejects.toThrow(/landmarks were computed for another graph.*npm run build/);
+    try {
+      await writeFile(join(dir, "router.wasm"), wasmBytes());
+      await writeFile(join(dir, "sea.graph"), reencode({}, 1));
+      expect(SeaRouter.load(dir)).rejects.toThrow(
+        /format version 1, this build reads version 2.*npm run build/,
+      );
+      // Same landmarks, one edge length changed: the table no longer belongs to this graph.
+      const a = decodeArtifact(graphBytes(), { kind: "sea-graph", formatVersion: GRAPH_FORMAT_VERSION });
+      const len = new Float64Array(a.sections.get("edge_len")!.slice().buffer);
+      len[0] = len[0]! + 1;
+      await writeFile(join(dir, "sea.graph"), reencode({ edge_len: new Uint8Array(len.buffer) }));
+      expect(SeaRouter.load(dir)).rejects.toThrow(/landmarks were computed for another graph.*npm run build/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -3,7 +3,7 @@
  * the closure masks the API uses, the same status, metres (to the metre), passages and path.
  */
 import { describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { polylineM } from "../../common/geo.ts";
@@ -145,23 +145,27 @@ describe("contraction hierarchy", () => {
 
   test("a build directory without sea.hierarchy routes with A* and says so; a stale one is refused", async () => {
     const dir = mkdtempSync(join(tmpdir(), "portolan-ch-"));
-    for (const f of ["sea.graph", "router.wasm"]) copyFileSync(join(BUILD_DIR, f), join(dir, f));
-    const warnings: string[] = [];
-    const warn = console.warn;
-    console.warn = (msg: string) => warnings.push(msg);
-    let old: SeaRouter;
     try {
-      old = await SeaRouter.load(dir);
+      for (const f of ["sea.graph", "router.wasm"]) copyFileSync(join(BUILD_DIR, f), join(dir, f));
+      const warnings: string[] = [];
+      const warn = console.warn;
+      console.warn = (msg: string) => warnings.push(msg);
+      let old: SeaRouter;
+      try {
+        old = await SeaRouter.load(dir);
+      } finally {
+        console.warn = warn;
+      }
+      expect(old.hierarchical).toBe(false);
+      expect(warnings.join("\n")).toMatch(/sea\.hierarchy missing: sea routes use A\*/);
+      const p = pairs[0]!;
+      expect(old.routeRaw(p.from, p.to, DEFAULT_MASK, false).metres).toBe(
+        astar.routeRaw(p.from, p.to, DEFAULT_MASK, false).metres,
+      );
+      writeFileSync(join(dir, SEA_HIERARCHY), seaHierarchyBytes(wasm, tinyGraph(), "tiny"));
+      await expect(SeaRouter.load(dir)).rejects.toThrow(/sea\.hierarchy.*built for another sea graph/);
     } finally {
-      console.warn = warn;
+      rmSync(dir, { recursive: true, force: true });
     }
-    expect(old.hierarchical).toBe(false);
-    expect(warnings.join("\n")).toMatch(/sea\.hierarchy missing: sea routes use A\*/);
-    const p = pairs[0]!;
-    expect(old.routeRaw(p.from, p.to, DEFAULT_MASK, false).metres).toBe(
-      astar.routeRaw(p.from, p.to, DEFAULT_MASK, false).metres,
-    );
-    writeFileSync(join(dir, SEA_HIERARCHY), seaHierarchyBytes(wasm, tinyGraph(), "tiny"));
-    await expect(SeaRouter.load(dir)).rejects.toThrow(/sea\.hierarchy.*built for another sea graph/);
   });
 });

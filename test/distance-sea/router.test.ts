@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -163,15 +163,19 @@ describe("planSeaRoute", () => {
 describe("SeaRouter.load", () => {
   test("refuses corrupt, foreign and missing artifacts with a rebuild hint", async () => {
     const dir = await mkdtemp(join(tmpdir(), "sea-"));
-    const graph = new Uint8Array(readFileSync(join(BUILD_DIR, "sea.graph")));
-    await writeFile(join(dir, "router.wasm"), readFileSync(join(BUILD_DIR, "router.wasm")));
-    expect(SeaRouter.load(dir)).rejects.toThrow("sea.graph missing");
-    const corrupt = graph.slice();
-    corrupt[corrupt.length - 3]! ^= 0xff;
-    await writeFile(join(dir, "sea.graph"), corrupt);
-    expect(SeaRouter.load(dir)).rejects.toThrow(/checksum mismatch.*npm run build/);
-    await writeFile(join(dir, "sea.graph"), readFileSync(join(BUILD_DIR, "router.wasm")));
-    expect(SeaRouter.load(dir)).rejects.toThrow("not a Portolan artifact");
+    try {
+      const graph = new Uint8Array(readFileSync(join(BUILD_DIR, "sea.graph")));
+      await writeFile(join(dir, "router.wasm"), readFileSync(join(BUILD_DIR, "router.wasm")));
+      expect(SeaRouter.load(dir)).rejects.toThrow("sea.graph missing");
+      const corrupt = graph.slice();
+      corrupt[corrupt.length - 3]! ^= 0xff;
+      await writeFile(join(dir, "sea.graph"), corrupt);
+      expect(SeaRouter.load(dir)).rejects.toThrow(/checksum mismatch.*npm run build/);
+      await writeFile(join(dir, "sea.graph"), readFileSync(join(BUILD_DIR, "router.wasm")));
+      expect(SeaRouter.load(dir)).rejects.toThrow("not a Portolan artifact");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("exposes the build id for the API's mixed-build check", () => {

@@ -1,13 +1,14 @@
 import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { constantTimeEqual, sha256Hex } from "../../api/shared/crypto.ts";
 import { bearer, ManualClock, makePlatform } from "../helpers/platform.ts";
 
 test("keys carry the product prefix and only their SHA-256 is stored", async () => {
-  const database = join(mkdtempSync(join(tmpdir(), "portolan-keys-")), "db.sqlite");
+  const dir = mkdtempSync(join(tmpdir(), "portolan-keys-"));
+  const database = join(dir, "db.sqlite");
   const p = await makePlatform({ database });
   const { keys } = await p.tenant();
   expect(keys.ocean).toMatch(/^oc_[0-9A-Za-z]{32}$/);
@@ -24,6 +25,7 @@ test("keys carry the product prefix and only their SHA-256 is stored", async () 
     expect(dump).toContain(await sha256Hex(key));
   }
   raw.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 test("revoked and expired keys answer 401", async () => {
