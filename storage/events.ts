@@ -2,7 +2,7 @@
 import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "./database.ts";
 import type { Statement } from "./dialect.ts";
-import type { Runner } from "./runner.ts";
+import { perConnection, type Runner } from "./runner.ts";
 import { dropTreeTimelines } from "./timelines.ts";
 import { bumpTreeVersion } from "./trackings.ts";
 
@@ -43,26 +43,19 @@ export interface CarrierEvents {
   deleteFor(trackedIds: readonly string[]): Promise<void>;
 }
 
-/** A record's events, read on every lookup: prepared once per connection (x.root). */
-const forRecordStatements = new WeakMap<Db, Statement<StoredEvent[]>>();
+/** A record's events, read on every lookup. */
+const forRecordStatement = perConnection(
+  (x): Statement<StoredEvent[]> =>
+    x.dialect.statement("events_for_record", x.root, (db) =>
+      db
+        .select({ eventId: x.t.carrierEvents.eventId, payload: x.t.carrierEvents.payload })
+        .from(x.t.carrierEvents)
+        .where(eq(x.t.carrierEvents.trackedId, sql.placeholder("trackedId"))),
+    ),
+);
 
 export class SqlCarrierEvents implements CarrierEvents {
   constructor(private readonly x: Runner) {}
-
-  private get forRecordStatement(): Statement<StoredEvent[]> {
-    let q = forRecordStatements.get(this.x.root);
-    if (!q) {
-      const { carrierEvents } = this.x.t;
-      q = this.x.dialect.statement("events_for_record", this.x.root, (db) =>
-        db
-          .select({ eventId: carrierEvents.eventId, payload: carrierEvents.payload })
-          .from(carrierEvents)
-          .where(eq(carrierEvents.trackedId, sql.placeholder("trackedId"))),
-      );
-      forRecordStatements.set(this.x.root, q);
-    }
-    return q;
-  }
 
   feed(orgId: string, f: FeedFilter): Promise<FeedEvent[]> {
     const { carrierEvents, tracked } = this.x.t;
@@ -115,7 +108,7 @@ export class SqlCarrierEvents implements CarrierEvents {
     });
   }
   forRecord(trackedId: string): Promise<StoredEvent[]> {
-    return this.x.run((db) => this.forRecordStatement.execute(db, { trackedId }));
+    return this.x.run((db) => forRecordStatement(this.x).execute(db, { trackedId }));
   }
   hasAny(trackedId: string): Promise<boolean> {
     const { carrierEvents } = this.x.t;

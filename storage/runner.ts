@@ -10,6 +10,23 @@ import type * as schema from "./schema.ts";
 /** The tables of the runner's dialect: schema.ts's, or their PostgreSQL mirror (same shapes). */
 export type Tables = typeof schema;
 
+/**
+ * `prepare`'s statements made once per connection (x.root) and shared by every repository over it:
+ * the storage makes a set of repositories per transaction, and preparing each time would cost what
+ * preparing saves (building the SQL cost more than running it).
+ */
+export function perConnection<T>(prepare: (x: Runner) => T): (x: Runner) => T {
+  const made = new WeakMap<Db, T>();
+  return (x) => {
+    let q = made.get(x.root);
+    if (!q) {
+      q = prepare(x);
+      made.set(x.root, q);
+    }
+    return q;
+  };
+}
+
 export interface Runner {
   readonly t: Tables;
   readonly dialect: Dialect;

@@ -1,8 +1,7 @@
 /** Free-time terms (demurrage) of an organisation. */
 import { and, eq, sql } from "drizzle-orm";
-import type { Db } from "./database.ts";
 import type { Statement } from "./dialect.ts";
-import type { Runner } from "./runner.ts";
+import { perConnection, type Runner } from "./runner.ts";
 import type { freeTimeTerms } from "./schema.ts";
 
 export type TermsRow = typeof freeTimeTerms.$inferSelect;
@@ -14,24 +13,21 @@ export interface Terms {
   remove(orgId: string, id: string): Promise<boolean>;
 }
 
-/** Read by every tracking read (demurrage): prepared once per connection (x.root). */
-const forOrgStatements = new WeakMap<Db, Statement<TermsRow[]>>();
+/** Read by every tracking read (demurrage). */
+const forOrgStatement = perConnection(
+  (x): Statement<TermsRow[]> =>
+    x.dialect.statement("terms_for_org", x.root, (db) =>
+      db
+        .select()
+        .from(x.t.freeTimeTerms)
+        .where(eq(x.t.freeTimeTerms.orgId, sql.placeholder("orgId"))),
+    ),
+);
 
 export class SqlTerms implements Terms {
   constructor(private readonly x: Runner) {}
   forOrg(orgId: string): Promise<TermsRow[]> {
-    let q = forOrgStatements.get(this.x.root);
-    if (!q) {
-      const { freeTimeTerms } = this.x.t;
-      q = this.x.dialect.statement("terms_for_org", this.x.root, (db) =>
-        db
-          .select()
-          .from(freeTimeTerms)
-          .where(eq(freeTimeTerms.orgId, sql.placeholder("orgId"))),
-      );
-      forOrgStatements.set(this.x.root, q);
-    }
-    const statement = q;
+    const statement = forOrgStatement(this.x);
     return this.x.run((db) => statement.execute(db, { orgId }));
   }
   add(row: TermsRow): Promise<void> {

@@ -2,7 +2,7 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "./database.ts";
 import type { Statement } from "./dialect.ts";
-import type { Runner, Tables } from "./runner.ts";
+import { perConnection, type Runner, type Tables } from "./runner.ts";
 import { treeOf } from "./trackings.ts";
 
 export interface StoredTimeline {
@@ -17,24 +17,21 @@ export interface Timelines {
   put(trackedId: string, rendered: StoredTimeline): Promise<void>;
 }
 
-/** Read by a lookup of a record not served before: prepared once per connection (x.root). */
-const getStatements = new WeakMap<Db, Statement<StoredTimeline[]>>();
+/** Read by a lookup of a record not served before. */
+const getStatement = perConnection(
+  (x): Statement<StoredTimeline[]> =>
+    x.dialect.statement("timeline_of_record", x.root, (db) =>
+      db
+        .select({ of: x.t.timelines.of, json: x.t.timelines.json })
+        .from(x.t.timelines)
+        .where(eq(x.t.timelines.trackedId, sql.placeholder("trackedId"))),
+    ),
+);
 
 export class SqlTimelines implements Timelines {
   constructor(private readonly x: Runner) {}
   get(trackedId: string): Promise<StoredTimeline | undefined> {
-    let q = getStatements.get(this.x.root);
-    if (!q) {
-      const { timelines } = this.x.t;
-      q = this.x.dialect.statement("timeline_of_record", this.x.root, (db) =>
-        db
-          .select({ of: timelines.of, json: timelines.json })
-          .from(timelines)
-          .where(eq(timelines.trackedId, sql.placeholder("trackedId"))),
-      );
-      getStatements.set(this.x.root, q);
-    }
-    const statement = q;
+    const statement = getStatement(this.x);
     return this.x.run(async (db) => (await statement.execute(db, { trackedId }))[0]);
   }
   put(trackedId: string, { of, json }: StoredTimeline): Promise<void> {

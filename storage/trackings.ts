@@ -24,7 +24,7 @@ import { claimDue, lockRow } from "./claims.ts";
 import type { Db } from "./database.ts";
 import type { Preparable, Statement } from "./dialect.ts";
 import { type ExtraConditions, listPage, type PageFilter } from "./pages.ts";
-import type { Runner } from "./runner.ts";
+import { perConnection, type Runner } from "./runner.ts";
 import type { tracked } from "./schema.ts";
 import type { StoredTimeline } from "./timelines.ts";
 
@@ -276,17 +276,7 @@ const recordKey = (k: KeyRow | undefined): RecordKey | undefined =>
   k ? { id: k.id, version: k.version, orgHasTerms: Number(k.orgHasTerms) === 1 } : undefined;
 type Reads = ReturnType<typeof prepareReads>;
 
-/** One set per connection (x.root), shared by the repositories the storage makes per transaction. */
-const prepared = new WeakMap<Db, Reads>();
-
-function readsFor(x: Runner): Reads {
-  let q = prepared.get(x.root);
-  if (!q) {
-    q = prepareReads(x);
-    prepared.set(x.root, q);
-  }
-  return q;
-}
+const readsFor = perConnection(prepareReads);
 
 export class SqlTrackings implements Trackings {
   constructor(private readonly x: Runner) {}

@@ -12,7 +12,7 @@
 import { and, desc, eq, gt, inArray, lte, min, sql } from "drizzle-orm";
 import { subscribed } from "../common/subscriptions.ts";
 import type { Db } from "./database.ts";
-import type { Runner } from "./runner.ts";
+import { perConnection, type Runner } from "./runner.ts";
 import type { webhookDeliveries, webhookEndpoints } from "./schema.ts";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -537,20 +537,7 @@ export class SqlWebhooks implements Webhooks {
 
 type Statements = ReturnType<typeof prepareStatements>;
 
-/**
- * One set per connection (x.root), shared by every SqlWebhooks over it: the storage makes a set of
- * repositories per transaction, and preparing these each time would cost what preparing saves.
- */
-const prepared = new WeakMap<Db, Statements>();
-
-function statementsFor(x: Runner): Statements {
-  let q = prepared.get(x.root);
-  if (!q) {
-    q = prepareStatements(x);
-    prepared.set(x.root, q);
-  }
-  return q;
-}
+const statementsFor = perConnection(prepareStatements);
 
 function prepareStatements(x: Runner) {
   const p = sql.placeholder;

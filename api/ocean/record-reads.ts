@@ -13,7 +13,7 @@ import type { FreeTimeTerms } from "../../ingest/tracking/demurrage.ts";
 import type { TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { StoredTimeline } from "../../storage/timelines.ts";
-import type { RecordKey, RecordRead } from "../../storage/trackings.ts";
+import type { RecordKey } from "../../storage/trackings.ts";
 import type { VersionedCache } from "./versioned-cache.ts";
 
 export interface RowSources {
@@ -84,7 +84,7 @@ async function unchanged(
 
 /** engine.findActive's answer. */
 export function activeRow(t: RowSources, orgId: string, identifier: string): Promise<SingleRead | undefined> {
-  if (t.rows.capacity <= 0) return t.engine.readActive(orgId, identifier).then(read);
+  if (t.rows.capacity <= 0) return t.engine.readActive(orgId, identifier);
   // Never a UUID (a reference has no NUL): the two kinds of names do not meet.
   const name = `${orgId}\u0000${identifier}`;
   return unchanged(t, name, () => activeByKey(t, orgId, identifier, name));
@@ -111,7 +111,7 @@ async function activeByKey(
 
 /** engine.get's answer: the organisation's record of that id (another organisation's reads as absent). */
 export function ownRow(t: RowSources, orgId: string, id: string): Promise<SingleRead | undefined> {
-  if (t.rows.capacity <= 0) return t.engine.readOwn(orgId, id).then(read);
+  if (t.rows.capacity <= 0) return t.engine.readOwn(orgId, id);
   // The organisation is part of the name: another organisation's read of this id stays a 404.
   return unchanged(t, `${orgId}\u0001${id}`, () => ownByKey(t, orgId, id));
 }
@@ -133,6 +133,3 @@ async function ownByKey(t: RowSources, orgId: string, id: string): Promise<Singl
   const row = t.rows.get(id, String(key.version));
   return row ? { row, terms: termsOf(key) } : whole(key);
 }
-
-const read = (found: RecordRead | undefined): SingleRead | undefined =>
-  found ? { row: found.row, stored: found.stored } : undefined;
