@@ -382,16 +382,18 @@ export class SqlTrackings implements Trackings {
     );
   }
 
-  lastCompleted(orgId: string, identifier: string): Promise<TrackedRow | undefined> {
+  async lastCompleted(orgId: string, identifier: string): Promise<TrackedRow | undefined> {
     const tracked = this.tracked;
-    return this.one(
-      and(
-        eq(tracked.orgId, orgId),
-        or(eq(tracked.identifier, identifier), eq(tracked.containerNumber, identifier)),
-        like(tracked.archivedReason, "completed%"),
-      ),
-      tracked.archivedAt,
-    );
+    // One read per reference column, each on its index: SQLite serves an OR of the two columns with
+    // a scan of the organisation's records (100 ms at 100,000 of them).
+    const by = (column: typeof tracked.identifier | typeof tracked.containerNumber) =>
+      this.one(
+        and(eq(tracked.orgId, orgId), eq(column, identifier), like(tracked.archivedReason, "completed%")),
+        tracked.archivedAt,
+      );
+    const [own, box] = await Promise.all([by(tracked.identifier), by(tracked.containerNumber)]);
+    if (!own || !box) return own ?? box;
+    return box.archivedAt! > own.archivedAt! ? box : own;
   }
 
   insert(row: NewTracked): Promise<TrackedRow> {

@@ -146,9 +146,15 @@ export function oceanApp(platform: FullPlatform) {
           const check = validateContainerNumber(identifier);
           if (!check.ok) throw new ApiError("referenceNotResolvable", `${identifier}: ${check.message}`);
         }
+        const reference = normalizeIdentifier(identifier, type);
+        // A box that finished its cycle was closed out (archived as completed): its record is the
+        // answer, as on the compat surface. Registering again would only find the same finished
+        // journey, close it out at once, and answer 202 to every poll (docs/tracking.md).
+        const done = await storage.trackings.lastCompleted(org.id, reference);
+        if (done) return lookupRecordJson(tracking, { row: done });
         // The carrier rejected this number's form after an earlier lookup's 202 (archived, refunded):
         // that is the answer, not another registration (which would answer 202 again).
-        const rejected = await engine.rejectedAsMalformed(org.id, normalizeIdentifier(identifier, type));
+        const rejected = await engine.rejectedAsMalformed(org.id, reference);
         if (rejected) {
           throw new ApiError(
             "referenceNotResolvable",
@@ -159,7 +165,7 @@ export function oceanApp(platform: FullPlatform) {
         let row: TrackedRow;
         try {
           row = await engine.register(org, {
-            identifier: normalizeIdentifier(identifier, type),
+            identifier: reference,
             identifierType: type,
           });
         } catch (err) {

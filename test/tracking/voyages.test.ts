@@ -430,6 +430,36 @@ describe("validation, resolution and errors", () => {
     expect(status).toBe(200);
   });
 
+  test("a lookup of a box whose cycle already ended registers it once, then answers the completed record", async () => {
+    const ref = withCheckDigit("MAEU000002");
+    const box = voyage(ref).containers.find((c) => c.number === ref)!;
+    const resume = clock.t;
+    try {
+      await at(Date.parse(box.milestones.emptyReturn) + 3 * H);
+      const before = await trackedCount();
+      let res = await get(`/v1/containers/lookup/${ref}`);
+      expect(res.status).toBe(202);
+      // The first fetch finds the empty returned and closes the record out; the polls that follow
+      // (the 202's contract) meet that record, not a registration of their own.
+      for (let i = 0; i < 50 && res.status === 202; i++) {
+        await Bun.sleep(20);
+        res = await get(`/v1/containers/lookup/${ref}`);
+      }
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ container_number: ref, status: "returned_empty" });
+      const done = (await p.tracking.engine.get(orgId, res.body.data.id as string))!;
+      expect(done.archivedReason).toMatch(/^completed/);
+      for (let i = 0; i < 3; i++) {
+        const again = await get(`/v1/containers/lookup/${ref}`);
+        expect(again.status).toBe(200);
+        expect(again.body.data.id).toBe(done.id);
+      }
+      expect(await trackedCount()).toBe(before + 1);
+    } finally {
+      await at(resume);
+    }
+  });
+
   test("the public lookup answers live from the carrier without storing anything", async () => {
     const before = await trackedCount();
     const res = await p.call("ocean", "/public/v1/lookup/HLCU4276280");
