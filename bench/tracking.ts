@@ -11,7 +11,8 @@
  * read each body into an ArrayBuffer as a client would, except the "body as Blob" rows (hot lookups,
  * the first list page and their own no-op), which take the bytes the server keeps without copying
  * them: what serving costs apart from moving the body. The lane on-time share query runs once per
- * lane (what a lane's first lookup each minute pays). With BENCH_POSTGRES_URL (an empty database,
+ * lane (what a lane's first lookup each minute pays). Then the same kinds of read over HTTP, from a
+ * server process on the same file (measureOverHttp). With BENCH_POSTGRES_URL (an empty database,
  * e.g. from scripts/postgres-temp.sh start) the same file is copied there (storage/copy.ts) and
  * measured again on PostgreSQL.
  */
@@ -28,6 +29,7 @@ import { ON_TIME_DAYS } from "../api/ocean/services.ts";
 import { VersionedCache } from "../api/ocean/versioned-cache.ts";
 import type { RenderedJson } from "../api/shared/envelopes.ts";
 import type { FullPlatform } from "../api/shared/platform.ts";
+import { shuffle } from "../common/random.ts";
 import { checkDigit } from "../ingest/iso6346.ts";
 import { simulateVoyage, visibleEvents } from "../ingest/sandbox/simulate.ts";
 import { loadWorld } from "../ingest/sandbox/world.ts";
@@ -40,6 +42,8 @@ import {
   renderedFrom,
 } from "../ingest/tracking/timeline.ts";
 import { copySqliteToPostgres } from "../storage/copy.ts";
+import { startServer } from "./http.ts";
+import { drive } from "./http-driver.ts";
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -167,8 +171,12 @@ async function measureAll(running: FullPlatform): Promise<void> {
   /**
    * Requests per second of each row, measured in turns of SLICE_MS so that the load other work puts
    * on the machine falls on every row alike: the ratios compare figures taken at the same moments.
-   * A row reads with the caches on or off (the figures before them, in this run); `changing` turns
-   * off only the caches kept under the database's change token, which is what every read pays when
+   * Each turn takes the rows in a new random order: a row pays for part of what the row before it
+   * left (garbage to collect, freed memory the allocator hands back to the system and faults in
+   * again), so in a fixed order one row paid for a heavy predecessor and another rode behind a light
+   * one (the page after 500 rows read 0.34 of the no-op behind the filter row, 0.16-0.18 shuffled,
+   * like the first page). A row reads with the caches on or off (the figures before them, in this
+   * run); `changing` turns off only the caches kept under the database's change token, which is what every read pays when
    * something in the database changed since the last one (a writer at work).
    */
   async function measureInTurns(list: Row[]): Promise<number[]> {
@@ -197,8 +205,11 @@ async function measureAll(running: FullPlatform): Promise<void> {
       for (let i = 0; i < (row.warm ?? 200); i++) await (await call(row.path(i))).arrayBuffer();
     }
     const end = performance.now() + SECONDS * 1000 * list.length;
+    const order = list.map((_, k) => k);
     while (performance.now() < end) {
-      for (const [k, row] of list.entries()) {
+      shuffle(order);
+      for (const k of order) {
+        const row = list[k]!;
         use(row.cached, row.changing);
         const s = state[k]!;
         const start = performance.now();
@@ -348,10 +359,68 @@ async function laneReads(running: FullPlatform): Promise<{ mean: number; max: nu
   return { mean: times.reduce((a, b) => a + b, 0) / times.length, max: Math.max(...times), n: times.length };
 }
 
+/**
+ * The same reads over HTTP: a server process on the same file (bench/servers.ts, its caches empty)
+ * and this process as its clients (concurrency 32), each row against the keyed no-op over the same
+ * sockets. What a client in another process sees; in process, every row above also pays its body's
+ * copy into a fresh ArrayBuffer in the serving process (docs/tracking.md "Read speed"). Each row
+ * runs SECONDS in two passes, the second in the opposite order, so drift falls on all rows alike.
+ */
+async function measureOverHttp(): Promise<void> {
+  const server = await startServer(["portolan", database, "ocean"], { PORTOLAN_SANDBOX: "0" });
+  try {
+    const base = `http://127.0.0.1:${server.port}`;
+    const init = { headers: { authorization: `Bearer ${key}` } };
+    const deepCursor = (
+      (await (await fetch(`${base}/v1/containers?limit=500`, init)).json()) as {
+        data: { next_cursor: string };
+      }
+    ).data.next_cursor;
+    // Records this server has not read (its own lane of the fleet), each once, and HOT ones again and again.
+    let fresh = 0;
+    const rows: Array<[string, (i: number) => string]> = [
+      ["keyed no-op GET /v1/account", () => "/v1/account"],
+      [
+        "lookup by number",
+        () => {
+          const r = pick(HOT + fresh++);
+          return `/v1/containers/lookup/${numbers[r - (r % 2)]}`; // even: milestones stored
+        },
+      ],
+      [`lookup ${HOT} hot`, (i) => `/v1/containers/lookup/${numbers[pick(i % HOT)]}`],
+      ["list first page (50)", () => "/v1/containers"],
+      ["list status + tag filter (50)", () => "/v1/containers?status=in_transit&tags=priority"],
+      ["list page after 500 rows", () => `/v1/containers?cursor=${deepCursor}`],
+    ];
+    const totals = rows.map(() => ({ requests: 0, seconds: 0 }));
+    for (const pass of [rows.map((_, k) => k), rows.map((_, k) => rows.length - 1 - k)]) {
+      for (const k of pass) {
+        const path = rows[k]![1];
+        const url = (i: number) => `${base}${path(i)}`;
+        await drive(url, init, { concurrency: 8, seconds: 0.5 });
+        const r = await drive(url, init, { concurrency: 32, seconds: SECONDS });
+        if (r.non2xx > 0) throw new Error(`${rows[k]![0]} over HTTP: ${r.non2xx} answers not 2xx`);
+        totals[k]!.requests += r.requests;
+        totals[k]!.seconds += r.requests / r.rps;
+      }
+    }
+    const rps = totals.map((t) => t.requests / t.seconds);
+    console.log("over HTTP (a server process, clients in this one)");
+    for (const [k, [name]] of rows.entries()) {
+      const ratio =
+        k === 0 ? "(baseline)" : `ratio ${(rps[k]! / rps[0]!).toFixed(2)} of the no-op (goal 0.30)`;
+      console.log(`${name.padEnd(32)} ${rps[k]!.toFixed(0).padStart(8)} req/s  ${ratio}`);
+    }
+  } finally {
+    server.stop();
+  }
+}
+
 console.log(`${RECORDS} tracked records loaded in ${loadSeconds.toFixed(1)} s`);
 console.log("SQLite");
 await measureAll(platform);
 await platform.close();
+await measureOverHttp();
 
 const pgUrl = process.env.BENCH_POSTGRES_URL;
 if (pgUrl) {
@@ -362,5 +431,6 @@ if (pgUrl) {
   await measureAll(onPg);
   await onPg.close();
 }
+console.log(`peak resident memory ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 if (!process.env.BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
 else console.log(database);

@@ -1,6 +1,7 @@
 /** The event model as tables over a tiny voyage, plus fast-check properties over snapshot sequences. */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
+import { prng, shuffle } from "../../common/random.ts";
 import type { DcsaEventLike } from "../../ingest/tracking/dcsa.ts";
 import { localTime } from "../../ingest/tracking/local-time.ts";
 import {
@@ -193,16 +194,6 @@ test("localTime handles DST and half-hour zones", () => {
   expect(localTime(0, "Not/AZone")).toBeNull();
 });
 
-/** Deterministic shuffle from a seed (a linear congruential sequence as sort keys). */
-function shuffle<T>(xs: T[], seed: number): T[] {
-  let state = seed;
-  const keyed = xs.map((x) => {
-    state = (state * 1103515245 + 12345) | 0;
-    return [state, x] as const;
-  });
-  return keyed.sort((a, b) => a[0] - b[0]).map(([, x]) => x);
-}
-
 test("property: any order, duplication and snapshot split gives one timeline and a lifecycle that never goes back", () => {
   const events = feed();
   fc.assert(
@@ -221,7 +212,7 @@ test("property: any order, duplication and snapshot split gives one timeline and
           for (const d of dupes)
             if (events[d] && snapshot.includes(events[d]))
               snapshot.push(d % 2 ? events[d] : { ...events[d], eventID: `${events[d].eventID}-dup` });
-          for (const e of shuffle(snapshot, seed + hour)) {
+          for (const e of shuffle(snapshot, prng(seed + hour))) {
             if (!seen.has(e.eventID)) stored.push(e);
             seen.set(e.eventID, e);
           }
