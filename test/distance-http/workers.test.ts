@@ -11,7 +11,7 @@ import { routeConfig } from "../../engine/config.ts";
 import { EngineError } from "../../engine/errors.ts";
 import { Overloaded, RoutePool, type SeaPlanner } from "../../engine/sea/pool.ts";
 import { type SeaRouteRequest, SeaRouter } from "../../engine/sea/router.ts";
-import { closeRoutePlanners } from "../../engine/services.ts";
+import { closeRoutePlanners, routePlanner } from "../../engine/services.ts";
 import { errorCode, errorProblems } from "../helpers/envelopes.ts";
 import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 
@@ -212,6 +212,25 @@ test("a worker killed mid-request answers that request 503 and is replaced", asy
   expect(next.status).toBe(200);
   expect(pool.threads()[0]).not.toBe(victim);
   expect(pool.stats()).toMatchObject({ workers: 1, ready: 1 });
+});
+
+test("the API's planner holds two jobs per worker (the next one queued while it plans) and answers each as the router does", async () => {
+  const planner = await routePlanner(BUILD_DIR, { workers: 1, queue: 4 });
+  try {
+    expect(planner).toBeInstanceOf(RoutePool);
+    const pool = planner as RoutePool;
+    const requests: SeaRouteRequest[] = [
+      { from: { lat: 51.9, lng: 4.47 }, to: { lat: 1.27, lng: 103.83 } },
+      { from: { lat: 51.9, lng: 4.47 }, to: { lat: -33.86, lng: 151.2 }, alternatives: true },
+      { from: { lat: 31.23, lng: 121.47 }, to: { lat: 34.05, lng: -118.24 }, path: true },
+    ];
+    const answers = requests.map((r) => pool.plan(r));
+    // Dispatched at once: two on the one worker, the third waiting.
+    expect(pool.stats()).toMatchObject({ workers: 1, busy: 1, waiting: 1 });
+    expect(await Promise.all(answers)).toEqual(requests.map((r) => router.plan(r)));
+  } finally {
+    await closeRoutePlanners();
+  }
 });
 
 test("a closed pool sheds instead of hanging", async () => {
