@@ -3,7 +3,7 @@
  * 64 sea-route requests in flight against the distance product of the same process. Measured in
  * one run: a bare Bun.serve answering the same bytes (the baseline), the Portolan process idle,
  * then under the route load with routes planned on the serving thread (PORTOLAN_ROUTE_WORKERS=0,
- * the old behaviour) and on the worker pool (defaults).
+ * the old behaviour) and on the worker pool (defaults), the route cache off in both.
  *
  *   bun bench/starvation.ts [--seconds 3]
  *
@@ -23,7 +23,9 @@ import { sqliteStorage } from "../storage/storage.ts";
 import { freePort } from "../test/helpers/redis-server.ts";
 import { drive, fmt, type LoadResult } from "./http-driver.ts";
 
-const ROUTE = "/v1/distance/route?from=NLRTM&to=SGSIN"; // default alternatives: ~17 ms of CPU
+const ROUTE = "/v1/distance/route?from=NLRTM&to=SGSIN"; // default alternatives
+/** A repeated route is answered from the route cache on the serving thread: the load must reach a planner. */
+const CACHE_OFF = { PORTOLAN_ROUTE_CACHE_ENTRIES: "0" };
 const ROUTE_CLIENTS = 64;
 const PROBE_CLIENTS = 4;
 
@@ -100,7 +102,7 @@ async function bench(seconds: number) {
       const [oceanPort, distancePort] = [await freePort(), await freePort()];
       const server = await start(
         [import.meta.path, "serve", database, String(oceanPort), String(distancePort)],
-        env,
+        { ...env, ...CACHE_OFF },
       );
       try {
         if (i === 0) {
