@@ -76,7 +76,13 @@ const PIPELINED_JOBS = 2;
 
 async function startPlanner(buildDir: string, config: RouteConfig): Promise<Planner> {
   const { sea } = await distanceServices(buildDir);
-  if (config.workers === 0) return { plan: async (request) => sea.plan(request), close: async () => {} };
+  if (config.workers === 0) {
+    return {
+      plan: async (request) => sea.plan(request),
+      planJson: async (request) => JSON.stringify(sea.plan(request)),
+      close: async () => {},
+    };
+  }
   const pool = await RoutePool.start({ buildDir: resolve(buildDir), ...config, perWorker: PIPELINED_JOBS });
   if (pool.buildId !== sea.buildId) {
     await pool.close();

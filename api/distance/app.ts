@@ -224,8 +224,11 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
         const hit = key === null ? undefined : routeCache.get(key);
         if (hit !== undefined) return new RenderedJson(hit);
         const sea = await planner();
-        const planned = await sea.plan({ from: seaEnd(from), to: seaEnd(to), ...options }).catch(shed(set));
-        const json = JSON.stringify({ from: seaPoint(from), to: seaPoint(to), ...planned });
+        const planned = await sea
+          .planJson({ from: seaEnd(from), to: seaEnd(to), ...options })
+          .catch(shed(set));
+        // JSON.stringify({ from, to, ...planned }): the planned text is an object with neither key.
+        const json = `{"from":${JSON.stringify(seaPoint(from))},"to":${JSON.stringify(seaPoint(to))},${planned.slice(1)}`;
         if (key !== null) routeCache.set(key, json);
         return new RenderedJson(json);
       },

@@ -50,6 +50,7 @@ export type ChainEnd = RailPoint & AirPoint & Place;
  */
 export type PlanTask =
   | { kind: "sea"; request: SeaRouteRequest }
+  | { kind: "seaJson"; request: SeaRouteRequest }
   | { kind: "seaChunk"; chunk: SeaChunk }
   | { kind: "road"; request: RoadPlanRequest; road: RoadModelOptions }
   | { kind: "rail"; request: RailPlanRequest<ChainEnd>; road: RoadModelOptions | null }
@@ -121,6 +122,12 @@ interface Slot {
 /** Anything that plans a sea route: the pool, or the calling thread's router (in-thread mode). */
 export interface SeaPlanner {
   plan(request: SeaRouteRequest): Promise<SeaRouteData>;
+  /**
+   * JSON.stringify of plan's answer, made where the route was planned. From a worker the text
+   * crosses the thread boundary, not the object: cloning a route with its path cost more CPU than
+   * rendering it, and the API answers with the text anyway (api/distance/app.ts).
+   */
+  planJson(request: SeaRouteRequest): Promise<string>;
 }
 
 /** A replacement that fails to load is retried after this long (a rebuild in progress, say). */
@@ -176,6 +183,10 @@ export class RoutePool implements SeaPlanner {
 
   plan(request: SeaRouteRequest): Promise<SeaRouteData> {
     return this.run({ kind: "sea", request }, null) as Promise<SeaRouteData>;
+  }
+
+  planJson(request: SeaRouteRequest): Promise<string> {
+    return this.run({ kind: "seaJson", request }, null) as Promise<string>;
   }
 
   /** A batch's rows in one job (engine/batch/sea-chunk.ts): their NDJSON lines as UTF-8. */

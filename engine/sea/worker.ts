@@ -118,6 +118,8 @@ async function plan(job: PlanJob): Promise<unknown> {
   switch (job.kind) {
     case "sea":
       return router.plan(job.request);
+    case "seaJson":
+      return JSON.stringify(router.plan(job.request));
     case "seaChunk":
       return seaChunkLines(router, job.chunk);
     case "road":

@@ -47,7 +47,10 @@ const startPool = async (workers: number, queue: number) => {
   return pool;
 };
 /** The reference: the same router on this thread, as the API planned before the pool. */
-const inThread = (): SeaPlanner => ({ plan: async (request) => router.plan(request) });
+const inThread = (): SeaPlanner => ({
+  plan: async (request) => router.plan(request),
+  planJson: async (request) => JSON.stringify(router.plan(request)),
+});
 const appWith = (routes: SeaPlanner) => {
   const app = distanceApp(p, { routes });
   return (path: string) => app.handle(new Request(`http://localhost${path}`, bearer(keys.distance)));
@@ -118,6 +121,30 @@ test("the pool answers exactly as the in-thread router for real pairs and option
   ]);
   expect(reference.every((r) => r.status === 200)).toBe(true);
   expect(pooled).toEqual(reference);
+});
+
+test("a sea answer's data is JSON.stringify({ from, to, ...the planned route }), byte for byte", async () => {
+  const asked: SeaRouteRequest[] = [];
+  const call = appWith({
+    plan: async (request) => router.plan(request),
+    planJson: async (request) => {
+      asked.push(request);
+      return JSON.stringify(router.plan(request));
+    },
+  });
+  const queries = [
+    "from=NLRTM&to=SGSIN&alternatives=true",
+    "from=CNSHA&to=USLAX&path=true",
+    "from=Hamburg&to=USNYC",
+  ];
+  for (const [i, q] of queries.entries()) {
+    const res = await call(`/v1/distance/route?${q}`);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const data = text.slice('{"data":'.length, text.lastIndexOf(',"meta":'));
+    const { from, to } = JSON.parse(data) as { from: unknown; to: unknown };
+    expect(data).toBe(JSON.stringify({ from, to, ...router.plan(asked[i]!) }));
+  }
 });
 
 test("engine errors keep their status, code, message and extra fields through the pool", async () => {
