@@ -176,8 +176,9 @@ async function measureAll(running: FullPlatform): Promise<void> {
    * again), so in a fixed order one row paid for a heavy predecessor and another rode behind a light
    * one (the page after 500 rows read 0.34 of the no-op behind the filter row, 0.16-0.18 shuffled,
    * like the first page). A row reads with the caches on or off (the figures before them, in this
-   * run); `changing` turns off only the caches kept under the database's change token, which is what every read pays when
-   * something in the database changed since the last one (a writer at work).
+   * run); `changing` turns off only the caches kept under the database's change token, which is
+   * what every read pays when something in the database changed since the last one (a writer at
+   * work).
    */
   async function measureInTurns(list: Row[]): Promise<number[]> {
     const { rows, reads, timelines, lookups, listItems, listPages, quietPages } = running.tracking;
@@ -376,7 +377,8 @@ async function measureOverHttp(): Promise<void> {
         data: { next_cursor: string };
       }
     ).data.next_cursor;
-    // Records this server has not read (its own lane of the fleet), each once, and HOT ones again and again.
+    // Records the server process has not read (its caches start empty), each about once, and HOT
+    // ones again and again.
     let fresh = 0;
     const rows: Array<[string, (i: number) => string]> = [
       ["keyed no-op GET /v1/account", () => "/v1/account"],

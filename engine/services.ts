@@ -38,7 +38,7 @@ import {
 import type { RoadConfig } from "./road/config.ts";
 import { roadEngine } from "./road/external.ts";
 import { ExternalRoadPlanner, getRoadPlanner, type RoadRoutePlanner } from "./road/planner.ts";
-import { type ChainEnd, RoutePool, type SeaPlanner } from "./sea/pool.ts";
+import { type ChainEnd, inThreadPlanner, RoutePool, type SeaPlanner } from "./sea/pool.ts";
 import { getSeaRouter, type SeaRouter } from "./sea/router.ts";
 
 export interface DistanceServices {
@@ -76,13 +76,7 @@ const PIPELINED_JOBS = 2;
 
 async function startPlanner(buildDir: string, config: RouteConfig): Promise<Planner> {
   const { sea } = await distanceServices(buildDir);
-  if (config.workers === 0) {
-    return {
-      plan: async (request) => sea.plan(request),
-      planJson: async (request) => JSON.stringify(sea.plan(request)),
-      close: async () => {},
-    };
-  }
+  if (config.workers === 0) return { ...inThreadPlanner(sea), close: async () => {} };
   const pool = await RoutePool.start({ buildDir: resolve(buildDir), ...config, perWorker: PIPELINED_JOBS });
   if (pool.buildId !== sea.buildId) {
     await pool.close();

@@ -204,6 +204,19 @@ function prepareReads(x: Runner) {
   const active = (column: Column) => (db: Db) => db.select().from(tracked).where(activeWhere(column));
   const activeRendered = (column: Column) => (db: Db) =>
     db.select({ row: tracked, rendering }).from(tracked).where(activeWhere(column));
+  // Newest first: the (org_id, column, archived_at, ...) indexes give that order without a sort.
+  const completed = (column: Column) => (db: Db) =>
+    db
+      .select()
+      .from(tracked)
+      .where(
+        and(
+          eq(tracked.orgId, p("orgId")),
+          eq(column, p("identifier")),
+          like(tracked.archivedReason, "completed%"),
+        ),
+      )
+      .orderBy(desc(tracked.archivedAt));
   const activeKeys = (column: Column) => (db: Db) =>
     db
       .select({ id: tracked.id, version: tracked.version, parentId: tracked.parentId, orgHasTerms })
@@ -229,6 +242,7 @@ function prepareReads(x: Runner) {
       db.select({ row: tracked, rendering }).from(tracked).where(own),
     ) as Statement<RenderedRow[]>,
     rendered: perColumn<RenderedRow>("trackings_read_active", activeRendered),
+    completed: perColumn<TrackedRow>("trackings_completed", completed),
     // The same rows' keys, from the (org_id, column, archived_at, parent_id, id, version) indexes.
     keys: perColumn<KeyRow>("trackings_active_keys", activeKeys),
     keyOf: x.dialect.statement("trackings_key_of", x.root, (db) =>
@@ -382,18 +396,15 @@ export class SqlTrackings implements Trackings {
     );
   }
 
-  async lastCompleted(orgId: string, identifier: string): Promise<TrackedRow | undefined> {
-    const tracked = this.tracked;
-    // One read per reference column, each on its index: SQLite serves an OR of the two columns with
-    // a scan of the organisation's records (100 ms at 100,000 of them).
-    const by = (column: typeof tracked.identifier | typeof tracked.containerNumber) =>
-      this.one(
-        and(eq(tracked.orgId, orgId), eq(column, identifier), like(tracked.archivedReason, "completed%")),
-        tracked.archivedAt,
-      );
-    const [own, box] = await Promise.all([by(tracked.identifier), by(tracked.containerNumber)]);
-    if (!own || !box) return own ?? box;
-    return box.archivedAt! > own.archivedAt! ? box : own;
+  lastCompleted(orgId: string, identifier: string): Promise<TrackedRow | undefined> {
+    const [byIdentifier, byContainer] = this.reads.completed;
+    const params = { orgId, identifier };
+    return this.x.run(async (db) => {
+      const [own] = await byIdentifier.execute(db, params);
+      const [box] = await byContainer.execute(db, params);
+      if (!own || !box) return own ?? box;
+      return box.archivedAt! > own.archivedAt! ? box : own;
+    });
   }
 
   insert(row: NewTracked): Promise<TrackedRow> {

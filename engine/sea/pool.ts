@@ -20,7 +20,7 @@ import type { MultimodalPlan } from "../multimodal/planner.ts";
 import type { RailPlan, RailPlanRequest, RailPoint } from "../rail/planner.ts";
 import type { RiverPlan, RiverPlanRequest } from "../river/planner.ts";
 import type { RoadModelOptions, RoadPlan, RoadPlanRequest, RoadRoutePlanner } from "../road/planner.ts";
-import type { SeaRouteData, SeaRouteRequest } from "./router.ts";
+import type { SeaRouteData, SeaRouteRequest, SeaRouter } from "./router.ts";
 
 export interface RoutePoolOptions {
   buildDir: string;
@@ -128,6 +128,14 @@ export interface SeaPlanner {
    * rendering it, and the API answers with the text anyway (api/distance/app.ts).
    */
   planJson(request: SeaRouteRequest): Promise<string>;
+}
+
+/** A router on the calling thread as a SeaPlanner (PORTOLAN_ROUTE_WORKERS=0). */
+export function inThreadPlanner(router: Pick<SeaRouter, "plan">): SeaPlanner {
+  return {
+    plan: async (request) => router.plan(request),
+    planJson: async (request) => JSON.stringify(router.plan(request)),
+  };
 }
 
 /** A replacement that fails to load is retried after this long (a rebuild in progress, say). */

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { distanceApp } from "../../api/distance/app.ts";
 import { routeConfig } from "../../engine/config.ts";
 import { EngineError } from "../../engine/errors.ts";
-import { Overloaded, RoutePool, type SeaPlanner } from "../../engine/sea/pool.ts";
+import { inThreadPlanner, Overloaded, RoutePool, type SeaPlanner } from "../../engine/sea/pool.ts";
 import { type SeaRouteRequest, SeaRouter } from "../../engine/sea/router.ts";
 import { closeRoutePlanners, routePlanner } from "../../engine/services.ts";
 import { errorCode, errorProblems } from "../helpers/envelopes.ts";
@@ -47,10 +47,7 @@ const startPool = async (workers: number, queue: number) => {
   return pool;
 };
 /** The reference: the same router on this thread, as the API planned before the pool. */
-const inThread = (): SeaPlanner => ({
-  plan: async (request) => router.plan(request),
-  planJson: async (request) => JSON.stringify(router.plan(request)),
-});
+const inThread = (): SeaPlanner => inThreadPlanner(router);
 const appWith = (routes: SeaPlanner) => {
   const app = distanceApp(p, { routes });
   return (path: string) => app.handle(new Request(`http://localhost${path}`, bearer(keys.distance)));
@@ -125,11 +122,12 @@ test("the pool answers exactly as the in-thread router for real pairs and option
 
 test("a sea answer's data is JSON.stringify({ from, to, ...the planned route }), byte for byte", async () => {
   const asked: SeaRouteRequest[] = [];
+  const reference = inThread();
   const call = appWith({
-    plan: async (request) => router.plan(request),
-    planJson: async (request) => {
+    ...reference,
+    planJson: (request) => {
       asked.push(request);
-      return JSON.stringify(router.plan(request));
+      return reference.planJson(request);
     },
   });
   const queries = [
