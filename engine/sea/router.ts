@@ -146,7 +146,7 @@ export class SeaRouter {
   attachHierarchy(bytes: Uint8Array, path = SEA_HIERARCHY): void {
     try {
       this.wasm.loadHierarchy(this.handle, bytes, path);
-      // The table most queries use, now rather than on the 1,000th query.
+      // The table most queries use, full and now rather than a smaller one on the 500th query.
       this.wasm.prepareTopTable(this.handle, DEFAULT_MASK);
     } catch (err) {
       this.wasm.unload(this.handle);

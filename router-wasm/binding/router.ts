@@ -366,8 +366,9 @@ export class WasmRouter {
   }
 
   /**
-   * Builds the hierarchy's top distance table for queries closing `closed` now (70-110 ms, 18 MB),
-   * instead of after its first 1,000 queries (docs/routing-speed.md). Throws without a hierarchy.
+   * Builds the hierarchy's full top distance table for queries closing `closed` now (70-110 ms,
+   * 18 MB), instead of the smaller one a mask earns on its 500th query (docs/routing-speed.md).
+   * Throws without a hierarchy.
    */
   prepareTopTable(handle: number, closed: number): void {
     if (this.x.pr_hierarchy_table(handle, closed >>> 0) !== 0)

@@ -753,14 +753,18 @@ pub struct ChRoute {
 /// the bench's port pairs: 1,000 ranks cut the search by a third, 1,500 by 45%, 2,000 by half
 /// (32 MB a table).
 pub const TOP_RANKS: u32 = 1500;
-/// Tables kept per search (one per closed mask; the least recently used goes first): 18 MB each
-/// with 1,500 top ranks.
-const MAX_TABLES: usize = 4;
-/// A closed mask gets its table on its this-many-th query: a table takes 70-110 ms to build in
-/// router.wasm and saves 20-60 µs a query, so a mask used now and then (a caller's own set of
-/// avoided passages, an alternative's closure) is searched without one. The router builds the
-/// default mask's at load (`ChSearch::prepare`).
-pub const TABLE_AFTER: u32 = 1000;
+/// Table cells kept per search, all masks together: four tables of `TOP_RANKS` (72 MB). The least
+/// recently used tables go first.
+const TABLE_BUDGET_TOPS: usize = 4;
+/// A closed mask gets its table on its this-many-th query. An earned table covers the top
+/// two thirds of `TOP_RANKS` (1,000 ranks, 8 MB): a third of the build time of a full one (25-30
+/// ms natively, 40-50 ms in router.wasm) and of its memory, for most of its gain. An alternative's
+/// closure on the sea graph settles 444 nodes without a table, 300 with a 1,000-rank one and 219
+/// with a full one (natively 112, 68 and 42-57 µs a query, bench/router.ts's closures), so the
+/// passages alternatives close every day (Malacca, Panama, Bab-el-Mandeb, Dover, Gibraltar) each
+/// earn one while a caller's one-off set of avoided passages never pays for one. The router
+/// builds the default mask's table, a full one, at load (`ChSearch::prepare`).
+pub const TABLE_AFTER: u32 = 500;
 /// Closed masks counted towards `TABLE_AFTER` (the counts start over past it).
 const MAX_COUNTED: usize = 64;
 
@@ -770,9 +774,17 @@ pub fn top_size(n: usize) -> u32 {
     TOP_RANKS.min((n / 8) as u32)
 }
 
+/// The top size of a table a mask earned (see `TABLE_AFTER`) when full ones cover `top` ranks.
+pub fn earned_top_size(top: u32) -> u32 {
+    top * 2 / 3
+}
+
 /// Shortest distances between the top ranks for one closed mask.
 struct TopTable {
     closed: u32,
+    /// The hierarchy's top size it was built under (`Hierarchy::top`): tables of another are
+    /// dropped, not read (tests change it between queries).
+    top: u32,
     /// Each top index's (rank - first top rank) slot in `dist`: top nodes along a Hilbert curve,
     /// so the few a query reaches near one end share cache lines of a row.
     slot: Vec<u32>,
@@ -790,9 +802,9 @@ impl TopTable {
     /// natively, 70-110 ms in router.wasm, where a Dijkstra from every top node took half a
     /// second. The edge each route starts with is not kept (2 MB more per table): unpacking finds
     /// it again (`TopTable::first_edge`).
-    fn build(h: &Hierarchy, closed: u32) -> TopTable {
+    fn build(h: &Hierarchy, closed: u32, k: u32) -> TopTable {
         let n = h.order.len();
-        let k = h.top as usize;
+        let k = k as usize;
         let base = n - k;
         let mut dist = vec![f64::INFINITY; k * k];
         for v in (0..k).rev() {
@@ -859,10 +871,16 @@ impl TopTable {
         }
         TopTable {
             closed,
+            top: h.top,
             slot,
             index,
             dist,
         }
+    }
+
+    /// The first rank the table covers.
+    fn base(&self, h: &Hierarchy) -> u32 {
+        (h.order.len() - self.index.len()) as u32
     }
 
     /// Metres between top ranks `a` and `b` (`base`: the first top rank).
@@ -879,7 +897,7 @@ impl TopTable {
     /// starts with: the first open one whose length plus the table's distance from its head is
     /// the table's distance, the very sum `build` kept (so the same edge it would have recorded).
     fn first_edge(&self, h: &Hierarchy, lo: u32, hi: u32) -> usize {
-        let base = (h.order.len() - self.index.len()) as u32;
+        let base = self.base(h);
         let want = self.get(base, lo, hi);
         (h.q_start[lo as usize] as usize..h.q_start[lo as usize + 1] as usize)
             .find(|&e| {
@@ -954,29 +972,45 @@ impl ChSearch {
         }
     }
 
-    /// Builds the top table for `closed` now unless it has one (the least recently used table
-    /// goes when there are `MAX_TABLES`).
+    /// Builds a full top table for `closed` now unless it has one (a smaller one it earned is
+    /// replaced).
     pub fn prepare(&mut self, h: &Hierarchy, closed: u32) {
-        let k = h.top as usize;
-        self.tables.retain(|t| t.index.len() == k);
-        if k > 0 && !self.tables.iter().any(|t| t.closed == closed) {
-            if self.tables.len() == MAX_TABLES {
-                self.tables.remove(0);
-            }
-            self.tables.push(TopTable::build(h, closed));
-        }
+        self.add_table(h, closed, h.top);
     }
 
-    /// The closed masks with a top table, the most recently used last.
-    pub fn table_masks(&self) -> Vec<u32> {
-        self.tables.iter().map(|t| t.closed).collect()
+    /// Adds a table of the top `k` ranks for `closed` unless it has one as large, dropping the
+    /// least recently used ones until all fit in `TABLE_BUDGET_TOPS` full tables' cells.
+    fn add_table(&mut self, h: &Hierarchy, closed: u32, k: u32) {
+        self.tables.retain(|t| t.top == h.top);
+        if let Some(i) = self.tables.iter().position(|t| t.closed == closed) {
+            if self.tables[i].index.len() >= k as usize {
+                return;
+            }
+            self.tables.remove(i);
+        }
+        if k == 0 {
+            return;
+        }
+        let cells = |k: usize| k * k;
+        let budget = TABLE_BUDGET_TOPS * cells(h.top as usize);
+        let mut used: usize = self.tables.iter().map(|t| cells(t.index.len())).sum();
+        while !self.tables.is_empty() && used + cells(k as usize) > budget {
+            used -= cells(self.tables.remove(0).index.len());
+        }
+        self.tables.push(TopTable::build(h, closed, k));
+    }
+
+    /// The closed masks with a top table and the ranks each covers, the most recently used last.
+    pub fn tables(&self) -> Vec<(u32, u32)> {
+        self.tables
+            .iter()
+            .map(|t| (t.closed, t.index.len() as u32))
+            .collect()
     }
 
     /// The top table for `closed` (the last one), if it has one or has now earned one.
     fn table(&mut self, h: &Hierarchy, closed: u32) -> bool {
-        // A table is for one top size (tests change `top` between queries).
-        let k = h.top as usize;
-        self.tables.retain(|t| t.index.len() == k);
+        self.tables.retain(|t| t.top == h.top);
         if let Some(i) = self.tables.iter().position(|t| t.closed == closed) {
             let t = self.tables.remove(i);
             self.tables.push(t);
@@ -997,8 +1031,8 @@ impl ChSearch {
             return false;
         }
         self.counts.retain(|c| c.0 != closed);
-        self.prepare(h, closed);
-        true
+        self.add_table(h, closed, earned_top_size(h.top));
+        self.tables.last().map_or(false, |t| t.closed == closed)
     }
 
     /// Shortest distance route between seeded link nodes (`(node, link metres)` per anchor link),
@@ -1023,14 +1057,13 @@ impl ChSearch {
         self.bwd.reset();
         self.entries[0].clear();
         self.entries[1].clear();
-        let n = h.order.len() as u32;
-        let k = h.top;
-        let base = n - k;
-        let table = if k > 0 && self.table(h, closed) {
+        let table = if h.top > 0 && self.table(h, closed) {
             self.tables.last()
         } else {
             None
         };
+        // The ranks the table covers are the top: joined by it, never scanned.
+        let (k, base) = table.map_or((0, u32::MAX), |t| (t.index.len() as u32, t.base(h)));
         let mut meet: Option<Meet> = None;
         // Nodes are ranks from here on (see `Hierarchy::derive`).
         // A side's bound is to the other side's end.
@@ -1161,11 +1194,11 @@ impl ChSearch {
     /// The arcs from the source link node through the meeting to the target link node, and
     /// the links.
     fn unpack(&self, h: &Hierarchy, table: Option<&TopTable>, m: Meet) -> (Vec<u32>, usize, usize) {
-        let base = h.order.len() as u32 - h.top;
         let (m, m2) = match m {
             Meet::Node(v) => (v, v),
             Meet::Top(a, b) => {
                 let t = table.expect("a top meeting has a table");
+                let base = t.base(h);
                 (base + t.index[a as usize], base + t.index[b as usize])
             }
         };

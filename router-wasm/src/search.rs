@@ -596,9 +596,10 @@ impl Searcher {
         }
     }
 
-    /// The closed masks whose top tables this searcher holds, the most recently used last.
-    pub fn top_table_masks(&self) -> Vec<u32> {
-        self.ch.as_ref().map_or(Vec::new(), ChSearch::table_masks)
+    /// The closed masks whose top tables this searcher holds and the ranks each covers, the most
+    /// recently used last.
+    pub fn top_tables(&self) -> Vec<(u32, u32)> {
+        self.ch.as_ref().map_or(Vec::new(), ChSearch::tables)
     }
 
     /// Drops the hierarchy search state (its top tables were built from the graph's previous

@@ -2,7 +2,7 @@
 //! answers for every closed mask, paths included.
 
 use crate::graph::{haversine_m, EdgeSpec, Graph};
-use crate::hierarchy::{Hierarchy, TABLE_AFTER};
+use crate::hierarchy::{earned_top_size, Hierarchy, TABLE_AFTER};
 use crate::search::{summarize, Objective, Query, Route, Searcher, Status};
 use crate::tests::xorshift;
 
@@ -370,41 +370,72 @@ fn hierarchy_matches_astar_on_random_meshes() {
     }
 }
 
-/// One searcher over many closed masks, as the router keeps it: tables built ahead for some,
-/// earned after `TABLE_AFTER` queries by another, the least recently used dropped past four.
-/// Every answer is still A*'s (a query never reads another mask's table), with paths copied from
-/// the graph's pre-rounded coordinates.
-#[test]
-fn one_searcher_keeps_a_table_per_closed_mask() {
-    let mut rnd = xorshift(0x0bad_5eed_1234_4321);
+/// The masks of a searcher's tables.
+fn table_masks(s: &Searcher) -> Vec<u32> {
+    s.top_tables().iter().map(|t| t.0).collect()
+}
+
+/// A random mesh without a hierarchy and with one (paths from pre-rounded coordinates), the
+/// hierarchy's top size, and random points on the mesh.
+fn rounded_pair(seed: u64) -> (Graph, Graph, u32, impl FnMut() -> (f64, f64)) {
+    let mut rnd = xorshift(seed);
     let (nodes, edges) = random_mesh(&mut rnd);
     let (plain, mut ch) = pair(&nodes, &edges, 4);
     ch.round_paths();
+    let top = ch.hierarchy.as_ref().unwrap().top;
+    (plain, ch, top, move || (rnd() * 24.0, rnd() * 24.0))
+}
+
+/// `s` answers a random query closing `closed` on `ch` as A* does on `plain`.
+fn check_query(
+    s: &mut Searcher,
+    ch: &Graph,
+    plain: &Graph,
+    point: &mut impl FnMut() -> (f64, f64),
+    closed: u32,
+) {
+    let (from, to) = (point(), point());
+    let want = answer(plain, from, to, closed);
+    let got = answer_on(s, ch, from, to, closed);
+    assert_eq!(want.0, got.0, "{:?} -> {:?} closed {}", from, to, closed);
+    assert!((want.1 - got.1).abs() < 1e-6, "{} vs {}", want.1, got.1);
+    assert_eq!(want.2, got.2, "gates");
+    assert_eq!(want.3, got.3, "path");
+}
+
+/// One searcher over many closed masks, as the router keeps it: full tables built ahead for some,
+/// a smaller one earned after `TABLE_AFTER` queries by another, the least recently used dropped
+/// to stay within four full tables' cells. Every answer is still A*'s (a query never reads another
+/// mask's table), with paths copied from the graph's pre-rounded coordinates.
+#[test]
+fn one_searcher_keeps_a_table_per_closed_mask() {
+    let (plain, mut ch, top, mut point) = rounded_pair(0x0bad_5eed_1234_4321);
     let mut s = Searcher::new(ch.node_count());
     for closed in [0, 1, 2, 4, 8] {
         s.prepare_top_table(&ch, closed);
     }
-    assert_eq!(s.top_table_masks(), vec![1, 2, 4, 8]);
+    assert_eq!(s.top_tables(), vec![(1, top), (2, top), (4, top), (8, top)]);
     // Mask 5 is asked every other query; the others take turns.
     let others = [1, 2, 4, 8, 0, 6];
     let rounds = TABLE_AFTER as usize + 50;
     for i in 0..2 * rounds {
         let closed = if i % 2 == 0 { 5 } else { others[i / 2 % 6] };
-        let p = |rnd: &mut dyn FnMut() -> f64| (rnd() * 24.0, rnd() * 24.0);
-        let (from, to) = (p(&mut rnd), p(&mut rnd));
-        let want = answer(&plain, from, to, closed);
-        let got = answer_on(&mut s, &ch, from, to, closed);
-        assert_eq!(want.0, got.0, "{:?} -> {:?} closed {}", from, to, closed);
-        assert!((want.1 - got.1).abs() < 1e-6, "{} vs {}", want.1, got.1);
-        assert_eq!(want.2, got.2, "gates");
-        assert_eq!(want.3, got.3, "path");
-        let has_5 = s.top_table_masks().contains(&5);
+        check_query(&mut s, &ch, &plain, &mut point, closed);
+        let has_5 = table_masks(&s).contains(&5);
         assert_eq!(has_5, i / 2 + 1 >= TABLE_AFTER as usize, "query {}", i);
     }
-    // 5 joined the four built ahead and one of those went; 6 was asked too rarely for one.
-    let masks = s.top_table_masks();
-    assert_eq!(masks.len(), 4);
-    assert!(masks.contains(&5) && !masks.contains(&6), "{:?}", masks);
+    // 5 earned a smaller table and the least recently used of the four built ahead went to make
+    // room; 6 was asked too rarely for one.
+    let tables = s.top_tables();
+    assert_eq!(tables.len(), 4, "{:?}", tables);
+    assert!(tables.contains(&(5, earned_top_size(top))), "{:?}", tables);
+    assert!(!table_masks(&s).contains(&6), "{:?}", tables);
+    // Preparing a mask that earned a smaller table gives it a full one.
+    s.prepare_top_table(&ch, 5);
+    assert_eq!(s.top_tables().last(), Some(&(5, top)));
+    for _ in 0..50 {
+        check_query(&mut s, &ch, &plain, &mut point, 5);
+    }
     // Tables for a top of another size are dropped, not read.
     ch.hierarchy.as_mut().unwrap().top = 16;
     let (from, to) = ((1.0, 1.0), (22.0, 20.0));
@@ -412,7 +443,33 @@ fn one_searcher_keeps_a_table_per_closed_mask() {
         answer_on(&mut s, &ch, from, to, 5),
         answer(&plain, from, to, 5)
     );
-    assert!(s.top_table_masks().is_empty());
+    assert!(s.top_tables().is_empty());
+}
+
+/// Masks that each earn a table (as alternatives' closures do) keep theirs side by side within
+/// the budget, next to the default's full one, and every answer, with or without a table, is A*'s.
+#[test]
+fn earned_tables_answer_as_astar_does() {
+    let (plain, ch, top, mut point) = rounded_pair(0x005e_ed0f_ea57_ab1e);
+    let mut s = Searcher::new(ch.node_count());
+    s.prepare_top_table(&ch, 0);
+    let earning = [1, 2, 3, 4, 6, 9];
+    for i in 0..2 * earning.len() * (TABLE_AFTER as usize + 40) {
+        // The default mask between every two others, as main routes come before alternatives.
+        let closed = if i % 2 == 0 {
+            0
+        } else {
+            earning[i / 2 % earning.len()]
+        };
+        check_query(&mut s, &ch, &plain, &mut point, closed);
+    }
+    let mut tables = s.top_tables();
+    tables.sort_unstable();
+    let small = earned_top_size(top);
+    assert!(small < top);
+    let mut want = vec![(0, top)];
+    want.extend(earning.iter().map(|&m| (m, small)));
+    assert_eq!(tables, want);
 }
 
 #[test]
