@@ -758,7 +758,7 @@ pub const TOP_RANKS: u32 = 1500;
 const TABLE_BUDGET_TOPS: usize = 4;
 /// A closed mask gets its table on its this-many-th query. An earned table covers the top
 /// two thirds of `TOP_RANKS` (1,000 ranks, 8 MB): a third of the build time of a full one (25-30
-/// ms natively, 40-50 ms in router.wasm) and of its memory, for most of its gain. An alternative's
+/// ms natively, about 30 ms in router.wasm) and of its memory, for most of its gain. An alternative's
 /// closure on the sea graph settles 444 nodes without a table, 300 with a 1,000-rank one and 219
 /// with a full one (natively 112, 68 and 42-57 µs a query, bench/router.ts's closures), so the
 /// passages alternatives close every day (Malacca, Panama, Bab-el-Mandeb, Dover, Gibraltar) each
