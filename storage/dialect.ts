@@ -5,6 +5,7 @@
  */
 import { type Column, type SQL, sql, type Table } from "drizzle-orm";
 import type { Db } from "./database.ts";
+import { type PreparedSelect, rowMapper } from "./row-mapper.ts";
 
 /** A statement built with sql.placeholder()s, run with their values. */
 export interface Statement<T> {
@@ -13,6 +14,12 @@ export interface Statement<T> {
 
 export interface Preparable<T> {
   prepare(name?: string): { execute(params?: Record<string, unknown>): PromiseLike<T> | T };
+}
+
+/** drizzle's prepared SQLite query (bun-sqlite session) as the SQLite statement reads it. */
+interface SqlitePrepared extends PreparedSelect {
+  executeMethod: string;
+  values(params?: Record<string, unknown>): unknown[][];
 }
 
 export interface Dialect {
@@ -58,8 +65,12 @@ export const sqliteDialect: Dialect = {
   forUpdate: (query) => query,
   statement<T>(_name: string, root: Db, build: (db: Db) => Preparable<T>): Statement<T> {
     // One connection per process: the statement prepared on it serves its transactions too.
-    const prepared = build(root).prepare();
-    return { execute: async (_db, params) => await prepared.execute(params) };
+    const prepared = build(root).prepare() as ReturnType<Preparable<T>["prepare"]> & SqlitePrepared;
+    const map = prepared.executeMethod === "all" ? rowMapper(prepared) : undefined;
+    if (!map) return { execute: async (_db, params) => await prepared.execute(params) };
+    // A select's rows taken as arrays and mapped here (row-mapper.ts), as drizzle's all() would
+    // map them, without its result promise around a synchronous read.
+    return { execute: async (_db, params) => prepared.values(params).map(map) as T };
   },
   accountsChanged: () => Promise.resolve(),
 };
