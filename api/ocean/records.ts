@@ -474,20 +474,16 @@ const same = (entry: Provenance, ...fields: string[]): Record<string, Provenance
 /** Share of on-time arrivals (within a day of the first plan) on the lane; null under five voyages. */
 export type LaneConfidence = (row: TrackedRow) => Promise<number | null>;
 
-const UTF8_TEXT = new TextDecoder();
-
 /**
- * A record's rendered milestones: their JSON as UTF-8, what a lookup response splices in, and as
+ * A record's rendered milestones: their JSON text, what a lookup response splices in, and as
  * objects (parsed at their first use: only a B/L's or booking's boxes are rendered from them).
  */
 export class Timeline {
   #views: readonly MilestoneView[] | undefined;
-  constructor(readonly json: Uint8Array) {}
+  constructor(readonly json: string) {}
   /** Frozen: one rendering is shared by every response until the version moves. */
   get views(): readonly MilestoneView[] {
-    this.#views ??= Object.freeze(
-      (JSON.parse(UTF8_TEXT.decode(this.json)) as MilestoneView[]).map((m) => Object.freeze(m)),
-    );
+    this.#views ??= Object.freeze((JSON.parse(this.json) as MilestoneView[]).map((m) => Object.freeze(m)));
     return this.#views;
   }
 }
@@ -522,7 +518,7 @@ async function milestonesOf(
   const version = timelineVersion(r, parkedBoxes);
   const cached = t.timelines.get(r.id, version);
   if (cached) return cached;
-  const rendered = new Timeline(UTF8.encode(await t.engine.milestonesJson(r, parkedBoxes, stored)));
+  const rendered = new Timeline(await t.engine.milestonesJson(r, parkedBoxes, stored));
   t.timelines.set(r.id, version, rendered);
   return rendered;
 }
@@ -656,8 +652,9 @@ export async function lookupRecordJson(
   const kept = t.lookups.get(row.id, version);
   if (kept) return kept;
   const { record, timeline } = await lookupParts(t, row, inputs, stored);
-  const head = UTF8.encode(`${JSON.stringify(record).slice(0, -1)},"events":`);
-  const rendered = new RenderedJson([head, timeline.json, CLOSE]);
+  // One text: the response encodes it once (as UTF-8 pieces it was encoded twice and copied once
+  // more, about 4 us and 9 kB of garbage a first read; bench/tracking.ts).
+  const rendered = new RenderedJson(`${JSON.stringify(record).slice(0, -1)},"events":${timeline.json}}`);
   t.lookups.set(row.id, version, rendered);
   return rendered;
 }
