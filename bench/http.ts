@@ -46,7 +46,8 @@ export interface Target {
   env?: Record<string, string>;
 }
 
-const CACHE_OFF = { PORTOLAN_ROUTE_CACHE_ENTRIES: "0" };
+/** A server environment with the route cache off (api/distance/route-cache.ts). */
+export const CACHE_OFF = { PORTOLAN_ROUTE_CACHE_ENTRIES: "0" };
 
 /** The port pairs of bench/router.ts: main ports by UN/LOCODE, the Pub. 151 pairs by coordinates. */
 function routerPairs(): string[] {

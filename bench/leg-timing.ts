@@ -65,12 +65,20 @@ export const PORT_PAIRS: Array<{ from: { lat: number; lng: number }; to: { lat: 
 export const seaBaseline = (sea: SeaRouter, reps: number) =>
   time(PORT_PAIRS, reps, (p) => sea.routeRaw(p.from, p.to, DEFAULT_MASK, false));
 
-/** One distance route over HTTP against the bare Bun.serve ceiling, measured in the same run, printed. */
-export async function printHttpRatio(name: string, path: string, quick: boolean): Promise<void> {
+/**
+ * One distance route over HTTP against the bare Bun.serve ceiling, measured in the same run, printed.
+ * `env`: the server's environment (say, the route cache off).
+ */
+export async function printHttpRatio(
+  name: string,
+  path: string,
+  quick: boolean,
+  env?: Record<string, string>,
+): Promise<void> {
   const [http] = await httpBench({
     seconds: quick ? 2 : 5,
     concurrency: 32,
-    targets: [{ name, product: "distance", path }],
+    targets: [{ name, product: "distance", path, env }],
   });
   if (!http) return;
   console.log(http.target.name);

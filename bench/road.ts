@@ -16,6 +16,7 @@ import { RailPlanner } from "../engine/rail/planner.ts";
 import { RoadPlanner, type RoadRoutePlanner } from "../engine/road/planner.ts";
 import { SeaRouter } from "../engine/sea/router.ts";
 import { BUILD_DIR } from "../test/distance-sea/fixture.ts";
+import { CACHE_OFF } from "./http.ts";
 import { fmt, PORT_PAIRS, printHttpRatio, quantile, seaBaseline, time } from "./leg-timing.ts";
 
 interface City {
@@ -103,4 +104,7 @@ for (const [name, r, of, goal] of rows) {
   );
 }
 
-await printHttpRatio("road route DEHAM-ITMIL", "/v1/distance/route?from=DEHAM&to=ITMIL&mode=ROAD", quick);
+// Repeated, the route is answered from the route cache; with the cache off, planned every time.
+const roadRoute = "/v1/distance/route?from=DEHAM&to=ITMIL&mode=ROAD";
+await printHttpRatio("road route DEHAM-ITMIL", roadRoute, quick);
+await printHttpRatio("road route DEHAM-ITMIL, route cache off", roadRoute, quick, CACHE_OFF);

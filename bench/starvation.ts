@@ -21,11 +21,11 @@ import { routePlanner } from "../engine/services.ts";
 import { openDatabase } from "../storage/sqlite.ts";
 import { sqliteStorage } from "../storage/storage.ts";
 import { freePort } from "../test/helpers/redis-server.ts";
+import { CACHE_OFF } from "./http.ts";
 import { drive, fmt, type LoadResult } from "./http-driver.ts";
 
 const ROUTE = "/v1/distance/route?from=NLRTM&to=SGSIN"; // default alternatives
 /** A repeated route is answered from the route cache on the serving thread: the load must reach a planner. */
-const CACHE_OFF = { PORTOLAN_ROUTE_CACHE_ENTRIES: "0" };
 const ROUTE_CLIENTS = 64;
 const PROBE_CLIENTS = 4;
 

@@ -20,7 +20,7 @@ import type { Platform } from "../shared/platform.ts";
 import { createProductApp, principalOf } from "../shared/product-app.ts";
 import { product } from "../shared/products.ts";
 import { routeMapPage } from "./pages/site.ts";
-import { RouteCache, routeKey } from "./route-cache.ts";
+import { RouteCache, type RouteOption, routeKey } from "./route-cache.ts";
 
 /** Spec mode names and aliases. */
 const MODE_ALIASES: Record<string, string> = {
@@ -126,15 +126,32 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
       );
     return port;
   };
-  // Repeated sea routes skip the worker hop (route-cache.ts); one cache per app.
+  // Repeated routes skip the planner and the worker hop (route-cache.ts); one cache per app.
   const routeCache = new RouteCache(platform.config.routeCacheEntries);
   /** ends, kept with the route answers while resolution is offline (a pure function of the text). */
-  const seaEnds = async (from: string, to: string) => {
+  const routeEnds = async (from: string, to: string) => {
     const { locations } = await services();
     const geocoder = geocoderOf(locations);
     if (!routeCache.enabled || geocoder !== locations.offline) return ends(from, to);
     const resolve = (text: string) => locations.resolveWith(text, geocoder);
     return [await routeCache.resolved(from, resolve), await routeCache.resolved(to, resolve)] as const;
+  };
+  /** The cache key of a route query, or null with the cache off. */
+  const keyOf = async (mode: string, from: ResolvedPoint, to: ResolvedPoint, options: RouteOption[]) =>
+    routeCache.enabled ? routeKey({ build: (await services()).sea.buildId, mode, from, to, options }) : null;
+  /**
+   * keyOf for the modes whose legs the road planner plans: null (not cached) with an external road
+   * engine, whose answers move with its data and turn into estimates while it is down.
+   */
+  const roadKey = (mode: string, from: ResolvedPoint, to: ResolvedPoint, options: RouteOption[]) =>
+    platform.config.road.engine ? null : keyOf(mode, from, to, options);
+  /** The answer kept under `key`, else `render`'s (JSON.stringify of the data), kept for the next. */
+  const cachedRoute = async (key: string | null, render: () => Promise<string>) => {
+    const hit = key === null ? undefined : routeCache.get(key);
+    if (hit !== undefined) return new RenderedJson(hit);
+    const json = await render();
+    if (key !== null) routeCache.set(key, json);
+    return new RenderedJson(json);
   };
   const optional = t.Optional(t.String());
   const page = routeMapPage(platform.config);
@@ -162,33 +179,38 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
           const withPath = bool("path", query.path, false);
           // The spec defaults alternatives to true for ROAD.
           const alternatives = bool("alternatives", query.alternatives, true);
-          const [from, to] = await ends(query.from, query.to);
-          const { road } = await modes();
-          const planned = await road.plan({ from, to, path: withPath, alternatives }).catch(shed(set));
-          const [a, b] = [seaPoint(from), seaPoint(to)];
-          return {
-            from: a,
-            to: b,
-            route: withCargoTonnes(renderRoadChain(planned.route, a, b), cargo),
-            alternatives: planned.alternatives.map((leg) =>
-              withCargoTonnes(renderRoadChain(leg, a, b), cargo),
-            ),
-          };
+          const [from, to] = await routeEnds(query.from, query.to);
+          return cachedRoute(await roadKey(mode, from, to, [withPath, alternatives, cargo]), async () => {
+            const { road } = await modes();
+            const planned = await road.plan({ from, to, path: withPath, alternatives }).catch(shed(set));
+            const [a, b] = [seaPoint(from), seaPoint(to)];
+            return JSON.stringify({
+              from: a,
+              to: b,
+              route: withCargoTonnes(renderRoadChain(planned.route, a, b), cargo),
+              alternatives: planned.alternatives.map((leg) =>
+                withCargoTonnes(renderRoadChain(leg, a, b), cargo),
+              ),
+            });
+          });
         }
         if (mode === "RAIL" || mode === "AIR") {
           const withPath = bool("path", query.path, false);
           // The spec defaults alternatives to true for ROAD, RAIL and AIR; handling defaults to true.
           const alternatives = bool("alternatives", query.alternatives, true);
           const handling = bool("handling", query.handling, true);
-          const [from, to] = await ends(query.from, query.to);
-          const planners = await modes();
-          const [a, b] = [seaPoint(from), seaPoint(to)];
-          const request = { from: a, to: b, path: withPath, alternatives, handling };
-          const planned =
-            mode === "RAIL"
-              ? await planners.rail(request).catch(shed(set))
-              : await planners.air(request).catch(shed(set));
-          return { from: a, to: b, ...planWithCargoTonnes(planned, cargo) };
+          const [from, to] = await routeEnds(query.from, query.to);
+          const options = [withPath, alternatives, handling, cargo];
+          return cachedRoute(await roadKey(mode, from, to, options), async () => {
+            const planners = await modes();
+            const [a, b] = [seaPoint(from), seaPoint(to)];
+            const request = { from: a, to: b, path: withPath, alternatives, handling };
+            const planned =
+              mode === "RAIL"
+                ? await planners.rail(request).catch(shed(set))
+                : await planners.air(request).catch(shed(set));
+            return JSON.stringify({ from: a, to: b, ...planWithCargoTonnes(planned, cargo) });
+          });
         }
         if (mode === "RIVER") {
           // The spec defaults alternatives to true for ROAD, RAIL, AIR and multimodal: not for RIVER.
@@ -199,16 +221,19 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
             date: query.date === undefined ? todayUtc() : parseRiverDate(query.date),
             seasonal: bool("seasonal", query.seasonal, true),
           };
-          const [from, to] = await ends(query.from, query.to);
-          const [a, b] = [seaPoint(from), seaPoint(to)];
-          const planned = await (await modes()).river({ from: a, to: b, ...request }).catch(shed(set));
-          return { from: a, to: b, ...planWithCargoTonnes(planned, cargo) };
+          const [from, to] = await routeEnds(query.from, query.to);
+          const options = [...Object.values(request), cargo];
+          return cachedRoute(await roadKey(mode, from, to, options), async () => {
+            const [a, b] = [seaPoint(from), seaPoint(to)];
+            const planned = await (await modes()).river({ from: a, to: b, ...request }).catch(shed(set));
+            return JSON.stringify({ from: a, to: b, ...planWithCargoTonnes(planned, cargo) });
+          });
         }
         const speedKnots = speedOf(query.speed_knots);
         const withPath = bool("path", query.path, false);
         // The spec defaults alternatives to true for ROAD, RAIL, AIR and multimodal, not for sea.
         const alternatives = bool("alternatives", query.alternatives, false);
-        const [from, to] = await seaEnds(query.from, query.to);
+        const [from, to] = await routeEnds(query.from, query.to);
         // Everything the answer depends on besides the ends: the cache key and the plan share it.
         const options = {
           speedKnots,
@@ -218,19 +243,14 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
           path: withPath,
           alternatives,
         };
-        const key = routeCache.enabled
-          ? routeKey({ build: (await services()).sea.buildId, from, to, ...options })
-          : null;
-        const hit = key === null ? undefined : routeCache.get(key);
-        if (hit !== undefined) return new RenderedJson(hit);
-        const sea = await planner();
-        const planned = await sea
-          .planJson({ from: seaEnd(from), to: seaEnd(to), ...options })
-          .catch(shed(set));
-        // JSON.stringify({ from, to, ...planned }): the planned text is an object with neither key.
-        const json = `{"from":${JSON.stringify(seaPoint(from))},"to":${JSON.stringify(seaPoint(to))},${planned.slice(1)}`;
-        if (key !== null) routeCache.set(key, json);
-        return new RenderedJson(json);
+        return cachedRoute(await keyOf("SEA", from, to, Object.values(options)), async () => {
+          const sea = await planner();
+          const planned = await sea
+            .planJson({ from: seaEnd(from), to: seaEnd(to), ...options })
+            .catch(shed(set));
+          // JSON.stringify({ from, to, ...planned }): the planned text is an object with neither key.
+          return `{"from":${JSON.stringify(seaPoint(from))},"to":${JSON.stringify(seaPoint(to))},${planned.slice(1)}`;
+        });
       },
       {
         query: t.Object({

@@ -8,10 +8,12 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import fc from "fast-check";
 import { distanceApp } from "../../api/distance/app.ts";
-import { RouteCache, type RouteQuery, routeKey } from "../../api/distance/route-cache.ts";
+import { RouteCache, type RouteOption, type RouteQuery, routeKey } from "../../api/distance/route-cache.ts";
 import { RenderedJson, successBody, successJson } from "../../api/shared/envelopes.ts";
 import { PRODUCTS } from "../../api/shared/products.ts";
+import { roadConfig } from "../../engine/road/config.ts";
 import { PASSAGE_IDS } from "../../engine/sea/policy.ts";
+import { osrmOk } from "../distance-road/fixtures.ts";
 import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 
 let p: TestPlatform;
@@ -68,37 +70,80 @@ const ask = async (app: { handle(r: Request): Promise<Response> }, path: string)
  * A query and its neighbours (each differs from it in one parameter), asked of the cached app in a
  * random order, each twice: a key missing any parameter would hand one neighbour another's answer.
  */
-const neighbourhood = fc
-  .tuple(place, place, options, fc.constantFrom(...OTHER_END), options)
-  .map(([from, to, opts, otherEnd, other]) => {
-    const base: Record<string, string> = { from, to, ...opts };
-    const around = [base, { ...base, from: otherEnd }, { ...base, to: otherEnd }];
-    for (const [name, value] of Object.entries(other)) {
-      if (base[name] !== value) around.push({ ...base, [name]: value });
-      if (name in base) {
-        const { [name]: _, ...without } = base;
-        around.push(without);
+const neighbourhood = (
+  place: fc.Arbitrary<string>,
+  options: fc.Arbitrary<Record<string, string>>,
+  otherEnds: readonly string[],
+) =>
+  fc
+    .tuple(place, place, options, fc.constantFrom(...otherEnds), options)
+    .map(([from, to, opts, otherEnd, other]) => {
+      const base: Record<string, string> = { from, to, ...opts };
+      const around = [base, { ...base, from: otherEnd }, { ...base, to: otherEnd }];
+      for (const [name, value] of Object.entries(other)) {
+        if (base[name] !== value) around.push({ ...base, [name]: value });
+        if (name in base) {
+          const { [name]: _, ...without } = base;
+          around.push(without);
+        }
       }
-    }
-    return around.map((q) => `/v1/distance/route?${new URLSearchParams(q)}`);
-  })
-  .chain((paths) => fc.shuffledSubarray([...paths, ...paths], { minLength: paths.length * 2 }));
+      return around.map((q) => `/v1/distance/route?${new URLSearchParams(q)}`);
+    })
+    .chain((paths) => fc.shuffledSubarray([...paths, ...paths], { minLength: paths.length * 2 }));
 
-test("cached answers equal uncached ones byte for byte (but took_ms) over random queries", async () => {
+/** Asks each path of each neighbourhood of the cached app and of the uncached one; counts the routes. */
+async function sameAnswers(paths: fc.Arbitrary<string[]>, numRuns: number): Promise<number> {
   let routes = 0;
   await fc.assert(
-    fc.asyncProperty(neighbourhood, async (paths) => {
-      for (const path of paths) {
+    fc.asyncProperty(paths, async (list) => {
+      for (const path of list) {
         const cached = await ask(p.apps.distance, path);
         const plain = await ask(uncached, path);
         expect(cached).toEqual(plain);
         if (plain.status === 200) routes++;
       }
     }),
-    { numRuns: 60 },
+    { numRuns },
   );
+  return routes;
+}
+
+test("cached answers equal uncached ones byte for byte (but took_ms) over random queries", async () => {
+  const routes = await sameAnswers(neighbourhood(place, options, OTHER_END), 60);
   // The property saw routes, not only errors.
   expect(routes).toBeGreaterThan(200);
+}, 300_000);
+
+/** Places for the land, air and river modes: cities, airports, river ports, one across an ocean. */
+const landPlace = fc.constantFrom(
+  "DEHAM",
+  "ITMIL",
+  "FRPAR",
+  "DEDUI",
+  "NLRTM",
+  "CHBSL",
+  "FRA",
+  "AMS",
+  "48.8566,2.3522",
+  "50.1109,8.6821",
+  "CNSHA",
+);
+const landOptions = fc.record(
+  {
+    mode: fc.constantFrom("road", "ROAD", "rail", "air", "river"),
+    path: fc.constantFrom("true", "false"),
+    alternatives: fc.constantFrom("true", "false"),
+    handling: fc.constantFrom("true", "false"),
+    date: fc.constantFrom("2026-02-01", "2026-08-15", "2026-13-01"),
+    seasonal: fc.constantFrom("true", "false"),
+    cargo_tonnes: fc.constantFrom("1", "20", "0"),
+  },
+  { requiredKeys: ["mode"] },
+);
+
+test("road, rail, air and river answers: cached equal uncached byte for byte (but took_ms)", async () => {
+  const routes = await sameAnswers(neighbourhood(landPlace, landOptions, ["DEHAM", "FRA", "NLRTM"]), 25);
+  expect(routes).toBeGreaterThan(100);
 }, 300_000);
 
 test("the envelope around cached text is JSON.stringify's, for every product", () => {
@@ -113,8 +158,39 @@ test("the envelope around cached text is JSON.stringify's, for every product", (
   );
 });
 
+test("with an external road engine, road answers are asked of it every time (not cached)", async () => {
+  let asked = 0;
+  const osrm = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: () => {
+      asked++;
+      return Response.json(osrmOk());
+    },
+  });
+  try {
+    const road = roadConfig({
+      PORTOLAN_ROAD_ENGINE: "osrm",
+      PORTOLAN_ROAD_URL: `http://127.0.0.1:${osrm.port}`,
+    });
+    const app = distanceApp({ ...p, config: { ...p.config, road } });
+    const path = "/v1/distance/route?from=DEHAM&to=ITMIL&mode=ROAD&alternatives=false";
+    const first = await ask(app, path);
+    const second = await ask(app, path);
+    expect(first.status).toBe(200);
+    expect(second).toEqual(first);
+    expect(asked).toBe(2);
+    // The sea routes of the same app are still cached: the external engine is not theirs.
+    await ask(app, "/v1/distance/route?from=NLRTM&to=SGSIN");
+    expect(asked).toBe(2);
+  } finally {
+    osrm.stop(true);
+  }
+});
+
 const query = (over: Partial<RouteQuery> = {}): RouteQuery => ({
   build: "b1",
+  mode: "SEA",
   from: {
     kind: "port",
     name: "Rotterdam",
@@ -139,30 +215,38 @@ const query = (over: Partial<RouteQuery> = {}): RouteQuery => ({
     source: "coordinates",
     timezone: null,
   },
-  speedKnots: undefined,
-  routingMode: undefined,
-  avoid: [],
-  cargoTonnes: 1,
-  path: false,
-  alternatives: false,
+  // The sea handler's order: speed, routing mode, avoid, cargo, path, alternatives.
+  options: [undefined, undefined, [], 1, false, false],
   ...over,
 });
+
+/** The base query's options with the one at `i` replaced. */
+const withOption = (i: number, value: RouteOption): Partial<RouteQuery> => {
+  const options = [...query().options];
+  options[i] = value;
+  return { options };
+};
 
 test("every field of the query moves the key; -0, NaN and Infinity are told apart", () => {
   const base = query();
   const variants: Array<[string, Partial<RouteQuery>]> = [
     ["another build", { build: "b2" }],
+    ["another mode", { mode: "ROAD" }],
     ["another origin", { from: { ...base.from, lat: 51.91 } }],
     ["another source", { from: { ...base.from, source: "wpi" } }],
     ["-0 latitude", { to: { ...base.to, lat: -0 } }],
-    ["speed", { speedKnots: 14 }],
-    ["NaN speed", { speedKnots: Number.NaN }],
-    ["Infinity speed", { speedKnots: Number.POSITIVE_INFINITY }],
-    ["routing mode", { routingMode: "safe" }],
-    ["avoid", { avoid: ["suez"] }],
-    ["cargo", { cargoTonnes: 2 }],
-    ["path", { path: true }],
-    ["alternatives", { alternatives: true }],
+    ["speed", withOption(0, 14)],
+    ["NaN speed", withOption(0, Number.NaN)],
+    ["Infinity speed", withOption(0, Number.POSITIVE_INFINITY)],
+    ["speed as text", withOption(0, "14")],
+    ["routing mode", withOption(1, "safe")],
+    ["routing mode null", withOption(1, null)],
+    ["avoid", withOption(2, ["suez"])],
+    ["avoid as text", withOption(2, '["suez"]')],
+    ["cargo", withOption(3, 2)],
+    ["path", withOption(4, true)],
+    ["alternatives", withOption(5, true)],
+    ["one option more", { options: [...base.options, false] }],
   ];
   const keys = new Set([routeKey(base), ...variants.map(([, over]) => routeKey(query(over)))]);
   expect(keys.size).toBe(variants.length + 1);
