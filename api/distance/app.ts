@@ -296,18 +296,23 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
           alternatives: bool("alternatives", query.alternatives, true),
           handling: bool("handling", query.handling, true),
           path: bool("path", query.path, false),
-          date: query.date === undefined ? undefined : parseRiverDate(query.date),
+          // Today's when not given, as the planner would take it: named here, it is part of the key.
+          date: query.date === undefined ? todayUtc() : parseRiverDate(query.date),
           seasonal: bool("seasonal", query.seasonal, true),
           cargoTonnes: query.cargo_tonnes === undefined ? undefined : checkCargoTonnes(query.cargo_tonnes),
         };
-        const [from, to] = await ends(query.from, query.to);
+        const [from, to] = await routeEnds(query.from, query.to);
         const [pol, pod] = await Promise.all([seaPort("pol", query.pol), seaPort("pod", query.pod)]);
-        const [a, b] = [seaPoint(from), seaPoint(to)];
-        const planned = await (await modes())
-          .multimodal({ from: a, to: b, pol, pod, ...options })
-          .catch(shed(set));
-        const { considered: _, ...shown } = planned;
-        return { from: a, to: b, ...shown };
+        const ports = [pol, pod].map((port) => (port ? JSON.stringify(port) : null));
+        const key = await roadKey("MULTIMODAL", from, to, [...Object.values(options), ...ports]);
+        return cachedRoute(key, async () => {
+          const [a, b] = [seaPoint(from), seaPoint(to)];
+          const planned = await (await modes())
+            .multimodal({ from: a, to: b, pol, pod, ...options })
+            .catch(shed(set));
+          const { considered: _, ...shown } = planned;
+          return JSON.stringify({ from: a, to: b, ...shown });
+        });
       },
       {
         query: t.Object({

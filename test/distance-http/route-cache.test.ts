@@ -74,6 +74,7 @@ const neighbourhood = (
   place: fc.Arbitrary<string>,
   options: fc.Arbitrary<Record<string, string>>,
   otherEnds: readonly string[],
+  endpoint = "/v1/distance/route",
 ) =>
   fc
     .tuple(place, place, options, fc.constantFrom(...otherEnds), options)
@@ -87,7 +88,7 @@ const neighbourhood = (
           around.push(without);
         }
       }
-      return around.map((q) => `/v1/distance/route?${new URLSearchParams(q)}`);
+      return around.map((q) => `${endpoint}?${new URLSearchParams(q)}`);
     })
     .chain((paths) => fc.shuffledSubarray([...paths, ...paths], { minLength: paths.length * 2 }));
 
@@ -157,6 +158,41 @@ test("the envelope around cached text is JSON.stringify's, for every product", (
     }),
   );
 });
+
+/** Door-to-door options: modes, objective, ports of loading and discharge, the sea and river inputs. */
+const multimodalOptions = fc.record(
+  {
+    modes: fc.constantFrom(
+      "SEA,ROAD",
+      "ROAD,RAIL",
+      "SEA,ROAD,RAIL,RIVER",
+      "AIR,ROAD",
+      "SEA,ROAD,AIR",
+      "SHIP",
+    ),
+    optimize: fc.constantFrom("cost", "time", "emissions", "distance"),
+    pol: fc.constantFrom("NLRTM", "DEHAM", "BEANR"),
+    pod: fc.constantFrom("CNSHA", "SGSIN"),
+    avoid: fc.constantFrom("suez", "panama", ""),
+    alternatives: fc.constantFrom("true", "false"),
+    path: fc.constantFrom("false", "true"),
+    date: fc.constantFrom("2026-02-01", "2026-08-15"),
+    cargo_tonnes: fc.constantFrom("1", "20"),
+  },
+  { requiredKeys: [] },
+);
+
+test("door-to-door answers: cached equal uncached byte for byte (but took_ms)", async () => {
+  const places = fc.constantFrom("48.8566,2.3522", "50.1109,8.6821", "DEDUI", "31.2304,121.4737", "SGSIN");
+  const paths = neighbourhood(
+    places,
+    multimodalOptions,
+    ["DEHAM", "52.52,13.405"],
+    "/v1/distance/multimodal",
+  );
+  const routes = await sameAnswers(paths, 8);
+  expect(routes).toBeGreaterThan(30);
+}, 300_000);
 
 test("with an external road engine, road answers are asked of it every time (not cached)", async () => {
   let asked = 0;
