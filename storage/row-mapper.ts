@@ -22,6 +22,11 @@ export interface PreparedSelect {
 }
 
 type Decode = (value: unknown) => unknown;
+/** A member of the mapped row: its key and the index of its value in the row array. */
+interface Member {
+  key: string;
+  at: number;
+}
 interface Decoder {
   mapFromDriverValue: Decode;
 }
@@ -48,8 +53,9 @@ export function rowMapper(q: PreparedSelect): ((row: unknown[]) => Record<string
   const { fields, customResultMapper, joinsNotNullableMap } = q;
   if (!fields || customResultMapper) return undefined;
   const decoders: Decode[] = [];
-  const tops: Array<{ key: string; columns?: Array<{ key: string; at: number }>; at?: number }> = [];
-  const nested = new Map<string, Array<{ key: string; at: number }>>();
+  // The result's members in order: a field's value (at its index in the row) or a nested object.
+  const tops: Array<Member | { key: string; columns: Member[] }> = [];
+  const nested = new Map<string, Member[]>();
   for (const [at, { path, field }] of fields.entries()) {
     const decoder = decoderOf(field);
     if (!decoder || path.length > 2 || path.length === 0) return undefined;
@@ -74,11 +80,10 @@ export function rowMapper(q: PreparedSelect): ((row: unknown[]) => Record<string
   // JSON.stringify (they come from the schema, and a quoted key is a literal whatever it holds).
   const value = (at: number) =>
     decoders[at] === IDENTITY ? `r[${at}]` : `(r[${at}] === null ? null : d[${at}](r[${at}]))`;
+  const member = (m: Member) => `${JSON.stringify(m.key)}: ${value(m.at)}`;
   const body = tops
-    .map(({ key, columns, at }) =>
-      columns
-        ? `${JSON.stringify(key)}: {${columns.map((c) => `${JSON.stringify(c.key)}: ${value(c.at)}`).join(", ")}}`
-        : `${JSON.stringify(key)}: ${value(at!)}`,
+    .map((t) =>
+      "columns" in t ? `${JSON.stringify(t.key)}: {${t.columns.map(member).join(", ")}}` : member(t),
     )
     .join(", ");
   const make = new Function("d", `return (r) => ({${body}});`) as (
