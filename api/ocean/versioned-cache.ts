@@ -8,15 +8,16 @@
  * most `capacity` records, the least recently read dropped first.
  */
 import { Lru } from "../../common/lru.ts";
+import { SeenFilter } from "../../common/seen-filter.ts";
 
 export class VersionedCache<T> {
   private readonly entries: Lru<string, { version: string; value: T }>;
   /** Ids offered once and not stored yet (see set). */
-  private readonly seen: Lru<string, true>;
+  private readonly seen: SeenFilter;
 
   constructor(capacity: number) {
     this.entries = new Lru(capacity);
-    this.seen = new Lru(capacity);
+    this.seen = new SeenFilter(capacity);
   }
 
   get size(): number {
@@ -42,16 +43,14 @@ export class VersionedCache<T> {
 
   /**
    * Stores the value from the second time its id is offered on: an id read once (a scan through
-   * the fleet, reads spread over far more records than fit) keeps only its name here. Storing
+   * the fleet, reads spread over far more records than fit) leaves only a hash of it here. Storing
    * those cost more than they saved: each evicts an entry, and the churn of large renderings
-   * through the heap made every read slower (bench/tracking.ts). An id stored already is replaced.
+   * through the heap made every read slower (bench/tracking.ts). The hashes sit in a SeenFilter, which
+   * allocates nothing (an id may then be stored an offer early or late). An id stored already is
+   * replaced.
    */
   set(id: string, version: string, value: T): void {
-    if (!this.entries.has(id) && !this.seen.has(id)) {
-      this.seen.set(id, true);
-      return;
-    }
-    this.seen.delete(id);
+    if (!this.entries.has(id) && !this.seen.take(id)) return;
     this.entries.set(id, { version, value });
   }
 
