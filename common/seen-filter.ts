@@ -1,14 +1,22 @@
 /**
- * Which keys were offered lately, approximately, in fixed memory and without allocating: a
- * direct-mapped table of 32-bit key hashes. A key lands in one slot; a slot holds one hash. So a key
- * is forgotten once another lands on its slot (offered again, it counts as new), and two keys of one
- * hash answer for each other. For callers where either slip costs time only (VersionedCache: an
- * entry stored one offer late, or one early). The exact alternative, an Lru of keys, allocated a
- * node per offer and churned it through the heap: on a server reading records it had not read, four
- * of those cost 10-12 us of a 80 us read (bench/tracking.ts, docs/tracking.md).
+ * Which keys were offered lately, approximately, in fixed memory and without allocating: a table of
+ * 32-bit key hashes in buckets of four slots. A key lands in one bucket; once its four slots are
+ * taken, a new key replaces one of them at random (so a key may be forgotten, and offered again it
+ * counts as new), and two keys of one hash answer for each other. For callers where either slip
+ * costs time only (VersionedCache: an entry stored one offer late, or one early). Four ways, not one:
+ * with one slot per key, two keys of a working set sharing it, read in turn, replaced each other
+ * for ever and were never cached (3% of a 1,000-record working set, bench/tracking.ts); replacing
+ * at random, not in turn, keeps five or more keys of one bucket read in turn from doing the same. The exact
+ * alternative, an Lru of keys, allocated a node per offer and churned it through the heap: on a
+ * server reading records it had not read, four of those cost 10-12 us of a 80 us read
+ * (docs/tracking.md).
  */
+const WAYS = 4;
+
 export class SeenFilter {
   private slots: Uint32Array;
+  /** xorshift32 state: which way a full bucket gives up. */
+  private random = 0x9e3779b9;
 
   /** About `capacity` keys remembered: twice as many slots, a power of two (0: none). */
   constructor(capacity: number) {
@@ -23,12 +31,24 @@ export class SeenFilter {
     const slots = this.slots;
     if (slots.length === 0) return false;
     const h = hash32(key);
-    const slot = h & (slots.length - 1);
-    if (slots[slot] === h) {
-      slots[slot] = 0;
-      return true;
+    const first = firstSlot(h, slots.length);
+    let free = -1;
+    for (let i = first; i < first + WAYS; i++) {
+      if (slots[i] === h) {
+        slots[i] = 0;
+        return true;
+      }
+      if (free < 0 && slots[i] === 0) free = i;
     }
-    slots[slot] = h;
+    if (free < 0) {
+      let x = this.random;
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      this.random = x;
+      free = first + (x & (WAYS - 1));
+    }
+    slots[free] = h;
     return false;
   }
 
@@ -38,12 +58,19 @@ export class SeenFilter {
   }
 }
 
-function slotCount(capacity: number): number {
+/** Slots of a filter of `capacity`: a power of two, at least twice it and one bucket. */
+export function slotCount(capacity: number): number {
   if (capacity <= 0) return 0;
-  let n = 1;
+  let n = WAYS;
   while (n < capacity * 2) n *= 2;
   return n;
 }
+
+/** The first slot of the bucket of hash `h` in a table of `slots` slots. */
+const firstSlot = (h: number, slots: number) => h & (slots - WAYS);
+
+/** The bucket (its first slot) of `key` in a table of `slots` slots. */
+export const bucketOf = (key: string, slots: number) => firstSlot(hash32(key), slots);
 
 /** FNV-1a over the key's UTF-16 code units; never 0 (the empty slot). */
 export function hash32(key: string): number {
