@@ -389,6 +389,13 @@ async function measureOverHttp(): Promise<void> {
           return `/v1/containers/lookup/${numbers[r - (r % 2)]}`; // even: milestones stored
         },
       ],
+      [
+        "read by UUID",
+        () => {
+          const r = pick(HOT + fresh++);
+          return `/v1/containers/${ids[r - (r % 2)]}`; // even: milestones stored
+        },
+      ],
       [`lookup ${HOT} hot`, (i) => `/v1/containers/lookup/${numbers[pick(i % HOT)]}`],
       ["list first page (50)", () => "/v1/containers"],
       ["list status + tag filter (50)", () => "/v1/containers?status=in_transit&tags=priority"],
