@@ -288,9 +288,9 @@ export class RoutePool implements SeaPlanner {
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 
-  /** Seconds until the queue ahead of a new request has likely drained. */
+  /** Seconds until the work ahead of a new request (waiting and in flight) has likely drained. */
   private retryAfter(): number {
-    const ahead = this.waiting.length + this.slots.length;
+    const ahead = this.waiting.length + this.slots.reduce((n, s) => n + s.jobs.length, 0);
     return Math.max(1, Math.ceil((ahead * this.avgMs) / this.slots.length / 1000));
   }
 

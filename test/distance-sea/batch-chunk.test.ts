@@ -118,6 +118,27 @@ test("a pool with two chunks per worker answers each chunk as this thread does",
   }
 });
 
+test("a shed request's Retry-After counts every chunk in flight, not one per worker", async () => {
+  const index = loadIndex();
+  const chunker = new SeaChunker((input) => index.resolve(input), REQUESTS[0]);
+  const rows = batchRows(0);
+  const perWorker = 60;
+  const pool = await RoutePool.start({ buildDir: BUILD_DIR, workers: 1, queue: 0, perWorker });
+  try {
+    // Dispatched at once; none has answered when the next is shed, so the pool still assumes its
+    // starting 20 ms a job: 60 ahead on one worker is 1.2 s, 2 s once rounded up (one per worker: 1 s).
+    const held = Array.from({ length: perWorker }, () =>
+      pool.planSeaChunk(chunker.chunk(rows, 0, rows.length)),
+    );
+    const shed = await pool.planSeaChunk(chunker.chunk(rows, 0, rows.length)).catch((e) => e);
+    expect(shed).toBeInstanceOf(Overloaded);
+    expect((shed as Overloaded).retryAfterSeconds).toBe(2);
+    await Promise.all(held);
+  } finally {
+    await pool.close();
+  }
+});
+
 test("a worker killed with two chunks in flight fails both and is replaced", async () => {
   const index = loadIndex();
   const chunker = new SeaChunker((input) => index.resolve(input), REQUESTS[1]);
