@@ -5,6 +5,7 @@
  * Plus the waybill lookup ONE Record leaves to implementers, GET /{IATA}/waybills/{awb} (303 to the
  * Waybill), and /_sandbox/* controls. A plain fetch handler: main.ts serves it on its own port.
  */
+import { Lru } from "../../common/lru.ts";
 import { type AwbRefusal, parseAwb } from "../airlines/awb.ts";
 import { API, CARGO, LD_JSON, PORTOLAN, STATUS_CODE, UNIT } from "../airlines/one-record-vocab.ts";
 import { DEMO_AWBS } from "./airline-demo.ts";
@@ -95,19 +96,14 @@ export function createAirlineSandbox(opts: AirlineServerOptions): (req: Request)
   const { world, clock } = opts;
   const epoch = opts.epoch ?? DEFAULT_EPOCH;
   const pageSize = opts.pageSize ?? 1000;
-  const cache = new Map<string, SimulatedAwb>();
+  const cache = new Lru<string, SimulatedAwb>(CACHE_SIZE);
 
   const simulated = (awb: string): SimulatedAwb | null => {
-    let s = cache.get(awb);
-    if (s) cache.delete(awb);
-    else {
-      const made = simulateAwb(awb, { world, epoch });
-      if (!made) return null;
-      s = made;
-      if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
-    }
-    cache.set(awb, s);
-    return s;
+    const kept = cache.get(awb);
+    if (kept) return kept;
+    const made = simulateAwb(awb, { world, epoch });
+    if (made) cache.set(awb, made);
+    return made;
   };
 
   const authorized = (req: Request) =>

@@ -2,6 +2,7 @@
  * The sandbox carrier's HTTP surface: DCSA TNT 2.2 GET /{scac}/v2/events per played carrier, plus
  * /_sandbox/* controls (clock, carriers, demo references). A plain fetch handler: main.ts serves it.
  */
+import { Lru } from "../../common/lru.ts";
 import type { DcsaErrorBody, DcsaEvent } from "../carriers/dcsa.ts";
 import { DEMO_REFERENCES } from "./demo.ts";
 import { lessorUnit } from "./lessor.ts";
@@ -115,18 +116,15 @@ function decodeCursor(s: string): Cursor | null {
 export function createSandbox(opts: SandboxOptions): (req: Request) => Promise<Response> {
   const { world, clock } = opts;
   const epoch = opts.epoch ?? DEFAULT_EPOCH;
-  const cache = new Map<string, SimulatedVoyage>();
+  const cache = new Lru<string, SimulatedVoyage>(CACHE_SIZE);
 
   const voyage = (key: Parameters<typeof simulateShipment>[0], documentNumber: string) => {
     const id = `${key.scac}|${key.index}|${documentNumber}`;
     let v = cache.get(id);
-    if (v) {
-      cache.delete(id);
-    } else {
+    if (!v) {
       v = simulateShipment(key, documentNumber, { world, epoch });
-      if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(id, v);
     }
-    cache.set(id, v);
     return v;
   };
 

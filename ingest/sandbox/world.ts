@@ -6,6 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { buildDirFrom } from "../../common/build-dir.ts";
+import { Lru } from "../../common/lru.ts";
 import { csvRecords } from "../../data-build/locations/csv.ts";
 import { LocationIndex } from "../../engine/locations/index.ts";
 import { getSeaRouter } from "../../engine/sea/router.ts";
@@ -125,7 +126,7 @@ export async function loadWorld(opts: WorldOptions = {}): Promise<SandboxWorld> 
     memo.set(key, leg);
     return leg;
   };
-  const paths = new Map<string, Array<[number, number]> | null>();
+  const paths = new Lru<string, Array<[number, number]> | null>(500);
   const pathOf = (from: Port, to: Port): Array<[number, number]> | null => {
     const key = `${from.locode}>${to.locode}`;
     let path = paths.get(key);
@@ -141,7 +142,6 @@ export async function loadWorld(opts: WorldOptions = {}): Promise<SandboxWorld> 
       } catch {
         path = null;
       }
-      if (paths.size >= 500) paths.delete(paths.keys().next().value!);
       paths.set(key, path);
     }
     return path;
