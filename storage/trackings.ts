@@ -237,6 +237,13 @@ function prepareReads(x: Runner) {
     get: x.dialect.statement("trackings_get", x.root, (db) =>
       db.select().from(tracked).where(own),
     ) as Statement<TrackedRow[]>,
+    // The poller's and the refresh's read (every carrier call starts with it).
+    byId: x.dialect.statement("trackings_by_id", x.root, (db) =>
+      db
+        .select()
+        .from(tracked)
+        .where(eq(tracked.id, p("id"))),
+    ) as Statement<TrackedRow[]>,
     active: perColumn<TrackedRow>("trackings_active", active),
     readOwn: x.dialect.statement("trackings_read_own", x.root, (db) =>
       db.select({ row: tracked, rendering }).from(tracked).where(own),
@@ -329,7 +336,7 @@ export class SqlTrackings implements Trackings {
   }
 
   byId(id: string): Promise<TrackedRow | undefined> {
-    return this.one(eq(this.tracked.id, id));
+    return this.x.run(async (db) => (await this.reads.byId.execute(db, { id }))[0]);
   }
 
   lock(id: string): Promise<void> {
