@@ -303,8 +303,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
         };
         const [from, to] = await routeEnds(query.from, query.to);
         const [pol, pod] = await Promise.all([seaPort("pol", query.pol), seaPort("pod", query.pod)]);
-        const ports = [pol, pod].map((port) => (port ? JSON.stringify(port) : null));
-        const key = await roadKey("MULTIMODAL", from, to, [...Object.values(options), ...ports]);
+        const key = await roadKey("MULTIMODAL", from, to, [...Object.values(options), pol, pod]);
         return cachedRoute(key, async () => {
           const [a, b] = [seaPoint(from), seaPoint(to)];
           const planned = await (await modes())

@@ -17,8 +17,8 @@ import type { ResolvedPoint } from "../../engine/locations/index.ts";
 /** Characters of JSON text the cache holds at most (about 2 bytes each on the heap). */
 export const ROUTE_CACHE_MAX_CHARS = 32 * 1024 * 1024;
 
-/** An option's value as a handler passes it: a list (sea passages to avoid) or a scalar. */
-export type RouteOption = string | number | boolean | null | undefined | readonly string[];
+/** An option's value as a handler passes it: a list (sea passages to avoid), a resolved point (a port of loading) or a scalar. */
+export type RouteOption = string | number | boolean | null | undefined | readonly string[] | ResolvedPoint;
 
 /** Everything a route's answer depends on, as the handler hands it to the planner. */
 export interface RouteQuery {
@@ -74,11 +74,13 @@ function pointKey(p: ResolvedPoint): string {
 
 /**
  * The cache key: every field of the query, in a fixed order; equal keys only for equal queries.
- * Each option is self-delimiting (a JSON string or list, or a bare word or number), and the mode
- * fixes how many there are.
+ * Each option is self-delimiting (a JSON string or list, a point's fields, or a bare word or
+ * number), and the mode fixes how many there are and where.
  */
 export function routeKey(q: RouteQuery): string {
-  const options = q.options.map((o) => (typeof o === "object" && o !== null ? JSON.stringify(o) : part(o)));
+  const options = q.options.map((o) =>
+    typeof o !== "object" || o === null ? part(o) : "kind" in o ? pointKey(o) : JSON.stringify(o),
+  );
   return `${part(q.build)}|${part(q.mode)}|${pointKey(q.from)}|${pointKey(q.to)}|${options.join("|")}`;
 }
 
