@@ -380,22 +380,15 @@ async function measureOverHttp(): Promise<void> {
     // Records the server process has not read (its caches start empty), each about once, and HOT
     // ones again and again.
     let fresh = 0;
+    /** The next record not read yet, an even one (milestones stored). */
+    const unread = () => {
+      const r = pick(HOT + fresh++);
+      return r - (r % 2);
+    };
     const rows: Array<[string, (i: number) => string]> = [
       ["keyed no-op GET /v1/account", () => "/v1/account"],
-      [
-        "lookup by number",
-        () => {
-          const r = pick(HOT + fresh++);
-          return `/v1/containers/lookup/${numbers[r - (r % 2)]}`; // even: milestones stored
-        },
-      ],
-      [
-        "read by UUID",
-        () => {
-          const r = pick(HOT + fresh++);
-          return `/v1/containers/${ids[r - (r % 2)]}`; // even: milestones stored
-        },
-      ],
+      ["lookup by number", () => `/v1/containers/lookup/${numbers[unread()]}`],
+      ["read by UUID", () => `/v1/containers/${ids[unread()]}`],
       [`lookup ${HOT} hot`, (i) => `/v1/containers/lookup/${numbers[pick(i % HOT)]}`],
       ["list first page (50)", () => "/v1/containers"],
       ["list status + tag filter (50)", () => "/v1/containers?status=in_transit&tags=priority"],
