@@ -23,9 +23,15 @@ export function polylineM(flat: ArrayLike<number>): number {
   return total;
 }
 
+/**
+ * A path point as every planner's path has it. Read only: a sea path shares each graph point's
+ * pair with every other path through it (router-wasm/binding/router.ts).
+ */
+export type PathPoint = readonly [number, number];
+
 /** Flat [lat, lng, lat, lng, ...] as [lat, lng] pairs, the shape every planner's path has. */
-export function latLngPairs(flat: ArrayLike<number>): Array<[number, number]> {
-  const out: Array<[number, number]> = new Array(flat.length >> 1);
+export function latLngPairs(flat: ArrayLike<number>): PathPoint[] {
+  const out: PathPoint[] = new Array(flat.length >> 1);
   for (let i = 0; i + 1 < flat.length; i += 2) out[i >> 1] = [flat[i]!, flat[i + 1]!];
   return out;
 }

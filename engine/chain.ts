@@ -6,7 +6,7 @@
  * spec, docs/emissions.md) the sum of the sections' for the stated cargo mass.
  */
 
-import { METRES_PER_NM } from "../common/geo.ts";
+import { METRES_PER_NM, type PathPoint } from "../common/geo.ts";
 import { round } from "../common/round.ts";
 import { chainEmissions, DEFAULT_CARGO_TONNES, type EmissionLeg, type Emissions } from "./emissions.ts";
 
@@ -34,7 +34,7 @@ export interface SectionInput<P> {
   distance_m: number;
   /** Door-to-door hours of the leg (moving, rests and crossings included; no transfer handling). */
   hours: number;
-  path?: Array<[number, number]>;
+  path?: PathPoint[];
   estimated: boolean;
   /** Mode-specific fields (ROAD: driving_hours, ferry_paths ...), shown after the common ones. */
   extra?: Record<string, unknown>;

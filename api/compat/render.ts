@@ -2,6 +2,7 @@
  * One tracked record in the vendor's shape. The snapshot holds everything but the per-call plan
  * counters and is what the answer cache keeps; `present` fits it to one request's flags.
  */
+import type { PathPoint } from "../../common/geo.ts";
 import type { PositionStore } from "../../ingest/ais/positions.ts";
 import type { CarrierDirectory } from "../../ingest/carriers/resolve.ts";
 import type { TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
@@ -36,7 +37,7 @@ export interface Snapshot {
   metadata: Omit<Metadata, "number" | "api_calls" | "unique_shipments">;
   body: Omit<Data, "metadata" | "route_data">;
   legs: Leg[];
-  pin: [number, number] | null;
+  pin: PathPoint | null;
   ais: Ais;
 }
 

@@ -3,6 +3,7 @@
  * the AIS fix when there is one) and the vendor's AIS block.
  */
 
+import type { PathPoint } from "../../common/geo.ts";
 import type { SeaRouteData, SeaRouteRequest } from "../../engine/sea/router.ts";
 import type { VesselPosition } from "../../ingest/ais/positions.ts";
 import type { Books, Mapped } from "./containers.ts";
@@ -13,7 +14,7 @@ export interface SeaPlanner {
   plan(req: SeaRouteRequest): SeaRouteData;
 }
 
-type LatLng = [number, number];
+type LatLng = PathPoint;
 
 interface PortCallGroup {
   locode: string;

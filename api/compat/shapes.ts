@@ -2,6 +2,7 @@
  * The vendor's v3 tracking shapes (../shared/reference/compat-vendor-v3.md), as this surface emits
  * them. Field order follows the vendor's real payloads so a byte-level diff reads naturally.
  */
+import type { PathPoint } from "../../common/geo.ts";
 
 export type Kind = "CT" | "BL" | "BK";
 
@@ -134,7 +135,7 @@ export interface Container {
 }
 
 export interface Leg {
-  path: Array<[number, number]>;
+  path: PathPoint[];
   type: "SEA" | "LAND";
   transport_type: TransportType | null;
   from: Place;
@@ -164,7 +165,7 @@ export interface Ais {
 
 export interface RouteData {
   route: Leg[];
-  pin: [number, number] | null;
+  pin: PathPoint | null;
   ais?: Ais;
 }
 

@@ -4,6 +4,8 @@
  * the mode change with that terminal's handling; renderChain then computes the summary once for
  * the whole chain (engine/chain.ts).
  */
+
+import type { PathPoint } from "../../common/geo.ts";
 import {
   type Chain,
   renderChain,
@@ -60,7 +62,7 @@ export function partOf<S>(chain: Chain<S>): Part<S> {
         to: s.to,
         distance_m: s.distance.meters,
         hours: s.duration.seconds / 3600,
-        path: s.path as Array<[number, number]> | undefined,
+        path: s.path as PathPoint[] | undefined,
         estimated: s.estimated === true,
         extra,
       };

@@ -3,7 +3,7 @@
  * or the pol/pod the caller fixed) and a planned sea route as the chain's SEA section (speed_knots,
  * via, eca, passages). Sea metres and routes come from sea-distances.ts.
  */
-import { haversineM } from "../../common/geo.ts";
+import { haversineM, type PathPoint } from "../../common/geo.ts";
 import { round } from "../../common/round.ts";
 import type { SectionInput } from "../chain.ts";
 import type { SeaRoute } from "../sea/router.ts";
@@ -86,7 +86,7 @@ export function seaSection(
   // Beyond the lanes is outside every ECA zone the sea graph knows.
   const eca = { ...route.eca, non_eca_nm: (Math.round(route.eca.non_eca_nm * 10) + beyondTenths) / 10 };
   eca.share = tenths > 0 ? round(Math.round(eca.nm * 10) / tenths, 3) : 0;
-  let path: Array<[number, number]> | undefined;
+  let path: PathPoint[] | undefined;
   if (route.path) {
     if (!beyond.drawn) path = [];
     else if (beyond.metres === 0) path = route.path;

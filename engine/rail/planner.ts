@@ -9,6 +9,7 @@
  */
 
 import { dirname, resolve } from "node:path";
+import type { PathPoint } from "../../common/geo.ts";
 import { decodeRailheads, RAILHEAD_MAX_M, RAILHEADS_OUTPUT } from "../../data-build/rail/railheads.ts";
 import { type LoadedGraph, type Objective, WasmRouter } from "../../router-wasm/binding/router.ts";
 import { readArtifact, sameBuild } from "../artifacts.ts";
@@ -182,7 +183,7 @@ export class RailPlanner {
   }
 
   /** The ride's line from track point to track point, as the router draws it. */
-  private railPath(a: RailTerminal, b: RailTerminal): Array<[number, number]> {
+  private railPath(a: RailTerminal, b: RailTerminal): PathPoint[] {
     const r = this.wasm.route(this.graph.handle, a.lat, a.lng, b.lat, b.lng, 0, MAX_SETTLED, true, RAIL_TIME);
     return r.path ?? [];
   }

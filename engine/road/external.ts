@@ -6,7 +6,7 @@
  * EngineError no_route; nothing here throws anything else but invalid_request for bad inputs.
  * Web-standard APIs only (fetch, AbortController), so it runs under Bun and Deno. docs/road.md.
  */
-import { haversineM } from "../../common/geo.ts";
+import { haversineM, type PathPoint } from "../../common/geo.ts";
 import { EngineError } from "../errors.ts";
 import { ROAD_DEFAULTS, type RoadConfig, type RoadEngineKind } from "./config.ts";
 import { decodePolyline } from "./polyline.ts";
@@ -24,7 +24,7 @@ export interface RoadLeg {
   /** "car": OSRM's car profile or the estimate (x 1.2 for a truck); "truck": Valhalla truck costing. */
   duration_basis: "car" | "truck";
   /** [lat, lng] pairs, only when asked for. */
-  path?: Array<[number, number]>;
+  path?: PathPoint[];
   estimated: boolean;
   source: RoadEngineKind | "estimate";
   /** Why an estimate stands in for the engine (estimated legs only). */
@@ -237,7 +237,7 @@ export class ExternalRoadEngine {
     return answer;
   }
 
-  private osrmGeometry(geometry: unknown): Array<[number, number]> {
+  private osrmGeometry(geometry: unknown): PathPoint[] {
     try {
       if (typeof geometry === "string")
         return decodePolyline(geometry, this.geometries === "polyline" ? 5 : 6);
@@ -245,7 +245,7 @@ export class ExternalRoadEngine {
       throw new EngineDown("OSRM geometry is not a valid encoded polyline");
     }
     if (isObj(geometry) && geometry.type === "LineString" && Array.isArray(geometry.coordinates)) {
-      const out: Array<[number, number]> = [];
+      const out: PathPoint[] = [];
       for (const c of geometry.coordinates) {
         if (!Array.isArray(c) || !Number.isFinite(c[0]) || !Number.isFinite(c[1]))
           throw new EngineDown("OSRM GeoJSON geometry has a bad coordinate");
@@ -292,11 +292,11 @@ export class ExternalRoadEngine {
     };
     if (path) {
       const legs = Array.isArray(trip.legs) ? trip.legs : [];
-      const points: Array<[number, number]> = [];
+      const points: PathPoint[] = [];
       for (const leg of legs) {
         if (!isObj(leg) || typeof leg.shape !== "string")
           throw new EngineDown("Valhalla leg without a shape");
-        let shape: Array<[number, number]>;
+        let shape: PathPoint[];
         try {
           shape = decodePolyline(leg.shape, 6);
         } catch {

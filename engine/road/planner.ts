@@ -9,7 +9,7 @@
 
 import { resolve } from "node:path";
 import { buildDirFrom } from "../../common/build-dir.ts";
-import { haversineM } from "../../common/geo.ts";
+import { haversineM, type PathPoint } from "../../common/geo.ts";
 import { round } from "../../common/round.ts";
 import { UnionFind } from "../../common/union-find.ts";
 import type { Artifact } from "../../data-build/format/container.ts";
@@ -89,8 +89,8 @@ export interface RoadLegPlan {
   hours: number;
   crossings: RoadCrossing[];
   /** One [lat, lng] line per crossing, in travel order. */
-  ferry_paths: Array<Array<[number, number]>>;
-  path?: Array<[number, number]>;
+  ferry_paths: Array<PathPoint[]>;
+  path?: PathPoint[];
   estimated: boolean;
   source: RoadSource;
   reason?: string;

@@ -3,11 +3,13 @@
  * or `polyline6`; Valhalla's leg `shape` is always precision 6. Output is [lat, lng] pairs, the order
  * the distance API uses for paths.
  */
+
+import type { PathPoint } from "../../common/geo.ts";
 import { EngineError } from "../errors.ts";
 
-export function decodePolyline(encoded: string, precision: 5 | 6 = 5): Array<[number, number]> {
+export function decodePolyline(encoded: string, precision: 5 | 6 = 5): PathPoint[] {
   const factor = 10 ** precision;
-  const out: Array<[number, number]> = [];
+  const out: PathPoint[] = [];
   let index = 0;
   let lat = 0;
   let lng = 0;
@@ -35,7 +37,7 @@ export function decodePolyline(encoded: string, precision: 5 | 6 = 5): Array<[nu
 }
 
 /** Encodes [lat, lng] pairs (tests and fixtures build engine answers with it). */
-export function encodePolyline(points: Array<[number, number]>, precision: 5 | 6 = 5): string {
+export function encodePolyline(points: PathPoint[], precision: 5 | 6 = 5): string {
   const factor = 10 ** precision;
   let prevLat = 0;
   let prevLng = 0;

@@ -7,6 +7,7 @@
 
 import { join, resolve } from "node:path";
 import { buildDirFrom } from "../../common/build-dir.ts";
+import type { PathPoint } from "../../common/geo.ts";
 import { round } from "../../common/round.ts";
 import {
   type LoadedGraph,
@@ -87,7 +88,7 @@ export interface SeaRoute {
   /** Beyond the spec: kg CO2e for the cargo mass (docs/emissions.md). */
   emissions: Emissions;
   /** [lat, lng] pairs from the snapped origin to the snapped destination. */
-  path?: Array<[number, number]>;
+  path?: PathPoint[];
 }
 
 export interface SeaRouteData {

@@ -7,6 +7,8 @@
  * STATIC_EVERY ticks and to each new listener). Tag-block times come from the sandbox clock, so a
  * manual clock moves the ships too.
  */
+
+import type { PathPoint } from "../../common/geo.ts";
 import { encodePosition, encodeStatic, type VesselReport } from "../ais/encode.ts";
 import type { Vessel } from "./fleet.ts";
 import { fleetStates, type HullState } from "./network/hulls.ts";
@@ -34,13 +36,13 @@ export interface VesselFix {
 export const mmsiOf = (imo: string) => Number(`636${imo.slice(-6)}`);
 
 const rad = (d: number) => (d * Math.PI) / 180;
-function distanceNm(a: [number, number], b: [number, number]): number {
+function distanceNm(a: PathPoint, b: PathPoint): number {
   const h =
     Math.sin(rad(b[0] - a[0]) / 2) ** 2 +
     Math.cos(rad(a[0])) * Math.cos(rad(b[0])) * Math.sin(rad(b[1] - a[1]) / 2) ** 2;
   return 2 * 3440.065 * Math.asin(Math.min(1, Math.sqrt(h)));
 }
-function bearing(a: [number, number], b: [number, number]): number {
+function bearing(a: PathPoint, b: PathPoint): number {
   const y = Math.sin(rad(b[1] - a[1])) * Math.cos(rad(b[0]));
   const x =
     Math.cos(rad(a[0])) * Math.sin(rad(b[0])) -
@@ -49,7 +51,7 @@ function bearing(a: [number, number], b: [number, number]): number {
 }
 
 /** The point a fraction of the way along a polyline (by distance), with the course there. */
-function along(path: Array<[number, number]>, fraction: number): { lat: number; lng: number; cog: number } {
+function along(path: PathPoint[], fraction: number): { lat: number; lng: number; cog: number } {
   const lengths = path.slice(1).map((p, i) => distanceNm(path[i]!, p));
   let remaining = lengths.reduce((a, b) => a + b, 0) * Math.min(1, Math.max(0, fraction));
   for (let i = 0; i < lengths.length; i++) {

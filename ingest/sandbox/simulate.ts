@@ -9,6 +9,8 @@
  * hold is a SHIPMENT HOLD event with documentTypeCode CUS, its reason in `reason` and the box in
  * `references` (EQ), then an INSP equipment event, then a SHIPMENT RELS (CUS) naming the box.
  */
+
+import type { PathPoint } from "../../common/geo.ts";
 import type {
   DcsaDocumentReference,
   DcsaEquipmentEvent,
@@ -91,7 +93,7 @@ export interface VoyageLeg {
   from: Port;
   to: Port;
   nm: number;
-  path?: Array<[number, number]>;
+  path?: PathPoint[];
   /** ISO instants. */
   plannedDeparture: string;
   plannedArrival: string;

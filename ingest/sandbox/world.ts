@@ -6,6 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { buildDirFrom } from "../../common/build-dir.ts";
+import type { PathPoint } from "../../common/geo.ts";
 import { Lru } from "../../common/lru.ts";
 import { csvRecords } from "../../data-build/locations/csv.ts";
 import { LocationIndex } from "../../engine/locations/index.ts";
@@ -30,7 +31,7 @@ export interface Port {
 export interface SeaLeg {
   nm: number;
   /** [lat, lng] pairs; present when the world was asked for geometry. */
-  path?: Array<[number, number]>;
+  path?: PathPoint[];
 }
 
 export interface SandboxWorld {
@@ -41,7 +42,7 @@ export interface SandboxWorld {
   /** Sea route between two ports, or null when the router finds none. */
   route(from: Port, to: Port): SeaLeg | null;
   /** The route's [lat, lng] geometry (AIS positions along a leg); a bounded cache keeps memory small. */
-  pathOf(from: Port, to: Port): Array<[number, number]> | null;
+  pathOf(from: Port, to: Port): PathPoint[] | null;
 }
 
 /** The leasing companies whose boxes the sandbox plays (other non-line owners are traders or shippers). */
@@ -126,8 +127,8 @@ export async function loadWorld(opts: WorldOptions = {}): Promise<SandboxWorld> 
     memo.set(key, leg);
     return leg;
   };
-  const paths = new Lru<string, Array<[number, number]> | null>(500);
-  const pathOf = (from: Port, to: Port): Array<[number, number]> | null => {
+  const paths = new Lru<string, PathPoint[] | null>(500);
+  const pathOf = (from: Port, to: Port): PathPoint[] | null => {
     const key = `${from.locode}>${to.locode}`;
     let path = paths.get(key);
     if (path === undefined) {

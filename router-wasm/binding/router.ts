@@ -4,7 +4,7 @@
  * One WasmRouter = one WebAssembly instance holding any number of graphs (sea, rail, road, ...),
  * each named by the handle `load` returns; not shareable across threads.
  */
-import { latLngPairs } from "../../common/geo.ts";
+import { latLngPairs, type PathPoint } from "../../common/geo.ts";
 import { type Artifact, decodeArtifact } from "../../data-build/format/container.ts";
 
 /** Graph payload version (docs/graph-format.md); graph.rs FORMAT_VERSION. */
@@ -149,6 +149,8 @@ interface Exports {
   pr_result_gates(): number;
   pr_result_zones(): number;
   pr_result_path(): number;
+  pr_result_path_ids(): number;
+  pr_point_id_count(handle: number): number;
   pr_result_many(): number;
   pr_result_river(): number;
   pr_waterway_count(handle: number): number;
@@ -187,8 +189,11 @@ export interface RawRoute {
   gates: number[];
   /** Metres per zone index. */
   zoneMetres: number[];
-  /** [lat, lng] points from the snapped origin to the snapped destination, when asked for. */
-  path?: Array<[number, number]>;
+  /**
+   * [lat, lng] points from the snapped origin to the snapped destination, when asked for. Read
+   * only: on a graph with a hierarchy each point's array is shared by every path through it.
+   */
+  path?: PathPoint[];
 }
 
 /** What a river route amounts to (ffi.rs `river`); partial edges at the ends pro rata. */
@@ -254,9 +259,18 @@ export interface LoadedGraph {
   landmarks: { count: number; baseClosed: number };
 }
 
+/** A path point's id for the query's own ends (search.rs NO_POINT): not a graph point. */
+const NO_POINT = 0xffffffff;
+
 export class WasmRouter {
   private meta: Float64Array;
   private readonly graphs = new Map<number, LoadedGraph>();
+  /**
+   * Per graph with a hierarchy (the sea: the high-volume routes), one `[lat, lng]` array per graph
+   * point, made the first time a path passes it and shared by every path since: a route's path
+   * allocates one array instead of one per point (docs/routing-speed.md).
+   */
+  private readonly sharedPairs = new Map<number, Array<PathPoint | null>>();
 
   private constructor(private readonly x: Exports) {
     this.meta = this.f64(x.pr_result_meta(), 16);
@@ -349,6 +363,7 @@ export class WasmRouter {
     const status = x.pr_load_hierarchy(handle, ptr, bytes.length, ptr + bytes.length, pathBytes.length);
     x.pr_free(ptr, total);
     if (status !== 0) throw new Error(this.error());
+    this.sharedPairs.set(handle, new Array(x.pr_point_id_count(handle)).fill(null));
   }
 
   /** Whether graph `handle` answers distance queries with a hierarchy (else A*). */
@@ -391,6 +406,7 @@ export class WasmRouter {
   unload(handle: number): void {
     if (this.x.pr_unload(handle) !== 0) throw new Error(`no graph loaded under handle ${handle}`);
     this.graphs.delete(handle);
+    this.sharedPairs.delete(handle);
   }
 
   /** The graph behind a handle, or throws. */
@@ -503,7 +519,15 @@ export class WasmRouter {
     if (path) {
       // Pairs read straight out of linear memory (the next call reuses it): copying into a fresh
       // Float64Array first costs as much again in Bun (~4 us for 6 kB).
-      out.path = latLngPairs(this.f64(x.pr_result_path(), m[M.pathPoints]! * 2));
+      const coords = this.f64(x.pr_result_path(), m[M.pathPoints]! * 2);
+      const shared = this.sharedPairs.get(handle);
+      out.path = shared
+        ? pairsOf(
+            coords,
+            new Uint32Array(x.memory.buffer, x.pr_result_path_ids(), coords.length >> 1),
+            shared,
+          )
+        : latLngPairs(coords);
     }
     return out;
   }
@@ -643,4 +667,24 @@ export class WasmRouter {
       },
     };
   }
+}
+
+/**
+ * A path's `[lat, lng]` pairs, each graph point's taken from `shared` (or put there): arrays shared
+ * by every route that passes the point, which no reader changes. The query's own ends are its own.
+ */
+function pairsOf(coords: Float64Array, ids: Uint32Array, shared: Array<PathPoint | null>): PathPoint[] {
+  const out: PathPoint[] = new Array(ids.length);
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    const pair = id === NO_POINT ? null : shared[id];
+    if (pair) {
+      out[i] = pair;
+      continue;
+    }
+    const made: PathPoint = [coords[2 * i]!, coords[2 * i + 1]!];
+    if (id !== NO_POINT) shared[id] = made;
+    out[i] = made;
+  }
+  return out;
 }

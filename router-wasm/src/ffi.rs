@@ -15,7 +15,8 @@
 
 use crate::graph::Graph;
 use crate::search::{
-    summarize_into, summarize_river, Objective, Query, River, RiverSummary, Searcher, Status,
+    point_id_count, summarize_into, summarize_river, Objective, Query, River, RiverSummary,
+    Searcher, Status,
 };
 use std::cell::RefCell;
 
@@ -85,6 +86,8 @@ struct State {
     gates: Vec<u32>,
     zones: Vec<f64>,
     path: Vec<f64>,
+    /// The path's point ids (`Summary::path_ids`).
+    path_ids: Vec<u32>,
     /// Last river route (layout in [`river`]).
     river: Vec<f64>,
     /// One-to-many answer: metres of the K targets, then their costs, then their real costs.
@@ -354,6 +357,7 @@ fn route_into(
     s.meta.iter_mut().for_each(|m| *m = 0.0);
     s.gates.clear();
     s.path.clear();
+    s.path_ids.clear();
     let Slot { graph: g, searcher } = match slot(&mut s.graphs, handle) {
         Some(x) => x,
         None => return STATUS_NOT_LOADED,
@@ -401,7 +405,7 @@ fn route_into(
         &to,
         &route,
         want_path,
-        std::mem::take(&mut s.path),
+        (std::mem::take(&mut s.path), std::mem::take(&mut s.path_ids)),
     );
     m[meta::METRES] = route.metres;
     m[meta::COST] = route.cost;
@@ -410,6 +414,7 @@ fn route_into(
     s.gates = summary.gates;
     s.zones = summary.zone_m;
     s.path = summary.path;
+    s.path_ids = summary.path_ids;
     if let Objective::River(river) = objective {
         river_into(&mut s.river, &summarize_river(g, &from, &to, &route, river));
         m[meta::RIVER_LEN] = s.river.len() as f64;
@@ -613,6 +618,20 @@ pub extern "C" fn pr_result_zones() -> *const f64 {
 #[no_mangle]
 pub extern "C" fn pr_result_path() -> *const f64 {
     STATE.with(|s| s.borrow().path.as_ptr())
+}
+
+/// Point ids of the last route's path, one per point (`search::NO_POINT` for the query's own ends);
+/// length in meta PATH_POINTS.
+#[no_mangle]
+pub extern "C" fn pr_result_path_ids() -> *const u32 {
+    STATE.with(|s| s.borrow().path_ids.as_ptr())
+}
+
+/// How many path point ids graph `handle` has (0 = no graph): every id below it names one point,
+/// at the same coordinates in every route.
+#[no_mangle]
+pub extern "C" fn pr_point_id_count(handle: i32) -> u32 {
+    with_graph(handle, 0, |g| point_id_count(g) as u32)
 }
 
 /// Metres, costs, then real costs of the last one-to-many (3 x its target count).

@@ -847,6 +847,22 @@ pub struct Summary {
     pub gates: Vec<u32>,
     /// Flat `[lat, lng]` from the source anchor to the target anchor.
     pub path: Vec<f64>,
+    /// Each path point's id in its graph ([`point_id_count`]), or [`NO_POINT`] for the query's own
+    /// two ends: the same id is the same coordinates in every route, so a caller may share one
+    /// value per point across routes.
+    pub path_ids: Vec<u32>,
+}
+
+/// The path id of a query's own end (the origin or destination as given, not a graph point).
+pub const NO_POINT: u32 = u32::MAX;
+
+/// How many path point ids graph `g` has: its geometry points, then its nodes.
+pub fn point_id_count(g: &Graph) -> usize {
+    g.geom.len() / 2 + g.node_count()
+}
+
+fn node_id(g: &Graph, v: usize) -> u32 {
+    (g.geom.len() / 2 + v) as u32
 }
 
 impl Summary {
@@ -872,11 +888,20 @@ impl Summary {
     fn point(&mut self, g: &Graph, k: usize) {
         self.path.push(g.geom[2 * k]);
         self.path.push(g.geom[2 * k + 1]);
+        self.path_ids.push(k as u32);
     }
 
     fn node(&mut self, g: &Graph, v: usize) {
         self.path.push(g.lat[v]);
         self.path.push(g.lng[v]);
+        self.path_ids.push(node_id(g, v));
+    }
+
+    /// One of the query's own ends.
+    fn end(&mut self, a: &Anchor) {
+        self.path.push(a.lat);
+        self.path.push(a.lng);
+        self.path_ids.push(NO_POINT);
     }
 
     /// A whole edge's points after the node it is entered from, and the node it leaves by, from
@@ -888,16 +913,20 @@ impl Summary {
         );
         // Pairs pushed one by one: a two-value `extend_from_slice` is a `memcpy` call in the
         // WebAssembly build.
+        let ids = (lo / 2) as u32..(hi / 2) as u32;
         if reversed {
             for p in r.geom[lo..hi].chunks_exact(2).rev() {
                 self.path.push(p[0]);
                 self.path.push(p[1]);
             }
+            self.path_ids.extend(ids.rev());
         } else {
             self.path.extend_from_slice(&r.geom[lo..hi]);
+            self.path_ids.extend(ids);
         }
         self.path.push(r.nodes[2 * head]);
         self.path.push(r.nodes[2 * head + 1]);
+        self.path_ids.push(node_id(g, head));
     }
 }
 
@@ -918,26 +947,29 @@ fn walk_to_end(s: &mut Summary, g: &Graph, e: usize, k: usize, to_from_end: bool
 }
 
 pub fn summarize(g: &Graph, from: &Anchor, to: &Anchor, route: &Route, want_path: bool) -> Summary {
-    summarize_into(g, from, to, route, want_path, Vec::new())
+    summarize_into(g, from, to, route, want_path, (Vec::new(), Vec::new()))
 }
 
-/// [`summarize`] writing the path into `buf` (cleared; a buffer kept between queries saves
-/// allocating and freeing one per query).
+/// [`summarize`] writing the path and its ids into `bufs` (cleared; buffers kept between queries
+/// save allocating and freeing them per query).
 pub fn summarize_into(
     g: &Graph,
     from: &Anchor,
     to: &Anchor,
     route: &Route,
     want_path: bool,
-    mut buf: Vec<f64>,
+    bufs: (Vec<f64>, Vec<u32>),
 ) -> Summary {
     let mut s = Summary {
         zone_m: vec![0.0; g.zone_count as usize],
         ..Summary::default()
     };
-    buf.clear();
+    let (mut coords, mut ids) = bufs;
+    coords.clear();
+    ids.clear();
     let mut path = Summary {
-        path: buf,
+        path: coords,
+        path_ids: ids,
         ..Summary::default()
     };
     if want_path {
@@ -954,11 +986,11 @@ pub fn summarize_into(
             .map(|&a| points(g.arc_edge[a as usize] >> 1) + 1)
             .sum::<usize>();
         path.path.reserve(2 * (arcs + ends + 4));
+        path.path_ids.reserve(arcs + ends + 4);
     }
     // The part of the path already rounded.
     let mut rounded = 0..0;
-    path.path.push(from.lat);
-    path.path.push(from.lng);
+    path.end(from);
     if route.direct {
         if let (Some((e, k1)), Some((_, k2))) = (from.on_edge, to.on_edge) {
             s.add_edge(g, e as usize, route.metres);
@@ -1009,8 +1041,8 @@ pub fn summarize_into(
                 .copied()
                 .collect();
             path.path.extend_from_slice(&pts);
-            path.path.push(to.lat);
-            path.path.push(to.lng);
+            path.path_ids.extend(tail.path_ids.iter().rev().skip(1));
+            path.end(to);
         }
     }
     if want_path {
@@ -1021,10 +1053,12 @@ pub fn summarize_into(
             *v = round_coord(*v);
         }
     } else {
-        // Empty, but the caller's buffer all the same.
+        // Empty, but the caller's buffers all the same.
         path.path.clear();
+        path.path_ids.clear();
     }
     s.path = path.path;
+    s.path_ids = path.path_ids;
     s
 }
 

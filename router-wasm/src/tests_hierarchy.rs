@@ -3,7 +3,9 @@
 
 use crate::graph::{haversine_m, EdgeSpec, Graph};
 use crate::hierarchy::{earned_top_size, Hierarchy, TABLE_AFTER};
-use crate::search::{summarize, Objective, Query, Route, Searcher, Status};
+use crate::search::{
+    point_id_count, round_coord, summarize, Objective, Query, Route, Searcher, Status, NO_POINT,
+};
 use crate::tests::xorshift;
 
 fn edge(from: u32, to: u32, gate: u8, inner: &[(f64, f64)]) -> EdgeSpec {
@@ -528,4 +530,75 @@ fn path_rounding_matches_f64_round() {
             x
         );
     }
+}
+
+/// A path's point ids: one per point, the query's own ends `NO_POINT`, and every other id the
+/// graph point at those very coordinates (rounded as paths show them), whichever route or search
+/// (A*, the hierarchy from pre-rounded coordinates, direct along one lane) passed it.
+#[test]
+fn path_ids_name_the_graph_points_a_path_passes() {
+    let mut rnd = xorshift(0x1d5_0f9a_7e5e_ed00);
+    let (nodes, mut edges) = random_mesh(&mut rnd);
+    // Three points along every lane, so walking one backwards reverses several.
+    for e in &mut edges {
+        let (a, b) = (nodes[e.from as usize], nodes[e.to as usize]);
+        let at = |t: f64| (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t);
+        e.inner = vec![at(0.25), at(0.5), at(0.75)];
+    }
+    let (plain, mut ch) = pair(&nodes, &edges, 4);
+    ch.round_paths();
+    let mut point = move || (rnd() * 24.0, rnd() * 24.0);
+    let coords = |g: &Graph, id: u32| {
+        let geom_points = g.geom.len() / 2;
+        let k = id as usize;
+        let (lat, lng) = if k < geom_points {
+            (g.geom[2 * k], g.geom[2 * k + 1])
+        } else {
+            (g.lat[k - geom_points], g.lng[k - geom_points])
+        };
+        (round_coord(lat), round_coord(lng))
+    };
+    let mut searcher = Searcher::new(ch.node_count());
+    let (mut routes, mut graph_points) = (0, 0);
+    for i in 0..400 {
+        let (from, to) = (point(), point());
+        // Every tenth query on one lane (the direct case).
+        let to = if i % 10 == 0 {
+            (from.0 + 0.01, from.1)
+        } else {
+            to
+        };
+        for (g, s) in [(&plain, None), (&ch, Some(&mut searcher))] {
+            let (status, route) = match s {
+                Some(s) => run_on(s, g, from, to, 0, 0),
+                None => run(g, from, to, 0, 0),
+            };
+            if status != Status::Found {
+                continue;
+            }
+            let a = g.snap(from.0, from.1).unwrap();
+            let b = g.snap(to.0, to.1).unwrap();
+            let sum = summarize(g, &a, &b, &route, true);
+            assert_eq!(sum.path_ids.len() * 2, sum.path.len());
+            assert_eq!(sum.path_ids[0], NO_POINT);
+            for (k, &id) in sum.path_ids.iter().enumerate() {
+                let at = (sum.path[2 * k], sum.path[2 * k + 1]);
+                if id == NO_POINT {
+                    continue;
+                }
+                assert!((id as usize) < point_id_count(g));
+                assert_eq!(coords(g, id), at, "point {} of a route", k);
+                graph_points += 1;
+            }
+            routes += 1;
+            let without = summarize(g, &a, &b, &route, false);
+            assert!(without.path.is_empty() && without.path_ids.is_empty());
+        }
+    }
+    assert!(
+        routes > 600 && graph_points > 10 * routes,
+        "{} routes, {} points",
+        routes,
+        graph_points
+    );
 }

@@ -14,7 +14,7 @@
  * 2 low water on the bend, 3 closure of the spur.
  */
 import { describe, expect, test } from "bun:test";
-import { haversineM, polylineM } from "../../common/geo.ts";
+import { haversineM, type PathPoint, polylineM } from "../../common/geo.ts";
 import { STATUS } from "../../router-wasm/binding/router.ts";
 import { encodeRiver, type LatLng, loadRiver, type Reach, riverSeconds } from "./map.ts";
 
@@ -190,7 +190,7 @@ describe("river costs (tiny river, real router.wasm)", () => {
   test("a closure forces the detour; opening it again takes the main river", () => {
     const open = route(P1, P2, {}, 4, true);
     const closed = route(P1, P2, { [MAIN_CLOSED]: 0 }, 4, true);
-    const passes = (path: Array<[number, number]> | undefined, n: number) =>
+    const passes = (path: PathPoint[] | undefined, n: number) =>
       (path ?? []).some(([lat, lng]) => haversineM(lat, lng, NODES[n]![0], NODES[n]![1]) < 1);
     expect(passes(open.path, C)).toBe(false);
     expect(passes(closed.path, C)).toBe(true);

@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { polylineM } from "../../common/geo.ts";
+import { type PathPoint, polylineM } from "../../common/geo.ts";
 import { encodeGraph } from "../../data-build/graph/encode.ts";
 import { seaHierarchyBytes } from "../../data-build/stages/sea-hierarchy.ts";
 import { DEFAULT_MASK, maskOf, SAFE_CLOSED } from "../../engine/sea/policy.ts";
@@ -51,7 +51,7 @@ for (let i = 0; i < 200; i++) {
   pairs.push({ from, to: { lat: from.lat + (rnd() - 0.5) * 2, lng: from.lng + (rnd() - 0.5) * 2 } });
 }
 
-const samePath = (a: Array<[number, number]>, b: Array<[number, number]>) =>
+const samePath = (a: PathPoint[], b: PathPoint[]) =>
   a.length === b.length && a.every((x, i) => x[0] === b[i]![0] && x[1] === b[i]![1]);
 
 /** A two-lane sea graph: its hierarchy has the right kind and version, the wrong checksum. */
@@ -113,7 +113,7 @@ describe("contraction hierarchy", () => {
           expect(Math.abs(got.metres - want.metres)).toBeLessThan(1e-6 * want.metres + 1e-6);
           expect(got.path![0]).toEqual(want.path![0]!);
           expect(got.path!.at(-1)).toEqual(want.path!.at(-1)!);
-          const line = (path: Array<[number, number]>) => polylineM(path.flat());
+          const line = (path: PathPoint[]) => polylineM(path.flat());
           expect(Math.abs(line(got.path!) - line(want.path!))).toBeLessThan(1 + 1e-6 * want.metres);
         }
       }
@@ -168,5 +168,32 @@ describe("contraction hierarchy", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  test("paths share one [lat, lng] array per graph point across routes; the query's own ends are its own", () => {
+    // Two routes into Singapore from the Channel: they share the lanes from Gibraltar on.
+    const sgsin = { lat: 1.26, lng: 103.84 };
+    const paths = [
+      { lat: 51.95, lng: 4.05 },
+      { lat: 49.48, lng: 0.1 },
+    ].map((from) => ch.routeRaw(from, sgsin, DEFAULT_MASK, true).path!);
+    const [a, b] = paths as [PathPoint[], PathPoint[]];
+    const key = (p: PathPoint) => `${p[0]},${p[1]}`;
+    const inA = new Map(a.slice(1, -1).map((p) => [key(p), p]));
+    const common = b.slice(1, -1).filter((p) => inA.has(key(p)));
+    expect(common.length).toBeGreaterThan(100);
+    for (const p of common) expect(p).toBe(inA.get(key(p))!);
+    // The ends are where each query starts and stops, made for it.
+    const again = ch.routeRaw({ lat: 51.95, lng: 4.05 }, sgsin, DEFAULT_MASK, true).path!;
+    expect(again).toEqual(a);
+    expect(again[0]).not.toBe(a[0]);
+    expect(again.at(-1)).not.toBe(a.at(-1));
+    expect(again[1]).toBe(a[1]);
+    // A graph without a hierarchy (river, rail) makes each path's arrays afresh.
+    const [c, d] = [0, 1].map(
+      () => astar.routeRaw({ lat: 51.95, lng: 4.05 }, sgsin, DEFAULT_MASK, true).path!,
+    );
+    expect(d).toEqual(c!);
+    expect(d![1]).not.toBe(c![1]);
   });
 });

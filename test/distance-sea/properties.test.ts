@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import fc from "fast-check";
-import { densify, haversineM } from "../../common/geo.ts";
+import { densify, haversineM, type PathPoint } from "../../common/geo.ts";
 import { readMarnet } from "../../data-build/sea/gpkg.ts";
 import { EngineError } from "../../engine/errors.ts";
 import { PASSAGE_IDS } from "../../engine/sea/policy.ts";
@@ -123,7 +123,7 @@ describe("no route crosses land", () => {
   );
 
   /** Longest land run strictly inside the path, away from exempt lanes (runs touching an end are the port approach). */
-  function longestInteriorLandKm(path: Array<[number, number]>): { km: number; at: [number, number] | null } {
+  function longestInteriorLandKm(path: PathPoint[]): { km: number; at: [number, number] | null } {
     const flags: boolean[] = [];
     const pts: Array<[number, number]> = [];
     for (let k = 1; k < path.length; k++) {
