@@ -38,7 +38,9 @@ failed=$((failed + cf))
 bun_suite() {
   local name=$1
   shift
-  ./node_modules/.bin/bun test --timeout 60000 "$@" 2>&1 | tee "$log/$name.out" | grep -E "^\(fail\)|^error:|^ *[0-9]+ (pass|fail)$"
+  # -a: a test may print bytes that are not text, and grep would then answer "binary file
+  # matches" instead of the lines (the counts and the failures).
+  ./node_modules/.bin/bun test --timeout 60000 "$@" 2>&1 | tee "$log/$name.out" | grep -a -E "^\(fail\)|^error:|^ *[0-9]+ (pass|fail)$"
   local status=${PIPESTATUS[0]}
   local p f
   p=$(awk '/^ *[0-9]+ pass$/ {print $1}' "$log/$name.out" | tail -1)
@@ -49,7 +51,7 @@ bun_suite() {
   # What each failure said (bun prints it before the "(fail)" line; a line a test printed without
   # its newline can hide the "error:" from the filter above), since the log goes at the end. Only
   # up to bun's closing "N tests failed:" list, which repeats the "(fail)" lines without it.
-  [ "$f" -ne 0 ] && sed -E '/^[0-9]+ tests? failed:$/q' "$log/$name.out" | grep -B 25 -E "^\(fail\)" | tail -n 300
+  [ "$f" -ne 0 ] && sed -E '/^[0-9]+ tests? failed:$/q' "$log/$name.out" | grep -a -B 25 -E "^\(fail\)" | tail -n 300
   echo "suite $name: $p passed, $f failed"
   passed=$((passed + p))
   failed=$((failed + f))
