@@ -131,10 +131,10 @@ export interface SeaPlanner {
 }
 
 /** A router on the calling thread as a SeaPlanner (PORTOLAN_ROUTE_WORKERS=0). */
-export function inThreadPlanner(router: Pick<SeaRouter, "plan">): SeaPlanner {
+export function inThreadPlanner(router: Pick<SeaRouter, "plan" | "planJson">): SeaPlanner {
   return {
     plan: async (request) => router.plan(request),
-    planJson: async (request) => JSON.stringify(router.plan(request)),
+    planJson: async (request) => router.planJson(request),
   };
 }
 

@@ -12,6 +12,7 @@ import { round } from "../../common/round.ts";
 import {
   type LoadedGraph,
   type ManyResult,
+  type PathOutput,
   type RawRoute,
   STATUS,
   WasmRouter,
@@ -184,7 +185,7 @@ export class SeaRouter {
     from: SeaPoint,
     to: SeaPoint,
     closedMask: number,
-    path: boolean,
+    path: PathOutput,
     maxSettled = DEFAULT_MAX_SETTLED,
   ): RawRoute {
     return this.wasm.route(this.handle, from.lat, from.lng, to.lat, to.lng, closedMask, maxSettled, path);
@@ -207,6 +208,24 @@ export class SeaRouter {
 
   /** Plans a sea route; throws EngineError validation / noRoute. */
   plan(req: SeaRouteRequest): SeaRouteData {
+    return this.planned(req, req.path === true).data;
+  }
+
+  /**
+   * JSON.stringify(this.plan(req)), its paths written from each graph point's JSON text, kept
+   * once per point (router-wasm/binding/router.ts): writing a long path's numbers took 3x the route's
+   * planning (docs/routing-speed.md). Each route's `path` is its last member.
+   */
+  planJson(req: SeaRouteRequest): string {
+    if (req.path !== true) return JSON.stringify(this.plan(req));
+    const { data, paths } = this.planned(req, "json");
+    const routeJson = (r: SeaRoute, k: number) => `${JSON.stringify(r).slice(0, -1)},"path":${paths[k]}}`;
+    const alternatives = data.alternatives.map((r, k) => routeJson(r, k + 1)).join(",");
+    return `{"routing_mode":${JSON.stringify(data.routing_mode)},"avoided":${JSON.stringify(data.avoided)},"route":${routeJson(data.route, 0)},"alternatives":[${alternatives}]}`;
+  }
+
+  /** plan's work: the data, and with `path` "json" each route's path text (main route first), not in the data. */
+  private planned(req: SeaRouteRequest, path: PathOutput): { data: SeaRouteData; paths: string[] } {
     const speed = checkSpeed(req.speedKnots ?? SPEED_KNOTS.default);
     const mode = checkMode(req.routingMode ?? "short");
     const tonnes = checkCargoTonnes(req.cargoTonnes);
@@ -224,12 +243,12 @@ export class SeaRouter {
     const avoidedSet = new Set<PassageId>([...requested, ...(mode === "safe" ? SAFE_CLOSED : [])]);
     const avoided = PASSAGE_IDS.filter((id) => avoidedSet.has(id));
     const closed = (DEFAULT_MASK | maskOf(avoided)) >>> 0;
-    const wantPath = req.path === true;
     const budget = req.maxSettled ?? DEFAULT_MAX_SETTLED;
 
-    const main = this.routeRaw(req.from, req.to, closed, wantPath, budget);
+    const main = this.routeRaw(req.from, req.to, closed, path, budget);
     this.ensureFound(main, req, avoided, closed);
-    const route = this.present(main, "Direct", speed, wantPath, tonnes);
+    const route = this.present(main, "Direct", speed, tonnes);
+    const paths = [main.pathJson ?? ""];
     const alternatives: SeaRoute[] = [];
     if (req.alternatives) {
       // Close each passage of the main route in turn (one per enclosed sea's pair of exits: either
@@ -237,17 +256,19 @@ export class SeaRouter {
       const seen = new Set([main.gates.slice().sort().join(",")]);
       const found: Array<{ raw: RawRoute; label: string }> = [];
       for (const gate of alternativeClosures(main.gates)) {
-        const raw = this.routeRaw(req.from, req.to, closed | (1 << (gate - 1)), wantPath, budget);
+        const raw = this.routeRaw(req.from, req.to, closed | (1 << (gate - 1)), path, budget);
         const key = raw.gates.slice().sort().join(",");
         if (raw.status !== STATUS.found || seen.has(key)) continue;
         seen.add(key);
         found.push({ raw, label: `Avoiding ${this.gateName(gate)}` });
       }
       found.sort((a, b) => a.raw.metres - b.raw.metres);
-      for (const f of found.slice(0, MAX_ALTERNATIVES))
-        alternatives.push(this.present(f.raw, f.label, speed, wantPath, tonnes));
+      for (const f of found.slice(0, MAX_ALTERNATIVES)) {
+        alternatives.push(this.present(f.raw, f.label, speed, tonnes));
+        paths.push(f.raw.pathJson ?? "");
+      }
     }
-    return { routing_mode: mode, avoided, route, alternatives };
+    return { data: { routing_mode: mode, avoided, route, alternatives }, paths };
   }
 
   private gateName(code: number): string {
@@ -299,13 +320,7 @@ export class SeaRouter {
     );
   }
 
-  private present(
-    raw: RawRoute,
-    label: string,
-    speed: number,
-    wantPath: boolean,
-    cargoTonnes: number,
-  ): SeaRoute {
+  private present(raw: RawRoute, label: string, speed: number, cargoTonnes: number): SeaRoute {
     // Integer tenths of a mile so eca.nm + non_eca_nm equals distance.nm exactly.
     const tenths = (m: number) => Math.round((m / METRES_PER_NM) * 10);
     const totalT = tenths(raw.metres);
@@ -337,7 +352,7 @@ export class SeaRouter {
       emissions: legEmissions({ transport_mode: "SEA", meters: Math.round(raw.metres) }, cargoTonnes),
     };
     // The router already rounds to 5 decimals (~1 m).
-    if (wantPath && raw.path) out.path = raw.path;
+    if (raw.path) out.path = raw.path;
     return out;
   }
 }

@@ -119,7 +119,7 @@ async function plan(job: PlanJob): Promise<unknown> {
     case "sea":
       return router.plan(job.request);
     case "seaJson":
-      return JSON.stringify(router.plan(job.request));
+      return router.planJson(job.request);
     case "seaChunk":
       return seaChunkLines(router, job.chunk);
     case "road":

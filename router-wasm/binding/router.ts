@@ -194,6 +194,8 @@ export interface RawRoute {
    * only: on a graph with a hierarchy each point's array is shared by every path through it.
    */
   path?: PathPoint[];
+  /** The path as its JSON text (JSON.stringify of `path`), when asked for instead of the pairs. */
+  pathJson?: string;
 }
 
 /** What a river route amounts to (ffi.rs `river`); partial edges at the ends pro rata. */
@@ -262,15 +264,25 @@ export interface LoadedGraph {
 /** A path point's id for the query's own ends (search.rs NO_POINT): not a graph point. */
 const NO_POINT = 0xffffffff;
 
+/** What a route returns of its path: none, its pairs, or its JSON text (for a caller that writes JSON). */
+export type PathOutput = boolean | "json";
+
+/** Per graph point, its pair and its JSON text, each made the first time a path passes it. */
+interface SharedPoints {
+  pairs: Array<PathPoint | null>;
+  texts: Array<string | null>;
+}
+
 export class WasmRouter {
   private meta: Float64Array;
   private readonly graphs = new Map<number, LoadedGraph>();
   /**
-   * Per graph with a hierarchy (the sea: the high-volume routes), one `[lat, lng]` array per graph
-   * point, made the first time a path passes it and shared by every path since: a route's path
-   * allocates one array instead of one per point (docs/routing-speed.md).
+   * Per graph with a hierarchy (the sea: the high-volume routes), one `[lat, lng]` array and one
+   * JSON text per graph point, made the first time a path passes it and shared by every path
+   * since: a route's path allocates one array instead of one per point, and its JSON joins texts
+   * instead of writing 2 numbers a point (docs/routing-speed.md).
    */
-  private readonly sharedPairs = new Map<number, Array<PathPoint | null>>();
+  private readonly shared = new Map<number, SharedPoints>();
 
   private constructor(private readonly x: Exports) {
     this.meta = this.f64(x.pr_result_meta(), 16);
@@ -363,7 +375,8 @@ export class WasmRouter {
     const status = x.pr_load_hierarchy(handle, ptr, bytes.length, ptr + bytes.length, pathBytes.length);
     x.pr_free(ptr, total);
     if (status !== 0) throw new Error(this.error());
-    this.sharedPairs.set(handle, new Array(x.pr_point_id_count(handle)).fill(null));
+    const points = x.pr_point_id_count(handle);
+    this.shared.set(handle, { pairs: new Array(points).fill(null), texts: new Array(points).fill(null) });
   }
 
   /** Whether graph `handle` answers distance queries with a hierarchy (else A*). */
@@ -406,7 +419,7 @@ export class WasmRouter {
   unload(handle: number): void {
     if (this.x.pr_unload(handle) !== 0) throw new Error(`no graph loaded under handle ${handle}`);
     this.graphs.delete(handle);
-    this.sharedPairs.delete(handle);
+    this.shared.delete(handle);
   }
 
   /** The graph behind a handle, or throws. */
@@ -478,7 +491,7 @@ export class WasmRouter {
     toLng: number,
     closed: number,
     maxSettled: number,
-    path: boolean,
+    path: PathOutput,
     objective: Objective = DISTANCE,
   ): RawRoute {
     const x = this.x;
@@ -520,14 +533,14 @@ export class WasmRouter {
       // Pairs read straight out of linear memory (the next call reuses it): copying into a fresh
       // Float64Array first costs as much again in Bun (~4 us for 6 kB).
       const coords = this.f64(x.pr_result_path(), m[M.pathPoints]! * 2);
-      const shared = this.sharedPairs.get(handle);
-      out.path = shared
-        ? pairsOf(
-            coords,
-            new Uint32Array(x.memory.buffer, x.pr_result_path_ids(), coords.length >> 1),
-            shared,
-          )
-        : latLngPairs(coords);
+      const shared = this.shared.get(handle);
+      const ids = shared && new Uint32Array(x.memory.buffer, x.pr_result_path_ids(), coords.length >> 1);
+      if (path === "json") {
+        out.pathJson =
+          shared && ids ? jsonOf(coords, ids, shared.texts) : JSON.stringify(latLngPairs(coords));
+      } else {
+        out.path = shared && ids ? pairsOf(coords, ids, shared.pairs) : latLngPairs(coords);
+      }
     }
     return out;
   }
@@ -687,4 +700,23 @@ function pairsOf(coords: Float64Array, ids: Uint32Array, shared: Array<PathPoint
     out[i] = made;
   }
   return out;
+}
+
+/**
+ * JSON.stringify of a path's pairs, each graph point's text taken from `texts` (or put there): a
+ * number's text costs more to make than the rest of the route's JSON (`[${a},${b}]` is what
+ * JSON.stringify writes for two finite numbers).
+ */
+function jsonOf(coords: Float64Array, ids: Uint32Array, texts: Array<string | null>): string {
+  let out = "[";
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    let text = id === NO_POINT ? null : texts[id];
+    if (!text) {
+      text = `[${coords[2 * i]},${coords[2 * i + 1]}]`;
+      if (id !== NO_POINT) texts[id] = text;
+    }
+    out += i === 0 ? text : `,${text}`;
+  }
+  return `${out}]`;
 }

@@ -160,6 +160,49 @@ describe("planSeaRoute", () => {
   });
 });
 
+describe("SeaRouter.planJson", () => {
+  test("is JSON.stringify of plan's answer, byte for byte, with paths written from their points' texts", () => {
+    const ports = mainPorts();
+    // The same graph without the hierarchy: A* routes, paths written without the shared texts.
+    const astar = SeaRouter.fromBytes(r.wasm, new Uint8Array(readFileSync(join(BUILD_DIR, "sea.graph"))));
+    try {
+      const options = [
+        { path: true },
+        { path: true, alternatives: true },
+        { path: true, avoid: ["suez"], routingMode: "safe", speedKnots: 18, cargoTonnes: 12.5 },
+        { path: false, alternatives: true },
+        {},
+      ];
+      let checked = 0;
+      for (let i = 0; i < ports.length; i += 3) {
+        const pair = {
+          from: { ...ports[i]!, kind: "port" },
+          to: { ...ports[(i * 31 + 7) % ports.length]!, kind: "port" },
+        };
+        for (const [k, opts] of options.entries()) {
+          const router = k === 1 && i % 2 === 1 ? astar : r;
+          const req = { ...pair, ...opts };
+          let want: string;
+          try {
+            want = JSON.stringify(router.plan(req));
+          } catch (err) {
+            expect(() => router.planJson(req)).toThrow((err as Error).message);
+            continue;
+          }
+          expect(router.planJson(req)).toBe(want);
+          checked++;
+        }
+      }
+      expect(checked).toBeGreaterThan(150);
+      // Points shared by two paths have one text: the second route's JSON is the same all the same.
+      const req = { from: P.hamburg, to: P.singapore, path: true, alternatives: true };
+      expect(JSON.parse(r.planJson(req))).toEqual(JSON.parse(JSON.stringify(r.plan(req))));
+    } finally {
+      r.wasm.unload(astar.handle);
+    }
+  });
+});
+
 describe("SeaRouter.load", () => {
   test("refuses corrupt, foreign and missing artifacts with a rebuild hint", async () => {
     const dir = await mkdtemp(join(tmpdir(), "sea-"));
