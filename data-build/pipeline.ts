@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { buildDirFrom } from "../common/build-dir.ts";
-import { fnv1a64, restampBuildId } from "./format/container.ts";
+import { fnv1a64, restampBuildId, restampJsonBuildId } from "./format/container.ts";
 import {
   ensureSource,
   expandInputs,
@@ -225,8 +225,13 @@ function writeOutputsIndex(
     if (present.length === 0) continue;
     for (const file of present) {
       const path = join(outDir, file);
-      const bytes = new Uint8Array(readFileSync(path));
+      let bytes = new Uint8Array(readFileSync(path));
       if (restampBuildId(bytes, buildId)) writeFileSync(path, bytes);
+      const json = restampJsonBuildId(bytes, buildId);
+      if (json) {
+        bytes = json;
+        writeFileSync(path, bytes);
+      }
       artifacts.push({
         file,
         stage: stage.name,

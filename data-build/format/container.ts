@@ -195,3 +195,17 @@ export function restampBuildId(bytes: Uint8Array, buildId: string): boolean {
   dv.setBigUint64(fnvAt, fnv1a64(bytes.subarray(0, fnvAt)), true);
   return true;
 }
+
+/** A JSON artifact's build id: its first member (river-stretches.json writes it so). */
+const JSON_BUILD_ID = /^\{"build_id":"([^"]*)"/;
+
+/**
+ * restampBuildId for a JSON artifact that names its build as its first member `build_id`: the
+ * bytes with the new id (the rest unchanged), or null when they do not start so or carry it already.
+ */
+export function restampJsonBuildId(bytes: Uint8Array, buildId: string): Uint8Array<ArrayBuffer> | null {
+  const text = new TextDecoder().decode(bytes);
+  const found = JSON_BUILD_ID.exec(text);
+  if (!found || found[1] === buildId) return null;
+  return new TextEncoder().encode(`{"build_id":${JSON.stringify(buildId)}${text.slice(found[0].length)}`);
+}

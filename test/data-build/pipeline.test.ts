@@ -99,6 +99,36 @@ describe("stage runner", () => {
     expect(buildIdOf("alpha.bin")).toBe(second.buildId);
   });
 
+  test("a JSON artifact that names its build (river-stretches.json) is restamped too, nothing else in it changed", async () => {
+    // alpha also writes a JSON file beside its container, as the river-graph stage does.
+    const alpha = registry[0]!.stage;
+    const body = ',"stretches":{"EU01":{"kind":"closure","build_id":"inner, kept"}}}\n';
+    registry[0] = {
+      ...registry[0]!,
+      stage: {
+        ...alpha,
+        outputs: [...alpha.outputs, "alpha.json"],
+        async run(ctx) {
+          await alpha.run(ctx);
+          writeFileSync(join(ctx.outDir, "alpha.json"), `{"build_id":${JSON.stringify(ctx.buildId)}${body}`);
+        },
+      },
+    };
+    const first = await run();
+    expect(JSON.parse(readFileSync(join(outDir, "alpha.json"), "utf8")).build_id).toBe(first.buildId);
+    pin("b/three.json", '{"changed":true}');
+    const second = await run();
+    expect(second.ran).toEqual(["beta"]);
+    expect(readFileSync(join(outDir, "alpha.json"), "utf8")).toBe(`{"build_id":"${second.buildId}"${body}`);
+    const listed = JSON.parse(readFileSync(join(outDir, "manifest.json"), "utf8")).artifacts as Array<{
+      file: string;
+      bytes: number;
+    }>;
+    expect(listed.find((a) => a.file === "alpha.json")?.bytes).toBe(
+      readFileSync(join(outDir, "alpha.json")).length,
+    );
+  });
+
   test("a code change, a missing output or --force reruns", async () => {
     await run();
     writeFileSync(moduleFile, "export const version = 2;\n");
