@@ -204,8 +204,9 @@ const JSON_BUILD_ID = /^\{"build_id":"([^"]*)"/;
  * bytes with the new id (the rest unchanged), or null when they do not start so or carry it already.
  */
 export function restampJsonBuildId(bytes: Uint8Array, buildId: string): Uint8Array<ArrayBuffer> | null {
+  // The head first: most artifacts are binary containers of megabytes, not worth decoding whole.
+  const head = JSON_BUILD_ID.exec(new TextDecoder().decode(bytes.subarray(0, 64)));
+  if (!head || head[1] === buildId) return null;
   const text = new TextDecoder().decode(bytes);
-  const found = JSON_BUILD_ID.exec(text);
-  if (!found || found[1] === buildId) return null;
-  return new TextEncoder().encode(`{"build_id":${JSON.stringify(buildId)}${text.slice(found[0].length)}`);
+  return new TextEncoder().encode(`{"build_id":${JSON.stringify(buildId)}${text.slice(head[0].length)}`);
 }

@@ -534,12 +534,14 @@ export class WasmRouter {
       // Float64Array first costs as much again in Bun (~4 us for 6 kB).
       const coords = this.f64(x.pr_result_path(), m[M.pathPoints]! * 2);
       const shared = this.shared.get(handle);
-      const ids = shared && new Uint32Array(x.memory.buffer, x.pr_result_path_ids(), coords.length >> 1);
-      if (path === "json") {
-        out.pathJson =
-          shared && ids ? jsonOf(coords, ids, shared.texts) : JSON.stringify(latLngPairs(coords));
+      if (!shared) {
+        const pairs = latLngPairs(coords);
+        if (path === "json") out.pathJson = JSON.stringify(pairs);
+        else out.path = pairs;
       } else {
-        out.path = shared && ids ? pairsOf(coords, ids, shared.pairs) : latLngPairs(coords);
+        const ids = new Uint32Array(x.memory.buffer, x.pr_result_path_ids(), coords.length >> 1);
+        if (path === "json") out.pathJson = jsonOf(coords, ids, shared.texts);
+        else out.path = pairsOf(coords, ids, shared.pairs);
       }
     }
     return out;
