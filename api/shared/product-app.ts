@@ -182,7 +182,7 @@ export function createProductApp(opts: ProductAppOptions) {
         // The router would hand handlers a null parameter for these.
         throw new ApiError(
           "validation",
-          "The path has malformed percent-encoding (or encodes invalid UTF-8).",
+          "The path has malformed percent-encoding (or encodes invalid UTF-8 or a NUL).",
         );
       }
       if (opts.getOnly?.(path) && request.method !== "GET" && request.method !== "HEAD") {
@@ -361,11 +361,14 @@ function keyView(k: KeyListing) {
   };
 }
 
+/**
+ * Whether the path decodes to UTF-8 text without a NUL: no id, reference or code has one, and
+ * PostgreSQL refuses a NUL in any text it is sent (a 500 where SQLite answered 404).
+ */
 function decodablePath(path: string): boolean {
   if (!path.includes("%")) return true;
   try {
-    decodeURIComponent(path);
-    return true;
+    return !decodeURIComponent(path).includes("\u0000");
   } catch {
     return false;
   }
