@@ -52,7 +52,18 @@ test("a tags filter longer than a record can carry is a validation error; 20 tag
 });
 
 // A NUL decodes, but no id holds one and PostgreSQL refuses it in any text (a 500 there, once).
-const BROKEN = ["%FF", "%ZZ", "%", "%C0%AF", "%ED%A0%80", "A%2", "%E2%82", "MSCU%G0", "%00", "MSCU%001234567"];
+const BROKEN = [
+  "%FF",
+  "%ZZ",
+  "%",
+  "%C0%AF",
+  "%ED%A0%80",
+  "A%2",
+  "%E2%82",
+  "MSCU%G0",
+  "%00",
+  "MSCU%001234567",
+];
 
 describe("malformed percent-encoding in a path answers 400 in the product's envelope", () => {
   test.each(BROKEN)("ocean lookups %s", async (x) => {
