@@ -99,10 +99,13 @@ pub struct Graph {
     /// Edge of each intermediate point and its distance along the edge from `edge_from`.
     pub geom_edge: Vec<u32>,
     pub geom_off: Vec<f64>,
-    /// Snap points: ids `0..n` are nodes, `n + k` is intermediate point k.
-    snap_xyz: Vec<[f64; 3]>,
+    /// Snap points (ids `0..n` are nodes, `n + k` is intermediate point k) by grid cell, those on
+    /// gated edges left out (a query never snaps to a passage): cell `c` holds
+    /// `grid_start[c]..grid_start[c + 1]` of `grid_point` and of their unit vectors `grid_xyz`, so
+    /// a snap scans one array instead of reading each point's id, edge and gate.
     grid_start: Vec<u32>,
     grid_point: Vec<u32>,
+    grid_xyz: Vec<[f64; 3]>,
     pub landmarks: Option<Landmarks>,
     /// Contraction hierarchy for distance queries (a separate artifact attached after load:
     /// `Hierarchy::decode`); `None` = A* only.
@@ -145,7 +148,7 @@ pub struct EdgeAttrs {
 /// reaches both edge ends, at the lengths along the edge).
 #[derive(Clone, Debug)]
 pub struct Anchor {
-    /// Snap point id (see `Graph::snap_xyz`).
+    /// Snap point id (see `Graph::grid_point`).
     pub point: u32,
     pub lat: f64,
     pub lng: f64,
@@ -454,9 +457,9 @@ impl Graph {
             component: Vec::new(),
             geom_edge: Vec::new(),
             geom_off: Vec::new(),
-            snap_xyz: Vec::new(),
             grid_start: Vec::new(),
             grid_point: Vec::new(),
+            grid_xyz: Vec::new(),
             landmarks: None,
             hierarchy: None,
             rounded: None,
@@ -705,14 +708,9 @@ impl Graph {
                 (self.geom[2 * (id - n)], self.geom[2 * (id - n) + 1])
             }
         };
-        self.snap_xyz = (0..n + k)
-            .map(|id| {
-                let (la, lo) = point(id);
-                unit(la, lo)
-            })
-            .collect();
+        let gated = |id: usize| id >= n && self.edge_gate[self.geom_edge[id - n] as usize] != 0;
         let mut start = vec![0u32; GRID_COLS * GRID_ROWS + 1];
-        for id in 0..n + k {
+        for id in (0..n + k).filter(|&id| !gated(id)) {
             let (la, lo) = point(id);
             start[cell_of(la, lo) + 1] += 1;
         }
@@ -720,15 +718,19 @@ impl Graph {
             start[c + 1] += start[c];
         }
         let mut fill = start.clone();
-        let mut grid_point = vec![0u32; n + k];
-        for id in 0..n + k {
+        let total = start[GRID_COLS * GRID_ROWS] as usize;
+        let mut grid_point = vec![0u32; total];
+        let mut grid_xyz = vec![[0.0; 3]; total];
+        for id in (0..n + k).filter(|&id| !gated(id)) {
             let (la, lo) = point(id);
             let c = cell_of(la, lo);
             grid_point[fill[c] as usize] = id as u32;
+            grid_xyz[fill[c] as usize] = unit(la, lo);
             fill[c] += 1;
         }
         self.grid_start = start;
         self.grid_point = grid_point;
+        self.grid_xyz = grid_xyz;
     }
 
     /// (Re)computes the landmark tables for queries that always close `base_closed` (tests and
@@ -802,7 +804,7 @@ impl Graph {
     }
 
     pub fn snap(&self, lat: f64, lng: f64) -> Option<Anchor> {
-        if self.snap_xyz.is_empty() || !lat.is_finite() || !lng.is_finite() {
+        if self.grid_point.is_empty() || !lat.is_finite() || !lng.is_finite() {
             return None;
         }
         let q = unit(lat, lng);
@@ -810,23 +812,26 @@ impl Graph {
         let lng = (lng + 180.0).rem_euclid(360.0) - 180.0;
         let cell0 = cell_of(lat, lng) as i64;
         let (row0, col0) = (cell0 / cols, cell0 % cols);
-        let mut best: Option<(u32, f64)> = None;
-        let visit = |r: i64, c: i64, best: &mut Option<(u32, f64)>| {
+        // The nearest of `points` (grid slots from `first`) if nearer than `best`: a slot and a chord.
+        let scan = |points: &[[f64; 3]], first: usize, best: &mut Option<(usize, f64)>| {
+            for (i, p) in points.iter().enumerate() {
+                let d = chord(&q, p);
+                if best.map_or(true, |(_, bd)| d < bd) {
+                    *best = Some((first + i, d));
+                }
+            }
+        };
+        let mut best: Option<(usize, f64)> = None;
+        let visit = |r: i64, c: i64, best: &mut Option<(usize, f64)>| {
             if r < 0 || r >= rows {
                 return;
             }
             let cell = (r * cols + c.rem_euclid(cols)) as usize;
-            for &id in
-                &self.grid_point[self.grid_start[cell] as usize..self.grid_start[cell + 1] as usize]
-            {
-                if self.gated_point(id) {
-                    continue;
-                }
-                let d = chord(&q, &self.snap_xyz[id as usize]);
-                if best.map_or(true, |(_, bd)| d < bd) {
-                    *best = Some((id, d));
-                }
-            }
+            let (lo, hi) = (
+                self.grid_start[cell] as usize,
+                self.grid_start[cell + 1] as usize,
+            );
+            scan(&self.grid_xyz[lo..hi], lo, best);
         };
         let mut done = false;
         for ring in 0..cols / 2 {
@@ -857,23 +862,9 @@ impl Graph {
         }
         if !done {
             // The rings wrapped the globe (a point far from every lane): scan everything.
-            for (id, p) in self.snap_xyz.iter().enumerate() {
-                if self.gated_point(id as u32) {
-                    continue;
-                }
-                let d = chord(&q, p);
-                if best.map_or(true, |(_, bd)| d < bd) {
-                    best = Some((id as u32, d));
-                }
-            }
+            scan(&self.grid_xyz, 0, &mut best);
         }
-        best.map(|(id, c)| self.anchor(id, chord_to_arc(c) * EARTH_RADIUS_M))
-    }
-
-    #[inline]
-    fn gated_point(&self, id: u32) -> bool {
-        let n = self.node_count();
-        (id as usize) >= n && self.edge_gate[self.geom_edge[id as usize - n] as usize] != 0
+        best.map(|(slot, c)| self.anchor(self.grid_point[slot], chord_to_arc(c) * EARTH_RADIUS_M))
     }
 
     fn anchor(&self, id: u32, snap_m: f64) -> Anchor {
@@ -897,7 +888,7 @@ impl Graph {
             point: id,
             lat: self.geom[2 * k],
             lng: self.geom[2 * k + 1],
-            xyz: self.snap_xyz[i],
+            xyz: unit(self.geom[2 * k], self.geom[2 * k + 1]),
             snap_m,
             links: vec![
                 (self.edge_from[e], off),

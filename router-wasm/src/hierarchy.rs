@@ -65,16 +65,20 @@ pub struct Hierarchy {
     /// Per upward edge: its overlay id and the rank it leaves from (path unpacking only).
     q_ov: Vec<u32>,
     q_tail: Vec<u32>,
-    /// Per overlay edge, what unpacking reads, in one place: a shortcut's `[a, b, c1, c2]` (`c1`
-    /// joins the middle node to `a`, `c2` to `b`), an original edge's `[a | ORIGINAL, b, its arc
-    /// leaving a, its arc leaving b]`.
-    ov_unpack: Vec<[u32; 4]>,
+    /// Per overlay edge `i`, its graph arcs (CSR arc indices) unpacked once at load:
+    /// `arcs_from_a[arcs_start[i]..arcs_start[i + 1]]` walked from `ov_a`, the same slice of
+    /// `arcs_from_b` from `ov_b`. A path copies slices instead of walking each shortcut's halves,
+    /// one random read per half (606,929 arcs for the sea graph's 190,692 overlay edges: 5 MB).
+    arcs_start: Vec<u32>,
+    arcs_from_a: Vec<u32>,
+    arcs_from_b: Vec<u32>,
 }
 
 /// Flag on `q_head`: the edge has gate bits (`q_mask`), so a closed mask may skip it.
 const GATED: u32 = 1 << 31;
-/// Flag on `ov_unpack[i][0]`: an original edge.
-const ORIGINAL: u32 = 1 << 31;
+
+/// Unpacked arcs per overlay edge a loaded hierarchy may hold on average (the sea graph: 3.2).
+const MAX_UNPACKED_PER_EDGE: u64 = 64;
 
 /// An overlay edge while contracting.
 struct Work {
@@ -434,15 +438,46 @@ impl Hierarchy {
                 .find(|&a| g.arc_edge[a as usize] >> 1 == e)
                 .expect("edge leaves its endpoint")
         };
-        self.ov_unpack = (0..self.ov_a.len())
-            .map(|i| {
-                let (a, b) = (self.ov_a[i], self.ov_b[i]);
-                match self.ov_edge[i] {
-                    SHORTCUT => [a, b, self.ov_c1[i], self.ov_c2[i]],
-                    e => [a | ORIGINAL, b, arc_from(a, e), arc_from(b, e)],
+        // Halves come before their shortcut, so each shortcut copies its halves' slices.
+        let m = self.ov_a.len();
+        let mut start = Vec::with_capacity(m + 1);
+        start.push(0u32);
+        let (mut from_a, mut from_b) = (Vec::new(), Vec::new());
+        for i in 0..m {
+            let (a, b) = (self.ov_a[i], self.ov_b[i]);
+            match self.ov_edge[i] {
+                SHORTCUT => {
+                    // `c1` joins the middle node to `a`, `c2` to `b`.
+                    let (c1, c2) = (self.ov_c1[i], self.ov_c2[i]);
+                    let mid = self.across(c1, a);
+                    let half = |c: u32, x: u32| {
+                        let c = c as usize;
+                        (self.ov_a[c] == x, start[c] as usize..start[c + 1] as usize)
+                    };
+                    for (to_a, (src_a, r)) in [
+                        (true, half(c1, a)),
+                        (true, half(c2, mid)),
+                        (false, half(c2, b)),
+                        (false, half(c1, mid)),
+                    ] {
+                        match (to_a, src_a) {
+                            (true, true) => from_a.extend_from_within(r),
+                            (false, false) => from_b.extend_from_within(r),
+                            (true, false) => from_a.extend_from_slice(&from_b[r]),
+                            (false, true) => from_b.extend_from_slice(&from_a[r]),
+                        }
+                    }
                 }
-            })
-            .collect();
+                e => {
+                    from_a.push(arc_from(a, e));
+                    from_b.push(arc_from(b, e));
+                }
+            }
+            start.push(from_a.len() as u32);
+        }
+        self.arcs_start = start;
+        self.arcs_from_a = from_a;
+        self.arcs_from_b = from_b;
     }
 
     /// The artifact (`KIND`, docs/routing-speed.md): the graph's checksum, overlay edges and
@@ -559,6 +594,7 @@ impl Hierarchy {
                             && c2 < i
                             && (h.ov_a[c1] == h.ov_a[i] || h.ov_b[c1] == h.ov_a[i])
                             && (h.ov_a[c2] == h.ov_b[i] || h.ov_b[c2] == h.ov_b[i])
+                            && h.across(c1 as u32, h.ov_a[i]) == h.across(c2 as u32, h.ov_b[i])
                     } else {
                         // An original edge joins its graph edge's ends (its arcs are found
                         // at load).
@@ -572,35 +608,34 @@ impl Hierarchy {
         if !fits {
             return Err(fail("hierarchy does not fit the graph"));
         }
+        // `derive` unpacks every overlay edge once; a shortcut's length is its halves' sum, so a
+        // crafted chain could double it per level.
+        let mut arcs = vec![0u64; m];
+        for i in 0..m {
+            arcs[i] = match h.ov_edge[i] {
+                SHORTCUT => arcs[h.ov_c1[i] as usize] + arcs[h.ov_c2[i] as usize],
+                _ => 1,
+            }
+            .min(u64::from(u32::MAX));
+        }
+        if arcs.iter().sum::<u64>() > MAX_UNPACKED_PER_EDGE * m as u64 {
+            return Err(fail("hierarchy shortcuts unpack to too many arcs"));
+        }
         h.derive(g);
         Ok(h)
     }
 
-    /// Appends the graph arcs (CSR arc indices) of overlay edge `i` walked from node `x`;
-    /// `stack` is scratch (pending halves, walked in turn from where the last arc ended).
-    fn unpack(&self, i: u32, x: u32, stack: &mut Vec<u32>, out: &mut Vec<u32>) {
-        stack.clear();
-        stack.push(i);
-        let mut at = x;
-        while let Some(i) = stack.pop() {
-            let [a, b, c, d] = self.ov_unpack[i as usize];
-            if a & ORIGINAL != 0 {
-                let a = a & !ORIGINAL;
-                if a == at {
-                    out.push(c);
-                    at = b;
-                } else {
-                    out.push(d);
-                    at = a;
-                }
-            } else if a == at {
-                // The half touching `at` first.
-                stack.push(d);
-                stack.push(c);
-            } else {
-                stack.push(c);
-                stack.push(d);
-            }
+    /// The graph arcs (CSR arc indices) of overlay edge `i` walked from its end `x`.
+    #[inline]
+    fn arcs(&self, i: u32, x: u32) -> &[u32] {
+        let (lo, hi) = (
+            self.arcs_start[i as usize] as usize,
+            self.arcs_start[i as usize + 1] as usize,
+        );
+        if self.ov_a[i as usize] == x {
+            &self.arcs_from_a[lo..hi]
+        } else {
+            &self.arcs_from_b[lo..hi]
         }
     }
 
@@ -1212,13 +1247,9 @@ impl ChSearch {
         }
         let from_link = (SOURCE - self.fwd.parent[v as usize]) as usize;
         let mut arcs = Vec::new();
-        let mut stack = Vec::new();
         for &k in chain.iter().rev() {
-            h.unpack(
-                h.q_ov[k as usize],
-                h.order[h.q_tail[k as usize] as usize],
-                &mut stack,
-                &mut arcs,
+            arcs.extend_from_slice(
+                h.arcs(h.q_ov[k as usize], h.order[h.q_tail[k as usize] as usize]),
             );
         }
         if m != m2 {
@@ -1231,7 +1262,7 @@ impl ChSearch {
                 let e = t.first_edge(h, lo, hi);
                 let up = h.q_head[e] & !GATED;
                 if lo == x {
-                    h.unpack(h.q_ov[e], h.order[x as usize], &mut stack, &mut arcs);
+                    arcs.extend_from_slice(h.arcs(h.q_ov[e], h.order[x as usize]));
                     x = up;
                 } else {
                     // Walked from `up` down to y, after the rest.
@@ -1240,18 +1271,13 @@ impl ChSearch {
                 }
             }
             for &(e, from) in back.iter().rev() {
-                h.unpack(h.q_ov[e], h.order[from as usize], &mut stack, &mut arcs);
+                arcs.extend_from_slice(h.arcs(h.q_ov[e], h.order[from as usize]));
             }
         }
         let mut v = m2;
         while self.bwd.parent[v as usize] < SOURCE - 1 {
             let k = self.bwd.parent[v as usize];
-            h.unpack(
-                h.q_ov[k as usize],
-                h.order[v as usize],
-                &mut stack,
-                &mut arcs,
-            );
+            arcs.extend_from_slice(h.arcs(h.q_ov[k as usize], h.order[v as usize]));
             v = h.q_tail[k as usize];
         }
         let to_link = (SOURCE - self.bwd.parent[v as usize]) as usize;

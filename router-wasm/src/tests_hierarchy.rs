@@ -504,6 +504,67 @@ fn artifact_round_trip_and_refusals() {
         .contains("checksum mismatch"));
 }
 
+/// Appends a shortcut `a`-`a` with halves `c1` and `c2` (a loop: both halves touch `a`).
+fn push_loop(h: &mut Hierarchy, a: u32, c1: u32, c2: u32) -> u32 {
+    h.ov_a.push(a);
+    h.ov_b.push(a);
+    h.ov_len.push(0.0);
+    h.ov_edge.push(u32::MAX);
+    h.ov_c1.push(c1);
+    h.ov_c2.push(c2);
+    (h.ov_a.len() - 1) as u32
+}
+
+#[test]
+fn shortcuts_that_cannot_be_unpacked_are_refused() {
+    let (nodes, edges) = gated_map();
+    let (_, ch) = pair(&nodes, &edges, 2);
+    let fresh = || pair(&nodes, &edges, 2).1.hierarchy.unwrap();
+    let h = ch.hierarchy.as_ref().unwrap();
+    // Two original overlay edges leaving one node `a` for different nodes.
+    let m = h.overlay_count() as u32;
+    let originals: Vec<u32> = (0..m)
+        .filter(|&i| h.ov_edge[i as usize] != u32::MAX)
+        .collect();
+    let (a, j, k) = originals
+        .iter()
+        .flat_map(|&j| originals.iter().map(move |&k| (j, k)))
+        .find_map(|(j, k)| {
+            let (aj, bj) = (h.ov_a[j as usize], h.ov_b[j as usize]);
+            let (ak, bk) = (h.ov_a[k as usize], h.ov_b[k as usize]);
+            (j != k && aj == ak && bj != bk).then_some((aj, j, k))
+        })
+        .expect("a node with two edges");
+    let refused = |h: &Hierarchy| {
+        Hierarchy::decode(&ch, &h.encode("b1"), "sea.hierarchy")
+            .err()
+            .unwrap_or_default()
+    };
+    // A loop along one edge and back is a valid overlay edge.
+    let mut fine = fresh();
+    push_loop(&mut fine, a, j, j);
+    assert_eq!(refused(&fine), "");
+    // Halves that leave `a` for different middle nodes do not join.
+    let mut split = fresh();
+    push_loop(&mut split, a, j, k);
+    assert!(
+        refused(&split).contains("does not fit the graph"),
+        "{}",
+        refused(&split)
+    );
+    // Loops of loops double their arcs at each level: 2^40 arcs would not fit in memory.
+    let mut deep = fresh();
+    let mut last = push_loop(&mut deep, a, j, j);
+    for _ in 0..40 {
+        last = push_loop(&mut deep, a, last, last);
+    }
+    assert!(
+        refused(&deep).contains("too many arcs"),
+        "{}",
+        refused(&deep)
+    );
+}
+
 #[test]
 fn path_rounding_matches_f64_round() {
     let mut rnd = xorshift(0x1234_5678_9abc_def1);
