@@ -151,6 +151,7 @@ interface Exports {
   pr_result_path(): number;
   pr_result_path_ids(): number;
   pr_point_id_count(handle: number): number;
+  pr_rounded_points(handle: number): number;
   pr_result_many(): number;
   pr_result_river(): number;
   pr_waterway_count(handle: number): number;
@@ -445,6 +446,11 @@ export class WasmRouter {
     );
   }
 
+  /** Every path point's `[lat, lng]` of graph `handle` by id (`pr_rounded_points`): a view, valid until the memory grows. */
+  roundedPoints(handle: number): Float64Array {
+    return this.f64(this.x.pr_rounded_points(handle), this.x.pr_point_id_count(handle) * 2);
+  }
+
   private f64(ptr: number, len: number): Float64Array {
     return new Float64Array(this.x.memory.buffer, ptr, len);
   }
@@ -504,7 +510,9 @@ export class WasmRouter {
       toLng,
       closed >>> 0,
       maxSettled >>> 0,
-      path ? 1 : 0,
+      // Ids only where the shared points are kept: a point's pair or text is made once from the
+      // graph's rounded coordinates, so the router does not write 16 bytes per point per route.
+      path ? (this.shared.has(handle) ? 2 : 1) : 0,
       ...objectiveArgs(objective),
     ) as Status;
     const m = this.metaView();
@@ -532,16 +540,19 @@ export class WasmRouter {
     if (path) {
       // Pairs read straight out of linear memory (the next call reuses it): copying into a fresh
       // Float64Array first costs as much again in Bun (~4 us for 6 kB).
-      const coords = this.f64(x.pr_result_path(), m[M.pathPoints]! * 2);
+      const count = m[M.pathPoints]!;
       const shared = this.shared.get(handle);
       if (!shared) {
-        const pairs = latLngPairs(coords);
+        const pairs = latLngPairs(this.f64(x.pr_result_path(), count * 2));
         if (path === "json") out.pathJson = JSON.stringify(pairs);
         else out.path = pairs;
       } else {
-        const ids = new Uint32Array(x.memory.buffer, x.pr_result_path_ids(), coords.length >> 1);
-        if (path === "json") out.pathJson = jsonOf(coords, ids, shared.texts);
-        else out.path = pairsOf(coords, ids, shared.pairs);
+        const ids = new Uint32Array(x.memory.buffer, x.pr_result_path_ids(), count);
+        // The query's own ends, in path order (at most two).
+        const ends = this.f64(x.pr_result_path(), 4);
+        const points = new PointReader(this, handle, ends);
+        if (path === "json") out.pathJson = jsonOf(ids, shared.texts, points);
+        else out.path = pairsOf(ids, shared.pairs, points);
       }
     }
     return out;
@@ -685,10 +696,36 @@ export class WasmRouter {
 }
 
 /**
+ * The coordinates of a path reported by ids: the query's own ends from the route's result, in
+ * order, and a graph point's from the graph's rounded points, read only for points no path passed
+ * before (the view is made on the first such point).
+ */
+class PointReader {
+  private end = 0;
+  private points: Float64Array | null = null;
+
+  constructor(
+    private readonly router: WasmRouter,
+    private readonly handle: number,
+    private readonly ends: Float64Array,
+  ) {}
+
+  /** `[lat, lng]` of the path point with `id`; call in path order (the ends count off). */
+  at(id: number): [number, number] {
+    if (id === NO_POINT) {
+      const k = 2 * this.end++;
+      return [this.ends[k]!, this.ends[k + 1]!];
+    }
+    this.points ??= this.router.roundedPoints(this.handle);
+    return [this.points[2 * id]!, this.points[2 * id + 1]!];
+  }
+}
+
+/**
  * A path's `[lat, lng]` pairs, each graph point's taken from `shared` (or put there): arrays shared
  * by every route that passes the point, which no reader changes. The query's own ends are its own.
  */
-function pairsOf(coords: Float64Array, ids: Uint32Array, shared: Array<PathPoint | null>): PathPoint[] {
+function pairsOf(ids: Uint32Array, shared: Array<PathPoint | null>, points: PointReader): PathPoint[] {
   const out: PathPoint[] = new Array(ids.length);
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i]!;
@@ -697,7 +734,7 @@ function pairsOf(coords: Float64Array, ids: Uint32Array, shared: Array<PathPoint
       out[i] = pair;
       continue;
     }
-    const made: PathPoint = [coords[2 * i]!, coords[2 * i + 1]!];
+    const made: PathPoint = points.at(id);
     if (id !== NO_POINT) shared[id] = made;
     out[i] = made;
   }
@@ -709,13 +746,14 @@ function pairsOf(coords: Float64Array, ids: Uint32Array, shared: Array<PathPoint
  * number's text costs more to make than the rest of the route's JSON (`[${a},${b}]` is what
  * JSON.stringify writes for two finite numbers).
  */
-function jsonOf(coords: Float64Array, ids: Uint32Array, texts: Array<string | null>): string {
+function jsonOf(ids: Uint32Array, texts: Array<string | null>, points: PointReader): string {
   let out = "[";
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i]!;
     let text = id === NO_POINT ? null : texts[id];
     if (!text) {
-      text = `[${coords[2 * i]},${coords[2 * i + 1]}]`;
+      const [lat, lng] = points.at(id);
+      text = `[${lat},${lng}]`;
       if (id !== NO_POINT) texts[id] = text;
     }
     out += i === 0 ? text : `,${text}`;

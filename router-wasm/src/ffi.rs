@@ -15,8 +15,8 @@
 
 use crate::graph::Graph;
 use crate::search::{
-    point_id_count, summarize_into, summarize_river, Objective, Query, River, RiverSummary,
-    Searcher, Status,
+    point_id_count, summarize_into, summarize_river, Objective, PathOut, Query, River,
+    RiverSummary, Searcher, Status,
 };
 use std::cell::RefCell;
 
@@ -306,7 +306,9 @@ pub extern "C" fn pr_snap(handle: i32, lat: f64, lng: f64) -> i32 {
 /// `closed` is the gate bitmask, `max_settled` the search budget (0 = unlimited), `objective`
 /// `OBJECTIVE_DISTANCE`, `OBJECTIVE_TIME` or `OBJECTIVE_RIVER` (then `default_speed_kmh` is the
 /// speed of edges without one; a river query also reads its block from `pr_input`, and leaves its
-/// figures behind `pr_result_river`). Returns a `STATUS_*` code.
+/// figures behind `pr_result_river`). `want_path`: 0 none, 1 each point's coordinates and id, 2
+/// on a graph with a hierarchy ids only (see `PathOut::Ids`; elsewhere as 1). Returns a `STATUS_*`
+/// code.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
 pub extern "C" fn pr_route(
@@ -332,7 +334,11 @@ pub extern "C" fn pr_route(
                 [from_lat, from_lng, to_lat, to_lng],
                 closed,
                 max_settled,
-                want_path != 0,
+                match want_path {
+                    0 => PathOut::None,
+                    1 => PathOut::Points,
+                    _ => PathOut::Ids,
+                },
                 o,
             ),
             None => {
@@ -351,7 +357,7 @@ fn route_into(
     pts: [f64; 4],
     closed: u32,
     max_settled: u32,
-    want_path: bool,
+    mut want_path: PathOut,
     objective: Objective,
 ) -> i32 {
     s.meta.iter_mut().for_each(|m| *m = 0.0);
@@ -396,8 +402,11 @@ fn route_into(
     }
     // Sea paths copy pre-rounded coordinates (4.9 MB once); the A*-only graphs (river, rail:
     // 10-13 MB each) keep rounding per query, a small part of their searches' time.
-    if want_path && g.hierarchy.is_some() {
+    if want_path != PathOut::None && g.hierarchy.is_some() {
         g.round_paths();
+    } else if want_path == PathOut::Ids {
+        // Ids name points of `pr_rounded_points`, which only graphs with a hierarchy keep.
+        want_path = PathOut::Points;
     }
     let summary = summarize_into(
         g,
@@ -410,7 +419,7 @@ fn route_into(
     m[meta::METRES] = route.metres;
     m[meta::COST] = route.cost;
     m[meta::GATE_COUNT] = summary.gates.len() as f64;
-    m[meta::PATH_POINTS] = (summary.path.len() / 2) as f64;
+    m[meta::PATH_POINTS] = summary.path_ids.len() as f64;
     s.gates = summary.gates;
     s.zones = summary.zone_m;
     s.path = summary.path;
@@ -614,7 +623,8 @@ pub extern "C" fn pr_result_zones() -> *const f64 {
     STATE.with(|s| s.borrow().zones.as_ptr())
 }
 
-/// Flat `[lat, lng]` path of the last route; length in meta PATH_POINTS.
+/// Flat `[lat, lng]` path of the last route, length in meta PATH_POINTS; after `want_path` 2 on a
+/// graph with a hierarchy, the query's own ends only (one pair per `NO_POINT` id, room for two).
 #[no_mangle]
 pub extern "C" fn pr_result_path() -> *const f64 {
     STATE.with(|s| s.borrow().path.as_ptr())
@@ -625,6 +635,25 @@ pub extern "C" fn pr_result_path() -> *const f64 {
 #[no_mangle]
 pub extern "C" fn pr_result_path_ids() -> *const u32 {
     STATE.with(|s| s.borrow().path_ids.as_ptr())
+}
+
+/// `[lat, lng]` of every path point id of graph `handle` as paths show them (`graph::Rounded`;
+/// `2 * pr_point_id_count` values), or null for a graph without a hierarchy or no graph: what a
+/// caller reads a point from after a route with `want_path` 2, which reports ids only.
+#[no_mangle]
+pub extern "C" fn pr_rounded_points(handle: i32) -> *const f64 {
+    STATE.with(|s| {
+        let s = &mut *s.borrow_mut();
+        match slot(&mut s.graphs, handle) {
+            Some(Slot { graph: g, .. }) if g.hierarchy.is_some() => {
+                g.round_paths();
+                g.rounded
+                    .as_ref()
+                    .map_or(std::ptr::null(), |r| r.points.as_ptr())
+            }
+            _ => std::ptr::null(),
+        }
+    })
 }
 
 /// How many path point ids graph `handle` has (0 = no graph): every id below it names one point,

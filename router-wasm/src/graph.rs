@@ -115,10 +115,11 @@ pub struct Graph {
     pub rounded: Option<Rounded>,
 }
 
-/// Path coordinates rounded to 5 decimals (`search::round_coord`).
+/// Path coordinates rounded to 5 decimals (`search::round_coord`): `[lat, lng]` of every path
+/// point id (`search::point_id_count`: the intermediate points, then the nodes), so point id `i`
+/// is at `points[2 * i]`.
 pub struct Rounded {
-    pub geom: Vec<f64>,
-    pub nodes: Vec<f64>,
+    pub points: Vec<f64>,
 }
 
 /// An edge for [`Graph::build`]: endpoints, gate code, intermediate points and zone splits.
@@ -776,9 +777,11 @@ impl Graph {
         if self.rounded.is_none() {
             let round = crate::search::round_coord;
             let nodes = self.lat.iter().zip(&self.lng);
+            let geom = self.geom.iter().map(|&v| round(v));
             self.rounded = Some(Rounded {
-                geom: self.geom.iter().map(|&v| round(v)).collect(),
-                nodes: nodes.flat_map(|(&a, &b)| [round(a), round(b)]).collect(),
+                points: geom
+                    .chain(nodes.flat_map(|(&a, &b)| [round(a), round(b)]))
+                    .collect(),
             });
         }
     }

@@ -838,6 +838,19 @@ pub struct Many {
     pub settled: u32,
 }
 
+/// What a summary writes of a route's path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathOut {
+    /// Nothing (zone metres and gates only).
+    None,
+    /// Each point's `[lat, lng]` and id.
+    Points,
+    /// Each point's id, and `[lat, lng]` only for the query's own ends (`NO_POINT`), in path
+    /// order: all a caller needs that reads graph points from `Rounded::points` (a long route has
+    /// hundreds of points, each 16 bytes written per query otherwise).
+    Ids,
+}
+
 /// What a route amounts to: zone metres, gates used, geometry.
 #[derive(Debug, Default)]
 pub struct Summary {
@@ -851,6 +864,8 @@ pub struct Summary {
     /// two ends: the same id is the same coordinates in every route, so a caller may share one
     /// value per point across routes.
     pub path_ids: Vec<u32>,
+    /// Whether graph points' coordinates go into `path` (`PathOut::Points`).
+    coords: bool,
 }
 
 /// The path id of a query's own end (the origin or destination as given, not a graph point).
@@ -886,14 +901,18 @@ impl Summary {
     }
 
     fn point(&mut self, g: &Graph, k: usize) {
-        self.path.push(g.geom[2 * k]);
-        self.path.push(g.geom[2 * k + 1]);
+        if self.coords {
+            self.path.push(g.geom[2 * k]);
+            self.path.push(g.geom[2 * k + 1]);
+        }
         self.path_ids.push(k as u32);
     }
 
     fn node(&mut self, g: &Graph, v: usize) {
-        self.path.push(g.lat[v]);
-        self.path.push(g.lng[v]);
+        if self.coords {
+            self.path.push(g.lat[v]);
+            self.path.push(g.lng[v]);
+        }
         self.path_ids.push(node_id(g, v));
     }
 
@@ -914,19 +933,25 @@ impl Summary {
         // Pairs pushed one by one: a two-value `extend_from_slice` is a `memcpy` call in the
         // WebAssembly build.
         let ids = (lo / 2) as u32..(hi / 2) as u32;
-        if reversed {
-            for p in r.geom[lo..hi].chunks_exact(2).rev() {
-                self.path.push(p[0]);
-                self.path.push(p[1]);
+        let head = node_id(g, head);
+        if self.coords {
+            if reversed {
+                for p in r.points[lo..hi].chunks_exact(2).rev() {
+                    self.path.push(p[0]);
+                    self.path.push(p[1]);
+                }
+            } else {
+                self.path.extend_from_slice(&r.points[lo..hi]);
             }
+            self.path.push(r.points[2 * head as usize]);
+            self.path.push(r.points[2 * head as usize + 1]);
+        }
+        if reversed {
             self.path_ids.extend(ids.rev());
         } else {
-            self.path.extend_from_slice(&r.geom[lo..hi]);
             self.path_ids.extend(ids);
         }
-        self.path.push(r.nodes[2 * head]);
-        self.path.push(r.nodes[2 * head + 1]);
-        self.path_ids.push(node_id(g, head));
+        self.path_ids.push(head);
     }
 }
 
@@ -947,7 +972,12 @@ fn walk_to_end(s: &mut Summary, g: &Graph, e: usize, k: usize, to_from_end: bool
 }
 
 pub fn summarize(g: &Graph, from: &Anchor, to: &Anchor, route: &Route, want_path: bool) -> Summary {
-    summarize_into(g, from, to, route, want_path, (Vec::new(), Vec::new()))
+    let out = if want_path {
+        PathOut::Points
+    } else {
+        PathOut::None
+    };
+    summarize_into(g, from, to, route, out, (Vec::new(), Vec::new()))
 }
 
 /// [`summarize`] writing the path and its ids into `bufs` (cleared; buffers kept between queries
@@ -957,9 +987,10 @@ pub fn summarize_into(
     from: &Anchor,
     to: &Anchor,
     route: &Route,
-    want_path: bool,
+    out: PathOut,
     bufs: (Vec<f64>, Vec<u32>),
 ) -> Summary {
+    let want_path = out != PathOut::None;
     let mut s = Summary {
         zone_m: vec![0.0; g.zone_count as usize],
         ..Summary::default()
@@ -970,6 +1001,7 @@ pub fn summarize_into(
     let mut path = Summary {
         path: coords,
         path_ids: ids,
+        coords: out == PathOut::Points,
         ..Summary::default()
     };
     if want_path {
@@ -985,7 +1017,11 @@ pub fn summarize_into(
             .iter()
             .map(|&a| points(g.arc_edge[a as usize] >> 1) + 1)
             .sum::<usize>();
-        path.path.reserve(2 * (arcs + ends + 4));
+        path.path.reserve(if path.coords {
+            2 * (arcs + ends + 4)
+        } else {
+            4
+        });
         path.path_ids.reserve(arcs + ends + 4);
     }
     // The part of the path already rounded.
@@ -1030,7 +1066,10 @@ pub fn summarize_into(
         if let Some((e, k)) = to.on_edge {
             // Entering the target's edge at one end and walking to its point = the reverse walk.
             s.add_edge(g, e as usize, to.links[route.to_link].1);
-            let mut tail = Summary::default();
+            let mut tail = Summary {
+                coords: path.coords,
+                ..Summary::default()
+            };
             walk_to_end(&mut tail, g, e as usize, k as usize, route.to_link == 0);
             let pts: Vec<f64> = tail
                 .path

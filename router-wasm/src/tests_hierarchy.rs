@@ -4,7 +4,8 @@
 use crate::graph::{haversine_m, EdgeSpec, Graph};
 use crate::hierarchy::{earned_top_size, Hierarchy, TABLE_AFTER};
 use crate::search::{
-    point_id_count, round_coord, summarize, Objective, Query, Route, Searcher, Status, NO_POINT,
+    point_id_count, round_coord, summarize, summarize_into, Objective, PathOut, Query, Route,
+    Searcher, Status, NO_POINT,
 };
 use crate::tests::xorshift;
 
@@ -654,6 +655,24 @@ fn path_ids_name_the_graph_points_a_path_passes() {
             routes += 1;
             let without = summarize(g, &a, &b, &route, false);
             assert!(without.path.is_empty() && without.path_ids.is_empty());
+            // Ids only: the same ids, the ends' coordinates in order, and each graph point's
+            // coordinates where `Rounded::points` keeps them (on the graph that has them).
+            let bufs = (Vec::new(), Vec::new());
+            let ids = summarize_into(g, &a, &b, &route, PathOut::Ids, bufs);
+            assert_eq!(ids.path_ids, sum.path_ids);
+            let ends: Vec<f64> = (0..sum.path_ids.len())
+                .filter(|&k| sum.path_ids[k] == NO_POINT)
+                .flat_map(|k| [sum.path[2 * k], sum.path[2 * k + 1]])
+                .collect();
+            assert_eq!(ids.path, ends);
+            if let Some(r) = &g.rounded {
+                for (k, &id) in sum.path_ids.iter().enumerate() {
+                    if id != NO_POINT {
+                        let at = &r.points[2 * id as usize..2 * id as usize + 2];
+                        assert_eq!(at, &sum.path[2 * k..2 * k + 2]);
+                    }
+                }
+            }
         }
     }
     assert!(
