@@ -716,6 +716,8 @@ class PointReader {
       const k = 2 * this.end++;
       return [this.ends[k]!, this.ends[k + 1]!];
     }
+    // The route rounded the graph's points already (pr_route does for ids), so this call
+    // allocates nothing: the memory does not grow under the caller's views.
     this.points ??= this.router.roundedPoints(this.handle);
     return [this.points[2 * id]!, this.points[2 * id + 1]!];
   }
