@@ -212,9 +212,10 @@ export class SeaRouter {
   }
 
   /**
-   * JSON.stringify(this.plan(req)), its paths written from each graph point's JSON text, kept
-   * once per point (router-wasm/binding/router.ts): writing a long path's numbers took 3x the route's
-   * planning (docs/routing-speed.md). Each route's `path` is its last member.
+   * JSON.stringify(this.plan(req)), its paths' text written by the router from each graph point's
+   * JSON text, kept once per point (router-wasm/src/path_json.rs): writing a long path's numbers
+   * took 3x the route's planning, and joining hundreds of texts here left a string that took as
+   * long again to flatten (docs/routing-speed.md). Each route's `path` is its last member.
    */
   planJson(req: SeaRouteRequest): string {
     if (req.path !== true) return JSON.stringify(this.plan(req));

@@ -82,7 +82,11 @@ const M = {
   pathPoints: 12,
   cost: 13,
   riverLen: 14,
+  pathJsonBytes: 15,
 } as const;
+
+/** pr_route's `want_path` (ffi.rs `PATH_*`). */
+const PATH = { none: 0, points: 1, ids: 2, json: 3 } as const;
 
 /** Layout of the pr_result_river array (ffi.rs `river`). */
 const RIVER = {
@@ -150,6 +154,7 @@ interface Exports {
   pr_result_zones(): number;
   pr_result_path(): number;
   pr_result_path_ids(): number;
+  pr_result_path_json(): number;
   pr_point_id_count(handle: number): number;
   pr_rounded_points(handle: number): number;
   pr_result_many(): number;
@@ -265,25 +270,21 @@ export interface LoadedGraph {
 /** A path point's id for the query's own ends (search.rs NO_POINT): not a graph point. */
 const NO_POINT = 0xffffffff;
 
+const UTF8 = new TextDecoder();
+
 /** What a route returns of its path: none, its pairs, or its JSON text (for a caller that writes JSON). */
 export type PathOutput = boolean | "json";
-
-/** Per graph point, its pair and its JSON text, each made the first time a path passes it. */
-interface SharedPoints {
-  pairs: Array<PathPoint | null>;
-  texts: Array<string | null>;
-}
 
 export class WasmRouter {
   private meta: Float64Array;
   private readonly graphs = new Map<number, LoadedGraph>();
   /**
-   * Per graph with a hierarchy (the sea: the high-volume routes), one `[lat, lng]` array and one
-   * JSON text per graph point, made the first time a path passes it and shared by every path
-   * since: a route's path allocates one array instead of one per point, and its JSON joins texts
-   * instead of writing 2 numbers a point (docs/routing-speed.md).
+   * Per graph with a hierarchy (the sea: the high-volume routes), one `[lat, lng]` array per graph
+   * point, made the first time a path passes it and shared by every path since: a route's path
+   * allocates one array instead of one per point (docs/routing-speed.md). Their paths' JSON the
+   * router writes itself (`PATH.json`).
    */
-  private readonly shared = new Map<number, SharedPoints>();
+  private readonly shared = new Map<number, Array<PathPoint | null>>();
 
   private constructor(private readonly x: Exports) {
     this.meta = this.f64(x.pr_result_meta(), 16);
@@ -377,7 +378,7 @@ export class WasmRouter {
     x.pr_free(ptr, total);
     if (status !== 0) throw new Error(this.error());
     const points = x.pr_point_id_count(handle);
-    this.shared.set(handle, { pairs: new Array(points).fill(null), texts: new Array(points).fill(null) });
+    this.shared.set(handle, new Array(points).fill(null));
   }
 
   /** Whether graph `handle` answers distance queries with a hierarchy (else A*). */
@@ -441,9 +442,12 @@ export class WasmRouter {
   }
 
   private error(): string {
-    return new TextDecoder().decode(
-      new Uint8Array(this.x.memory.buffer, this.x.pr_error_ptr(), this.x.pr_error_len()),
-    );
+    return this.text(this.x.pr_error_ptr(), this.x.pr_error_len());
+  }
+
+  /** UTF-8 text the router wrote at `ptr`. */
+  private text(ptr: number, bytes: number): string {
+    return UTF8.decode(new Uint8Array(this.x.memory.buffer, ptr, bytes));
   }
 
   /** Every path point's `[lat, lng]` of graph `handle` by id (`pr_rounded_points`): a view, valid until the memory grows. */
@@ -510,9 +514,7 @@ export class WasmRouter {
       toLng,
       closed >>> 0,
       maxSettled >>> 0,
-      // Ids only where the shared points are kept: a point's pair or text is made once from the
-      // graph's rounded coordinates, so the router does not write 16 bytes per point per route.
-      path ? (this.shared.has(handle) ? 2 : 1) : 0,
+      !path ? PATH.none : !this.shared.has(handle) ? PATH.points : path === "json" ? PATH.json : PATH.ids,
       ...objectiveArgs(objective),
     ) as Status;
     const m = this.metaView();
@@ -546,13 +548,13 @@ export class WasmRouter {
         const pairs = latLngPairs(this.f64(x.pr_result_path(), count * 2));
         if (path === "json") out.pathJson = JSON.stringify(pairs);
         else out.path = pairs;
+      } else if (path === "json") {
+        out.pathJson = this.text(x.pr_result_path_json(), m[M.pathJsonBytes]!);
       } else {
         const ids = new Uint32Array(x.memory.buffer, x.pr_result_path_ids(), count);
         // The query's own ends, in path order (at most two).
         const ends = this.f64(x.pr_result_path(), 4);
-        const points = new PointReader(this, handle, ends);
-        if (path === "json") out.pathJson = jsonOf(ids, shared.texts, points);
-        else out.path = pairsOf(ids, shared.pairs, points);
+        out.path = pairsOf(ids, shared, new PointReader(this, handle, ends));
       }
     }
     return out;
@@ -741,24 +743,4 @@ function pairsOf(ids: Uint32Array, shared: Array<PathPoint | null>, points: Poin
     out[i] = made;
   }
   return out;
-}
-
-/**
- * JSON.stringify of a path's pairs, each graph point's text taken from `texts` (or put there): a
- * number's text costs more to make than the rest of the route's JSON (`[${a},${b}]` is what
- * JSON.stringify writes for two finite numbers).
- */
-function jsonOf(ids: Uint32Array, texts: Array<string | null>, points: PointReader): string {
-  let out = "[";
-  for (let i = 0; i < ids.length; i++) {
-    const id = ids[i]!;
-    let text = id === NO_POINT ? null : texts[id];
-    if (!text) {
-      const [lat, lng] = points.at(id);
-      text = `[${lat},${lng}]`;
-      if (id !== NO_POINT) texts[id] = text;
-    }
-    out += i === 0 ? text : `,${text}`;
-  }
-  return `${out}]`;
 }

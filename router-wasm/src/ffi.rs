@@ -14,6 +14,7 @@
 //! `pr_rule_count`. 55 rules do not fit the 32-bit gate mask, hence a buffer.
 
 use crate::graph::Graph;
+use crate::path_json::PointTexts;
 use crate::search::{
     point_id_count, summarize_into, summarize_river, Objective, PathOut, Query, River,
     RiverSummary, Searcher, Status,
@@ -35,6 +36,15 @@ pub const OBJECTIVE_DISTANCE: u32 = 0;
 pub const OBJECTIVE_TIME: u32 = 1;
 pub const OBJECTIVE_RIVER: u32 = 2;
 
+/// `pr_route`'s `want_path`: nothing of the path; each point's coordinates and id
+/// (`pr_result_path`, `pr_result_path_ids`); on a graph with a hierarchy, the ids only
+/// (`search::PathOut::Ids`, points from `pr_rounded_points`) or the ids and the path's JSON text
+/// (`pr_result_path_json`). The last two answer as `PATH_POINTS` on other graphs.
+pub const PATH_NONE: u32 = 0;
+pub const PATH_POINTS: u32 = 1;
+pub const PATH_IDS: u32 = 2;
+pub const PATH_JSON: u32 = 3;
+
 /// Layout of the `pr_result_meta` f64 array.
 pub mod meta {
     pub const STATUS: usize = 0;
@@ -54,6 +64,8 @@ pub mod meta {
     pub const COST: usize = 13;
     /// Length of the `pr_result_river` array (0 unless the last route was a river route).
     pub const RIVER_LEN: usize = 14;
+    /// Bytes of the `pr_result_path_json` text (0 unless the last route asked for `PATH_JSON`).
+    pub const PATH_JSON_BYTES: usize = 15;
     pub const LEN: usize = 16;
 }
 
@@ -76,6 +88,8 @@ pub mod river {
 struct Slot {
     graph: Graph,
     searcher: Searcher,
+    /// The graph's points' JSON texts, for paths asked as JSON.
+    texts: PointTexts,
 }
 
 #[derive(Default)]
@@ -88,6 +102,8 @@ struct State {
     path: Vec<f64>,
     /// The path's point ids (`Summary::path_ids`).
     path_ids: Vec<u32>,
+    /// The path's JSON text (`PATH_JSON`).
+    path_json: Vec<u8>,
     /// Last river route (layout in [`river`]).
     river: Vec<f64>,
     /// One-to-many answer: metres of the K targets, then their costs, then their real costs.
@@ -154,6 +170,7 @@ pub fn add(g: Graph) -> i32 {
         let slot = Slot {
             searcher: Searcher::new(g.node_count()),
             graph: g,
+            texts: PointTexts::default(),
         };
         match s.graphs.iter().position(Option::is_none) {
             Some(h) => {
@@ -334,11 +351,7 @@ pub extern "C" fn pr_route(
                 [from_lat, from_lng, to_lat, to_lng],
                 closed,
                 max_settled,
-                match want_path {
-                    0 => PathOut::None,
-                    1 => PathOut::Points,
-                    _ => PathOut::Ids,
-                },
+                want_path,
                 o,
             ),
             None => {
@@ -357,14 +370,19 @@ fn route_into(
     pts: [f64; 4],
     closed: u32,
     max_settled: u32,
-    mut want_path: PathOut,
+    want_path: u32,
     objective: Objective,
 ) -> i32 {
     s.meta.iter_mut().for_each(|m| *m = 0.0);
     s.gates.clear();
     s.path.clear();
     s.path_ids.clear();
-    let Slot { graph: g, searcher } = match slot(&mut s.graphs, handle) {
+    s.path_json.clear();
+    let Slot {
+        graph: g,
+        searcher,
+        texts,
+    } = match slot(&mut s.graphs, handle) {
         Some(x) => x,
         None => return STATUS_NOT_LOADED,
     };
@@ -402,20 +420,33 @@ fn route_into(
     }
     // Sea paths copy pre-rounded coordinates (4.9 MB once); the A*-only graphs (river, rail:
     // 10-13 MB each) keep rounding per query, a small part of their searches' time.
-    if want_path != PathOut::None && g.hierarchy.is_some() {
+    // Ids name points of `pr_rounded_points`, which only graphs with a hierarchy keep.
+    let hierarchy = g.hierarchy.is_some();
+    if want_path != PATH_NONE && hierarchy {
         g.round_paths();
-    } else if want_path == PathOut::Ids {
-        // Ids name points of `pr_rounded_points`, which only graphs with a hierarchy keep.
-        want_path = PathOut::Points;
     }
+    let out = match want_path {
+        PATH_NONE => PathOut::None,
+        PATH_IDS | PATH_JSON if hierarchy => PathOut::Ids,
+        _ => PathOut::Points,
+    };
     let summary = summarize_into(
         g,
         &from,
         &to,
         &route,
-        want_path,
+        out,
         (std::mem::take(&mut s.path), std::mem::take(&mut s.path_ids)),
     );
+    if let (PATH_JSON, Some(r)) = (want_path, &g.rounded) {
+        texts.write_path(
+            &r.points,
+            &summary.path_ids,
+            &summary.path,
+            &mut s.path_json,
+        );
+        m[meta::PATH_JSON_BYTES] = s.path_json.len() as f64;
+    }
     m[meta::METRES] = route.metres;
     m[meta::COST] = route.cost;
     m[meta::GATE_COUNT] = summary.gates.len() as f64;
@@ -509,11 +540,15 @@ fn many_into(
     max_settled: u32,
     objective: Option<Objective>,
 ) -> i32 {
-    let (Slot { graph: g, searcher }, objective) =
-        match query_slot(&mut s.graphs, handle, s.input.len() >= 2 * count, objective) {
-            Ok(x) => x,
-            Err(status) => return status,
-        };
+    let (
+        Slot {
+            graph: g, searcher, ..
+        },
+        objective,
+    ) = match query_slot(&mut s.graphs, handle, s.input.len() >= 2 * count, objective) {
+        Ok(x) => x,
+        Err(status) => return status,
+    };
     let source = match g.snap(from.0, from.1) {
         Some(a) => a,
         None => return STATUS_NO_SNAP,
@@ -578,11 +613,15 @@ fn table_into(
     objective: Option<Objective>,
 ) -> i32 {
     let points = 2 * (sources + targets);
-    let (Slot { graph: g, searcher }, objective) =
-        match query_slot(&mut s.graphs, handle, s.input.len() >= points, objective) {
-            Ok(x) => x,
-            Err(status) => return status,
-        };
+    let (
+        Slot {
+            graph: g, searcher, ..
+        },
+        objective,
+    ) = match query_slot(&mut s.graphs, handle, s.input.len() >= points, objective) {
+        Ok(x) => x,
+        Err(status) => return status,
+    };
     let mut snapped = s.input[..points]
         .chunks_exact(2)
         .map(|p| g.snap(p[0], p[1]));
@@ -635,6 +674,12 @@ pub extern "C" fn pr_result_path() -> *const f64 {
 #[no_mangle]
 pub extern "C" fn pr_result_path_ids() -> *const u32 {
     STATE.with(|s| s.borrow().path_ids.as_ptr())
+}
+
+/// The last route's path as JSON text (`PATH_JSON`); length in meta PATH_JSON_BYTES.
+#[no_mangle]
+pub extern "C" fn pr_result_path_json() -> *const u8 {
+    STATE.with(|s| s.borrow().path_json.as_ptr())
 }
 
 /// `[lat, lng]` of every path point id of graph `handle` as paths show them (`graph::Rounded`;

@@ -8,6 +8,7 @@ pub mod graph;
 pub mod hierarchy;
 pub mod landmarks;
 pub mod packing;
+pub mod path_json;
 pub mod search;
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 use crate::graph::{haversine_m, EdgeSpec, Graph};
 use crate::hierarchy::{earned_top_size, Hierarchy, TABLE_AFTER};
+use crate::path_json::{js_number, PointTexts};
 use crate::search::{
     point_id_count, round_coord, summarize, summarize_into, Objective, PathOut, Query, Route,
     Searcher, Status, NO_POINT,
@@ -621,6 +622,12 @@ fn path_ids_name_the_graph_points_a_path_passes() {
         (round_coord(lat), round_coord(lng))
     };
     let mut searcher = Searcher::new(ch.node_count());
+    let mut texts = PointTexts::default();
+    let number = |v: f64| {
+        let mut out = Vec::new();
+        js_number(v, &mut out);
+        String::from_utf8(out).unwrap()
+    };
     let (mut routes, mut graph_points) = (0, 0);
     for i in 0..400 {
         let (from, to) = (point(), point());
@@ -672,6 +679,18 @@ fn path_ids_name_the_graph_points_a_path_passes() {
                         assert_eq!(at, &sum.path[2 * k..2 * k + 2]);
                     }
                 }
+                // The JSON text from the ids is the points' text, from texts made or kept.
+                let pairs: Vec<String> = sum
+                    .path
+                    .chunks_exact(2)
+                    .map(|p| format!("[{},{}]", number(p[0]), number(p[1])))
+                    .collect();
+                let mut json = Vec::new();
+                texts.write_path(&r.points, &ids.path_ids, &ids.path, &mut json);
+                assert_eq!(
+                    String::from_utf8(json).unwrap(),
+                    format!("[{}]", pairs.join(","))
+                );
             }
         }
     }
@@ -681,4 +700,29 @@ fn path_ids_name_the_graph_points_a_path_passes() {
         routes,
         graph_points
     );
+}
+
+/// Numbers as JavaScript's JSON.stringify writes them (the expected texts are its output).
+#[test]
+fn js_numbers_are_what_json_stringify_writes() {
+    for (v, want) in [
+        (5.0, "5"),
+        (-0.0, "0"),
+        (0.1 + 0.2, "0.30000000000000004"),
+        (1e-7, "1e-7"),
+        (-2.5e-8, "-2.5e-8"),
+        (1e-6, "0.000001"),
+        (1.5e21, "1.5e+21"),
+        (1e21, "1e+21"),
+        (1e20, "100000000000000000000"),
+        (123.45678, "123.45678"),
+        (-33.00001, "-33.00001"),
+        (100.0, "100"),
+        (f64::NAN, "null"),
+        (f64::NEG_INFINITY, "null"),
+    ] {
+        let mut out = Vec::new();
+        js_number(v, &mut out);
+        assert_eq!(String::from_utf8(out).unwrap(), want, "{}", v);
+    }
 }
