@@ -323,9 +323,7 @@ pub extern "C" fn pr_snap(handle: i32, lat: f64, lng: f64) -> i32 {
 /// `closed` is the gate bitmask, `max_settled` the search budget (0 = unlimited), `objective`
 /// `OBJECTIVE_DISTANCE`, `OBJECTIVE_TIME` or `OBJECTIVE_RIVER` (then `default_speed_kmh` is the
 /// speed of edges without one; a river query also reads its block from `pr_input`, and leaves its
-/// figures behind `pr_result_river`). `want_path`: 0 none, 1 each point's coordinates and id, 2
-/// on a graph with a hierarchy ids only (see `PathOut::Ids`; elsewhere as 1). Returns a `STATUS_*`
-/// code.
+/// figures behind `pr_result_river`). `want_path` is one of `PATH_*`. Returns a `STATUS_*` code.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
 pub extern "C" fn pr_route(
@@ -438,7 +436,8 @@ fn route_into(
         out,
         (std::mem::take(&mut s.path), std::mem::take(&mut s.path_ids)),
     );
-    if let (PATH_JSON, Some(r)) = (want_path, &g.rounded) {
+    if let (PATH_JSON, PathOut::Ids, Some(r)) = (want_path, out, &g.rounded) {
+        // Ids only: `summary.path` holds the query's own ends.
         texts.write_path(
             &r.points,
             &summary.path_ids,
