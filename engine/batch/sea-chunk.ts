@@ -53,9 +53,10 @@ export function seaChunkLines(router: SeaRouter, chunk: SeaChunk): Uint8Array {
       continue;
     }
     try {
-      const data = router.plan({ ...request, from: f.point, to: t.point });
+      // JSON.stringify(plan(...)), with a path's text written by the router (SeaRouter.planJson).
+      const data = router.planJson({ ...request, from: f.point, to: t.point });
       // SeaRouteData's keys follow from and to, as in {from, to, ...data}.
-      text += `${head},"ok":true,"data":{"from":${f.json},"to":${t.json},${JSON.stringify(data).slice(1)}}\n`;
+      text += `${head},"ok":true,"data":{"from":${f.json},"to":${t.json},${data.slice(1)}}\n`;
     } catch (err) {
       if (!(err instanceof EngineError)) throw err;
       text += `${head},"ok":false,"error":${errorJson(err)}}\n`;
