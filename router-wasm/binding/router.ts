@@ -284,7 +284,7 @@ export class WasmRouter {
    * allocates one array instead of one per point (docs/routing-speed.md). Their paths' JSON the
    * router writes itself (`PATH.json`).
    */
-  private readonly shared = new Map<number, Array<PathPoint | null>>();
+  private readonly sharedPairs = new Map<number, Array<PathPoint | null>>();
 
   private constructor(private readonly x: Exports) {
     this.meta = this.f64(x.pr_result_meta(), 16);
@@ -377,8 +377,7 @@ export class WasmRouter {
     const status = x.pr_load_hierarchy(handle, ptr, bytes.length, ptr + bytes.length, pathBytes.length);
     x.pr_free(ptr, total);
     if (status !== 0) throw new Error(this.error());
-    const points = x.pr_point_id_count(handle);
-    this.shared.set(handle, new Array(points).fill(null));
+    this.sharedPairs.set(handle, new Array(x.pr_point_id_count(handle)).fill(null));
   }
 
   /** Whether graph `handle` answers distance queries with a hierarchy (else A*). */
@@ -421,7 +420,7 @@ export class WasmRouter {
   unload(handle: number): void {
     if (this.x.pr_unload(handle) !== 0) throw new Error(`no graph loaded under handle ${handle}`);
     this.graphs.delete(handle);
-    this.shared.delete(handle);
+    this.sharedPairs.delete(handle);
   }
 
   /** The graph behind a handle, or throws. */
@@ -506,6 +505,9 @@ export class WasmRouter {
   ): RawRoute {
     const x = this.x;
     if (objective.kind === "river") this.input(handle, 0, objective);
+    // Graphs with shared pairs (a hierarchy) report ids or the path's JSON; others their coordinates.
+    const shared = path ? this.sharedPairs.get(handle) : undefined;
+    const want = !path ? PATH.none : !shared ? PATH.points : path === "json" ? PATH.json : PATH.ids;
     const status = x.pr_route(
       handle,
       fromLat,
@@ -514,7 +516,7 @@ export class WasmRouter {
       toLng,
       closed >>> 0,
       maxSettled >>> 0,
-      !path ? PATH.none : !this.shared.has(handle) ? PATH.points : path === "json" ? PATH.json : PATH.ids,
+      want,
       ...objectiveArgs(objective),
     ) as Status;
     const m = this.metaView();
@@ -543,7 +545,6 @@ export class WasmRouter {
       // Pairs read straight out of linear memory (the next call reuses it): copying into a fresh
       // Float64Array first costs as much again in Bun (~4 us for 6 kB).
       const count = m[M.pathPoints]!;
-      const shared = this.shared.get(handle);
       if (!shared) {
         const pairs = latLngPairs(this.f64(x.pr_result_path(), count * 2));
         if (path === "json") out.pathJson = JSON.stringify(pairs);
