@@ -6,50 +6,68 @@
 
 use std::io::Write;
 
-/// Each graph point's `[lat,lng]` text (path point ids, `search::point_id_count`), made on first
-/// use.
+/// Each graph point's text (path point ids, `search::point_id_count`), made on first use.
 #[derive(Default)]
 pub struct PointTexts {
-    /// Offset of each id's text in `arena`, or `UNMADE`.
-    start: Vec<u32>,
-    len: Vec<u8>,
-    arena: Vec<u8>,
+    /// Per point, `,[lat,lng]` in the first bytes and its length in the last (0: not made yet,
+    /// `LONG`: longer than a slot, written afresh each time). A slot is copied whole, a constant
+    /// width that compiles to a few word moves; copying only the text's bytes called memcpy per
+    /// point, about a tenth of a route with path (docs/routing-speed.md).
+    slots: Vec<[u8; SLOT]>,
 }
 
-const UNMADE: u32 = u32::MAX;
+/// Bytes per slot: a path coordinate has at most 5 decimals (`search::round_coord`), so a
+/// point's text with its comma, `,[-89.99999,-179.99999]`, takes at most 23.
+const SLOT: usize = 24;
+const LONG: u8 = u8::MAX;
 
 impl PointTexts {
     /// Appends `[` + each point's `[lat,lng]` joined by `,` + `]` to `out`: point `ids[k]` at
     /// `points[2 * id]` (`graph::Rounded::points`), each `search::NO_POINT` taking the next pair of
     /// `ends` (the query's own ends, in path order).
     pub fn write_path(&mut self, points: &[f64], ids: &[u32], ends: &[f64], out: &mut Vec<u8>) {
-        if self.start.len() != points.len() / 2 {
-            *self = PointTexts {
-                start: vec![UNMADE; points.len() / 2],
-                len: vec![0; points.len() / 2],
-                arena: Vec::new(),
-            };
+        if self.slots.len() != points.len() / 2 {
+            self.slots = vec![[0; SLOT]; points.len() / 2];
         }
-        out.push(b'[');
+        let open = out.len();
+        out.reserve(ids.len() * SLOT + 2);
         let mut end = ends.chunks_exact(2);
-        for (k, &id) in ids.iter().enumerate() {
-            if k > 0 {
-                out.push(b',');
-            }
+        for &id in ids {
             let i = id as usize;
-            if i >= self.start.len() {
-                let pair = end.next().expect("a path's own ends are in `ends`");
-                write_pair(pair[0], pair[1], out);
-                continue;
+            let slot = match self.slots.get_mut(i) {
+                Some(slot) => slot,
+                None => {
+                    let pair = end.next().expect("a path's own ends are in `ends`");
+                    out.push(b',');
+                    write_pair(pair[0], pair[1], out);
+                    continue;
+                }
+            };
+            if slot[SLOT - 1] == 0 {
+                let mut text = vec![b','];
+                write_pair(points[2 * i], points[2 * i + 1], &mut text);
+                if text.len() < SLOT {
+                    slot[..text.len()].copy_from_slice(&text);
+                    slot[SLOT - 1] = text.len() as u8;
+                } else {
+                    slot[SLOT - 1] = LONG;
+                }
             }
-            if self.start[i] == UNMADE {
-                let at = self.arena.len();
-                write_pair(points[2 * i], points[2 * i + 1], &mut self.arena);
-                self.start[i] = at as u32;
-                self.len[i] = (self.arena.len() - at) as u8;
+            let len = slot[SLOT - 1];
+            if len == LONG {
+                out.push(b',');
+                write_pair(points[2 * i], points[2 * i + 1], out);
+            } else {
+                let at = out.len();
+                out.extend_from_slice(slot);
+                out.truncate(at + len as usize);
             }
-            let at = self.start[i] as usize;
-            out.extend_from_slice(&self.arena[at..at + self.len[i] as usize]);
+        }
+        // Every point went in after a comma: the path's opening bracket takes the first one's.
+        if out.len() == open {
+            out.push(b'[');
+        } else {
+            out[open] = b'[';
         }
         out.push(b']');
     }

@@ -726,3 +726,56 @@ fn js_numbers_are_what_json_stringify_writes() {
         assert_eq!(String::from_utf8(out).unwrap(), want, "{}", v);
     }
 }
+
+#[test]
+fn path_texts_of_any_length_are_json_stringify_pairs() {
+    // Points whose text fills a slot to its last byte (22 bytes and a comma), overflows it, is
+    // short, and the query's own ends (NO_POINT) between them; each point twice, made then kept.
+    let points = [
+        -89.99999,
+        -179.99999,
+        0.1 + 0.2,
+        -179.123456789012,
+        12.5,
+        3.0,
+        -89.99999,
+        -1179.99999,
+    ];
+    let ids = [0, NO_POINT, 1, 2, 3, 0, 1, NO_POINT, 2, 3];
+    let ends = [51.9, 4.1, -0.0, 1e-7];
+    let pair = |lat: f64, lng: f64| {
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        js_number(lat, &mut a);
+        js_number(lng, &mut b);
+        format!(
+            "[{},{}]",
+            String::from_utf8(a).unwrap(),
+            String::from_utf8(b).unwrap()
+        )
+    };
+    let mut end = ends.chunks_exact(2);
+    let want: Vec<String> = ids
+        .iter()
+        .map(|&id| match id {
+            NO_POINT => {
+                let e = end.next().unwrap();
+                pair(e[0], e[1])
+            }
+            i => pair(points[2 * i as usize], points[2 * i as usize + 1]),
+        })
+        .collect();
+    assert_eq!(pair(points[0], points[1]).len() + 1, 23);
+    assert!(pair(points[6], points[7]).len() + 1 > 23);
+    let mut texts = PointTexts::default();
+    for _ in 0..2 {
+        let mut out = b"xy".to_vec();
+        texts.write_path(&points, &ids, &ends, &mut out);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            format!("xy[{}]", want.join(","))
+        );
+    }
+    let mut out = Vec::new();
+    texts.write_path(&points, &[], &[], &mut out);
+    assert_eq!(out, b"[]");
+}
