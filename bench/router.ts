@@ -88,6 +88,11 @@ const rows: Array<[string, Times]> = [
   ["planSeaRoute, A* (path)", time(list, reps, (p) => astar.plan({ from: p.from, to: p.to, path: true }))],
   ["planSeaRoute (no path)", time(list, reps, (p) => router.plan({ from: p.from, to: p.to }))],
   ["planSeaRoute (path)", time(list, reps, (p) => router.plan({ from: p.from, to: p.to, path: true }))],
+  // What the API and the batch CLI serve: the plan as JSON text, its path written by the router.
+  [
+    "planSeaRoute as JSON (path)",
+    time(list, reps, (p) => router.planJson({ from: p.from, to: p.to, path: true })),
+  ],
   [
     "planSeaRoute (path + alternatives)",
     time(list, quick ? 1 : 3, (p) => router.plan({ ...p, path: true, alternatives: true })),
