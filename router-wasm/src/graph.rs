@@ -867,18 +867,21 @@ impl Graph {
             // The rings wrapped the globe (a point far from every lane): scan everything.
             scan(&self.grid_xyz, 0, &mut best);
         }
-        best.map(|(slot, c)| self.anchor(self.grid_point[slot], chord_to_arc(c) * EARTH_RADIUS_M))
+        best.map(|(slot, c)| self.anchor(slot, chord_to_arc(c) * EARTH_RADIUS_M))
     }
 
-    fn anchor(&self, id: u32, snap_m: f64) -> Anchor {
+    /// The anchor of grid slot `slot` (its point and unit vector as the snap read them).
+    fn anchor(&self, slot: usize, snap_m: f64) -> Anchor {
         let n = self.node_count();
+        let id = self.grid_point[slot];
+        let xyz = self.grid_xyz[slot];
         let i = id as usize;
         if i < n {
             return Anchor {
                 point: id,
                 lat: self.lat[i],
                 lng: self.lng[i],
-                xyz: self.xyz[i],
+                xyz,
                 snap_m,
                 links: vec![(id, 0.0)],
                 on_edge: None,
@@ -891,7 +894,7 @@ impl Graph {
             point: id,
             lat: self.geom[2 * k],
             lng: self.geom[2 * k + 1],
-            xyz: unit(self.geom[2 * k], self.geom[2 * k + 1]),
+            xyz,
             snap_m,
             links: vec![
                 (self.edge_from[e], off),
