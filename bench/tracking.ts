@@ -12,7 +12,8 @@
  * the first list page and their own no-op), which take the bytes the server keeps without copying
  * them: what serving costs apart from moving the body. The lane on-time share query runs once per
  * lane (what a lane's first lookup each minute pays). Then the same kinds of read over HTTP, from a
- * server process on the same file (measureOverHttp). With BENCH_POSTGRES_URL (an empty database,
+ * server process on the same file (measureOverHttp), with the server's CPU a request beside the
+ * rates (the clients share the machine's cores, so the rates' ratio also carries their cost). With BENCH_POSTGRES_URL (an empty database,
  * e.g. from scripts/postgres-temp.sh start) the same file is copied there (storage/copy.ts) and
  * measured again on PostgreSQL.
  */
@@ -404,24 +405,33 @@ async function measureOverHttp(): Promise<void> {
       ["list status + tag filter (50)", () => "/v1/containers?status=in_transit&tags=priority"],
       ["list page after 500 rows", () => `/v1/containers?cursor=${deepCursor}`],
     ];
-    const totals = rows.map(() => ({ requests: 0, seconds: 0 }));
+    const totals = rows.map(() => ({ requests: 0, seconds: 0, cpu: 0 }));
     for (const pass of [rows.map((_, k) => k), rows.map((_, k) => rows.length - 1 - k)]) {
       for (const k of pass) {
         const path = rows[k]![1];
         const url = (i: number) => `${base}${path(i)}`;
         await drive(url, init, { concurrency: 8, seconds: 0.5 });
+        const cpu0 = server.cpuSeconds();
         const r = await drive(url, init, { concurrency: 32, seconds: SECONDS });
+        const cpu1 = server.cpuSeconds();
         if (r.non2xx > 0) throw new Error(`${rows[k]![0]} over HTTP: ${r.non2xx} answers not 2xx`);
         totals[k]!.requests += r.requests;
         totals[k]!.seconds += r.requests / r.rps;
+        totals[k]!.cpu += cpu0 === null || cpu1 === null ? Number.NaN : cpu1 - cpu0;
       }
     }
     const rps = totals.map((t) => t.requests / t.seconds);
-    console.log("over HTTP (a server process, clients in this one)");
+    // Server CPU a request: what a read costs the server whatever the clients cost (they share this
+    // machine's cores); its ratio is the no-op's CPU over the read's.
+    const cpuUs = totals.map((t) => (t.cpu / t.requests) * 1e6);
+    console.log("over HTTP (a server process, clients in this one; server CPU from /proc, all threads)");
     for (const [k, [name]] of rows.entries()) {
       const ratio =
         k === 0 ? "(baseline)" : `ratio ${(rps[k]! / rps[0]!).toFixed(2)} of the no-op (goal 0.30)`;
-      console.log(`${name.padEnd(32)} ${rps[k]!.toFixed(0).padStart(8)} req/s  ${ratio}`);
+      const cpu = Number.isNaN(cpuUs[k]!)
+        ? ""
+        : `  server CPU ${cpuUs[k]!.toFixed(1)} us a request${k === 0 ? "" : ` (${(cpuUs[0]! / cpuUs[k]!).toFixed(2)} of the no-op's cost)`}`;
+      console.log(`${name.padEnd(32)} ${rps[k]!.toFixed(0).padStart(8)} req/s  ${ratio}${cpu}`);
     }
   } finally {
     server.stop();
