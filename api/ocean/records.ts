@@ -16,6 +16,7 @@ import type { Storage } from "../../storage/storage.ts";
 import type { StoredTimeline } from "../../storage/timelines.ts";
 import { PARKED_REASON } from "../../storage/trackings.ts";
 import { RenderedJson } from "../shared/envelopes.ts";
+import { type ProvenanceSubject, type ProvenanceTexts, provenance, provenanceJson } from "./provenance.ts";
 import type { SingleRead } from "./record-reads.ts";
 import type { VersionedCache } from "./versioned-cache.ts";
 
@@ -228,249 +229,6 @@ export function pushListItemJson(
   );
 }
 
-type Provenance = {
-  state: "resolved" | "contract_required" | "not_published" | "not_applicable" | "awaiting_carrier";
-  action: "supply_terms" | "wait" | "do_not_expect" | "none";
-  source: string | null;
-  confidence: number | null;
-  evidence: string;
-};
-
-function demurrageProvenance(
-  engine: TrackingEngine,
-  row: TrackedRow,
-  dem: Demurrage,
-  carrier: string,
-): Provenance {
-  const port = portName(engine, row.destinationUnlocode);
-  if (dem.stopped) {
-    return {
-      state: "not_applicable",
-      action: "none",
-      source: null,
-      confidence: null,
-      evidence: "The box has left the terminal: the clock stopped at gate-out.",
-    };
-  }
-  if (!dem.terms) {
-    return {
-      state: "contract_required",
-      action: "supply_terms",
-      source: null,
-      confidence: null,
-      evidence: `No free-time terms are on file for ${carrier} at ${port}.`,
-    };
-  }
-  if (!dem.lastFreeDay) {
-    return {
-      state: "awaiting_carrier",
-      action: "wait",
-      source: "terms",
-      confidence: null,
-      evidence: `Free time starts at discharge in ${port}, which ${carrier} has not reported yet.`,
-    };
-  }
-  const zoneKnown =
-    row.destinationUnlocode !== null && engine.places.timezone(row.destinationUnlocode) !== null;
-  return {
-    state: "resolved",
-    action: "none",
-    source: "terms",
-    confidence: zoneKnown ? 1 : 0.8,
-    evidence: `${dem.terms.freeDays} free days from discharge in ${port}: last free day ${dem.lastFreeDay}.`,
-  };
-}
-
-function lessorProvenance(row: TrackedRow): Provenance {
-  if (!row.ownerIsLessor) {
-    return {
-      state: "not_applicable",
-      action: "none",
-      source: "bic_registry",
-      confidence: row.equipmentOwner ? 1 : null,
-      evidence: row.equipmentOwner
-        ? `The box belongs to ${row.equipmentOwner}, not a leasing company.`
-        : "The box's owner is not a leasing company.",
-    };
-  }
-  if (row.equipmentLessor) {
-    return {
-      state: "resolved",
-      action: "none",
-      source: "lessor",
-      confidence: 1,
-      evidence: `${row.equipmentLessor} reports the lease${row.lesseeName ? ` to ${row.lesseeName}` : ""}.`,
-    };
-  }
-  return {
-    state: "not_published",
-    action: "do_not_expect",
-    source: "lessor",
-    confidence: null,
-    evidence: `${row.equipmentOwner ?? "The lessor"} does not publish lease data to us for this box.`,
-  };
-}
-
-function redeliveryProvenance(row: TrackedRow): Provenance {
-  if (!row.ownerIsLessor || !row.equipmentLessor) return { ...lessorProvenance(row) };
-  if (row.redeliveryDate) {
-    return {
-      state: "resolved",
-      action: "none",
-      source: "lessor",
-      confidence: 1,
-      evidence: `One-way lease: the empty goes back to ${row.redeliveryYard ?? row.redeliveryLocation}.`,
-    };
-  }
-  return {
-    state: "not_applicable",
-    action: "none",
-    source: "lessor",
-    confidence: 1,
-    evidence: `A ${row.lessorContractType ?? "term"} lease has no redelivery booked for this trip.`,
-  };
-}
-
-/** Why each enrichment field is filled or empty: one sentence each (docs/tracking.md lists the rules). */
-function provenance(
-  engine: TrackingEngine,
-  row: TrackedRow,
-  dem: Demurrage,
-  position: VesselPosition | null,
-): Record<string, Provenance> {
-  const carrier = row.carrierName ?? row.carrierCode ?? "the carrier";
-  const dest = portName(engine, row.destinationUnlocode);
-  return {
-    eta: row.eta
-      ? {
-          state: "resolved",
-          action: "none",
-          source: "carrier",
-          confidence: row.etaIsEstimated ? 0.7 : 1,
-          evidence: row.etaIsEstimated
-            ? `Latest ${carrier} estimate for arrival at ${dest}.`
-            : `Actual arrival at ${dest} reported by ${carrier}.`,
-        }
-      : {
-          state: "awaiting_carrier",
-          action: "wait",
-          source: "carrier",
-          confidence: null,
-          evidence: `${carrier} has not published an arrival time yet.`,
-        },
-    vessel_position: position
-      ? {
-          state: "resolved",
-          action: "none",
-          source: "ais",
-          confidence:
-            position.position_freshness === "live" ? 1 : position.position_freshness === "recent" ? 0.8 : 0.5,
-          evidence: `AIS fix of ${position.name ?? row.currentVesselName ?? "the carrying vessel"} ${position.position_age_hours ?? "?"} h ago (${position.position_freshness}).`,
-        }
-      : row.currentVesselImo
-        ? {
-            state: "awaiting_carrier",
-            action: "wait",
-            source: "ais",
-            confidence: null,
-            evidence: "No AIS fix received for the carrying vessel yet.",
-          }
-        : {
-            state: "not_applicable",
-            action: "none",
-            source: null,
-            confidence: null,
-            evidence: "The box is not aboard a vessel right now.",
-          },
-    customs_hold_reason: row.customsHoldSince
-      ? row.customsHoldReason
-        ? {
-            state: "resolved",
-            action: "none",
-            source: "carrier",
-            confidence: 1,
-            evidence: `${carrier} reported the hold with its reason.`,
-          }
-        : {
-            state: "not_published",
-            action: "do_not_expect",
-            source: "carrier",
-            confidence: null,
-            evidence: `${carrier} reported a hold without naming its reason.`,
-          }
-      : {
-          state: "not_applicable",
-          action: "none",
-          source: null,
-          confidence: null,
-          evidence: "No customs hold is active.",
-        },
-    // One rule per family, shared by the fields it explains.
-    ...same(
-      demurrageProvenance(engine, row, dem, carrier),
-      "demurrage_free_days_left",
-      "demurrage_last_free_day",
-      "demurrage_accrued_usd",
-    ),
-    ...same(
-      lessorProvenance(row),
-      "equipment_lessor",
-      "lessee_name",
-      "lessor_status",
-      "lessor_contract_number",
-      "lessor_contract_type",
-      "equipment_manufacturer",
-    ),
-    ...same(
-      redeliveryProvenance(row),
-      "redelivery_reference",
-      "redelivery_date",
-      "redelivery_location",
-      "redelivery_yard",
-    ),
-    ...same(
-      row.containerSize
-        ? {
-            state: "resolved",
-            action: "none",
-            source: "carrier",
-            confidence: 1,
-            evidence: "Derived from the ISO 6346 size-type code the carrier reported.",
-          }
-        : {
-            state: "awaiting_carrier",
-            action: "wait",
-            source: "carrier",
-            confidence: null,
-            evidence: "The carrier has not reported the size-type code yet.",
-          },
-      "container_size",
-      "iso_type_code",
-      "equipment_type",
-    ),
-    equipment_owner: row.equipmentOwner
-      ? {
-          state: "resolved",
-          action: "none",
-          source: "bic_registry",
-          confidence: 1,
-          evidence: `BIC owner prefix ${row.identifier.slice(0, 4)} is registered to ${row.equipmentOwner}.`,
-        }
-      : {
-          state: "not_published",
-          action: "do_not_expect",
-          source: "bic_registry",
-          confidence: null,
-          evidence: row.containerNumber
-            ? `Owner prefix ${row.containerNumber.slice(0, 4)} is not in the BIC registry we hold.`
-            : "No container number yet.",
-        },
-  };
-}
-
-const same = (entry: Provenance, ...fields: string[]): Record<string, Provenance> =>
-  Object.fromEntries(fields.map((f) => [f, entry]));
-
 /** Share of on-time arrivals (within a day of the first plan) on the lane; null under five voyages. */
 export type LaneConfidence = (row: TrackedRow) => Promise<number | null>;
 
@@ -496,6 +254,8 @@ export interface LookupSources {
   timelines: VersionedCache<Timeline>;
   /** Whole lookup records, keyed by the versions and the per-request fields they render (lookupRecordJson). */
   lookups: VersionedCache<RenderedJson>;
+  /** field_provenance texts by what they are written from (provenance.ts). */
+  provenance: ProvenanceTexts;
 }
 
 /**
@@ -583,7 +343,7 @@ async function lookupParts(
   const children = kids
     ? await Promise.all(kids.map(async (c) => ({ c, events: (await milestonesOf(t, c, "")).views })))
     : null;
-  const record = {
+  const head = {
     id: row.id,
     container_number: row.containerNumber,
     bl_number: row.blNumber,
@@ -625,16 +385,23 @@ async function lookupParts(
     last_updated_source: aisNewer ? "ais_vessel_position" : row.lastPolledAt ? "carrier_poll" : null,
     last_polled_at: row.lastPolledAt ?? row.addedAt,
     last_ais_fix_at: fixAt,
-    field_provenance: provenance(engine, row, dem, position),
-    demurrage_free_days_left: dem.freeDaysLeft,
-    ai_narrative: null,
   };
-  return { record, timeline };
+  // field_provenance sits between the two (provenance.ts), then the events.
+  const tail = { demurrage_free_days_left: dem.freeDaysLeft, ai_narrative: null };
+  const subject: ProvenanceSubject = {
+    row,
+    dem,
+    position,
+    dest: head.destination_name,
+    destZoneKnown:
+      row.destinationUnlocode !== null && engine.places.timezone(row.destinationUnlocode) !== null,
+  };
+  return { head, subject, tail, timeline };
 }
 
 export async function lookupRecord(t: LookupSources, row: TrackedRow) {
-  const { record, timeline } = await lookupParts(t, row);
-  return { ...record, events: timeline.views };
+  const { head, subject, tail, timeline } = await lookupParts(t, row);
+  return { ...head, field_provenance: provenance(subject), ...tail, events: timeline.views };
 }
 
 /**
@@ -651,10 +418,12 @@ export async function lookupRecordJson(
   const version = lookupVersion(row, inputs);
   const kept = t.lookups.get(row.id, version);
   if (kept) return kept;
-  const { record, timeline } = await lookupParts(t, row, inputs, stored);
+  const { head, subject, tail, timeline } = await lookupParts(t, row, inputs, stored);
   // One text: the response encodes it once (as UTF-8 pieces it was encoded twice and copied once
   // more, about 4 us and 9 kB of garbage a first read; bench/tracking.ts).
-  const rendered = new RenderedJson(`${JSON.stringify(record).slice(0, -1)},"events":${timeline.json}}`);
+  const rendered = new RenderedJson(
+    `${JSON.stringify(head).slice(0, -1)},"field_provenance":${provenanceJson(t.provenance, subject)},${JSON.stringify(tail).slice(1, -1)},"events":${timeline.json}}`,
+  );
   t.lookups.set(row.id, version, rendered);
   return rendered;
 }

@@ -12,6 +12,7 @@ import type { Storage } from "../../storage/storage.ts";
 import type { Config } from "../config.ts";
 import { positionStore, wakeups } from "../shared/cross-process.ts";
 import type { RenderedJson } from "../shared/envelopes.ts";
+import { ProvenanceTexts } from "./provenance.ts";
 import type { SingleRead } from "./record-reads.ts";
 import type { LaneConfidence, ListItem, Timeline } from "./records.ts";
 import { VersionedCache } from "./versioned-cache.ts";
@@ -35,6 +36,8 @@ export interface TrackingServices {
   timelines: VersionedCache<Timeline>;
   /** Whole lookup records (their milestones shared with timelines), checked the same way (records.ts). */
   lookups: VersionedCache<RenderedJson>;
+  /** Lookups' field_provenance texts by what each family's entry is written from (provenance.ts). */
+  provenance: ProvenanceTexts;
   /** List items' rendered text, checked against the record's version on every read (list-page.ts). */
   listItems: VersionedCache<ListItem>;
   /** Whole list pages free of per-request fields, checked against their rows' versions (list-page.ts). */
@@ -55,6 +58,11 @@ const PLACE_CACHE_MAX = 50_000;
  * ones read again and again stay; a scan through the fleet only costs its own renders.
  */
 export const TIMELINE_CACHE_MAX = 10_000;
+/**
+ * field_provenance texts a process keeps: a family's members for one set of values (a carrier and
+ * a destination, a vessel's fix at some hour, ...), at most about 1 kB each, so under 5 MB.
+ */
+export const PROVENANCE_TEXTS_MAX = 4_096;
 /**
  * Records whose list item a process keeps: about 1.5 kB of text and fields each, some 30 MB in
  * all; a dashboard's pages stay, a walk through the whole fleet only costs its own renders.
@@ -148,6 +156,7 @@ export async function trackingServices(
     timelines: new VersionedCache(TIMELINE_CACHE_MAX),
     // The record's text but its milestones (about 4 kB, twice once answered twice): some 80 MB at most.
     lookups: new VersionedCache(TIMELINE_CACHE_MAX),
+    provenance: new ProvenanceTexts(PROVENANCE_TEXTS_MAX),
     listItems: new VersionedCache(LIST_CACHE_MAX),
     listPages: new VersionedCache(PAGE_CACHE_MAX),
     // References to listPages' texts (a page kept under its keys is kept under the token too).
