@@ -37,7 +37,7 @@ type Value = string | number | boolean | null;
 interface Family {
   /** The record's fields this family's entry explains, in the order the record shows them. */
   fields: readonly string[];
-  /** Every value the entry is written from. */
+  /** Every value the entry is written from; always as many (they are a path in ProvenanceTexts). */
   values(s: ProvenanceSubject): Value[];
   entry(v: readonly Value[]): Provenance;
 }
@@ -82,7 +82,7 @@ function lessorEntry([isLessor, owner, lessor, lessee]: readonly Value[]): Prove
   };
 }
 
-const FAMILIES: readonly Family[] = [
+export const FAMILIES: readonly Family[] = [
   {
     fields: ["eta"],
     values: ({ row, dest }) => [carrierOf(row), dest, Boolean(row.eta), Boolean(row.etaIsEstimated)],
@@ -115,7 +115,7 @@ const FAMILIES: readonly Family[] = [
             p.name ?? row.currentVesselName ?? "the carrying vessel",
             p.position_age_hours ?? "?",
           ]
-        : [false, Boolean(row.currentVesselImo)],
+        : [false, Boolean(row.currentVesselImo), null, null],
     entry: ([fix, second, vessel, age]) => {
       if (fix) {
         return {
