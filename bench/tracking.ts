@@ -6,7 +6,7 @@
  * of the no-op. Every row runs in turns with the others (the machine's other load falls on all
  * alike); lookups run with their milestone cache on and off (the figures before it, in this run),
  * over the whole fleet and over hot records, list pages with their items' cache on and off. Even
- * records carry the milestones a refresh stores (table timelines); the "not stored" rows read odd
+ * records carry the milestones a refresh stores (tracked.milestones_*); the "not stored" rows read odd
  * ones, whose reads derive them from the events (records no refresh has rendered yet). Rows
  * read each body into an ArrayBuffer as a client would, except the "body as Blob" rows (hot lookups,
  * the first list page and their own no-op), which take the bytes the server keeps without copying
@@ -81,7 +81,7 @@ const insertRow = raw.prepare(
 const insertEvent = raw.prepare(
   "INSERT INTO carrier_events (tracked_id, event_id, payload, first_seen_at) VALUES (?, ?, ?, ?)",
 );
-const insertTimeline = raw.prepare("INSERT INTO timelines (tracked_id, of, json) VALUES (?, ?, ?)");
+const storeTimeline = raw.prepare("UPDATE tracked SET milestones_of = ?, milestones_json = ? WHERE id = ?");
 const { places } = platform.tracking.engine;
 const numbers: string[] = [];
 const ids: string[] = [];
@@ -125,7 +125,7 @@ raw.transaction(() => {
           number,
         ),
       );
-      insertTimeline.run(id, renderedFrom(places, number, ""), milestonesJson(current, places));
+      storeTimeline.run(renderedFrom(places, number, ""), milestonesJson(current, places), id);
     }
     numbers.push(number);
     ids.push(id);

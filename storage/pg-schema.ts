@@ -114,7 +114,6 @@ export const {
   tracked,
   carrierEvents,
   corrections,
-  timelines,
   outbox,
   shipmentUsage,
   webhookEndpoints,

@@ -141,6 +141,17 @@ export const tracked = sqliteTable(
      * milestones are cached per process under it (api/ocean/versioned-cache.ts).
      */
     version: integer("version").notNull().default(1),
+    /**
+     * The record's milestones as the spec's JSON array, rendered by the refresh that last wrote its
+     * root's events, so a read need not parse and derive them (storage/timelines.ts). `milestonesOf`
+     * names what else the rendering depends on (renderedFrom, ingest/tracking/timeline.ts); a reader
+     * whose record no longer matches it derives the milestones itself. An event added or corrected
+     * clears its tree's (events.ts). Columns of the row, not a table of their own: a first lookup
+     * reads them with the row instead of probing a second table (about a tenth of its server CPU,
+     * docs/tracking.md). Every other read of tracked rows leaves them out (TRACKED_ROW, trackings.ts).
+     */
+    milestonesOf: text("milestones_of"),
+    milestonesJson: text("milestones_json"),
   },
   (t) => [
     uniqueIndex("tracked_active_identifier")
@@ -182,20 +193,6 @@ export const carrierEvents = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.trackedId, t.eventId] })],
 );
-
-/**
- * A record's milestones as the spec's JSON array, rendered by the refresh that last wrote its
- * root's events, so a read need not parse and derive them. `of` names what else the rendering
- * depends on (renderedFrom, ingest/tracking/timeline.ts); a reader whose record no longer matches
- * it derives the milestones itself. An event added or corrected deletes its tree's rows (events.ts).
- */
-export const timelines = sqliteTable("timelines", {
-  trackedId: text("tracked_id")
-    .primaryKey()
-    .references(() => tracked.id, { onDelete: "cascade" }),
-  of: text("of").notNull(),
-  json: text("json").notNull(),
-});
 
 /** A carrier changed an event it had already sent under the same id: kept for audit. */
 export const corrections = sqliteTable(

@@ -1,5 +1,8 @@
-/** Records' stored milestone renderings (schema.ts `timelines`): written by a refresh, read by lookups. */
-import { eq, inArray, sql } from "drizzle-orm";
+/**
+ * Records' stored milestone renderings (the `milestones_*` columns of tracked rows, schema.ts):
+ * written by a refresh, read by lookups with their row (trackings.ts).
+ */
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "./database.ts";
 import type { Statement } from "./dialect.ts";
 import { perConnection, type Runner, type Tables } from "./runner.ts";
@@ -19,28 +22,30 @@ export interface Timelines {
 
 /** Read by a lookup of a record not served before. */
 const getStatement = perConnection(
-  (x): Statement<StoredTimeline[]> =>
+  (x): Statement<Array<{ of: string | null; json: string | null }>> =>
     x.dialect.statement("timeline_of_record", x.root, (db) =>
       db
-        .select({ of: x.t.timelines.of, json: x.t.timelines.json })
-        .from(x.t.timelines)
-        .where(eq(x.t.timelines.trackedId, sql.placeholder("trackedId"))),
+        .select({ of: x.t.tracked.milestonesOf, json: x.t.tracked.milestonesJson })
+        .from(x.t.tracked)
+        .where(eq(x.t.tracked.id, sql.placeholder("trackedId"))),
     ),
 );
 
 export class SqlTimelines implements Timelines {
   constructor(private readonly x: Runner) {}
-  get(trackedId: string): Promise<StoredTimeline | undefined> {
+  async get(trackedId: string): Promise<StoredTimeline | undefined> {
     const statement = getStatement(this.x);
-    return this.x.run(async (db) => (await statement.execute(db, { trackedId }))[0]);
+    const found = await this.x.run(async (db) => (await statement.execute(db, { trackedId }))[0]);
+    return found?.of == null || found.json == null ? undefined : { of: found.of, json: found.json };
   }
+  /** Not a write of the record (its version stays): the rendering follows from what the version covers. */
   put(trackedId: string, { of, json }: StoredTimeline): Promise<void> {
-    const { timelines } = this.x.t;
+    const { tracked } = this.x.t;
     return this.x.run(async (db) => {
       await db
-        .insert(timelines)
-        .values({ trackedId, of, json })
-        .onConflictDoUpdate({ target: timelines.trackedId, set: { of, json } });
+        .update(tracked)
+        .set({ milestonesOf: of, milestonesJson: json })
+        .where(eq(tracked.id, trackedId));
     });
   }
 }
@@ -51,7 +56,6 @@ export class SqlTimelines implements Timelines {
  * rendering.
  */
 export async function dropTreeTimelines(db: Db, t: Tables, rootId: string): Promise<void> {
-  const { timelines, tracked } = t;
-  const tree = db.select({ id: tracked.id }).from(tracked).where(treeOf(tracked, rootId));
-  await db.delete(timelines).where(inArray(timelines.trackedId, tree));
+  const { tracked } = t;
+  await db.update(tracked).set({ milestonesOf: null, milestonesJson: null }).where(treeOf(tracked, rootId));
 }

@@ -8,6 +8,7 @@ import {
   count,
   desc,
   eq,
+  getTableColumns,
   gt,
   inArray,
   isNotNull,
@@ -28,7 +29,8 @@ import { perConnection, type Runner } from "./runner.ts";
 import type { tracked } from "./schema.ts";
 import type { StoredTimeline } from "./timelines.ts";
 
-export type TrackedRow = typeof tracked.$inferSelect;
+/** A tracked row as every read but the single reads' takes it: without the stored milestones. */
+export type TrackedRow = Omit<typeof tracked.$inferSelect, "milestonesOf" | "milestonesJson">;
 export type NewTracked = typeof tracked.$inferInsert;
 
 /** Reason of a root archived because the carrier rejected its number's form (its charge refunded). */
@@ -148,6 +150,23 @@ export interface Lane {
 
 type Tracked = typeof tracked;
 
+type RowColumns = Omit<Tracked["_"]["columns"], "milestonesOf" | "milestonesJson">;
+const rowColumns = new WeakMap<Tracked, RowColumns>();
+
+/**
+ * The columns of a TrackedRow: every column of the table but the stored milestones (1-2 kB a
+ * record), which only the single reads take (schema.ts). One object per table (each dialect's).
+ */
+export function trackedRow(t: Tracked): RowColumns {
+  let columns = rowColumns.get(t);
+  if (!columns) {
+    const { milestonesOf: _of, milestonesJson: _json, ...rest } = getTableColumns(t);
+    columns = rest;
+    rowColumns.set(t, columns);
+  }
+  return columns;
+}
+
 /** The next version, written in the same statement as the change it marks (see schema.ts). */
 const nextVersion = (t: Tracked) => sql`${t.version} + 1`;
 
@@ -168,46 +187,40 @@ export const treeOf = (t: Tracked, rootId: string) => or(eq(t.id, rootId), eq(t.
 const activeBoxFilter = (t: Tracked, orgId: string) =>
   and(eq(t.orgId, orgId), isNull(t.archivedAt), isNotNull(t.containerNumber));
 
-/** Between a stored rendering's two texts in the single reads' column: neither JSON text holds a raw line break. */
-const RENDERING_SEPARATOR = "\n";
-
 /** A read by reference: the statement on the identifier column and the one on the container column. */
 type PerColumn<R> = readonly [byIdentifier: Statement<R[]>, byContainer: Statement<R[]>];
 
 /** A row with its stored milestones as the single reads' statements give them. */
 interface RenderedRow {
   row: TrackedRow;
-  rendering: string | null;
+  of: string | null;
+  json: string | null;
 }
 
 const recordRead = (r: RenderedRow | undefined): RecordRead | undefined => {
   if (!r) return undefined;
-  if (r.rendering === null) return { row: r.row, stored: null };
-  const cut = r.rendering.indexOf(RENDERING_SEPARATOR);
-  return { row: r.row, stored: { of: r.rendering.slice(0, cut), json: r.rendering.slice(cut + 1) } };
+  return { row: r.row, stored: r.of === null || r.json === null ? null : { of: r.of, json: r.json } };
 };
 
 /** The reads of every tracking request (ocean reads), prepared once: building the SQL cost more than running it. */
 function prepareReads(x: Runner) {
   const p = sql.placeholder;
-  const { tracked, freeTimeTerms, timelines } = x.t;
+  const { tracked, freeTimeTerms } = x.t;
+  const row = trackedRow(tracked);
   // 1 or 0 (both dialects' integers): an index probe (free_time_terms_org) in the key's statement.
   const orgHasTerms = sql<number>`case when exists (select 1 from ${freeTimeTerms} where ${freeTimeTerms.orgId} = ${tracked.orgId}) then 1 else 0 end`;
-  // One column, not two: each would be its own probe of the timelines table.
-  const rendering = sql<
-    string | null
-  >`(select ${timelines.of} || ${RENDERING_SEPARATOR} || ${timelines.json} from ${timelines} where ${timelines.trackedId} = ${tracked.id})`;
+  const rendered = { row, of: tracked.milestonesOf, json: tracked.milestonesJson };
   type Column = typeof tracked.identifier | typeof tracked.containerNumber;
   const own = and(eq(tracked.id, p("id")), eq(tracked.orgId, p("orgId")));
   const activeWhere = (column: Column) =>
     and(eq(tracked.orgId, p("orgId")), eq(column, p("identifier")), isNull(tracked.archivedAt));
-  const active = (column: Column) => (db: Db) => db.select().from(tracked).where(activeWhere(column));
+  const active = (column: Column) => (db: Db) => db.select(row).from(tracked).where(activeWhere(column));
   const activeRendered = (column: Column) => (db: Db) =>
-    db.select({ row: tracked, rendering }).from(tracked).where(activeWhere(column));
+    db.select(rendered).from(tracked).where(activeWhere(column));
   // Newest first: the (org_id, column, archived_at, ...) indexes give that order without a sort.
   const completed = (column: Column) => (db: Db) =>
     db
-      .select()
+      .select(row)
       .from(tracked)
       .where(
         and(
@@ -235,18 +248,18 @@ function prepareReads(x: Runner) {
     // No LIMIT: the id is the primary key, and a LIMIT bound as a parameter cost SQLite more than
     // the read itself (about 20 us a call, bench/tracking.ts).
     get: x.dialect.statement("trackings_get", x.root, (db) =>
-      db.select().from(tracked).where(own),
+      db.select(row).from(tracked).where(own),
     ) as Statement<TrackedRow[]>,
     // The poller's and the refresh's read (every carrier call starts with it).
     byId: x.dialect.statement("trackings_by_id", x.root, (db) =>
       db
-        .select()
+        .select(row)
         .from(tracked)
         .where(eq(tracked.id, p("id"))),
     ) as Statement<TrackedRow[]>,
     active: perColumn<TrackedRow>("trackings_active", active),
     readOwn: x.dialect.statement("trackings_read_own", x.root, (db) =>
-      db.select({ row: tracked, rendering }).from(tracked).where(own),
+      db.select(rendered).from(tracked).where(own),
     ) as Statement<RenderedRow[]>,
     rendered: perColumn<RenderedRow>("trackings_read_active", activeRendered),
     completed: perColumn<TrackedRow>("trackings_completed", completed),
@@ -260,7 +273,7 @@ function prepareReads(x: Runner) {
     ) as Statement<KeyRow[]>,
     children: x.dialect.statement("trackings_children", x.root, (db) =>
       db
-        .select()
+        .select(row)
         .from(tracked)
         .where(eq(tracked.parentId, p("parentId"))),
     ) as Statement<TrackedRow[]>,
@@ -314,14 +327,14 @@ export class SqlTrackings implements Trackings {
   private one(where: SQL | undefined, newest?: SQLiteColumn): Promise<TrackedRow | undefined> {
     const tracked = this.tracked;
     return this.x.run(async (db) => {
-      const q = db.select().from(tracked).where(where);
+      const q = db.select(trackedRow(tracked)).from(tracked).where(where);
       return (await (newest ? q.orderBy(desc(newest)) : q).limit(1))[0];
     });
   }
 
   private rows(where: SQL | undefined): Promise<TrackedRow[]> {
     const tracked = this.tracked;
-    return this.x.run((db) => db.select().from(tracked).where(where));
+    return this.x.run((db) => db.select(trackedRow(tracked)).from(tracked).where(where));
   }
 
   /** Every update of tracked rows: the version moves with the change (see schema.ts). */
@@ -416,7 +429,9 @@ export class SqlTrackings implements Trackings {
 
   insert(row: NewTracked): Promise<TrackedRow> {
     const tracked = this.tracked;
-    return this.x.run(async (db) => (await db.insert(tracked).values(row).returning())[0]!);
+    return this.x.run(
+      async (db) => (await db.insert(tracked).values(row).returning(trackedRow(tracked)))[0]!,
+    );
   }
 
   update(id: string, fields: Partial<TrackedRow>): Promise<void> {
@@ -504,7 +519,18 @@ export class SqlTrackings implements Trackings {
 
   list(orgId: string, filter: ListFilter): Promise<TrackedRow[]> {
     const tracked = this.tracked;
-    return listPage(this.x, tracked, "tracked", orgId, filter, this.tagConditions(filter));
+    return listPage<Tracked, TrackedRow>(
+      this.x,
+      tracked,
+      "tracked",
+      orgId,
+      filter,
+      this.tagConditions(filter),
+      {
+        shape: "rows",
+        columns: trackedRow(tracked),
+      },
+    );
   }
 
   listKeys(orgId: string, filter: ListFilter): Promise<PageKey[]> {
@@ -527,7 +553,7 @@ export class SqlTrackings implements Trackings {
     const tracked = this.tracked;
     return this.x.run((db) =>
       db
-        .select()
+        .select(trackedRow(tracked))
         .from(tracked)
         .where(activeBoxFilter(tracked, orgId))
         .orderBy(desc(tracked.updatedAt))

@@ -3,14 +3,14 @@
  * box's stored state with its new derivation, and its current events before and after the snapshot,
  * so re-applying the same snapshot raises nothing.
  */
-import type { tracked } from "../../storage/schema.ts";
+import type { TrackedRow } from "../../storage/trackings.ts";
 import type { DcsaEventLike } from "./dcsa.ts";
 import type { Demurrage, DemurragePhase } from "./demurrage.ts";
 import { remarksOf, scheduleDisruptions } from "./disruptions.ts";
 import { knownLocalFields } from "./local-time.ts";
 import { codeOf, type Derived, locationOf, type PlaceLookup, toMilestone } from "./timeline.ts";
 
-type Row = typeof tracked.$inferSelect;
+type Row = TrackedRow;
 
 export interface Raised {
   type: string;

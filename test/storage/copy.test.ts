@@ -261,7 +261,6 @@ const PARENT_FIRST: Array<[parent: string, child: string]> = [
   ["orgs", "tracked"],
   ["orgs", "free_time_terms"],
   ["tracked", "carrier_events"],
-  ["tracked", "timelines"],
   ["webhook_endpoints", "webhook_deliveries"],
   ["webhook_deliveries", "webhook_attempts"],
   ["sailings", "sailing_changes"],
