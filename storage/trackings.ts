@@ -157,7 +157,7 @@ const rowColumns = new WeakMap<Tracked, RowColumns>();
  * The columns of a TrackedRow: every column of the table but the stored milestones (1-2 kB a
  * record), which only the single reads take (schema.ts). One object per table (each dialect's).
  */
-export function trackedRow(t: Tracked): RowColumns {
+function trackedRow(t: Tracked): RowColumns {
   let columns = rowColumns.get(t);
   if (!columns) {
     const { milestonesOf: _of, milestonesJson: _json, ...rest } = getTableColumns(t);
