@@ -6,16 +6,16 @@
  * of the no-op. Every row runs in turns with the others (the machine's other load falls on all
  * alike); lookups run with their milestone cache on and off (the figures before it, in this run),
  * over the whole fleet and over hot records, list pages with their items' cache on and off. Even
- * records carry the milestones a refresh stores (tracked.milestones_*); the "not stored" rows read odd
- * ones, whose reads derive them from the events (records no refresh has rendered yet). Rows
+ * records carry the milestones a refresh stores (tracked.milestones_*); the "not stored" rows read
+ * odd ones, whose reads derive them from the events (records no refresh has rendered yet). Rows
  * read each body into an ArrayBuffer as a client would, except the "body as Blob" rows (hot lookups,
  * the first list page and their own no-op), which take the bytes the server keeps without copying
  * them: what serving costs apart from moving the body. The lane on-time share query runs once per
  * lane (what a lane's first lookup each minute pays). Then the same kinds of read over HTTP, from a
  * server process on the same file (measureOverHttp), with the server's CPU a request beside the
- * rates (the clients share the machine's cores, so the rates' ratio also carries their cost). With BENCH_POSTGRES_URL (an empty database,
- * e.g. from scripts/postgres-temp.sh start) the same file is copied there (storage/copy.ts) and
- * measured again on PostgreSQL.
+ * rates (the clients share the machine's cores, so the rates' ratio also carries their cost). With
+ * BENCH_POSTGRES_URL (an empty database, e.g. from scripts/postgres-temp.sh start) the same file is
+ * copied there (storage/copy.ts) and measured again on PostgreSQL.
  */
 import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";

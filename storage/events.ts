@@ -3,8 +3,7 @@ import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "./database.ts";
 import type { Statement } from "./dialect.ts";
 import { perConnection, type Runner } from "./runner.ts";
-import { dropTreeTimelines } from "./timelines.ts";
-import { bumpTreeVersion } from "./trackings.ts";
+import { treeEventsChanged } from "./trackings.ts";
 
 export interface StoredEvent {
   eventId: string;
@@ -145,11 +144,10 @@ export class SqlCarrierEvents implements CarrierEvents {
   }
   /**
    * An added or corrected event changes how the root and its boxes render: their versions move and
-   * their stored milestones go, in the event write's transaction (trackings.ts, timelines.ts).
+   * their stored milestones go, in the event write's transaction (trackings.ts).
    */
   private async treeChanged(db: Db, rootId: string): Promise<void> {
-    await bumpTreeVersion(db, this.x.t.tracked, rootId);
-    await dropTreeTimelines(db, this.x.t, rootId);
+    await treeEventsChanged(db, this.x.t.tracked, rootId);
   }
   deleteFor(trackedIds: readonly string[]): Promise<void> {
     const { carrierEvents, corrections } = this.x.t;

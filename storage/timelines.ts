@@ -3,10 +3,8 @@
  * written by a refresh, read by lookups with their row (trackings.ts).
  */
 import { eq, sql } from "drizzle-orm";
-import type { Db } from "./database.ts";
 import type { Statement } from "./dialect.ts";
-import { perConnection, type Runner, type Tables } from "./runner.ts";
-import { treeOf } from "./trackings.ts";
+import { perConnection, type Runner } from "./runner.ts";
 
 export interface StoredTimeline {
   /** What the rendering was made from besides the events (renderedFrom, ingest/tracking/timeline.ts). */
@@ -48,14 +46,4 @@ export class SqlTimelines implements Timelines {
         .where(eq(tracked.id, trackedId));
     });
   }
-}
-
-/**
- * Drops the stored renderings of a root and its boxes: they are rendered from the root's events.
- * Run it in the event write's transaction (events.ts), so no reader sees new events beside an old
- * rendering.
- */
-export async function dropTreeTimelines(db: Db, t: Tables, rootId: string): Promise<void> {
-  const { tracked } = t;
-  await db.update(tracked).set({ milestonesOf: null, milestonesJson: null }).where(treeOf(tracked, rootId));
 }

@@ -171,14 +171,15 @@ function trackedRow(t: Tracked): RowColumns {
 const nextVersion = (t: Tracked) => sql`${t.version} + 1`;
 
 /**
- * Moves the version of a root and its boxes: their milestones are read from the root's events, so
- * an event added or corrected changes how each of them renders. Run it in the event write's
- * transaction (events.ts).
+ * Moves the version of a root and its boxes and drops their stored milestones, in one statement:
+ * their milestones are read from the root's events, so an event added or corrected changes how
+ * each of them renders. Run it in the event write's transaction (events.ts), so no reader sees new
+ * events beside an old rendering.
  */
-export async function bumpTreeVersion(db: Db, t: Tracked, rootId: string): Promise<void> {
+export async function treeEventsChanged(db: Db, t: Tracked, rootId: string): Promise<void> {
   await db
     .update(t)
-    .set({ version: nextVersion(t) })
+    .set({ version: nextVersion(t), milestonesOf: null, milestonesJson: null })
     .where(treeOf(t, rootId));
 }
 
