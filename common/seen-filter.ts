@@ -52,6 +52,16 @@ export class SeenFilter {
     return false;
   }
 
+  /** True when `key` is remembered; changes nothing. */
+  has(key: string): boolean {
+    const slots = this.slots;
+    if (slots.length === 0) return false;
+    const h = hash32(key);
+    const first = firstSlot(h, slots.length);
+    for (let i = first; i < first + WAYS; i++) if (slots[i] === h) return true;
+    return false;
+  }
+
   /** Forgets every key and sizes the table for `capacity`. */
   resize(capacity: number): void {
     this.slots = new Uint32Array(slotCount(capacity));

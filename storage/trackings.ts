@@ -61,10 +61,14 @@ export interface RecordKey {
   orgHasTerms: boolean;
 }
 
-/** A single read's record: its row, with the milestones its last refresh stored (Timelines.get) if any. */
+/**
+ * A single read's record: its row, with the milestones its last refresh stored (Timelines.get) if
+ * any, and whether its organisation has free-time terms on file (as RecordKey.orgHasTerms).
+ */
 export interface RecordRead {
   row: TrackedRow;
   stored: StoredTimeline | null;
+  orgHasTerms: boolean;
 }
 
 export interface Trackings {
@@ -196,11 +200,16 @@ interface RenderedRow {
   row: TrackedRow;
   of: string | null;
   json: string | null;
+  orgHasTerms: number | string;
 }
+
+/** The statements' orgHasTerms: an integer, which a driver may hand over as text. */
+const hasTerms = (r: { orgHasTerms: number | string }) => Number(r.orgHasTerms) === 1;
 
 const recordRead = (r: RenderedRow | undefined): RecordRead | undefined => {
   if (!r) return undefined;
-  return { row: r.row, stored: r.of === null || r.json === null ? null : { of: r.of, json: r.json } };
+  const stored = r.of === null || r.json === null ? null : { of: r.of, json: r.json };
+  return { row: r.row, stored, orgHasTerms: hasTerms(r) };
 };
 
 /** The reads of every tracking request (ocean reads), prepared once: building the SQL cost more than running it. */
@@ -208,9 +217,10 @@ function prepareReads(x: Runner) {
   const p = sql.placeholder;
   const { tracked, freeTimeTerms } = x.t;
   const row = trackedRow(tracked);
-  // 1 or 0 (both dialects' integers): an index probe (free_time_terms_org) in the key's statement.
+  // 1 or 0 (both dialects' integers): an index probe (free_time_terms_org) in the key's and the
+  // row's statement.
   const orgHasTerms = sql<number>`case when exists (select 1 from ${freeTimeTerms} where ${freeTimeTerms.orgId} = ${tracked.orgId}) then 1 else 0 end`;
-  const rendered = { row, of: tracked.milestonesOf, json: tracked.milestonesJson };
+  const rendered = { row, of: tracked.milestonesOf, json: tracked.milestonesJson, orgHasTerms };
   type Column = typeof tracked.identifier | typeof tracked.containerNumber;
   const own = and(eq(tracked.id, p("id")), eq(tracked.orgId, p("orgId")));
   const activeWhere = (column: Column) =>
@@ -308,7 +318,7 @@ interface KeyRow {
 }
 
 const recordKey = (k: KeyRow | undefined): RecordKey | undefined =>
-  k ? { id: k.id, version: k.version, orgHasTerms: Number(k.orgHasTerms) === 1 } : undefined;
+  k ? { id: k.id, version: k.version, orgHasTerms: hasTerms(k) } : undefined;
 type Reads = ReturnType<typeof prepareReads>;
 
 const readsFor = perConnection(prepareReads);

@@ -1,19 +1,20 @@
 /**
  * Tracked rows as the single reads (lookup, read by UUID) take them. On SQLite a read answered
  * while the database's change token (Storage.changeToken) stays what it was is answered again
- * without a statement. Otherwise a record the process has served before is checked by its key
- * (id, version), read from an index alone, and answered from the row kept under that key; it is
- * read whole only when its version moved. Every write to a row moves its version in the same
- * statement (storage/trackings.ts), so a row kept under the version read now is the row as it is
- * now, whichever process wrote it. A record not served before is read whole at once, with the
- * milestones its last refresh stored (one statement, not three). A cache of capacity 0 reads
- * whole every time.
+ * without a statement (a name read for the first time takes no token: it would not be kept).
+ * Otherwise a record the process has served before is checked by its key (id, version), read from
+ * an index alone, and answered from the row kept under that key; it is read whole only when its
+ * version moved. Every write to a row moves its version in the same statement
+ * (storage/trackings.ts), so a row kept under the version read now is the row as it is now,
+ * whichever process wrote it. A record not served before is read whole at once, with the
+ * milestones its last refresh stored and whether its organisation has terms, in one statement. A
+ * cache of capacity 0 reads whole every time.
  */
 import type { FreeTimeTerms } from "../../ingest/tracking/demurrage.ts";
 import type { TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { StoredTimeline } from "../../storage/timelines.ts";
-import type { RecordKey } from "../../storage/trackings.ts";
+import type { RecordKey, RecordRead } from "../../storage/trackings.ts";
 import type { VersionedCache } from "./versioned-cache.ts";
 
 export interface RowSources {
@@ -42,12 +43,21 @@ const NO_TERMS: readonly FreeTimeTerms[] = Object.freeze([]);
 
 const termsOf = (key: RecordKey | undefined) => (key && !key.orgHasTerms ? NO_TERMS : undefined);
 
-/** Shared by every request that reads it until its version moves: frozen, so no reader changes it. */
-function keep(t: RowSources, name: string, version: string, row: TrackedRow): TrackedRow {
+/**
+ * Shared by every request that reads it until its version moves: frozen, so no reader changes it.
+ * A name read the first time is not kept (VersionedCache.wants): its row is neither frozen nor
+ * keyed.
+ */
+function keep(t: RowSources, name: string, version: () => string, row: TrackedRow): TrackedRow {
+  if (!t.rows.wants(name)) return row;
   const frozen = Object.freeze(row);
-  t.rows.set(name, version, frozen);
+  t.rows.set(name, version(), frozen);
   return frozen;
 }
+
+/** The read's terms when its statement said there are none: no terms statement for it. */
+const termsOfRead = (read: RecordRead): readonly FreeTimeTerms[] | undefined =>
+  read.orgHasTerms ? undefined : NO_TERMS;
 
 /** The organisation's terms as of the token: one statement per organisation while nothing is written. */
 async function termsUnder(t: RowSources, orgId: string, token: string): Promise<readonly FreeTimeTerms[]> {
@@ -68,6 +78,14 @@ async function unchanged(
   name: string,
   answer: () => Promise<SingleRead | undefined>,
 ): Promise<SingleRead | undefined> {
+  // A name read the first time is not kept, so its read needs no token: only terms to read take
+  // one (after the row: terms written since are read, never older ones).
+  if (!t.reads.wants(name)) {
+    const fresh = await answer();
+    if (!fresh || fresh.terms) return fresh;
+    const token = t.storage.changeToken();
+    return token === null ? fresh : { ...fresh, terms: await termsUnder(t, fresh.row.orgId, token) };
+  }
   const token = t.storage.changeToken();
   if (token === null) return answer();
   const kept = t.reads.get(name, token);
@@ -78,7 +96,8 @@ async function unchanged(
   // runs no terms statement (it was one of a hot read's two, bench/tracking.ts). The stored
   // milestones are not kept here: the rendering made from them is (records.ts).
   const terms = fresh.terms ?? (await termsUnder(t, fresh.row.orgId, token));
-  t.reads.set(name, token, { row: fresh.row, terms });
+  // Frozen here too: a row read once (keep) is not, and the filters of two caches may disagree.
+  t.reads.set(name, token, { row: Object.freeze(fresh.row), terms });
   return { ...fresh, terms };
 }
 
@@ -96,17 +115,17 @@ async function activeByKey(
   identifier: string,
   name: string,
 ): Promise<SingleRead | undefined> {
-  const whole = async (key?: RecordKey) => {
+  const whole = async () => {
     const found = await t.engine.readActive(orgId, identifier);
     if (!found) return undefined;
-    const row = keep(t, name, `${found.row.version}|${found.row.id}`, found.row);
-    return { row, terms: termsOf(key), stored: found.stored };
+    const row = keep(t, name, () => `${found.row.version}|${found.row.id}`, found.row);
+    return { row, terms: termsOfRead(found), stored: found.stored };
   };
   if (!t.rows.has(name)) return whole();
   const key = await t.storage.trackings.firstActiveKey(orgId, identifier);
   if (!key) return undefined;
   const row = t.rows.get(name, `${key.version}|${key.id}`);
-  return row ? { row, terms: termsOf(key) } : whole(key);
+  return row ? { row, terms: termsOf(key) } : whole();
 }
 
 /** engine.get's answer: the organisation's record of that id (another organisation's reads as absent). */
@@ -117,12 +136,12 @@ export function ownRow(t: RowSources, orgId: string, id: string): Promise<Single
 }
 
 async function ownByKey(t: RowSources, orgId: string, id: string): Promise<SingleRead | undefined> {
-  const whole = async (key?: RecordKey) => {
+  const whole = async () => {
     const found = await t.engine.readOwn(orgId, id);
     return (
       found && {
-        row: keep(t, id, String(found.row.version), found.row),
-        terms: termsOf(key),
+        row: keep(t, id, () => String(found.row.version), found.row),
+        terms: termsOfRead(found),
         stored: found.stored,
       }
     );
@@ -131,5 +150,5 @@ async function ownByKey(t: RowSources, orgId: string, id: string): Promise<Singl
   const key = await t.storage.trackings.keyOf(orgId, id);
   if (!key) return undefined;
   const row = t.rows.get(id, String(key.version));
-  return row ? { row, terms: termsOf(key) } : whole(key);
+  return row ? { row, terms: termsOf(key) } : whole();
 }

@@ -275,6 +275,7 @@ async function milestonesOf(
   parkedBoxes: string,
   stored?: StoredTimeline | null,
 ): Promise<Timeline> {
+  if (!t.timelines.wants(r.id)) return new Timeline(await t.engine.milestonesJson(r, parkedBoxes, stored));
   const version = timelineVersion(r, parkedBoxes);
   const cached = t.timelines.get(r.id, version);
   if (cached) return cached;
@@ -407,7 +408,8 @@ export async function lookupRecord(t: LookupSources, row: TrackedRow) {
 /**
  * The lookup record as JSON text, byte for byte JSON.stringify(lookupRecord(...)): the whole text
  * from the cache while nothing it renders moved (lookupVersion), else rendered with the milestones'
- * text from their cache, so only the per-request fields are serialised. The read may carry the
+ * text from their cache, so only the per-request fields are serialised. A record read for the first
+ * time skips both caches' keys (it would not be kept, VersionedCache.wants). The read may carry the
  * organisation's terms and the row's stored milestones (record-reads.ts): neither is read again.
  */
 export async function lookupRecordJson(
@@ -415,8 +417,8 @@ export async function lookupRecordJson(
   { row, terms, stored }: SingleRead,
 ): Promise<RenderedJson> {
   const inputs = await lookupInputs(t, row, terms);
-  const version = lookupVersion(row, inputs);
-  const kept = t.lookups.get(row.id, version);
+  const version = t.lookups.wants(row.id) ? lookupVersion(row, inputs) : null;
+  const kept = version === null ? undefined : t.lookups.get(row.id, version);
   if (kept) return kept;
   const { head, subject, tail, timeline } = await lookupParts(t, row, inputs, stored);
   // One text: the response encodes it once (as UTF-8 pieces it was encoded twice and copied once
@@ -424,6 +426,6 @@ export async function lookupRecordJson(
   const rendered = new RenderedJson(
     `${JSON.stringify(head).slice(0, -1)},"field_provenance":${provenanceJson(t.provenance, subject)},${JSON.stringify(tail).slice(1, -1)},"events":${timeline.json}}`,
   );
-  t.lookups.set(row.id, version, rendered);
+  if (version !== null) t.lookups.set(row.id, version, rendered);
   return rendered;
 }

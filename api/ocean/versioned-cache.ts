@@ -34,6 +34,17 @@ export class VersionedCache<T> {
     return this.entries.has(id);
   }
 
+  /**
+   * Whether a value for `id` would be stored now (see set), or one is: false on the id's first offer,
+   * which this remembers as set would. A caller told false skips building the version and the
+   * value's sharing (a first read through the fleet pays for neither).
+   */
+  wants(id: string): boolean {
+    if (this.entries.has(id) || this.seen.has(id)) return true;
+    this.seen.take(id);
+    return false;
+  }
+
   /** The value stored for `id` under exactly this version, or undefined. */
   get(id: string, version: string): T | undefined {
     // Another version is no read of this one: it stays where it was in the order.

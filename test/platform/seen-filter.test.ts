@@ -1,6 +1,6 @@
 /**
  * common/seen-filter.ts: while no bucket holds more than its four keys it answers as an exact set of
- * the keys offered once (and not taken since); keys beyond a bucket's four only forget others, and
+ * the keys offered once (and not taken since), has() without changing it; keys beyond a bucket's four only forget others, and
  * a working set read in turn is never starved; it remembers most of as many keys as its capacity
  * says; capacity 0 remembers nothing.
  */
@@ -10,7 +10,7 @@ import { bucketOf, hash32, SeenFilter, slotCount } from "../../common/seen-filte
 
 const WAYS = 4;
 
-test("with at most four keys a bucket, take() answers as an exact set of keys offered once", () => {
+test("with at most four keys a bucket, take() and has() answer as an exact set of keys offered once", () => {
   fc.assert(
     fc.property(
       fc.integer({ min: 1, max: 16 }),
@@ -32,6 +32,8 @@ test("with at most four keys a bucket, take() answers as an exact set of keys of
           const seen = model.has(key);
           if (seen) model.delete(key);
           else model.add(key);
+          // has() answers the same and changes nothing: take() still does.
+          expect(filter.has(key)).toBe(seen);
           expect(filter.take(key)).toBe(seen);
         }
       },

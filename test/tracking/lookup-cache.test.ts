@@ -325,3 +325,28 @@ test("the cache stores an id from its second offer on, keeps at most its bound, 
   offerTwice("e", "v1", 5);
   expect(cache.size).toBe(0);
 });
+
+test("a cache asked wants() before each offer stores what one offered every value stores", () => {
+  const ids = ["a", "b", "c", "d", "e", "f"];
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 4 }),
+      fc.array(fc.tuple(fc.constantFrom(...ids), fc.constantFrom("v1", "v2"), fc.nat()), { maxLength: 60 }),
+      (capacity, offers) => {
+        const asked = new VersionedCache<number>(capacity);
+        const offered = new VersionedCache<number>(capacity);
+        let skipped = 0;
+        for (const [id, version, value] of offers) {
+          offered.set(id, version, value);
+          if (asked.wants(id)) asked.set(id, version, value);
+          else skipped++;
+        }
+        // The first offer of an id is never stored, so a cache told no there skips nothing it keeps.
+        for (const id of ids)
+          for (const version of ["v1", "v2"]) expect(asked.get(id, version)).toBe(offered.get(id, version));
+        expect(asked.size).toBe(offered.size);
+        if (capacity > 0) expect(skipped).toBeGreaterThanOrEqual(Math.min(1, offers.length));
+      },
+    ),
+  );
+});

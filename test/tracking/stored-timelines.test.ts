@@ -76,26 +76,41 @@ async function expectStoredAsDerived(orgId: string): Promise<number> {
 
 /**
  * The single reads' one statement (readOwn, readFirstActive) gives each record of the organisation
- * as the separate reads do: the row, and its stored rendering or null. Another organisation reads
- * none of them. Returns how many carried a stored rendering.
+ * as the separate reads do: the row, its stored rendering or null, and whether the organisation
+ * has free-time terms, both without terms and with one on file for the while. Another organisation
+ * reads none of them. Returns how many carried a stored rendering.
  */
 async function expectReadsAsParts(orgId: string): Promise<number> {
-  const { trackings, timelines } = w.p.storage;
+  const { trackings, timelines, terms } = w.p.storage;
+  expect(await terms.forOrg(orgId)).toEqual([]);
   let withRendering = 0;
-  for (const row of await rowsOf(orgId)) {
-    const stored = (await timelines.get(row.id)) ?? null;
-    if (stored) withRendering++;
-    expect(await trackings.readOwn(orgId, row.id)).toEqual({ row, stored });
-    expect(await trackings.readOwn(crypto.randomUUID(), row.id)).toBeUndefined();
-    for (const name of [row.identifier, row.containerNumber]) {
-      if (!name) continue;
-      const first = await trackings.firstActiveCarrying(orgId, name);
-      const firstStored = first ? ((await timelines.get(first.id)) ?? null) : null;
-      expect(await trackings.readFirstActive(orgId, name)).toEqual(
-        first && { row: first, stored: firstStored },
-      );
-      expect(await trackings.readFirstActive(crypto.randomUUID(), name)).toBeUndefined();
+  for (const orgHasTerms of [false, true]) {
+    const term = { id: crypto.randomUUID(), orgId, carrierCode: null, portUnlocode: null, equipment: null };
+    if (orgHasTerms) {
+      await terms.add({
+        ...term,
+        freeDays: 4,
+        dailyRateUsd: 90,
+        createdAt: new Date(w.clock.t).toISOString(),
+      });
     }
+    withRendering = 0;
+    for (const row of await rowsOf(orgId)) {
+      const stored = (await timelines.get(row.id)) ?? null;
+      if (stored) withRendering++;
+      expect(await trackings.readOwn(orgId, row.id)).toEqual({ row, stored, orgHasTerms });
+      expect(await trackings.readOwn(crypto.randomUUID(), row.id)).toBeUndefined();
+      for (const name of [row.identifier, row.containerNumber]) {
+        if (!name) continue;
+        const first = await trackings.firstActiveCarrying(orgId, name);
+        const firstStored = first ? ((await timelines.get(first.id)) ?? null) : null;
+        expect(await trackings.readFirstActive(orgId, name)).toEqual(
+          first && { row: first, stored: firstStored, orgHasTerms },
+        );
+        expect(await trackings.readFirstActive(crypto.randomUUID(), name)).toBeUndefined();
+      }
+    }
+    if (orgHasTerms) expect(await terms.remove(orgId, term.id)).toBe(true);
   }
   return withRendering;
 }
