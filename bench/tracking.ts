@@ -35,13 +35,7 @@ import { checkDigit } from "../ingest/iso6346.ts";
 import { simulateVoyage, visibleEvents } from "../ingest/sandbox/simulate.ts";
 import { loadWorld } from "../ingest/sandbox/world.ts";
 import type { TrackedRow } from "../ingest/tracking/engine.ts";
-import {
-  currentEvents,
-  derive,
-  eventsForContainer,
-  milestonesJson,
-  renderedFrom,
-} from "../ingest/tracking/timeline.ts";
+import { currentEvents, derive, eventsForContainer, renderForStore } from "../ingest/tracking/timeline.ts";
 import { copySqliteToPostgres } from "../storage/copy.ts";
 import { startServer } from "./http.ts";
 import { drive } from "./http-driver.ts";
@@ -125,7 +119,8 @@ raw.transaction(() => {
           number,
         ),
       );
-      storeTimeline.run(renderedFrom(places, number, ""), milestonesJson(current, places), id);
+      const { of, json } = renderForStore(current, places, number, "");
+      storeTimeline.run(of, json, id);
     }
     numbers.push(number);
     ids.push(id);

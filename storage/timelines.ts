@@ -7,7 +7,7 @@ import type { Statement } from "./dialect.ts";
 import { perConnection, type Runner } from "./runner.ts";
 
 export interface StoredTimeline {
-  /** What the rendering was made from besides the events (renderedFrom, ingest/tracking/timeline.ts). */
+  /** What the rendering was made from besides the events (renderForStore, ingest/tracking/timeline.ts). */
   of: string;
   json: string;
 }

@@ -100,7 +100,6 @@ export async function trackingServices(
   const places: PlaceLookup = {
     timezone: (locode) => place(locode)?.timezone ?? null,
     name: (locode) => place(locode)?.name ?? null,
-    build: locations.buildId,
   };
   const connectors = new Map<string, CarrierConnector>(
     config.carriers.map((c) => [c.scac, new DcsaConnector({ now, ...c })]),

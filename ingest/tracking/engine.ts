@@ -48,7 +48,8 @@ import {
   type PlaceLookup,
   parkedList,
   recordFirstPlans,
-  renderedFrom,
+  renderForStore,
+  storedFits,
 } from "./timeline.ts";
 
 export type { TrackedRow };
@@ -396,7 +397,7 @@ export class TrackingEngine {
 
   /**
    * timeline(row) as the spec's milestones, JSON: the rendering the last refresh stored while it
-   * still matches the record (renderedFrom), else derived now. `parkedBoxes`: parkedList of a B/L's
+   * still fits the record (storedFits), else derived now. `parkedBoxes`: parkedList of a B/L's
    * or booking's parked boxes ("" for a box). `stored`: the stored rendering when the caller read it
    * with the row (RecordRead), null when there is none; read here when not given.
    */
@@ -407,7 +408,7 @@ export class TrackingEngine {
   ): Promise<string> {
     if (row.archivedReason === PARKED_REASON) return "[]";
     const kept = stored === undefined ? await this.deps.storage.timelines.get(row.id) : stored;
-    if (kept?.of === renderedFrom(this.places, row.containerNumber, parkedBoxes)) return kept.json;
+    if (kept && storedFits(kept.of, this.places, row.containerNumber, parkedBoxes)) return kept.json;
     return milestonesJson(await this.timeline(row), this.places);
   }
 
@@ -741,10 +742,12 @@ export class TrackingEngine {
         // After the events were written (which dropped the tree's renderings): what a lookup of
         // this record reads instead of deriving it (milestonesJson). Most polls find nothing new:
         // the same rendering is then stored already and not written again.
-        const rendered = {
-          of: renderedFrom(this.deps.places, row.containerNumber, isRootOfMany ? parkedList(parked) : ""),
-          json: milestonesJson(current, this.deps.places),
-        };
+        const rendered = renderForStore(
+          current,
+          this.deps.places,
+          row.containerNumber,
+          isRootOfMany ? parkedList(parked) : "",
+        );
         const kept = await tx.timelines.get(row.id);
         if (kept?.of !== rendered.of || kept.json !== rendered.json) await tx.timelines.put(row.id, rendered);
       }

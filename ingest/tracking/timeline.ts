@@ -219,12 +219,11 @@ function labelOf(e: DcsaEventLike, placeName: (locode: string) => string | null)
   return words;
 }
 
+/** Port names and zones; a stored rendering names each answer it used (renderForStore). */
 export interface PlaceLookup {
   /** IANA zone of a UN/LOCODE, null when unknown (the timeline then leaves local time null). */
   timezone(locode: string): string | null;
   name(locode: string): string | null;
-  /** The build the names and zones come from: a stored rendering names it (renderedFrom). */
-  readonly build: string;
 }
 
 export function toMilestone(e: DcsaEventLike, places: PlaceLookup): Milestone {
@@ -277,18 +276,92 @@ export function parkedList(boxes: Iterable<string | null>): string {
     .join(",");
 }
 
+/** A place answer a rendering used: "n" a name, "z" a zone, of that code. */
+type Answer = [kind: "n" | "z", locode: string, answer: string | null];
+
 /**
- * What a record's stored milestones were rendered from besides its root's events (an event write
- * drops the tree's renderings instead): the places' build, the record's box (a box shows its own
- * equipment events) and, for a B/L or booking, its parked boxes (whose equipment events it leaves
- * out). A reader whose record names something else derives the milestones itself.
+ * A record's milestones (milestonesJson) as a refresh stores them, with what they were rendered
+ * from besides its root's events (an event write drops the tree's renderings instead): `of` holds
+ * every place answer the rendering used (each name and zone it looked up), then the record's box (a
+ * box shows its own equipment events) and, for a B/L or booking, its parked boxes (whose equipment
+ * events it leaves out). The answers, not the data build's id: a new build that names and zones
+ * those ports alike leaves the rendering valid, where naming the build made every stored rendering
+ * stale at once (each lookup derived its milestones until the record's next poll, hours later).
  */
-export function renderedFrom(
+export function renderForStore(
+  current: readonly DcsaEventLike[],
   places: PlaceLookup,
   containerNumber: string | null,
   parkedBoxes: string,
-): string {
-  return JSON.stringify([places.build, containerNumber, parkedBoxes]);
+): { of: string; json: string } {
+  const used: Answer[] = [];
+  const seen = new Set<string>();
+  const note = (kind: Answer[0], locode: string, answer: string | null) => {
+    if (seen.has(kind + locode)) return answer;
+    seen.add(kind + locode);
+    used.push([kind, locode, answer]);
+    return answer;
+  };
+  const json = milestonesJson(current, {
+    name: (locode) => note("n", locode, places.name(locode)),
+    timezone: (locode) => note("z", locode, places.timezone(locode)),
+  });
+  return { of: `${JSON.stringify(used)}\n${recordPart(containerNumber, parkedBoxes)}`, json };
+}
+
+const recordPart = (containerNumber: string | null, parkedBoxes: string) =>
+  JSON.stringify([containerNumber, parkedBoxes]);
+
+/** Answer lists checked against a places lookup, by their text; a lookup's answers never change. */
+const holding = new WeakMap<PlaceLookup, Map<string, boolean>>();
+/** Distinct answer lists remembered per lookup (one per set of ports a timeline names): dropped together beyond. */
+const HOLDING_MAX = 4_096;
+
+/**
+ * Whether a rendering stored with `of` (renderForStore) is what the record renders as now, given
+ * the same events: every answer it used is the lookup's answer now, and it was made for this box
+ * and these parked boxes. False for anything else, renderings stored before answers were named
+ * (they named the build) included.
+ */
+export function storedFits(
+  of: string,
+  places: PlaceLookup,
+  containerNumber: string | null,
+  parkedBoxes: string,
+): boolean {
+  const cut = of.indexOf("\n");
+  if (cut < 0 || of.slice(cut + 1) !== recordPart(containerNumber, parkedBoxes)) return false;
+  const answers = of.slice(0, cut);
+  let memo = holding.get(places);
+  if (!memo) {
+    memo = new Map();
+    holding.set(places, memo);
+  }
+  let holds = memo.get(answers);
+  if (holds === undefined) {
+    holds = answersHold(answers, places);
+    if (memo.size >= HOLDING_MAX) memo.clear();
+    memo.set(answers, holds);
+  }
+  return holds;
+}
+
+function answersHold(answers: string, places: PlaceLookup): boolean {
+  let used: unknown;
+  try {
+    used = JSON.parse(answers);
+  } catch {
+    return false;
+  }
+  return (
+    Array.isArray(used) &&
+    used.every(
+      (a) =>
+        Array.isArray(a) &&
+        typeof a[1] === "string" &&
+        (a[0] === "n" ? places.name(a[1]) : a[0] === "z" ? places.timezone(a[1]) : undefined) === a[2],
+    )
+  );
 }
 
 const DAY = 86_400_000;

@@ -9,8 +9,12 @@ import {
   derive,
   eventsForContainer,
   type FirstPlan,
+  milestonesJson,
+  type PlaceLookup,
   recordFirstPlans,
+  renderForStore,
   STAGES,
+  storedFits,
   toMilestone,
 } from "../../ingest/tracking/timeline.ts";
 
@@ -95,7 +99,6 @@ const places = {
   timezone: (l: string) =>
     ({ NLRTM: "Europe/Amsterdam", SGSIN: "Asia/Singapore", CNSHG: "Asia/Shanghai" })[l] ?? null,
   name: (l: string) => ({ NLRTM: "Rotterdam", SGSIN: "Singapore", CNSHG: "Shanghai" })[l] ?? null,
-  build: "test",
 };
 
 function stateAt(events: DcsaEventLike[], hour: number) {
@@ -258,4 +261,59 @@ test("a customs hold naming one box of a B/L holds that box only, not its siblin
   // Shipment events that name no box still reach every box.
   const unnamed = currentEvents(eventsForContainer(feed(), sibling));
   expect(unnamed.some((e) => e.shipmentEventTypeCode === "HOLD")).toBe(true);
+});
+
+describe("a stored rendering fits while the place answers it used hold", () => {
+  const current = currentEvents(eventsForContainer(feed(), BOX));
+  const stored = renderForStore(current, places, BOX, "");
+  const codes = ["NLRTM", "SGSIN", "CNSHG", "USLAX"] as const;
+  /** `places`, with the named codes' names or zones answered otherwise (USLAX: a port the voyage never names). */
+  const otherwise = (names: readonly string[], zones: readonly string[]): PlaceLookup => ({
+    name: (l) => (names.includes(l) ? `${l} renamed` : places.name(l)),
+    timezone: (l) => (zones.includes(l) ? "Pacific/Chatham" : places.timezone(l)),
+  });
+
+  test("table", () => {
+    expect(stored.json).toBe(milestonesJson(current, places));
+    const rows: [string, string, PlaceLookup, string | null, string, boolean][] = [
+      ["the same lookup", stored.of, places, BOX, "", true],
+      ["another lookup answering alike (a new data build)", stored.of, otherwise([], []), BOX, "", true],
+      [
+        "a port the voyage never names renamed and rezoned",
+        stored.of,
+        otherwise(["USLAX"], ["USLAX"]),
+        BOX,
+        "",
+        true,
+      ],
+      ["a port it names renamed", stored.of, otherwise(["SGSIN"], []), BOX, "", false],
+      ["a port it names rezoned", stored.of, otherwise([], ["CNSHG"]), BOX, "", false],
+      ["another box", stored.of, places, "TGHU7654320", "", false],
+      ["other parked boxes", stored.of, places, BOX, "TGHU7654320", false],
+      [
+        "stored before answers were named (the build's id)",
+        JSON.stringify(["a build", BOX, ""]),
+        places,
+        BOX,
+        "",
+        false,
+      ],
+      ["answers that are not a list", `{"n":1}\n${JSON.stringify([BOX, ""])}`, places, BOX, "", false],
+      ["answers that do not parse", `[[\n${JSON.stringify([BOX, ""])}`, places, BOX, "", false],
+    ];
+    for (const [name, of, lookup, box, parked, fits] of rows)
+      expect([name, storedFits(of, lookup, box, parked)]).toEqual([name, fits]);
+  });
+
+  test("property: it fits only where rendering again with the lookup gives the stored text, and always where no used answer moved", () => {
+    fc.assert(
+      fc.property(fc.subarray([...codes]), fc.subarray([...codes]), (names, zones) => {
+        const lookup = otherwise(names, zones);
+        const fits = storedFits(stored.of, lookup, BOX, "");
+        if (fits) expect(milestonesJson(current, lookup)).toBe(stored.json);
+        const usedMoved = [...names, ...zones].some((c) => c !== "USLAX");
+        expect(fits).toBe(!usedMoved);
+      }),
+    );
+  });
 });
