@@ -282,9 +282,9 @@ type Answer = [kind: "n" | "z", locode: string, answer: string | null];
 /**
  * A record's milestones (milestonesJson) as a refresh stores them, with what they were rendered
  * from besides its root's events (an event write drops the tree's renderings instead): `of` holds
- * every place answer the rendering used (each name and zone it looked up), then the record's box (a
- * box shows its own equipment events) and, for a B/L or booking, its parked boxes (whose equipment
- * events it leaves out). The answers, not the data build's id: a new build that names and zones
+ * every place answer the rendering used (each name and zone it looked up), then the rendering's
+ * code (MILESTONES_RENDERING), the record's box (a box shows its own equipment events) and, for a
+ * B/L or booking, its parked boxes (whose equipment events it leaves out). The answers, not the data build's id: a new build that names and zones
  * those ports alike leaves the rendering valid, where naming the build made every stored rendering
  * stale at once (each lookup derived its milestones until the record's next poll, hours later).
  */
@@ -309,8 +309,16 @@ export function renderForStore(
   return { of: `${JSON.stringify(used)}\n${recordPart(containerNumber, parkedBoxes)}`, json };
 }
 
+/**
+ * The milestones' rendering as stored renderings name it: bump it with any change to what
+ * milestonesJson writes for the same events and answers (a label's words, a field), so that
+ * renderings the code before stored are derived again rather than served until each record's next
+ * poll.
+ */
+export const MILESTONES_RENDERING = 1;
+
 const recordPart = (containerNumber: string | null, parkedBoxes: string) =>
-  JSON.stringify([containerNumber, parkedBoxes]);
+  JSON.stringify([MILESTONES_RENDERING, containerNumber, parkedBoxes]);
 
 /** Answer lists checked against a places lookup, by their text; a lookup's answers never change. */
 const holding = new WeakMap<PlaceLookup, Map<string, boolean>>();
@@ -319,9 +327,9 @@ const HOLDING_MAX = 4_096;
 
 /**
  * Whether a rendering stored with `of` (renderForStore) is what the record renders as now, given
- * the same events: every answer it used is the lookup's answer now, and it was made for this box
- * and these parked boxes. False for anything else, renderings stored before answers were named
- * (they named the build) included.
+ * the same events: every answer it used is the lookup's answer now, and it was made by this
+ * rendering code for this box and these parked boxes. False for anything else, renderings stored
+ * before answers were named (they named the build) included.
  */
 export function storedFits(
   of: string,

@@ -62,7 +62,7 @@ async function parkedOf(row: TrackedRow): Promise<string> {
 /** The parked boxes a record's stored rendering was made for (renderForStore: after its answers, a line on). */
 async function parkedNamed(id: string): Promise<string> {
   const { of } = (await w.p.storage.timelines.get(id))!;
-  return (JSON.parse(of.slice(of.indexOf("\n") + 1)) as [string | null, string])[1];
+  return (JSON.parse(of.slice(of.indexOf("\n") + 1)) as [number, string | null, string])[2];
 }
 
 /** Whether a reader of `row` takes a rendering stored with `of` as its own (storedFits). */

@@ -9,6 +9,7 @@ import {
   derive,
   eventsForContainer,
   type FirstPlan,
+  MILESTONES_RENDERING,
   milestonesJson,
   type PlaceLookup,
   recordFirstPlans,
@@ -266,6 +267,8 @@ test("a customs hold naming one box of a B/L holds that box only, not its siblin
 describe("a stored rendering fits while the place answers it used hold", () => {
   const current = currentEvents(eventsForContainer(feed(), BOX));
   const stored = renderForStore(current, places, BOX, "");
+  /** The stored text's line after the answers: the rendering's code, the box, the parked boxes. */
+  const recordLine = stored.of.slice(stored.of.indexOf("\n"));
   const codes = ["NLRTM", "SGSIN", "CNSHG", "USLAX"] as const;
   /** `places`, with the named codes' names or zones answered otherwise (USLAX: a port the voyage never names). */
   const otherwise = (names: readonly string[], zones: readonly string[]): PlaceLookup => ({
@@ -298,8 +301,16 @@ describe("a stored rendering fits while the place answers it used hold", () => {
         "",
         false,
       ],
-      ["answers that are not a list", `{"n":1}\n${JSON.stringify([BOX, ""])}`, places, BOX, "", false],
-      ["answers that do not parse", `[[\n${JSON.stringify([BOX, ""])}`, places, BOX, "", false],
+      [
+        "made by the rendering code before",
+        stored.of.replace(`[${MILESTONES_RENDERING},`, `[${MILESTONES_RENDERING - 1},`),
+        places,
+        BOX,
+        "",
+        false,
+      ],
+      ["answers that are not a list", `{"n":1}${recordLine}`, places, BOX, "", false],
+      ["answers that do not parse", `[[${recordLine}`, places, BOX, "", false],
     ];
     for (const [name, of, lookup, box, parked, fits] of rows)
       expect([name, storedFits(of, lookup, box, parked)]).toEqual([name, fits]);
