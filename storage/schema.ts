@@ -144,11 +144,12 @@ export const tracked = sqliteTable(
     /**
      * The record's milestones as the spec's JSON array, rendered by the refresh that last wrote its
      * root's events, so a read need not parse and derive them (storage/timelines.ts). `milestonesOf`
-     * names what else the rendering depends on (renderForStore, ingest/tracking/timeline.ts); a reader
-     * whose record it no longer fits (storedFits) derives the milestones itself. An event added or corrected
-     * clears its tree's (events.ts). Columns of the row, not a table of their own: a first lookup
-     * reads them with the row instead of probing a second table (about a tenth of its server CPU,
-     * docs/tracking.md). Every other read of tracked rows leaves them out (TRACKED_ROW, trackings.ts).
+     * names what else the rendering depends on (renderForStore, ingest/tracking/timeline.ts); a
+     * reader whose record it no longer fits (storedFits) derives the milestones itself. An event
+     * added or corrected clears its tree's (events.ts). Columns of the row, not a table of their
+     * own: a first lookup reads them with the row instead of probing a second table (about a tenth
+     * of its server CPU, docs/tracking.md). Every other read of tracked rows leaves them out
+     * (trackedRow, trackings.ts).
      */
     milestonesOf: text("milestones_of"),
     milestonesJson: text("milestones_json"),

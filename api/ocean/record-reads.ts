@@ -14,7 +14,6 @@ import type { FreeTimeTerms } from "../../ingest/tracking/demurrage.ts";
 import type { TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { StoredTimeline } from "../../storage/timelines.ts";
-import type { RecordKey, RecordRead } from "../../storage/trackings.ts";
 import type { VersionedCache } from "./versioned-cache.ts";
 
 export interface RowSources {
@@ -41,7 +40,11 @@ export interface SingleRead {
 
 const NO_TERMS: readonly FreeTimeTerms[] = Object.freeze([]);
 
-const termsOf = (key: RecordKey | undefined) => (key && !key.orgHasTerms ? NO_TERMS : undefined);
+/**
+ * A read's terms when its statement (a key's or a row's) said the organisation has none: no terms
+ * statement for it; undefined when it has some (read with the demurrage, or under the token).
+ */
+const termsOf = (read: { orgHasTerms: boolean }) => (read.orgHasTerms ? undefined : NO_TERMS);
 
 /**
  * Shared by every request that reads it until its version moves: frozen, so no reader changes it.
@@ -54,10 +57,6 @@ function keep(t: RowSources, name: string, version: () => string, row: TrackedRo
   t.rows.set(name, version(), frozen);
   return frozen;
 }
-
-/** The read's terms when its statement said there are none: no terms statement for it. */
-const termsOfRead = (read: RecordRead): readonly FreeTimeTerms[] | undefined =>
-  read.orgHasTerms ? undefined : NO_TERMS;
 
 /** The organisation's terms as of the token: one statement per organisation while nothing is written. */
 async function termsUnder(t: RowSources, orgId: string, token: string): Promise<readonly FreeTimeTerms[]> {
@@ -119,7 +118,7 @@ async function activeByKey(
     const found = await t.engine.readActive(orgId, identifier);
     if (!found) return undefined;
     const row = keep(t, name, () => `${found.row.version}|${found.row.id}`, found.row);
-    return { row, terms: termsOfRead(found), stored: found.stored };
+    return { row, terms: termsOf(found), stored: found.stored };
   };
   if (!t.rows.has(name)) return whole();
   const key = await t.storage.trackings.firstActiveKey(orgId, identifier);
@@ -141,7 +140,7 @@ async function ownByKey(t: RowSources, orgId: string, id: string): Promise<Singl
     return (
       found && {
         row: keep(t, id, () => String(found.row.version), found.row),
-        terms: termsOfRead(found),
+        terms: termsOf(found),
         stored: found.stored,
       }
     );

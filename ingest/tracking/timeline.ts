@@ -284,9 +284,10 @@ type Answer = [kind: "n" | "z", locode: string, answer: string | null];
  * from besides its root's events (an event write drops the tree's renderings instead): `of` holds
  * every place answer the rendering used (each name and zone it looked up), then the rendering's
  * code (MILESTONES_RENDERING), the record's box (a box shows its own equipment events) and, for a
- * B/L or booking, its parked boxes (whose equipment events it leaves out). The answers, not the data build's id: a new build that names and zones
- * those ports alike leaves the rendering valid, where naming the build made every stored rendering
- * stale at once (each lookup derived its milestones until the record's next poll, hours later).
+ * B/L or booking, its parked boxes (whose equipment events it leaves out). The answers, not the
+ * data build's id: a new build that names and zones those ports alike leaves the rendering valid,
+ * where naming the build made every stored rendering stale at once (each lookup derived its
+ * milestones until the record's next poll, hours later).
  */
 export function renderForStore(
   current: readonly DcsaEventLike[],
@@ -294,19 +295,17 @@ export function renderForStore(
   containerNumber: string | null,
   parkedBoxes: string,
 ): { of: string; json: string } {
-  const used: Answer[] = [];
-  const seen = new Set<string>();
+  // Each answer once, in the order first asked.
+  const used = new Map<string, Answer>();
   const note = (kind: Answer[0], locode: string, answer: string | null) => {
-    if (seen.has(kind + locode)) return answer;
-    seen.add(kind + locode);
-    used.push([kind, locode, answer]);
+    if (!used.has(kind + locode)) used.set(kind + locode, [kind, locode, answer]);
     return answer;
   };
   const json = milestonesJson(current, {
     name: (locode) => note("n", locode, places.name(locode)),
     timezone: (locode) => note("z", locode, places.timezone(locode)),
   });
-  return { of: `${JSON.stringify(used)}\n${recordPart(containerNumber, parkedBoxes)}`, json };
+  return { of: `${JSON.stringify([...used.values()])}\n${recordPart(containerNumber, parkedBoxes)}`, json };
 }
 
 /**
@@ -322,7 +321,7 @@ const recordPart = (containerNumber: string | null, parkedBoxes: string) =>
 
 /** Answer lists checked against a places lookup, by their text; a lookup's answers never change. */
 const holding = new WeakMap<PlaceLookup, Map<string, boolean>>();
-/** Distinct answer lists remembered per lookup (one per set of ports a timeline names): dropped together beyond. */
+/** Answer lists remembered per lookup (one per set of ports a timeline names), dropped together beyond. */
 const HOLDING_MAX = 4_096;
 
 /**
