@@ -172,6 +172,8 @@ interface Exports {
   pr_hierarchy_ptr(): number;
   pr_hierarchy_astar_first(handle: number, settles: number): number;
   pr_hierarchy_table(handle: number, closed: number): number;
+  pr_top_tables(handle: number): number;
+  pr_result_tables(): number;
 }
 
 export interface SnappedNode {
@@ -402,6 +404,18 @@ export class WasmRouter {
   prepareTopTable(handle: number, closed: number): void {
     if (this.x.pr_hierarchy_table(handle, closed >>> 0) !== 0)
       throw new Error(`graph ${handle} has no hierarchy`);
+  }
+
+  /**
+   * The top distance tables graph `handle`'s searcher holds, the most recently used last: each
+   * table's closed mask and the ranks it covers (a full table or an earned, smaller one). Empty
+   * without a hierarchy; throws for an unknown handle.
+   */
+  topTables(handle: number): Array<{ closed: number; ranks: number }> {
+    const count = this.x.pr_top_tables(handle);
+    if (count < 0) throw new Error(`no graph loaded under handle ${handle}`);
+    const pairs = new Uint32Array(this.x.memory.buffer, this.x.pr_result_tables(), 2 * count);
+    return Array.from({ length: count }, (_, i) => ({ closed: pairs[2 * i]!, ranks: pairs[2 * i + 1]! }));
   }
 
   /** Contracts graph `handle` into a hierarchy artifact stamped `buildId` (the data build). */

@@ -110,6 +110,8 @@ struct State {
     many: Vec<f64>,
     /// Caller-filled query input (one-to-many targets, a river query's block).
     input: Vec<f64>,
+    /// `pr_top_tables`' answer: (closed mask, ranks covered) pairs.
+    tables: Vec<u32>,
 }
 
 thread_local! {
@@ -879,6 +881,31 @@ pub extern "C" fn pr_hierarchy_astar_first(handle: i32, settles: u32) -> i32 {
             None => -1,
         }
     })
+}
+
+/// The top distance tables graph `handle`'s searcher holds: writes (closed mask, ranks covered)
+/// pairs, the most recently used last, for `pr_result_tables`; returns how many (0 without a
+/// hierarchy or a table), or -1 for an unknown handle.
+#[no_mangle]
+pub extern "C" fn pr_top_tables(handle: i32) -> i32 {
+    STATE.with(|s| {
+        let s = &mut *s.borrow_mut();
+        let tables = match slot(&mut s.graphs, handle) {
+            Some(x) => x.searcher.top_tables(),
+            None => return -1,
+        };
+        s.tables = tables
+            .iter()
+            .flat_map(|&(closed, ranks)| [closed, ranks])
+            .collect();
+        tables.len() as i32
+    })
+}
+
+/// The pairs of the last `pr_top_tables`.
+#[no_mangle]
+pub extern "C" fn pr_result_tables() -> *const u32 {
+    STATE.with(|s| s.borrow().tables.as_ptr())
 }
 
 /// Builds the top distance table of graph `handle`'s hierarchy for queries closing `closed` now

@@ -124,6 +124,42 @@ describe("contraction hierarchy", () => {
     }, 300_000);
   }
 
+  test("the searcher tells which top tables it holds: the default's from load, a mask's from its 500th query", () => {
+    const router = SeaRouter.fromBytes(wasm, graphBytes);
+    try {
+      router.attachHierarchy(hierarchyBytes);
+      const [full] = wasm.topTables(router.handle);
+      expect(wasm.topTables(router.handle)).toEqual([{ closed: DEFAULT_MASK, ranks: full!.ranks }]);
+      expect(full!.ranks).toBeGreaterThan(0);
+      const suez = DEFAULT_MASK | maskOf(["suez"]);
+      const { from, to } = pairs[0]!;
+      const queries = (n: number) => {
+        for (let i = 0; i < n; i++) router.routeRaw(from, to, suez, false);
+      };
+      queries(499);
+      expect(wasm.topTables(router.handle).map((t) => t.closed)).toEqual([DEFAULT_MASK]);
+      queries(1);
+      // Earned: a smaller table, now the most recently used.
+      const earned = wasm.topTables(router.handle);
+      expect(earned.map((t) => t.closed)).toEqual([DEFAULT_MASK, suez]);
+      expect(earned[1]!.ranks).toBeLessThan(full!.ranks);
+      expect(earned[1]!.ranks).toBeGreaterThan(0);
+      router.routeRaw(from, to, DEFAULT_MASK, false);
+      expect(wasm.topTables(router.handle).map((t) => t.closed)).toEqual([suez, DEFAULT_MASK]);
+      // Preparing a mask that earned a table replaces it with a full one.
+      wasm.prepareTopTable(router.handle, suez);
+      expect(wasm.topTables(router.handle)).toEqual([
+        { closed: DEFAULT_MASK, ranks: full!.ranks },
+        { closed: suez, ranks: full!.ranks },
+      ]);
+      // A graph without a hierarchy holds none; an unknown handle is an error.
+      expect(wasm.topTables(astar.handle)).toEqual([]);
+    } finally {
+      wasm.unload(router.handle);
+    }
+    expect(() => wasm.topTables(router.handle)).toThrow(/no graph loaded/);
+  });
+
   test("a hierarchy of another graph, or another file, is refused, naming the file", () => {
     const foreign = seaHierarchyBytes(wasm, tinyGraph(), "tiny");
     for (const [bytes, why] of [
