@@ -32,6 +32,13 @@ export interface OpenDb {
   dataVersion(): number;
   /** Storage.changeToken. */
   changeToken(): string;
+  /**
+   * BEGIN IMMEDIATE, COMMIT and ROLLBACK, prepared once: built through drizzle, each write
+   * transaction prepared both again (a fifth of a repeated compat poll's CPU, docs/compat.md).
+   */
+  begin(): void;
+  commit(): void;
+  rollback(): void;
   close(): void;
 }
 
@@ -66,11 +73,15 @@ export function openWith(client: SyncSqliteClient, migrationsFolder: string, fil
   // total_changes: rows this connection wrote (data_version never moves for its own commits). Two
   // statements: the pragma as a table-valued function costs 1.5x the two together.
   const written = client.prepare("SELECT total_changes()");
+  const [begin, commit, rollback] = ["BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"].map((q) => client.prepare(q));
   return {
     db,
     file,
     dataVersion: () => Number(version.values()[0]![0]),
     changeToken: () => `${version.values()[0]![0]}:${written.values()[0]![0]}`,
+    begin: () => void begin!.run(),
+    commit: () => void commit!.run(),
+    rollback: () => void rollback!.run(),
     close: () => client.close(),
   };
 }

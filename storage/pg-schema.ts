@@ -116,6 +116,7 @@ export const {
   corrections,
   outbox,
   shipmentUsage,
+  shipmentMonths,
   webhookEndpoints,
   webhookDeliveries,
   webhookAttempts,

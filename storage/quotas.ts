@@ -4,8 +4,9 @@
  * engine (ingest/tracking/quotas.ts); run these inside its transaction (write lock first) so the counts
  * still hold when the charge is written.
  */
-import { and, count, countDistinct, eq, inArray, isNull, like, ne, or, sum } from "drizzle-orm";
-import type { Runner } from "./runner.ts";
+import { and, count, countDistinct, eq, inArray, isNull, like, ne, or, sql, sum } from "drizzle-orm";
+import type { Statement } from "./dialect.ts";
+import { perConnection, type Runner } from "./runner.ts";
 import type { shipmentUsage, tracked } from "./schema.ts";
 import { REJECTED_REASON } from "./trackings.ts";
 
@@ -43,6 +44,22 @@ const activeFilter = (t: typeof tracked, orgId: string) =>
 
 const ofMonth = (usage: typeof shipmentUsage, orgId: string, month: string) =>
   and(eq(usage.orgId, orgId), eq(usage.month, month));
+
+/** The month's count (shipment_months): read by every compat answer and every add under a quota. */
+const monthStatement = perConnection(
+  (x): Statement<Array<{ n: number | string }>> =>
+    x.dialect.statement("quotas_month_shipments", x.root, (db) =>
+      db
+        .select({ n: x.t.shipmentMonths.shipments })
+        .from(x.t.shipmentMonths)
+        .where(
+          and(
+            eq(x.t.shipmentMonths.orgId, sql.placeholder("orgId")),
+            eq(x.t.shipmentMonths.month, sql.placeholder("month")),
+          ),
+        ),
+    ),
+);
 
 export class SqlQuotas implements Quotas {
   constructor(private readonly x: Runner) {}
@@ -88,6 +105,10 @@ export class SqlQuotas implements Quotas {
   }
 
   shipments(orgId: string, month: string, identifier?: string): Promise<number> {
+    if (identifier === undefined) {
+      const statement = monthStatement(this.x);
+      return this.x.run(async (db) => Number((await statement.execute(db, { orgId, month }))[0]?.n ?? 0));
+    }
     const { shipmentUsage } = this.x.t;
     return this.x.run(
       async (db) =>
@@ -95,11 +116,7 @@ export class SqlQuotas implements Quotas {
           await db
             .select({ n: count() })
             .from(shipmentUsage)
-            .where(
-              identifier === undefined
-                ? ofMonth(shipmentUsage, orgId, month)
-                : and(ofMonth(shipmentUsage, orgId, month), eq(shipmentUsage.identifier, identifier)),
-            )
+            .where(and(ofMonth(shipmentUsage, orgId, month), eq(shipmentUsage.identifier, identifier)))
         )[0]!.n,
     );
   }
@@ -119,18 +136,31 @@ export class SqlQuotas implements Quotas {
   }
 
   recordShipment(shipment: Shipment, chargedUsd: number): Promise<void> {
-    const { shipmentUsage } = this.x.t;
-    return this.x.run(async (db) => {
+    const { shipmentUsage, shipmentMonths } = this.x.t;
+    return this.x.atomic(async (db) => {
       await db.insert(shipmentUsage).values({ ...shipment, chargedUsd });
+      await db
+        .insert(shipmentMonths)
+        .values({ orgId: shipment.orgId, month: shipment.month, shipments: 1 })
+        .onConflictDoUpdate({
+          target: [shipmentMonths.orgId, shipmentMonths.month],
+          set: { shipments: sql`${shipmentMonths.shipments} + 1` },
+        });
     });
   }
 
   removeShipment({ orgId, month, identifier }: Shipment): Promise<void> {
-    const { shipmentUsage } = this.x.t;
-    return this.x.run(async (db) => {
-      await db
+    const { shipmentUsage, shipmentMonths } = this.x.t;
+    return this.x.atomic(async (db) => {
+      const removed = await db
         .delete(shipmentUsage)
-        .where(and(ofMonth(shipmentUsage, orgId, month), eq(shipmentUsage.identifier, identifier)));
+        .where(and(ofMonth(shipmentUsage, orgId, month), eq(shipmentUsage.identifier, identifier)))
+        .returning({ identifier: shipmentUsage.identifier });
+      if (removed.length === 0) return;
+      await db
+        .update(shipmentMonths)
+        .set({ shipments: sql`${shipmentMonths.shipments} - ${removed.length}` })
+        .where(and(eq(shipmentMonths.orgId, orgId), eq(shipmentMonths.month, month)));
     });
   }
 

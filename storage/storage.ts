@@ -6,7 +6,6 @@
  * storage/open.ts opens the one PORTOLAN_DB names.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { sql } from "drizzle-orm";
 import { type Accounts, SqlAccounts } from "./accounts.ts";
 import { type AirWaybills, SqlAirWaybills } from "./air-waybills.ts";
 import type { Db, OpenDb } from "./database.ts";
@@ -294,15 +293,15 @@ class SqliteStorage extends BaseStorage {
     return this.exclusive(async () => {
       // IMMEDIATE: a deferred read-then-write fails at once (SQLITE_BUSY_SNAPSHOT) when another
       // process commits in between; taking the write lock first waits for it (busy_timeout).
-      this.db.run(sql`BEGIN IMMEDIATE`);
+      this.opened.begin();
       try {
         const result = await work(this.db);
-        this.db.run(sql`COMMIT`);
+        this.opened.commit();
         return result;
       } catch (err) {
         // Also after a failed COMMIT, which leaves the transaction open.
         try {
-          this.db.run(sql`ROLLBACK`);
+          this.opened.rollback();
         } catch {
           // Nothing open: SQLite already rolled back (it does on some errors).
         }

@@ -6,32 +6,15 @@
  */
 import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { drizzle } from "drizzle-orm/postgres-js";
-import { migrate } from "drizzle-orm/postgres-js/migrator";
-import postgres from "postgres";
-import { openWith, type SyncSqliteClient } from "../../storage/database.ts";
 import { openStorage } from "../../storage/open.ts";
-import { MIGRATIONS } from "../../storage/sqlite.ts";
-import { freshSchema, TEST_POSTGRES } from "../helpers/database.ts";
+import { TEST_POSTGRES } from "../helpers/database.ts";
+import { type OldRows, postgresBefore, sqliteBefore } from "../helpers/migrations.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "portolan-milestones-upgrade-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** A copy of a migrations folder whose journal stops before the migration tagged `last`. */
-function migrationsBefore(folder: string, last: string): string {
-  const out = join(dir, `${last}-before`);
-  cpSync(folder, out, { recursive: true });
-  const journalPath = join(out, "meta/_journal.json");
-  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: Array<{ tag: string }> };
-  const at = journal.entries.findIndex((e) => e.tag === last);
-  expect(at).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, at);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return out;
-}
 
 const ORG = "00000000-0000-4000-8000-000000000001";
 const RECORDS = [
@@ -57,20 +40,10 @@ const OLD_ROWS = [
         ]
       : []),
   ]),
-] as Array<[string, string[]]>;
+] as OldRows;
 
 test("SQLite: the stored milestones move into their rows, and the old table goes", async () => {
-  const file = join(dir, "upgrade.sqlite");
-  const before = openWith(
-    new Database(file, { create: true, strict: true }) as unknown as SyncSqliteClient,
-    migrationsBefore(MIGRATIONS, "0018_milestones_in_row"),
-    file,
-  );
-  before.close();
-  const raw = new Database(file);
-  for (const [statement, params] of OLD_ROWS) raw.prepare(statement.replace(/\$(\d)/g, "?$1")).run(...params);
-  raw.close();
-
+  const file = sqliteBefore(dir, "upgrade.sqlite", "0018_milestones_in_row", OLD_ROWS);
   const storage = await openStorage(file);
   for (const r of RECORDS) {
     expect(await storage.timelines.get(r.id)).toEqual(r.stored ?? undefined);
@@ -85,26 +58,7 @@ test("SQLite: the stored milestones move into their rows, and the old table goes
 test.skipIf(!TEST_POSTGRES)(
   "PostgreSQL: the stored milestones move into their rows, and the old table goes",
   async () => {
-    const target = freshSchema(TEST_POSTGRES);
-    const schema = new URL(target).searchParams.get("schema")!;
-    const client = postgres(TEST_POSTGRES, {
-      max: 1,
-      onnotice: () => {},
-      connection: { search_path: schema },
-    });
-    try {
-      await client.unsafe(`create schema "${schema}"`);
-      await migrate(drizzle(client), {
-        migrationsFolder: migrationsBefore(
-          join(import.meta.dir, "../../storage/migrations-pg"),
-          "0010_milestones_in_row",
-        ),
-        migrationsSchema: schema,
-      });
-      for (const [statement, params] of OLD_ROWS) await client.unsafe(statement, params);
-    } finally {
-      await client.end({ timeout: 2 });
-    }
+    const target = await postgresBefore(dir, TEST_POSTGRES, "0010_milestones_in_row", OLD_ROWS);
     const storage = await openStorage(target);
     for (const r of RECORDS) {
       expect(await storage.timelines.get(r.id)).toEqual(r.stored ?? undefined);
