@@ -116,21 +116,24 @@ const tablesHeld = () =>
     .join(" ");
 const MIN_WARM = quick ? 2 : 12;
 const MAX_WARM = quick ? 4 : 60;
+const withAlternatives = (p: Pair) => router.plan({ ...p, path: true, alternatives: true });
 let warmPasses = 0;
-let warm: Times | null = null;
-let heldBefore = "";
-while (!warm) {
-  const before = tablesHeld();
-  for (const p of list) router.plan({ ...p, path: true, alternatives: true });
-  warmPasses++;
-  if (warmPasses < MIN_WARM || (before !== tablesHeld() && warmPasses < MAX_WARM)) continue;
-  heldBefore = tablesHeld();
-  warm = time(list, quick ? 1 : 3, (p) => router.plan({ ...p, path: true, alternatives: true }));
+let warm: Times;
+let steady: boolean;
+do {
+  let before: string;
+  do {
+    before = tablesHeld();
+    for (const p of list) withAlternatives(p);
+    warmPasses++;
+  } while (warmPasses < MIN_WARM || (before !== tablesHeld() && warmPasses < MAX_WARM));
+  const held = tablesHeld();
+  warm = time(list, quick ? 1 : 3, withAlternatives);
   // A table earned inside the timed passes: warm on and time again.
-  if (heldBefore !== tablesHeld() && warmPasses < MAX_WARM) warm = null;
-}
+  steady = held === tablesHeld();
+} while (!steady && warmPasses < MAX_WARM);
 rows.push(["planSeaRoute (path + alternatives), warm", warm]);
-const warmNote = `warm row after ${warmPasses} passes; ${router.wasm.topTables(router.handle).length} top tables held${heldBefore === tablesHeld() ? "" : " (one was built inside its timed passes)"}`;
+const warmNote = `warm row after ${warmPasses} passes; ${router.wasm.topTables(router.handle).length} top tables held${steady ? "" : " (one was built inside its timed passes)"}`;
 // searoute-js logs on every call; silence it while it runs.
 const log = console.log;
 console.log = () => {};

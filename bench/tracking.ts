@@ -192,7 +192,7 @@ async function measureAll(running: FullPlatform): Promise<void> {
   const deepCursor = (
     (await (await call("/v1/containers?limit=500")).json()) as { data: { next_cursor: string } }
   ).data.next_cursor;
-  compatNumbers = await answeredByCompat((path) => call(path));
+  compatNumbers = await answeredByCompat(call);
 
   /** Milliseconds per 500-row page (every request of SECONDS, at least 20): mean and slowest. */
   async function pageOf500(): Promise<{ mean: number; max: number }> {
@@ -387,14 +387,14 @@ async function measureAll(running: FullPlatform): Promise<void> {
  * again): found by polling each once, which also fills the answer window.
  */
 let compatNumbers: string[] = [];
-const compatPath = (i: number) =>
-  `/compat/vendor/tracking?api_key=${key}&number=${compatNumbers[i % compatNumbers.length]}`;
+const pollOf = (number: string) => `/compat/vendor/tracking?api_key=${key}&number=${number}`;
+const compatPath = (i: number) => pollOf(compatNumbers[i % compatNumbers.length]!);
 
 async function answeredByCompat(call: (path: string) => Promise<Response>): Promise<string[]> {
   const answered: string[] = [];
   for (let i = 0; i < HOT; i++) {
     const number = numbers[hot(i)]!;
-    const res = await call(`/compat/vendor/tracking?api_key=${key}&number=${number}`);
+    const res = await call(pollOf(number));
     if (((await res.json()) as { status: string }).status === "success") answered.push(number);
   }
   if (answered.length === 0) throw new Error("the compat surface answered none of the hot records");

@@ -73,15 +73,17 @@ export function openWith(client: SyncSqliteClient, migrationsFolder: string, fil
   // total_changes: rows this connection wrote (data_version never moves for its own commits). Two
   // statements: the pragma as a table-valued function costs 1.5x the two together.
   const written = client.prepare("SELECT total_changes()");
-  const [begin, commit, rollback] = ["BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"].map((q) => client.prepare(q));
+  const begin = client.prepare("BEGIN IMMEDIATE");
+  const commit = client.prepare("COMMIT");
+  const rollback = client.prepare("ROLLBACK");
   return {
     db,
     file,
     dataVersion: () => Number(version.values()[0]![0]),
     changeToken: () => `${version.values()[0]![0]}:${written.values()[0]![0]}`,
-    begin: () => void begin!.run(),
-    commit: () => void commit!.run(),
-    rollback: () => void rollback!.run(),
+    begin: () => void begin.run(),
+    commit: () => void commit.run(),
+    rollback: () => void rollback.run(),
     close: () => client.close(),
   };
 }
