@@ -18,7 +18,8 @@
  * server process on the same file (measureOverHttp), with the server's CPU a request beside the
  * rates (the clients share the machine's cores, so the rates' ratio also carries their cost). With
  * BENCH_POSTGRES_URL (an empty database, e.g. from scripts/postgres-temp.sh start) the same file is
- * copied there (storage/copy.ts) and measured again on PostgreSQL.
+ * copied there (storage/copy.ts) and measured again on PostgreSQL, in process (one request at a
+ * time: each waits for its round trips) and over HTTP (32 at a time over the pool's connections).
  */
 import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -425,14 +426,14 @@ async function laneReads(running: FullPlatform): Promise<{ mean: number; max: nu
 }
 
 /**
- * The same reads over HTTP: a server process on the same file (bench/servers.ts, its caches empty)
+ * The same reads over HTTP: a server process on the same database (bench/servers.ts, its caches empty)
  * and this process as its clients (concurrency 32), each row against the keyed no-op over the same
  * sockets. What a client in another process sees; in process, every row above also pays its body's
  * copy into a fresh ArrayBuffer in the serving process (docs/tracking.md "Read speed"). Each row
  * runs SECONDS in two passes, the second in the opposite order, so drift falls on all rows alike.
  */
-async function measureOverHttp(): Promise<void> {
-  const server = await startServer(["portolan", database, "ocean"], {
+async function measureOverHttp(target: string): Promise<void> {
+  const server = await startServer(["portolan", target, "ocean"], {
     PORTOLAN_SANDBOX: "0",
     PORTOLAN_COMPAT_CACHE_MS: String(COMPAT_WINDOW_MS),
   });
@@ -477,7 +478,11 @@ async function measureOverHttp(): Promise<void> {
     // Server CPU a request: what a read costs the server whatever the clients cost (they share this
     // machine's cores); its ratio is the no-op's CPU over the read's.
     const cpuUs = totals.map((t) => (t.cpu / t.requests) * 1e6);
-    console.log("over HTTP (a server process, clients in this one; server CPU from /proc, all threads)");
+    console.log(
+      target === database
+        ? "over HTTP (a server process, clients in this one; server CPU from /proc, all threads)"
+        : "over HTTP on PostgreSQL (server CPU: the API process's, not PostgreSQL's)",
+    );
     for (const [k, [name]] of rows.entries()) {
       const ratio =
         k === 0 ? "(baseline)" : `ratio ${(rps[k]! / rps[0]!).toFixed(2)} of the no-op (goal 0.30)`;
@@ -495,7 +500,7 @@ console.log(`${RECORDS} tracked records loaded in ${loadSeconds.toFixed(1)} s`);
 console.log("SQLite");
 await measureAll(platform);
 await platform.close();
-await measureOverHttp();
+await measureOverHttp(database);
 
 const pgUrl = process.env.BENCH_POSTGRES_URL;
 if (pgUrl) {
@@ -505,6 +510,7 @@ if (pgUrl) {
   const onPg = await bootstrap({ ...config, database: pgUrl });
   await measureAll(onPg);
   await onPg.close();
+  await measureOverHttp(pgUrl);
 }
 console.log(`peak resident memory ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 if (!process.env.BENCH_KEEP) rmSync(dir, { recursive: true, force: true });

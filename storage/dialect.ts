@@ -86,8 +86,17 @@ export const postgresDialect: Dialect = {
   forUpdate<Q>(query: Q, opts: { skipLocked?: boolean; of?: Table } = {}): Q {
     return (query as unknown as { for(s: string, c: object): Q }).for("no key update", opts);
   },
-  statement<T>(name: string, _root: Db, build: (db: Db) => Preparable<T>): Statement<T> {
-    return { execute: async (db, params) => await build(db).prepare(name).execute(params) };
+  statement<T>(name: string, root: Db, build: (db: Db) => Preparable<T>): Statement<T> {
+    // Built once for the pool (the root): building a select costs several times its round trip
+    // (docs/storage.md). A transaction's statements run on its own connection: built there per call.
+    let pooled: ReturnType<Preparable<T>["prepare"]> | undefined;
+    return {
+      execute: async (db, params) => {
+        if (db !== root) return await build(db).prepare(name).execute(params);
+        pooled ??= build(root).prepare(name);
+        return await pooled.execute(params);
+      },
+    };
   },
   async accountsChanged(db) {
     // db is typed as the SQLite Db; on PostgreSQL it is the postgres-js database or transaction.

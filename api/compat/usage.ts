@@ -60,7 +60,7 @@ export class SqliteUsageStore implements UsageStore {
 
   async hit(keyId: string, orgId: string, now: number): Promise<Usage> {
     const p = periodsOf(now);
-    // One transaction: the key's four counters and the organisation's move together.
+    // One statement: the key's four counters and the organisation's move together.
     const [day, week, month, total, orgMonth] = (await this.counters.bump([
       ...PERIOD_NAMES.map((n) => ({ scope: `key:${keyId}`, period: p[n] })),
       { scope: `org:${orgId}`, period: p.month },
