@@ -2,10 +2,11 @@
  * Tracked air waybills and their stored airline events: every statement air-waybill tracking
  * (ingest/air-tracking/) and the air-cargo routes need. The rules deciding what to write stay there.
  */
-import { and, asc, eq, isNull, type SQL } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { claimDue, lockRow } from "./claims.ts";
+import type { Statement } from "./dialect.ts";
 import { listPage, type PageFilter } from "./pages.ts";
-import type { Runner } from "./runner.ts";
+import { perConnection, type Runner } from "./runner.ts";
 import type { airWaybills } from "./schema.ts";
 
 export type AirWaybillRow = typeof airWaybills.$inferSelect;
@@ -49,6 +50,34 @@ export interface AirWaybills {
   replaceEvent(waybillId: string, eventId: string, payload: unknown): Promise<void>;
 }
 
+/**
+ * The reads every waybill lookup, read and refresh makes, prepared once per connection (built per
+ * call, each cost more than its row: docs/storage.md).
+ */
+const statementsFor = perConnection((x) => {
+  const { airWaybills: table, airWaybillEvents: events } = x.t;
+  const p = sql.placeholder;
+  const one = (name: string, where: ReturnType<typeof and>) =>
+    x.dialect.statement(name, x.root, (db) => db.select().from(table).where(where).limit(1)) as Statement<
+      AirWaybillRow[]
+    >;
+  return {
+    byId: one("air_waybills_by_id", eq(table.id, p("id"))),
+    get: one("air_waybills_get", and(eq(table.id, p("id")), eq(table.orgId, p("orgId")))),
+    active: one(
+      "air_waybills_active",
+      and(eq(table.orgId, p("orgId")), eq(table.awb, p("awb")), isNull(table.archivedAt)),
+    ),
+    events: x.dialect.statement("air_waybills_events", x.root, (db) =>
+      db
+        .select({ eventId: events.eventId, seq: events.seq, payload: events.payload })
+        .from(events)
+        .where(eq(events.waybillId, p("waybillId")))
+        .orderBy(asc(events.seq)),
+    ) as Statement<StoredAirEvent[]>,
+  };
+});
+
 export class SqlAirWaybills implements AirWaybills {
   constructor(private readonly x: Runner) {}
 
@@ -56,23 +85,23 @@ export class SqlAirWaybills implements AirWaybills {
     return this.x.t.airWaybills;
   }
 
-  private one(where: SQL | undefined): Promise<AirWaybillRow | undefined> {
-    const table = this.table;
-    return this.x.run(async (db) => (await db.select().from(table).where(where).limit(1))[0]);
+  private one(
+    statement: Statement<AirWaybillRow[]>,
+    params: Record<string, unknown>,
+  ): Promise<AirWaybillRow | undefined> {
+    return this.x.run(async (db) => (await statement.execute(db, params))[0]);
   }
 
   byId(id: string): Promise<AirWaybillRow | undefined> {
-    return this.one(eq(this.table.id, id));
+    return this.one(statementsFor(this.x).byId, { id });
   }
 
   get(orgId: string, id: string): Promise<AirWaybillRow | undefined> {
-    const table = this.table;
-    return this.one(and(eq(table.id, id), eq(table.orgId, orgId)));
+    return this.one(statementsFor(this.x).get, { id, orgId });
   }
 
   active(orgId: string, awb: string): Promise<AirWaybillRow | undefined> {
-    const table = this.table;
-    return this.one(and(eq(table.orgId, orgId), eq(table.awb, awb), isNull(table.archivedAt)));
+    return this.one(statementsFor(this.x).active, { orgId, awb });
   }
 
   lock(id: string): Promise<void> {
@@ -110,18 +139,8 @@ export class SqlAirWaybills implements AirWaybills {
   }
 
   events(waybillId: string): Promise<StoredAirEvent[]> {
-    const { airWaybillEvents } = this.x.t;
-    return this.x.run((db) =>
-      db
-        .select({
-          eventId: airWaybillEvents.eventId,
-          seq: airWaybillEvents.seq,
-          payload: airWaybillEvents.payload,
-        })
-        .from(airWaybillEvents)
-        .where(eq(airWaybillEvents.waybillId, waybillId))
-        .orderBy(asc(airWaybillEvents.seq)),
-    );
+    const { events } = statementsFor(this.x);
+    return this.x.run((db) => events.execute(db, { waybillId }));
   }
 
   insertEvent(waybillId: string, event: StoredAirEvent, at: string): Promise<void> {
