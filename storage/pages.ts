@@ -43,11 +43,12 @@ const prepared = new WeakMap<Db, Map<string, Statement<unknown[]>>>();
 
 /**
  * Only these columns of each row (named `shape` in the statement's variant): a page's keys, read
- * from the index alone when it covers them, instead of whole rows.
+ * from the index alone when it covers them, instead of whole rows. An expression may use the
+ * placeholder "orgId" (the organisation the page is of).
  */
 export interface PageColumns {
   shape: string;
-  columns: Record<string, SQLiteColumn>;
+  columns: Record<string, SQLiteColumn | SQL>;
 }
 
 /** A page of the organisation's rows matching the filter and every extra condition. */

@@ -51,6 +51,16 @@ export interface PageKey {
 }
 
 /**
+ * A list page's keys, with whether the organisation has free-time terms on file, read in the same
+ * statement: a page of an organisation with none reads no terms (one round trip less on
+ * PostgreSQL). False for an empty page, which renders no demurrage.
+ */
+export interface PageKeys {
+  keys: PageKey[];
+  orgHasTerms: boolean;
+}
+
+/**
  * What names a record's state: its id and version (which every write to it moves); with whether its
  * organisation has free-time terms on file, read in the same statement, so that a read finding
  * none skips the terms query (demurrage is then the same for every box).
@@ -132,7 +142,7 @@ export interface Trackings {
   /** A page of the organisation's records, most recently updated first. */
   list(orgId: string, filter: ListFilter): Promise<TrackedRow[]>;
   /** The same page as list's, only each row's key and version (from the index when unfiltered). */
-  listKeys(orgId: string, filter: ListFilter): Promise<PageKey[]>;
+  listKeys(orgId: string, filter: ListFilter): Promise<PageKeys>;
   /** The organisation's records of these ids (another organisation's ids read as absent), any order. */
   byIds(orgId: string, ids: readonly string[]): Promise<TrackedRow[]>;
   /** Active boxes (records with a container number), most recently updated first. */
@@ -544,12 +554,24 @@ export class SqlTrackings implements Trackings {
     );
   }
 
-  listKeys(orgId: string, filter: ListFilter): Promise<PageKey[]> {
-    const tracked = this.tracked;
-    return listPage<Tracked, PageKey>(this.x, tracked, "tracked", orgId, filter, this.tagConditions(filter), {
-      shape: "keys",
-      columns: { id: tracked.id, updatedAt: tracked.updatedAt, version: tracked.version },
-    });
+  async listKeys(orgId: string, filter: ListFilter): Promise<PageKeys> {
+    const { tracked } = this;
+    const { freeTimeTerms } = this.x.t;
+    // The organisation's, not each row's: evaluated once for the page.
+    const orgHasTerms = sql<number>`case when exists (select 1 from ${freeTimeTerms} where ${freeTimeTerms.orgId} = ${sql.placeholder("orgId")}) then 1 else 0 end`;
+    const keys = await listPage<Tracked, PageKey & { orgHasTerms: number | string }>(
+      this.x,
+      tracked,
+      "tracked",
+      orgId,
+      filter,
+      this.tagConditions(filter),
+      {
+        shape: "keys",
+        columns: { id: tracked.id, updatedAt: tracked.updatedAt, version: tracked.version, orgHasTerms },
+      },
+    );
+    return { keys, orgHasTerms: keys.length > 0 && hasTerms(keys[0]!) };
   }
 
   async byIds(orgId: string, ids: readonly string[]): Promise<TrackedRow[]> {

@@ -9,6 +9,7 @@
  * statement while nothing in the database changed. The answer is byte for byte the uncached one
  * (test/tracking/list-cache.test.ts); a cache of capacity 0 answers the uncached way.
  */
+import { NO_TERMS } from "../../ingest/tracking/demurrage.ts";
 import type { TrackingEngine } from "../../ingest/tracking/engine.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { ListFilter } from "../../storage/trackings.ts";
@@ -46,8 +47,8 @@ export async function listPageJson(
   const query = pageQuery(orgId, filter, limit);
   const quiet = token === null ? undefined : t.quietPages.get(query, token);
   if (quiet) return quiet;
-  const keys = await t.storage.trackings.listKeys(orgId, { ...filter, limit: limit + 1 });
-  const terms = await t.engine.terms(orgId);
+  const { keys, orgHasTerms } = await t.storage.trackings.listKeys(orgId, { ...filter, limit: limit + 1 });
+  const terms = orgHasTerms ? await t.engine.terms(orgId) : NO_TERMS;
   // The query names the page; the keys (the extra row's included: it decides has_more) its version.
   const whole = terms.length === 0 && limit <= PAGE_CACHE_ROWS && t.listPages.capacity > 0;
   const version = whole ? keys.map((k) => `${k.id}:${k.version}`).join(",") : "";

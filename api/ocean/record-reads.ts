@@ -10,7 +10,7 @@
  * milestones its last refresh stored and whether its organisation has terms, in one statement. A
  * cache of capacity 0 reads whole every time.
  */
-import type { FreeTimeTerms } from "../../ingest/tracking/demurrage.ts";
+import { type FreeTimeTerms, NO_TERMS } from "../../ingest/tracking/demurrage.ts";
 import type { TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { StoredTimeline } from "../../storage/timelines.ts";
@@ -37,8 +37,6 @@ export interface SingleRead {
   terms?: readonly FreeTimeTerms[];
   stored?: StoredTimeline | null;
 }
-
-const NO_TERMS: readonly FreeTimeTerms[] = Object.freeze([]);
 
 /**
  * A read's terms when its statement (a key's or a row's) said the organisation has none: no terms

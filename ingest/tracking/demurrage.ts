@@ -16,6 +16,9 @@ export interface FreeTimeTerms {
   createdAt: string;
 }
 
+/** An organisation's terms when it has none on file: one shared frozen list. */
+export const NO_TERMS: readonly FreeTimeTerms[] = Object.freeze([]);
+
 export interface DemurrageSubject {
   carrierCode: string | null;
   destinationUnlocode: string | null;
