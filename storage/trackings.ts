@@ -24,7 +24,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { claimDue, lockRow } from "./claims.ts";
 import type { Db } from "./database.ts";
 import type { Preparable, Statement } from "./dialect.ts";
-import { type ExtraConditions, listPage, type PageFilter } from "./pages.ts";
+import { type ExtraConditions, listPage, type PageColumns, type PageFilter } from "./pages.ts";
 import { perConnection, type Runner } from "./runner.ts";
 import type { tracked } from "./schema.ts";
 import type { StoredTimeline } from "./timelines.ts";
@@ -141,7 +141,10 @@ export interface Trackings {
   claimDue(now: string, until: string, limit: number): Promise<string[]>;
   /** A page of the organisation's records, most recently updated first. */
   list(orgId: string, filter: ListFilter): Promise<TrackedRow[]>;
-  /** The same page as list's, only each row's key and version (from the index when unfiltered). */
+  /**
+   * The same page as list's, only each row's key and version (from the index when unfiltered),
+   * and whether the organisation has terms.
+   */
   listKeys(orgId: string, filter: ListFilter): Promise<PageKeys>;
   /** The organisation's records of these ids (another organisation's ids read as absent), any order. */
   byIds(orgId: string, ids: readonly string[]): Promise<TrackedRow[]>;
@@ -221,6 +224,23 @@ const recordRead = (r: RenderedRow | undefined): RecordRead | undefined => {
   const stored = r.of === null || r.json === null ? null : { of: r.of, json: r.json };
   return { row: r.row, stored, orgHasTerms: hasTerms(r) };
 };
+
+/**
+ * A list page's keys, and whether the organisation has terms: the organisation's (the page's
+ * "orgId"), not each row's, so evaluated once for the page.
+ */
+const pageKeyColumns = perConnection((x): PageColumns => {
+  const { tracked, freeTimeTerms } = x.t;
+  return {
+    shape: "keys",
+    columns: {
+      id: tracked.id,
+      updatedAt: tracked.updatedAt,
+      version: tracked.version,
+      orgHasTerms: sql<number>`case when exists (select 1 from ${freeTimeTerms} where ${freeTimeTerms.orgId} = ${sql.placeholder("orgId")}) then 1 else 0 end`,
+    },
+  };
+});
 
 /** The reads of every tracking request (ocean reads), prepared once: building the SQL cost more than running it. */
 function prepareReads(x: Runner) {
@@ -555,21 +575,14 @@ export class SqlTrackings implements Trackings {
   }
 
   async listKeys(orgId: string, filter: ListFilter): Promise<PageKeys> {
-    const { tracked } = this;
-    const { freeTimeTerms } = this.x.t;
-    // The organisation's, not each row's: evaluated once for the page.
-    const orgHasTerms = sql<number>`case when exists (select 1 from ${freeTimeTerms} where ${freeTimeTerms.orgId} = ${sql.placeholder("orgId")}) then 1 else 0 end`;
     const keys = await listPage<Tracked, PageKey & { orgHasTerms: number | string }>(
       this.x,
-      tracked,
+      this.tracked,
       "tracked",
       orgId,
       filter,
       this.tagConditions(filter),
-      {
-        shape: "keys",
-        columns: { id: tracked.id, updatedAt: tracked.updatedAt, version: tracked.version, orgHasTerms },
-      },
+      pageKeyColumns(this.x),
     );
     return { keys, orgHasTerms: keys.length > 0 && hasTerms(keys[0]!) };
   }
