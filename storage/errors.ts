@@ -1,7 +1,8 @@
 /**
  * Typed storage errors, recognised from the database's own error codes rather than message text:
  * SQLite's extended result codes and PostgreSQL's SQLSTATE 23505 map to the same class, so callers
- * branch on it whatever the database.
+ * branch on it whatever the database; the driver's connection failures, PostgreSQL's shutdown
+ * codes and SQLite's busy one to another.
  */
 
 /** An insert or update hit a primary-key or unique constraint. */
@@ -49,7 +50,54 @@ export function duplicateKey(err: unknown): DuplicateKeyError | undefined {
   return undefined;
 }
 
+/**
+ * The database could not take the statement for the moment: PostgreSQL restarting, failing over,
+ * refusing or dropping connections, or SQLite locked beyond its busy timeout. Nothing the caller
+ * asked for is wrong; a retry shortly after may succeed.
+ */
+export class StorageUnavailableError extends Error {
+  override readonly name = "StorageUnavailableError";
+  constructor(options: { cause: unknown }) {
+    super("the database is unavailable", options);
+  }
+}
+
+/**
+ * postgres.js's connection failures, the socket's own, and SQLite's busy code (bun:sqlite's
+ * `code`; node:sqlite's `errcode` 5).
+ */
+const UNAVAILABLE_CODES = new Set([
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "SQLITE_BUSY",
+]);
+const SQLITE_BUSY_ERRCODE = 5;
+/** SQLSTATE class 08 (connection exception), 57P01-57P03 (shutting down, cannot connect now), 53300 (too many connections). */
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
+
+/** The StorageUnavailableError `err` stands for, or undefined (walks the cause chain like duplicateKey). */
+export function unavailable(err: unknown): StorageUnavailableError | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof StorageUnavailableError) return e;
+    const { code, errcode } = e as { code?: unknown; errcode?: unknown };
+    if (
+      UNAVAILABLE_CODES.has(String(code)) ||
+      UNAVAILABLE_SQLSTATE.test(String(code)) ||
+      Number(errcode) === SQLITE_BUSY_ERRCODE
+    ) {
+      return new StorageUnavailableError({ cause: err });
+    }
+  }
+  return undefined;
+}
+
 /** `err` as the typed storage error it stands for, else unchanged: for rethrowing at the layer's edge. */
 export function storageError(err: unknown): unknown {
-  return duplicateKey(err) ?? err;
+  return duplicateKey(err) ?? unavailable(err) ?? err;
 }

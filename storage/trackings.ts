@@ -248,8 +248,10 @@ function prepareReads(x: Runner) {
   const { tracked, freeTimeTerms } = x.t;
   const row = trackedRow(tracked);
   // 1 or 0 (both dialects' integers): an index probe (free_time_terms_org) in the key's and the
-  // row's statement.
-  const orgHasTerms = sql<number>`case when exists (select 1 from ${freeTimeTerms} where ${freeTimeTerms.orgId} = ${tracked.orgId}) then 1 else 0 end`;
+  // row's statement. On the organisation asked for: drizzle writes a single table's columns
+  // unqualified in the select list, and `org_id = org_id` inside the subquery would compare the
+  // terms' column with itself (true for every organisation once any has terms).
+  const orgHasTerms = sql<number>`case when exists (select 1 from ${freeTimeTerms} where ${freeTimeTerms.orgId} = ${p("orgId")}) then 1 else 0 end`;
   const rendered = { row, of: tracked.milestonesOf, json: tracked.milestonesJson, orgHasTerms };
   type Column = typeof tracked.identifier | typeof tracked.containerNumber;
   const own = and(eq(tracked.id, p("id")), eq(tracked.orgId, p("orgId")));

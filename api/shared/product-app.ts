@@ -7,6 +7,7 @@ import { swagger } from "@elysiajs/swagger";
 import { Elysia, t } from "elysia";
 import { readCapped } from "../../common/capped-body.ts";
 import { EngineError } from "../../engine/errors.ts";
+import { StorageUnavailableError } from "../../storage/errors.ts";
 import { keyPrefixOf } from "../accounts/keys.ts";
 import type { KeyListing, Principal } from "../accounts/repo.ts";
 import { webhookRoutes } from "../webhooks/routes.ts";
@@ -25,6 +26,9 @@ import { health } from "./health.ts";
 import type { Platform } from "./platform.ts";
 import { type ProductDef, product } from "./products.ts";
 import { isCanonicalTarget, type PreRoutingContext, ROUTER_HANDLER } from "./request-target.ts";
+
+/** When a client told the database is unavailable (a restart, a failover) should come back. */
+const DATABASE_RETRY_S = 2;
 
 /** How a path is reached: with a key (bearer header or api_key query) or openly (optionally per-IP limited). */
 export type Access =
@@ -253,7 +257,12 @@ export function createProductApp(opts: ProductAppOptions) {
       if (error instanceof ApiError) failure = error;
       else if (cause instanceof ApiError) failure = cause;
       else if (error instanceof EngineError) failure = fromEngine(error);
-      else if (code === "NOT_FOUND") {
+      else if (error instanceof StorageUnavailableError) {
+        console.error(`[${def.id}] ${request.method} ${path}: ${String(error.cause)}`);
+        failure = new ApiError("overloaded", "The database is unavailable for the moment; retry shortly.", {
+          retry_after_seconds: DATABASE_RETRY_S,
+        });
+      } else if (code === "NOT_FOUND") {
         failure = allowedElsewhere(app, path, request.method)
           ? new ApiError("methodNotAllowed", `Method ${request.method} is not allowed on ${path}.`)
           : new ApiError("notFound", `No route ${request.method} ${path}.`);
@@ -263,9 +272,10 @@ export function createProductApp(opts: ProductAppOptions) {
         console.error(`[${def.id}] ${request.method} ${path}:`, error);
         failure = new ApiError("internal", "Internal error; retry shortly.");
       }
-      // Every 429 tells the client when to come back, in the header as well as any body field.
+      // Every 429 and 503 tells the client when to come back, in the header as well as any body field.
       const wait = failure.extra?.retry_after_seconds;
-      if (failure.status === 429 && set.headers["retry-after"] === undefined && typeof wait === "number") {
+      const later = failure.status === 429 || failure.status === 503;
+      if (later && set.headers["retry-after"] === undefined && typeof wait === "number") {
         set.headers["retry-after"] = String(wait);
       }
       return jsonResponse(errorBody(style, failure), failure.status);

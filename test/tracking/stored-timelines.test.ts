@@ -94,12 +94,26 @@ async function expectStoredAsDerived(orgId: string): Promise<number> {
 /**
  * The single reads' one statement (readOwn, readFirstActive) gives each record of the organisation
  * as the separate reads do: the row, its stored rendering or null, and whether the organisation
- * has free-time terms, both without terms and with one on file for the while. Another organisation
- * reads none of them. Returns how many carried a stored rendering.
+ * has free-time terms, both without terms and with one on file for the while, while another
+ * organisation has terms throughout (its terms are not this one's); the key reads and the list
+ * page's keys tell the same. Another organisation reads none of the records. Returns how many
+ * carried a stored rendering.
  */
 async function expectReadsAsParts(orgId: string): Promise<number> {
   const { trackings, timelines, terms } = w.p.storage;
   expect(await terms.forOrg(orgId)).toEqual([]);
+  const other = await w.p.accounts.createOrg("other terms", { paid: true });
+  const otherTerm = {
+    id: crypto.randomUUID(),
+    orgId: other.id,
+    carrierCode: null,
+    portUnlocode: null,
+    equipment: null,
+    freeDays: 7,
+    dailyRateUsd: 50,
+    createdAt: new Date(w.clock.t).toISOString(),
+  };
+  await terms.add(otherTerm);
   let withRendering = 0;
   for (const orgHasTerms of [false, true]) {
     const term = { id: crypto.randomUUID(), orgId, carrierCode: null, portUnlocode: null, equipment: null };
@@ -116,6 +130,7 @@ async function expectReadsAsParts(orgId: string): Promise<number> {
       const stored = (await timelines.get(row.id)) ?? null;
       if (stored) withRendering++;
       expect(await trackings.readOwn(orgId, row.id)).toEqual({ row, stored, orgHasTerms });
+      expect((await trackings.keyOf(orgId, row.id))?.orgHasTerms).toBe(orgHasTerms);
       expect(await trackings.readOwn(crypto.randomUUID(), row.id)).toBeUndefined();
       for (const name of [row.identifier, row.containerNumber]) {
         if (!name) continue;
@@ -127,8 +142,12 @@ async function expectReadsAsParts(orgId: string): Promise<number> {
         expect(await trackings.readFirstActive(crypto.randomUUID(), name)).toBeUndefined();
       }
     }
+    const page = await trackings.listKeys(orgId, { archived: false, limit: 5, tags: [] });
+    expect(page.keys.length).toBeGreaterThan(0);
+    expect(page.orgHasTerms).toBe(orgHasTerms);
     if (orgHasTerms) expect(await terms.remove(orgId, term.id)).toBe(true);
   }
+  expect(await terms.remove(other.id, otherTerm.id)).toBe(true);
   return withRendering;
 }
 
