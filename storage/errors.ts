@@ -82,7 +82,7 @@ const SQLITE_BUSY_ERRCODE = 5;
 const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
 
 /** The StorageUnavailableError `err` stands for, or undefined (walks the cause chain like duplicateKey). */
-export function unavailable(err: unknown): StorageUnavailableError | undefined {
+function unavailable(err: unknown): StorageUnavailableError | undefined {
   for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     if (e instanceof StorageUnavailableError) return e;
     const { code, errcode } = e as { code?: unknown; errcode?: unknown };
