@@ -24,12 +24,14 @@ const DUPLICATE_ERRCODES = new Set([2067, 1555]);
 /** PostgreSQL's SQLSTATE unique_violation (postgres.js puts it in `code`). */
 const UNIQUE_VIOLATION = "23505";
 
-/**
- * The DuplicateKeyError `err` stands for, or undefined. Walks the cause chain: drizzle wraps the
- * driver's error in a DrizzleQueryError whose `cause` carries the code.
- */
+/** `err` and the errors it wraps: drizzle wraps the driver's error in a DrizzleQueryError whose `cause` carries the code. */
+function* causeChain(err: unknown): Generator<Error> {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) yield e;
+}
+
+/** The DuplicateKeyError `err` stands for, or undefined (read from the codes along its cause chain). */
 export function duplicateKey(err: unknown): DuplicateKeyError | undefined {
-  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+  for (const e of causeChain(err)) {
     if (e instanceof DuplicateKeyError) return e;
     const { code, errcode, constraint_name } = e as {
       code?: unknown;
@@ -81,9 +83,9 @@ const SQLITE_BUSY_ERRCODE = 5;
 /** SQLSTATE class 08 (connection exception), 57P01-57P03 (shutting down, cannot connect now), 53300 (too many connections). */
 const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
 
-/** The StorageUnavailableError `err` stands for, or undefined (walks the cause chain like duplicateKey). */
+/** The StorageUnavailableError `err` stands for, or undefined (read like duplicateKey). */
 function unavailable(err: unknown): StorageUnavailableError | undefined {
-  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+  for (const e of causeChain(err)) {
     if (e instanceof StorageUnavailableError) return e;
     const { code, errcode } = e as { code?: unknown; errcode?: unknown };
     if (

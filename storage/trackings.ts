@@ -226,9 +226,16 @@ const recordRead = (r: RenderedRow | undefined): RecordRead | undefined => {
 };
 
 /**
- * A list page's keys, and whether the organisation has terms: the organisation's (the page's
- * "orgId"), not each row's, so evaluated once for the page.
+ * 1 or 0 (both dialects' integers): whether the organisation the statement names (its "orgId"
+ * placeholder) has free-time terms on file; an index probe (free_time_terms_org), evaluated once
+ * per statement. Not correlated with the row's org_id: drizzle writes a single table's columns
+ * unqualified in the select list, and `org_id = org_id` inside the subquery would compare the
+ * terms' column with itself (true for every organisation once any has terms).
  */
+const orgHasTermsOf = (freeTimeTerms: Runner["t"]["freeTimeTerms"]) =>
+  sql<number>`case when exists (select 1 from ${freeTimeTerms} where ${freeTimeTerms.orgId} = ${sql.placeholder("orgId")}) then 1 else 0 end`;
+
+/** A list page's keys, and whether the organisation has terms. */
 const pageKeyColumns = perConnection((x): PageColumns => {
   const { tracked, freeTimeTerms } = x.t;
   return {
@@ -237,7 +244,7 @@ const pageKeyColumns = perConnection((x): PageColumns => {
       id: tracked.id,
       updatedAt: tracked.updatedAt,
       version: tracked.version,
-      orgHasTerms: sql<number>`case when exists (select 1 from ${freeTimeTerms} where ${freeTimeTerms.orgId} = ${sql.placeholder("orgId")}) then 1 else 0 end`,
+      orgHasTerms: orgHasTermsOf(freeTimeTerms),
     },
   };
 });
@@ -247,11 +254,8 @@ function prepareReads(x: Runner) {
   const p = sql.placeholder;
   const { tracked, freeTimeTerms } = x.t;
   const row = trackedRow(tracked);
-  // 1 or 0 (both dialects' integers): an index probe (free_time_terms_org) in the key's and the
-  // row's statement. On the organisation asked for: drizzle writes a single table's columns
-  // unqualified in the select list, and `org_id = org_id` inside the subquery would compare the
-  // terms' column with itself (true for every organisation once any has terms).
-  const orgHasTerms = sql<number>`case when exists (select 1 from ${freeTimeTerms} where ${freeTimeTerms.orgId} = ${p("orgId")}) then 1 else 0 end`;
+  // In the key's and the row's statement, both of which name the organisation.
+  const orgHasTerms = orgHasTermsOf(freeTimeTerms);
   const rendered = { row, of: tracked.milestonesOf, json: tracked.milestonesJson, orgHasTerms };
   type Column = typeof tracked.identifier | typeof tracked.containerNumber;
   const own = and(eq(tracked.id, p("id")), eq(tracked.orgId, p("orgId")));

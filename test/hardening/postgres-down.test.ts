@@ -25,6 +25,7 @@ const pg = (...args: string[]) => {
 
 let dir = "";
 let platform: Running;
+let app: ReturnType<typeof buildApps>["ocean"];
 let key = "";
 
 beforeAll(async () => {
@@ -34,6 +35,7 @@ beforeAll(async () => {
   const org = await platform.accounts.createOrg("down", { paid: true });
   key = (await platform.accounts.createKey(org.id, "ocean")).key;
   await platform.accounts.setEntitlement(org.id, "ocean", null);
+  app = buildApps(platform).ocean;
 });
 
 afterAll(async () => {
@@ -44,7 +46,6 @@ afterAll(async () => {
 async function get(
   path: string,
 ): Promise<{ status: number; retryAfter: string | null; body: Record<string, unknown> }> {
-  const app = buildApps(platform).ocean;
   const res = await app.handle(
     new Request(`http://localhost${path}`, { headers: { authorization: `Bearer ${key}` } }),
   );
