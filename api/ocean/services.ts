@@ -53,11 +53,15 @@ export const ON_TIME_DAYS = 1;
 const LANE_CACHE_MS = 60_000;
 const PLACE_CACHE_MAX = 50_000;
 /**
- * Records whose rendered milestones a process keeps: about 280 bytes of heap per milestone plus
- * its JSON text (about 240 characters, one byte each), so some 90 MB at 17 events a record. The
- * ones read again and again stay; a scan through the fleet only costs its own renders.
+ * Records whose single reads a process keeps (row, milestones, whole lookup text): some 26 kB of
+ * heap and buffers a record over the five caches. Kept small on purpose: a heap that holds more made
+ * every other read slower, not only the ones it serves (the collector's young generation grows with
+ * the heap kept). A server whose caches were full read records it had not kept at 61-62 us of CPU
+ * each with room for 10,000, 60-61 us with 5,000, 49-54 us with 3,000 or 2,000 (docs/tracking.md
+ * "Caches that stay small"). A dashboard's working set fits; a fleet polled round robin is read,
+ * not kept (VersionedCache.admits).
  */
-export const TIMELINE_CACHE_MAX = 10_000;
+export const TIMELINE_CACHE_MAX = 2_000;
 /**
  * field_provenance texts a process keeps: a family's members for one set of values (a carrier and
  * a destination, a vessel's fix at some hour, ...), at most about 1 kB each, so under 5 MB.

@@ -10,10 +10,19 @@
 import { Lru } from "../../common/lru.ts";
 import { SeenFilter } from "../../common/seen-filter.ts";
 
+/** An entry, with the clock reading of its last store or read (VersionedCache.admits). */
+interface Entry<T> {
+  version: string;
+  value: T;
+  touched: number;
+}
+
 export class VersionedCache<T> {
-  private readonly entries: Lru<string, { version: string; value: T }>;
-  /** Ids offered once and not stored yet (see set). */
+  private readonly entries: Lru<string, Entry<T>>;
+  /** Ids offered and not stored, with the clock reading of their last offer (see set). */
   private readonly seen: SeenFilter;
+  /** Counts the offers noted and the entries stored or read: the order admits() compares. */
+  private clock = 0;
 
   constructor(capacity: number) {
     this.entries = new Lru(capacity);
@@ -35,13 +44,16 @@ export class VersionedCache<T> {
   }
 
   /**
-   * Whether a value for `id` would be stored now (see set), or one is: false on the id's first offer,
-   * which this remembers as set would. A caller told false skips building the version and the
-   * value's sharing (a first read through the fleet pays for neither).
+   * Whether a value offered now would be stored (see set), or one is. An id told no is noted as set
+   * would note it, so asking first stores what offering every value stores. A caller told false
+   * skips building the version and the value's sharing (a first read through the fleet pays for
+   * neither).
    */
   wants(id: string): boolean {
-    if (this.entries.has(id) || this.seen.has(id)) return true;
-    this.seen.take(id);
+    if (this.entries.has(id)) return true;
+    const noted = this.seen.noted(id);
+    if (noted !== undefined && this.admits(noted)) return true;
+    this.seen.note(id, ++this.clock);
     return false;
   }
 
@@ -49,20 +61,43 @@ export class VersionedCache<T> {
   get(id: string, version: string): T | undefined {
     // Another version is no read of this one: it stays where it was in the order.
     if (this.entries.peek(id)?.version !== version) return undefined;
-    return this.entries.get(id)!.value;
+    const entry = this.entries.get(id)!;
+    entry.touched = ++this.clock;
+    return entry.value;
   }
 
   /**
-   * Stores the value from the second time its id is offered on: an id read once (a scan through
-   * the fleet, reads spread over far more records than fit) leaves only a hash of it here. Storing
-   * those cost more than they saved: each evicts an entry, and the churn of large renderings
-   * through the heap made every read slower (bench/tracking.ts). The hashes sit in a SeenFilter, which
-   * allocates nothing (an id may then be stored an offer early or late). An id stored already is
-   * replaced.
+   * Stores the value when its id is stored already (replaced) or comes back soon enough (admits):
+   * an id offered once (a scan through the fleet, reads spread over far more records than fit)
+   * leaves only a hash of it here. Storing those cost more than they saved: each evicts an entry,
+   * and the churn of large renderings through the heap made every read slower (bench/tracking.ts).
+   * The hashes sit in a SeenFilter, which allocates nothing (an id may then be stored an offer early
+   * or late).
    */
   set(id: string, version: string, value: T): void {
-    if (!this.entries.has(id) && !this.seen.take(id)) return;
-    this.entries.set(id, { version, value });
+    if (!this.entries.has(id)) {
+      const noted = this.seen.noted(id);
+      if (noted === undefined || !this.admits(noted)) {
+        this.seen.note(id, ++this.clock);
+        return;
+      }
+      this.seen.forget(id);
+    }
+    this.entries.set(id, { version, value, touched: ++this.clock });
+  }
+
+  /**
+   * Whether an id offered again, last offered at `noted`, is stored: while there is room, or when it
+   * came back sooner than the least recently read entry has gone unread, which it then replaces.
+   * One that comes back later than that would itself be dropped before its next read: reads cycling
+   * through more records than the cache holds (an integrator polling its whole fleet) stored every
+   * record and hit none, each store evicting another (about 20% of a read's server CPU, docs/tracking.md);
+   * now the entries stay and serve each cycle, and the others are not stored.
+   */
+  private admits(noted: number): boolean {
+    if (this.entries.size < this.entries.max) return true;
+    const oldest = this.entries.leastRecent();
+    return oldest === undefined || this.entries.peek(oldest)!.touched < noted;
   }
 
   /** Changes the bound (0 turns caching off), dropping the oldest entries beyond it. */

@@ -326,6 +326,58 @@ test("the cache stores an id from its second offer on, keeps at most its bound, 
   expect(cache.size).toBe(0);
 });
 
+/** A read through `cache` as the lookups make it: asked first, stored when wanted and missing. */
+function read(cache: VersionedCache<string>, id: string, counts: { hits: number; stores: number }) {
+  if (!cache.wants(id)) return;
+  if (cache.get(id, "v1") !== undefined) counts.hits++;
+  else {
+    cache.set(id, "v1", id);
+    counts.stores++;
+  }
+}
+
+test("reads cycling through more ids than the cache holds keep a set that hits every cycle, and store nothing more", () => {
+  const capacity = 100;
+  const cache = new VersionedCache<string>(capacity);
+  const ids = Array.from({ length: 500 }, (_, i) => `record-${i}`);
+  const cycles = Array.from({ length: 8 }, () => {
+    const counts = { hits: 0, stores: 0 };
+    for (const id of ids) read(cache, id, counts);
+    return counts;
+  });
+  // Storing each id that comes back would evict every entry before its next read (none hit).
+  // Once full, an id coming back after the oldest entry was last read is not stored: the entries
+  // stay, each read once a cycle.
+  for (const counts of cycles.slice(3)) expect(counts).toEqual({ hits: capacity, stores: 0 });
+  expect(cache.size).toBe(capacity);
+});
+
+test("a working set read often is kept through scans of the fleet, and replaces one no longer read", () => {
+  const cache = new VersionedCache<string>(50);
+  const counts = { hits: 0, stores: 0 };
+  const fleet = Array.from({ length: 2_000 }, (_, i) => `fleet-${i}`);
+  const hot = (set: string) => Array.from({ length: 30 }, (_, i) => `${set}-${i}`);
+  // Each hot record read between every 20 fleet reads; the fleet read once or twice over.
+  const run = (set: string[], fleetReads: number, from: number) => {
+    for (let i = 0; i < fleetReads; i++) {
+      read(cache, fleet[(from + i) % fleet.length]!, counts);
+      if (i % 20 === 0) for (const id of set) read(cache, id, counts);
+    }
+  };
+  const first = hot("dashboard-a");
+  run(first, 4_000, 0);
+  counts.hits = 0;
+  run(first, 2_000, 4_000);
+  // Every read of the working set hits (101 rounds of 30); the fleet's reads, spread over 2,000
+  // records, are not stored in its place.
+  expect(counts.hits).toBeGreaterThanOrEqual(100 * 30);
+  for (const id of first) expect(cache.get(id, "v1")).toBe(id);
+  // The dashboard moves to other records: once the first set goes unread, the new one is kept.
+  const second = hot("dashboard-b");
+  run(second, 4_000, 0);
+  for (const id of second) expect(cache.get(id, "v1")).toBe(id);
+});
+
 test("a cache asked wants() before each offer stores what one offered every value stores", () => {
   const ids = ["a", "b", "c", "d", "e", "f"];
   fc.assert(
