@@ -29,7 +29,7 @@ const TICKS_PER_SECOND = 100;
  * CPU seconds the process has used, all its threads together (user and system), from
  * /proc/<pid>/stat; null where there is no /proc.
  */
-function cpuSecondsOf(pid: number): number | null {
+export function cpuSecondsOf(pid: number): number | null {
   try {
     // The fields after the command name, which is in parentheses and may hold spaces.
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
@@ -41,6 +41,7 @@ function cpuSecondsOf(pid: number): number | null {
 
 export interface BenchServer {
   port: number;
+  pid: number;
   /** The server process's CPU seconds so far (see cpuSecondsOf). */
   cpuSeconds(): number | null;
   stop(): void;
@@ -55,7 +56,7 @@ export async function startServer(args: string[], env: Record<string, string> = 
     env: { ...process.env, ...env },
   });
   await proc.stdout.getReader().read(); // "ready"
-  return { port, cpuSeconds: () => cpuSecondsOf(proc.pid), stop: () => proc.kill() };
+  return { port, pid: proc.pid, cpuSeconds: () => cpuSecondsOf(proc.pid), stop: () => proc.kill() };
 }
 
 export interface Target {

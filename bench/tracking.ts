@@ -22,7 +22,7 @@
  * time: each waits for its round trips) and over HTTP (32 at a time over the pool's connections).
  */
 import { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApps } from "../api/app.ts";
@@ -43,7 +43,7 @@ import type { TrackedRow } from "../ingest/tracking/engine.ts";
 import { currentEvents, derive, eventsForContainer, renderForStore } from "../ingest/tracking/timeline.ts";
 import { copySqliteToPostgres } from "../storage/copy.ts";
 import { startServer } from "./http.ts";
-import { drive } from "./http-driver.ts";
+import type { ClientPlan, ClientResult, ClientRow } from "./http-clients.ts";
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -427,10 +427,13 @@ async function laneReads(running: FullPlatform): Promise<{ mean: number; max: nu
 
 /**
  * The same reads over HTTP: a server process on the same database (bench/servers.ts, its caches empty)
- * and this process as its clients (concurrency 32), each row against the keyed no-op over the same
- * sockets. What a client in another process sees; in process, every row above also pays its body's
- * copy into a fresh ArrayBuffer in the serving process (docs/tracking.md "Read speed"). Each row
- * runs SECONDS in two passes, the second in the opposite order, so drift falls on all rows alike.
+ * and its clients (concurrency 32) in a process of their own (bench/http-clients.ts), each row
+ * against the keyed no-op over the same sockets. What a client in another process sees; in process,
+ * every row above also pays its body's copy into a fresh ArrayBuffer in the serving process
+ * (docs/tracking.md "Read speed"). Each row runs SECONDS in two passes, the second in the opposite
+ * order, so drift falls on all rows alike. The clients were this process until 2026-12-05: holding
+ * the fixtures and the in-process rows' platform (about 3 GB), they took the second core's time
+ * from a server that then ran at 0.8 of its own (docs/tracking.md "Caches that stay small").
  */
 async function measureOverHttp(target: string): Promise<void> {
   const server = await startServer(["portolan", target, "ocean"], {
@@ -439,51 +442,53 @@ async function measureOverHttp(target: string): Promise<void> {
   });
   try {
     const base = `http://127.0.0.1:${server.port}`;
-    const init = { headers: { authorization: `Bearer ${key}` } };
+    const headers = { authorization: `Bearer ${key}` };
     const deepCursor = (
-      (await (await fetch(`${base}/v1/containers?limit=500`, init)).json()) as {
+      (await (await fetch(`${base}/v1/containers?limit=500`, { headers })).json()) as {
         data: { next_cursor: string };
       }
     ).data.next_cursor;
     // Records the server process has not read (its caches start empty), each once until the fleet's
-    // even records (milestones stored) are all read, and HOT ones again and again.
-    let fresh = 0;
-    const unread = () => scattered(fresh++ % FLEET, 0);
-    const rows: Array<[string, (i: number) => string]> = [
-      ["keyed no-op GET /v1/account", () => "/v1/account"],
-      ["lookup by number", () => `/v1/containers/lookup/${numbers[unread()]}`],
-      ["read by UUID", () => `/v1/containers/${ids[unread()]}`],
-      [`lookup ${HOT} hot`, (i) => `/v1/containers/lookup/${numbers[hot(i)]}`],
-      ["list first page (50)", () => "/v1/containers"],
-      ["list status + tag filter (50)", () => "/v1/containers?status=in_transit&tags=priority"],
-      ["list page after 500 rows", () => `/v1/containers?cursor=${deepCursor}`],
-      ["compat answer, repeated poll", compatPath],
+    // even records (milestones stored) are all read, the two rows in turn over one count; HOT ones
+    // again and again.
+    const fleet = Array.from({ length: FLEET }, (_, k) => scattered(k, 0));
+    const rows: ClientRow[] = [
+      { name: "keyed no-op GET /v1/account", paths: ["/v1/account"] },
+      {
+        name: "lookup by number",
+        paths: fleet.map((r) => `/v1/containers/lookup/${numbers[r]}`),
+        cursor: "fleet",
+      },
+      { name: "read by UUID", paths: fleet.map((r) => `/v1/containers/${ids[r]}`), cursor: "fleet" },
+      {
+        name: `lookup ${HOT} hot`,
+        paths: Array.from({ length: HOT }, (_, i) => `/v1/containers/lookup/${numbers[hot(i)]}`),
+      },
+      { name: "list first page (50)", paths: ["/v1/containers"] },
+      { name: "list status + tag filter (50)", paths: ["/v1/containers?status=in_transit&tags=priority"] },
+      { name: "list page after 500 rows", paths: [`/v1/containers?cursor=${deepCursor}`] },
+      { name: "compat answer, repeated poll", paths: compatNumbers.map(pollOf) },
     ];
-    const totals = rows.map(() => ({ requests: 0, seconds: 0, cpu: 0 }));
-    for (const pass of [rows.map((_, k) => k), rows.map((_, k) => rows.length - 1 - k)]) {
-      for (const k of pass) {
-        const path = rows[k]![1];
-        const url = (i: number) => `${base}${path(i)}`;
-        await drive(url, init, { concurrency: 8, seconds: 0.5 });
-        const cpu0 = server.cpuSeconds();
-        const r = await drive(url, init, { concurrency: 32, seconds: SECONDS });
-        const cpu1 = server.cpuSeconds();
-        if (r.non2xx > 0) throw new Error(`${rows[k]![0]} over HTTP: ${r.non2xx} answers not 2xx`);
-        totals[k]!.requests += r.requests;
-        totals[k]!.seconds += r.requests / r.rps;
-        totals[k]!.cpu += cpu0 === null || cpu1 === null ? Number.NaN : cpu1 - cpu0;
-      }
-    }
+    const plan: ClientPlan = { base, headers, serverPid: server.pid, seconds: SECONDS, rows };
+    const planFile = join(dir, "http-plan.json");
+    writeFileSync(planFile, JSON.stringify(plan));
+    const clients = Bun.spawn([process.execPath, join(import.meta.dir, "http-clients.ts"), planFile], {
+      stdout: "pipe",
+      stderr: "inherit",
+    });
+    const out = await new Response(clients.stdout).text();
+    if ((await clients.exited) !== 0) throw new Error("bench/http-clients.ts failed");
+    const totals = JSON.parse(out) as ClientResult[];
     const rps = totals.map((t) => t.requests / t.seconds);
     // Server CPU a request: what a read costs the server whatever the clients cost (they share this
     // machine's cores); its ratio is the no-op's CPU over the read's.
-    const cpuUs = totals.map((t) => (t.cpu / t.requests) * 1e6);
+    const cpuUs = totals.map((t) => (t.cpuSeconds === null ? Number.NaN : (t.cpuSeconds / t.requests) * 1e6));
     console.log(
       target === database
-        ? "over HTTP (a server process, clients in this one; server CPU from /proc, all threads)"
+        ? "over HTTP (a server process, clients in another; server CPU from /proc, all threads)"
         : "over HTTP on PostgreSQL (server CPU: the API process's, not PostgreSQL's)",
     );
-    for (const [k, [name]] of rows.entries()) {
+    for (const [k, { name }] of rows.entries()) {
       const ratio =
         k === 0 ? "(baseline)" : `ratio ${(rps[k]! / rps[0]!).toFixed(2)} of the no-op (goal 0.30)`;
       const cpu = Number.isNaN(cpuUs[k]!)
