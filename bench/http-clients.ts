@@ -9,8 +9,7 @@
  * requests, seconds and server CPU seconds.
  */
 import { readFileSync } from "node:fs";
-import { cpuSecondsOf } from "./http.ts";
-import { drive } from "./http-driver.ts";
+import { cpuSecondsOf, drive } from "./http-driver.ts";
 
 export interface ClientPlan {
   base: string;

@@ -1,8 +1,11 @@
 /**
  * A closed-loop HTTP load driver: `concurrency` clients each send the next request as soon as the
  * previous answer arrives, for `seconds`. Reports requests/s and latency percentiles. `url` may be a
- * function of the request's sequence number, so a run can rotate through many queries.
+ * function of the request's sequence number, so a run can rotate through many queries. And what a
+ * server process costs meanwhile (cpuSecondsOf).
  */
+import { readFileSync } from "node:fs";
+
 export interface LoadResult {
   requests: number;
   rps: number;
@@ -42,6 +45,23 @@ export async function drive(
     p99Ms: pct(0.99),
     non2xx,
   };
+}
+
+/** Linux's USER_HZ, the unit of /proc/<pid>/stat's CPU times (100 on every architecture Bun runs on). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU seconds the process has used, all its threads together (user and system), from
+ * /proc/<pid>/stat; null where there is no /proc.
+ */
+export function cpuSecondsOf(pid: number): number | null {
+  try {
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
 }
 
 export const fmt = (r: LoadResult) =>

@@ -8,7 +8,7 @@
  * distinct-pairs row cycles the 494 port pairs of bench/router.ts through it, so the cost of a
  * route the cache has not seen stays visible. The bare ceiling answers the first query's bytes.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AccountsRepo } from "../api/accounts/repo.ts";
@@ -22,28 +22,10 @@ import { drive, fmt, type LoadResult } from "./http-driver.ts";
 const root = join(import.meta.dir, "..");
 const bun = join(root, "node_modules/.bin/bun");
 
-/** Linux's USER_HZ, the unit of /proc/<pid>/stat's CPU times (100 on every architecture Bun runs on). */
-const TICKS_PER_SECOND = 100;
-
-/**
- * CPU seconds the process has used, all its threads together (user and system), from
- * /proc/<pid>/stat; null where there is no /proc.
- */
-export function cpuSecondsOf(pid: number): number | null {
-  try {
-    // The fields after the command name, which is in parentheses and may hold spaces.
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-  } catch {
-    return null;
-  }
-}
-
 export interface BenchServer {
   port: number;
+  /** Its CPU so far: cpuSecondsOf(pid) (http-driver.ts). */
   pid: number;
-  /** The server process's CPU seconds so far (see cpuSecondsOf). */
-  cpuSeconds(): number | null;
   stop(): void;
 }
 
@@ -56,7 +38,7 @@ export async function startServer(args: string[], env: Record<string, string> = 
     env: { ...process.env, ...env },
   });
   await proc.stdout.getReader().read(); // "ready"
-  return { port, pid: proc.pid, cpuSeconds: () => cpuSecondsOf(proc.pid), stop: () => proc.kill() };
+  return { port, pid: proc.pid, stop: () => proc.kill() };
 }
 
 export interface Target {

@@ -15,6 +15,7 @@ const WAYS = 4;
 
 export class SeenFilter {
   private slots: Uint32Array;
+  /** The stamp each slot's key was last noted at. */
   private stamps: Float64Array;
   /** xorshift32 state: which way a full bucket gives up. */
   private random = 0x9e3779b9;

@@ -91,7 +91,7 @@ export class VersionedCache<T> {
    * came back sooner than the least recently read entry has gone unread, which it then replaces.
    * One that comes back later than that would itself be dropped before its next read: reads cycling
    * through more records than the cache holds (an integrator polling its whole fleet) stored every
-   * record and hit none, each store evicting another (about 20% of a read's server CPU, docs/tracking.md);
+   * record and hit none, each store evicting another (docs/tracking.md "Caches that stay small");
    * now the entries stay and serve each cycle, and the others are not stored.
    */
   private admits(noted: number): boolean {
