@@ -50,11 +50,7 @@ export class VersionedCache<T> {
    * neither).
    */
   wants(id: string): boolean {
-    if (this.entries.has(id)) return true;
-    const noted = this.seen.noted(id);
-    if (noted !== undefined && this.admits(noted)) return true;
-    this.seen.note(id, ++this.clock);
-    return false;
+    return this.entries.has(id) || this.offer(id);
   }
 
   /** The value stored for `id` under exactly this version, or undefined. */
@@ -76,14 +72,18 @@ export class VersionedCache<T> {
    */
   set(id: string, version: string, value: T): void {
     if (!this.entries.has(id)) {
-      const noted = this.seen.noted(id);
-      if (noted === undefined || !this.admits(noted)) {
-        this.seen.note(id, ++this.clock);
-        return;
-      }
+      if (!this.offer(id)) return;
       this.seen.forget(id);
     }
     this.entries.set(id, { version, value, touched: ++this.clock });
+  }
+
+  /** Whether `id`, not stored, would be stored now (admits); if not, this offer is noted. */
+  private offer(id: string): boolean {
+    const noted = this.seen.noted(id);
+    if (noted !== undefined && this.admits(noted)) return true;
+    this.seen.note(id, ++this.clock);
+    return false;
   }
 
   /**

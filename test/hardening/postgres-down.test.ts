@@ -15,13 +15,7 @@ import { buildApps } from "../../api/app.ts";
 import { bootstrap, type Running } from "../../api/bootstrap.ts";
 import { loadConfig } from "../../api/config.ts";
 import { StorageUnavailableError, storageError } from "../../storage/errors.ts";
-
-const SCRIPT = join(import.meta.dir, "../../scripts/postgres-temp.sh");
-const pg = (...args: string[]) => {
-  const run = Bun.spawnSync(["bash", SCRIPT, ...args]);
-  if (run.exitCode !== 0) throw new Error(`postgres-temp.sh ${args[0]}: ${run.stderr.toString()}`);
-  return run.stdout.toString().trim();
-};
+import { postgresTemp as pg } from "../helpers/postgres-server.ts";
 
 let dir = "";
 let platform: Running;

@@ -29,6 +29,7 @@ import { openStorage } from "../../storage/open.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { freshSchema, TEST_POSTGRES } from "../helpers/database.ts";
 import { bearer, ManualClock, makePlatform } from "../helpers/platform.ts";
+import { postgresTemp } from "../helpers/postgres-server.ts";
 import { BODY as LOAD } from "../loading/setup.ts";
 import { FCL_CSV } from "../rates/sheets.ts";
 import { startSandbox } from "../sandbox/spawn.ts";
@@ -89,9 +90,7 @@ async function contentsOf(target: string) {
 
 beforeAll(async () => {
   if (!server) {
-    const started = Bun.spawnSync(["bash", join(ROOT, "scripts/postgres-temp.sh"), "start"]);
-    if (started.exitCode !== 0) throw new Error(`postgres-temp: ${started.stderr.toString()}`);
-    [server, ownServer] = started.stdout.toString().trim().split(" ") as [string, string];
+    [server, ownServer] = postgresTemp("start").split(" ") as [string, string];
   }
 
   // The product writes the source: a voyage against the sandbox carrier, delivered to a receiver.
@@ -243,7 +242,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(() => {
-  if (ownServer) Bun.spawnSync(["bash", join(ROOT, "scripts/postgres-temp.sh"), "stop", ownServer]);
+  if (ownServer) postgresTemp("stop", ownServer);
   rmSync(dir, { recursive: true, force: true });
 });
 
