@@ -54,8 +54,8 @@ export function duplicateKey(err: unknown): DuplicateKeyError | undefined {
 
 /**
  * The database could not take the statement for the moment: PostgreSQL restarting, failing over,
- * refusing or dropping connections, or SQLite locked beyond its busy timeout. Nothing the caller
- * asked for is wrong; a retry shortly after may succeed.
+ * refusing or dropping connections or out of disk, or SQLite locked beyond its busy timeout or out
+ * of disk. Nothing the caller asked for is wrong; a retry later may succeed.
  */
 export class StorageUnavailableError extends Error {
   override readonly name = "StorageUnavailableError";
@@ -65,8 +65,8 @@ export class StorageUnavailableError extends Error {
 }
 
 /**
- * postgres.js's connection failures, the socket's own, and SQLite's busy code (bun:sqlite's
- * `code`; node:sqlite's `errcode` 5).
+ * postgres.js's connection failures, the socket's own, and SQLite's busy and full codes
+ * (bun:sqlite's `code`; node:sqlite's `errcode` 5 and 13).
  */
 const UNAVAILABLE_CODES = new Set([
   "CONNECTION_CLOSED",
@@ -78,10 +78,15 @@ const UNAVAILABLE_CODES = new Set([
   "EPIPE",
   "ETIMEDOUT",
   "SQLITE_BUSY",
+  "SQLITE_FULL",
 ]);
-const SQLITE_BUSY_ERRCODE = 5;
-/** SQLSTATE class 08 (connection exception), 57P01-57P03 (shutting down, cannot connect now), 53300 (too many connections). */
-const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
+/** node:sqlite's primary result codes (the low byte of an extended one): SQLITE_BUSY, SQLITE_FULL. */
+const UNAVAILABLE_ERRCODES = new Set([5, 13]);
+/**
+ * SQLSTATE class 08 (connection exception), 57P01-57P03 (shutting down, cannot connect now) and
+ * class 53 (insufficient resources: disk full, out of memory, too many connections).
+ */
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53...)$/;
 
 /** The StorageUnavailableError `err` stands for, or undefined (read like duplicateKey). */
 function unavailable(err: unknown): StorageUnavailableError | undefined {
@@ -91,7 +96,7 @@ function unavailable(err: unknown): StorageUnavailableError | undefined {
     if (
       UNAVAILABLE_CODES.has(String(code)) ||
       UNAVAILABLE_SQLSTATE.test(String(code)) ||
-      Number(errcode) === SQLITE_BUSY_ERRCODE
+      UNAVAILABLE_ERRCODES.has(Number(errcode) & 0xff)
     ) {
       return new StorageUnavailableError({ cause: err });
     }
@@ -99,7 +104,58 @@ function unavailable(err: unknown): StorageUnavailableError | undefined {
   return undefined;
 }
 
-/** `err` as the typed storage error it stands for, else unchanged: for rethrowing at the layer's edge. */
+/**
+ * A statement that failed, named by its SQL text alone. drizzle's error prints every value it was
+ * sent (a webhook's sealed secret, a key's hash) and PostgreSQL's `detail` may quote a whole row;
+ * neither reaches a message, an inspection or a log line from here on.
+ */
+export class StatementError extends Error {
+  override readonly name = "StatementError";
+  constructor(
+    readonly sql: string,
+    options: { cause: unknown },
+  ) {
+    super(`Failed query: ${sql}`, options);
+  }
+}
+
+/** The driver's error reduced to what says why without quoting data: its message and codes. */
+class DriverError extends Error {
+  override readonly name: string;
+  readonly code?: unknown;
+  readonly errcode?: unknown;
+  readonly constraint_name?: unknown;
+  constructor(original: Error) {
+    super(original.message);
+    const { code, errcode, constraint_name } = original as DriverError;
+    this.name = original.name;
+    this.code = code;
+    this.errcode = errcode;
+    this.constraint_name = constraint_name;
+    this.stack = original.stack;
+  }
+}
+
+/**
+ * drizzle's DrizzleQueryError (query text, params, the driver's error as cause) without the params,
+ * and a bare PostgreSQL error without its `detail` (a statement sent through postgres.js directly).
+ */
+function redacted(err: unknown): unknown {
+  if (!(err instanceof Error) || err instanceof StatementError) return err;
+  const { query, params, detail } = err as { query?: unknown; params?: unknown; detail?: unknown };
+  if (typeof query === "string" && params !== undefined) {
+    return new StatementError(query, {
+      cause: err.cause instanceof Error ? new DriverError(err.cause) : undefined,
+    });
+  }
+  return detail === undefined ? err : new DriverError(err);
+}
+
+/**
+ * `err` as the typed storage error it stands for, else unchanged but for the statement's values,
+ * which are dropped: for rethrowing at the layer's edge.
+ */
 export function storageError(err: unknown): unknown {
-  return duplicateKey(err) ?? unavailable(err) ?? err;
+  const safe = redacted(err);
+  return duplicateKey(safe) ?? unavailable(safe) ?? safe;
 }

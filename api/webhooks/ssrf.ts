@@ -6,6 +6,7 @@
  * PORTOLAN_WEBHOOK_ALLOW_PRIVATE=1. Names are answered from PORTOLAN_WEBHOOK_RESOLVE first, then DNS.
  */
 import { lookup } from "node:dns/promises";
+import { own } from "../../common/own.ts";
 import type { WebhookConfig } from "./config.ts";
 
 /** [network, prefix length] over the IPv4 space as 32-bit numbers. */
@@ -105,7 +106,7 @@ export type Resolve = (host: string) => Promise<string[]>;
 /** PORTOLAN_WEBHOOK_RESOLVE entries first (read on every call, so a change applies at once), then DNS. */
 export function resolverFor(cfg: Pick<WebhookConfig, "resolve">): Resolve {
   return async (host) => {
-    const fixed = cfg.resolve[host.toLowerCase()];
+    const fixed = own(cfg.resolve, host.toLowerCase());
     if (fixed) return fixed;
     if (isBlockedAddress(host) !== null) return [host];
     return (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);

@@ -3,6 +3,8 @@
  * Bun and Deno): bytes come from the caller, or from fetch() via fromUrl. Precedence rules for short
  * codes are documented in docs/locations.md.
  */
+
+import { own } from "../../common/own.ts";
 import { decodeArtifact } from "../../data-build/format/container.ts";
 import { EngineError } from "../errors.ts";
 import {
@@ -505,13 +507,13 @@ export class LocationIndex {
   /** Current code for a carrier's legacy one (CNSHA -> CNSHG); other codes come back unchanged. */
   canonicalLocode(locode: string): string {
     const code = locode.replace(/\s/g, "").toUpperCase();
-    return this.meta.aliases[code] ?? code;
+    return own(this.meta.aliases, code) ?? code;
   }
 
   // ---- row access ----------------------------------------------------------------------------
 
   private locodeRow(code: string): number {
-    return this.findCode("locode", this.meta.aliases[code] ?? code);
+    return this.findCode("locode", own(this.meta.aliases, code) ?? code);
   }
 
   private findCode(field: Exclude<CodeField, "admin">, code: string): number {

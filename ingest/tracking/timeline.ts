@@ -3,6 +3,8 @@
  * state out. Pure functions; the engine stores raw events by eventID and derives on every change,
  * so the same events always give the same answer whatever order they arrived in.
  */
+
+import { own } from "../../common/own.ts";
 import type { DcsaEventLike } from "./dcsa.ts";
 import { type LocalFields, localFields } from "./local-time.ts";
 
@@ -211,9 +213,9 @@ function labelOf(e: DcsaEventLike, placeName: (locode: string) => string | null)
     words = `Customs hold${reason ? `: ${reason}` : ""}`;
   } else if (isCustoms(e) && code === "RELS") words = "Released by customs";
   else if (e.eventType === "SHIPMENT") {
-    const doc = DOCUMENT_WORDS[e.documentTypeCode ?? ""] ?? "Shipment";
-    words = `${doc} ${SHIPMENT_WORDS[code] ?? code.toLowerCase()}`;
-  } else words = PORT_WORDS[code]?.(e, at, vessel) ?? `${code} at ${at}`;
+    const doc = own(DOCUMENT_WORDS, e.documentTypeCode ?? "") ?? "Shipment";
+    words = `${doc} ${own(SHIPMENT_WORDS, code) ?? code.toLowerCase()}`;
+  } else words = own(PORT_WORDS, code)?.(e, at, vessel) ?? `${code} at ${at}`;
   if (e.eventClassifierCode === "PLN") return `${words} (planned)`;
   if (e.eventClassifierCode === "EST") return `${words} (estimated)`;
   return words;
