@@ -1,9 +1,11 @@
 /**
  * Opaque page cursors: base64url JSON of string fields. Decoding checks the shape, so a cursor
- * that is valid base64url JSON of anything else (null, [], 1, {}) is refused like garbage.
+ * that is valid base64url JSON of anything else (null, [], 1, {}), or whose fields hold text no
+ * field accepts (storable-text.ts), is refused like garbage.
  */
 import { fromBase64Url, toBase64Url } from "./crypto.ts";
 import { ApiError } from "./errors.ts";
+import { unstorable } from "./storable-text.ts";
 
 export const encodeCursor = (fields: Record<string, string>): string => toBase64Url(JSON.stringify(fields));
 
@@ -22,7 +24,7 @@ export function decodeCursor<K extends string>(
     obj &&
     typeof obj === "object" &&
     !Array.isArray(obj) &&
-    keys.every((k) => typeof obj[k] === "string")
+    keys.every((k) => typeof obj[k] === "string" && !unstorable(obj[k]))
   ) {
     return obj as Record<K, string>;
   }

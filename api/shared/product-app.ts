@@ -26,6 +26,7 @@ import { health } from "./health.ts";
 import type { Platform } from "./platform.ts";
 import { type ProductDef, product } from "./products.ts";
 import { isCanonicalTarget, type PreRoutingContext, ROUTER_HANDLER } from "./request-target.ts";
+import { queryParamWithNul, unstorablePath } from "./storable-text.ts";
 
 /** When a client told the database is unavailable (a restart, a failover) should come back. */
 const DATABASE_RETRY_S = 2;
@@ -189,6 +190,13 @@ export function createProductApp(opts: ProductAppOptions) {
           "The path has malformed percent-encoding (or encodes invalid UTF-8 or a NUL).",
         );
       }
+      const nulParam = queryParamWithNul(request.url);
+      if (nulParam !== null) {
+        throw new ApiError(
+          "validation",
+          `Query parameter ${nulParam} holds a NUL character, which no field accepts.`,
+        );
+      }
       if (opts.getOnly?.(path) && request.method !== "GET" && request.method !== "HEAD") {
         throw new ApiError(
           "methodNotAllowed",
@@ -241,6 +249,13 @@ export function createProductApp(opts: ProductAppOptions) {
         throw new ApiError("validation", "Request body is not valid JSON.");
       }
       if (methodKey) throw new ApiError("validation", `Request body: no field may be named ${methodKey}.`);
+      const unstorableAt = unstorablePath(text, body);
+      if (unstorableAt !== null) {
+        throw new ApiError(
+          "validation",
+          `Request body: ${unstorableAt} holds a NUL character or an unpaired surrogate, which no field accepts.`,
+        );
+      }
       // Every route takes an object; null, arrays and scalars would slip past optional-only schemas.
       if (body === null || typeof body !== "object" || Array.isArray(body)) {
         throw new ApiError("validation", "Request body must be a JSON object.");

@@ -38,6 +38,8 @@ const segment = fc.oneof(
     "",
     "%00",
     "%2F",
+    "constructor",
+    "__proto__",
     "ü",
     "a b",
   ),
@@ -71,6 +73,10 @@ const path = fc.oneof(
       "/v1/containers/lookup/CSQU3054384",
       "/v1/portfolio/summary",
       "/v1/demurrage/terms",
+      "/v1/rates/sheets",
+      "/v1/follows",
+      "/v1/awbs",
+      "/v1/load-plans",
       "/v2/events",
       "/public/v1/lookup/CSQU3054383",
       "/v1/distance/route",
@@ -91,7 +97,34 @@ const path = fc.oneof(
     )
     .map(([a, b]) => a + b),
 );
-const query = fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 20 }), { maxKeys: 4 });
+/** Strings a database cannot store, and names of prototype members (lookups keyed by input). */
+const hostile = fc.constantFrom(
+  "\u0000",
+  "a\u0000b",
+  "\ud800",
+  "x\udc00",
+  "constructor",
+  "__proto__",
+  "toString",
+);
+const text = (maxLength: number) => fc.oneof({ arbitrary: fc.string({ maxLength }), weight: 4 }, hostile);
+/** Query names the products read, so filters see the generated values. */
+const queryName = fc.oneof(
+  fc.string({ maxLength: 8 }),
+  fc.constantFrom(
+    "tags",
+    "status",
+    "cursor",
+    "limit",
+    "carrier",
+    "equipmentReference",
+    "q",
+    "from",
+    "to",
+    "number",
+  ),
+);
+const query = fc.dictionary(queryName, text(20), { maxKeys: 4 });
 const method = fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "FOO");
 const body = fc.oneof(
   fc.constant(undefined),
@@ -100,12 +133,32 @@ const body = fc.oneof(
   fc
     .record(
       {
-        label: fc.oneof(fc.string(), fc.integer()),
+        label: fc.oneof(text(40), fc.integer()),
         expires_in_days: fc.oneof(fc.integer(), fc.double(), fc.string()),
       },
       { requiredKeys: [] },
     )
     .map((o) => JSON.stringify(o)),
+  // Bodies the write routes take, with hostile strings where they store text.
+  fc
+    .record(
+      {
+        url: fc.oneof(
+          text(20).map((h) => `https://${h}/in`),
+          text(40),
+        ),
+        description: text(40),
+        identifier: fc.oneof(fc.constant("MSCU2375717"), text(20)),
+        tags: fc.array(text(10), { maxLength: 3 }),
+        carrier_code: text(8),
+        free_days: fc.integer({ min: -1, max: 400 }),
+        sailing_id: text(20),
+        awb: text(14),
+      },
+      { requiredKeys: [] },
+    )
+    .map((o) => JSON.stringify(o)),
+  fc.tuple(hostile, text(4)).map(([k, v]) => JSON.stringify({ [k]: v })),
   fc.nat({ max: 5000 }).map((n) => "x".repeat(n)),
 );
 const auth = (product: ProductId) =>
@@ -184,5 +237,71 @@ test.each(PRODUCT_IDS)("%s: no 500, every answer in the envelope", async (produc
       },
     ),
     { numRuns: 400 },
+  );
+});
+
+/** The routes that filter on query text or store body text, with the fields they read. */
+const WRITES: Array<{ product: ProductId; method: string; path: string; query: string[]; body: string[] }> = [
+  {
+    product: "ocean",
+    method: "GET",
+    path: "/v1/containers",
+    query: ["tags", "status", "cursor", "carrier"],
+    body: [],
+  },
+  { product: "ocean", method: "POST", path: "/v1/containers", query: [], body: ["identifier", "tags"] },
+  {
+    product: "ocean",
+    method: "GET",
+    path: "/v2/events",
+    query: ["equipmentReference", "eventType", "cursor"],
+    body: [],
+  },
+  {
+    product: "ocean",
+    method: "POST",
+    path: "/v1/demurrage/terms",
+    query: [],
+    body: ["carrier_code", "equipment"],
+  },
+  { product: "ocean", method: "POST", path: "/v1/webhooks", query: [], body: ["url", "description"] },
+  { product: "ocean", method: "POST", path: "/v1/account/keys", query: [], body: ["label"] },
+  { product: "air", method: "POST", path: "/v1/awbs", query: [], body: ["awb"] },
+  { product: "air", method: "GET", path: "/v1/awbs", query: ["status", "cursor"], body: [] },
+  { product: "schedules", method: "POST", path: "/v1/follows", query: [], body: ["sailing_id", "carrier"] },
+  { product: "rates", method: "GET", path: "/v1/rates/sheets", query: ["carrier", "mode"], body: [] },
+  { product: "loading", method: "POST", path: "/v1/webhooks", query: [], body: ["url", "description"] },
+  { product: "distance", method: "GET", path: "/v1/distance/locations", query: ["q", "country"], body: [] },
+];
+
+test("hostile text in every filter and stored field: no 500, every answer in the envelope", async () => {
+  const anyText = fc.oneof(hostile, fc.string({ maxLength: 12 }));
+  await fc.assert(
+    fc.asyncProperty(
+      fc.constantFrom(...WRITES),
+      fc.array(anyText, { minLength: 4, maxLength: 4 }),
+      fc.boolean(),
+      async (route, values, tagList) => {
+        const url = new URL(`http://localhost${route.path}`);
+        for (const [i, name] of route.query.entries()) url.searchParams.set(name, values[i % values.length]!);
+        const fields = route.body.map((name, i) => [name, values[i % values.length]!] as const);
+        const body = Object.fromEntries(fields.map(([n, v]) => [n, n === "tags" && tagList ? [v] : v]));
+        const res = await p.apps[route.product].handle(
+          new Request(url, {
+            method: route.method,
+            headers: { authorization: `Bearer ${keys[route.product]}`, "content-type": "application/json" },
+            body: route.method === "GET" ? undefined : JSON.stringify(body),
+          }),
+        );
+        expect(res.status).toBeLessThan(500);
+        const json = (await res.json()) as Record<string, unknown>;
+        const problems = res.ok
+          ? successProblems(route.product, json, route.path)
+          : errorProblems(route.product, json);
+        if (problems.length)
+          throw new Error(`${route.method} ${url} -> ${res.status}: ${problems.join("; ")}`);
+      },
+    ),
+    { numRuns: 300 },
   );
 });
