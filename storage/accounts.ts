@@ -30,9 +30,13 @@ export interface Accounts {
   /** The key with its organisation, looked up by hash (the auth hot path). */
   principalByHash(hash: string): Promise<{ key: KeyRow; org: Org } | undefined>;
   setRevoked(id: string, at: string): Promise<void>;
-  /** Revokes one key of `orgId`, keeping an earlier revocation time; false when none matched. */
-  revokeOwn(orgId: string, keyId: string, at: string): Promise<boolean>;
-  listKeys(orgId: string): Promise<KeyListing[]>;
+  /**
+   * Revokes one key of `orgId` for `product`, keeping an earlier revocation time; false when none
+   * matched (another organisation's key, or another product's).
+   */
+  revokeOwn(orgId: string, product: string, keyId: string, at: string): Promise<boolean>;
+  /** The organisation's keys: of one product, or of every product when `product` is null. */
+  listKeys(orgId: string, product: string | null): Promise<KeyListing[]>;
 }
 
 export class SqlAccounts implements Accounts {
@@ -132,7 +136,7 @@ export class SqlAccounts implements Accounts {
       await this.x.dialect.accountsChanged(db);
     });
   }
-  revokeOwn(orgId: string, keyId: string, at: string): Promise<boolean> {
+  revokeOwn(orgId: string, product: string, keyId: string, at: string): Promise<boolean> {
     const { apiKeys } = this.x.t;
     return this.x.atomic(async (db) => {
       const matched =
@@ -141,14 +145,14 @@ export class SqlAccounts implements Accounts {
             .update(apiKeys)
             // Idempotent: a second revoke keeps the first revocation time.
             .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${at})` })
-            .where(and(eq(apiKeys.id, keyId), eq(apiKeys.orgId, orgId)))
+            .where(and(eq(apiKeys.id, keyId), eq(apiKeys.orgId, orgId), eq(apiKeys.product, product)))
             .returning({ id: apiKeys.id })
         ).length > 0;
       if (matched) await this.x.dialect.accountsChanged(db);
       return matched;
     });
   }
-  listKeys(orgId: string): Promise<KeyListing[]> {
+  listKeys(orgId: string, product: string | null): Promise<KeyListing[]> {
     const { apiKeys } = this.x.t;
     return this.x.run((db) =>
       db
@@ -162,7 +166,7 @@ export class SqlAccounts implements Accounts {
           revokedAt: apiKeys.revokedAt,
         })
         .from(apiKeys)
-        .where(eq(apiKeys.orgId, orgId)),
+        .where(and(eq(apiKeys.orgId, orgId), product === null ? undefined : eq(apiKeys.product, product))),
     );
   }
 }

@@ -182,14 +182,16 @@ export class AccountsRepo {
   }
 
   /** Revokes one key of `orgId`; false when the id is unknown or belongs to another organisation. */
-  async revokeOwnKey(orgId: string, keyId: string): Promise<boolean> {
-    const revoked = await this.storage.accounts.revokeOwn(orgId, keyId, this.iso());
+  /** Revokes a key of the organisation for one product; false for any other key (answered as unknown). */
+  async revokeOwnKey(orgId: string, product: ProductId, keyId: string): Promise<boolean> {
+    const revoked = await this.storage.accounts.revokeOwn(orgId, product, keyId, this.iso());
     this.forget();
     return revoked;
   }
 
-  listKeys(orgId: string): Promise<KeyListing[]> {
-    return this.storage.accounts.listKeys(orgId);
+  /** The organisation's keys of one product, or of all (the operator's CLI) without one. */
+  listKeys(orgId: string, product: ProductId | null = null): Promise<KeyListing[]> {
+    return this.storage.accounts.listKeys(orgId, product);
   }
 
   /**

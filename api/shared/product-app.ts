@@ -141,6 +141,22 @@ export function createProductApp(opts: ProductAppOptions) {
     }
   };
 
+  /**
+   * The organisation whose keys of this product the caller may manage. Only a key of this product
+   * manages them: the family key another product accepts (an ocean key on the air host) and every
+   * other product's keys stay out of reach; organisation-wide management is the operator's CLI.
+   */
+  const keyManager = (request: Request): string => {
+    const { org, keyProduct } = principalOf(request);
+    if (keyProduct !== def.id) {
+      throw new ApiError(
+        "forbidden",
+        `A ${product(keyProduct).title} key cannot manage ${def.title} keys: use a ${def.title} key (${def.keyPrefix}) or \`portolan key\`.`,
+      );
+    }
+    return org.id;
+  };
+
   let routeMatchers: Array<{ method: string; re: RegExp }> | null = null;
   const allowedElsewhere = (
     app: { routes: Array<{ method: string; path: string }> },
@@ -332,20 +348,20 @@ export function createProductApp(opts: ProductAppOptions) {
     )
     .get(
       "/v1/account/keys",
-      async ({ request }) => ({ items: (await accounts.listKeys(principalOf(request).org.id)).map(keyView) }),
-      { detail: { summary: "The account's API keys (hints only, never the keys)" } },
+      async ({ request }) => ({ items: (await accounts.listKeys(keyManager(request), def.id)).map(keyView) }),
+      { detail: { summary: `The account's ${def.title} API keys (hints only, never the keys)` } },
     )
     .post(
       "/v1/account/keys",
       async ({ request, body, set }) => {
-        const { org } = principalOf(request);
+        const orgId = keyManager(request);
         const expiresAt =
           body.expires_in_days === undefined
             ? null
             : new Date(platform.now() + body.expires_in_days * 86_400_000).toISOString();
-        const created = await accounts.createKey(org.id, def.id, { label: body.label, expiresAt });
+        const created = await accounts.createKey(orgId, def.id, { label: body.label, expiresAt });
         set.status = 201;
-        const view = keyView((await accounts.listKeys(org.id)).find((k) => k.id === created.id)!);
+        const view = keyView((await accounts.listKeys(orgId, def.id)).find((k) => k.id === created.id)!);
         return { ...view, key: created.key };
       },
       {
@@ -362,13 +378,13 @@ export function createProductApp(opts: ProductAppOptions) {
     .delete(
       "/v1/account/keys/:id",
       async ({ request, params }) => {
-        // Another account's key id answers 404, exactly like an id that never existed.
-        if (!(await accounts.revokeOwnKey(principalOf(request).org.id, params.id))) {
+        // Another account's or another product's key id answers 404, exactly like an id that never existed.
+        if (!(await accounts.revokeOwnKey(keyManager(request), def.id, params.id))) {
           throw new ApiError("notFound", `No key ${params.id} on this account.`);
         }
         return { id: params.id, revoked: true };
       },
-      { detail: { summary: "Revoke a key of this account" } },
+      { detail: { summary: `Revoke a ${def.title} key of this account` } },
     )
     .use(webhookRoutes(platform, def));
   return app;

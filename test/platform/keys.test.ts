@@ -94,6 +94,46 @@ test("self-service keys: issue, list without secrets, revoke; another account's 
   await p.close();
 });
 
+test("a key lists and manages only its own product's keys; another product's key id answers 404", async () => {
+  const p = await makePlatform();
+  const { orgId, keys } = await p.tenant();
+  const ids = Object.fromEntries(
+    (await p.accounts.listKeys(orgId)).map((k) => [k.product, k.id] as const),
+  ) as Record<keyof typeof keys, string>;
+
+  for (const product of ["ocean", "air", "schedules", "loading", "rates", "distance"] as const) {
+    const res = await p.call(product, "/v1/account/keys", bearer(keys[product]));
+    const { data } = (await res.json()) as { data: { items: Array<{ id: string; product: string }> } };
+    expect(data.items.map((k) => [k.product, k.id])).toEqual([[product, ids[product]]]);
+  }
+
+  // The distance key (the one pasted into the map page) cannot revoke the rates key.
+  const foreign = await p.call("distance", `/v1/account/keys/${ids.rates}`, {
+    method: "DELETE",
+    ...bearer(keys.distance),
+  });
+  expect(foreign.status).toBe(404);
+  expect((await p.call("rates", "/v1/account", bearer(keys.rates))).status).toBe(200);
+
+  // The family key the air host accepts reads air data, but manages no air keys there.
+  const family = await p.call("air", "/v1/account/keys", bearer(keys.ocean));
+  expect(family.status).toBe(403);
+  const issued = await p.call("air", "/v1/account/keys", {
+    method: "POST",
+    body: "{}",
+    ...bearer(keys.ocean, { "content-type": "application/json" }),
+  });
+  expect(issued.status).toBe(403);
+  expect((await p.accounts.listKeys(orgId, "air")).length).toBe(1);
+  const revoke = await p.call("air", `/v1/account/keys/${ids.air}`, {
+    method: "DELETE",
+    ...bearer(keys.ocean),
+  });
+  expect(revoke.status).toBe(403);
+  expect((await p.call("air", "/v1/account", bearer(keys.air))).status).toBe(200);
+  await p.close();
+});
+
 test("entitlements expire with the clock", async () => {
   const clock = new ManualClock();
   const p = await makePlatform({}, clock.now);
