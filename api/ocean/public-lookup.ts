@@ -1,7 +1,7 @@
 /**
  * GET /public/v1/lookup/{number}: an open, unkeyed lookup answered live from the carrier (nothing is
  * stored or charged), cached per reference for 90 seconds. Errors are {ok:false, message} with a
- * check-digit hint where one helps.
+ * check-digit hint where one helps; a carrier that does not answer is 503 with Retry-After.
  */
 import { CarrierError } from "../../ingest/carriers/connector.ts";
 import { looksLikeContainer, validateContainerNumber } from "../../ingest/iso6346.ts";
@@ -18,6 +18,20 @@ import { ApiError } from "../shared/errors.ts";
 import type { TrackingServices } from "./services.ts";
 
 const CACHE_MS = 90_000;
+/** When to ask again after a carrier that did not answer and named no time of its own. */
+const CARRIER_RETRY_S = 30;
+
+/**
+ * A carrier that is down, slow, limiting us or refusing our credentials: 503 with Retry-After (the
+ * carrier's own when it gave one), since the reference may well be real and the same lookup may
+ * answer later; never the 404 that says the reference is unknown.
+ */
+function carrierAway(carrierName: string, err: CarrierError): ApiError {
+  const wait = err.details.retryAfterSeconds ?? CARRIER_RETRY_S;
+  return new ApiError("overloaded", `${carrierName} did not answer; try again in ${wait} s.`, {
+    retry_after_seconds: wait,
+  });
+}
 const cache = new Map<string, { at: number; data: unknown }>();
 
 export async function publicLookup(tracking: TrackingServices, raw: string): Promise<unknown> {
@@ -59,12 +73,8 @@ export async function publicLookup(tracking: TrackingServices, raw: string): Pro
             | null)
         : null;
     if (!asBooking) {
-      throw new ApiError(
-        "referenceNotResolvable",
-        unknown
-          ? `${carrierName} does not know ${number}.`
-          : "The carrier did not answer; try again shortly.",
-      );
+      if (unknown) throw new ApiError("referenceNotResolvable", `${carrierName} does not know ${number}.`);
+      throw carrierAway(carrierName, err);
     }
     events = asBooking;
     answeredAsBooking = true;
