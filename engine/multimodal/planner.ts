@@ -5,10 +5,10 @@
  * Road chain. Sea + River chains pass the drop rules (drop-rules.ts); the rest are ordered by
  * optimize, the best is the route. docs/multimodal.md.
  *
- * Modes: a chain is offered only when each of its main modes is allowed. Its road access legs
- * (door to the first terminal, last terminal to door, a railhead to its port) run whatever modes
- * says, since no other mode reaches a door; ROAD in modes allows the Road chain itself, and with
- * it a river chain's fallback to the road when the date's closures leave no river route.
+ * Modes: a chain uses only the allowed modes (mode-rule.ts): without ROAD its road sections (door
+ * to the first terminal, last terminal to door, a railhead to its port) may only be local
+ * transfers of a few km; ROAD in modes allows them, the Road chain itself, and a river chain's
+ * fallback to the road when the date's closures leave no river route.
  */
 import type { AirPlanner } from "../air/planner.ts";
 import { type Chain, type TransportMode, withCargoTonnes } from "../chain.ts";
@@ -22,6 +22,7 @@ import { DEFAULT_MASK, type PassageId, type RoutingMode } from "../sea/policy.ts
 import { MAX_SNAP_KM, type SeaRouter } from "../sea/router.ts";
 import { type DropReason, dropReasons } from "./drop-rules.ts";
 import { greatCircleKm, InlandLegs } from "./inland.ts";
+import { outsideModes } from "./mode-rule.ts";
 import {
   MODES,
   type MultimodalRequest,
@@ -192,8 +193,12 @@ export class MultimodalPlanner {
         );
     }
     const results = await Promise.all(rules);
-    const found = results.flatMap((r) => r.found);
     const considered: Considered[] = results.flatMap((r) => r.failures);
+    const found = withinModes(
+      results.flatMap((r) => r.found),
+      s,
+      considered,
+    );
     const riverResult = results.find((r) => r.riverNotes !== undefined);
     const kept = this.applyDropRules(found, from, to, considered);
     kept.sort((a, b) => compareChains(s.optimize)(a.chain, b.chain));
@@ -382,7 +387,7 @@ export class MultimodalPlanner {
     const why = considered
       .map((c) =>
         c.outcome === "dropped"
-          ? `${c.label}: dropped (${c.reasons?.join(", ")})`
+          ? `${c.label}: dropped (${c.reasons?.join(", ") ?? c.message})`
           : `${LABELS[c.rule]}: ${(c.message ?? "no route").replace(/\.$/, "")}`,
       )
       .join("; ");
@@ -391,6 +396,22 @@ export class MultimodalPlanner {
       `No door-to-door route from ${placeName(from)} to ${placeName(to)} with modes ${modes.join(", ")}${why ? `: ${why}` : ""}.`,
     );
   }
+}
+
+/** The chains that use only the allowed modes; the others are noted as dropped, with why. */
+function withinModes(found: Found[], s: Settings, considered: Considered[]): Found[] {
+  return found.filter((f) => {
+    const why = outsideModes(f.chain, s.modes);
+    if (why !== null)
+      considered.push({
+        rule: f.rule,
+        outcome: "dropped",
+        label: f.chain.label,
+        km: f.chain.summary.distance.km,
+        message: why,
+      });
+    return why === null;
+  });
 }
 
 /**

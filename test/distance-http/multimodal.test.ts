@@ -190,6 +190,21 @@ describe("parameters", () => {
     expect(d.seasonal_notes.some((n) => n.kind === "closure" && n.effect === "no_route")).toBe(true);
   }, 120_000);
 
+  test("modes=SEA between two inland cities is 422 no_route; between port cities the chain sails, by no other mode", async () => {
+    const { status, body } = await get("/v1/distance/multimodal?from=Munich&to=Vienna&modes=SEA");
+    expect(status).toBe(422);
+    expect(errorCode(body)).toBe("no_route");
+    expect((body.error as { message: string }).message).toMatch(/ROAD is not among the modes/);
+    const d = await multimodal("from=Rotterdam&to=Singapore&modes=SEA");
+    for (const c of all(d))
+      for (const s of c.sections)
+        if (s.transport_mode !== "SEA") {
+          // The door in the port's own town: a local transfer, not a truck leg to another port.
+          expect(s.transport_mode).toBe("ROAD");
+          expect(s.distance.km).toBeLessThanOrEqual(30);
+        }
+  }, 120_000);
+
   test("pol and pod fix the ports; a river port is not a sea port", async () => {
     const d = await multimodal(`from=Duisburg&to=Shanghai&pol=DEHAM&pod=CNNBG&${SUMMER}`);
     for (const c of all(d)) {

@@ -9,6 +9,7 @@ import { beforeAll, expect, test } from "bun:test";
 import fc from "fast-check";
 import type { TransportMode } from "../../engine/chain.ts";
 import { EngineError } from "../../engine/errors.ts";
+import { LOCAL_TRANSFER_KM } from "../../engine/multimodal/mode-rule.ts";
 import { MODES, OPTIMIZE, type Place } from "../../engine/multimodal/options.ts";
 import { compareChains } from "../../engine/multimodal/order.ts";
 import { PASSAGE_IDS } from "../../engine/sea/policy.ts";
@@ -50,8 +51,17 @@ test("a plan's route is the best under optimize and every chain adds up; failure
         for (const c of chains) {
           // Sections add up to the summary with the handling, cost_index recomputes, legs join.
           checkChain(c);
-          for (const s of c.sections)
-            if (s.transport_mode !== "ROAD") expect(req.modes).toContain(s.transport_mode);
+          // Only the allowed modes: without ROAD, a road section is the access leg of a barge,
+          // train or flight, or a local transfer to a sea port.
+          for (const [i, s] of c.sections.entries()) {
+            if (s.transport_mode !== "ROAD" || req.modes.includes("ROAD")) {
+              expect(req.modes).toContain(s.transport_mode);
+              continue;
+            }
+            const beside = [c.sections[i - 1], c.sections[i + 1]].map((x) => x?.transport_mode);
+            const access = beside.some((m) => m === "RIVER" || m === "RAIL" || m === "AIR");
+            if (!access) expect(s.distance.meters).toBeLessThanOrEqual(LOCAL_TRANSFER_KM * 1000);
+          }
         }
         if (!req.alternatives) expect(p.alternatives).toEqual([]);
         if (!req.handling) expect(chains.every((c) => c.summary.handling_hours === 0)).toBe(true);
