@@ -44,7 +44,7 @@ export interface LocationsMeta {
   /** [ISO alpha-2, common name, extra normalized names (official name, alternative spellings)] */
   countries: Array<[string, string, string[]]>;
   timezones: string[];
-  /** carrier/legacy LOCODE -> current LOCODE, e.g. CNSHA -> CNSHG */
+  /** carrier (legacy) LOCODE -> current LOCODE, e.g. CNSHA -> CNSHG; both resolve, products show the carrier's */
   aliases: Record<string, string>;
   /** [ISO alpha-2, admin-1 code as in the codes section, normalized admin-1 name]: "Springfield, Illinois". */
   admins?: Array<[string, string, string]>;

@@ -136,6 +136,8 @@ export class LocationIndex {
   private readonly countryRow = new Map<number, number>();
   /** Normalized admin-1 names -> [country index, admin code] ("illinois" -> US, "IL"). */
   private readonly adminByName = new Map<string, Array<[number, string]>>();
+  /** A port's current UN/LOCODE -> the code carriers send for it (CNSHG -> CNSHA): the one every product shows. */
+  private readonly carrierCode: ReadonlyMap<string, string>;
   readonly offline: Geocoder = { geocode: (text) => this.geocodeOffline(text) };
 
   private constructor(bytes: Uint8Array, path?: string) {
@@ -152,6 +154,9 @@ export class LocationIndex {
     this.buildId = art.buildId;
     this.meta = JSON.parse(decoder.decode(s(SECTION.meta))) as LocationsMeta;
     this.rows = this.meta.rows;
+    this.carrierCode = new Map(
+      Object.entries(this.meta.aliases).map(([carrier, current]) => [current, carrier]),
+    );
     this.names = s(SECTION.names);
     this.keys = s(SECTION.keys);
     this.words = view(Uint32Array, s(SECTION.words));
@@ -274,9 +279,10 @@ export class LocationIndex {
     return row === -1 ? null : this.point(row);
   }
 
+  /** The port a code names, answering with the code asked for (CNSHG stays CNSHG, CNSHA stays CNSHA). */
   private portByLocode(locode: string): ResolvedPoint | null {
     const row = this.locodeRow(locode);
-    return row === -1 ? null : this.point(row);
+    return row === -1 ? null : { ...this.point(row), locode };
   }
 
   private notFound(input: string): EngineError {
@@ -483,12 +489,13 @@ export class LocationIndex {
 
   // ---- ports (tracking helpers) --------------------------------------------------------------
 
-  /** Port or coded place by UN/LOCODE ("NLRTM", "NL RTM", legacy carrier codes like CNSHA). */
+  /**
+   * Port or coded place by UN/LOCODE ("NLRTM", "NL RTM"; both codes of a port, CNSHA and CNSHG),
+   * answering with the code asked for.
+   */
   port(locode: string): ResolvedPoint | null {
     const m = LOCODE_RE.exec(locode.trim());
-    if (!m) return null;
-    const row = this.locodeRow(`${m[1]}${m[2]}`.toUpperCase());
-    return row === -1 ? null : this.point(row);
+    return m ? this.portByLocode(`${m[1]}${m[2]}`.toUpperCase()) : null;
   }
 
   /** The main container ports (source main_ports): the multimodal sea chain's candidates. */
@@ -504,10 +511,14 @@ export class LocationIndex {
     return this.port(locode)?.timezone ?? null;
   }
 
-  /** Current code for a carrier's legacy one (CNSHA -> CNSHG); other codes come back unchanged. */
+  /**
+   * The code every product names a port by: the one carriers send where the main-ports table
+   * lists both (CNSHG -> CNSHA, CNNBG -> CNNGB; tracking events, schedules and rate sheets carry
+   * those); other codes come back unchanged.
+   */
   canonicalLocode(locode: string): string {
     const code = locode.replace(/\s/g, "").toUpperCase();
-    return own(this.meta.aliases, code) ?? code;
+    return this.carrierCode.get(code) ?? code;
   }
 
   // ---- row access ----------------------------------------------------------------------------
@@ -573,7 +584,7 @@ export class LocationIndex {
     return {
       kind: KINDS[this.kind[row]!]!,
       name: decoder.decode(this.names.subarray(this.nameOff[row]!, this.nameOff[row]! + this.nameLen[row]!)),
-      locode: this.codeString(row, ...CODE_FIELDS.locode),
+      locode: this.productCode(this.codeString(row, ...CODE_FIELDS.locode)),
       iata: this.codeString(row, ...CODE_FIELDS.iata),
       country: countryName,
       country_code: code,
@@ -582,6 +593,10 @@ export class LocationIndex {
       source: SOURCES[this.source[row]!]!,
       timezone: this.meta.timezones[this.tz[row]!] ?? null,
     };
+  }
+
+  private productCode(locode: string | null): string | null {
+    return locode === null ? null : (this.carrierCode.get(locode) ?? locode);
   }
 
   private searchResult(row: number): SearchResult {

@@ -40,7 +40,7 @@ test("a container with route and AIS, a bill of lading and a booking, unchanged 
   expect(box).toMatchObject({ type: "CT", number: "MSAU2375830", sealine: "MAEU", status: "IN_TRANSIT" });
   expect(box.containers[0]!.events.length).toBeGreaterThan(3);
   expect(box.map!.legs.length).toBeGreaterThan(0);
-  expect(box.route.pol.place?.locode).toBe("CNSHG"); // compat answers with the current UN/LOCODE;
+  expect(box.route.pol.place?.locode).toBe("CNSHA"); // compat answers with the carriers' code;
 
   // Once the hull's AIS fix is in, a forced update carries the AIS block.
   const imo = box.vessels[0]!.imo!;

@@ -25,6 +25,29 @@ type RouteData = {
   alternatives: Route[];
 };
 
+test("a port answers with the code asked for, and by the carriers' code when named in words", async () => {
+  for (const [from, to] of [
+    ["CNSHA", "CNNGB"],
+    ["CNSHG", "CNNBG"],
+  ]) {
+    const { status, body } = await get(`/v1/distance/route?from=${from}&to=${to}`);
+    expect(status).toBe(200);
+    const data = body.data as RouteData;
+    expect([data.from.locode, data.to.locode]).toEqual([from, to]);
+  }
+  // Chosen by the planner, a port goes by the code tracking, schedules and rates use.
+  const chain = (await get("/v1/distance/multimodal?from=Shanghai&to=Ningbo&modes=SEA")).body.data as {
+    route: { sections: Array<{ transport_mode: string; from: { locode: string }; to: { locode: string } }> };
+  };
+  const sea = chain.route.sections.find((s) => s.transport_mode === "SEA")!;
+  expect([sea.from.locode, sea.to.locode]).toEqual(["CNSHA", "CNNGB"]);
+  const found = (await get("/v1/distance/locations?q=Shanghai")).body.data as Array<{
+    kind: string;
+    locode: string;
+  }>;
+  expect(found.find((r) => r.kind === "port")?.locode).toBe("CNSHA");
+});
+
 test("sea route: spec keys at every level, meta.took_ms, alternatives, path only on request", async () => {
   const { status, body } = await get("/v1/distance/route?from=NLRTM&to=SGSIN&alternatives=true");
   expect(status).toBe(200);

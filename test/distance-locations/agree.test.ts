@@ -19,7 +19,7 @@ const firstResults: Array<[string, First]> = [
   ["Munich, Bavaria", { kind: "address", name: "Munich", country_code: "DE" }],
   ["Sao Paulo", { kind: "airport", locode: "GRU", country_code: "BR" }],
   ["rotter", { kind: "port", locode: "NLRTM", country_code: "NL" }],
-  ["shang", { kind: "port", locode: "CNSHG", country_code: "CN" }],
+  ["shang", { kind: "port", locode: "CNSHA", country_code: "CN" }],
   ["singapore", { kind: "port", locode: "SGSIN", country_code: "SG" }],
   ["Los Angeles", { kind: "port", locode: "USLAX", country_code: "US" }],
 ];

@@ -19,7 +19,7 @@ const cases: Array<[string, Expect]> = [
   ["nlrtm", { kind: "port", locode: "NLRTM" }],
   ["RTM", { kind: "airport", iata: "RTM", country_code: "NL" }],
   // Carriers still send the legacy code; CNSHA is now Hongqiao airport in UN/LOCODE.
-  ["CNSHA", { kind: "port", locode: "CNSHG", name: "Shanghai", timezone: "Asia/Shanghai" }],
+  ["CNSHA", { kind: "port", locode: "CNSHA", name: "Shanghai", timezone: "Asia/Shanghai" }],
   ["CNSHG", { kind: "port", locode: "CNSHG" }],
   ["LAX", { kind: "airport", iata: "LAX", source: "ourairports", timezone: "America/Los_Angeles" }],
   ["KLAX", { kind: "airport", iata: "LAX", near: [33.94, -118.41] }],
@@ -36,7 +36,7 @@ const cases: Array<[string, Expect]> = [
   ["sao paulo, brazil", { country_code: "BR" }],
   ["Lima", { kind: "address", country_code: "PE" }],
   ["PARIS", { kind: "address", country_code: "FR" }],
-  ["Tanjung Priok", { kind: "port", locode: "IDJKT", near: [-6.09, 106.88] }],
+  ["Tanjung Priok", { kind: "port", locode: "IDTPP", near: [-6.09, 106.88] }],
   ["51.9,4.5", { kind: "coordinates", lat: 51.9, lng: 4.5, source: "coordinates", locode: null }],
   [" -33.92 , 18.42 ", { kind: "coordinates", lat: -33.92, lng: 18.42 }],
 ];
@@ -103,7 +103,10 @@ describe("port helpers", () => {
   });
   test("port lookup and canonical codes", () => {
     expect(index.port("DE HAM")).toMatchObject({ name: "Hamburg", country: "Germany", kind: "port" });
-    expect(index.canonicalLocode("cnsha")).toBe("CNSHG");
+    expect(index.canonicalLocode("cnsha")).toBe("CNSHA");
+    expect(index.canonicalLocode("CNSHG")).toBe("CNSHA");
+    expect(index.port("CNNBG")).toMatchObject({ name: "Ningbo", locode: "CNNBG" });
+    expect(index.port("cn ngb")).toMatchObject({ name: "Ningbo", locode: "CNNGB" });
     expect(index.canonicalLocode("NLRTM")).toBe("NLRTM");
     expect(index.port("nonsense")).toBeNull();
   });
