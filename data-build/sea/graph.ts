@@ -8,6 +8,7 @@ import type { Topology } from "topojson-specification";
 import { densify, polylineM } from "../../common/geo.ts";
 import { UnionFind } from "../../common/union-find.ts";
 import { encodeGraph } from "../graph/encode.ts";
+import { CAPES, capeCrossed } from "./capes.ts";
 import { type EcaZone, splitByZone } from "./eca.ts";
 import type { LaneFeature } from "./gpkg.ts";
 import { INLAND_GATE, type InlandWater, type Water } from "./inland.ts";
@@ -37,9 +38,13 @@ export const MARNET_PASSAGES: ReadonlyArray<{ id: string; name: string }> = [
 
 /**
  * Gates in bit order (bit i of a closed mask = gate i; edge gate code = i + 1): MARNET's passages,
- * then the lanes on inland water that sea-going ships do not sail (inland.ts).
+ * the capes (capes.ts), then the lanes on inland water that sea-going ships do not sail (inland.ts).
  */
-export const PASSAGES: ReadonlyArray<{ id: string; name: string }> = [...MARNET_PASSAGES, INLAND_GATE];
+export const PASSAGES: ReadonlyArray<{ id: string; name: string }> = [
+  ...MARNET_PASSAGES,
+  ...CAPES.map(({ id, name }) => ({ id, name })),
+  INLAND_GATE,
+];
 
 /**
  * Passages every sea query closes (engine/sea/policy.ts DEFAULT_CLOSED): the landmark tables are
@@ -167,7 +172,7 @@ export function buildSeaGraph(
   for (const { from, to, lane, shortcut } of raw) {
     if (remap[from]! < 0) continue;
     const c = densify(lane.coords, shortcut ? SHORTCUT_DENSIFY_M : DENSIFY_M);
-    const gate = lane.pass ? gateOf.get(lane.pass) : 0;
+    const gate = lane.pass ? gateOf.get(lane.pass) : capeGate(c, gateOf);
     if (gate === undefined) throw new Error(`MARNET lane has unknown pass "${lane.pass}"`);
     edges.push({
       from: remap[from]!,
@@ -191,6 +196,12 @@ export function buildSeaGraph(
       inland: inlandStats,
     },
   };
+}
+
+/** The gate of the cape whose line an ungated edge crosses, or 0. */
+function capeGate(coords: Float64Array, gateOf: ReadonlyMap<string, number>): number {
+  const k = capeCrossed(coords);
+  return k < 0 ? 0 : gateOf.get(CAPES[k]!.id)!;
 }
 
 /** Replaces each ungated MARNET lane with inland runs by its pieces; the runs get the inland gate. */

@@ -19,6 +19,8 @@ export const PASSAGE_IDS = [
   "corinth",
   "northwest",
   "northeast",
+  "good_hope",
+  "cape_horn",
 ] as const;
 export type PassageId = (typeof PASSAGE_IDS)[number];
 

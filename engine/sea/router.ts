@@ -20,6 +20,7 @@ import {
 import { readArtifact } from "../artifacts.ts";
 import { checkCargoTonnes, type Emissions, legEmissions } from "../emissions.ts";
 import { EngineError } from "../errors.ts";
+import { alternativeLabel, type Found, nextCorridorClosure, pickAlternatives } from "./alternatives.ts";
 import {
   alternativeClosures,
   checkMode,
@@ -252,24 +253,46 @@ export class SeaRouter {
     const paths = [main.pathJson ?? ""];
     const alternatives: SeaRoute[] = [];
     if (req.alternatives) {
-      // Close each passage of the main route in turn (one per enclosed sea's pair of exits: either
-      // closure gives the same route); keep routes with a different passage set.
-      const seen = new Set([main.gates.slice().sort().join(",")]);
-      const found: Array<{ raw: RawRoute; label: string }> = [];
-      for (const gate of alternativeClosures(main.gates)) {
-        const raw = this.routeRaw(req.from, req.to, closed | (1 << (gate - 1)), path, budget);
-        const key = raw.gates.slice().sort().join(",");
-        if (raw.status !== STATUS.found || seen.has(key)) continue;
-        seen.add(key);
-        found.push({ raw, label: `Avoiding ${this.gateName(gate)}` });
-      }
-      found.sort((a, b) => a.raw.metres - b.raw.metres);
-      for (const f of found.slice(0, MAX_ALTERNATIVES)) {
-        alternatives.push(this.present(f.raw, f.label, speed, tonnes));
+      for (const f of this.alternativesOf(req, main, closed, path, budget)) {
+        alternatives.push(
+          this.present(
+            f.raw,
+            alternativeLabel(main.gates, f, (g) => this.gateName(g)),
+            speed,
+            tonnes,
+          ),
+        );
         paths.push(f.raw.pathJson ?? "");
       }
     }
     return { data: { routing_mode: mode, avoided, route, alternatives }, paths };
+  }
+
+  /**
+   * The alternatives to offer (alternatives.ts): each passage of the main route closed in turn
+   * (one per enclosed sea's pair of exits: either closure gives the same route), then one corridor
+   * further; routes with a passage set already found are dropped.
+   */
+  private alternativesOf(
+    req: SeaRouteRequest,
+    main: RawRoute,
+    closed: number,
+    path: PathOutput,
+    budget: number,
+  ): Array<Found & { raw: RawRoute }> {
+    const seen = new Set([main.gates.slice().sort().join(",")]);
+    const found: Array<Found & { raw: RawRoute }> = [];
+    const search = (mask: number, avoided: number) => {
+      const raw = this.routeRaw(req.from, req.to, mask, path, budget);
+      const key = raw.gates.slice().sort().join(",");
+      if (raw.status !== STATUS.found || seen.has(key)) return;
+      seen.add(key);
+      found.push({ raw, gates: raw.gates, metres: raw.metres, closed: mask, avoided });
+    };
+    for (const gate of alternativeClosures(main.gates)) search((closed | (1 << (gate - 1))) >>> 0, gate);
+    const further = nextCorridorClosure(main.gates, found);
+    if (further !== null) search(further, 0);
+    return pickAlternatives(main.gates, found, MAX_ALTERNATIVES);
   }
 
   private gateName(code: number): string {

@@ -5,6 +5,12 @@
  */
 import { describe, expect, test } from "bun:test";
 import {
+  alternativeLabel,
+  corridorOf,
+  nextCorridorClosure,
+  pickAlternatives,
+} from "../../engine/sea/alternatives.ts";
+import {
   alternativeClosures,
   DEFAULT_MASK,
   ENCLOSED_SEAS,
@@ -90,4 +96,59 @@ describe("enclosed seas on the sea graph", () => {
     }
     expect(checked).toBeGreaterThan(100);
   }, 120_000);
+});
+
+describe("corridors (alternatives.ts)", () => {
+  const found = (ids: GateId[], metres: number, closed = 0, avoided = 0) => ({
+    gates: codes(ids),
+    metres,
+    closed,
+    avoided,
+  });
+  const name = (g: number) => GATE_IDS[g - 1]!;
+  const suezRoute = codes(["malacca", "babelmandeb", "suez", "gibraltar", "dover"]);
+
+  test("corridorOf keeps the passages that choose the way between oceans", () => {
+    expect(corridorOf(suezRoute)).toBe("suez");
+    expect(corridorOf(codes(["dover", "good_hope"]))).toBe("good_hope");
+    expect(corridorOf(codes(["dover"]))).toBe("");
+  });
+
+  test("each new corridor comes before a variant of one already shown, then all by length", () => {
+    const malacca = found(["babelmandeb", "suez", "gibraltar", "dover"], 11_000, 0, code("malacca"));
+    const dover = found(["malacca", "babelmandeb", "suez", "gibraltar"], 11_300, 0, code("dover"));
+    const panama = found(["panama", "dover"], 13_500, 0, code("babelmandeb"));
+    const cape = found(["good_hope", "dover"], 13_900);
+    const picked = pickAlternatives(suezRoute, [malacca, dover, panama, cape], 3);
+    expect(picked).toEqual([malacca, panama, cape]);
+    expect(picked.map((f) => alternativeLabel(suezRoute, f, name))).toEqual([
+      "Avoiding malacca",
+      "Via panama",
+      "Via good_hope",
+    ]);
+  });
+
+  test("one corridor further: the shortest route that left the main corridor, with its corridor closed too", () => {
+    const panama = found(["panama", "dover"], 13_500, passageBit("babelmandeb"), code("babelmandeb"));
+    const dover = found(["malacca", "suez"], 11_300, passageBit("dover"), code("dover"));
+    expect(nextCorridorClosure(suezRoute, [dover, panama])).toBe(
+      (passageBit("babelmandeb") | passageBit("panama")) >>> 0,
+    );
+    expect(nextCorridorClosure(suezRoute, [dover])).toBeNull();
+  });
+});
+
+test("Shanghai to Rotterdam avoiding Suez: the Cape is among the alternatives, each labelled by its corridor", async () => {
+  const router = await seaRouter();
+  const port = (locode: string) => mainPorts().find((p) => p.locode === locode)!;
+  const [sha, rtm] = [port("CNSHG"), port("NLRTM")];
+  const plan = router.plan({ from: sha, to: rtm, avoid: ["suez"], alternatives: true });
+  const passages = (r: { passages: Array<{ id: string }> }) => r.passages.map((x) => x.id);
+  expect(passages(plan.route)).toContain("panama");
+  const cape = plan.alternatives.find((a) => passages(a).includes("good_hope"));
+  expect(cape?.label).toBe("Via Cape of Good Hope");
+  const byDefault = router.plan({ from: sha, to: rtm, alternatives: true });
+  expect(byDefault.alternatives.map((a) => a.label)).toEqual(
+    expect.arrayContaining(["Via Panama Canal", "Via Cape of Good Hope"]),
+  );
 });
