@@ -42,8 +42,8 @@ afterEach(async () => {
 });
 afterAll(() => p.close());
 
-const startPool = async (workers: number, queue: number) => {
-  const pool = await RoutePool.start({ buildDir: BUILD_DIR, workers, queue });
+const startPool = async (workers: number, queue: number, waitMs?: number) => {
+  const pool = await RoutePool.start({ buildDir: BUILD_DIR, workers, queue, waitMs });
   pools.push(pool);
   return pool;
 };
@@ -342,5 +342,7 @@ test("ROAD routes through the pool answer exactly as the in-thread planner, erro
 });
 
 test("while ROAD routes are in flight on a real socket, /healthz answers first", async () => {
-  await probesAnswerFirst(await startPool(1, 512), ROAD, 256, []);
+  // The first road job loads the road model in the worker (seconds on a busy machine): the rest
+  // wait behind it longer than the default wait bound would let them.
+  await probesAnswerFirst(await startPool(1, 512, 60_000), ROAD, 256, []);
 });
