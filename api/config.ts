@@ -67,6 +67,8 @@ export interface Config {
   routes: RouteConfig;
   /** Sea-route answers kept on the serving thread (PORTOLAN_ROUTE_CACHE_ENTRIES; 0 turns it off). */
   routeCacheEntries: number;
+  /** Bytes of load-plan unit pictures kept once drawn (PORTOLAN_PICTURE_CACHE_BYTES; 0 keeps none). */
+  pictureCacheBytes: number;
   road: RoadConfig;
   geocoder: GeocoderConfig;
 }
@@ -158,6 +160,7 @@ export function loadConfig(env: Env = process.env): Config {
     compat: compatConfig(env),
     routes: routeConfig(env),
     routeCacheEntries: int(env, "PORTOLAN_ROUTE_CACHE_ENTRIES", 10_000),
+    pictureCacheBytes: int(env, "PORTOLAN_PICTURE_CACHE_BYTES", 64 * 1024 * 1024),
     road: roadConfig(env),
     geocoder: geocoderConfig(env),
   };

@@ -8,20 +8,36 @@
 interface Node<K, V> {
   key: K;
   value: V;
+  weight: number;
   older: Node<K, V> | undefined;
   newer: Node<K, V> | undefined;
+}
+
+/** A second bound: the entries' weights (bytes, say) may add up to at most `max`. */
+export interface LruWeight<V> {
+  max: number;
+  of(value: V): number;
 }
 
 export class Lru<K, V> {
   private readonly nodes = new Map<K, Node<K, V>>();
   private oldest: Node<K, V> | undefined;
   private newest: Node<K, V> | undefined;
+  private weighed = 0;
 
   /** `capacity`: at most this many entries; 0 or less keeps none. */
-  constructor(private capacity: number) {}
+  constructor(
+    private capacity: number,
+    private readonly weight?: LruWeight<V>,
+  ) {}
 
   get size(): number {
     return this.nodes.size;
+  }
+
+  /** The entries' weights added up (0 without a weight bound). */
+  get weightHeld(): number {
+    return this.weighed;
   }
 
   get max(): number {
@@ -47,15 +63,24 @@ export class Lru<K, V> {
   }
 
   /** Stores `value` as the most recently used, dropping the least recently used beyond the bound. */
+  /** A value heavier than the weight bound is not stored (and an older one under `key` goes). */
   set(key: K, value: V): void {
+    const weight = this.weight?.of(value) ?? 0;
     let node = this.nodes.get(key);
+    if (node && weight > this.maxWeight) {
+      this.delete(key);
+      return;
+    }
     if (node) {
       this.unlink(node);
+      this.weighed += weight - node.weight;
       node.value = value;
+      node.weight = weight;
     } else {
-      if (this.capacity <= 0) return;
-      node = { key, value, older: undefined, newer: undefined };
+      if (this.capacity <= 0 || weight > this.maxWeight) return;
+      node = { key, value, weight, older: undefined, newer: undefined };
       this.nodes.set(key, node);
+      this.weighed += weight;
     }
     this.append(node);
     this.trim(this.capacity);
@@ -65,6 +90,7 @@ export class Lru<K, V> {
     const node = this.nodes.get(key);
     if (!node) return false;
     this.unlink(node);
+    this.weighed -= node.weight;
     return this.nodes.delete(key);
   }
 
@@ -79,8 +105,13 @@ export class Lru<K, V> {
     this.trim(capacity);
   }
 
+  private get maxWeight(): number {
+    return this.weight?.max ?? Number.POSITIVE_INFINITY;
+  }
+
   private trim(bound: number): void {
-    while (this.nodes.size > Math.max(bound, 0) && this.oldest) this.delete(this.oldest.key);
+    while ((this.nodes.size > Math.max(bound, 0) || this.weighed > this.maxWeight) && this.oldest)
+      this.delete(this.oldest.key);
   }
 
   private unlink(node: Node<K, V>): void {

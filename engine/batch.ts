@@ -163,7 +163,14 @@ async function main(): Promise<void> {
   // Sea chunks: two jobs per worker, so it starts its next chunk while this thread takes in the
   // last one. Chains (async in the worker): one each, a second waiting in the queue.
   const perWorker = values.multimodal ? 1 : 2;
-  const starting = RoutePool.start({ buildDir, workers, queue: workers, perWorker });
+  // No wait bound: the run waits for its own jobs, no client's connection is at stake.
+  const starting = RoutePool.start({
+    buildDir,
+    workers,
+    queue: workers,
+    perWorker,
+    waitMs: Number.POSITIVE_INFINITY,
+  });
   // This thread reads locations.idx while the workers load their routers; a pool that fails to
   // start still reports first.
   let resolver: ((buildId: string | null) => Resolver) | undefined;

@@ -21,6 +21,8 @@ export interface LoadPlanPage {
 export interface LoadPlans {
   insert(row: NewLoadPlan): Promise<LoadPlanRow>;
   get(orgId: string, id: string): Promise<LoadPlanRow | undefined>;
+  /** The plan's version, read without its input and result (undefined when the organisation has no such plan). */
+  version(orgId: string, id: string): Promise<number | undefined>;
   /**
    * Writes `fields` over the organisation's plan if it is still at `version` (a change committed
    * since it was read, by any process, makes this a no-op); the stored row after, or undefined.
@@ -56,6 +58,20 @@ export class SqlLoadPlans implements LoadPlans {
             .where(and(eq(p.orgId, orgId), eq(p.id, id)))
             .limit(1)
         )[0],
+    );
+  }
+
+  version(orgId: string, id: string): Promise<number | undefined> {
+    const { loadPlans: p } = this.x.t;
+    return this.x.run(
+      async (db) =>
+        (
+          await db
+            .select({ version: p.version })
+            .from(p)
+            .where(and(eq(p.orgId, orgId), eq(p.id, id)))
+            .limit(1)
+        )[0]?.version,
     );
   }
 

@@ -2,16 +2,18 @@
  * The load-plan routes: create (plans at once), list, read, change (re-plans when the input
  * changes) and delete plans, and each unit's picture as SVG. Writes need the load-plan entitlement
  * (as registering a webhook does); reads need a key. Another organisation's plan answers 404 like
- * one that never existed. Each write and its event commit in one transaction. Plans run on the
- * route workers (engine/sea/pool.ts), not on the event loop all six products share: a large plan
- * is ~0.5 s of WASM. docs/loadplan.md, "The load-plan product".
+ * one that never existed. Each write and its event commit in one transaction. Plans and unit
+ * pictures run on the route workers (engine/sea/pool.ts, lanes "loadplan" and "picture"), not on
+ * the event loop all six products share: a large plan is ~0.5 s of WASM, a unit of a thousand
+ * pieces ~20 ms of drawing. Pictures are kept once drawn (pictures.ts). docs/loadplan.md, "The
+ * load-plan product".
  */
 import { Elysia, t } from "elysia";
 import { timeOrderedId } from "../../common/ids.ts";
 import { once } from "../../engine/artifacts.ts";
 import { LoadPlanError } from "../../engine/loadplan/errors.ts";
 import { LoadPlanner } from "../../engine/loadplan/planner.ts";
-import { unitSvg } from "../../engine/loadplan/svg.ts";
+import { drawUnit, pictureOf } from "../../engine/loadplan/svg.ts";
 import type { LoadPlanResult } from "../../engine/loadplan/types.ts";
 import { Overloaded, RoutePool } from "../../engine/sea/pool.ts";
 import { routePlanner } from "../../engine/services.ts";
@@ -31,6 +33,7 @@ import {
   PRINTABLE,
   REFERENCE_MAX,
 } from "./input.ts";
+import { pictureKey, UnitPictures } from "./pictures.ts";
 import { planSummary, planView, resultOf, statusOf } from "./view.ts";
 
 const planners = new Map<string, Promise<LoadPlanner>>();
@@ -60,22 +63,54 @@ export function loadPlanRoutes(platform: FullPlatform) {
   const org = (request: Request) => principalOf(request).org.id;
   const notFound = (id: string) => new ApiError("notFound", `No load plan ${id} on this account.`);
   const tags = ["load plans"];
+  const pictures = new UnitPictures(config.pictureCacheBytes);
 
-  /** Plans on the process's route pool (the distance product's workers); sheds as routes do. */
-  const plan = async (
-    input: PlanInputJson,
-    set: { headers: Record<string, unknown> },
-  ): Promise<LoadPlanResult> => {
-    try {
-      const pool = config.routes.workers === 0 ? null : await routePlanner(config.buildDir, config.routes);
-      if (pool instanceof RoutePool) return await pool.planLoad(engineInput(input));
-      return (await loadPlannerFor(config.buildDir)).plan(engineInput(input));
-    } catch (err) {
-      if (err instanceof LoadPlanError) throw apiErrorOf(err);
-      if (err instanceof Overloaded) set.headers["retry-after"] = String(err.retryAfterSeconds);
-      throw err;
-    }
+  /**
+   * On the process's route pool (the distance product's workers), or on this thread with
+   * PORTOLAN_ROUTE_WORKERS=0.
+   */
+  const offLoop = async <T>(pooled: (pool: RoutePool) => Promise<T>, here: () => Promise<T>): Promise<T> => {
+    const pool = config.routes.workers === 0 ? null : await routePlanner(config.buildDir, config.routes);
+    return pool instanceof RoutePool ? pooled(pool) : here();
   };
+  /** A refused input answers in the product's envelope; a full pool sheds as routes do. */
+  const shed = (set: { headers: Record<string, unknown> }) => (err: unknown) => {
+    if (err instanceof LoadPlanError) throw apiErrorOf(err);
+    if (err instanceof Overloaded) set.headers["retry-after"] = String(err.retryAfterSeconds);
+    throw err;
+  };
+
+  const plan = (input: PlanInputJson, set: { headers: Record<string, unknown> }): Promise<LoadPlanResult> =>
+    offLoop(
+      (pool) => pool.planLoad(engineInput(input)),
+      async () => (await loadPlannerFor(config.buildDir)).plan(engineInput(input)),
+    ).catch(shed(set));
+
+  /** Unit n of the plan (1 to the units' count; else 404) as SVG bytes, kept once drawn. */
+  const picture = (row: LoadPlanRow, n: number, file: string) => {
+    const units = resultOf(row).units;
+    if (!(n >= 1 && n <= units.length)) {
+      throw new ApiError(
+        "notFound",
+        `No unit ${file} in load plan ${row.id}: it has ${units.length} (1.svg to ${units.length}.svg).`,
+      );
+    }
+    const unit = pictureOf(
+      units[n - 1]!,
+      row.input.items as Array<{ id?: string }>,
+      `${row.name}: unit ${n} of ${units.length}`,
+    );
+    return pictures.draw(pictureKey(row.id, row.version, n, "svg"), () =>
+      offLoop(
+        (pool) => pool.drawUnit(unit),
+        async () => drawUnit(unit),
+      ),
+    );
+  };
+  const svgResponse = (bytes: Uint8Array<ArrayBuffer>) =>
+    new Response(bytes, {
+      headers: { "content-type": "image/svg+xml; charset=utf-8", "cache-control": "private, no-cache" },
+    });
 
   const find = async (request: Request, id: string): Promise<LoadPlanRow> => {
     const row = PLAN_ID.test(id) ? await storage.loadPlans.get(org(request), id) : undefined;
@@ -227,22 +262,18 @@ export function loadPlanRoutes(platform: FullPlatform) {
     )
     .get(
       "/v1/load-plans/:id/units/:file",
-      async ({ request, params }) => {
+      async ({ request, params, set }) => {
         const m = SVG_FILE.exec(params.file);
-        const row = await find(request, params.id);
-        const units = resultOf(row).units;
         const n = m ? Number(m[1]) : 0;
-        if (n < 1 || n > units.length) {
-          throw new ApiError(
-            "notFound",
-            `No unit ${params.file} in load plan ${row.id}: it has ${units.length} (1.svg to ${units.length}.svg).`,
-          );
-        }
-        const items = (row.input.items as Array<{ id?: string }>).map((it) => ({ id: it.id ?? null }));
-        const svg = unitSvg(units[n - 1]!, items, { title: `${row.name}: unit ${n} of ${units.length}` });
-        return new Response(svg, {
-          headers: { "content-type": "image/svg+xml; charset=utf-8", "cache-control": "private, no-cache" },
-        });
+        // A kept picture is found by the plan's version alone: its input and result stay unread.
+        const version = PLAN_ID.test(params.id)
+          ? await storage.loadPlans.version(org(request), params.id)
+          : undefined;
+        if (version === undefined) throw notFound(params.id);
+        const kept = pictures.get(pictureKey(params.id, version, n, "svg"));
+        if (kept) return svgResponse(kept);
+        const row = await find(request, params.id);
+        return svgResponse(await picture(row, n, params.file).catch(shed(set)));
       },
       {
         params: t.Object({

@@ -8,6 +8,18 @@ import type { FetchApp } from "../app.ts";
  */
 const BUN_BODY_CAP = 2 ** 50;
 
+/**
+ * Seconds a connection may pass without a byte before Bun closes it (Bun's default, named here):
+ * a request waiting for a route worker answers 503 well before (engine/sea/lanes.ts, WAIT_MS).
+ */
+export const IDLE_TIMEOUT_S = 10;
+
 export function serveBun(app: FetchApp, hostname: string, port: number) {
-  return Bun.serve({ hostname, port, fetch: app.fetch, maxRequestBodySize: BUN_BODY_CAP });
+  return Bun.serve({
+    hostname,
+    port,
+    fetch: app.fetch,
+    maxRequestBodySize: BUN_BODY_CAP,
+    idleTimeout: IDLE_TIMEOUT_S,
+  });
 }

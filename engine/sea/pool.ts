@@ -1,33 +1,47 @@
 /**
  * Routes off the event loop: a pool of worker threads (sea/worker.ts), each with its own WASM
- * instances and graphs, fed from one bounded FIFO on the calling thread. A sea search is ~17 ms of
- * CPU with alternatives, a road route 0.15-0.4 ms, a rail chain ~1 ms; run on the thread that
- * serves every product, a burst of them stalled all six (issue 10, item 6). Every mode's planner
- * runs here: a job names its planner ("sea" | "road" | "rail" | "air" | "river" | "multimodal") and
- * carries the request. So does the load planner ("loadplan"): a large plan is ~0.5 s of WASM.
- * The batch CLI sends chunks of sea rows ("seaChunk", engine/batch/sea-chunk.ts), two per worker.
- * When every worker is busy and the queue is full, a request sheds with Overloaded (503
- * overloaded + Retry-After) instead of queueing without limit.
+ * instances and graphs, fed from bounded queues on the calling thread, one per lane (sea/lanes.ts).
+ * A sea search is ~17 ms of CPU with alternatives, a road route 0.15-0.4 ms, a rail chain ~1 ms;
+ * run on the thread that serves every product, a burst of them stalled all six. Every mode's
+ * planner runs here: a job names its planner ("sea" | "road" | "rail" | "air" | "river" |
+ * "multimodal") and carries the request. So do the load planner ("loadplan": a large plan is
+ * ~0.5 s of WASM) and the load plan's unit pictures ("picture"). The batch CLI sends chunks of sea
+ * rows ("seaChunk", engine/batch/sea-chunk.ts), two per worker. When no worker can take a job and
+ * its lane's queue is full, or it has waited there past the wait bound, the request sheds with
+ * Overloaded (503 overloaded + Retry-After) instead of queueing without limit.
  */
 import { Worker } from "node:worker_threads";
 import type { AirPlan, AirPlanRequest, AirPoint } from "../air/planner.ts";
 import type { SeaChunk } from "../batch/sea-chunk.ts";
+import type { RouteConfig } from "../config.ts";
 import { EngineError, type EngineErrorCode } from "../errors.ts";
 import { LoadPlanError, type LoadPlanErrorCode } from "../loadplan/errors.ts";
+import type { UnitPicture } from "../loadplan/svg.ts";
 import type { LoadPlanInput, LoadPlanResult } from "../loadplan/types.ts";
 import type { MultimodalRequest, Place } from "../multimodal/options.ts";
 import type { MultimodalPlan } from "../multimodal/planner.ts";
 import type { RailPlan, RailPlanRequest, RailPoint } from "../rail/planner.ts";
 import type { RiverPlan, RiverPlanRequest } from "../river/planner.ts";
 import type { RoadModelOptions, RoadPlan, RoadPlanRequest, RoadRoutePlanner } from "../road/planner.ts";
+import {
+  isHeavy,
+  LANE_NOUNS,
+  LANES,
+  type Lane,
+  LaneQueues,
+  type LaneSettings,
+  laneOf,
+  laneSettings,
+} from "./lanes.ts";
 import type { SeaRouteData, SeaRouteRequest, SeaRouter } from "./router.ts";
 
-export interface RoutePoolOptions {
+/**
+ * `workers`: threads, each loading router.wasm and sea.graph (~10 MB) for itself; `queue`: routes
+ * that may wait for a worker (the next one is shed), and the other lanes' bound unless `lanes`
+ * names it (sea/lanes.ts).
+ */
+export interface RoutePoolOptions extends RouteConfig {
   buildDir: string;
-  /** Worker threads, each loading router.wasm and sea.graph (~10 MB) for itself. */
-  workers: number;
-  /** Requests that may wait for a busy pool; the next one is shed. */
-  queue: number;
   /**
    * Jobs a worker holds at once (default 1). The batch CLI sends 2, so a worker starts its next
    * chunk without waiting for this thread to answer the last one.
@@ -57,7 +71,8 @@ export type PlanTask =
   | { kind: "air"; request: AirPlanRequest<ChainEnd>; road: RoadModelOptions | null }
   | { kind: "river"; request: RiverPlanRequest<ChainEnd>; road: RoadModelOptions | null }
   | { kind: "multimodal"; request: MultimodalRequest<ChainEnd>; road: RoadModelOptions | null }
-  | { kind: "loadplan"; input: LoadPlanInput };
+  | { kind: "loadplan"; input: LoadPlanInput }
+  | { kind: "picture"; picture: UnitPicture };
 
 export type PlanJob = PlanTask & { id: number };
 
@@ -70,7 +85,7 @@ export interface ErrorParts {
   loadPlan?: { code: LoadPlanErrorCode; field?: string };
 }
 
-/** A worker's answer: the plan (SeaRouteData, RoadPlan, RailPlan or AirPlan by the job's kind) or an error. */
+/** A worker's answer: the plan (SeaRouteData, RoadPlan, ... an SVG's bytes by the job's kind) or an error. */
 export type PlanReply = { id: number } & ({ ok: true; data: unknown } | ErrorParts);
 
 /** A worker asking the pool's thread for a road access leg (rail and air jobs with `road: null`). */
@@ -105,6 +120,9 @@ export class Overloaded extends EngineError {
 interface Job {
   id: number;
   task: PlanTask;
+  lane: Lane;
+  /** Ends its wait in the lane's queue (sea/lanes.ts). */
+  timer?: ReturnType<typeof setTimeout>;
   /** Answers the worker's access-leg requests (rail and air jobs with `road: null`). */
   road: RoadRoutePlanner | null;
   resolve(data: unknown): void;
@@ -143,21 +161,36 @@ const RESPAWN_DELAY_MS = 1000;
 
 export class RoutePool implements SeaPlanner {
   private readonly slots: Slot[] = [];
-  private readonly waiting: Job[] = [];
+  private readonly lanes: LaneQueues<Job>;
+  private readonly settings: LaneSettings;
   private nextId = 0;
   private closed = false;
   /** Build id of the first worker; a replacement loading another build is refused. */
   private build: string | null = null;
-  /** Moving average of a search's wall time, for Retry-After. */
-  private avgMs = 20;
 
-  private constructor(private readonly opts: RoutePoolOptions) {}
+  private constructor(private readonly opts: RoutePoolOptions) {
+    this.settings = laneSettings(opts);
+    this.lanes = new LaneQueues<Job>(this.settings, (job) => {
+      const waited = Math.round(this.settings.waitMs / 100) / 10;
+      job.reject(
+        new Overloaded(
+          `This request waited ${waited} s for a route worker without getting one; retry shortly.`,
+          this.retryAfter(job.lane),
+        ),
+      );
+    });
+  }
 
   /** Starts every worker and waits for them to load; a broken artifact rejects with the worker's message. */
   static async start(opts: RoutePoolOptions): Promise<RoutePool> {
-    if (!(opts.workers >= 1 && opts.queue >= 0 && (opts.perWorker ?? 1) >= 1)) {
+    const settings = laneSettings(opts);
+    const bounds = Object.values(settings.bounds);
+    if (
+      !(opts.workers >= 1 && bounds.every((b) => b >= 0) && (opts.perWorker ?? 1) >= 1) ||
+      !(settings.heavyWorkers >= 1 && settings.waitMs > 0)
+    ) {
       throw new Error(
-        `route pool needs at least 1 worker and a queue of 0 or more (got ${opts.workers}, ${opts.queue})`,
+        `route pool needs at least 1 worker, 1 heavy worker, queues of 0 or more and a wait bound (got ${JSON.stringify({ ...settings, workers: opts.workers })})`,
       );
     }
     const pool = new RoutePool(opts);
@@ -179,13 +212,18 @@ export class RoutePool implements SeaPlanner {
     return this.slots.map((s) => s.worker);
   }
 
-  stats(): { workers: number; ready: number; busy: number; waiting: number; queue: number } {
+  /** Workers and queues; per lane its waiting and running jobs, its bound and the jobs answered. */
+  stats() {
+    const lanes = Object.fromEntries(
+      LANES.map((lane) => [lane, { ...this.lanes.stats(lane), running: this.running(lane) }]),
+    ) as Record<Lane, { waiting: number; queue: number; answered: number; running: number }>;
     return {
       workers: this.slots.length,
       ready: this.slots.filter((s) => s.ready).length,
       busy: this.slots.filter((s) => s.jobs.length > 0).length,
-      waiting: this.waiting.length,
-      queue: this.opts.queue,
+      waiting: this.lanes.waiting(),
+      queue: this.settings.bounds.route,
+      lanes,
     };
   }
 
@@ -247,6 +285,11 @@ export class RoutePool implements SeaPlanner {
     return this.run({ kind: "loadplan", input }, null) as Promise<LoadPlanResult>;
   }
 
+  /** A load plan's unit as SVG (engine/loadplan/svg.ts drawUnit): its UTF-8 bytes. */
+  drawUnit(picture: UnitPicture): Promise<Uint8Array<ArrayBuffer>> {
+    return this.run({ kind: "picture", picture }, null) as Promise<Uint8Array<ArrayBuffer>>;
+  }
+
   private chain(
     kind: "rail" | "air" | "river" | "multimodal",
     request:
@@ -262,40 +305,68 @@ export class RoutePool implements SeaPlanner {
 
   private run(task: PlanTask, road: RoadRoutePlanner | null): Promise<unknown> {
     if (this.closed) return Promise.reject(new Overloaded("The route service is shutting down.", 1));
-    const idle =
-      this.slots.find((s) => s.ready && s.jobs.length === 0) ??
-      this.slots.find((s) => s.ready && s.jobs.length < this.depth);
-    if (!idle && this.waiting.length >= this.opts.queue) {
+    const lane = laneOf(task.kind);
+    const slot = this.freeSlot(lane);
+    if (!slot && this.lanes.full(lane)) {
       return Promise.reject(
         new Overloaded(
-          `All ${this.slots.length} route workers are busy and ${this.waiting.length} requests are waiting; retry shortly.`,
-          this.retryAfter(),
+          `No route worker is free for more ${LANE_NOUNS[lane]} and ${this.lanes.waiting(lane)} are waiting; retry shortly.`,
+          this.retryAfter(lane),
         ),
       );
     }
     return new Promise<unknown>((resolve, reject) => {
-      const job: Job = { id: this.nextId++, task, road, resolve, reject, startedAt: 0 };
-      if (idle) this.dispatch(idle, job);
-      else this.waiting.push(job);
+      const job: Job = { id: this.nextId++, task, lane, road, resolve, reject, startedAt: 0 };
+      if (slot) this.dispatch(slot, job);
+      else this.lanes.push(job);
     });
   }
 
   /** Stops the workers; waiting and running requests answer Overloaded. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.waiting.splice(0))
+    for (const job of this.lanes.drain())
       job.reject(new Overloaded("The route service is shutting down.", 1));
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 
-  /** Seconds until the work ahead of a new request (waiting and in flight) has likely drained. */
-  private retryAfter(): number {
-    const ahead = this.waiting.length + this.slots.reduce((n, s) => n + s.jobs.length, 0);
-    return Math.max(1, Math.ceil((ahead * this.avgMs) / this.slots.length / 1000));
+  private running(lane: Lane): number {
+    return this.slots.reduce((n, s) => n + s.jobs.filter((j) => j.lane === lane).length, 0);
+  }
+
+  /** Seconds until the lane's work ahead of a new request (waiting and in flight) has likely drained. */
+  private retryAfter(lane: Lane): number {
+    const ahead = this.lanes.waiting(lane) + this.running(lane);
+    const workers = isHeavy(lane)
+      ? Math.min(this.settings.heavyWorkers, this.slots.length)
+      : this.slots.length;
+    return Math.max(1, Math.ceil((ahead * this.lanes.avgMs(lane)) / workers / 1000));
   }
 
   private get depth(): number {
     return this.opts.perWorker ?? 1;
+  }
+
+  /**
+   * Whether `slot` may take a job of `lane` now. A heavy job needs an idle worker and a heavy
+   * worker's place; a worker on a heavy job takes nothing else meanwhile (a route queued behind a
+   * plan would wait for it).
+   */
+  private fits(slot: Slot, lane: Lane): boolean {
+    if (!slot.ready) return false;
+    if (isHeavy(lane)) {
+      const heavyBusy = this.slots.filter((s) => s.jobs.some((j) => isHeavy(j.lane))).length;
+      return slot.jobs.length === 0 && heavyBusy < this.settings.heavyWorkers;
+    }
+    return slot.jobs.length < this.depth && !slot.jobs.some((j) => isHeavy(j.lane));
+  }
+
+  /** A worker that may take a job of `lane` now, an idle one first. */
+  private freeSlot(lane: Lane): Slot | undefined {
+    return (
+      this.slots.find((s) => s.jobs.length === 0 && this.fits(s, lane)) ??
+      this.slots.find((s) => this.fits(s, lane))
+    );
   }
 
   private dispatch(slot: Slot, job: Job): void {
@@ -306,11 +377,15 @@ export class RoutePool implements SeaPlanner {
     slot.worker.postMessage({ ...job.task, id: job.id } satisfies PlanJob);
   }
 
-  /** Fills a worker that answered (or became ready) from the waiting requests. */
-  private next(slot: Slot): void {
-    while (slot.jobs.length < this.depth && this.waiting.length > 0)
-      this.dispatch(slot, this.waiting.shift()!);
-    if (slot.jobs.length === 0) slot.worker.unref();
+  /** Hands waiting jobs, lane by lane in order, to the workers that may take them. */
+  private pump(): void {
+    for (;;) {
+      const job = this.lanes.take((lane) => this.freeSlot(lane) !== undefined);
+      if (!job) break;
+      this.dispatch(this.freeSlot(job.lane)!, job);
+    }
+    // A worker still loading stays referenced: the process waits for it to start.
+    for (const slot of this.slots) if (slot.ready && slot.jobs.length === 0) slot.worker.unref();
   }
 
   /** Plans a worker's access leg on this thread (an external engine's I/O) and sends it back. */
@@ -352,7 +427,7 @@ export class RoutePool implements SeaPlanner {
           this.build = msg.ready;
           slot.ready = true;
           resolveReady();
-          this.next(slot);
+          this.pump();
           return;
         }
         const at = slot.jobs.findIndex((j) => j.id === msg.id);
@@ -362,9 +437,9 @@ export class RoutePool implements SeaPlanner {
           this.answerLeg(worker, job, msg);
           return;
         }
-        this.avgMs = this.avgMs * 0.9 + (performance.now() - job.startedAt) * 0.1;
+        this.lanes.done(job.lane, performance.now() - job.startedAt);
         slot.jobs.splice(at, 1);
-        this.next(slot);
+        this.pump();
         if (msg.ok) job.resolve(msg.data);
         else if (msg.loadPlan)
           job.reject(new LoadPlanError(msg.loadPlan.code, msg.message, msg.loadPlan.field));
@@ -379,13 +454,15 @@ export class RoutePool implements SeaPlanner {
         slot.jobs = [];
         for (const job of jobs)
           job.reject(new Overloaded("The route worker planning this request stopped; retry shortly.", 1));
+        // A heavy job lost frees a heavy worker's place for another worker.
+        if (!this.closed) this.pump();
         if (!wasReady) {
           const err = failure ?? new Error("route worker exited before loading the router");
           rejectReady(err);
           if (!replace || this.closed) return;
           // No worker left to serve the waiting requests: shed them rather than hold them.
           if (!this.slots.some((s) => s.ready)) {
-            for (const j of this.waiting.splice(0))
+            for (const j of this.lanes.drain())
               j.reject(new Overloaded(`No route worker: ${err.message}`, 1));
           }
           setTimeout(() => {

@@ -6,6 +6,7 @@
  * needs them (a multimodal job loads only its allowed modes' planners, and the main container
  * ports from locations.idx), each checked against the sea graph's build (which the pool checked
  * against locations.idx); the load planner (its own router.wasm instance) on the first load plan.
+ * A load plan's unit pictures are drawn here too, answered as their UTF-8 bytes.
  * EngineErrors and LoadPlanErrors go back as their parts so the caller renders them exactly as
  * in-thread.
  */
@@ -16,6 +17,7 @@ import { once, readArtifact, sameBuild } from "../artifacts.ts";
 import { seaChunkLines } from "../batch/sea-chunk.ts";
 import { EngineError } from "../errors.ts";
 import { LoadPlanner } from "../loadplan/planner.ts";
+import { drawUnit } from "../loadplan/svg.ts";
 import { LocationIndex } from "../locations/index.ts";
 import { MultimodalPlanner } from "../multimodal/planner.ts";
 import { RailPlanner } from "../rail/planner.ts";
@@ -140,6 +142,8 @@ async function plan(job: PlanJob): Promise<unknown> {
       return multimodal.plan(job.request, await accessRoad(job.id, job.road));
     case "loadplan":
       return (await loadPlanner()).plan(job.input);
+    case "picture":
+      return drawUnit(job.picture);
   }
 }
 
@@ -161,7 +165,7 @@ port.on("message", (msg: PlanJob | LegReply) => {
     else waiting.reject(new Error(`road leg: ${msg.message}`));
     return;
   }
-  // A batch chunk's lines move to the pool's thread instead of being copied.
+  // A batch chunk's lines and a picture's bytes move to the pool's thread instead of being copied.
   void answer(msg).then((reply) =>
     port.postMessage(reply, reply.ok && reply.data instanceof Uint8Array ? [reply.data.buffer] : []),
   );

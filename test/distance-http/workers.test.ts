@@ -5,6 +5,7 @@
  * mid-request costs that request a 503, not the service. ROAD routes run on the same pool.
  */
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { distanceApp } from "../../api/distance/app.ts";
 import { routeConfig } from "../../engine/config.ts";
@@ -41,8 +42,8 @@ afterEach(async () => {
 });
 afterAll(() => p.close());
 
-const startPool = async (workers: number, queue: number) => {
-  const pool = await RoutePool.start({ buildDir: BUILD_DIR, workers, queue });
+const startPool = async (workers: number, queue: number, waitMs?: number) => {
+  const pool = await RoutePool.start({ buildDir: BUILD_DIR, workers, queue, waitMs });
   pools.push(pool);
   return pool;
 };
@@ -240,6 +241,8 @@ test("a worker killed mid-request answers that request 503 and is replaced", asy
 });
 
 test("the API's planner holds two jobs per worker (the next one queued while it plans) and answers each as the router does", async () => {
+  // A pool another file left behind may have other settings.
+  await closeRoutePlanners();
   const planner = await routePlanner(BUILD_DIR, { workers: 1, queue: 4 });
   try {
     expect(planner).toBeInstanceOf(RoutePool);
@@ -267,9 +270,9 @@ test("a closed pool sheds instead of hanging", async () => {
   expect(err).toBeInstanceOf(Overloaded);
 });
 
-test("PORTOLAN_ROUTE_WORKERS and PORTOLAN_ROUTE_QUEUE: defaults leave a core to the event loop", () => {
+test("PORTOLAN_ROUTE_WORKERS and PORTOLAN_ROUTE_QUEUE: defaults leave a core to the event loop, and one worker to routes", () => {
   const byDefault = routeConfig({});
-  expect(byDefault.workers).toBeGreaterThanOrEqual(1);
+  expect(byDefault.workers).toBe(Math.max(2, availableParallelism() - 1));
   expect(byDefault.queue).toBe(32 * byDefault.workers);
   expect(routeConfig({ PORTOLAN_ROUTE_WORKERS: "3" })).toEqual({ workers: 3, queue: 96 });
   expect(routeConfig({ PORTOLAN_ROUTE_WORKERS: "0", PORTOLAN_ROUTE_QUEUE: "5" })).toEqual({
@@ -277,6 +280,28 @@ test("PORTOLAN_ROUTE_WORKERS and PORTOLAN_ROUTE_QUEUE: defaults leave a core to 
     queue: 5,
   });
   expect(() => routeConfig({ PORTOLAN_ROUTE_QUEUE: "-1" })).toThrow("PORTOLAN_ROUTE_QUEUE");
+});
+
+test("the lanes' settings: queue bounds, heavy workers and the wait bound, refused out of range", () => {
+  const env = {
+    PORTOLAN_ROUTE_WORKERS: "3",
+    PORTOLAN_LOADPLAN_QUEUE: "4",
+    PORTOLAN_PICTURE_QUEUE: "0",
+    PORTOLAN_HEAVY_WORKERS: "1",
+    PORTOLAN_QUEUE_WAIT_MS: "2500",
+  };
+  expect(routeConfig(env)).toEqual({
+    workers: 3,
+    queue: 96,
+    lanes: { loadplan: 4, picture: 0 },
+    heavyWorkers: 1,
+    waitMs: 2500,
+  });
+  // The wait must end before the server's 10 s idle timeout would close the connection.
+  expect(() => routeConfig({ PORTOLAN_QUEUE_WAIT_MS: "9000" })).toThrow("PORTOLAN_QUEUE_WAIT_MS");
+  expect(() => routeConfig({ PORTOLAN_QUEUE_WAIT_MS: "0" })).toThrow("PORTOLAN_QUEUE_WAIT_MS");
+  expect(() => routeConfig({ PORTOLAN_HEAVY_WORKERS: "0" })).toThrow("PORTOLAN_HEAVY_WORKERS");
+  expect(() => routeConfig({ PORTOLAN_LOADPLAN_QUEUE: "x" })).toThrow("PORTOLAN_LOADPLAN_QUEUE");
 });
 
 test("ROAD routes through the pool answer exactly as the in-thread planner, errors included", async () => {
@@ -317,5 +342,7 @@ test("ROAD routes through the pool answer exactly as the in-thread planner, erro
 });
 
 test("while ROAD routes are in flight on a real socket, /healthz answers first", async () => {
-  await probesAnswerFirst(await startPool(1, 512), ROAD, 256, []);
+  // The first road job loads the road model in the worker (seconds on a busy machine): the rest
+  // wait behind it longer than the default wait bound would let them.
+  await probesAnswerFirst(await startPool(1, 512, 60_000), ROAD, 256, []);
 });

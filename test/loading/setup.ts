@@ -63,6 +63,25 @@ export const BODY = {
   ...FAST,
 };
 
+/** Twelve box types of `quantity` pieces each, cm and kg. */
+export const boxTypes = (quantity: number) =>
+  Array.from({ length: 12 }, (_, i) => ({
+    id: `t${i}`,
+    length: 40 + 7 * i,
+    width: 30 + 5 * (i % 5),
+    height: 25 + 9 * (i % 4),
+    weight: 20 + i,
+    quantity,
+  }));
+
+/** 1,800 pieces in nine 20' boxes at the default work budget: ~0.5 s of WASM. */
+export const LARGE = {
+  name: "Large consolidation",
+  dimension_unit: "cm",
+  equipment: ["20GP"],
+  items: boxTypes(150),
+};
+
 /** Rows the organisation has in load_plans. */
 export async function storedPlans(p: TestPlatform, orgId: string) {
   const t = p.storage.t.loadPlans;

@@ -9,8 +9,10 @@ import fc from "fast-check";
 import type { Browser } from "playwright-core";
 import { loadPlannerFor } from "../../api/loading/routes.ts";
 import { serveBun } from "../../api/runtime/bun-serve.ts";
+import { EQUIPMENT } from "../../engine/loadplan/equipment.ts";
 import type { LoadPlanner } from "../../engine/loadplan/planner.ts";
 import { faceColours, itemColour, paintOrder, unitSvg } from "../../engine/loadplan/svg.ts";
+import { BLOCKS_MAX, unitBlocks } from "../../engine/loadplan/svg-blocks.ts";
 import type { PlannedUnit } from "../../engine/loadplan/types.ts";
 import type { TestPlatform } from "../helpers/platform.ts";
 import { launchChromium, screenshotPath } from "../maps/browser.ts";
@@ -166,6 +168,76 @@ describe("painter's order", () => {
     }
     expect(checked).toBeGreaterThan(300_000);
   });
+});
+
+describe("blocks", () => {
+  /** Volume of the intersection of two boxes. */
+  const common = (a: Box, b: Box) =>
+    Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) *
+    Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0)) *
+    Math.max(0, Math.min(a.z1, b.z1) - Math.max(a.z0, b.z0));
+
+  test("each block is a grid cell at least half filled, coloured by its main item; every such cell in sight is a block", () => {
+    const item = fc.record({
+      length: fc.integer({ min: 100, max: 900 }),
+      width: fc.integer({ min: 100, max: 900 }),
+      height: fc.integer({ min: 100, max: 900 }),
+      quantity: fc.integer({ min: 1, max: 60 }),
+      weight: fc.constant(1),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(item, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom("20GP", "40HC"),
+        (items, code) => {
+          const unit = planner.plan({ items, dimensionUnit: "mm", equipment: [code], workBudget: 0 })
+            .units[0]!;
+          const pieces = boxesOf(unit).map((b, k) => ({ item: unit.placements[k]!.item, ...b }));
+          const inside = EQUIPMENT[unit.equipment].inside;
+          const { boxes, cell } = unitBlocks(pieces, inside);
+          const [nx, ny, nz] = [inside.length, inside.width, inside.height].map((d, i) =>
+            Math.round(d / cell[i]!),
+          );
+          expect(nx! * ny! * nz!).toBeLessThanOrEqual(BLOCKS_MAX);
+          const at = (i: number, j: number, k: number): Box => ({
+            x0: i * cell[0],
+            y0: j * cell[1],
+            z0: k * cell[2],
+            x1: (i + 1) * cell[0],
+            y1: (j + 1) * cell[1],
+            z1: (k + 1) * cell[2],
+          });
+          const full = (i: number, j: number, k: number) =>
+            i < nx! &&
+            j < ny! &&
+            k < nz! &&
+            pieces.reduce((v, p) => v + common(p, at(i, j, k)), 0) >=
+              (cell[0] * cell[1] * cell[2]) / 2 - 1e-6;
+          const drawn = new Set(
+            boxes.map(
+              (b) =>
+                `${Math.round(b.x0 / cell[0])},${Math.round(b.y0 / cell[1])},${Math.round(b.z0 / cell[2])}`,
+            ),
+          );
+          expect(drawn.size).toBe(boxes.length);
+          for (let i = 0; i < nx!; i++) {
+            for (let j = 0; j < ny!; j++) {
+              for (let k = 0; k < nz!; k++) {
+                const seen = full(i, j, k) && !(full(i + 1, j, k) && full(i, j + 1, k) && full(i, j, k + 1));
+                expect(drawn.has(`${i},${j},${k}`)).toBe(seen);
+              }
+            }
+          }
+          for (const b of boxes) {
+            const byItem = new Map<number, number>();
+            for (const p of pieces) byItem.set(p.item, (byItem.get(p.item) ?? 0) + common(p, b));
+            expect(byItem.get(b.item)!).toBeGreaterThanOrEqual(Math.max(...byItem.values()) - 1e-6);
+          }
+        },
+      ),
+      { numRuns: 12 },
+    );
+  }, 120_000);
 });
 
 describe("the SVG text", () => {

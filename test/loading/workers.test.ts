@@ -11,26 +11,9 @@ import type { LoadPlanInput } from "../../engine/loadplan/types.ts";
 import { RoutePool } from "../../engine/sea/pool.ts";
 import { closeRoutePlanners, routePlanner } from "../../engine/services.ts";
 import type { TestPlatform } from "../helpers/platform.ts";
-import { apiOf, BODY, loadingPlatform, loadingTenant, storedPlans } from "./setup.ts";
+import { apiOf, BODY, boxTypes, LARGE, loadingPlatform, loadingTenant, storedPlans } from "./setup.ts";
 
-/** Twelve box types of `quantity` pieces each. */
-const items = (quantity: number) =>
-  Array.from({ length: 12 }, (_, i) => ({
-    id: `t${i}`,
-    length: 40 + 7 * i,
-    width: 30 + 5 * (i % 5),
-    height: 25 + 9 * (i % 4),
-    weight: 20 + i,
-    quantity,
-  }));
-const ITEMS = items(30);
-/** 1,800 pieces in nine 20' boxes at the default work budget: ~0.5 s of WASM. */
-const LARGE = {
-  name: "Large consolidation",
-  dimension_unit: "cm",
-  equipment: ["20GP"],
-  items: items(150),
-};
+const ITEMS = boxTypes(30);
 
 let p: TestPlatform;
 let tenant: { orgId: string; key: string };
