@@ -77,17 +77,20 @@ async function shape(database: string, cfg: WebhookConfig, port: number, n: numb
   for (let e = 0; e < endpoints; e++) {
     const id = crypto.randomUUID();
     const secret = newSecret();
-    await store.create({
-      id,
-      orgId: "bench-org",
-      product: "ocean",
-      url: `https://hooks.test:${port}/hook/${e}`,
-      eventTypes: [],
-      description: "bench",
-      createdAt: new Date().toISOString(),
-      secretHash: await secretHash(secret),
-      sealed: await box.seal(secret, id),
-    });
+    await store.create(
+      {
+        id,
+        orgId: "bench-org",
+        product: "ocean",
+        url: `https://hooks.test:${port}/hook/${e}`,
+        eventTypes: [],
+        description: "bench",
+        createdAt: new Date().toISOString(),
+        secretHash: await secretHash(secret),
+        sealed: await box.seal(secret, id),
+      },
+      endpoints,
+    );
   }
   const data = {
     container_number: "MSKU1234565",

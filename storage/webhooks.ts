@@ -9,13 +9,18 @@
  * is invisible and simply taken by a later fan-out. Each method runs its statements as one unit
  * (the multi-statement ones atomically) and answers a Promise.
  */
-import { and, desc, eq, gt, inArray, lte, min, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, lt, lte, min, or, type SQL, sql } from "drizzle-orm";
 import { subscribed } from "../common/subscriptions.ts";
 import type { Db } from "./database.ts";
 import { perConnection, type Runner } from "./runner.ts";
 import type { webhookDeliveries, webhookEndpoints } from "./schema.ts";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+/** What a list of endpoints shows of each. */
+export type ListedEndpoint = Pick<
+  EndpointRow,
+  "id" | "url" | "eventTypes" | "description" | "active" | "failureCount" | "lastDeliveryAt" | "createdAt"
+>;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
 /** Delivery attempts shown on a detail read (spec: the 20 most recent). */
@@ -47,6 +52,14 @@ export interface NewEndpoint {
   createdAt: string;
   secretHash: string;
   sealed: Sealed;
+}
+
+export type EndpointCreated = { outcome: "created"; row: EndpointRow } | { outcome: "limit"; held: number };
+
+export interface EndpointPage {
+  limit: number;
+  /** Continue after this endpoint in (created_at desc, id desc) order. */
+  after?: { createdAt: string; id: string };
 }
 
 export interface EndpointPatch {
@@ -105,9 +118,19 @@ export interface RetryPolicy {
 }
 
 export interface Webhooks {
-  create(e: NewEndpoint): Promise<EndpointRow>;
-  list(orgId: string, product: string): Promise<EndpointRow[]>;
-  /** Every organisation's active endpoints of a product: who an operator's notice reaches. */
+  /**
+   * Stores the endpoint unless the organisation already holds `cap` of the product's. The
+   * organisation's row is locked first, so concurrent registrations cannot pass the cap.
+   */
+  create(e: NewEndpoint, cap: number): Promise<EndpointCreated>;
+  /** A page of the organisation's endpoints of the product, newest first (limit + 1 rows: the last says more). */
+  page(orgId: string, product: string, q: EndpointPage): Promise<ListedEndpoint[]>;
+  /** The organisation's active endpoints of a product: whom its events reach. Keyed by organisation. */
+  subscribers(orgId: string, product: string): Promise<Array<Pick<EndpointRow, "eventTypes">>>;
+  /**
+   * Every organisation's active endpoints of a product: who an event of no one organisation (an
+   * operator's notice, a sailing's change) reaches.
+   */
   active(product: string): Promise<Array<Pick<EndpointRow, "orgId" | "eventTypes">>>;
   get(orgId: string, product: string, id: string): Promise<EndpointRow | undefined>;
   /** The endpoint with its most recent deliveries, or undefined when the organisation has no such endpoint. */
@@ -144,28 +167,33 @@ export class SqlWebhooks implements Webhooks {
 
   // ---- management -------------------------------------------------------------------------------
 
-  create(e: NewEndpoint): Promise<EndpointRow> {
-    const { webhookEndpoints } = this.x.t;
-    return this.x.run(
-      async (db) =>
-        (
-          await db
-            .insert(webhookEndpoints)
-            .values({
-              id: e.id,
-              orgId: e.orgId,
-              product: e.product,
-              url: e.url,
-              eventTypes: e.eventTypes,
-              description: e.description,
-              createdAt: e.createdAt,
-              secretHash: e.secretHash,
-              secretKeyId: e.sealed.keyId,
-              secretSealed: e.sealed.blob,
-            })
-            .returning()
-        )[0]!,
-    );
+  create(e: NewEndpoint, cap: number): Promise<EndpointCreated> {
+    const { webhookEndpoints: w, orgs } = this.x.t;
+    return this.x.atomic(async (db) => {
+      await this.x.dialect.forUpdate(db.select({ id: orgs.id }).from(orgs).where(eq(orgs.id, e.orgId)));
+      const [held] = await db
+        .select({ n: count() })
+        .from(w)
+        .where(and(eq(w.orgId, e.orgId), eq(w.product, e.product)));
+      const n = Number(held?.n ?? 0);
+      if (n >= cap) return { outcome: "limit", held: n };
+      const [row] = await db
+        .insert(w)
+        .values({
+          id: e.id,
+          orgId: e.orgId,
+          product: e.product,
+          url: e.url,
+          eventTypes: e.eventTypes,
+          description: e.description,
+          createdAt: e.createdAt,
+          secretHash: e.secretHash,
+          secretKeyId: e.sealed.keyId,
+          secretSealed: e.sealed.blob,
+        })
+        .returning();
+      return { outcome: "created", row: row! };
+    });
   }
 
   private own(orgId: string, product: string, id: string) {
@@ -177,15 +205,17 @@ export class SqlWebhooks implements Webhooks {
     );
   }
 
-  list(orgId: string, product: string): Promise<EndpointRow[]> {
-    const { webhookEndpoints } = this.x.t;
+  page(orgId: string, product: string, q: EndpointPage): Promise<ListedEndpoint[]> {
+    const params = { orgId, product, limit: q.limit + 1 };
     return this.x.run((db) =>
-      db
-        .select()
-        .from(webhookEndpoints)
-        .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.product, product)))
-        .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id)),
+      q.after
+        ? this.q.pageAfter.execute(db, { ...params, afterCreated: q.after.createdAt, afterId: q.after.id })
+        : this.q.page.execute(db, params),
     );
+  }
+
+  subscribers(orgId: string, product: string): Promise<Array<Pick<EndpointRow, "eventTypes">>> {
+    return this.x.run((db) => this.q.subscribers.execute(db, { orgId, product }));
   }
 
   active(product: string): Promise<Array<Pick<EndpointRow, "orgId" | "eventTypes">>> {
@@ -543,16 +573,53 @@ function prepareStatements(x: Runner) {
   const p = sql.placeholder;
   const { webhookDeliveries: d, webhookEndpoints: e, webhookAttempts } = x.t;
   const { dialect, root } = x;
+  const listed = {
+    id: e.id,
+    url: e.url,
+    eventTypes: e.eventTypes,
+    description: e.description,
+    active: e.active,
+    failureCount: e.failureCount,
+    lastDeliveryAt: e.lastDeliveryAt,
+    createdAt: e.createdAt,
+  };
+  const ownedBy = and(eq(e.orgId, p("orgId")), eq(e.product, p("product")));
+  const pageOf = (db: Db, after?: SQL) =>
+    db
+      .select(listed)
+      .from(e)
+      .where(and(ownedBy, after))
+      .orderBy(desc(e.createdAt), desc(e.id))
+      .limit(p("limit"));
   return {
+    /** A page of an organisation's endpoints of a product, newest first (webhook_endpoints_org). */
+    page: dialect.statement("webhooks_page", root, (db) => pageOf(db)),
+    pageAfter: dialect.statement("webhooks_page_after", root, (db) =>
+      pageOf(
+        db,
+        or(
+          lt(e.createdAt, p("afterCreated")),
+          and(eq(e.createdAt, p("afterCreated")), lt(e.id, p("afterId"))),
+        ),
+      ),
+    ),
+    /** An organisation's active endpoints of a product, by webhook_endpoints_org. */
+    subscribers: dialect.statement("webhooks_subscribers", root, (db) =>
+      db
+        .select({ eventTypes: e.eventTypes })
+        .from(e)
+        .where(and(ownedBy, eq(e.active, true))),
+    ),
     /**
-     * Due, unleased rows of active endpoints not in the JSON array `skip`, in due order, locked
-     * until the claim ends. Only the delivery rows: locking the joined endpoint rows would make
-     * other dispatchers pass over every due row of those endpoints meanwhile.
+     * Due, unleased rows of active endpoints neither in the JSON array `skip` nor of an
+     * organisation in `skipOrgs`, in due order, locked until the claim ends. Only the delivery
+     * rows: locking the joined endpoint rows would make other dispatchers pass over every due row
+     * of those endpoints meanwhile.
      */
     due: dialect.statement("webhooks_due", root, (db) =>
       dialect.forUpdate(
         db
-          .select({ id: d.id, endpointId: d.endpointId })
+          .select({ id: d.id, endpointId: d.endpointId, orgId: e.orgId })
           .from(d)
           .innerJoin(e, eq(e.id, d.endpointId))
           .where(

@@ -32,6 +32,8 @@ export interface WebhookConfig {
    * of the `concurrency` slots, so the others keep flowing.
    */
   endpointConcurrency: number;
+  /** Endpoints an organisation may register per product. */
+  maxEndpoints: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -87,5 +89,6 @@ export function webhookConfig(env: Env): WebhookConfig {
     disableAfterMs: num(env, "PORTOLAN_WEBHOOK_DISABLE_AFTER_HOURS", 120) * 3_600_000,
     concurrency: num(env, "PORTOLAN_WEBHOOK_CONCURRENCY", 64, 1),
     endpointConcurrency: num(env, "PORTOLAN_WEBHOOK_ENDPOINT_CONCURRENCY", 8, 1),
+    maxEndpoints: num(env, "PORTOLAN_WEBHOOK_MAX_ENDPOINTS", 50, 1),
   };
 }
