@@ -27,6 +27,8 @@ export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export const RECENT_DELIVERIES = 20;
 /** Outbox rows turned into deliveries per transaction. */
 const FANOUT_BATCH = 500;
+/** Due rows read per step of a claim: the head of the queue is often one endpoint, of which only a few fit. */
+const CLAIM_PAGE = 16;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -71,25 +73,33 @@ export interface EndpointPatch {
 
 export interface Claimed {
   delivery: Pick<DeliveryRow, "id" | "endpointId" | "eventType" | "body" | "attemptCount">;
-  endpoint: Pick<EndpointRow, "id" | "url" | "product" | "secretKeyId" | "secretSealed">;
+  endpoint: Pick<EndpointRow, "id" | "orgId" | "url" | "product" | "secretKeyId" | "secretSealed">;
+}
+
+/**
+ * Which due deliveries one claim may take: the dispatcher's caps on attempts in flight, decided
+ * outside storage (api/webhooks/slots.ts). Made for one claim and dropped with it.
+ */
+export interface Admission {
+  /** Whether a delivery to this endpoint of this organisation fits; if so it counts from now on. */
+  take(endpointId: string, orgId: string): boolean;
+  /** The endpoints and organisations that take no more. */
+  full(): { endpoints: string[]; orgs: string[] };
 }
 
 export interface ClaimLimits {
   /** Free slots: the most rows to lease. */
   limit: number;
-  /** Attempts the claiming dispatcher already has in flight, per endpoint id. */
-  busy: ReadonlyMap<string, number>;
-  /** The most attempts in flight per endpoint, `busy` included. */
-  perEndpoint: number;
-  /** Walk past the due rows of endpoints at their cap to reach the rows behind them. */
+  admission: Admission;
+  /** Walk past the due rows of full endpoints and organisations to reach the rows behind them. */
   stepOver: boolean;
 }
 
 export interface ClaimResult {
   claimed: Claimed[];
-  /** Stopped at rows of an endpoint at its cap without stepping over them: more may be due behind. */
+  /** Stopped at rows of a full endpoint or organisation without stepping over them: more may be due behind. */
   held: boolean;
-  /** Milliseconds spent stepping over capped endpoints' rows (the walk that can be costly); 0 if none. */
+  /** Milliseconds spent stepping over full endpoints' and organisations' rows (the walk that can be costly); 0 if none. */
   walkMs: number;
   /**
    * Epoch ms of the earliest pending delivery due after now, or null: an index range, not a scan.
@@ -395,14 +405,15 @@ export class SqlWebhooks implements Webhooks {
 
   /**
    * Leases due deliveries of active endpoints to `owner` and counts the attempt: up to `limit`, in
-   * due order, but at most `perEndpoint` in flight per endpoint counting the `busy` ones. The due
-   * rows are read locked (SKIP LOCKED: rows another dispatcher is claiming are passed over, not
-   * waited for; SQLite: under its write lock), so two dispatchers never claim the same row; a lease
-   * that runs out (dispatcher killed) makes the row due again with the same id and body.
+   * due order, each only if the admission takes it (the dispatcher's caps per endpoint and per
+   * organisation). The due rows are read locked (SKIP LOCKED: rows another dispatcher is claiming
+   * are passed over, not waited for; SQLite: under its write lock), so two dispatchers never claim
+   * the same row; a lease that runs out (dispatcher killed) makes the row due again with the same
+   * id and body.
    *
-   * Rows of an endpoint at its cap are passed over. Reaching the rows behind them means walking
-   * that endpoint's whole due backlog (the due index does not lead with the endpoint), so that is
-   * done only when `stepOver` is set; otherwise the claim stops there and says so (`held`).
+   * Rows the admission refuses are passed over. Reaching the rows behind them means walking the
+   * full endpoints' and organisations' whole due backlog (the due index leads with neither), so
+   * that is done only when `stepOver` is set; otherwise the claim stops there and says so (`held`).
    *
    * `finished` attempts are recorded first, in the same transaction: one commit per pass.
    */
@@ -423,49 +434,7 @@ export class SqlWebhooks implements Webhooks {
       }));
     return this.x.atomic(async (db) => {
       if (finished) await this.recordAll(db, finished.results, finished.policy, nowMs);
-      const taken = new Map(lim.busy);
-      const capped = new Set([...taken].filter(([, n]) => n >= lim.perEndpoint).map(([id]) => id));
-      const deliveries: Claimed["delivery"][] = [];
-      let held = false;
-      let walkMs = 0;
-      for (;;) {
-        const want = lim.limit - deliveries.length;
-        if (want <= 0) break;
-        const skip = lim.stepOver ? [...capped] : [];
-        // Small pages: the head of the queue is often one endpoint, of which only a few fit.
-        const page = Math.min(want, Math.max(16, 2 * lim.perEndpoint));
-        const t0 = performance.now();
-        const due = await q.due.execute(db, { now: nowMs, skip: JSON.stringify(skip), limit: page });
-        if (skip.length > 0) walkMs += performance.now() - t0;
-        const ids: string[] = [];
-        let passed = false;
-        for (const d of due) {
-          const n = taken.get(d.endpointId) ?? 0;
-          if (n >= lim.perEndpoint) {
-            passed = true;
-            continue;
-          }
-          taken.set(d.endpointId, n + 1);
-          if (n + 1 >= lim.perEndpoint) capped.add(d.endpointId);
-          ids.push(d.id);
-        }
-        if (ids.length > 0) {
-          const rank = new Map(ids.map((id, i) => [id, i]));
-          const leased = await q.lease.execute(db, {
-            ids: JSON.stringify(ids),
-            until: nowMs + leaseMs,
-            owner,
-          });
-          deliveries.push(...leased.sort((a, b) => rank.get(a.id)! - rank.get(b.id)!));
-        }
-        if (due.length < page) break; // nothing more is due
-        if (passed && !lim.stepOver) {
-          held = true;
-          break;
-        }
-        // Next page: what was leased drops out, and so (when stepping over) does every endpoint
-        // that just reached its cap, which is the only way a row is passed over; so this ends.
-      }
+      const { deliveries, held, walkMs } = await this.leaseDue(db, owner, nowMs, leaseMs, lim);
       const endpoints = new Map<string, Claimed["endpoint"]>();
       for (const d of deliveries) {
         if (!endpoints.has(d.endpointId))
@@ -478,6 +447,47 @@ export class SqlWebhooks implements Webhooks {
       const nextDue = (await q.nextDue.execute(db, { now: nowMs }))[0]?.due ?? null;
       return { claimed, held, walkMs, nextDue };
     });
+  }
+
+  /** The claim's walk down the due rows, a page at a time, leasing what the admission takes. */
+  private async leaseDue(db: Db, owner: string, nowMs: number, leaseMs: number, lim: ClaimLimits) {
+    const q = this.q;
+    const deliveries: Claimed["delivery"][] = [];
+    let held = false;
+    let walkMs = 0;
+    for (;;) {
+      const want = lim.limit - deliveries.length;
+      if (want <= 0) break;
+      const skip = lim.stepOver ? lim.admission.full() : { endpoints: [], orgs: [] };
+      const page = Math.min(want, CLAIM_PAGE);
+      const t0 = performance.now();
+      const due = await q.due.execute(db, {
+        now: nowMs,
+        skip: JSON.stringify(skip.endpoints),
+        skipOrgs: JSON.stringify(skip.orgs),
+        limit: page,
+      });
+      if (skip.endpoints.length + skip.orgs.length > 0) walkMs += performance.now() - t0;
+      const ids: string[] = [];
+      let passed = false;
+      for (const d of due) {
+        if (lim.admission.take(d.endpointId, d.orgId)) ids.push(d.id);
+        else passed = true;
+      }
+      if (ids.length > 0) {
+        const rank = new Map(ids.map((id, i) => [id, i]));
+        const leased = await q.lease.execute(db, { ids: JSON.stringify(ids), until: nowMs + leaseMs, owner });
+        deliveries.push(...leased.sort((a, b) => rank.get(a.id)! - rank.get(b.id)!));
+      }
+      if (due.length < page) break; // nothing more is due
+      if (passed && !lim.stepOver) {
+        held = true;
+        break;
+      }
+      // Next page: what was leased drops out, and so (when stepping over) does every endpoint and
+      // organisation that just became full, which is the only way a row is passed over; so this ends.
+    }
+    return { deliveries, held, walkMs };
   }
 
   /**
@@ -629,6 +639,7 @@ function prepareStatements(x: Runner) {
               lte(d.leaseUntil, p("now")),
               eq(e.active, true),
               sql`not (${dialect.inJsonList(d.endpointId, sql`${p("skip")}`)})`,
+              sql`not (${dialect.inJsonList(e.orgId, sql`${p("skipOrgs")}`)})`,
             ),
           )
           .orderBy(d.nextAttemptAt)
@@ -664,6 +675,7 @@ function prepareStatements(x: Runner) {
       db
         .select({
           id: e.id,
+          orgId: e.orgId,
           url: e.url,
           product: e.product,
           secretKeyId: e.secretKeyId,
