@@ -1,6 +1,6 @@
 /**
- * Webhook persistence: endpoints for the management routes; fan-out, claims and results for the
- * dispatcher. One implementation for SQLite and PostgreSQL. Any number of dispatchers share the
+ * Webhook persistence: endpoints for the management routes; fan-out, claims (webhook-claims.ts)
+ * and results for the dispatcher. One implementation for SQLite and PostgreSQL. Any number of dispatchers share the
  * database: the outbox rows a fan-out takes and the due deliveries a claim reads are locked FOR
  * UPDATE SKIP LOCKED, so two dispatchers take different rows and never wait for each other
  * (SQLite: its write lock, taken at BEGIN, makes each unit exclusive anyway). Outbox rows are
@@ -9,11 +9,14 @@
  * is invisible and simply taken by a later fan-out. Each method runs its statements as one unit
  * (the multi-statement ones atomically) and answers a Promise.
  */
-import { and, count, desc, eq, gt, inArray, lt, lte, min, or, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, lt, or, type SQL, sql } from "drizzle-orm";
 import { subscribed } from "../common/subscriptions.ts";
 import type { Db } from "./database.ts";
 import { perConnection, type Runner } from "./runner.ts";
 import type { webhookDeliveries, webhookEndpoints } from "./schema.ts";
+import { type ClaimLimits, type ClaimResult, DueClaims } from "./webhook-claims.ts";
+
+export type { Admission, Claimed, ClaimLimits, ClaimResult } from "./webhook-claims.ts";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 /** What a list of endpoints shows of each. */
@@ -27,8 +30,6 @@ export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export const RECENT_DELIVERIES = 20;
 /** Outbox rows turned into deliveries per transaction. */
 const FANOUT_BATCH = 500;
-/** Due rows read per step of a claim: the head of the queue is often one endpoint, of which only a few fit. */
-const CLAIM_PAGE = 16;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -69,43 +70,6 @@ export interface EndpointPatch {
   eventTypes?: string[];
   description?: string;
   active?: boolean;
-}
-
-export interface Claimed {
-  delivery: Pick<DeliveryRow, "id" | "endpointId" | "eventType" | "body" | "attemptCount">;
-  endpoint: Pick<EndpointRow, "id" | "orgId" | "url" | "product" | "secretKeyId" | "secretSealed">;
-}
-
-/**
- * Which due deliveries one claim may take: the dispatcher's caps on attempts in flight, decided
- * outside storage (api/webhooks/slots.ts). Made for one claim and dropped with it.
- */
-export interface Admission {
-  /** Whether a delivery to this endpoint of this organisation fits; if so it counts from now on. */
-  take(endpointId: string, orgId: string): boolean;
-  /** The endpoints and organisations that take no more. */
-  full(): { endpoints: string[]; orgs: string[] };
-}
-
-export interface ClaimLimits {
-  /** Free slots: the most rows to lease. */
-  limit: number;
-  admission: Admission;
-  /** Walk past the due rows of full endpoints and organisations to reach the rows behind them. */
-  stepOver: boolean;
-}
-
-export interface ClaimResult {
-  claimed: Claimed[];
-  /** Stopped at rows of a full endpoint or organisation without stepping over them: more may be due behind. */
-  held: boolean;
-  /** Milliseconds spent stepping over full endpoints' and organisations' rows (the walk that can be costly); 0 if none. */
-  walkMs: number;
-  /**
-   * Epoch ms of the earliest pending delivery due after now, or null: an index range, not a scan.
-   * Leases that run out are found by the next sweep.
-   */
-  nextDue: number | null;
 }
 
 export interface AttemptResult {
@@ -170,9 +134,11 @@ export interface Webhooks {
 export class SqlWebhooks implements Webhooks {
   /** The dispatcher's per-row statements, prepared once: building the SQL costs more than running it. */
   private readonly q: Statements;
+  private readonly claims: DueClaims;
 
   constructor(private readonly x: Runner) {
     this.q = statementsFor(x);
+    this.claims = new DueClaims(x);
   }
 
   // ---- management -------------------------------------------------------------------------------
@@ -404,17 +370,7 @@ export class SqlWebhooks implements Webhooks {
   }
 
   /**
-   * Leases due deliveries of active endpoints to `owner` and counts the attempt: up to `limit`, in
-   * due order, each only if the admission takes it (the dispatcher's caps per endpoint and per
-   * organisation). The due rows are read locked (SKIP LOCKED: rows another dispatcher is claiming
-   * are passed over, not waited for; SQLite: under its write lock), so two dispatchers never claim
-   * the same row; a lease that runs out (dispatcher killed) makes the row due again with the same
-   * id and body.
-   *
-   * Rows the admission refuses are passed over. Reaching the rows behind them means walking the
-   * full endpoints' and organisations' whole due backlog (the due index leads with neither), so
-   * that is done only when `stepOver` is set; otherwise the claim stops there and says so (`held`).
-   *
+   * Leases due deliveries to `owner` within the admission's caps (webhook-claims.ts says how);
    * `finished` attempts are recorded first, in the same transaction: one commit per pass.
    */
   claim(
@@ -424,70 +380,17 @@ export class SqlWebhooks implements Webhooks {
     lim: ClaimLimits,
     finished?: { results: AttemptResult[]; policy: RetryPolicy },
   ): Promise<ClaimResult> {
-    const q = this.q;
     if (lim.limit <= 0 && !finished?.results.length)
       return this.x.run(async (db) => ({
         claimed: [],
         held: false,
-        walkMs: 0,
-        nextDue: (await q.nextDue.execute(db, { now: nowMs }))[0]?.due ?? null,
+        stepMs: 0,
+        nextDue: await this.claims.nextDue(db, nowMs),
       }));
     return this.x.atomic(async (db) => {
       if (finished) await this.recordAll(db, finished.results, finished.policy, nowMs);
-      const { deliveries, held, walkMs } = await this.leaseDue(db, owner, nowMs, leaseMs, lim);
-      const endpoints = new Map<string, Claimed["endpoint"]>();
-      for (const d of deliveries) {
-        if (!endpoints.has(d.endpointId))
-          endpoints.set(d.endpointId, (await q.endpointForSending.execute(db, { id: d.endpointId }))[0]!);
-      }
-      const claimed = deliveries.map((delivery) => ({
-        delivery,
-        endpoint: endpoints.get(delivery.endpointId)!,
-      }));
-      const nextDue = (await q.nextDue.execute(db, { now: nowMs }))[0]?.due ?? null;
-      return { claimed, held, walkMs, nextDue };
+      return this.claims.claim(db, owner, nowMs, leaseMs, lim);
     });
-  }
-
-  /** The claim's walk down the due rows, a page at a time, leasing what the admission takes. */
-  private async leaseDue(db: Db, owner: string, nowMs: number, leaseMs: number, lim: ClaimLimits) {
-    const q = this.q;
-    const deliveries: Claimed["delivery"][] = [];
-    let held = false;
-    let walkMs = 0;
-    for (;;) {
-      const want = lim.limit - deliveries.length;
-      if (want <= 0) break;
-      const skip = lim.stepOver ? lim.admission.full() : { endpoints: [], orgs: [] };
-      const page = Math.min(want, CLAIM_PAGE);
-      const t0 = performance.now();
-      const due = await q.due.execute(db, {
-        now: nowMs,
-        skip: JSON.stringify(skip.endpoints),
-        skipOrgs: JSON.stringify(skip.orgs),
-        limit: page,
-      });
-      if (skip.endpoints.length + skip.orgs.length > 0) walkMs += performance.now() - t0;
-      const ids: string[] = [];
-      let passed = false;
-      for (const d of due) {
-        if (lim.admission.take(d.endpointId, d.orgId)) ids.push(d.id);
-        else passed = true;
-      }
-      if (ids.length > 0) {
-        const rank = new Map(ids.map((id, i) => [id, i]));
-        const leased = await q.lease.execute(db, { ids: JSON.stringify(ids), until: nowMs + leaseMs, owner });
-        deliveries.push(...leased.sort((a, b) => rank.get(a.id)! - rank.get(b.id)!));
-      }
-      if (due.length < page) break; // nothing more is due
-      if (passed && !lim.stepOver) {
-        held = true;
-        break;
-      }
-      // Next page: what was leased drops out, and so (when stepping over) does every endpoint and
-      // organisation that just became full, which is the only way a row is passed over; so this ends.
-    }
-    return { deliveries, held, walkMs };
   }
 
   /**
@@ -619,70 +522,6 @@ function prepareStatements(x: Runner) {
         .select({ eventTypes: e.eventTypes })
         .from(e)
         .where(and(ownedBy, eq(e.active, true))),
-    ),
-    /**
-     * Due, unleased rows of active endpoints neither in the JSON array `skip` nor of an
-     * organisation in `skipOrgs`, in due order, locked until the claim ends. Only the delivery
-     * rows: locking the joined endpoint rows would make other dispatchers pass over every due row
-     * of those endpoints meanwhile.
-     */
-    due: dialect.statement("webhooks_due", root, (db) =>
-      dialect.forUpdate(
-        db
-          .select({ id: d.id, endpointId: d.endpointId, orgId: e.orgId })
-          .from(d)
-          .innerJoin(e, eq(e.id, d.endpointId))
-          .where(
-            and(
-              eq(d.status, "pending"),
-              lte(d.nextAttemptAt, p("now")),
-              lte(d.leaseUntil, p("now")),
-              eq(e.active, true),
-              sql`not (${dialect.inJsonList(d.endpointId, sql`${p("skip")}`)})`,
-              sql`not (${dialect.inJsonList(e.orgId, sql`${p("skipOrgs")}`)})`,
-            ),
-          )
-          .orderBy(d.nextAttemptAt)
-          .limit(p("limit")),
-        { skipLocked: true, of: d },
-      ),
-    ),
-    nextDue: dialect.statement("webhooks_next_due", root, (db) =>
-      db
-        .select({ due: min(d.nextAttemptAt) })
-        .from(d)
-        .where(and(eq(d.status, "pending"), gt(d.nextAttemptAt, p("now")))),
-    ),
-    /** Leases the rows named in the JSON array `ids` (just read as due, and locked, by the same claim). */
-    lease: dialect.statement("webhooks_lease", root, (db) =>
-      db
-        .update(d)
-        .set({
-          leaseUntil: sql`${p("until")}`,
-          leaseOwner: sql`${p("owner")}`,
-          attemptCount: sql`${d.attemptCount} + 1`,
-        })
-        .where(dialect.inJsonList(d.id, sql`${p("ids")}`))
-        .returning({
-          id: d.id,
-          endpointId: d.endpointId,
-          eventType: d.eventType,
-          body: d.body,
-          attemptCount: d.attemptCount,
-        }),
-    ),
-    endpointForSending: dialect.statement("webhooks_endpoint_for_sending", root, (db) =>
-      db
-        .select({
-          id: e.id,
-          orgId: e.orgId,
-          url: e.url,
-          product: e.product,
-          secretKeyId: e.secretKeyId,
-          secretSealed: e.secretSealed,
-        })
-        .from(e)
-        .where(eq(e.id, p("id"))),
     ),
     fanOutDelivery: dialect.statement("webhooks_fan_out_delivery", root, (db) =>
       db

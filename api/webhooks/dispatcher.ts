@@ -30,10 +30,11 @@ import { hmacKey, sign } from "./verify.ts";
 export const EXCERPT_BYTES = 1024;
 
 /**
- * Stepping over a full endpoint's or organisation's due backlog (Webhooks.claim, storage/webhooks.ts) costs a walk of that backlog,
- * so after a walk of w ms the next waits STEP_OVER_COST_FACTOR x w (at least 1 ms): walks stay
- * under ~5 % of a core however deep the backlog, and cheap ones can run often. Passes in between
- * serve the head of the queue only.
+ * Stepping over the due rows of full endpoints and organisations (Webhooks.claim,
+ * storage/webhook-claims.ts) seeks the head of every endpoint with pending deliveries, so after a
+ * step of s ms the next waits STEP_OVER_COST_FACTOR x s (at least 1 ms): steps stay under ~5 % of
+ * a core however many endpoints wait, and cheap ones can run often. Passes in between serve the
+ * head of the queue only.
  */
 const STEP_OVER_COST_FACTOR = 20;
 
@@ -237,12 +238,12 @@ export class Dispatcher {
         stepOver,
       };
       // What finished since the last pass is recorded in the claim's transaction.
-      const { claimed, held, walkMs, nextDue } = await this.store.claim(this.owner, now, this.leaseMs, lim, {
+      const { claimed, held, stepMs, nextDue } = await this.store.claim(this.owner, now, this.leaseMs, lim, {
         results,
         policy: this.cfg,
       });
       recorded = true;
-      if (walkMs > 0) this.stepOverFrom = now + Math.max(1, STEP_OVER_COST_FACTOR * walkMs);
+      if (stepMs > 0) this.stepOverFrom = now + Math.max(1, STEP_OVER_COST_FACTOR * stepMs);
       for (const c of claimed) this.launch(c);
       wait = this.lastSweep + this.cfg.sweepMs - now;
       if (nextDue !== null) wait = Math.min(wait, nextDue - now);
