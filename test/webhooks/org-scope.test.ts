@@ -7,6 +7,7 @@
  * PORTOLAN_TEST_DB, PostgreSQL.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
 import { Dispatcher } from "../../api/webhooks/dispatcher.ts";
 import { appendRateEvents, RATE_ADDED } from "../../ingest/rates/events.ts";
 import { bearer, type TestPlatform } from "../helpers/platform.ts";
@@ -92,20 +93,34 @@ test("a rate event reads only its organisation's rates endpoints", async () => {
 });
 
 test("the fan-out reads only the event's organisation's endpoints, and delivers only there", async () => {
-  const cfg = testWebhookConfig(rx, { timeoutMs: 5000 });
-  const deliveries = p.storage.t.webhookDeliveries;
-  await fenced(async () => {
-    const dispatcher = await Dispatcher.start(p.storage, cfg);
+  const { outbox, webhookDeliveries, webhookEndpoints } = p.storage.t;
+  // Events of the first organisation on both products, beside whatever the tests above raised.
+  await p.storage.outbox.append(
+    [
+      { orgId: mine.orgId, product: "loading", type: "plan_deleted", data: { id: "p1" } },
+      { orgId: mine.orgId, product: "rates", type: "rate_expiring", data: { sheet_id: "s1" } },
+    ],
+    new Date().toISOString(),
+  );
+  const delivered = async () => {
+    const pending = await p.storage.db.select().from(outbox).where(eq(outbox.fannedOut, false));
+    const rows = await p.storage.db.select().from(webhookDeliveries);
+    return pending.length === 0 && rows.every((d) => d.status === "delivered") && rows;
+  };
+  const rows = await fenced(async () => {
+    const dispatcher = await Dispatcher.start(p.storage, testWebhookConfig(rx, { timeoutMs: 5000 }));
     try {
-      const got = await rx.waitFor(2, (r) => r.path.startsWith("/ok/mine/"));
-      expect(got.map((r) => r.path).sort()).toEqual(["/ok/mine/loading", "/ok/mine/rates"]);
-      await until(async () =>
-        (await p.storage.db.select().from(deliveries)).every((d) => d.status === "delivered"),
-      );
+      return await until(delivered, 30_000, "every event delivered");
     } finally {
       await dispatcher.stop();
     }
   });
+  const ours = await p.storage.db
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.orgId, mine.orgId));
+  expect(new Set(rows.map((d) => d.endpointId))).toEqual(new Set(ours.map((e) => e.id)));
+  expect(rx.received.some((r) => r.path === "/ok/mine/loading")).toBe(true);
+  expect(rx.received.some((r) => r.path === "/ok/mine/rates")).toBe(true);
   expect(rx.received.filter((r) => r.path.startsWith("/ok/theirs/"))).toHaveLength(0);
-  expect(await p.storage.db.select().from(deliveries)).toHaveLength(2);
 }, 60_000);
