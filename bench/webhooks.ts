@@ -3,12 +3,14 @@
  * attempts, against a local HTTPS receiver in its own process. Baseline, same run, same receiver,
  * same TLS trust and concurrency: bare fetch POSTs of the same bodies (no database, no signing).
  *
- * Two shapes: the deliveries spread over `endpoints` endpoints (enough for the per-endpoint cap to
- * let the dispatcher fill every slot), then all of them to one endpoint, which the per-endpoint cap
- * (PORTOLAN_WEBHOOK_ENDPOINT_CONCURRENCY, 8) keeps below the dispatcher's concurrency on purpose.
- * The CPU time this process spent per delivery is printed too: steadier than rates on a busy box.
+ * Two shapes: the deliveries spread over `endpoints` endpoints, each of its own organisation
+ * (enough for the per-endpoint and per-organisation caps to let the dispatcher fill every slot),
+ * then all of them to one endpoint, which the per-endpoint cap (PORTOLAN_WEBHOOK_ENDPOINT_CONCURRENCY,
+ * 4) keeps below the dispatcher's concurrency on purpose. The CPU time this process spent per
+ * delivery is printed too: steadier than rates on a busy box. Then the second section, a slow
+ * tenant's webhooks (bench/webhook-tenants.ts).
  *
- *   bun bench/webhooks.ts [deliveries=5000] [concurrency=64] [endpoints=8] [per-endpoint=8]
+ *   bun bench/webhooks.ts [deliveries=5000] [concurrency=64] [endpoints=16] [per-endpoint=4]
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,6 +24,7 @@ import { newSecret, SecretBox, secretHash } from "../api/webhooks/secrets.ts";
 import { openDatabase } from "../storage/sqlite.ts";
 import { sqliteStorage } from "../storage/storage.ts";
 import { makeCertificates } from "../test/webhooks/receiver.ts";
+import * as tenants from "./webhook-tenants.ts";
 
 if (process.argv[2] === "receiver") {
   // Child mode: a bare HTTPS receiver that answers 204 to everything.
@@ -39,7 +42,9 @@ if (process.argv[2] === "receiver") {
 } else {
   const arg = (i: number, fallback: number) => Number(process.argv[i] ?? fallback);
   const defaults = loadConfig({}).webhooks;
-  await main(arg(2, 5000), arg(3, 64), arg(4, 8), arg(5, defaults.endpointConcurrency));
+  await main(arg(2, 5000), arg(3, 64), arg(4, 16), arg(5, defaults.endpointConcurrency));
+  const seconds = 4;
+  tenants.report(await tenants.bench(seconds), seconds);
 }
 
 async function main(n: number, concurrency: number, endpoints: number, perEndpoint: number) {
@@ -77,27 +82,30 @@ async function shape(database: string, cfg: WebhookConfig, port: number, n: numb
   for (let e = 0; e < endpoints; e++) {
     const id = crypto.randomUUID();
     const secret = newSecret();
-    await store.create({
-      id,
-      orgId: "bench-org",
-      product: "ocean",
-      url: `https://hooks.test:${port}/hook/${e}`,
-      eventTypes: [],
-      description: "bench",
-      createdAt: new Date().toISOString(),
-      secretHash: await secretHash(secret),
-      sealed: await box.seal(secret, id),
-    });
+    await store.create(
+      {
+        id,
+        orgId: `bench-org-${e}`,
+        product: "ocean",
+        url: `https://hooks.test:${port}/hook/${e}`,
+        eventTypes: [],
+        description: "bench",
+        createdAt: new Date().toISOString(),
+        secretHash: await secretHash(secret),
+        sealed: await box.seal(secret, id),
+      },
+      1,
+    );
   }
   const data = {
     container_number: "MSKU1234565",
     status: "in_transit",
     event_date_time: "2026-11-20T08:00:00Z",
   };
-  // Every event fans out to every endpoint, so n deliveries in all.
-  const rows = Array.from({ length: Math.ceil(n / endpoints) }, (_, i) => ({
+  // Each organisation's events go to its one endpoint: n deliveries in all.
+  const rows = Array.from({ length: Math.ceil(n / endpoints) * endpoints }, (_, i) => ({
     id: `bench-${i}`,
-    orgId: "bench-org",
+    orgId: `bench-org-${i % endpoints}`,
     product: "ocean",
     type: "vessel_departed",
     occurredAt: "2026-11-20T08:00:00.000Z",
@@ -105,7 +113,7 @@ async function shape(database: string, cfg: WebhookConfig, port: number, n: numb
     createdAt: "2026-11-20T08:00:01.000Z",
   }));
   for (let i = 0; i < rows.length; i += 500) await db.insert(t.outbox).values(rows.slice(i, i + 500));
-  const total = rows.length * endpoints;
+  const total = rows.length;
 
   // Ours: from the first sweep to the last delivery recorded as delivered.
   const cpu0 = process.cpuUsage();
@@ -149,7 +157,7 @@ async function shape(database: string, cfg: WebhookConfig, port: number, n: numb
   const bare = sent.length / ((performance.now() - t1) / 1000);
   const perEndpoint = Math.min(cfg.endpointConcurrency, cfg.concurrency);
   console.log(
-    `webhook deliveries: ${total} to ${endpoints} endpoint(s), concurrency ${cfg.concurrency}, ` +
+    `webhook deliveries: ${total} to ${endpoints} endpoint(s) of one organisation each, concurrency ${cfg.concurrency}, ` +
       `${perEndpoint} per endpoint, file SQLite, HTTPS loopback`,
   );
   console.log(

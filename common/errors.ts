@@ -38,6 +38,8 @@ export const PROBLEMS = {
   addInProgress: problem(409, "CONTAINER_ADD_IN_PROGRESS", "container_add_in_progress"),
   /** The organisation holds as many schedule follows as it may (docs/schedules.md, Follows). */
   followLimit: problem(409, "FOLLOW_LIMIT_REACHED", "follow_limit_reached"),
+  /** The organisation holds as many webhook endpoints on the product as it may (docs/webhooks.md). */
+  webhookLimit: problem(409, "WEBHOOK_LIMIT_REACHED", "webhook_limit_reached"),
   noRoute: problem(422, "NO_ROUTE", "no_route"),
   /** Burst over the rate window: the spec answers it with the validation code, in both spellings. */
   rateWindow: problem(429, "VALIDATION_ERROR", "invalid_request", "warning"),

@@ -47,6 +47,8 @@ export interface Dialect {
    * it per call on the given connection or transaction (the driver caches the server-side plan).
    */
   statement<T>(name: string, root: Db, build: (db: Db) => Preparable<T>): Statement<T>;
+  /** The rows of a statement the query builder cannot say (WITH RECURSIVE), written with sql``. */
+  rows<T>(db: Db, query: SQL): Promise<T[]>;
   /**
    * Tells other processes that keys, organisations or entitlements changed, so they drop their key
    * caches (PostgreSQL NOTIFY, delivered when the transaction commits). SQLite: nothing to send;
@@ -72,6 +74,7 @@ export const sqliteDialect: Dialect = {
     // map them, without its result promise around a synchronous read.
     return { execute: async (_db, params) => prepared.values(params).map(map) as T };
   },
+  rows: async <T>(db: Db, query: SQL) => db.all<T>(query),
   accountsChanged: () => Promise.resolve(),
 };
 
@@ -97,6 +100,9 @@ export const postgresDialect: Dialect = {
         return await pooled.execute(params);
       },
     };
+  },
+  async rows<T>(db: Db, query: SQL): Promise<T[]> {
+    return [...(await (db as unknown as { execute(q: SQL): Promise<Iterable<T>> }).execute(query))];
   },
   async accountsChanged(db) {
     // db is typed as the SQLite Db; on PostgreSQL it is the postgres-js database or transaction.

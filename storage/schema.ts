@@ -326,6 +326,9 @@ export const webhookDeliveries = sqliteTable(
   (t) => [
     uniqueIndex("webhook_deliveries_event").on(t.endpointId, t.eventId),
     index("webhook_deliveries_due").on(t.status, t.nextAttemptAt),
+    // Each endpoint's due head: the claim steps over full endpoints' backlogs by these (a seek per
+    // endpoint with pending deliveries) instead of walking the backlogs in due order.
+    index("webhook_deliveries_pending").on(t.status, t.endpointId, t.nextAttemptAt),
     index("webhook_deliveries_endpoint").on(t.endpointId, t.createdAt),
   ],
 );

@@ -1,6 +1,6 @@
 /**
- * Webhook persistence: endpoints for the management routes; fan-out, claims and results for the
- * dispatcher. One implementation for SQLite and PostgreSQL. Any number of dispatchers share the
+ * Webhook persistence: endpoints for the management routes; fan-out, claims (webhook-claims.ts)
+ * and results for the dispatcher. One implementation for SQLite and PostgreSQL. Any number of dispatchers share the
  * database: the outbox rows a fan-out takes and the due deliveries a claim reads are locked FOR
  * UPDATE SKIP LOCKED, so two dispatchers take different rows and never wait for each other
  * (SQLite: its write lock, taken at BEGIN, makes each unit exclusive anyway). Outbox rows are
@@ -9,13 +9,21 @@
  * is invisible and simply taken by a later fan-out. Each method runs its statements as one unit
  * (the multi-statement ones atomically) and answers a Promise.
  */
-import { and, desc, eq, gt, inArray, lte, min, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, lt, or, type SQL, sql } from "drizzle-orm";
 import { subscribed } from "../common/subscriptions.ts";
 import type { Db } from "./database.ts";
 import { perConnection, type Runner } from "./runner.ts";
 import type { webhookDeliveries, webhookEndpoints } from "./schema.ts";
+import { type ClaimLimits, type ClaimResult, DueClaims } from "./webhook-claims.ts";
+
+export type { Admission, Claimed, ClaimLimits, ClaimResult } from "./webhook-claims.ts";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+/** What a list of endpoints shows of each. */
+export type ListedEndpoint = Pick<
+  EndpointRow,
+  "id" | "url" | "eventTypes" | "description" | "active" | "failureCount" | "lastDeliveryAt" | "createdAt"
+>;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
 /** Delivery attempts shown on a detail read (spec: the 20 most recent). */
@@ -49,40 +57,19 @@ export interface NewEndpoint {
   sealed: Sealed;
 }
 
+export type EndpointCreated = { outcome: "created"; row: EndpointRow } | { outcome: "limit"; held: number };
+
+export interface EndpointPage {
+  limit: number;
+  /** Continue after this endpoint in (created_at desc, id desc) order. */
+  after?: { createdAt: string; id: string };
+}
+
 export interface EndpointPatch {
   url?: string;
   eventTypes?: string[];
   description?: string;
   active?: boolean;
-}
-
-export interface Claimed {
-  delivery: Pick<DeliveryRow, "id" | "endpointId" | "eventType" | "body" | "attemptCount">;
-  endpoint: Pick<EndpointRow, "id" | "url" | "product" | "secretKeyId" | "secretSealed">;
-}
-
-export interface ClaimLimits {
-  /** Free slots: the most rows to lease. */
-  limit: number;
-  /** Attempts the claiming dispatcher already has in flight, per endpoint id. */
-  busy: ReadonlyMap<string, number>;
-  /** The most attempts in flight per endpoint, `busy` included. */
-  perEndpoint: number;
-  /** Walk past the due rows of endpoints at their cap to reach the rows behind them. */
-  stepOver: boolean;
-}
-
-export interface ClaimResult {
-  claimed: Claimed[];
-  /** Stopped at rows of an endpoint at its cap without stepping over them: more may be due behind. */
-  held: boolean;
-  /** Milliseconds spent stepping over capped endpoints' rows (the walk that can be costly); 0 if none. */
-  walkMs: number;
-  /**
-   * Epoch ms of the earliest pending delivery due after now, or null: an index range, not a scan.
-   * Leases that run out are found by the next sweep.
-   */
-  nextDue: number | null;
 }
 
 export interface AttemptResult {
@@ -105,9 +92,19 @@ export interface RetryPolicy {
 }
 
 export interface Webhooks {
-  create(e: NewEndpoint): Promise<EndpointRow>;
-  list(orgId: string, product: string): Promise<EndpointRow[]>;
-  /** Every organisation's active endpoints of a product: who an operator's notice reaches. */
+  /**
+   * Stores the endpoint unless the organisation already holds `cap` of the product's. The
+   * organisation's row is locked first, so concurrent registrations cannot pass the cap.
+   */
+  create(e: NewEndpoint, cap: number): Promise<EndpointCreated>;
+  /** A page of the organisation's endpoints of the product, newest first (limit + 1 rows: the last says more). */
+  page(orgId: string, product: string, q: EndpointPage): Promise<ListedEndpoint[]>;
+  /** The organisation's active endpoints of a product: whom its events reach. Keyed by organisation. */
+  subscribers(orgId: string, product: string): Promise<Array<Pick<EndpointRow, "eventTypes">>>;
+  /**
+   * Every organisation's active endpoints of a product: who an event of no one organisation (an
+   * operator's notice, a sailing's change) reaches.
+   */
   active(product: string): Promise<Array<Pick<EndpointRow, "orgId" | "eventTypes">>>;
   get(orgId: string, product: string, id: string): Promise<EndpointRow | undefined>;
   /** The endpoint with its most recent deliveries, or undefined when the organisation has no such endpoint. */
@@ -137,35 +134,42 @@ export interface Webhooks {
 export class SqlWebhooks implements Webhooks {
   /** The dispatcher's per-row statements, prepared once: building the SQL costs more than running it. */
   private readonly q: Statements;
+  private readonly claims: DueClaims;
 
   constructor(private readonly x: Runner) {
     this.q = statementsFor(x);
+    this.claims = new DueClaims(x);
   }
 
   // ---- management -------------------------------------------------------------------------------
 
-  create(e: NewEndpoint): Promise<EndpointRow> {
-    const { webhookEndpoints } = this.x.t;
-    return this.x.run(
-      async (db) =>
-        (
-          await db
-            .insert(webhookEndpoints)
-            .values({
-              id: e.id,
-              orgId: e.orgId,
-              product: e.product,
-              url: e.url,
-              eventTypes: e.eventTypes,
-              description: e.description,
-              createdAt: e.createdAt,
-              secretHash: e.secretHash,
-              secretKeyId: e.sealed.keyId,
-              secretSealed: e.sealed.blob,
-            })
-            .returning()
-        )[0]!,
-    );
+  create(e: NewEndpoint, cap: number): Promise<EndpointCreated> {
+    const { webhookEndpoints: w, orgs } = this.x.t;
+    return this.x.atomic(async (db) => {
+      await this.x.dialect.forUpdate(db.select({ id: orgs.id }).from(orgs).where(eq(orgs.id, e.orgId)));
+      const [held] = await db
+        .select({ n: count() })
+        .from(w)
+        .where(and(eq(w.orgId, e.orgId), eq(w.product, e.product)));
+      const n = Number(held?.n ?? 0);
+      if (n >= cap) return { outcome: "limit", held: n };
+      const [row] = await db
+        .insert(w)
+        .values({
+          id: e.id,
+          orgId: e.orgId,
+          product: e.product,
+          url: e.url,
+          eventTypes: e.eventTypes,
+          description: e.description,
+          createdAt: e.createdAt,
+          secretHash: e.secretHash,
+          secretKeyId: e.sealed.keyId,
+          secretSealed: e.sealed.blob,
+        })
+        .returning();
+      return { outcome: "created", row: row! };
+    });
   }
 
   private own(orgId: string, product: string, id: string) {
@@ -177,15 +181,17 @@ export class SqlWebhooks implements Webhooks {
     );
   }
 
-  list(orgId: string, product: string): Promise<EndpointRow[]> {
-    const { webhookEndpoints } = this.x.t;
+  page(orgId: string, product: string, q: EndpointPage): Promise<ListedEndpoint[]> {
+    const params = { orgId, product, limit: q.limit + 1 };
     return this.x.run((db) =>
-      db
-        .select()
-        .from(webhookEndpoints)
-        .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.product, product)))
-        .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id)),
+      q.after
+        ? this.q.pageAfter.execute(db, { ...params, afterCreated: q.after.createdAt, afterId: q.after.id })
+        : this.q.page.execute(db, params),
     );
+  }
+
+  subscribers(orgId: string, product: string): Promise<Array<Pick<EndpointRow, "eventTypes">>> {
+    return this.x.run((db) => this.q.subscribers.execute(db, { orgId, product }));
   }
 
   active(product: string): Promise<Array<Pick<EndpointRow, "orgId" | "eventTypes">>> {
@@ -364,16 +370,7 @@ export class SqlWebhooks implements Webhooks {
   }
 
   /**
-   * Leases due deliveries of active endpoints to `owner` and counts the attempt: up to `limit`, in
-   * due order, but at most `perEndpoint` in flight per endpoint counting the `busy` ones. The due
-   * rows are read locked (SKIP LOCKED: rows another dispatcher is claiming are passed over, not
-   * waited for; SQLite: under its write lock), so two dispatchers never claim the same row; a lease
-   * that runs out (dispatcher killed) makes the row due again with the same id and body.
-   *
-   * Rows of an endpoint at its cap are passed over. Reaching the rows behind them means walking
-   * that endpoint's whole due backlog (the due index does not lead with the endpoint), so that is
-   * done only when `stepOver` is set; otherwise the claim stops there and says so (`held`).
-   *
+   * Leases due deliveries to `owner` within the admission's caps (webhook-claims.ts says how);
    * `finished` attempts are recorded first, in the same transaction: one commit per pass.
    */
   claim(
@@ -383,70 +380,16 @@ export class SqlWebhooks implements Webhooks {
     lim: ClaimLimits,
     finished?: { results: AttemptResult[]; policy: RetryPolicy },
   ): Promise<ClaimResult> {
-    const q = this.q;
     if (lim.limit <= 0 && !finished?.results.length)
       return this.x.run(async (db) => ({
         claimed: [],
         held: false,
-        walkMs: 0,
-        nextDue: (await q.nextDue.execute(db, { now: nowMs }))[0]?.due ?? null,
+        stepMs: 0,
+        nextDue: await this.claims.nextDue(db, nowMs),
       }));
     return this.x.atomic(async (db) => {
       if (finished) await this.recordAll(db, finished.results, finished.policy, nowMs);
-      const taken = new Map(lim.busy);
-      const capped = new Set([...taken].filter(([, n]) => n >= lim.perEndpoint).map(([id]) => id));
-      const deliveries: Claimed["delivery"][] = [];
-      let held = false;
-      let walkMs = 0;
-      for (;;) {
-        const want = lim.limit - deliveries.length;
-        if (want <= 0) break;
-        const skip = lim.stepOver ? [...capped] : [];
-        // Small pages: the head of the queue is often one endpoint, of which only a few fit.
-        const page = Math.min(want, Math.max(16, 2 * lim.perEndpoint));
-        const t0 = performance.now();
-        const due = await q.due.execute(db, { now: nowMs, skip: JSON.stringify(skip), limit: page });
-        if (skip.length > 0) walkMs += performance.now() - t0;
-        const ids: string[] = [];
-        let passed = false;
-        for (const d of due) {
-          const n = taken.get(d.endpointId) ?? 0;
-          if (n >= lim.perEndpoint) {
-            passed = true;
-            continue;
-          }
-          taken.set(d.endpointId, n + 1);
-          if (n + 1 >= lim.perEndpoint) capped.add(d.endpointId);
-          ids.push(d.id);
-        }
-        if (ids.length > 0) {
-          const rank = new Map(ids.map((id, i) => [id, i]));
-          const leased = await q.lease.execute(db, {
-            ids: JSON.stringify(ids),
-            until: nowMs + leaseMs,
-            owner,
-          });
-          deliveries.push(...leased.sort((a, b) => rank.get(a.id)! - rank.get(b.id)!));
-        }
-        if (due.length < page) break; // nothing more is due
-        if (passed && !lim.stepOver) {
-          held = true;
-          break;
-        }
-        // Next page: what was leased drops out, and so (when stepping over) does every endpoint
-        // that just reached its cap, which is the only way a row is passed over; so this ends.
-      }
-      const endpoints = new Map<string, Claimed["endpoint"]>();
-      for (const d of deliveries) {
-        if (!endpoints.has(d.endpointId))
-          endpoints.set(d.endpointId, (await q.endpointForSending.execute(db, { id: d.endpointId }))[0]!);
-      }
-      const claimed = deliveries.map((delivery) => ({
-        delivery,
-        endpoint: endpoints.get(delivery.endpointId)!,
-      }));
-      const nextDue = (await q.nextDue.execute(db, { now: nowMs }))[0]?.due ?? null;
-      return { claimed, held, walkMs, nextDue };
+      return this.claims.claim(db, owner, nowMs, leaseMs, lim);
     });
   }
 
@@ -543,67 +486,42 @@ function prepareStatements(x: Runner) {
   const p = sql.placeholder;
   const { webhookDeliveries: d, webhookEndpoints: e, webhookAttempts } = x.t;
   const { dialect, root } = x;
+  const listed = {
+    id: e.id,
+    url: e.url,
+    eventTypes: e.eventTypes,
+    description: e.description,
+    active: e.active,
+    failureCount: e.failureCount,
+    lastDeliveryAt: e.lastDeliveryAt,
+    createdAt: e.createdAt,
+  };
+  const ownedBy = and(eq(e.orgId, p("orgId")), eq(e.product, p("product")));
+  const pageOf = (db: Db, after?: SQL) =>
+    db
+      .select(listed)
+      .from(e)
+      .where(and(ownedBy, after))
+      .orderBy(desc(e.createdAt), desc(e.id))
+      .limit(p("limit"));
   return {
-    /**
-     * Due, unleased rows of active endpoints not in the JSON array `skip`, in due order, locked
-     * until the claim ends. Only the delivery rows: locking the joined endpoint rows would make
-     * other dispatchers pass over every due row of those endpoints meanwhile.
-     */
-    due: dialect.statement("webhooks_due", root, (db) =>
-      dialect.forUpdate(
-        db
-          .select({ id: d.id, endpointId: d.endpointId })
-          .from(d)
-          .innerJoin(e, eq(e.id, d.endpointId))
-          .where(
-            and(
-              eq(d.status, "pending"),
-              lte(d.nextAttemptAt, p("now")),
-              lte(d.leaseUntil, p("now")),
-              eq(e.active, true),
-              sql`not (${dialect.inJsonList(d.endpointId, sql`${p("skip")}`)})`,
-            ),
-          )
-          .orderBy(d.nextAttemptAt)
-          .limit(p("limit")),
-        { skipLocked: true, of: d },
+    /** A page of an organisation's endpoints of a product, newest first (webhook_endpoints_org). */
+    page: dialect.statement("webhooks_page", root, (db) => pageOf(db)),
+    pageAfter: dialect.statement("webhooks_page_after", root, (db) =>
+      pageOf(
+        db,
+        or(
+          lt(e.createdAt, p("afterCreated")),
+          and(eq(e.createdAt, p("afterCreated")), lt(e.id, p("afterId"))),
+        ),
       ),
     ),
-    nextDue: dialect.statement("webhooks_next_due", root, (db) =>
+    /** An organisation's active endpoints of a product, by webhook_endpoints_org. */
+    subscribers: dialect.statement("webhooks_subscribers", root, (db) =>
       db
-        .select({ due: min(d.nextAttemptAt) })
-        .from(d)
-        .where(and(eq(d.status, "pending"), gt(d.nextAttemptAt, p("now")))),
-    ),
-    /** Leases the rows named in the JSON array `ids` (just read as due, and locked, by the same claim). */
-    lease: dialect.statement("webhooks_lease", root, (db) =>
-      db
-        .update(d)
-        .set({
-          leaseUntil: sql`${p("until")}`,
-          leaseOwner: sql`${p("owner")}`,
-          attemptCount: sql`${d.attemptCount} + 1`,
-        })
-        .where(dialect.inJsonList(d.id, sql`${p("ids")}`))
-        .returning({
-          id: d.id,
-          endpointId: d.endpointId,
-          eventType: d.eventType,
-          body: d.body,
-          attemptCount: d.attemptCount,
-        }),
-    ),
-    endpointForSending: dialect.statement("webhooks_endpoint_for_sending", root, (db) =>
-      db
-        .select({
-          id: e.id,
-          url: e.url,
-          product: e.product,
-          secretKeyId: e.secretKeyId,
-          secretSealed: e.secretSealed,
-        })
+        .select({ eventTypes: e.eventTypes })
         .from(e)
-        .where(eq(e.id, p("id"))),
+        .where(and(ownedBy, eq(e.active, true))),
     ),
     fanOutDelivery: dialect.statement("webhooks_fan_out_delivery", root, (db) =>
       db

@@ -53,7 +53,7 @@ export async function appendPlanEvents(
   raised: readonly RaisedPlanEvent[],
   at: string,
 ): Promise<number> {
-  const endpoints = (await tx.webhooks.active("loading")).filter((e) => e.orgId === orgId);
+  const endpoints = await tx.webhooks.subscribers(orgId, "loading");
   const rows = raised
     .filter((e) => endpoints.some((ep) => subscribed(ep.eventTypes, e.type)))
     .map((e) => ({ orgId, product: "loading", type: e.type, data: e.data }));

@@ -32,6 +32,13 @@ export interface WebhookConfig {
    * of the `concurrency` slots, so the others keep flowing.
    */
   endpointConcurrency: number;
+  /**
+   * Deliveries in flight per organisation per dispatcher: however many of its endpoints hang, an
+   * organisation holds at most this many slots, so other organisations' deliveries keep flowing.
+   */
+  orgConcurrency: number;
+  /** Endpoints an organisation may register per product. */
+  maxEndpoints: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -86,6 +93,8 @@ export function webhookConfig(env: Env): WebhookConfig {
     disableAfterFailures: num(env, "PORTOLAN_WEBHOOK_DISABLE_AFTER_FAILURES", 10, 1),
     disableAfterMs: num(env, "PORTOLAN_WEBHOOK_DISABLE_AFTER_HOURS", 120) * 3_600_000,
     concurrency: num(env, "PORTOLAN_WEBHOOK_CONCURRENCY", 64, 1),
-    endpointConcurrency: num(env, "PORTOLAN_WEBHOOK_ENDPOINT_CONCURRENCY", 8, 1),
+    endpointConcurrency: num(env, "PORTOLAN_WEBHOOK_ENDPOINT_CONCURRENCY", 4, 1),
+    orgConcurrency: num(env, "PORTOLAN_WEBHOOK_ORG_CONCURRENCY", 16, 1),
+    maxEndpoints: num(env, "PORTOLAN_WEBHOOK_MAX_ENDPOINTS", 50, 1),
   };
 }

@@ -5,8 +5,9 @@
  * with the same id and bytes (at-least-once; receivers deduplicate on the id).
  *
  * Attempts never block the loop: a pass claims into free slots and returns, each attempt records
- * and wakes a pass when it ends. Slots are bounded per dispatcher (concurrency) and per endpoint
- * (endpointConcurrency), so a receiver that hangs until the timeout holds only its own share.
+ * and wakes a pass when it ends. Slots are bounded per dispatcher (concurrency), per endpoint
+ * (endpointConcurrency) and per organisation (orgConcurrency; slots.ts), so a receiver that hangs
+ * until the timeout holds only its endpoint's share, and one organisation's only its share.
  *
  * Runtime-specific on purpose: Bun's fetch with tls.serverName/ca lets us connect to the address we
  * checked while keeping the original Host and SNI, so DNS rebinding cannot slip in between.
@@ -21,6 +22,7 @@ import type { AttemptResult, Claimed, Webhooks } from "../../storage/webhooks.ts
 import { WEBHOOK_PRODUCTS, type WebhookProduct } from "./catalogue.ts";
 import type { WebhookConfig } from "./config.ts";
 import { SecretBox } from "./secrets.ts";
+import { InFlight } from "./slots.ts";
 import { checkTarget, isBlockedAddress, type Resolve, resolverFor, TargetRefused } from "./ssrf.ts";
 import { hmacKey, sign } from "./verify.ts";
 
@@ -28,10 +30,11 @@ import { hmacKey, sign } from "./verify.ts";
 export const EXCERPT_BYTES = 1024;
 
 /**
- * Stepping over a capped endpoint's due backlog (Webhooks.claim, storage/webhooks.ts) costs a walk of that backlog,
- * so after a walk of w ms the next waits STEP_OVER_COST_FACTOR x w (at least 1 ms): walks stay
- * under ~5 % of a core however deep the backlog, and cheap ones can run often. Passes in between
- * serve the head of the queue only.
+ * Stepping over the due rows of full endpoints and organisations (Webhooks.claim,
+ * storage/webhook-claims.ts) seeks the head of every endpoint with pending deliveries, so after a
+ * step of s ms the next waits STEP_OVER_COST_FACTOR x s (at least 1 ms): steps stay under ~5 % of
+ * a core however many endpoints wait, and cheap ones can run often. Passes in between serve the
+ * head of the queue only.
  */
 const STEP_OVER_COST_FACTOR = 20;
 
@@ -125,8 +128,8 @@ export class Dispatcher {
   private readonly ca: string[] | undefined;
   private readonly keys = new Map<string, { sealed: string; key: Promise<CryptoKey> }>();
   private readonly inFlight = new Set<Promise<void>>();
-  /** Attempts in flight per endpoint id (entries at zero are removed). */
-  private readonly busy = new Map<string, number>();
+  /** Attempts in flight per endpoint and per organisation. */
+  private readonly busy = new InFlight();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private wakeQueued = false;
   private results: AttemptResult[] = [];
@@ -231,21 +234,20 @@ export class Dispatcher {
       const stepOver = now >= this.stepOverFrom;
       const lim = {
         limit: this.cfg.concurrency - this.inFlight.size,
-        busy: this.busy,
-        perEndpoint: this.cfg.endpointConcurrency,
+        admission: this.busy.admission(this.cfg),
         stepOver,
       };
       // What finished since the last pass is recorded in the claim's transaction.
-      const { claimed, held, walkMs, nextDue } = await this.store.claim(this.owner, now, this.leaseMs, lim, {
+      const { claimed, held, stepMs, nextDue } = await this.store.claim(this.owner, now, this.leaseMs, lim, {
         results,
         policy: this.cfg,
       });
       recorded = true;
-      if (walkMs > 0) this.stepOverFrom = now + Math.max(1, STEP_OVER_COST_FACTOR * walkMs);
+      if (stepMs > 0) this.stepOverFrom = now + Math.max(1, STEP_OVER_COST_FACTOR * stepMs);
       for (const c of claimed) this.launch(c);
       wait = this.lastSweep + this.cfg.sweepMs - now;
       if (nextDue !== null) wait = Math.min(wait, nextDue - now);
-      // Deliveries may be waiting behind a capped endpoint's backlog: come back to step over it.
+      // Deliveries may be waiting behind a full endpoint's or organisation's backlog: come back to step over it.
       if (held) wait = Math.min(wait, this.stepOverFrom - now);
     } catch (err) {
       this.log("[webhooks] claim failed:", err);
@@ -257,15 +259,13 @@ export class Dispatcher {
   }
 
   private launch(c: Claimed): void {
-    const endpointId = c.delivery.endpointId;
-    this.busy.set(endpointId, (this.busy.get(endpointId) ?? 0) + 1);
+    const { id, orgId } = c.endpoint;
+    this.busy.started(id, orgId);
     const run: Promise<void> = this.attempt(c)
       .catch((err) => this.log("[webhooks]", err))
       .finally(() => {
         this.inFlight.delete(run);
-        const left = (this.busy.get(endpointId) ?? 1) - 1;
-        if (left > 0) this.busy.set(endpointId, left);
-        else this.busy.delete(endpointId);
+        this.busy.ended(id, orgId);
         this.wake();
       });
     this.inFlight.add(run);

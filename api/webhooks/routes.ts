@@ -6,8 +6,9 @@
 import { Elysia, t } from "elysia";
 import { timeOrderedId } from "../../common/ids.ts";
 import type { Storage } from "../../storage/storage.ts";
-import { type DeliveryRow, deliveryBody, type EndpointRow } from "../../storage/webhooks.ts";
+import { type DeliveryRow, deliveryBody, type ListedEndpoint } from "../../storage/webhooks.ts";
 import { ApiError } from "../shared/errors.ts";
+import { PAGE_DEFAULT, PAGE_MAX, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { Platform } from "../shared/platform.ts";
 import { principalOf, requireEntitlement } from "../shared/product-app.ts";
 import type { ProductDef } from "../shared/products.ts";
@@ -17,7 +18,7 @@ import { checkTarget, resolverFor, TargetRefused } from "./ssrf.ts";
 
 const MAX_URL = 2048;
 
-function endpointView(e: EndpointRow) {
+function endpointView(e: ListedEndpoint) {
   return {
     id: e.id,
     url: e.url,
@@ -92,19 +93,28 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
         await reachable(url);
         const id = timeOrderedId();
         const secret = newSecret();
-        const row = await store.create({
-          id,
-          orgId: scope(request),
-          product: productId,
-          url: body.url as string,
-          eventTypes: filterEventTypes(productId, body.event_types),
-          description: body.description ?? "",
-          createdAt: iso(),
-          secretHash: await secretHash(secret),
-          sealed: await (await secrets()).seal(secret, id),
-        });
+        const done = await store.create(
+          {
+            id,
+            orgId: scope(request),
+            product: productId,
+            url: body.url as string,
+            eventTypes: filterEventTypes(productId, body.event_types),
+            description: body.description ?? "",
+            createdAt: iso(),
+            secretHash: await secretHash(secret),
+            sealed: await (await secrets()).seal(secret, id),
+          },
+          cfg.maxEndpoints,
+        );
+        if (done.outcome === "limit") {
+          throw new ApiError(
+            "webhookLimit",
+            `This account holds ${done.held} webhook endpoints here, the most allowed (${cfg.maxEndpoints}); delete one first.`,
+          );
+        }
         set.status = 201;
-        const { url: u, event_types, description, active, created_at } = endpointView(row);
+        const { url: u, event_types, description, active, created_at } = endpointView(done.row);
         return { id, url: u, event_types, description, active, created_at, secret };
       },
       {
@@ -113,13 +123,34 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
           event_types: t.Optional(t.Array(t.String({ maxLength: 100 }), { maxItems: 100 })),
           description: t.Optional(t.String({ maxLength: 500 })),
         }),
-        detail: { summary: "Register a webhook endpoint; the signing secret is in this response only" },
+        detail: {
+          summary: "Register a webhook endpoint; the signing secret is in this response only",
+          description: `At most ${cfg.maxEndpoints} endpoints per account on this product (409 WEBHOOK_LIMIT_REACHED). Needs the product's entitlement.`,
+        },
       },
     )
     .get(
       "/v1/webhooks",
-      async ({ request }) => ({ items: (await store.list(scope(request), productId)).map(endpointView) }),
+      async ({ request, query }) => {
+        const limit = pageLimit(query.limit);
+        const after = pageAfter(query.cursor);
+        const rows = await store.page(scope(request), productId, {
+          limit,
+          after: after && { createdAt: after.updatedAt, id: after.id },
+        });
+        const { page, ...more } = pageOf(
+          rows.map((r) => ({ ...r, updatedAt: r.createdAt })),
+          limit,
+        );
+        return { items: page.map(endpointView), ...more };
+      },
       {
+        query: t.Object({
+          limit: t.Optional(
+            t.String({ description: `page size, 1 to ${PAGE_MAX} (default ${PAGE_DEFAULT})` }),
+          ),
+          cursor: t.Optional(t.String({ description: "next_cursor of the previous page" })),
+        }),
         detail: { summary: "Webhook endpoints, newest first, with health fields" },
       },
     )

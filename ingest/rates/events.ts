@@ -119,7 +119,7 @@ export async function appendRateEvents(
   at: string,
 ): Promise<number> {
   if (raised.length === 0) return 0;
-  const endpoints = (await tx.webhooks.active("rates")).filter((e) => e.orgId === orgId);
+  const endpoints = await tx.webhooks.subscribers(orgId, "rates");
   const rows = raised
     .filter((e) => endpoints.some((ep) => subscribed(ep.eventTypes, e.type)))
     .map((e) => ({ orgId, product: "rates", type: e.type, data: e.data }));

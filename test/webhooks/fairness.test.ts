@@ -11,7 +11,7 @@ import { type WebhookConfig, webhookConfig } from "../../api/webhooks/config.ts"
 import { Dispatcher, type DispatcherOptions } from "../../api/webhooks/dispatcher.ts";
 import type { TestPlatform } from "../helpers/platform.ts";
 import { type Received, type Receiver, startReceiver } from "./receiver.ts";
-import { testWebhookConfig, until, webhookPlatform } from "./setup.ts";
+import { apiOf, testWebhookConfig, until, webhookPlatform } from "./setup.ts";
 
 let rx: Receiver;
 const running: Array<{ p: TestPlatform; dispatchers: Dispatcher[] }> = [];
@@ -42,14 +42,14 @@ async function setup(over: Partial<WebhookConfig>, opts: DispatcherOptions = {})
   const env = await webhookPlatform(cfg);
   const dispatcher = await Dispatcher.start(env.p.storage, cfg, opts);
   running.push({ p: env.p, dispatchers: [dispatcher] });
-  const register = async (path: string) => {
+  const register = async (path: string, api = env.api) => {
     if (path.startsWith("/hang/")) hangs.push(path);
-    const res = await env.api("POST", "/v1/webhooks", { url: rx.url(path) });
+    const res = await api("POST", "/v1/webhooks", { url: rx.url(path) });
     expect(res.status).toBe(201);
     return res.body.data as { id: string; secret: string };
   };
-  const ping = async (id: string) =>
-    expect((await env.api("POST", `/v1/webhooks/${id}/test`)).status).toBe(200);
+  const ping = async (id: string, api = env.api) =>
+    expect((await api("POST", `/v1/webhooks/${id}/test`)).status).toBe(200);
   const { webhookDeliveries } = env.p.storage.t;
   const statuses = async (endpointId: string) =>
     (
@@ -102,6 +102,39 @@ test("a receiver that never answers holds only its share of slots; another endpo
   expect(rx.received.filter(byPath("/hang/fair"))).toHaveLength(4);
 });
 
+test("an organisation's hung endpoints hold only its share of slots; another organisation's delivery goes out meanwhile", async () => {
+  // Four hung endpoints at two slots each could fill all eight slots; the organisation gets four.
+  const s = await setup({ concurrency: 8, endpointConcurrency: 2, orgConcurrency: 4 });
+  const hung: string[] = [];
+  for (let e = 0; e < 4; e++) hung.push((await s.register(`/hang/org-a/${e}`)).id);
+  // A backlog of twelve, queued first (so due first).
+  for (let i = 0; i < 3; i++) for (const id of hung) await s.ping(id);
+  const open4 = await rx.waitFor(4, byPath("/hang/org-a/"));
+  const other = await s.p.tenant({ paid: true, name: "Other Ltd" });
+  await s.p.accounts.setPlan(other.orgId, { rateLimit: 1_000_000 });
+  const otherApi = apiOf(s.p, other.keys.ocean);
+  const theirs = await s.register("/ok/org-b", otherApi);
+  await s.ping(theirs.id, otherApi);
+
+  await rx.waitUntil(
+    () => rx.received.some(byPath("/ok/org-b")) || open4.some((h) => h.ended !== null),
+    "the other organisation's delivery or the end of a hung attempt",
+    SLOW_TIMEOUT_MS * 2,
+  );
+  const [served] = rx.received.filter(byPath("/ok/org-b"));
+  expect(served).toBeDefined();
+  // It arrived while every hung attempt was still open, and the hung organisation held four slots.
+  const aHits = rx.received.filter(byPath("/hang/org-a/"));
+  expect(open(aHits)).toHaveLength(aHits.length);
+  expect(aHits).toHaveLength(4);
+  await until(async () => (await s.statuses(theirs.id)).every((st) => st === "delivered"));
+  expect(rx.received.filter(byPath("/hang/org-a/"))).toHaveLength(4);
+  // Nothing of the backlog was dropped: released, every delivery goes out.
+  rx.release("/hang/org-a/");
+  for (const id of hung)
+    await until(async () => (await s.statuses(id)).filter((st) => st === "delivered").length === 3);
+});
+
 test("the sweep keeps fanning out new events while every slot is held by hung attempts", async () => {
   const s = await setup({ concurrency: 2, endpointConcurrency: 2 });
   const slow = await s.register("/hang/sweep");
@@ -144,8 +177,13 @@ test("an address check that never answers is cut off by the attempt timeout", as
   expect(rx.received.filter(byPath("/ok/no-dns"))).toHaveLength(0);
 });
 
-test("PORTOLAN_WEBHOOK_ENDPOINT_CONCURRENCY: 8 by default, at least 1", () => {
-  expect(webhookConfig({}).endpointConcurrency).toBe(8);
+test("PORTOLAN_WEBHOOK_ENDPOINT_CONCURRENCY: 4 by default, PORTOLAN_WEBHOOK_ORG_CONCURRENCY: 16, each at least 1", () => {
+  expect(webhookConfig({}).endpointConcurrency).toBe(4);
+  expect(webhookConfig({}).orgConcurrency).toBe(16);
+  expect(webhookConfig({ PORTOLAN_WEBHOOK_ORG_CONCURRENCY: "3" }).orgConcurrency).toBe(3);
+  expect(() => webhookConfig({ PORTOLAN_WEBHOOK_ORG_CONCURRENCY: "0" })).toThrow(
+    "PORTOLAN_WEBHOOK_ORG_CONCURRENCY must be a number >= 1",
+  );
   expect(webhookConfig({ PORTOLAN_WEBHOOK_ENDPOINT_CONCURRENCY: "2" }).endpointConcurrency).toBe(2);
   expect(() => webhookConfig({ PORTOLAN_WEBHOOK_ENDPOINT_CONCURRENCY: "0" })).toThrow(
     "PORTOLAN_WEBHOOK_ENDPOINT_CONCURRENCY must be a number >= 1",

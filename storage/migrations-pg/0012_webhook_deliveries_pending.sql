@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_deliveries_pending" ON "webhook_deliveries" USING btree ("status","endpoint_id","next_attempt_at");
