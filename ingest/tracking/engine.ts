@@ -228,15 +228,18 @@ export class TrackingEngine {
       kind: KIND[input.identifierType],
       scacHint: input.carrierCode,
     });
-    // A leased box: the lessor names the lessee, a hint at the line (never a confirmed carrier).
+    const carrierCode = resolution.carrier?.scac ?? input.carrierCode?.toUpperCase() ?? null;
+    // A leased box: the lessor names the lessee. Without a line of its own that is the line asked,
+    // a hint never shown as the carrier (carrier_hint_code only).
     const lease =
       input.identifierType === "container_id" && resolution.ownerIsLessor
         ? await this.lessorLookup(identifier)
         : null;
     const hint =
-      resolution.carrierHint ??
-      (lease?.lesseeScac && this.deps.carriers.carrier(lease.lesseeScac) ? lease.lesseeScac : null);
-    const scac = resolution.carrier?.scac ?? input.carrierCode?.toUpperCase() ?? hint;
+      !carrierCode && lease?.lesseeScac && this.deps.carriers.carrier(lease.lesseeScac)
+        ? lease.lesseeScac
+        : null;
+    const scac = carrierCode ?? hint;
     if (!scac) {
       throw new ApiError(
         "referenceNotResolvable",
@@ -268,9 +271,9 @@ export class TrackingEngine {
           containerNumber: input.identifierType === "container_id" ? identifier : null,
           blNumber: input.identifierType === "bill_of_lading" ? identifier : null,
           bookingNumber: input.identifierType === "booking" ? identifier : null,
-          carrierCode: resolution.carrier?.scac ?? input.carrierCode?.toUpperCase() ?? null,
-          carrierName: resolution.carrier?.name ?? this.deps.carriers.carrier(scac)?.name ?? null,
-          carrierHintCode: resolution.carrier || input.carrierCode ? null : hint,
+          carrierCode,
+          carrierName: resolution.carrier?.name ?? null,
+          carrierHintCode: hint,
           equipmentOwner: resolution.owner,
           ownerIsLessor: resolution.ownerIsLessor && input.identifierType === "container_id",
           ...(lease ? leaseFields(lease) : {}),
@@ -703,16 +706,6 @@ export class TrackingEngine {
           update.blNumber = documents.blNumber;
           update.bookingNumber = documents.bookingNumber;
           if (row === root) update.identifierType = documents.identifierType;
-        }
-        // The line answered for a reference it was only hinted for: it is now the confirmed carrier.
-        if (
-          row.carrierCode === null &&
-          row.carrierHintCode !== null &&
-          after.length > 0 &&
-          root.identifierType !== "container_id"
-        ) {
-          update.carrierCode = row.carrierHintCode;
-          update.carrierHintCode = null;
         }
         // What users see moved (a field, or the timeline: a new or corrected event): the list's
         // "most recently updated first" follows it. Polls that find nothing new leave it.
