@@ -4,11 +4,24 @@
  * engine (ingest/tracking/quotas.ts); run these inside its transaction (write lock first) so the counts
  * still hold when the charge is written.
  */
-import { and, count, countDistinct, eq, inArray, isNull, like, ne, or, sql, sum } from "drizzle-orm";
+import {
+  and,
+  count,
+  countDistinct,
+  eq,
+  inArray,
+  isNull,
+  like,
+  ne,
+  notInArray,
+  or,
+  sql,
+  sum,
+} from "drizzle-orm";
 import type { Statement } from "./dialect.ts";
 import { perConnection, type Runner } from "./runner.ts";
 import type { shipmentUsage, tracked } from "./schema.ts";
-import { REJECTED_REASON } from "./trackings.ts";
+import { REFUNDED_REASONS } from "./trackings.ts";
 
 export interface Shipment {
   orgId: string;
@@ -32,8 +45,8 @@ export interface Quotas {
   recordShipment(shipment: Shipment, chargedUsd: number): Promise<void>;
   removeShipment(shipment: Shipment): Promise<void>;
   /**
-   * Other root records of the identifier added in the month, not counting those refunded as
-   * rejected: the month's shipment row is `rootId`'s only when there are none.
+   * Other root records of the identifier added in the month, not counting those refunded
+   * (REFUNDED_REASONS): the month's shipment row is `rootId`'s only when there are none.
    */
   otherRootsAdded(shipment: Shipment, rootId: string): Promise<number>;
 }
@@ -179,7 +192,7 @@ export class SqlQuotas implements Quotas {
                 isNull(tracked.parentId),
                 ne(tracked.id, rootId),
                 like(tracked.addedAt, `${month}%`),
-                or(isNull(tracked.archivedReason), ne(tracked.archivedReason, REJECTED_REASON)),
+                or(isNull(tracked.archivedReason), notInArray(tracked.archivedReason, REFUNDED_REASONS)),
               ),
             )
         )[0]!.n,

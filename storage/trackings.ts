@@ -37,6 +37,14 @@ export type NewTracked = typeof tracked.$inferInsert;
 export const REJECTED_REASON = "rejected: invalid number";
 /** Reason of a box of a B/L or booking held back for want of a container slot (taken up when one frees). */
 export const PARKED_REASON = "not tracked: no container slot free";
+/**
+ * Reason of a B/L or booking root whose registration was refused at the carrier's first answer,
+ * after its answer went out: its boxes needed more container slots than were free (charge refunded,
+ * no box tracked).
+ */
+export const NO_SLOTS_REASON = "refused: not enough container slots for its boxes";
+/** Archived roots whose registration was undone and refunded: they hold no month's shipment. */
+export const REFUNDED_REASONS = [REJECTED_REASON, NO_SLOTS_REASON];
 
 export interface ListFilter extends PageFilter {
   /** A row must carry all of them. */

@@ -1,6 +1,7 @@
 /**
  * The vendor's query parameters: number (or container), type, sealine, route, ais, force_update.
- * Booleans read like the vendor's clients send them (1, true, yes; any case).
+ * Booleans read like the vendor's clients send them (1, true, yes; any case). route is on unless
+ * sent with another value: route_data is the map whenever one can be drawn (spec).
  */
 import { looksLikeContainer, validateContainerNumber } from "../../ingest/iso6346.ts";
 import type { IdentifierType } from "../../ingest/tracking/engine.ts";
@@ -14,6 +15,7 @@ export interface CompatQuery {
   kind: Kind | null;
   /** SCAC hint; null = auto. */
   sealine: string | null;
+  /** Legs and pin in route_data; absent or empty = on, route=false (0, no, ...) = off. */
   route: boolean;
   ais: boolean;
   force: boolean;
@@ -36,7 +38,7 @@ export function parseQuery(
     number,
     kind: type === "" ? null : (type as Kind),
     sealine: sealine === "" || sealine === "AUTO" ? null : sealine,
-    route: truthy(params.get("route")),
+    route: (params.get("route") ?? "").trim() === "" || truthy(params.get("route")),
     ais: truthy(params.get("ais")),
     force: truthy(params.get("force_update")),
   };

@@ -129,9 +129,10 @@ export async function snapshotOf(deps: RenderDeps, row: TrackedRow): Promise<Sna
 
 /**
  * The answer's data for one call: the snapshot, the number as queried, this call's counters, and
- * route_data as asked: legs and pin with route=true (null when nothing is plottable), the AIS block
- * with ais=true (then route_data is always an object: known clients read route_data.ais.status
- * unguarded).
+ * route_data: legs and pin whenever a route is plottable (null otherwise, or with route=false), the
+ * AIS block with ais=true (then route_data is always an object: known clients read
+ * route_data.ais.status unguarded). The snapshot holds the legs either way, so one cached snapshot
+ * serves both renderings.
  */
 export function present(
   s: Snapshot,

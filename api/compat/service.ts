@@ -76,8 +76,10 @@ export class CompatService {
     if (existing?.adding) {
       id = existing.id;
       await this.settled(org.id, id);
-      // The other request's add was undone (refused): ask once ourselves for the reason.
-      if (again && !(await engine.get(org.id, id))) return this.live(org, q, ref, false);
+      // The other request's registration was undone (refused: deleted, or archived after a
+      // lookup's 202): ask once ourselves for the reason.
+      const settled = await engine.get(org.id, id);
+      if (again && (!settled || settled.archivedAt)) return this.live(org, q, ref, false);
     } else if (existing) {
       id = existing.id;
       const root = existing.parentId ? ((await engine.get(org.id, existing.parentId)) ?? existing) : existing;

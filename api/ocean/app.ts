@@ -152,15 +152,10 @@ export function oceanApp(platform: FullPlatform) {
         // journey, close it out at once, and answer 202 to every poll (docs/tracking.md).
         const done = await storage.trackings.lastCompleted(org.id, reference);
         if (done) return lookupRecordJson(tracking, { row: done });
-        // The carrier rejected this number's form after an earlier lookup's 202 (archived, refunded):
-        // that is the answer, not another registration (which would answer 202 again).
-        const rejected = await engine.rejectedAsMalformed(org.id, reference);
-        if (rejected) {
-          throw new ApiError(
-            "referenceNotResolvable",
-            `The carrier rejects ${rejected.identifier} as malformed; nothing is tracked or charged.`,
-          );
-        }
+        // Its registration was refused after an earlier lookup's 202 (a malformed number, or more
+        // boxes than slots free): that is the answer, not another registration answering 202 again.
+        const refusal = await engine.lookupRefusal(org.id, reference);
+        if (refusal) throw refusal;
         await requireEntitlement(platform, request, "ocean");
         let row: TrackedRow;
         try {

@@ -51,13 +51,11 @@ export async function publicLookup(tracking: TrackingServices, raw: string): Pro
   if (hit && Date.now() - hit.at < CACHE_MS) return hit.data;
   const kind = isContainer ? "container" : "bill_of_lading";
   const resolution = tracking.carriers.resolve({ reference: number, kind });
-  const scac = resolution.carrier?.scac ?? resolution.carrierHint;
-  const connector = scac ? tracking.connectors.get(scac) : undefined;
-  if (!scac || !connector) {
+  const connector = resolution.carrier ? tracking.connectors.get(resolution.carrier.scac) : undefined;
+  if (!resolution.carrier || !connector) {
     throw new ApiError("referenceNotResolvable", `No connected line recognises ${number}.`);
   }
-  // The line's name, also when it is only a hint (a B/L prefix shared or unconfirmed).
-  const carrierName = resolution.carrier?.name ?? tracking.carriers.carrier(scac)?.name ?? scac;
+  const carrierName = resolution.carrier.name;
   let events: DcsaEventLike[];
   // Unknown as a B/L, known as a booking (a carrier whose booking and B/L numbers differ).
   let answeredAsBooking = false;

@@ -374,7 +374,8 @@ async function lookupParts(
         )
       : null,
     status: row.status,
-    carrier: row.carrierName ?? row.carrierCode ?? row.carrierHintCode ?? "Unknown",
+    // A lessor's hint is never the carrier (carrier_hint_code on the list item says it).
+    carrier: row.carrierName ?? row.carrierCode ?? "Unknown",
     vessel_name: row.currentVesselName,
     vessel_imo: row.currentVesselImo,
     vessel_position: positionView(row, position),

@@ -2,7 +2,9 @@
  * Which carrier a reference belongs to, from ../shared/data/carriers (PORTOLAN_SOURCES):
  * ocean-carriers.csv (SCAC, container and B/L prefixes of the operating lines) and
  * container-owner-prefixes.csv (BIC owner codes). Order: an explicit SCAC hint, then the container
- * owner prefix, then the B/L or booking prefix (a hint only: prefixes are not exclusive).
+ * owner prefix, then the B/L or booking prefix (a line issues its documents under its own prefix;
+ * the longest matching prefix wins). A lessor's word about a box is not resolved here: it is the
+ * tracking engine's carrier_hint_code.
  */
 import { readFile } from "node:fs/promises";
 import { join, resolve as resolvePath } from "node:path";
@@ -18,10 +20,8 @@ export interface OceanCarrier {
 }
 
 export interface CarrierResolution {
-  /** Confirmed operating carrier. */
+  /** The operating carrier the reference names (SCAC hint, container or document prefix). */
   carrier: { scac: string; name: string } | null;
-  /** Unconfirmed candidate (B/L prefix); never set alongside `carrier`. */
-  carrierHint: string | null;
   /** Registered owner of the box per its BIC prefix. */
   owner: string | null;
   /** The owner is a leasing (or trading, or shipper-owned) company, so it says nothing about the line. */
@@ -141,14 +141,13 @@ export class CarrierDirectory {
       ownerIsLessor: owner !== null && !owner.abbr,
     };
     const hinted = input.scacHint ? this.carrier(input.scacHint) : null;
-    if (hinted) return { ...base, carrier: pick(hinted), carrierHint: null, via: "scac_hint" };
-    if (ownerCarrier)
-      return { ...base, carrier: pick(ownerCarrier), carrierHint: null, via: "container_prefix" };
+    if (hinted) return { ...base, carrier: pick(hinted), via: "scac_hint" };
+    if (ownerCarrier) return { ...base, carrier: pick(ownerCarrier), via: "container_prefix" };
     if (input.kind !== "container") {
       const bl = this.carrierForBlPrefix(ref);
-      if (bl) return { ...base, carrier: null, carrierHint: bl.scac, via: "bl_prefix" };
+      if (bl) return { ...base, carrier: pick(bl), via: "bl_prefix" };
     }
-    return { ...base, carrier: null, carrierHint: null, via: "none" };
+    return { ...base, carrier: null, via: "none" };
   }
 }
 

@@ -4,12 +4,17 @@
  * and the ocean API both drive it; all state lives in the database.
  */
 import { ApiError } from "../../common/errors.ts";
-import { containerQuotaError } from "../../common/plans.ts";
 import { DuplicateKeyError } from "../../storage/errors.ts";
 import type { Org } from "../../storage/orgs.ts";
 import type { Repositories, Storage } from "../../storage/storage.ts";
 import type { StoredTimeline } from "../../storage/timelines.ts";
-import { PARKED_REASON, REJECTED_REASON, type RecordRead, type TrackedRow } from "../../storage/trackings.ts";
+import {
+  NO_SLOTS_REASON,
+  PARKED_REASON,
+  REJECTED_REASON,
+  type RecordRead,
+  type TrackedRow,
+} from "../../storage/trackings.ts";
 import type { PositionStore, VesselPosition } from "../ais/positions.ts";
 import { type CarrierConnector, CarrierError, type ReferenceKind } from "../carriers/connector.ts";
 import type { CarrierDirectory } from "../carriers/resolve.ts";
@@ -28,7 +33,7 @@ import { bookingEvidence, documentNumbers, pick } from "./documents.ts";
 import { equipmentFromIso } from "./equipment.ts";
 import { Gate } from "./gate.ts";
 import { demurrageEvents, type Raised, raisedEvents } from "./outbox-events.ts";
-import { chargeAdd, refundAdd } from "./quotas.ts";
+import { chargeAdd, containerSlots, refundAdd, slotRefusal } from "./quotas.ts";
 import {
   backoff,
   CLAIM_MS,
@@ -109,10 +114,11 @@ export interface RefreshOutcome {
 
 /**
  * How a first fetch treats a refusal (the carrier rejects the number's form, or a B/L or booking
- * names more boxes than the plan has slots free). Strict when the caller still holds its answer
- * (an add, a compat registration): the add is undone (record deleted, charge refunded) and the
- * caller answers the error. Otherwise (a lookup's 202 is gone, a poller finishing an interrupted
- * add) the record stays: a rejected number is archived and refunded, extra boxes are parked.
+ * names more boxes than the plan has slots free). Either way the registration is undone and its
+ * charge refunded. Strict when the caller still holds its answer (an add, a compat registration):
+ * the record is deleted and the caller answers the error. Otherwise (a lookup's 202 is gone, a
+ * poller finishing an interrupted add) the record is archived with the reason, and the next lookup
+ * answers it (lookupRefusal).
  */
 export interface FetchOptions {
   strict?: boolean;
@@ -228,15 +234,18 @@ export class TrackingEngine {
       kind: KIND[input.identifierType],
       scacHint: input.carrierCode,
     });
-    // A leased box: the lessor names the lessee, a hint at the line (never a confirmed carrier).
+    const carrierCode = resolution.carrier?.scac ?? input.carrierCode?.toUpperCase() ?? null;
+    // A leased box: the lessor names the lessee. Without a line of its own that is the line asked,
+    // a hint never shown as the carrier (carrier_hint_code only).
     const lease =
       input.identifierType === "container_id" && resolution.ownerIsLessor
         ? await this.lessorLookup(identifier)
         : null;
     const hint =
-      resolution.carrierHint ??
-      (lease?.lesseeScac && this.deps.carriers.carrier(lease.lesseeScac) ? lease.lesseeScac : null);
-    const scac = resolution.carrier?.scac ?? input.carrierCode?.toUpperCase() ?? hint;
+      !carrierCode && lease?.lesseeScac && this.deps.carriers.carrier(lease.lesseeScac)
+        ? lease.lesseeScac
+        : null;
+    const scac = carrierCode ?? hint;
     if (!scac) {
       throw new ApiError(
         "referenceNotResolvable",
@@ -268,9 +277,9 @@ export class TrackingEngine {
           containerNumber: input.identifierType === "container_id" ? identifier : null,
           blNumber: input.identifierType === "bill_of_lading" ? identifier : null,
           bookingNumber: input.identifierType === "booking" ? identifier : null,
-          carrierCode: resolution.carrier?.scac ?? input.carrierCode?.toUpperCase() ?? null,
-          carrierName: resolution.carrier?.name ?? this.deps.carriers.carrier(scac)?.name ?? null,
-          carrierHintCode: resolution.carrier || input.carrierCode ? null : hint,
+          carrierCode,
+          carrierName: resolution.carrier?.name ?? null,
+          carrierHintCode: hint,
           equipmentOwner: resolution.owner,
           ownerIsLessor: resolution.ownerIsLessor && input.identifierType === "container_id",
           ...(lease ? leaseFields(lease) : {}),
@@ -385,11 +394,12 @@ export class TrackingEngine {
 
   /**
    * The current (deduplicated, superseded-forecast-free) events of one record, oldest first. A box
-   * parked for want of a slot shows none, and its equipment events stay out of its B/L's timeline:
-   * an untracked box's whereabouts are what a slot pays for.
+   * parked for want of a slot shows none, and its equipment events stay out of its B/L's timeline;
+   * a B/L refused for want of slots shows none either: an untracked box's whereabouts are what a
+   * slot pays for.
    */
   async timeline(row: TrackedRow): Promise<DcsaEventLike[]> {
-    if (row.archivedReason === PARKED_REASON) return [];
+    if (withoutSlot(row)) return [];
     const events = await this.rawEvents(row.parentId ?? row.id);
     if (row.containerNumber) return currentEvents(eventsForContainer(events, row.containerNumber));
     return currentEvents(withoutBoxes(events, await this.deps.storage.trackings.parkedBoxes(row.id)));
@@ -406,19 +416,30 @@ export class TrackingEngine {
     parkedBoxes: string,
     stored?: StoredTimeline | null,
   ): Promise<string> {
-    if (row.archivedReason === PARKED_REASON) return "[]";
+    if (withoutSlot(row)) return "[]";
     const kept = stored === undefined ? await this.deps.storage.timelines.get(row.id) : stored;
     if (kept && storedFits(kept.of, this.places, row.containerNumber, parkedBoxes)) return kept.json;
     return milestonesJson(await this.timeline(row), this.places);
   }
 
   /**
-   * The latest root record of this identifier when the carrier rejected its number's form (archived
-   * and refunded): a lookup answers that instead of registering it again.
+   * What a lookup answers instead of registering this identifier again, when its latest
+   * registration was refused after an earlier lookup's 202: the carrier rejected the number's form
+   * (404, for good), or its boxes needed more container slots than were free (402 by slotRefusal,
+   * while they still do; once they fit, the lookup registers it again).
    */
-  async rejectedAsMalformed(orgId: string, identifier: string): Promise<TrackedRow | undefined> {
+  async lookupRefusal(orgId: string, identifier: string): Promise<ApiError | undefined> {
     const latest = await this.deps.storage.trackings.latestRoot(orgId, identifier);
-    return latest?.archivedReason === REJECTED_REASON ? latest : undefined;
+    if (latest?.archivedReason === REJECTED_REASON) {
+      return new ApiError(
+        "referenceNotResolvable",
+        `The carrier rejects ${latest.identifier} as malformed; nothing is tracked or charged.`,
+      );
+    }
+    if (latest?.archivedReason !== NO_SLOTS_REASON) return undefined;
+    const boxes = boxesNamed(await this.rawEvents(latest.id));
+    const slots = await containerSlots(this.deps.storage, orgId);
+    return slotRefusal(slots.org, slots.active.size, boxes.filter((b) => !slots.active.has(b)).length);
   }
 
   /** Asks the carrier for a root record's events and applies them. Carrier failures back off, never throw. */
@@ -568,9 +589,10 @@ export class TrackingEngine {
   /**
    * Stores a carrier snapshot and re-derives every affected box, raising outbox rows, in one
    * transaction. Boxes a B/L or booking names take container slots here, counted in this IMMEDIATE
-   * transaction like an add's: one without a free slot is parked (a child archived with
-   * PARKED_REASON, taken up at a later refresh once a slot is free), except at a strict first
-   * fetch, which deletes the record, refunds its charge and returns CONTAINER_QUOTA_EXCEEDED.
+   * transaction like an add's. At the registration's first answer the manifest follows an add's
+   * rule (slotRefusal): all its boxes take slots or the registration is refused (refuseManifest).
+   * Boxes a later refresh discovers take free slots only; the rest are parked (children archived
+   * with PARKED_REASON, taken up at a later refresh once a slot is free).
    */
   async apply(
     stale: TrackedRow,
@@ -603,31 +625,23 @@ export class TrackingEngine {
       }
       const after = [...stored.values()];
       const documents = root.identifierType === "container_id" ? null : this.documentsOf(root, after, opts);
-      const boxes = [
-        ...new Set(
-          after
-            .filter((e) => e.eventType === "EQUIPMENT" && e.equipmentReference)
-            .map((e) => e.equipmentReference!),
-        ),
-      ];
+      const boxes = boxesNamed(after);
       // Boxes first, the B/L or booking last: its state aggregates theirs.
       const records: TrackedRow[] = [];
       const parked = new Set<string>();
       if (root.identifierType !== "container_id") {
         const kids = await tx.trackings.children(root.id);
-        const slots = await this.slotsFor(tx, root.orgId);
+        // Slots are counted per organisation: adds and other refreshes taking slots wait for this one.
+        await tx.orgs.lock(root.orgId);
+        const slots = await containerSlots(tx, root.orgId);
         // Boxes wanting a slot: new ones and parked ones, in the carrier's order. A box the
         // organisation already tracks (alone, or in another B/L) takes no second slot.
         const wanting = boxes.filter((box) => {
           const child = kids.find((k) => k.containerNumber === box);
           return (!child || child.archivedReason === PARKED_REASON) && !slots.active.has(box);
         });
-        if (slots.free !== null && wanting.length > slots.free && opts.strict && root.adding) {
-          const err = containerQuotaError(slots.org, slots.active.size, wanting.length);
-          await refundAdd(tx, root);
-          await this.discard(tx, root.id);
-          return err;
-        }
+        const refusal = root.adding ? slotRefusal(slots.org, slots.active.size, wanting.length) : undefined;
+        if (refusal) return this.refuseManifest(tx, root, refusal, opts.strict === true);
         let free = slots.free ?? Number.POSITIVE_INFINITY;
         const takesSlot = (box: string) => {
           if (slots.active.has(box)) return true;
@@ -703,16 +717,6 @@ export class TrackingEngine {
           update.blNumber = documents.blNumber;
           update.bookingNumber = documents.bookingNumber;
           if (row === root) update.identifierType = documents.identifierType;
-        }
-        // The line answered for a reference it was only hinted for: it is now the confirmed carrier.
-        if (
-          row.carrierCode === null &&
-          row.carrierHintCode !== null &&
-          after.length > 0 &&
-          root.identifierType !== "container_id"
-        ) {
-          update.carrierCode = row.carrierHintCode;
-          update.carrierHintCode = null;
         }
         // What users see moved (a field, or the timeline: a new or corrected event): the list's
         // "most recently updated first" follows it. Polls that find nothing new leave it.
@@ -799,21 +803,33 @@ export class TrackingEngine {
     };
   }
 
-  /** The organisation's container slots: in use, and free (null = uncapped, nothing counted). */
-  private async slotsFor(
+  /**
+   * Undoes a registration whose boxes do not all fit, in the refresh's transaction (its charge
+   * refunded). Strict: the record and its stored events are deleted and the refusal is the caller's
+   * answer. Otherwise the answer went out: the record is archived as NO_SLOTS_REASON, keeping the
+   * carrier's events so lookupRefusal can tell when the boxes fit; it shows none of them (timeline).
+   */
+  private async refuseManifest(
     tx: Repositories,
-    orgId: string,
-  ): Promise<{ org: Org; active: Set<string>; free: number | null }> {
-    // Slots are counted per organisation: adds and other refreshes taking slots wait for this one.
-    await tx.orgs.lock(orgId);
-    const org = (await tx.orgs.get(orgId))!;
-    if (org.containerSlots === null) return { org, active: new Set(), free: null };
-    const active = await tx.quotas.activeBoxes(orgId);
-    return {
-      org,
-      active,
-      free: org.containerSlots === null ? null : Math.max(0, org.containerSlots - active.size),
-    };
+    root: TrackedRow,
+    refusal: ApiError,
+    strict: boolean,
+  ): Promise<ApiError | undefined> {
+    await refundAdd(tx, root);
+    if (strict) {
+      await this.discard(tx, root.id);
+      return refusal;
+    }
+    const nowIso = this.iso();
+    await tx.trackings.update(root.id, {
+      archivedAt: nowIso,
+      archivedReason: NO_SLOTS_REASON,
+      lastPolledAt: nowIso,
+      nextPollAt: null,
+      adding: false,
+      updatedAt: nowIso,
+    });
+    return undefined;
   }
 
   /** Record fields from a derivation, with the poll schedule and automatic close-out. */
@@ -1029,6 +1045,16 @@ const UNDERIVED = {
   unresolvableSince: null,
   unresolvedReason: null,
 } satisfies Partial<TrackedRow>;
+
+/** A record not tracked for want of container slots: a parked box, or a refused B/L or booking. */
+const withoutSlot = (row: TrackedRow) =>
+  row.archivedReason === PARKED_REASON || row.archivedReason === NO_SLOTS_REASON;
+
+/** The container numbers a carrier's events name, in their order. */
+function boxesNamed(events: readonly DcsaEventLike[]): string[] {
+  const named = events.filter((e) => e.eventType === "EQUIPMENT" && e.equipmentReference);
+  return [...new Set(named.map((e) => e.equipmentReference!))];
+}
 
 /** Events without the equipment events of the given boxes. */
 function withoutBoxes(events: DcsaEventLike[], boxes: ReadonlySet<string>): DcsaEventLike[] {

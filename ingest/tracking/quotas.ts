@@ -4,12 +4,39 @@
  * add (including INTERNAL_ERROR) charges nothing; that transaction takes the write lock first, so
  * the counts read here still hold when the charge is written, also with several processes on one
  * database. The boxes a bill of lading or booking reveals later take their slots in the engine's
- * refresh transaction through the same counts.
+ * refresh transaction through the same counts and the same rule (slotRefusal).
  */
 import { ApiError } from "../../common/errors.ts";
 import { containerQuotaError, monthOf } from "../../common/plans.ts";
 import type { Org } from "../../storage/orgs.ts";
 import type { Repositories } from "../../storage/storage.ts";
+
+/**
+ * The container-slot rule of every registration, whichever path makes it (add, lookup, compat): the
+ * boxes it brings (a container add's box; a B/L's or booking's manifest at the carrier's first
+ * answer) all take slots, or the registration is refused whole with CONTAINER_QUOTA_EXCEEDED
+ * naming the plan for all of them. `wanted` counts the boxes that hold no slot yet.
+ */
+export function slotRefusal(org: Org, inUse: number, wanted: number): ApiError | undefined {
+  if (org.containerSlots === null || inUse + wanted <= org.containerSlots) return undefined;
+  return containerQuotaError(org, inUse, wanted);
+}
+
+export interface Slots {
+  org: Org;
+  /** Container numbers holding a slot (empty when uncapped: nothing is counted). */
+  active: Set<string>;
+  /** Slots left; null = uncapped. */
+  free: number | null;
+}
+
+/** An organisation's container slots now; in a refresh, after the organisation's lock. */
+export async function containerSlots(tx: Repositories, orgId: string): Promise<Slots> {
+  const org = (await tx.orgs.get(orgId))!;
+  if (org.containerSlots === null) return { org, active: new Set(), free: null };
+  const active = await tx.quotas.activeBoxes(orgId);
+  return { org, active, free: Math.max(0, org.containerSlots - active.size) };
+}
 
 /**
  * Throws the 402 the add would hit, else records the shipment for the month (charging the PAYG
@@ -31,8 +58,8 @@ export async function chargeAdd(
   const already = await tx.quotas.shipments(org.id, month, identifier);
   if (org.containerSlots !== null && boxes.length > 0) {
     const { inUse, held } = await tx.quotas.slots(org.id, boxes);
-    const wanted = new Set(boxes).size - held;
-    if (inUse + wanted > org.containerSlots) throw containerQuotaError(org, inUse, wanted);
+    const refusal = slotRefusal(org, inUse, new Set(boxes).size - held);
+    if (refusal) throw refusal;
   }
   if (already > 0) return;
   if (org.shipmentQuota !== null && (await tx.quotas.shipments(org.id, month)) >= org.shipmentQuota) {

@@ -9,7 +9,6 @@ beforeAll(async () => {
 test("an MSC box resolves to MSC, confirmed by its prefix", () => {
   expect(dir.resolve({ reference: "MSCU1234566", kind: "container" })).toEqual({
     carrier: { scac: "MSCU", name: "Mediterranean Shipping Company" },
-    carrierHint: null,
     owner: "Mediterranean Shipping Company",
     ownerIsLessor: false,
     via: "container_prefix",
@@ -51,12 +50,13 @@ test("an unknown SCAC hint is ignored", () => {
   );
 });
 
-test("a B/L or booking prefix is only a hint", () => {
-  expect(dir.resolve({ reference: "MEDU123456789", kind: "bill_of_lading" })).toMatchObject({
-    carrier: null,
-    carrierHint: "MSCU",
+test("a B/L or booking prefix names its line", () => {
+  expect(dir.resolve({ reference: "MEDU123456789", kind: "bill_of_lading" })).toEqual({
+    carrier: { scac: "MSCU", name: "Mediterranean Shipping Company" },
+    owner: null,
+    ownerIsLessor: false,
     via: "bl_prefix",
   });
-  expect(dir.resolve({ reference: "hlcu204812345", kind: "booking" }).carrierHint).toBe("HLCU");
+  expect(dir.resolve({ reference: "hlcu204812345", kind: "booking" }).carrier?.scac).toBe("HLCU");
   expect(dir.resolve({ reference: "123456789", kind: "bill_of_lading" }).via).toBe("none");
 });

@@ -41,6 +41,9 @@ test("a container with route and AIS, a bill of lading and a booking, unchanged 
   expect(box.containers[0]!.events.length).toBeGreaterThan(3);
   expect(box.map!.legs.length).toBeGreaterThan(0);
   expect(box.route.pol.place?.locode).toBe("CNSHA"); // compat answers with the carriers' code;
+  // Without route=true the map is there too (a route is plottable), and the client still reads it.
+  const plain = await client.track("MSAU2375830");
+  expect(plain.map).toMatchObject({ legs: box.map!.legs, pin: box.map!.pin, aisStatus: null });
 
   // Once the hull's AIS fix is in, a forced update carries the AIS block.
   const imo = box.vessels[0]!.imo!;

@@ -71,13 +71,24 @@ describe("request surface", () => {
     expect(mismatch.body.message).toBe("WRONG_NUMBER");
   });
 
-  test("route=true adds route_data, ais=true its AIS block; neither leaves it null", async () => {
-    const plain = (await compatGet(w, { number: "HLCU1662993" })).body.data as Json;
-    expect(plain.route_data).toBeNull();
-    const route = (await compatGet(w, { number: "HLCU1662993", route: "1" })).body.data as Json;
-    expect(Object.keys(route.route_data as Json)).toEqual(["route", "pin"]);
-    const ais = (await compatGet(w, { number: "HLCU1662993", ais: "yes" })).body.data as Json;
-    expect(((ais.route_data as Json).ais as Json).status).toEqual(expect.any(String));
+  test("route_data whenever a route is plottable, route=false turns it off, ais=true adds its block", async () => {
+    const ref = "HLCU1662993";
+    const routeData = async (query: Record<string, string>) =>
+      ((await compatGet(w, { number: ref, ...query })).body.data as Json).route_data as Json | null;
+    const plain = await routeData({});
+    expect(Object.keys(plain!)).toEqual(["route", "pin"]);
+    expect((plain!.route as Json[]).length).toBeGreaterThan(0);
+    // One cached snapshot, rendered per request: the flags of one call never leak into the next.
+    expect(await routeData({ route: "false" })).toBeNull();
+    expect(await routeData({ route: "0" })).toBeNull();
+    expect(await routeData({})).toEqual(plain);
+    expect(await routeData({ route: "1" })).toEqual(plain);
+    expect(await routeData({ route: "" })).toEqual(plain);
+    const ais = await routeData({ ais: "yes" });
+    expect(ais).toMatchObject({ route: plain!.route, pin: plain!.pin });
+    expect((ais!.ais as Json).status).toEqual(expect.any(String));
+    expect(await routeData({ ais: "yes", route: "no" })).toMatchObject({ route: [], ais: ais!.ais });
+    expect(w.proxy.asked(ref)).toBe(1);
   });
 
   test("a box whose empty is back reads DELIVERED with the delivery tail, and is not registered again", async () => {

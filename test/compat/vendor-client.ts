@@ -169,6 +169,8 @@ export interface Shipment {
       vessel: Vessel | null;
     }>;
     pin: [number, number] | null;
+    /** route_data.ais.status (OK, NOT_ON_BOARD); null when the answer has no ais block. */
+    aisStatus: string | null;
     ais: {
       status: string;
       vessel: Vessel;
@@ -292,6 +294,7 @@ export function readShipment(data: J, message: string): Shipment {
         };
       }),
       pin: rd.pin === null ? null : latLng(rd.pin, "route_data.pin"),
+      aisStatus: aisObj ? str(aisObj, "status", "route_data.ais") : null,
       ais:
         aisObj && aisData
           ? {
@@ -328,8 +331,6 @@ export function readShipment(data: J, message: string): Shipment {
             }
           : null,
     };
-    // Known clients read route_data.ais.status whenever they asked for ais.
-    if (aisObj) str(aisObj, "status", "route_data.ais");
   }
   return {
     type: str(m, "type", "metadata"),
@@ -418,6 +419,9 @@ export class TrackingClient {
     const shipment = readShipment(obj(body.data, "data"), message);
     // The ITBukitMega integration reads this unguarded.
     if (typeof shipment.number !== "string") throw new ShapeError("metadata.number");
+    // The Celery integration reads data.route_data.ais.status unguarded whenever it sent ais=true.
+    if (opts.ais && typeof shipment.map?.aisStatus !== "string")
+      throw new ShapeError("route_data.ais.status");
     return shipment;
   }
 }

@@ -56,7 +56,7 @@ test("a statement that fails names its SQL, never its values", async () => {
   const s = await storage();
   // A NOT NULL failure on both databases; PostgreSQL's detail quotes the whole row.
   const noDescription = { ...endpoint("w1", "o1"), description: null as unknown as string };
-  const err = await failure(() => s.webhooks.create(noDescription));
+  const err = await failure(() => s.webhooks.create(noDescription, 50));
   const text = printed(err);
   expect(text).toContain("webhook_endpoints");
   expect(text).not.toContain(SECRET_BLOB);
@@ -65,8 +65,8 @@ test("a statement that fails names its SQL, never its values", async () => {
 
 test("a duplicate key is still recognised, and prints no values either", async () => {
   const s = await storage();
-  await s.webhooks.create(endpoint("w1", "o1"));
-  const err = await failure(() => s.webhooks.create(endpoint("w1", "o1")));
+  await s.webhooks.create(endpoint("w1", "o1"), 50);
+  const err = await failure(() => s.webhooks.create(endpoint("w1", "o1"), 50));
   expect(err).toBeInstanceOf(DuplicateKeyError);
   const text = printed(err);
   expect(text).not.toContain(SECRET_BLOB);

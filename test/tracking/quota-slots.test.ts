@@ -10,7 +10,7 @@ import { containerQuotaError, planNeeded } from "../../common/plans.ts";
 import { type SimulatedVoyage, simulateVoyage, visibleEvents } from "../../ingest/sandbox/simulate.ts";
 import { loadWorld, type SandboxWorld } from "../../ingest/sandbox/world.ts";
 import type { Org } from "../../storage/orgs.ts";
-import { PARKED_REASON, REJECTED_REASON } from "../../storage/trackings.ts";
+import { NO_SLOTS_REASON, PARKED_REASON, REJECTED_REASON } from "../../storage/trackings.ts";
 import {
   type CompatWorld,
   compatGet,
@@ -62,11 +62,12 @@ const usageOf = (orgId: string, identifier: string) => {
     .where(and(eq(shipmentUsage.orgId, orgId), eq(shipmentUsage.identifier, identifier)));
 };
 
-/** Waits (bounded) for a record's first carrier fetch to end. */
+/** Waits (bounded) for the first carrier fetch of an identifier's records to end; the active one first. */
 async function settled(orgId: string, identifier: string) {
   for (let i = 0; i < 500; i++) {
-    const row = (await rowsOf(orgId)).find((r) => r.identifier === identifier && r.parentId === null);
-    if (row && !row.adding) return row;
+    const roots = (await rowsOf(orgId)).filter((r) => r.identifier === identifier && r.parentId === null);
+    if (roots.length > 0 && roots.every((r) => !r.adding))
+      return roots.find((r) => !r.archivedAt) ?? roots[0]!;
     await Bun.sleep(10);
   }
   throw new Error(`${identifier} never settled`);
@@ -108,32 +109,52 @@ describe("container slots hold for every way boxes arrive (11.1)", () => {
     expect((full.body.error as Json).plan_needed).toBe("starter");
   });
 
-  test("a lookup that registers a B/L: boxes beyond the free slots are parked, taken up when a slot frees", async () => {
-    const { orgId, key } = await tenant("lookup", { plan: "free", containerSlots: 2 });
+  test("one slot free, a four-box B/L: add and lookup both refuse it whole (402), nothing tracked or charged", async () => {
+    const BL4 = "ONEY200000002"; // the ONE demo B/L: four boxes in transit
+    expect(voyage(BL4).containers).toHaveLength(4);
+    const { orgId, key } = await tenant("one free", { plan: "free", containerSlots: 2 });
     const held = await add(key, "HLCU4276280", "container_id");
-    expect((await add(key, "HLCU5226534", "container_id")).status).toBe(201);
-    expect((await call(key, `/v1/containers/lookup/${BL}`)).status).toBe(202);
-    const root = await settled(orgId, BL);
-    const kids = (await rowsOf(orgId)).filter((r) => r.parentId === root.id);
-    expect(kids).toHaveLength(4);
-    expect(kids.every((k) => k.archivedReason === PARKED_REASON && k.status === "unknown")).toBe(true);
-    expect(await slotsInUse(orgId)).toBe(2);
-    const lookup = await call(key, `/v1/containers/lookup/${BL}`);
+    expect(held.status).toBe(201);
+    const refused = (res: { status: number; body: Json }) => {
+      expect(res.status).toBe(402);
+      expect(errorCode(res.body)).toBe("CONTAINER_QUOTA_EXCEEDED");
+      expect((res.body.error as Json).plan_needed).toBe("starter");
+      expect((res.body.error as Json).message).toContain("4 boxes");
+    };
+    refused(await add(key, BL4, "bill_of_lading"));
+    expect(await rowsOf(orgId)).toHaveLength(1);
+
+    // The lookup registers (202) and the carrier's answer refuses the registration the same way:
+    // no box takes the free slot, none is parked, the charge is refunded.
+    expect((await call(key, `/v1/containers/lookup/${BL4}`)).status).toBe(202);
+    // Compat polling it meanwhile (waiting on the lookup's registration, or after it): its 429.
+    expect((await compatGet({ ...w, key }, { number: BL4 })).status).toBe(429);
+    const root = await settled(orgId, BL4);
+    expect(root).toMatchObject({ archivedReason: NO_SLOTS_REASON, status: "unknown" });
+    expect((await rowsOf(orgId)).filter((r) => r.parentId === root.id)).toEqual([]);
+    expect(await slotsInUse(orgId)).toBe(1);
+    expect(await usageOf(orgId, BL4)).toEqual([]);
+    // Its next lookup answers the refusal (not another 202), asking the carrier nothing.
+    const asked = w.proxy.asked(BL4);
+    refused(await call(key, `/v1/containers/lookup/${BL4}`));
+    expect(w.proxy.asked(BL4)).toBe(asked);
+    expect(await rowsOf(orgId)).toHaveLength(2);
+    // The refused record shows none of the untracked boxes' whereabouts.
+    const read = await call(key, `/v1/containers/${root.id}`);
+    expect((read.body.data as Json).events).toEqual([]);
+
+    // Room for all four (the held box deleted, a higher cap): the lookup registers it again.
+    await call(key, `/v1/containers/${(held.body.data as Json).id}`, { method: "DELETE" });
+    refused(await call(key, `/v1/containers/lookup/${BL4}`)); // 4 boxes, 2 slots free
+    await w.p.accounts.setPlan(orgId, { containerSlots: 4 });
+    expect((await call(key, `/v1/containers/lookup/${BL4}`)).status).toBe(202);
+    await settled(orgId, BL4);
+    const lookup = await call(key, `/v1/containers/lookup/${BL4}`);
     expect(lookup.status).toBe(200);
     const children = (lookup.body.data as Json).child_containers as Record<string, Json>;
-    expect(Object.values(children).map((c) => [c.archived_reason, c.events])).toEqual(
-      Array(4).fill([PARKED_REASON, []]),
-    );
-
-    // A slot frees up: the next refresh of the B/L takes one box up, the rest stay parked.
-    await call(key, `/v1/containers/${held.body.data && (held.body.data as Json).id}`, { method: "DELETE" });
-    expect((await call(key, `/v1/containers/${root.id}/recheck`, { method: "POST" })).status).toBe(200);
-    const after = (await rowsOf(orgId)).filter((r) => r.parentId === root.id);
-    const active = after.filter((k) => k.archivedAt === null);
-    expect(active).toHaveLength(1);
-    expect(active[0]!.status).not.toBe("unknown");
-    expect(after.filter((k) => k.archivedReason === PARKED_REASON)).toHaveLength(3);
-    expect(await slotsInUse(orgId)).toBe(2);
+    expect(Object.values(children).map((c) => c.archived_reason)).toEqual([null, null, null, null]);
+    expect(await slotsInUse(orgId)).toBe(4);
+    expect(await usageOf(orgId, BL4)).toHaveLength(1);
   });
 
   test("boxes a later poll discovers take free slots only; the rest are parked", async () => {

@@ -201,7 +201,19 @@ test("a B/L with parked boxes: its rendering names them, and each box taken up g
   const held = await add("HLCU4276280");
   expect(held.status).toBe(201);
   expect((await add("HLCU5226534")).status).toBe(201);
-  expect((await call(key, `/v1/containers/lookup/${BL}`)).status).toBe(202);
+  // The B/L added while its carrier is down (201 with a warning): its boxes arrive at a later poll,
+  // which parks those beyond the free slots (a registration's first answer refuses them all).
+  w.proxy.fail = { status: 503 };
+  try {
+    const bl = { identifier: BL, identifier_type: "bill_of_lading" };
+    expect((await call(key, "/v1/containers", { method: "POST", body: JSON.stringify(bl) })).status).toBe(
+      201,
+    );
+  } finally {
+    w.proxy.fail = null;
+  }
+  await w.at(w.clock.t + 2 * 60_000); // past the first back-off
+  await engine().pollDue();
   const root = await settled(orgId, BL);
   expect(root?.adding).toBe(false);
   // Every box parked: the B/L's rendering names all four and leaves their equipment events out.

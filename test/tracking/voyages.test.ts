@@ -676,8 +676,10 @@ describe("a leased box", () => {
     expect(added.status).toBe(201);
     const id = added.body.data.id as string;
     const item = (await get("/v1/containers?limit=500")).body.data.items!.find((i) => i.id === id)!;
+    expect(added.body.data.carrier_code).toBeNull();
     expect(item).toMatchObject({
       carrier_code: null,
+      carrier_name: null,
       carrier_hint_code: lessee,
       equipment_owner: "Textainer",
       equipment_lessor: "Textainer",
@@ -692,6 +694,8 @@ describe("a leased box", () => {
     const prov = lookup.body.data.field_provenance as Record<string, { state: string }>;
     expect(prov.equipment_lessor!.state).toBe("resolved");
     expect((lookup.body.data.events as Json[]).length).toBeGreaterThan(0);
+    // The hint is never shown as the carrier: the lookup record's carrier is not the lessee's line.
+    expect(lookup.body.data.carrier).toBe("Unknown");
     // The compat surface: the line is not confirmed, so sealine is auto and its name Unknown, not
     // the lessee's (issue 11.9).
     const compat = (await (
