@@ -11,6 +11,10 @@
  *   5,000 pieces (with the picture cache, and without: every request drawn), and while sixteen
  *   clients each keep a large load plan (~0.5 s of WASM) in flight.
  *
+ * - a slow tenant's webhooks (bench/webhook-tenants.ts, also the second section of
+ *   bench/webhooks.ts): another organisation's ocean GET /v1/account and its load-plan deliveries
+ *   while one organisation's 50 endpoints hang, against the idle phase of the same run.
+ *
  *   bun bench/starvation.ts [--seconds 3]
  *
  * The load clients behave: a 503 is retried after its Retry-After, as the header asks.
@@ -31,6 +35,7 @@ import { freePort } from "../test/helpers/redis-server.ts";
 import { LARGE } from "../test/loading/setup.ts";
 import { CACHE_OFF } from "./http.ts";
 import { drive, fmt, type LoadResult } from "./http-driver.ts";
+import * as tenants from "./webhook-tenants.ts";
 
 const ROUTE = "/v1/distance/route?from=NLRTM&to=SGSIN"; // default alternatives
 /** A repeated route is answered from the route cache on the serving thread: the load must reach a planner. */
@@ -330,6 +335,8 @@ if (import.meta.main) {
       const keys = await accounts(database);
       printRouteRows(await routeRows(dir, database, keys, seconds), seconds);
       printLaneRows(await laneRows(database, keys, seconds), seconds);
+      console.log("\na slow tenant's webhooks");
+      tenants.report(await tenants.bench(seconds), seconds);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
