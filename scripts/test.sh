@@ -21,7 +21,9 @@ gate() {
   fi
 }
 
-gate typecheck ./node_modules/.bin/tsc --noEmit -p tsconfig.json
+# TypeScript 7 by its own path: the ts5 dev dependency (scripts/long-code.ts reads its compiler
+# API) installs a `tsc` too, and which one node_modules/.bin/tsc names is up to npm.
+gate typecheck ./node_modules/typescript/bin/tsc --noEmit -p tsconfig.json
 gate biome ./node_modules/.bin/biome check .
 gate rustfmt cargo fmt --manifest-path router-wasm/Cargo.toml --check
 gate clippy cargo clippy --manifest-path router-wasm/Cargo.toml --all-targets --quiet -- -D warnings
