@@ -2,98 +2,104 @@
  * `portolan rates ...`: the operator's rate sheets (docs/rates.md).
  *   rates import --org <id or name> <file.csv|file.json>   checks the whole file, then imports it in
  *                                                         one transaction (or nothing, on any error)
- *   rates list [--org <id or name>]
+ *   rates list [--org <id or name>] [--json]
  *   rates delete <sheet id>
  * The value a script needs (the sheet id) is printed on the last line.
  */
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
+import type { Command } from "commander";
 import { readRateFile } from "../../engine/rates/file.ts";
 import { RateFileError } from "../../engine/rates/sheet.ts";
 import { importSheet } from "../../ingest/rates/import.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { AccountsRepo } from "../accounts/repo.ts";
-
-export interface RatesCli {
-  storage: Storage;
-  accounts: AccountsRepo;
-  out: (line: string) => void;
-  /** Ends the command with a usage error (exit 2), nothing written. */
-  fail: (message: string) => never;
-  now: number;
-}
+import { type Cli, print, UsageError, withAccounts } from "./context.ts";
 
 /** An organisation by id, else by its exact name (which must then be unique). */
-async function orgOf(cli: RatesCli, ref: string | undefined): Promise<{ id: string; name: string }> {
-  if (!ref) return cli.fail("missing --org (an organisation id or name)");
-  const byId = await cli.accounts.getOrg(ref);
+async function orgOf(accounts: AccountsRepo, ref: string): Promise<{ id: string; name: string }> {
+  const byId = await accounts.getOrg(ref);
   if (byId) return byId;
-  const named = (await cli.accounts.listOrgs()).filter((o) => o.name === ref);
+  const named = (await accounts.listOrgs()).filter((o) => o.name === ref);
   if (named.length === 1) return named[0]!;
-  return cli.fail(
-    named.length ? `${named.length} organisations are named "${ref}": give the id` : `no organisation ${ref}`,
+  throw new UsageError(
+    named.length
+      ? `--org: ${named.length} organisations are named "${ref}": give the id`
+      : `--org: no organisation ${ref}`,
   );
 }
 
-export async function ratesCommand(
-  cli: RatesCli,
-  verb: string | undefined,
-  args: string[],
-  org: string | undefined,
-): Promise<void> {
-  switch (verb) {
-    case "import": {
-      if (args.length !== 1)
-        return cli.fail("usage: portolan rates import --org <id or name> <file.csv|file.json>");
-      const path = args[0]!;
-      const target = await orgOf(cli, org);
-      let text: string;
-      try {
-        text = await readFile(path, "utf8");
-      } catch (err) {
-        return cli.fail(`cannot read ${path}: ${(err as Error).message}`);
-      }
-      const file = basename(path);
-      let sheet: ReturnType<typeof readRateFile>;
-      try {
-        sheet = readRateFile(file, text);
-      } catch (err) {
-        if (err instanceof RateFileError) return cli.fail(`${file} ${err.message}; nothing was imported`);
-        throw err;
-      }
-      const done = await importSheet(cli.storage, target.id, sheet, file, cli.now);
-      const what = {
-        added: "imported as a new sheet",
-        replaced: `replaced the sheet's rates (version ${done.sheet.version})`,
-        unchanged: "unchanged: the sheet already holds these rates",
-      }[done.outcome];
-      cli.out(
-        `${sheet.mode} ${sheet.carrier} "${sheet.name}" for ${target.name}: ${sheet.lines.length} lines, ${sheet.surcharges.length} surcharges, valid ${sheet.validFrom} to ${sheet.validTo}; ${what}`,
+/** The file read and checked whole: a bad row names its line or JSON path, and nothing is written. */
+async function sheetOf(path: string): Promise<{ file: string; sheet: ReturnType<typeof readRateFile> }> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    throw new UsageError(`cannot read ${path}: ${(err as Error).message}`);
+  }
+  const file = basename(path);
+  try {
+    return { file, sheet: readRateFile(file, text) };
+  } catch (err) {
+    if (err instanceof RateFileError) throw new UsageError(`${file} ${err.message}; nothing was imported`);
+    throw err;
+  }
+}
+
+const OUTCOME = {
+  added: () => "imported as a new sheet",
+  replaced: (version: number) => `replaced the sheet's rates (version ${version})`,
+  unchanged: () => "unchanged: the sheet already holds these rates",
+} as const;
+
+async function importCommand(cli: Cli, path: string, org: string): Promise<void> {
+  const { file, sheet } = await sheetOf(path);
+  const { target, done } = await withAccounts(async (storage: Storage, accounts) => {
+    const target = await orgOf(accounts, org);
+    return { target, done: await importSheet(storage, target.id, sheet, file, cli.now) };
+  });
+  cli.out(
+    `${sheet.mode} ${sheet.carrier} "${sheet.name}" for ${target.name}: ${sheet.lines.length} lines, ${sheet.surcharges.length} surcharges, valid ${sheet.validFrom} to ${sheet.validTo}; ${OUTCOME[done.outcome](done.sheet.version)}`,
+  );
+  cli.out(done.sheet.id);
+}
+
+export function ratesCommands(program: Command, cli: Cli): void {
+  const rates = program.command("rates").description("rate sheets (docs/rates.md)");
+  rates
+    .command("import")
+    .description("checks the whole file, then imports it in one transaction; last line: the sheet id")
+    .requiredOption("--org <org>", "the organisation's id or exact name")
+    .argument("<file>", "a .csv or .json rate file")
+    .action((file: string, o: { org: string }) => importCommand(cli, file, o.org));
+  rates
+    .command("list")
+    .description("rate sheets, of one organisation or all")
+    .option("--org <org>", "the organisation's id or exact name")
+    .option("--json", "print them as a JSON array")
+    .action(async (o: { org?: string; json?: boolean }) => {
+      const sheets = await withAccounts(async (storage, accounts) =>
+        storage.rateSheets.all(o.org === undefined ? undefined : (await orgOf(accounts, o.org)).id),
       );
-      cli.out(done.sheet.id);
-      return;
-    }
-    case "list": {
-      if (args.length) return cli.fail("usage: portolan rates list [--org <id or name>]");
-      const orgId = org === undefined ? undefined : (await orgOf(cli, org)).id;
-      for (const s of await cli.storage.rateSheets.all(orgId)) {
-        cli.out(
+      print(
+        cli,
+        o.json ?? false,
+        sheets,
+        (s) =>
           `${s.id}  ${s.orgId}  ${s.mode}  ${s.carrier}  "${s.name}"  ${s.currency}  ${s.validFrom}..${s.validTo}  lines=${s.lineCount} v${s.version}  ${s.sourceFile}`,
-        );
-      }
-      return;
-    }
-    case "delete": {
-      if (args.length !== 1) return cli.fail("usage: portolan rates delete <sheet id>");
-      const id = args[0]!;
-      const sheet = await cli.storage.rateSheets.byId(id);
-      if (!sheet || !(await cli.storage.rateSheets.delete(sheet.orgId, id)))
-        return cli.fail(`no rate sheet ${id}`);
+      );
+    });
+  rates
+    .command("delete")
+    .description("deletes a rate sheet; last line: its id")
+    .argument("<sheet>", "the sheet id")
+    .action(async (id: string) => {
+      const sheet = await withAccounts(async (storage) => {
+        const found = await storage.rateSheets.byId(id);
+        return found && (await storage.rateSheets.delete(found.orgId, id)) ? found : null;
+      });
+      if (!sheet) throw new UsageError(`no rate sheet ${id}`);
       cli.out(`deleted rate sheet "${sheet.name}" (${sheet.lineCount} lines)`);
       cli.out(id);
-      return;
-    }
-    default:
-      return cli.fail("usage: portolan rates import|list|delete (see docs/rates.md)");
-  }
+    });
 }
