@@ -249,7 +249,8 @@ export function placeRiverPorts(
  * The main ports' quays: each stands on its waterway's nearest water within PORT_SNAP_M (any
  * water when its own is not that near), with no coastal test (it is listed because barges load
  * there), unless a port of its country already stands on the same waterway within QUAY_COVER_M of
- * that point (a port across a border river, Kinshasa for Brazzaville, is not the town's port).
+ * that point (a port across a border river, Kinshasa for Brazzaville, is not the town's port; a
+ * geocoded UN/LOCODE place is a guess the planner ranks down, Worms 30 km behind Mannheim).
  * A quay replaces a geocoded UN/LOCODE row of its code (a guessed position: Chicago at O'Hare);
  * a surveyed town and a WPI harbour of its code stay (a port has several harbours: Memphis).
  */
@@ -274,6 +275,7 @@ function mainPorts(
     const covered = chosen.some(
       (c) =>
         c.place.country === p.country &&
+        !c.place.geocoded &&
         onWaterway(c.hit.edge) &&
         haversineM(c.hit.lat, c.hit.lng, hit.lat, hit.lng) <= QUAY_COVER_M,
     );

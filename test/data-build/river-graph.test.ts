@@ -739,6 +739,11 @@ describe("river ports", () => {
     ],
     ["1 km from a port on its own water is not", place("XXTWN", north(500), 0.5 + east(1_000)), false],
     [
+      "1 km from a geocoded UN/LOCODE place on its water is a port of its own",
+      place("XXTWN", north(500), 0.5 + east(1_000), "unlocode", true),
+      true,
+    ],
+    [
       "1 km from a port of another country across the river is a port of its own",
       { ...place("YYTWN", north(500), 0.5 + east(1_000)), country: "YY" },
       true,
