@@ -4,7 +4,9 @@
  * graph joins. Times the router's river query (barge only, today's seasonal rules) and the whole
  * river chain (road access legs, port pairings, notes). Baseline, measured in the same run: the sea
  * router's distance-only WASM query (leg-timing.ts). Then the build's own time and peak memory as
- * river.summary.json recorded them. Usage: bun bench/river.ts [--quick]
+ * river.summary.json recorded them. Then the road access legs at the main inland ports
+ * (river-access.ts) on this build and, with --before DIR, on another build of the river artifacts
+ * (the same road planner), with their ratio. Usage: bun bench/river.ts [--quick] [--before DIR]
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,11 +21,14 @@ import { SeaRouter } from "../engine/sea/router.ts";
 import { STATUS, WasmRouter } from "../router-wasm/binding/router.ts";
 import { BUILD_DIR } from "../test/distance-sea/fixture.ts";
 import { fmt, PORT_PAIRS, quantile, seaBaseline, time } from "./leg-timing.ts";
+import { type AccessFigures, accessLegs } from "./river-access.ts";
 
 const PAIRS = 300;
 const SEED = 13;
 const TARGET_MS = 5;
 const quick = process.argv.includes("--quick");
+const beforeAt = process.argv.indexOf("--before");
+const beforeDir = beforeAt > 0 ? process.argv[beforeAt + 1] : undefined;
 
 const [river, road, sea] = await Promise.all([
   RiverPlanner.load(BUILD_DIR),
@@ -87,3 +92,22 @@ const summary = JSON.parse(readFileSync(join(BUILD_DIR, "river.summary.json"), "
 console.log(
   `river build (river.summary.json): ${JSON.stringify({ build_seconds: summary.build_seconds, peak_rss_mb: summary.peak_rss_mb })}`,
 );
+
+const access: Array<[string, AccessFigures]> = [];
+if (beforeDir)
+  access.push([`before (${beforeDir})`, await accessLegs(await RiverPlanner.load(beforeDir), roadAsync)]);
+access.push([`this build (${BUILD_DIR})`, await accessLegs(river, roadAsync)]);
+console.log(
+  "road access legs at the main inland ports (main-river-ports.csv; first road leg of a chain to the nearest listed port 100+ km along the river):",
+);
+for (const [name, a] of access)
+  console.log(
+    `  ${name}: ${a.routed}/${a.of} routed, median ${a.median.toFixed(1)} km, worst ${a.worst.km.toFixed(1)} km (${a.worst.name}), ${a.over10} over 10 km`,
+  );
+if (access.length === 2) {
+  const [[, b], [, a]] = access as [[string, AccessFigures], [string, AccessFigures]];
+  const ratio = (x: number, y: number) => (y > 0 ? `${(x / y).toFixed(2)}x` : "-");
+  console.log(
+    `  after / before: median ${ratio(a.median, b.median)}, worst ${ratio(a.worst.km, b.worst.km)}`,
+  );
+}

@@ -1,8 +1,9 @@
 /**
  * River ports: UN/LOCODE places with the port function that lie on the network and away from the
  * sea, plus World Port Index river, canal and lake harbours on the network (coastal or not: an
- * estuary harbour such as Hamburg is still where barges load), plus the main river ports UN/LOCODE
- * misses (main-river-ports.csv). Each becomes a node of the graph, cut into the nearest edge.
+ * estuary harbour such as Hamburg is still where barges load), plus the quays of the main inland
+ * ports (main-river-ports.csv) no other port stands at. Each becomes a node of the graph, cut into
+ * the nearest edge.
  * Curated sea gateways with a UN/LOCODE add their port where they stand (gatewayPorts): the
  * seaports at a river or canal mouth the coastal test leaves out (Constanta).
  */
@@ -36,10 +37,18 @@ export const GATEWAY_PORT_M = WPI_SNAP_M;
  */
 export const GATEWAY_PORT_TOWN_M = 25_000;
 /**
- * Main river ports UN/LOCODE misses: rows without the port function (Wien, Linz, Beograd) or
- * geocoded off the water (Chicago at O'Hare). Imported as text: the build's code version covers it.
+ * The main inland ports of the main waterways at their quays, with the waterway each lies on.
+ * UN/LOCODE misses many (no port function: Wien, Linz, Beograd, Stuttgart; geocoded off the water:
+ * Chicago at O'Hare) or stands them at the town (Memphis 17 km from its harbours). Imported as
+ * text: the build's code version covers it.
  */
 export const MAIN_RIVER_PORTS_CSV: string = mainPortsCsv;
+/**
+ * A main port's quay already has a river port when one stands on the quay's waterway within this of
+ * the quay's point on the network: closer than a town's own length of bank, so the road leg to it
+ * stays a short drive.
+ */
+export const QUAY_COVER_M = 2_000;
 /** WPI harbour types kept. */
 export const WPI_TYPES = ["River (Natural)", "River (Basins)", "River (Tide Gates)", "Canal or Lake"];
 
@@ -53,6 +62,11 @@ export interface PortPlace {
   /** WPI harbour type ("" for UN/LOCODE rows). */
   harbour: string;
   source: "unlocode" | "wpi" | "curated";
+}
+
+/** A main-river-ports.csv row: the quay and the waterway it lies on (its names, as a pattern). */
+export interface MainRiverPort extends PortPlace {
+  waterway: RegExp;
 }
 
 export interface RiverPort extends Omit<PortPlace, "source"> {
@@ -90,15 +104,32 @@ export function collectWpiHarbours(csv: string): PortPlace[] {
   return out;
 }
 
-/** main-river-ports.csv: harbour positions of main river ports UN/LOCODE misses. */
-export function parseMainRiverPorts(csv = MAIN_RIVER_PORTS_CSV): PortPlace[] {
+/**
+ * A waterway column ("Rhine|Rhein") as a pattern over water names: any of its names as a whole
+ * word, any case ("Main" matches "Main Mainz-Bamberg" and "Main-Danube Canal", not "Maine").
+ */
+export function waterwayPattern(names: string): RegExp {
+  const alts = names.split("|").map((n) => n.trim());
+  if (!alts.every((n) => /^[A-Za-z][A-Za-z .'-]*$/.test(n)))
+    throw new Error(`main-river-ports.csv: bad waterway "${names}"`);
+  return new RegExp(`\\b(?:${alts.map((n) => n.replace(/[.]/g, "\\.")).join("|")})\\b`, "i");
+}
+
+/** main-river-ports.csv: the quays of the main inland ports and their waterways. */
+export function parseMainRiverPorts(csv = MAIN_RIVER_PORTS_CSV): MainRiverPort[] {
   return csvRecords(csv).map((r) => {
     const locode = (r.locode ?? "").trim();
     const lat = Number(r.lat);
     const lng = Number(r.lng);
-    if (!/^[A-Z]{2}[A-Z2-9]{3}$/.test(locode) || !Number.isFinite(lat) || !Number.isFinite(lng))
+    if (
+      !/^[A-Z]{2}[A-Z2-9]{3}$/.test(locode) ||
+      !Number.isFinite(lat) ||
+      !Number.isFinite(lng) ||
+      !(r.source ?? "").trim()
+    )
       throw new Error(`main-river-ports.csv: bad row ${locode} ${r.lat},${r.lng}`);
     return {
+      waterway: waterwayPattern(r.waterway ?? ""),
       locode,
       name: (r.name ?? "").trim(),
       country: locode.slice(0, 2),
@@ -122,24 +153,29 @@ export interface PortStats {
   wpiMergedWithUnlocode: number;
   mainPorts: number;
   mainOffNetwork: number;
-  /** UN/LOCODE rows a main-river-ports.csv row of the same code replaced. */
+  /** Main ports whose quay has a river port on its waterway already (QUAY_COVER_M). */
+  mainCovered: number;
+  mainAdded: number;
+  /** Geocoded UN/LOCODE rows a main port of the same code replaced. */
   unlocodeReplacedByMain: number;
   /** Added by gatewayPorts (filled in by the stage). */
   gatewayPorts: number;
 }
 
+type Hit = NonNullable<ReturnType<NetIndex["nearest"]>>;
+type Chosen = { place: PortPlace; source: RiverPort["source"]; hit: Hit };
+
 /**
  * Picks the river ports and cuts each into the network (a node at its nearest network point).
- * A WPI harbour sharing a UN/LOCODE port's code is the same port: one row, source both. A main
- * river port (`main`) stands where the table puts it, in place of a UN/LOCODE row of its code,
- * with no coastal test (it is listed because it is a river port).
+ * A WPI harbour sharing a UN/LOCODE port's code is the same port: one row, source both. Then the
+ * main ports' quays (`main`, mainPorts).
  */
 export function placeRiverPorts(
   net: RiverNet,
   unlocode: PortPlace[],
   wpi: PortPlace[],
   coast: Pick<CoastTest, "seaWithin">,
-  main: PortPlace[] = [],
+  main: MainRiverPort[] = [],
 ): { ports: RiverPort[]; stats: PortStats } {
   const index = new NetIndex(net);
   const stats: PortStats = {
@@ -153,28 +189,14 @@ export function placeRiverPorts(
     wpiMergedWithUnlocode: 0,
     mainPorts: main.length,
     mainOffNetwork: 0,
+    mainCovered: 0,
+    mainAdded: 0,
     unlocodeReplacedByMain: 0,
     gatewayPorts: 0,
   };
-  const chosen: Array<{
-    place: PortPlace;
-    source: RiverPort["source"];
-    hit: ReturnType<NetIndex["nearest"]>;
-  }> = [];
+  const chosen: Chosen[] = [];
   const byLocode = new Map<string, number>();
-  for (const p of main) {
-    const hit = index.nearest(p.lat, p.lng, PORT_SNAP_M);
-    if (!hit) {
-      stats.mainOffNetwork++;
-      continue;
-    }
-    byLocode.set(p.locode, chosen.push({ place: p, source: "curated", hit }) - 1);
-  }
   for (const p of unlocode) {
-    if (byLocode.has(p.locode)) {
-      stats.unlocodeReplacedByMain++;
-      continue;
-    }
     const hit = index.nearest(p.lat, p.lng, PORT_SNAP_M);
     if (!hit) {
       stats.unlocodeOffNetwork++;
@@ -194,7 +216,6 @@ export function placeRiverPorts(
       continue;
     }
     const same = p.locode ? byLocode.get(p.locode) : undefined;
-    if (same !== undefined && chosen[same]!.source !== "unlocode") continue;
     if (same !== undefined) {
       // The harbour's own position is better than the town's: it replaces position and snap.
       const town = chosen[same]!.place;
@@ -210,17 +231,67 @@ export function placeRiverPorts(
     chosen.push({ place: p, source: "wpi", hit });
     stats.wpiKept++;
   }
+  mainPorts(index, main, chosen, byLocode, stats);
   const nodes = cutEdges(
     net,
-    chosen.map((c) => c.hit!),
+    chosen.map((c) => c.hit),
   );
   const ports = chosen.map(({ place, source, hit }, i) => ({
     ...place,
     source,
     node: nodes[i]!,
-    snapKm: Math.round(hit!.m) / 1000,
+    snapKm: Math.round(hit.m) / 1000,
   }));
   return { ports, stats };
+}
+
+/**
+ * The main ports' quays: each stands on its waterway's nearest water within PORT_SNAP_M (any
+ * water when its own is not that near), with no coastal test (it is listed because barges load
+ * there), unless a port of its country already stands on the same waterway within QUAY_COVER_M of
+ * that point (a port across a border river, Kinshasa for Brazzaville, is not the town's port; a
+ * geocoded UN/LOCODE place is a guess the planner ranks down, Worms 30 km behind Mannheim).
+ * A quay replaces a geocoded UN/LOCODE row of its code (a guessed position: Chicago at O'Hare);
+ * a surveyed town and a WPI harbour of its code stay (a port has several harbours: Memphis).
+ */
+function mainPorts(
+  index: NetIndex,
+  main: readonly MainRiverPort[],
+  chosen: Chosen[],
+  byLocode: Map<string, number>,
+  stats: PortStats,
+): void {
+  for (const p of main) {
+    const onWaterway = (edge: number) => {
+      const tag = index.net.edges[edge]!.tag;
+      return [tag.name, ...tag.names].some((n) => p.waterway.test(n));
+    };
+    const hit =
+      index.nearest(p.lat, p.lng, PORT_SNAP_M, onWaterway) ?? index.nearest(p.lat, p.lng, PORT_SNAP_M);
+    if (!hit) {
+      stats.mainOffNetwork++;
+      continue;
+    }
+    const covered = chosen.some(
+      (c) =>
+        c.place.country === p.country &&
+        !c.place.geocoded &&
+        onWaterway(c.hit.edge) &&
+        haversineM(c.hit.lat, c.hit.lng, hit.lat, hit.lng) <= QUAY_COVER_M,
+    );
+    if (covered) {
+      stats.mainCovered++;
+      continue;
+    }
+    const { waterway: _, ...place } = p;
+    const same = byLocode.get(p.locode);
+    const entry: Chosen = { place, source: "curated", hit };
+    if (same !== undefined && chosen[same]!.source === "unlocode" && chosen[same]!.place.geocoded) {
+      chosen[same] = entry;
+      stats.unlocodeReplacedByMain++;
+    } else byLocode.set(p.locode, chosen.push(entry) - 1);
+    stats.mainAdded++;
+  }
 }
 
 /**

@@ -9,6 +9,7 @@ import { dirname, resolve } from "node:path";
 import { haversineM } from "../../common/geo.ts";
 import { round } from "../../common/round.ts";
 import type { SeaGateway } from "../../data-build/river/gateways.ts";
+import type { RiverPort } from "../../data-build/river/ports.ts";
 import { decodeRiverPorts, RIVER_PORTS_OUTPUT } from "../../data-build/river/river-ports.ts";
 import {
   decodeRiverRules,
@@ -95,6 +96,14 @@ export interface RiverPlan<P> {
 
 type Candidate = TerminalSite<RiverTerminal>;
 
+/**
+ * Ports whose river-ports.bin position is the harbour itself (WPI, the main ports' quays, sea
+ * gateways): chains show them there and road legs drive there, on the harbour's own bank. A
+ * UN/LOCODE-only port's position is its town's, so it stands at its graph node.
+ */
+const AT_HARBOUR: ReadonlySet<RiverPort["source"]> = new Set(["wpi", "unlocode+wpi", "curated", "gateway"]);
+const pointKey = (p: RiverPoint) => `${p.lat},${p.lng}`;
+
 export class RiverPlanner {
   private constructor(
     private readonly wasm: WasmRouter,
@@ -103,7 +112,14 @@ export class RiverPlanner {
     private readonly ports: ReadonlyArray<Candidate>,
     /** Where barge routes meet the sea lanes (river-ports.bin): the multimodal Sea + River chains. */
     readonly gateways: ReadonlyArray<SeaGateway>,
+    /** A port's graph node position by its shown position (pointKey): where its barges start. */
+    private readonly water: ReadonlyMap<string, RiverPoint>,
   ) {}
+
+  /** Where a barge leg from or to `p` starts: a port's graph node, else the point itself. */
+  private onWater(p: RiverPoint): RiverPoint {
+    return this.water.get(pointKey(p)) ?? p;
+  }
 
   get buildId(): string {
     return this.graph.buildId;
@@ -133,9 +149,13 @@ export class RiverPlanner {
     const coord = new Float64Array(new Uint8Array(nc).buffer);
     // Several places share a node; keep one per node, surveyed before geocoded.
     const byNode = new Map<number, Candidate>();
+    const water = new Map<string, RiverPoint>();
     for (const p of ports.ports) {
       const seen = byNode.get(p.node);
       if (seen && !(seen.geocoded && !p.geocoded)) continue;
+      const node = { lat: coord[2 * p.node]!, lng: coord[2 * p.node + 1]! };
+      const at = AT_HARBOUR.has(p.source) ? { lat: p.lat, lng: p.lng } : node;
+      water.set(pointKey(at), node);
       byNode.set(p.node, {
         node: p.node,
         geocoded: p.geocoded,
@@ -145,12 +165,11 @@ export class RiverPlanner {
           locode: p.locode,
           iata: null,
           country_code: p.country,
-          lat: coord[2 * p.node]!,
-          lng: coord[2 * p.node + 1]!,
+          ...at,
         },
       });
     }
-    return new RiverPlanner(wasm, graph, rules.rules, [...byNode.values()], ports.gateways);
+    return new RiverPlanner(wasm, graph, rules.rules, [...byNode.values()], ports.gateways, water);
   }
 
   static async load(buildDir: string): Promise<RiverPlanner> {
@@ -182,10 +201,16 @@ export class RiverPlanner {
     targets: readonly RiverPoint[],
     factors: Float64Array,
   ): { metres: Float64Array; seconds: Float64Array; uncuratedM: Float64Array } {
-    const r = this.wasm.oneToManyResult(this.graph.handle, from, targets, 0, {
-      maxSettled: MAX_SETTLED,
-      objective: { kind: "river", ruleFactors: factors },
-    });
+    const r = this.wasm.oneToManyResult(
+      this.graph.handle,
+      this.onWater(from),
+      targets.map((t) => this.onWater(t)),
+      0,
+      {
+        maxSettled: MAX_SETTLED,
+        objective: { kind: "river", ruleFactors: factors },
+      },
+    );
     const none = () => new Float64Array(targets.length).fill(Number.POSITIVE_INFINITY);
     if (r.status !== STATUS.found) return { metres: none(), seconds: none(), uncuratedM: none() };
     const finite = (x: number) => (Number.isNaN(x) ? Number.POSITIVE_INFINITY : x);
@@ -220,7 +245,7 @@ export class RiverPlanner {
   }
 
   private barge(a: RiverPoint, b: RiverPoint, factors: Float64Array, path: boolean): RiverRoute {
-    return this.wasm.routeRiver(this.graph.handle, a, b, {
+    return this.wasm.routeRiver(this.graph.handle, this.onWater(a), this.onWater(b), {
       ruleFactors: factors,
       maxSettled: MAX_SETTLED,
       path,

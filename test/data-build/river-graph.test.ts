@@ -40,10 +40,13 @@ import {
   GATEWAY_PORT_M,
   GATEWAY_PORT_TOWN_M,
   gatewayPorts,
+  type MainRiverPort,
   type PortPlace,
   parseMainRiverPorts,
   placeRiverPorts,
+  QUAY_COVER_M,
   type RiverPort,
+  waterwayPattern,
 } from "../../data-build/river/ports.ts";
 import { decodeRiverPorts } from "../../data-build/river/river-ports.ts";
 import type { SeaNodes } from "../../data-build/river/sea.ts";
@@ -638,6 +641,13 @@ describe("river ports", () => {
     geocoded = false,
   ): PortPlace => ({ locode, name: locode, country: "XX", lat, lng, geocoded, harbour: "", source });
 
+  const quay = (locode: string, lat: number, lng: number, waterway = "River"): MainRiverPort => ({
+    ...place(locode, lat, lng, "curated"),
+    waterway: waterwayPattern(waterway),
+  });
+  /** Degrees of longitude on the equator for a distance east. */
+  const east = north;
+
   test.each([
     [
       "a UN/LOCODE port 2 km from the river is kept",
@@ -657,23 +667,24 @@ describe("river ports", () => {
     ],
     ["a UN/LOCODE port with open sea near is a seaport", [place("XXSEA", 0, 0.9)], [], "XXSEA", null, 0],
     [
-      "a main river port stands at its harbour, not where UN/LOCODE geocoded its code",
-      [place("XXMAI", 0.5, 0.5, "unlocode", true)],
-      [place("XXMAI", north(1_000), 0.5, "curated")],
+      "a main port stands at its quay, in place of the geocoded UN/LOCODE place of its code 44 km off",
+      [place("XXMAI", north(3_000), 0.1, "unlocode", true)],
+      [quay("XXMAI", north(1_000), 0.5)],
       "XXMAI",
       "curated",
       north(1_000),
     ],
-    ["a main river port has no coastal test", [], [place("XXMSE", 0, 0.9, "curated")], "XXMSE", "curated", 0],
+    ["a main port has no coastal test", [], [quay("XXMSE", 0, 0.9)], "XXMSE", "curated", 0],
+    ["a main port off the network is left out", [], [quay("XXMOF", 0.5, 0.2)], "XXMOF", null, 0],
     [
-      "a main river port off the network is left out",
-      [],
-      [place("XXMOF", 0.5, 0.2, "curated")],
-      "XXMOF",
-      null,
-      0,
+      `a main port's quay with a port on its water ${QUAY_COVER_M / 1000 - 0.9} km off has it already`,
+      [place("XXTWN", north(1_000), 0.3)],
+      [quay("XXQUA", north(500), 0.3 + east(QUAY_COVER_M - 900))],
+      "XXTWN",
+      "unlocode",
+      north(1_000),
     ],
-  ] as Array<[string, PortPlace[], PortPlace[], string, RiverPort["source"] | null, number]>)(
+  ] as Array<[string, PortPlace[], MainRiverPort[], string, RiverPort["source"] | null, number]>)(
     "%s",
     (_label, unlocode, main, locode, source, lat) => {
       const { ports, stats } = placeRiverPorts(river(), unlocode, [], coast, main);
@@ -685,9 +696,78 @@ describe("river ports", () => {
       expect(port?.source).toBe(source);
       expect(port!.lat).toBe(lat);
       expect(ports.length).toBe(1);
-      expect(stats.unlocodeReplacedByMain).toBe(unlocode.length > 0 && main.length > 0 ? 1 : 0);
+      expect(stats.unlocodeReplacedByMain).toBe(source === "curated" && unlocode.length > 0 ? 1 : 0);
     },
   );
+
+  test("a surveyed UN/LOCODE town 44 km from its code's main port keeps its own river port", () => {
+    const { ports, stats } = placeRiverPorts(river(), [place("XXMAI", north(3_000), 0.1)], [], coast, [
+      quay("XXMAI", north(1_000), 0.5),
+    ]);
+    expect(ports.map((p) => [p.locode, p.source, p.lat])).toEqual([
+      ["XXMAI", "unlocode", north(3_000)],
+      ["XXMAI", "curated", north(1_000)],
+    ]);
+    expect(stats.unlocodeReplacedByMain).toBe(0);
+  });
+
+  // The river along the equator and a creek north from its middle.
+  const riverAndCreek = () =>
+    network([
+      line([
+        [0, 0],
+        [0, 1],
+      ]),
+      line(
+        [
+          [0, 0.5],
+          [0.3, 0.5],
+        ],
+        tag("Creek"),
+      ),
+    ]);
+  test.each([
+    [
+      "3 km from the nearest port on its water is a port of its own",
+      place("XXTWN", north(500), 0.5 - east(3_000)),
+      true,
+    ],
+    [
+      "1.5 km from a port on a creek is a port of its own on the river",
+      place("XXCRK", north(1_500), 0.5 + east(300)),
+      true,
+    ],
+    ["1 km from a port on its own water is not", place("XXTWN", north(500), 0.5 + east(1_000)), false],
+    [
+      "1 km from a geocoded UN/LOCODE place on its water is a port of its own",
+      place("XXTWN", north(500), 0.5 + east(1_000), "unlocode", true),
+      true,
+    ],
+    [
+      "1 km from a port of another country across the river is a port of its own",
+      { ...place("YYTWN", north(500), 0.5 + east(1_000)), country: "YY" },
+      true,
+    ],
+  ] as Array<[string, PortPlace, boolean]>)("a main port's quay %s", (_label, town, added) => {
+    const net = riverAndCreek();
+    // The quay lies 200 m from the creek and 1 km from the river it is listed on.
+    const { ports, stats } = placeRiverPorts(net, [town], [], coast, [
+      quay("XXQUA", north(1_000), 0.5 + east(200)),
+    ]);
+    expect(ports.find((p) => p.locode === "XXQUA") !== undefined).toBe(added);
+    expect(stats.mainCovered).toBe(added ? 0 : 1);
+    const q = ports.find((p) => p.locode === "XXQUA");
+    if (q) expect(Math.abs(net.lat[q.node]!)).toBeLessThan(1e-9);
+  });
+
+  test("a waterway column is a whole-word pattern over water names", () => {
+    const main = waterwayPattern("Main|St. Lawrence");
+    expect(
+      ["Main Mainz-Bamberg", "Main-Danube Canal", "St. Lawrence", "main"].every((n) => main.test(n)),
+    ).toBe(true);
+    expect(["Maine", "Mainz", "Stxlawrence"].some((n) => main.test(n))).toBe(false);
+    expect(() => waterwayPattern("Rhine|(.*)")).toThrow(/bad waterway/);
+  });
 
   const gateway = (over: Partial<SeaGateway> = {}): SeaGateway => ({
     id: "gw:XXGWY",
@@ -766,11 +846,13 @@ describe("river ports", () => {
 
   test("the main river ports table parses; a bad row stops the build", () => {
     const rows = parseMainRiverPorts();
-    expect(rows.length).toBeGreaterThanOrEqual(4);
+    expect(rows.length).toBeGreaterThanOrEqual(200);
     expect(rows.every((r) => r.source === "curated" && !r.geocoded)).toBe(true);
-    expect(() => parseMainRiverPorts("locode,name,lat,lng,why,source\nVienna,Wien,48.2,x,,\n")).toThrow(
-      /bad row/,
-    );
+    const head = "locode,name,waterway,lat,lng,source\n";
+    expect(() => parseMainRiverPorts(`${head}Vienna,Wien,Danube,48.2,16.4,x\n`)).toThrow(/bad row/);
+    expect(() => parseMainRiverPorts(`${head}ATVIE,Wien,Danube,48.2,x,x\n`)).toThrow(/bad row/);
+    expect(() => parseMainRiverPorts(`${head}ATVIE,Wien,Danube,48.2,16.4,\n`)).toThrow(/bad row/);
+    expect(() => parseMainRiverPorts(`${head}ATVIE,Wien,,48.2,16.4,x\n`)).toThrow(/bad waterway/);
   });
 });
 
@@ -932,6 +1014,32 @@ describe.skipIf(!built)("built river graph", () => {
     expect(riverPorts.gateways.filter((g) => g.source === "curated").length).toBeGreaterThan(150);
     const duisburg = riverPorts.ports.find((p) => p.locode === "DEDUI");
     expect(duisburg?.snapKm).toBeLessThan(5);
+  });
+
+  test("every main inland port of main-river-ports.csv has a river port on its waterway within 5 km of its quay", () => {
+    const arcStart = new Uint32Array(art.sections.get("arc_start")!.slice().buffer);
+    const arcEdge = new Uint32Array(art.sections.get("arc_edge")!.slice().buffer);
+    const edgeWaterway = new Uint16Array(art.sections.get("edge_waterway")!.slice().buffer);
+    const waterways = JSON.parse(new TextDecoder().decode(art.sections.get("names"))).waterways as Array<{
+      name: string;
+    }>;
+    // A port is on a waterway when an edge at its node carries that water's name (curated or Natural Earth).
+    const on = (node: number, waterway: RegExp) => {
+      for (let a = arcStart[node]!; a < arcStart[node + 1]!; a++)
+        if (waterway.test(waterways[edgeWaterway[arcEdge[a]! >> 1]!]!.name)) return true;
+      return false;
+    };
+    const rows = parseMainRiverPorts();
+    const unserved = rows.filter(
+      (q) =>
+        !riverPorts.ports.some(
+          (p) =>
+            haversineM(q.lat, q.lng, nodeCoord[p.node * 2]!, nodeCoord[p.node * 2 + 1]!) <= 5_000 &&
+            on(p.node, q.waterway),
+        ),
+    );
+    expect(unserved.map((q) => `${q.locode} ${q.name}`)).toEqual([]);
+    expect(summary.ports.mainAdded + summary.ports.mainCovered).toBe(rows.length);
   });
 
   // Harbour positions: waterways.csv limits, the World Port Index, gateways.csv, the port authorities.

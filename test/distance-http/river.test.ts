@@ -142,3 +142,21 @@ test("bad date or seasonal values are invalid_request; an inland place with no r
   expect(status).toBe(422);
   expect(errorCode(body)).toBe("no_route");
 });
+
+// Towns on the Lower Mississippi and the lower Elbe load barges at their own harbours: the road
+// leg from the town is a short drive, not one to the next town's port (Memphis's quays, Geesthacht).
+test.each([
+  ["Memphis", "from=Memphis&to=USSTL", /^Memphis/, 8],
+  ["Geesthacht", "from=Geesthacht&to=DEMAG", /^Geesthacht/, 5],
+] as Array<[string, string, RegExp, number]>)(
+  "%s by RIVER: the barge loads at the town's own harbour, a short road leg away",
+  async (_town, q, port, km) => {
+    const r = (await route(`${q}&mode=RIVER&date=2026-06-15`)).route;
+    checkChain(r);
+    const [access, river] = r.sections;
+    expect(access!.transport_mode).toBe("ROAD");
+    expect(access!.distance.km).toBeLessThan(km);
+    expect(river!.transport_mode).toBe("RIVER");
+    expect(river!.from.name).toMatch(port);
+  },
+);
