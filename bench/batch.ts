@@ -1,5 +1,5 @@
 /**
- * Batch CLI benchmark: `bun engine/batch.ts` as a user runs it (CSV of UN/LOCODE pairs in, NDJSON
+ * Batch CLI benchmark: `portolan route batch` as a user runs it (CSV of UN/LOCODE pairs in, NDJSON
  * out, path off, all cores) over N sea routes between main container ports, against the router
  * alone (routeRaw in this thread) over the same pairs. Goal (issue 20): 1,000,000 routes a minute.
  * A run over the first 256 pairs gives the CLI's fixed start-up cost; the CPU per route past it,
@@ -64,10 +64,10 @@ try {
 
   // The CLI in its own process, as a user starts it: wall time from spawn to exit, CPU of the
   // process and its worker threads (resourceUsage covers every thread of the child).
-  const cli = resolve(import.meta.dir, "../engine/batch.ts");
+  const cli = resolve(import.meta.dir, "../api/cli/main.ts");
   const runCli = async (file: string, out: string) => {
     const t0 = performance.now();
-    const proc = Bun.spawn([process.execPath, cli, file, "--out", out], {
+    const proc = Bun.spawn([process.execPath, cli, "route", "batch", file, "--out", out], {
       stdout: "inherit",
       stderr: "ignore",
     });

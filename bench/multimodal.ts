@@ -122,12 +122,16 @@ try {
   );
   const t0 = performance.now();
   const run = Bun.spawnSync(
-    [process.execPath, join(ROOT, "engine/batch.ts"), input, "--multimodal", "--date", DATE].concat([
-      "--out",
-      join(dir, "out.ndjson"),
-      "--build-dir",
-      BUILD_DIR,
-    ]),
+    [
+      process.execPath,
+      join(ROOT, "api/cli/main.ts"),
+      "route",
+      "batch",
+      input,
+      "--multimodal",
+      "--date",
+      DATE,
+    ].concat(["--out", join(dir, "out.ndjson"), "--build-dir", BUILD_DIR]),
     { stderr: "pipe" },
   );
   const seconds = (performance.now() - t0) / 1000;

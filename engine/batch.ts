@@ -1,13 +1,7 @@
 /**
- * Batch sea distances or door-to-door chains: reads pairs (CSV or NDJSON), plans each on all cores
- * (a RoutePool, one router per worker thread), writes NDJSON results in input order, progress on
- * stderr.
- *
- *   bun engine/batch.ts [pairs.csv|pairs.ndjson|-] [--out results.ndjson] [--workers N]
- *     [--speed 14] [--mode short|safe] [--avoid suez,panama] [--path] [--alternatives]
- *     [--multimodal [--modes SEA,ROAD,...] [--optimize cost|time|distance|emissions]
- *      [--date YYYY-MM-DD] [--cargo-tonnes 1] [--no-handling]]
- *     [--build-dir data/build]
+ * Batch sea distances or door-to-door chains (the engine of `portolan route batch`, api/cli/
+ * routes.ts): plans every pair on all cores (a RoutePool, one router per worker thread) and hands
+ * back NDJSON lines in input order.
  *
  * Input: CSV with a header naming `from` and `to` (anything the location resolver takes: lat,lng
  * quoted, UN/LOCODE, IATA, country, free text) or `from_lat,from_lng,to_lat,to_lng`, plus an
@@ -19,11 +13,9 @@
  * come back as finished lines (engine/batch/, docs/sea-routing.md "Batch").
  */
 
-import { createWriteStream, existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
-import { buildDirFrom } from "../common/build-dir.ts";
+import { join } from "node:path";
 import { parseCsv } from "../data-build/locations/csv.ts";
 import { SeaChunker } from "./batch/chunker.ts";
 import { checkCargoTonnes } from "./emissions.ts";
@@ -32,7 +24,6 @@ import { coordinatesPoint, LocationIndex, type ResolvedPoint } from "./locations
 import { checkModes, checkOptimize, type MultimodalRequest } from "./multimodal/options.ts";
 import { parseRiverDate } from "./river/seasonal.ts";
 import { roadConfig } from "./road/config.ts";
-import { checkMode, checkSpeed, parseAvoid } from "./sea/policy.ts";
 import { Overloaded, RoutePool } from "./sea/pool.ts";
 import type { SeaRouteRequest } from "./sea/router.ts";
 import { pooledModes } from "./services.ts";
@@ -116,59 +107,39 @@ export function parsePairs(text: string): BatchRow[] {
   });
 }
 
-function progress(done: number, total: number, started: number): void {
-  const width = 30;
-  const filled = total ? Math.round((done / total) * width) : width;
-  const rate = done / Math.max(0.001, (performance.now() - started) / 1000);
-  process.stderr.write(
-    `\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total} pairs, ${Math.round(rate)}/s`,
-  );
+/** How a batch plans its rows: the sea request's options, or door-to-door chains with theirs. */
+export interface BatchOptions {
+  buildDir: string;
+  /** Worker threads at most (default: every core); fewer for a small file. */
+  workers?: number;
+  sea: Omit<SeaRouteRequest, "from" | "to">;
+  /** Door-to-door chains instead of sea routes: each row's options over these defaults. */
+  multimodal: { defaults: RowOptions; handling: boolean } | null;
 }
 
-async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args: Bun.argv.slice(2),
-    allowPositionals: true,
-    options: {
-      out: { type: "string" },
-      workers: { type: "string" },
-      speed: { type: "string", default: "14" },
-      mode: { type: "string", default: "short" },
-      avoid: { type: "string", default: "" },
-      path: { type: "boolean", default: false },
-      alternatives: { type: "boolean", default: false },
-      multimodal: { type: "boolean", default: false },
-      modes: { type: "string" },
-      optimize: { type: "string" },
-      date: { type: "string" },
-      "cargo-tonnes": { type: "string" },
-      "no-handling": { type: "boolean", default: false },
-      "build-dir": { type: "string" },
-    },
-  });
-  const request: Omit<SeaRouteRequest, "from" | "to"> = {
-    speedKnots: checkSpeed(Number(values.speed)),
-    routingMode: checkMode(values.mode),
-    avoid: parseAvoid(values.avoid.split(",")),
-    path: values.path,
-    alternatives: values.alternatives,
-  };
-  const input = positionals[0] ?? "-";
-  const rows = parsePairs(input === "-" ? await Bun.stdin.text() : readFileSync(input, "utf8"));
-  const buildDir = resolve(values["build-dir"] ?? buildDirFrom());
+/** Where a batch's output goes: NDJSON text in input order, and how far it got. */
+export interface BatchSink {
+  write(ndjson: string | Uint8Array): void;
+  progress(done: number, total: number): void;
+}
+
+/**
+ * Plans every row on a RoutePool and writes one NDJSON line per row, in input order. A bad
+ * default option stops the run before the first row; a row's own failure is its line's error.
+ */
+export async function runBatch(rows: BatchRow[], o: BatchOptions, sink: BatchSink): Promise<void> {
   const workers = Math.max(
     1,
-    Math.min(Number(values.workers ?? availableParallelism()), Math.ceil(rows.length / ROWS_PER_WORKER)),
+    Math.min(o.workers ?? availableParallelism(), Math.ceil(rows.length / ROWS_PER_WORKER)),
   );
   // Sea chunks: two jobs per worker, so it starts its next chunk while this thread takes in the
   // last one. Chains (async in the worker): one each, a second waiting in the queue.
-  const perWorker = values.multimodal ? 1 : 2;
   // No wait bound: the run waits for its own jobs, no client's connection is at stake.
   const starting = RoutePool.start({
-    buildDir,
+    buildDir: o.buildDir,
     workers,
     queue: workers,
-    perWorker,
+    perWorker: o.multimodal ? 1 : 2,
     waitMs: Number.POSITIVE_INFINITY,
   });
   // This thread reads locations.idx while the workers load their routers; a pool that fails to
@@ -176,91 +147,90 @@ async function main(): Promise<void> {
   let resolver: ((buildId: string | null) => Resolver) | undefined;
   let indexError: unknown;
   try {
-    resolver = locationResolver(buildDir);
+    resolver = locationResolver(o.buildDir);
   } catch (err) {
     indexError = err;
   }
   const pool = await starting;
   try {
     if (!resolver) throw indexError;
-    const { resolvePoint, seaPort } = resolver(pool.buildId);
-    const chains = values.multimodal ? await pooledModes(pool, buildDir, roadConfig(process.env)) : null;
-    const defaults: RowOptions = {
-      modes: values.modes,
-      optimize: values.optimize,
-      date: values.date,
-      cargo_tonnes: values["cargo-tonnes"],
-    };
-    // The same checks a request gets, before the first row: a bad flag stops the run.
-    multimodalOptions(defaults, seaPort);
-    const out = values.out ? createWriteStream(values.out) : process.stdout;
-    // A chain is milliseconds of work: one row per job. A sea route is far less: a chunk of rows
-    // per job, so messages, resolution and writes are paid per chunk, not per route.
-    const size = chains ? 1 : chunkRows(rows.length, workers);
-    const units = Math.ceil(rows.length / size);
-    const chunker = chains ? null : new SeaChunker(resolvePoint, request);
-    const planChain = async (r: BatchRow): Promise<string> => {
-      const head = { row: r.row, ...(r.id === undefined ? {} : { id: r.id }) };
-      try {
-        const from = resolvePoint(r.from);
-        const to = resolvePoint(r.to);
-        const options = multimodalOptions({ ...defaults, ...r.options }, seaPort);
-        const { considered: _, ...data } = await chains!.multimodal({
-          ...options,
-          speedKnots: request.speedKnots,
-          routingMode: request.routingMode,
-          avoid: request.avoid,
-          path: request.path,
-          handling: !values["no-handling"],
-          from,
-          to,
-        });
-        return JSON.stringify({ ...head, ok: true, data: { from, to, ...data } });
-      } catch (err) {
-        // A worker that died is a failed run, not a row's answer.
-        if (!(err instanceof EngineError) || err instanceof Overloaded) throw err;
-        return JSON.stringify({
-          ...head,
-          ok: false,
-          error: { code: err.code, message: err.message },
-        });
-      }
-    };
-    const plan = async (u: number): Promise<string | Uint8Array> => {
-      const start = u * size;
-      if (chunker) return pool.planSeaChunk(chunker.chunk(rows, start, Math.min(rows.length, start + size)));
-      return `${await planChain(rows[start]!)}\n`;
-    };
-    const results = new Array<string | Uint8Array | undefined>(units);
-    let next = 0;
-    let written = 0;
-    let done = 0;
-    const started = performance.now();
-    let lastDraw = 0;
-    await Promise.all(
-      Array.from({ length: workers * 2 }, async () => {
-        while (next < units) {
-          const u = next++;
-          results[u] = await plan(u);
-          done += Math.min(rows.length, (u + 1) * size) - u * size;
-          while (written < units && results[written] !== undefined) {
-            out.write(results[written]!);
-            results[written++] = undefined;
-          }
-          if (done < rows.length && performance.now() - lastDraw > 100) {
-            lastDraw = performance.now();
-            progress(done, rows.length, started);
-          }
-        }
-      }),
-    );
-    progress(done, rows.length, started);
-    process.stderr.write("\n");
-    if (out !== process.stdout)
-      await new Promise((r) => (out as ReturnType<typeof createWriteStream>).end(r));
+    const plan = await planner(rows, o, pool, resolver(pool.buildId), workers);
+    await inOrder(plan, workers * 2, sink, rows.length);
   } finally {
     await pool.close();
   }
+}
+
+/** A unit of work (a chunk of sea rows, or one chain) and the rows it covers. */
+interface Planner {
+  units: number;
+  rowsOf(unit: number): number;
+  plan(unit: number): Promise<string | Uint8Array>;
+}
+
+async function planner(
+  rows: BatchRow[],
+  o: BatchOptions,
+  pool: RoutePool,
+  { resolvePoint, seaPort }: Resolver,
+  workers: number,
+): Promise<Planner> {
+  if (!o.multimodal) {
+    // A sea route is far less than a chain: a chunk of rows per job, so messages, resolution and
+    // writes are paid per chunk, not per route.
+    const size = chunkRows(rows.length, workers);
+    const chunker = new SeaChunker(resolvePoint, o.sea);
+    return {
+      units: Math.ceil(rows.length / size),
+      rowsOf: (u) => Math.min(rows.length, (u + 1) * size) - u * size,
+      plan: (u) => pool.planSeaChunk(chunker.chunk(rows, u * size, Math.min(rows.length, (u + 1) * size))),
+    };
+  }
+  const { defaults, handling } = o.multimodal;
+  // The same checks a request gets, before the first row: a bad flag stops the run.
+  multimodalOptions(defaults, seaPort);
+  const chains = await pooledModes(pool, o.buildDir, roadConfig(process.env));
+  const planChain = async (r: BatchRow): Promise<string> => {
+    const head = { row: r.row, ...(r.id === undefined ? {} : { id: r.id }) };
+    try {
+      const from = resolvePoint(r.from);
+      const to = resolvePoint(r.to);
+      const options = multimodalOptions({ ...defaults, ...r.options }, seaPort);
+      const { speedKnots, routingMode, avoid, path } = o.sea;
+      const { considered: _, ...data } = await chains.multimodal({
+        ...options,
+        ...{ speedKnots, routingMode, avoid, path, handling, from, to },
+      });
+      return JSON.stringify({ ...head, ok: true, data: { from, to, ...data } });
+    } catch (err) {
+      // A worker that died is a failed run, not a row's answer.
+      if (!(err instanceof EngineError) || err instanceof Overloaded) throw err;
+      return JSON.stringify({ ...head, ok: false, error: { code: err.code, message: err.message } });
+    }
+  };
+  return { units: rows.length, rowsOf: () => 1, plan: async (u) => `${await planChain(rows[u]!)}\n` };
+}
+
+/** Plans units `lanes` at a time and writes each as soon as every unit before it is written. */
+async function inOrder(p: Planner, lanes: number, sink: BatchSink, total: number): Promise<void> {
+  const results = new Array<string | Uint8Array | undefined>(p.units);
+  let next = 0;
+  let written = 0;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: lanes }, async () => {
+      while (next < p.units) {
+        const u = next++;
+        results[u] = await p.plan(u);
+        done += p.rowsOf(u);
+        while (written < p.units && results[written] !== undefined) {
+          sink.write(results[written]!);
+          results[written++] = undefined;
+        }
+        sink.progress(done, total);
+      }
+    }),
+  );
 }
 
 /** A multimodal row's options, checked as the API checks its query parameters. */
@@ -328,11 +298,4 @@ function locationResolver(buildDir: string): (buildId: string | null) => Resolve
       },
     };
   };
-}
-
-if (import.meta.main) {
-  main().catch((err: unknown) => {
-    process.stderr.write(`\nbatch failed: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
-  });
 }

@@ -11,13 +11,16 @@ import { keyCommands, orgCommands, planCommands } from "./accounts.ts";
 import { announceCommand, dbCommands } from "./admin.ts";
 import { type Cli, CommandFailed, UsageError } from "./context.ts";
 import { ratesCommands } from "./rates.ts";
+import { routeCommands } from "./routes.ts";
 
 export { CommandFailed, UsageError };
 
 /** Every command of `portolan`, printing through `cli.out`; help and errors go to `err`. */
 export function program(cli: Cli, err: (text: string) => void): Command {
   const root = new Command("portolan")
-    .description("Portolan administration: organisations, keys, plans, announcements, rate sheets, databases")
+    .description(
+      "Portolan administration: organisations, keys, plans, announcements, rate sheets, databases, batch routes",
+    )
     .exitOverride()
     // Commander's own error line is left out: run() throws it as a UsageError, printed once.
     .configureOutput({
@@ -31,6 +34,7 @@ export function program(cli: Cli, err: (text: string) => void): Command {
   announceCommand(root, cli);
   dbCommands(root, cli);
   ratesCommands(root, cli);
+  routeCommands(root, cli);
   withVersion(root);
   return root;
 }

@@ -37,9 +37,16 @@ test("batch --multimodal writes each row's chains in input order, errors inline"
       ].join("\n"),
     );
     const p = Bun.spawnSync(
-      [process.execPath, join(ROOT, "engine/batch.ts"), input, "--multimodal", "--date", "2026-06-15"].concat(
-        ["--out", out, "--workers", "1", "--build-dir", BUILD_DIR],
-      ),
+      [
+        process.execPath,
+        join(ROOT, "api/cli/main.ts"),
+        "route",
+        "batch",
+        input,
+        "--multimodal",
+        "--date",
+        "2026-06-15",
+      ].concat(["--out", out, "--workers", "1", "--build-dir", BUILD_DIR]),
       { stderr: "pipe" },
     );
     expect(p.exitCode, p.stderr.toString()).toBe(0);

@@ -36,7 +36,9 @@ test("batch CLI writes one NDJSON line per pair, in input order, errors inline",
     const p = Bun.spawnSync(
       [
         process.execPath,
-        join(ROOT, "engine/batch.ts"),
+        join(ROOT, "api/cli/main.ts"),
+        "route",
+        "batch",
         input,
         "--out",
         out,
