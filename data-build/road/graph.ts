@@ -6,8 +6,9 @@
  *
  * Times: road edges carry CAR speed (the network's truck speed x 1.2) so the spec's truck rule
  * (engine/road/truck.ts) applies on top exactly once. Ferries and tunnels are crossings with a
- * fixed time (the listed hours, not scaled by the truck rule); each is a zone of its own so a route
- * reports which crossings it used, and ferries form the `ferry` gate so a query can avoid them.
+ * fixed time (the listed hours, not scaled by the truck rule); ferries form the `ferry` gate so a
+ * query can avoid them. Crossings and bridges are each a zone of their own, so a route names the
+ * water it crosses.
  */
 import { UnionFind } from "../../common/union-find.ts";
 import { TRUCK_TIME_FACTOR } from "../../engine/road/truck.ts";
@@ -28,12 +29,14 @@ export const EDGE_CLASS: Record<LinkKind, number> = Object.fromEntries(
 
 /** Link kinds timed as fixed crossings and listed in ferry_paths (a tunnel here is a shuttle or strait tunnel). */
 export const CROSSING_KINDS: ReadonlySet<LinkKind> = new Set<LinkKind>(["ferry", "tunnel"]);
+/** Link kinds a route names (a zone each): the crossings and the bridges, which are driven. */
+export const NAMED_KINDS: ReadonlySet<LinkKind> = new Set<LinkKind>(["ferry", "tunnel", "bridge"]);
 
-/** Zone ids of crossings: `${kind}:${name}`; the planner reads the kind back with crossingKindOf. */
+/** Zone ids of named links: `${kind}:${index}`; the planner reads the kind back with crossingKindOf. */
 export const crossingZoneId = (kind: LinkKind, index: number) => `${kind}:${index}`;
 export const crossingKindOf = (zoneId: string): LinkKind | null => {
   const k = zoneId.split(":")[0] as LinkKind;
-  return CROSSING_KINDS.has(k) ? k : null;
+  return NAMED_KINDS.has(k) ? k : null;
 };
 
 export interface RoadGraphStats {
@@ -107,13 +110,15 @@ export function buildRoadGraph(input: RoadGraphInput): { spec: GraphSpec; stats:
         edge.mode = GRAPH_MODE.sea;
         edge.gate = FERRY_GATE;
       }
-      edge.zones = [[zones.length, l.lengthM]];
-      zones.push({ id: crossingZoneId(l.kind, zones.length), name: l.name });
     } else {
       if (l.kind === "bridge") stats.bridges++;
       else stats.roadEdges++;
       stats.roadKm += l.lengthM / 1000;
       edge.speedKmh = carKmh(l);
+    }
+    if (NAMED_KINDS.has(l.kind)) {
+      edge.zones = [[zones.length, l.lengthM]];
+      zones.push({ id: crossingZoneId(l.kind, zones.length), name: l.name });
     }
     return edge;
   });

@@ -4,14 +4,21 @@
  */
 import { csvRecords } from "../locations/csv.ts";
 import type { CountryModel, FerryRow, LinkKind, RoadModel } from "./network.ts";
+import { laneLimitKmh, type TruckSpeedLimit } from "./speed-limits.ts";
 
 const num = (s: string | undefined): number => (s === undefined || s.trim() === "" ? Number.NaN : Number(s));
 
 /**
  * Per-country circuity, region and truck speed. A country's own published value beats its
  * inherited region default; `no_network` countries (GL, AQ, ...) get circuity null: no road links.
+ * A country's truck speed (car / 1.2) never exceeds the lane average its national heavy-goods
+ * speed limits allow (speed-limits.ts); countries without listed limits keep car / 1.2.
  */
-export function parseRoadModel(circuityCsv: string, speedsCsv: string): RoadModel {
+export function parseRoadModel(
+  circuityCsv: string,
+  speedsCsv: string,
+  limits: ReadonlyMap<string, TruckSpeedLimit> = new Map(),
+): RoadModel {
   const countries = new Map<string, CountryModel>();
   let globalCircuity = 1.3;
   let globalTruckKmh = 60.8;
@@ -37,7 +44,11 @@ export function parseRoadModel(circuityCsv: string, speedsCsv: string): RoadMode
     c.truckKmh = num(r.truck_intercity_kmh);
     countries.set(r.scope!, c);
   }
-  for (const c of countries.values()) if (!Number.isFinite(c.truckKmh)) c.truckKmh = globalTruckKmh;
+  for (const [code, c] of countries) {
+    if (!Number.isFinite(c.truckKmh)) c.truckKmh = globalTruckKmh;
+    const limit = limits.get(code);
+    if (limit) c.truckKmh = Math.min(c.truckKmh, laneLimitKmh(limit));
+  }
   return { countries, globalCircuity, globalTruckKmh };
 }
 

@@ -10,6 +10,7 @@ import { median } from "../../common/median.ts";
 import { prng } from "../../common/random.ts";
 import { UnionFind } from "../../common/union-find.ts";
 import { DEFAULT_SEGMENT_RULES, type SegmentRules, segmentOnLand, type WaterTest } from "./mask.ts";
+import type { StraitTest } from "./straits.ts";
 
 export const NODE_KINDS = ["city", "port", "airport", "rail", "border"] as const;
 export type NodeKind = (typeof NODE_KINDS)[number];
@@ -155,6 +156,8 @@ export interface RoadNetwork {
     candidates: number;
     deduped: number;
     landRejected: number;
+    /** Candidate links the land mask passed but the strait test refused (straits.ts). */
+    straitRejected: number;
     forbidden: number;
     repairLinks: number;
   };
@@ -362,6 +365,7 @@ export function buildRoadNetwork(
   water: WaterTest,
   opts: NetworkOptions = DEFAULT_OPTIONS,
   log: (msg: string) => void = () => {},
+  straits: StraitTest | null = null,
 ): RoadNetwork {
   const nodes = selectNodes(candidates, model);
   const deduped = candidates.length - nodes.length;
@@ -391,6 +395,7 @@ export function buildRoadNetwork(
   const pairs = new Set<number>();
   const forbidden = new Set(opts.forbiddenPairs);
   let landRejected = 0;
+  let straitRejected = 0;
   let forbiddenCount = 0;
   const pairKey = (a: number, b: number) => (a < b ? a * nodes.length + b : b * nodes.length + a);
   const isForbidden = (a: number, b: number) => {
@@ -421,15 +426,24 @@ export function buildRoadNetwork(
       forbiddenCount++;
       return false;
     }
+    if (!overLand(a, b)) return false;
+    addRoad(a, b, gcM);
+    return true;
+  };
+  // The 2 km land mask, then the finer strait test: a road crosses a strait only on a listed link.
+  function overLand(a: number, b: number): boolean {
     const na = nodes[a]!;
     const nb = nodes[b]!;
     if (!segmentOnLand(water, na.lat, na.lng, nb.lat, nb.lng, opts.segment)) {
       landRejected++;
       return false;
     }
-    addRoad(a, b, gcM);
+    if (straits?.strait(na.lat, na.lng, nb.lat, nb.lng)) {
+      straitRejected++;
+      return false;
+    }
     return true;
-  };
+  }
 
   // k nearest neighbours over land, then the nearest land-valid neighbour per compass sector.
   let sectorLinks = 0;
@@ -438,11 +452,11 @@ export function buildRoadNetwork(
   for (let a = 0; a < nodes.length; a++) {
     const n = nodes[a]!;
     const near = grid.nearest(n.lat, n.lng, opts.k + 1, opts.maxLinkM, (j) => j !== a);
-    const rejectedBefore = landRejected;
+    const rejectedBefore = landRejected + straitRejected;
     for (const [b, d] of near) tryRoad(a, b, d);
     // Only where water took some of the k nearest (shores, coasts): elsewhere the k-NN graph and
     // its calibrated zig-zag stay as they are.
-    if (opts.sectors <= 0 || near.length === 0 || landRejected === rejectedBefore) continue;
+    if (opts.sectors <= 0 || near.length === 0 || landRejected + straitRejected === rejectedBefore) continue;
     const reach = Math.min(opts.maxLinkM, Math.max(opts.sectorMinReachM, opts.sectorReach * near.at(-1)![1]));
     tries.fill(0);
     covered.fill(0);
@@ -492,7 +506,8 @@ export function buildRoadNetwork(
   const repairLinks = repair();
   log(
     `road-network: ${nodes.length} nodes, ${links.length} links (${sectorLinks} sector links, ` +
-      `${landRejected} candidate links over water, ${forbiddenCount} forbidden, ${repairLinks} repair links)`,
+      `${landRejected} candidate links over water, ${straitRejected} across straits, ${forbiddenCount} forbidden, ` +
+      `${repairLinks} repair links)`,
   );
 
   const calibration = calibrate(nodes, links, model, opts.calibration, log);
@@ -507,7 +522,14 @@ export function buildRoadNetwork(
     calibration,
     component,
     componentSizes: sizes,
-    stats: { candidates: candidates.length, deduped, landRejected, forbidden: forbiddenCount, repairLinks },
+    stats: {
+      candidates: candidates.length,
+      deduped,
+      landRejected,
+      straitRejected,
+      forbidden: forbiddenCount,
+      repairLinks,
+    },
   };
 
   function repair(): number {
@@ -536,10 +558,8 @@ export function buildRoadNetwork(
         candidates.sort((x, y) => x[2] - y[2]);
         // Bounded: beyond a few thousand failed tries the cluster is an island.
         for (const c of candidates.slice(0, 3000)) {
-          const na = nodes[c[0]]!;
-          const nb = nodes[c[1]]!;
           if (isForbidden(c[0], c[1]) || pairs.has(pairKey(c[0], c[1]))) continue;
-          if (segmentOnLand(water, na.lat, na.lng, nb.lat, nb.lng, opts.segment)) {
+          if (overLand(c[0], c[1])) {
             best = c;
             break;
           }

@@ -11,10 +11,13 @@ import { expandInputs, loadManifest } from "../manifest.ts";
 import type { BuildContext, Stage } from "../pipeline.ts";
 import { type Airport, collectNodeCandidates } from "../road/collect.ts";
 import { encodeRoadNetwork, ROAD_NETWORK_OUTPUT, ROAD_SUMMARY_OUTPUT } from "../road/encode.ts";
+import { fixedLinks } from "../road/fixed-links.ts";
 import { parseContinents, parseFerries, parsePopulatedPlaces, parseRoadModel } from "../road/inputs.ts";
 import { largeLakes, polygonsTopology, WaterMask } from "../road/mask.ts";
 import { applyFactors, buildRoadNetwork, DEFAULT_OPTIONS } from "../road/network.ts";
 import { fitPublishedPairs, parsePublishedPairs } from "../road/pair-calibration.ts";
+import { parseTruckSpeedLimits } from "../road/speed-limits.ts";
+import { STRAIT_RES, StraitTest } from "../road/straits.ts";
 import { summarize } from "../road/summary.ts";
 import { StageMeter } from "../stage-meter.ts";
 
@@ -46,8 +49,8 @@ export const roadNetworkStage: Stage = {
     const meter = new StageMeter();
     const sample = () => meter.sample();
     const text = (key: string) => readFileSync(ctx.source(key), "utf8");
-    const model = parseRoadModel(text(FILES.circuity), text(FILES.speeds));
-    const ferries = parseFerries(text(FILES.ferries));
+    const model = parseRoadModel(text(FILES.circuity), text(FILES.speeds), parseTruckSpeedLimits());
+    const ferries = [...parseFerries(text(FILES.ferries)), ...fixedLinks()];
     const candidates = collectNodeCandidates({
       unlocodeCsvs: expandInputs(loadManifest(), [FILES.unlocode]).map(text),
       airports: airports as unknown as Airport[],
@@ -66,8 +69,13 @@ export const roadNetworkStage: Stage = {
     ) as Topology;
     const lakes = largeLakes(JSON.parse(text(FILES.lakes)));
     const mask = WaterMask.fromTopologies(land, polygonsTopology(lakes), MASK_RES);
+    const straits = StraitTest.fromTopologies(
+      land,
+      polygonsTopology(lakes),
+      ferries.map((f) => [f.from.lat, f.from.lng, f.to.lat, f.to.lng] as const),
+    );
     sample();
-    const net = buildRoadNetwork(candidates, ferries, model, mask, DEFAULT_OPTIONS, ctx.log);
+    const net = buildRoadNetwork(candidates, ferries, model, mask, DEFAULT_OPTIONS, ctx.log, straits);
     const fit = fitPublishedPairs(
       net.nodes,
       net.links,
@@ -80,7 +88,12 @@ export const roadNetworkStage: Stage = {
     sample();
     const seconds = meter.seconds;
     const summary = summarize(net, parseContinents(text(FILES.countries)), {
-      options: { ...DEFAULT_OPTIONS, mask_res_deg: MASK_RES, large_lakes: lakes.length },
+      options: {
+        ...DEFAULT_OPTIONS,
+        mask_res_deg: MASK_RES,
+        strait_res_deg: STRAIT_RES,
+        large_lakes: lakes.length,
+      },
       published_pairs: { scale: fit.scale, regions: fit.regions, pairs: fit.uses },
       build_seconds: Math.round(seconds * 10) / 10,
       peak_rss_mb: meter.peakMb,

@@ -68,12 +68,15 @@ export interface RoadPlanRequest {
   alternatives?: boolean;
 }
 
+/** A ferry, tunnel or bridge on the route; a bridge's hours are driving, already in driving_hours. */
 export interface RoadCrossing {
   name: string;
-  kind: "ferry" | "tunnel";
+  kind: CrossingKind;
   hours: number;
   km: number;
 }
+
+type CrossingKind = "ferry" | "tunnel" | "bridge";
 
 export interface RoadLegPlan {
   label: string;
@@ -83,12 +86,12 @@ export interface RoadLegPlan {
   /** Truck driving only (car x 1.2, or Valhalla's truck time). */
   driving_hours: number;
   rest_hours: number;
-  /** Ferry and tunnel crossings at their listed hours. */
+  /** Ferry and tunnel crossings at their listed hours (bridges are driven: not here). */
   ferry_hours: number;
   /** driving + ferries + rests. */
   hours: number;
   crossings: RoadCrossing[];
-  /** One [lat, lng] line per crossing, in travel order. */
+  /** One [lat, lng] line per ferry or tunnel, in travel order. */
   ferry_paths: Array<PathPoint[]>;
   path?: PathPoint[];
   estimated: boolean;
@@ -124,7 +127,7 @@ interface Snapped {
 interface Crossing {
   edge: number;
   name: string;
-  kind: "ferry" | "tunnel";
+  kind: CrossingKind;
   hours: number;
   metres: number;
   a: [number, number];
@@ -195,7 +198,7 @@ export class RoadPlanner {
     const fixed = zones.length > 0 ? new Float32Array(sec("edge_fixed_s")) : new Float32Array(0);
     this.crossings = zones.map((z, i) => {
       const kind = crossingKindOf(z.id);
-      if (kind !== "ferry" && kind !== "tunnel")
+      if (kind !== "ferry" && kind !== "tunnel" && kind !== "bridge")
         throw new Error(`${graph.path}: zone ${z.id} is not a crossing; rebuild the artifacts`);
       let edge = -1;
       for (let e = 0; e < edgeLen.length && edge < 0; e++)
@@ -206,7 +209,8 @@ export class RoadPlanner {
         edge,
         name: z.name,
         kind,
-        hours: seconds / 3600,
+        // A bridge's edge speed is a car's: the truck drives it 1.2 x as long.
+        hours: (seconds / 3600) * (kind === "bridge" ? TRUCK_TIME_FACTOR : 1),
         metres: edgeLen[edge]!,
         a: pt(edgeFrom[edge]!),
         b: pt(edgeTo[edge]!),
@@ -336,7 +340,9 @@ export class RoadPlanner {
         return { ...u, at: Math.min(ia, ib), line: ia <= ib ? [u.c.a, u.c.b] : [u.c.b, u.c.a] };
       })
       .sort((x, y) => x.at - y.at);
-    const crossingSeconds = used.reduce((s, u) => s + u.c.hours * 3600 * u.share, 0);
+    // Bridges are driven: their time is car time like any road's, so only ferries and tunnels count here.
+    const timed = used.filter((u) => u.c.kind !== "bridge");
+    const crossingSeconds = timed.reduce((s, u) => s + u.c.hours * 3600 * u.share, 0);
     // Access from the query points to their snapped nodes: great circle x circuity at the truck speed.
     const accessM = (a.accessM + b.accessM) * this.circuity;
     const accessCarSeconds = (accessM / 1000 / (this.accessKmh * TRUCK_TIME_FACTOR)) * 3600;
@@ -357,7 +363,7 @@ export class RoadPlanner {
         hours: round(u.c.hours * u.share, 2),
         km: round((u.c.metres * u.share) / 1000, 1),
       })),
-      ferry_paths: used.map((u) => u.line),
+      ferry_paths: timed.map((u) => u.line),
       estimated: false,
       source: "model",
     };

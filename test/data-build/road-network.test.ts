@@ -14,6 +14,7 @@ import {
   ROAD_NETWORK_OUTPUT,
   ROAD_SUMMARY_OUTPUT,
 } from "../../data-build/road/encode.ts";
+import { fixedLinks } from "../../data-build/road/fixed-links.ts";
 import { parseFerries, parseRoadModel } from "../../data-build/road/inputs.ts";
 import {
   DEFAULT_SEGMENT_RULES,
@@ -371,7 +372,8 @@ describe("built road-network artifact", () => {
     for (const kind of ["city", "port", "airport", "rail", "border"]) {
       expect(net.nodes.some((n) => n.kind === kind)).toBe(true);
     }
-    expect(net.links.filter((l) => l.kind !== "road").length).toBe(167);
+    // ferries.csv's 167 rows and the fixed links of data-build/road/fixed-links.csv.
+    expect(net.links.filter((l) => l.kind !== "road").length).toBe(167 + fixedLinks().length);
     expect(summary.nodes).toBe(net.nodes.length);
     expect(summary.calibration.global_zigzag).toBeGreaterThan(1.0);
     expect(summary.calibration.global_zigzag).toBeLessThan(1.3);

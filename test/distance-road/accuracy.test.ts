@@ -3,8 +3,8 @@
  * absolute error <= 6 %, no pair worse than 15 %), through the real build and planner. No pair is
  * tuned (the build's published-pairs scale comes from another table sharing no town with these).
  * The median half of the goal holds and is asserted; the no-pair-worse-than-15 % half does not yet
- * (two pairs at 15.5-16 %, corridors a per-country factor cannot tell from their region's typical
- * road: `bun bench/road-accuracy.ts`, docs/road.md "Accuracy") and joins the assertions once it does.
+ * (Lagos-Ibadan and Tokyo-Nagoya: `bun bench/road-accuracy.ts`, docs/road.md "Accuracy") and joins
+ * the assertions once it does.
  */
 import { beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
