@@ -3,7 +3,7 @@
  * what the bench process holds (bench/tracking.ts: 100,000 records' fixtures and a platform, some
  * 3 GB) does not slow the clients that share the machine's cores with the server. Runs every row
  * of the plan once unmeasured (WARM_PASS_SECONDS each: a server that has run a while has its code
- * compiled, docs/tracking.md "Caches that stay small"), then drives each row for a warm-up and
+ * compiled, docs/benchmarks.md "bench/tracking.ts"), then drives each row for a warm-up and
  * `seconds`, in two passes (the second in the opposite order, so drift falls on all rows alike),
  * reads the server's CPU around each measured window, and prints one JSON line: each row's
  * requests, seconds and server CPU seconds.

@@ -163,7 +163,7 @@ const loadSeconds = (performance.now() - t0) / 1000;
  * file (7,919 is prime, so k -> k * 7,919 mod HALF is a permutation): the records at positions
  * k < FLEET are all different. Rounding scattered picks to even instead (an earlier version) read a
  * third of the "each record once" reads a second time 17,679 reads later, which the caches took
- * for a record worth keeping (docs/tracking.md, "First reads read once").
+ * for a record worth keeping (docs/benchmarks.md, "bench/tracking.ts").
  */
 const HALF = Math.floor(RECORDS / 2);
 const scattered = (k: number, parity: number) => 2 * ((k * 7_919) % HALF) + parity;
@@ -433,7 +433,7 @@ async function laneReads(running: FullPlatform): Promise<{ mean: number; max: nu
  * (docs/tracking.md "Read speed"). Each row runs SECONDS in two passes, the second in the opposite
  * order, so drift falls on all rows alike. The clients were this process until 2026-12-05: holding
  * the fixtures and the in-process rows' platform (about 3 GB), they took the second core's time
- * from a server that then ran at 0.8 of its own (docs/tracking.md "Caches that stay small").
+ * from a server that then ran at 0.8 of its own (docs/benchmarks.md, "bench/tracking.ts").
  */
 async function measureOverHttp(target: string): Promise<void> {
   const server = await startServer(["portolan", target, "ocean"], {
