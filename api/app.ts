@@ -11,6 +11,8 @@ import type { ProductId } from "./shared/products.ts";
 export interface FetchApp {
   fetch: (request: Request) => Response | Promise<Response>;
   handle: (request: Request) => Promise<Response>;
+  /** The server answering for it, when one does: its hooks read client addresses from it. */
+  server: { requestIP(request: Request): { address: string } | null } | null;
 }
 
 export function buildApps(platform: FullPlatform): Record<ProductId, FetchApp> {

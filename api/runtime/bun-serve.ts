@@ -10,16 +10,31 @@ const BUN_BODY_CAP = 2 ** 50;
 
 /**
  * Seconds a connection may pass without a byte before Bun closes it (Bun's default, named here):
- * a request waiting for a route worker answers 503 well before (engine/sea/lanes.ts, WAIT_MS).
+ * a client that opens a connection and sends nothing, or stops half-way through its request.
  */
 export const IDLE_TIMEOUT_S = 10;
 
+/**
+ * Seconds a request that has arrived may take to be answered before Bun closes its connection. A
+ * route or plan computed on a busy machine (a worker loading its graphs first) can pass the idle
+ * timeout with the client waiting and no byte sent: its answer must still reach the client. A
+ * request waiting for a worker answers 503 long before (engine/sea/lanes.ts, WAIT_MS).
+ */
+export const ANSWER_TIMEOUT_S = 120;
+
 export function serveBun(app: FetchApp, hostname: string, port: number) {
-  return Bun.serve({
+  const server = Bun.serve({
     hostname,
     port,
-    fetch: app.fetch,
+    fetch(request, server) {
+      server.timeout(request, ANSWER_TIMEOUT_S);
+      return app.fetch(request);
+    },
     maxRequestBodySize: BUN_BODY_CAP,
     idleTimeout: IDLE_TIMEOUT_S,
   });
+  // Elysia hands its hooks the server it listens on; served from here, it is told which, so
+  // per-IP limits read each client's address (server.requestIP) instead of none.
+  app.server = server;
+  return server;
 }
