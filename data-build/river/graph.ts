@@ -20,11 +20,13 @@ export const LAKE_KMH = 12.5;
 export const LOCK_HOURS = 0.75;
 export const LOCK_HOURS_NORTH_AMERICA = 1.25;
 
+/** `edgeRules[e]`: the seasonal rules (indexes into `rules`) on edge e (rule-segments.ts). */
 export function riverGraphSpec(
   net: RiverNet,
   attrs: EdgeAttrs[],
   stretches: Stretch[],
   rules: readonly RiverRule[],
+  edgeRules: ReadonlyArray<readonly number[]>,
 ): GraphSpec {
   const waterways: Array<{ name: string; class: string }> = [{ name: "", class: "" }];
   const stretchWaterway = stretches.map(
@@ -40,7 +42,6 @@ export function riverGraphSpec(
     }
     return i;
   };
-  const ruleIndex = new Map(rules.map((r, i) => [r.id, i]));
   const classes = stretches.map(stretchClass);
   const edges: GraphEdge[] = net.edges.map((e, i) => {
     const a = attrs[i]!;
@@ -59,11 +60,6 @@ export function riverGraphSpec(
     }
     const s = stretches[a.stretch]!;
     const lockHours = s.region === "North America" ? LOCK_HOURS_NORTH_AMERICA : LOCK_HOURS;
-    const ruleIds = s.ruleIds.map((id) => {
-      const r = ruleIndex.get(id);
-      if (r === undefined) throw new Error(`waterways.csv ${s.id}: unknown seasonal rule ${id}`);
-      return r;
-    });
     return {
       ...base,
       speedKmh: s.kind === "canal" ? CANAL_KMH : s.kind === "lake" ? LAKE_KMH : RIVER_KMH,
@@ -72,7 +68,7 @@ export function riverGraphSpec(
       locks: a.locks,
       fixedSeconds: a.locks * lockHours * 3600,
       waterway: stretchWaterway[a.stretch]!,
-      ...(ruleIds.length > 0 ? { rules: ruleIds } : {}),
+      ...(edgeRules[i]!.length > 0 ? { rules: [...edgeRules[i]!] } : {}),
     };
   });
   if (waterways.length > 0xffff)

@@ -32,15 +32,23 @@ const push = <K>(m: Map<K, number[]>, k: K, v: number) => {
 /** 4 decimals: about 10 m, far finer than the Natural Earth lines the edges follow. */
 const coord = (x: number) => Math.round(x * 1e4) / 1e4;
 
-/**
- * Rule id -> its stretch, for every dated rule (the ones a note can name) some edge carries: from
- * the encoded river graph and the rules it was built with (the river-graph stage).
- */
-export function ruleStretches(
-  graph: Uint8Array,
-  rules: readonly RiverRule[],
-  graphPath = "river.graph",
-): Record<string, RuleStretch> {
+/** The seasonal rules' edges of an encoded river graph, with what the stretches and checks read. */
+export interface RuleEdges {
+  /** Rule id -> the edges carrying it. */
+  edgesOf: Map<string, number[]>;
+  from: Uint32Array;
+  to: Uint32Array;
+  edgeLen: Float64Array;
+  /** [lat, lng] of node n. */
+  node(n: number): [number, number];
+  /** Edge e's points from node `start` (one of its ends) to the other, without the first. */
+  along(e: number, start: number): Array<[number, number]>;
+  /** The waterway name edge e carries ("" when unnamed). */
+  waterway(e: number): string;
+}
+
+/** Decodes the edges that carry seasonal rules from river.graph bytes. */
+export function decodeRuleEdges(graph: Uint8Array, graphPath = "river.graph"): RuleEdges {
   const art = decodeArtifact(graph, {
     kind: RIVER_GRAPH_KIND,
     formatVersion: GRAPH_FORMAT_VERSION,
@@ -61,6 +69,7 @@ export function ruleStretches(
   const geom = new Float64Array(sec("geom_coord"));
   const ruleStart = new Uint32Array(sec("rule_start"));
   const ruleId = new Uint8Array(sec("rule_id"));
+  const edgeWaterway = new Uint16Array(sec("edge_waterway"));
   const edges = edgeLen.length;
   const from = new Uint32Array(edges);
   const to = new Uint32Array(edges);
@@ -74,6 +83,7 @@ export function ruleStretches(
   // Edge rule indexes name the graph's own rule list; joined to river-rules.bin by id.
   const names = JSON.parse(new TextDecoder().decode(art.sections.get("names"))) as {
     rules?: Array<{ id: string }>;
+    waterways?: Array<{ name: string }>;
   };
   const edgesOf = new Map<string, number[]>();
   for (let e = 0; e < edges; e++) {
@@ -84,15 +94,35 @@ export function ruleStretches(
       push(edgesOf, id, e);
     }
   }
-  /** Edge e's points from node `start` (one of its ends) to the other, without the first. */
-  const along = (e: number, start: number): Array<[number, number]> => {
-    const pts: Array<[number, number]> = [];
-    for (let g = geomStart[e]!; g < geomStart[e + 1]!; g++) pts.push([geom[2 * g]!, geom[2 * g + 1]!]);
-    const end = start === from[e] ? to[e]! : from[e]!;
-    if (start !== from[e]) pts.reverse();
-    pts.push([nodes[2 * end]!, nodes[2 * end + 1]!]);
-    return pts;
+  const node = (n: number): [number, number] => [nodes[2 * n]!, nodes[2 * n + 1]!];
+  return {
+    edgesOf,
+    from,
+    to,
+    edgeLen,
+    node,
+    along: (e, start) => {
+      const pts: Array<[number, number]> = [];
+      for (let g = geomStart[e]!; g < geomStart[e + 1]!; g++) pts.push([geom[2 * g]!, geom[2 * g + 1]!]);
+      const end = start === from[e] ? to[e]! : from[e]!;
+      if (start !== from[e]) pts.reverse();
+      pts.push(node(end));
+      return pts;
+    },
+    waterway: (e) => names.waterways?.[edgeWaterway[e]!]?.name ?? "",
   };
+}
+
+/**
+ * Rule id -> its stretch, for every dated rule (the ones a note can name) some edge carries: from
+ * the encoded river graph and the rules it was built with (the river-graph stage).
+ */
+export function ruleStretches(
+  graph: Uint8Array,
+  rules: readonly RiverRule[],
+  graphPath = "river.graph",
+): Record<string, RuleStretch> {
+  const { edgesOf, from, to, edgeLen, node, along } = decodeRuleEdges(graph, graphPath);
   const out: Record<string, RuleStretch> = {};
   for (const rule of rules) {
     const own = edgesOf.get(rule.id) ?? [];
@@ -107,13 +137,13 @@ export function ruleStretches(
     const lines: Array<Array<[number, number]>> = [];
     /** A run from `start` along `e`, carried on through nodes where exactly two rule edges meet. */
     const walk = (start: number, e: number) => {
-      const line: Array<[number, number]> = [[nodes[2 * start]!, nodes[2 * start + 1]!]];
-      let [node, edge] = [start, e];
+      const line: Array<[number, number]> = [node(start)];
+      let [here, edge] = [start, e];
       for (;;) {
         used.add(edge);
-        line.push(...along(edge, node));
-        node = node === from[edge] ? to[edge]! : from[edge]!;
-        const next = at.get(node)!;
+        line.push(...along(edge, here));
+        here = here === from[edge] ? to[edge]! : from[edge]!;
+        const next = at.get(here)!;
         const onward = next.length === 2 ? next.find((x) => x !== edge && !used.has(x)) : undefined;
         if (onward === undefined) break;
         edge = onward;

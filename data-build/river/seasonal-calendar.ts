@@ -1,8 +1,9 @@
 /**
  * Our reading of the 55 source rules (../shared/data/inland/seasonal-rules.json: free-text windows):
- * seasonal-calendar.csv gives each the spec's kind, a yearly MM-DD window and a time factor
- * (docs/river.md, "Seasonal rules"). The table is imported as text so the build's code version
- * covers it: editing it reruns the river stage.
+ * seasonal-calendar.csv gives each its kind, a yearly MM-DD window, a time factor and the note's
+ * wording (docs/river.md, "Seasonal rules"): a closure's says closed, a slow-down's slower. Without
+ * a note the rule keeps the source's effect and note. The table is imported as text so the build's
+ * code version covers it: editing it reruns the river stage.
  */
 import { csvRecords } from "../locations/csv.ts";
 import calendarCsv from "./seasonal-calendar.csv" with { type: "text" };
@@ -23,6 +24,9 @@ interface SourceRule {
 }
 
 const MMDD = /^(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+
+const saysWhatItDoes = (note: string, kind: RuleKind) =>
+  kind === "closure" ? /\bclosed\b/.test(note) : /\bslower\b/.test(note) && !/\bclosed\b/.test(note);
 
 /** Joins the source rules with the calendar; throws when a rule lacks a reading or a row is malformed. */
 export function parseSeasonalRules(sourceJson: string, calendar = SEASONAL_CALENDAR_CSV): RiverRule[] {
@@ -48,13 +52,15 @@ export function parseSeasonalRules(sourceJson: string, calendar = SEASONAL_CALEN
     if (kind === "closure" ? factor !== null : kind !== null && !(factor !== null && factor >= 1)) {
       throw new Error(`rule ${s.id}: a slow-down needs a time_factor >= 1 and a closure none`);
     }
+    if (row.note && kind !== null && !saysWhatItDoes(row.note, kind))
+      throw new Error(`rule ${s.id}: a closure's note says closed, a slow-down's slower and not closed`);
     return {
       id: s.id,
       kind,
       type: s.type,
       waterway: s.waterway,
       segment: s.segment,
-      note: [s.effect, s.note].filter(Boolean).join("; "),
+      note: row.note || [s.effect, s.note].filter(Boolean).join("; "),
       typical_window: s.typical_window,
       sources: s.sources ?? [],
       window,

@@ -12,8 +12,12 @@ export const RIVER_RULES_KIND = "river-rules";
 export const RIVER_RULES_VERSION = 1;
 export const RIVER_RULES_OUTPUT = "river-rules.bin";
 
-/** The spec's seasonal_notes kinds. */
-export const RULE_KINDS = ["closure", "ice_risk", "low_water"] as const;
+/**
+ * The spec's seasonal_notes kinds, and high_water beyond them: the spec has no kind for floods
+ * (the Rhine at Cologne, the Lower Mississippi, the Three Gorges locks), and low_water would say the
+ * opposite. A high_water rule is a slow-down like ice_risk and low_water (time_factor, effect slower).
+ */
+export const RULE_KINDS = ["closure", "ice_risk", "low_water", "high_water"] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
 
 export interface RiverRule {
@@ -24,13 +28,14 @@ export interface RiverRule {
   type: string;
   waterway: string;
   segment: string;
-  /** The source's effect and note. */
+  /** What the rule does on its stretch: our wording (seasonal-calendar.csv), else the source's effect and note. */
   note: string;
   typical_window: string;
+  /** The first is the one notes cite (seasonal-corrections.csv may put another first). */
   sources: string[];
   /** Yearly window "MM-DD" to "MM-DD" inclusive (wraps over New Year when from > to); null = none. */
   window: { from: string; to: string } | null;
-  /** Time multiplier on the rule's stretches for ice_risk and low_water; null for closures. */
+  /** Time multiplier on the rule's stretches for the slow-downs; null for closures. */
   time_factor: number | null;
   /** Why the window and factor were read so (seasonal-calendar.csv `basis`). */
   basis: string;

@@ -50,9 +50,11 @@ import {
   WPI_SNAP_M,
 } from "../river/ports.ts";
 import { encodeRiverPorts, RIVER_PORTS_OUTPUT } from "../river/river-ports.ts";
+import { edgeRules, parseSegments } from "../river/rule-segments.ts";
 import { encodeRuleStretches, RIVER_STRETCHES_OUTPUT, ruleStretches } from "../river/rule-stretches.ts";
 import { CoastTest, readSeaGraph } from "../river/sea.ts";
 import { parseSeasonalRules, SEASONAL_RULES_SOURCE } from "../river/seasonal-calendar.ts";
+import { citeCorrected, parseCorrections, ruleStretchIndexes } from "../river/seasonal-corrections.ts";
 import { encodeRiverRules, RIVER_RULES_OUTPUT } from "../river/seasonal-rules.ts";
 import { applyStretches, LIMIT_SNAP_M, LINK_OVER_M } from "../river/stretches.ts";
 import { DEDUPE_M } from "../river/wdb.ts";
@@ -113,7 +115,9 @@ export const riverGraphStage: Stage = {
     }
     const sea = readSeaGraph(new Uint8Array(seaBytes), seaPath);
     const stretches = parseWaterways(text(FILES.waterways));
-    const rules = parseSeasonalRules(text(FILES.rules));
+    const parsed = parseSeasonalRules(text(FILES.rules));
+    const corrections = parseCorrections(parsed);
+    const rules = citeCorrected(parsed, corrections);
 
     const { net, stats: netStats } = buildRiverNetwork({
       naturalEarth: [FILES.neRivers, FILES.neRiversEurope, FILES.neRiversNorthAmerica].flatMap((k) =>
@@ -177,7 +181,15 @@ export const riverGraphStage: Stage = {
     portStats.gatewayPorts = seaportsAtMouths.length;
     sample();
 
-    const spec = riverGraphSpec(net, attrs, stretches, rules);
+    // Rules go on their segments' reaches of their stretches, once every edge is cut.
+    const onEdges = edgeRules(
+      net,
+      attrs,
+      rules,
+      ruleStretchIndexes(stretches, rules, corrections),
+      parseSegments(rules),
+    );
+    const spec = riverGraphSpec(net, attrs, stretches, rules, onEdges);
     const graphBytes = encodeGraph(spec, ctx.buildId);
     writeFileSync(join(ctx.outDir, RIVER_GRAPH_OUTPUT), graphBytes);
     writeFileSync(join(ctx.outDir, RIVER_RULES_OUTPUT), encodeRiverRules(rules, ctx.buildId));

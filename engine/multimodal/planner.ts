@@ -2,8 +2,9 @@
  * Door-to-door chains across the allowed modes (spec, GET /v1/distance/multimodal and its chain
  * construction rules): the Sea chain and Sea + River (sea-chain.ts, sea-river.ts, sharing one set
  * of one-to-many sea searches), the River, Rail and Air chains of the single-mode planners, and the
- * Road chain. Sea + River chains pass the drop rules (drop-rules.ts); the rest are ordered by
- * optimize, the best is the route. docs/multimodal.md.
+ * Road chain. Sea + River chains keep only barges a road would not serve better (barge-rule.ts)
+ * and pass the drop rules (drop-rules.ts); the rest are ordered by optimize, the best is the
+ * route. docs/multimodal.md.
  *
  * Modes: a chain uses only the allowed modes (mode-rule.ts): without ROAD its road sections (door
  * to the first terminal, last terminal to door, a railhead to its port) may only be local
@@ -20,6 +21,7 @@ import { type SeasonalNote, seasonalState } from "../river/seasonal.ts";
 import { type RoadPlan, type RoadRoutePlanner, renderRoadChain } from "../road/planner.ts";
 import { DEFAULT_MASK, type PassageId, type RoutingMode } from "../sea/policy.ts";
 import { MAX_SNAP_KM, type SeaRouter } from "../sea/router.ts";
+import type { BargeReason } from "./barge-rule.ts";
 import { type DropReason, dropReasons } from "./drop-rules.ts";
 import { greatCircleKm, InlandLegs } from "./inland.ts";
 import { outsideModes } from "./mode-rule.ts";
@@ -37,7 +39,7 @@ import { SeaDistances } from "./sea-distances.ts";
 import { portOptions } from "./sea-legs.ts";
 import {
   Barges,
-  type GatewayOption,
+  type GatewaySide,
   gatewayOptions,
   gatewaySeaPoint,
   SEA_RIVER_LABEL,
@@ -62,7 +64,7 @@ export interface Considered {
   outcome: "kept" | "dropped" | "no_route";
   label?: string;
   km?: number;
-  reasons?: DropReason[];
+  reasons?: Array<DropReason | BargeReason>;
   message?: string;
 }
 
@@ -254,30 +256,32 @@ export class MultimodalPlanner {
     const [sea, ports] = await Promise.all([this.distances(river), this.deps.ports()]);
     const origins = portOptions(ports, from, pol, legs);
     const destinations = portOptions(ports, to, pod, legs);
-    let toSide: GatewayOption[] = [];
-    let fromSide: GatewayOption[] = [];
+    let toSide: GatewaySide = { options: [], refused: [] };
+    let fromSide: GatewaySide = { options: [], refused: [] };
     const state = river ? seasonalState(river.rules, s.date, s.seasonal) : null;
     if (river && state) {
       // Sea then barge ends at a gateway near the destination (the pod, when fixed); the reverse
       // starts at one near the origin (the pol).
-      const common = { river, state, legs, settings: s, barges: this.barges };
+      const common = { river, state, legs, settings: s, barges: this.barges, seaPorts: ports };
       toSide = gatewayOptions({ ...common, door: to, fixed: pod });
       fromSide = gatewayOptions({ ...common, door: from, fixed: pol });
     }
     const chains = await seaChains({ from, to, origins, destinations, sea, legs, settings: s });
+    const failures: Considered[] = chains.length
+      ? []
+      : [
+          {
+            rule: "sea",
+            outcome: "no_route",
+            message: this.noSeaChain(from, to, origins.length, destinations.length),
+          },
+        ];
+    failures.push(...refusedBarges(from, fromSide.refused), ...refusedBarges(to, toSide.refused));
     const result: RuleResult = {
       found: chains.map((chain) => ({ rule: "sea" as const, chain, notes: [] })),
-      failures: chains.length
-        ? []
-        : [
-            {
-              rule: "sea",
-              outcome: "no_route",
-              message: this.noSeaChain(from, to, origins.length, destinations.length),
-            },
-          ],
+      failures,
     };
-    if (river && state && (toSide.length > 0 || fromSide.length > 0)) {
+    if (river && state && (toSide.options.length > 0 || fromSide.options.length > 0)) {
       const sr = await seaRiverChains({
         from,
         to,
@@ -289,8 +293,8 @@ export class MultimodalPlanner {
         settings: s,
         origins,
         destinations,
-        toSide,
-        fromSide,
+        toSide: toSide.options,
+        fromSide: fromSide.options,
       });
       result.found.push(...sr.map((c) => ({ rule: "sea_river" as const, chain: c.chain, notes: c.notes })));
     }
@@ -412,6 +416,20 @@ function withinModes(found: Found[], s: Settings, considered: Considered[]): Fou
       });
     return why === null;
   });
+}
+
+/** A side's barge candidates a road leg serves better (barge-rule.ts), noted as one drop. */
+function refusedBarges(door: Place, reasons: BargeReason[]): Considered[] {
+  if (reasons.length === 0) return [];
+  return [
+    {
+      rule: "sea_river",
+      outcome: "dropped",
+      label: SEA_RIVER_LABEL,
+      reasons,
+      message: `barges at ${placeName(door)}: a road leg serves the door better`,
+    },
+  ];
 }
 
 /**

@@ -3,16 +3,18 @@
  * port near the door (or barge to a gateway, then sea). Gateways come from river-ports.bin: those
  * within reach of the door joined to its river ports by water on the date (one barge search per
  * river port to every gateway in reach), best first; their sea points join the sea searches of the
- * Sea chain. The best candidates by the ranking estimate are routed in full; the drop rules
- * (drop-rules.ts) are applied by the planner, which knows the other chains.
+ * Sea chain. A barge a road leg serves better is no candidate (barge-rule.ts). The best candidates
+ * by the ranking estimate are routed in full; the drop rules (drop-rules.ts) are applied by the
+ * planner, which knows the other chains.
  */
 import { haversineM } from "../../common/geo.ts";
 import type { SeaGateway } from "../../data-build/river/gateways.ts";
 import type { Chain, SectionInput } from "../chain.ts";
 import { RIVER_HANDLING_HOURS, type RiverPlanner } from "../river/planner.ts";
 import type { SeasonalNote, SeasonalState } from "../river/seasonal.ts";
+import { BARGE_RULES, type BargeReason, doorAtSeaPort, roadServesBetter } from "./barge-rule.ts";
 import { chainOf, joinParts, type Part, sectionPart } from "./compose.ts";
-import { addFigures, type Figures, legFigures, score } from "./estimate.ts";
+import { addFigures, type Figures, INLAND_CIRCUITY, legFigures, score } from "./estimate.ts";
 import { greatCircleKm, type InlandLegs, type InlandMode, NO_ACCESS_LEG_KM } from "./inland.ts";
 import { Memo } from "./memo.ts";
 import type { Place, Settings } from "./options.ts";
@@ -87,10 +89,18 @@ export class Barges {
   }
 }
 
+/** A side's gateway options, and the barge rules that refused candidates there (rule order). */
+export interface GatewaySide {
+  options: GatewayOption[];
+  refused: BargeReason[];
+}
+
 /**
  * The gateways a door's river ports reach by water, best first by barge plus road. `fixed` (the
  * pol or pod the caller set) keeps only the gateway with that UN/LOCODE. One barge search per
  * river port to every gateway (kept in `barges` for the date's rules), read for those in reach.
+ * A barge a road leg serves better (barge-rule.ts) is no candidate, so another gateway of the same
+ * mouth can stand for it.
  */
 export function gatewayOptions(args: {
   river: RiverPlanner;
@@ -100,26 +110,37 @@ export function gatewayOptions(args: {
   settings: Settings;
   fixed: Place | null | undefined;
   barges: Barges;
-}): GatewayOption[] {
+  /** The main container ports (the door's nearest is where the Sea chain sails). */
+  seaPorts: readonly Place[];
+}): GatewaySide {
   const { river, door, fixed } = args;
+  const roadKm = (p: Place) => greatCircleKm(door, p) * INLAND_CIRCUITY;
+  const seaPortRoadKm = fixed ? null : Math.min(...args.seaPorts.map(roadKm));
+  if (doorAtSeaPort(seaPortRoadKm)) return { options: [], refused: [BARGE_RULES.seaPort] };
   const ports = river.candidates(door);
   const inReach = river.gateways
-    .map((g, i) => ({ g, i }))
+    .map((g, i) => ({ g, i, stop: gatewayStop(g) }))
     .filter(
       ({ g }) =>
         haversineM(door.lat, door.lng, g.lat, g.lng) / 1000 <= GATEWAY_REACH_KM &&
         (!fixed || (g.locode !== "" && g.locode === fixed.locode)),
     );
-  if (ports.length === 0 || inReach.length === 0) return [];
+  if (ports.length === 0 || inReach.length === 0) return { options: [], refused: [] };
+  const refused = new Set<BargeReason>();
   const best = new Map<number, GatewayOption & { score: number }>();
   for (const c of ports) {
     // Barge metres are the same either way; the ranking's hours from the port side are close enough.
     const barge = args.barges.row(river, c.terminal, args.state);
     const portMode: InlandMode = greatCircleKm(door, c.terminal) < NO_ACCESS_LEG_KM ? null : "ROAD";
     const road = args.legs.estimate(door, c.terminal, portMode);
-    for (const { g, i } of inReach) {
+    for (const { g, i, stop } of inReach) {
       const m = barge.metres[i]!;
       if (!Number.isFinite(m)) continue;
+      const why = roadServesBetter({ seaPortRoadKm, gatewayRoadKm: roadKm(stop), portRoadKm: road.km });
+      if (why) {
+        refused.add(why);
+        continue;
+      }
       const est = addFigures(legFigures("RIVER", m / 1000, barge.seconds[i]! / 3600), road);
       const s = score(est, args.settings.optimize);
       // One option per way out to sea: gateways sharing a river node are one mouth.
@@ -127,7 +148,7 @@ export function gatewayOptions(args: {
       if (seen && seen.score <= s) continue;
       best.set(g.joinNode, {
         gateway: g,
-        stop: gatewayStop(g),
+        stop,
         seaPoint: gatewaySeaPoint(g),
         beyondM: (g.seaKm + g.joinRiverKm) * 1000,
         port: c.terminal,
@@ -137,10 +158,11 @@ export function gatewayOptions(args: {
       });
     }
   }
-  return [...best.values()]
+  const options = [...best.values()]
     .sort((a, b) => a.score - b.score)
     .slice(0, GATEWAYS_PER_SIDE)
     .map(({ score: _, ...g }) => g);
+  return { options, refused: Object.values(BARGE_RULES).filter((r) => refused.has(r)) };
 }
 
 /** A routed Sea + River chain and the seasonal notes of its barge leg. */

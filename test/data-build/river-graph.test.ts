@@ -487,7 +487,13 @@ describe("curated stretches", () => {
       });
       const { attrs } = applyStretches(net, [s]);
       expect(attrs.map((a) => a.locks).filter((n) => n > 0)).toEqual([1, 1, 1, 1]);
-      const spec = riverGraphSpec(net, attrs, [s], rules);
+      const spec = riverGraphSpec(
+        net,
+        attrs,
+        [s],
+        rules,
+        net.edges.map(() => [0]),
+      );
       expect(spec.kind).toBe(RIVER_GRAPH_KIND);
       expect(spec.edges.reduce((sum, e) => sum + (e.fixedSeconds ?? 0), 0)).toBeCloseTo(4 * hours * 3600, 3);
       expect(spec.edges.every((e) => e.speedKmh === RIVER_KMH && e.edgeClass === CLASS.Vb)).toBe(true);
@@ -518,6 +524,7 @@ describe("curated stretches", () => {
       net.edges.map(() => ({ stretch: -1, currentKmh: 0, locks: 0 })),
       [],
       [],
+      net.edges.map(() => []),
     );
     const names = spec.edges.map((e) => spec.waterways![e.waterway!]!.name).sort();
     expect(names).toEqual(["", "Brook"]);

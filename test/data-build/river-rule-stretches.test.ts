@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { haversineM } from "../../common/geo.ts";
 import { defaultDirs } from "../../data-build/pipeline.ts";
 import { type RuleStretch, ruleStretches } from "../../data-build/river/rule-stretches.ts";
-import type { RiverRule, RuleKind } from "../../data-build/river/seasonal-rules.ts";
+import { type RiverRule, RULE_KINDS, type RuleKind } from "../../data-build/river/seasonal-rules.ts";
 import { loadRuleStretches } from "../../engine/river/rule-stretches.ts";
 import { encodeRiver, type LatLng, type Reach } from "../distance-river/map.ts";
 
@@ -108,7 +108,7 @@ describe.skipIf(!existsSync(join(outDir, "river-stretches.json")))("the built fi
     const all = Object.values(built);
     expect(all.length).toBeGreaterThan(20);
     for (const s of all) {
-      expect(["closure", "ice_risk", "low_water"]).toContain(s.kind);
+      expect(RULE_KINDS).toContain(s.kind);
       expect(s.km).toBeGreaterThan(0);
       expect(s.lines.length).toBeGreaterThan(0);
       for (const line of s.lines) expect(line.length).toBeGreaterThanOrEqual(2);

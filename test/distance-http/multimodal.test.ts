@@ -106,6 +106,23 @@ describe("real city pairs", () => {
     expect(barge.to.lng).toBeLessThan(5.5);
   }, 120_000);
 
+  test("Rotterdam -> Wuhan by sea and river: the ship sails from Rotterdam and a barge carries the cargo up the Yangtze", async () => {
+    const d = await multimodal(`from=Rotterdam&to=Wuhan&modes=SEA,RIVER&${SUMMER}`);
+    expect(d.route.label).toBe("Sea + River");
+    for (const c of all(d)) {
+      // Rotterdam is a main port: no barge to Hook of Holland or Amsterdam first, a local transfer.
+      expect(sea(c).from.locode).toBe("NLRTM");
+      expect(modesBefore(c, "SEA")).toEqual(["ROAD"]);
+      expect(c.sections[0]!.distance.km).toBeLessThanOrEqual(30);
+      // The barge comes from a Yangtze gateway downstream (Nanjing, Shanghai: 700-1,100 km), not the
+      // 2 km from the seaport at Wuhan to a river port in the same city.
+      const barge = c.sections.find((s) => s.transport_mode === "RIVER")!;
+      expect(barge.distance.km).toBeGreaterThan(500);
+      expect(barge.from.lng).toBeGreaterThan(118);
+      expect(c.sections.at(-1)!.distance.km).toBeLessThanOrEqual(30);
+    }
+  }, 120_000);
+
   test("Chicago -> Rotterdam: 1,100 km from the nearest main port, so rail or barge to the coast, then the Atlantic", async () => {
     const d = await multimodal(`from=Chicago&to=Rotterdam&${SUMMER}`);
     expect(d.route.transport_modes).toContain("SEA");

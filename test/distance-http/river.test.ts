@@ -119,6 +119,18 @@ test("low water on the Rhine in September: slower, listed on the section and in 
   expect(barge(off.route).duration.hours).toBeLessThan(s.duration.hours);
 });
 
+test("Vienna -> Budapest in January: the Danube's ice risk in Austria, Slovakia and Hungary, slower and said so", async () => {
+  const d = await route("from=Vienna&to=Budapest&mode=INLAND&date=2027-01-20");
+  // EU07 is the Croatian-Serbian Danube, downstream of Budapest; EU03 the Rhine.
+  expect(d.seasonal_notes.map((n) => n.id)).toEqual(["EU06"]);
+  const [ice] = d.seasonal_notes;
+  expect(ice).toMatchObject({ kind: "ice_risk", effect: "slower", time_factor: 1.5 });
+  expect(ice!.note).toMatch(/\bslower\b/);
+  expect(ice!.note).not.toMatch(/\bclosed\b/);
+  // It covers the whole barge leg, Vienna's port to Budapest's.
+  expect(ice!.km).toBeCloseTo(barge(d.route).distance.km, 0);
+});
+
 test("the Volga in winter: closed, so the chain falls back to the road with a no_route note", async () => {
   const winter = await route("from=Volgograd&to=Astrakhan&mode=RIVER&date=2026-01-20");
   expect(winter.route.label).toBe("Road");

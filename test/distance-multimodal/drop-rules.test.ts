@@ -1,9 +1,15 @@
 /**
  * The Sea + River drop rules (spec, chain rule 2) as a table: each rule just past and just short of
  * its threshold, with every other rule kept clear, plus the cases where a rule cannot fire (no River
- * chain, no direct chain).
+ * chain, no direct chain); and our barge rule beside them.
  */
 import { describe, expect, test } from "bun:test";
+import {
+  type BargeReason,
+  type BargeSide,
+  doorAtSeaPort,
+  roadServesBetter,
+} from "../../engine/multimodal/barge-rule.ts";
 import {
   type DropContext,
   type DropReason,
@@ -79,4 +85,52 @@ test("every rule that fires is listed, in the spec's order", () => {
     "over_1.6x_shortest_without_air",
     "over_half_road_and_rail_access",
   ]);
+});
+
+describe("the barge rule: a barge must save more road than a local transfer (barge-rule.ts)", () => {
+  /** A door 100 km by road from the sea, 10 km from its river port: the barge saves 90 km. */
+  const SIDE: BargeSide = { seaPortRoadKm: 100, gatewayRoadKm: 120, portRoadKm: 10 };
+  test.each([
+    ["saves 90 km of road to the nearest main port", {}, null],
+    [
+      "door 30 km from a main port: the ship calls there",
+      { seaPortRoadKm: 30 },
+      "road_to_sea_port_serves_better",
+    ],
+    ["door 31 km from a main port, at its river port", { seaPortRoadKm: 31, portRoadKm: 0 }, null],
+    [
+      "door 40 km from the gateway, 10 km from the river port",
+      { gatewayRoadKm: 40 },
+      "road_to_gateway_serves_better",
+    ],
+    ["door 41 km from the gateway, 10 km from the river port", { gatewayRoadKm: 41 }, null],
+    [
+      "the truck to the river port is most of the way: saves 29 km",
+      { portRoadKm: 71 },
+      "road_to_sea_port_serves_better",
+    ],
+    [
+      "the caller fixed the gateway: the main port is no alternative",
+      { seaPortRoadKm: null, gatewayRoadKm: 41 },
+      null,
+    ],
+    [
+      "fixed gateway 5 km from the door",
+      { seaPortRoadKm: null, gatewayRoadKm: 5, portRoadKm: 2 },
+      "road_to_gateway_serves_better",
+    ],
+  ] as Array<[string, Partial<BargeSide>, BargeReason | null]>)("%s", (_, side, reason) => {
+    expect(roadServesBetter({ ...SIDE, ...side })).toBe(reason);
+  });
+
+  test("a door at a main port has no barge on its side: none could save more than a local transfer", () => {
+    expect(doorAtSeaPort(30)).toBe(true);
+    expect(doorAtSeaPort(31)).toBe(false);
+    expect(doorAtSeaPort(null)).toBe(false);
+    // The shortcut agrees with the rule for the best barge there could be (the door at its river port).
+    for (const km of [0, 29.9, 30, 30.1, 500])
+      expect(doorAtSeaPort(km)).toBe(
+        roadServesBetter({ seaPortRoadKm: km, gatewayRoadKm: Infinity, portRoadKm: 0 }) !== null,
+      );
+  });
 });

@@ -192,6 +192,49 @@ describe("Sea + River drop rules on the map", () => {
   });
 });
 
+describe("a barge a road serves better is not offered (barge-rule.ts)", () => {
+  const barges = (p: MultimodalPlan) =>
+    all(p).flatMap((c) => c.sections.filter((s) => s.transport_mode === "RIVER"));
+
+  test("R is 5 km from main port W3: the ship sails from W3, no barge from RPW along the Coast Canal to the mouth", async () => {
+    const p = await plan(door("R"), door("D2"));
+    // The Coast Canal would take the cargo 100 km away from the port its ship calls at.
+    expect(barges(p)).toEqual([]);
+    const sea = all(p).find((c) => c.label === "Sea")!;
+    expect(names(sea)[0]).toBe("ROAD:R>Port W3");
+    expect(sea.sections[0]!.distance.km).toBeCloseTo(roadKm("R", "W3"), 1);
+    expect(seaRiver(p)).toEqual([
+      expect.objectContaining({ outcome: "dropped", reasons: ["road_to_sea_port_serves_better"] }),
+    ]);
+  });
+
+  test("G is 5 km from the West River mouth: no 2 km barge from RPG to it", async () => {
+    const p = await plan(door("G"), door("D2"));
+    expect(barges(p)).toEqual([]);
+    expect(seaRiver(p)).toEqual([
+      expect.objectContaining({ outcome: "dropped", reasons: ["road_to_gateway_serves_better"] }),
+    ]);
+    // Without the barge the ship sails from W3, 115 km away by road.
+    expect(names(p.route)[0]).toBe("ROAD:G>Port W3");
+  });
+
+  test("with the mouth fixed as pol, R's barge from RPW to it is offered: the caller chose not to sail from W3", async () => {
+    const mouth: Place = {
+      kind: "port",
+      name: "West River mouth",
+      locode: "XAGWX",
+      lat: AT.GW[0],
+      lng: AT.GW[1],
+    };
+    const p = await plan(door("R"), door("D2"), { pol: mouth, modes: ["SEA", "RIVER", "ROAD"] });
+    expect(names(p.route).slice(0, 3)).toEqual([
+      "ROAD:R>River port RPW",
+      "RIVER:River port RPW>West River mouth",
+      "SEA:West River mouth>Port E2",
+    ]);
+  });
+});
+
 describe("pol and pod", () => {
   test("pol fixes the port of loading: every chain sails from W2, and only chains with a sea leg remain", async () => {
     const p = await plan(door("O"), door("D"), { pol: mainPort("W2") });

@@ -2,19 +2,22 @@
  * fast-check properties of door-to-door plans over the tiny world (world.ts), through the real
  * router.wasm: random doors, modes, optimize, handling, sea options and dates. Whatever the
  * answer, the route is the best chain under optimize, every chain's summary is the sum of its
- * sections plus its handling and its cost_index recomputes from the sections; a failure is only
- * ever one of the spec's error codes.
+ * sections plus its handling and its cost_index recomputes from the sections, every Sea + River
+ * barge saves more road than a local transfer; a failure is only ever one of the spec's error codes.
  */
 import { beforeAll, expect, test } from "bun:test";
 import fc from "fast-check";
-import type { TransportMode } from "../../engine/chain.ts";
+import { haversineM } from "../../common/geo.ts";
+import type { Chain, TransportMode } from "../../engine/chain.ts";
 import { EngineError } from "../../engine/errors.ts";
+import { INLAND_CIRCUITY } from "../../engine/multimodal/estimate.ts";
+import { NO_ACCESS_LEG_KM } from "../../engine/multimodal/inland.ts";
 import { LOCAL_TRANSFER_KM } from "../../engine/multimodal/mode-rule.ts";
 import { MODES, OPTIMIZE, type Place } from "../../engine/multimodal/options.ts";
 import { compareChains } from "../../engine/multimodal/order.ts";
 import { PASSAGE_IDS } from "../../engine/sea/policy.ts";
 import { checkChain } from "../support/chain.ts";
-import { tinyWorld, type World } from "./world.ts";
+import { MAIN_PORTS, tinyWorld, type World } from "./world.ts";
 
 const SPEC_CODES = ["invalid_request", "location_not_found", "no_route", "geocoder_unavailable"];
 
@@ -41,6 +44,23 @@ const requestArb = fc.record({
   avoid: fc.subarray(["suez", "panama"]),
 });
 
+/** Road km as the ranking estimates them: the great circle x the road model's circuity. */
+const roadKmEst = (a: Place, b: Place) => (haversineM(a.lat, a.lng, b.lat, b.lng) / 1000) * INLAND_CIRCUITY;
+
+/**
+ * The barge rule (docs/multimodal.md, "Drop rules"): a Sea + River chain's barge saves more road
+ * than a local transfer against a truck from its door to the gateway or the nearest main port.
+ */
+function bargeSavesRoad(c: Chain<Place>, from: Place, to: Place) {
+  const river = c.sections.findIndex((s) => s.transport_mode === "RIVER");
+  const beforeSea = river < c.sections.findIndex((s) => s.transport_mode === "SEA");
+  const { from: a, to: b } = c.sections[river]!;
+  const [door, port, gateway] = beforeSea ? [from, a, b] : [to, b, a];
+  const seaPortKm = Math.min(...MAIN_PORTS.map((p) => roadKmEst(door, p)));
+  const portKm = roadKmEst(door, port) / INLAND_CIRCUITY < NO_ACCESS_LEG_KM ? 0 : roadKmEst(door, port);
+  expect(Math.min(seaPortKm, roadKmEst(door, gateway)) - portKm).toBeGreaterThan(LOCAL_TRANSFER_KM);
+}
+
 test("a plan's route is the best under optimize and every chain adds up; failures are no_route", async () => {
   await fc.assert(
     fc.asyncProperty(requestArb, async (req) => {
@@ -63,6 +83,7 @@ test("a plan's route is the best under optimize and every chain adds up; failure
             if (!access) expect(s.distance.meters).toBeLessThanOrEqual(LOCAL_TRANSFER_KM * 1000);
           }
         }
+        for (const c of chains.filter((x) => x.label === "Sea + River")) bargeSavesRoad(c, req.from, req.to);
         if (!req.alternatives) expect(p.alternatives).toEqual([]);
         if (!req.handling) expect(chains.every((c) => c.summary.handling_hours === 0)).toBe(true);
       } catch (err) {

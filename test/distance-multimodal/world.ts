@@ -3,13 +3,15 @@
  * one real router.wasm instance: a sea graph (encodeGraph, the build's passage list), six main
  * container ports, a road table (test/support/tiny-road.ts), a rail line with UN/LOCODE railheads
  * (the rail build's own functions), two large cargo airports (encodeCargoAirports), and a river
- * with a sea gateway, two river ports and a seasonal closure (encodeRiver, the river artifacts).
+ * with a sea gateway, four river ports and a seasonal closure (encodeRiver, the river artifacts).
  *
  *   lat 2.4         F (rail to W1: 372 km)          Z (far inland north of W3)
  *                   |RF
  *   lat 0.4   O  RO-+ RPO=====bend==========Long Canal (CLO1 in January)=========RPD   D   D2
  *             |     |          ||                                                      |
- *   lat -0.95 W2 W1 RW   W3    GW (river mouth)        (Q at lat 0.4 lng 2.6)      E3 E1  E2
+ *   lat -0.95 W2 W1 RW   W3====GW (river mouth)        (Q at lat 0.4 lng 2.6)      E3 E1  E2
+ *            Coast Canal from RPW (beside W3) to GW; RPG 2 km up the West River from GW;
+ *            doors R (5 km from W3) and G (5 km from GW)
  *   lat -1    ~~~~~~~~~~~~~~~~~~~~~ sea lane, lng 0 .. 10 (Suez gate at lng 5-6, detour south) ~~~~~
  *                               RW ===================== rail along the coast ============= RE - RD
  *
@@ -70,6 +72,10 @@ export const AT = {
   BEND: [0.4, 3.0],
   RPO: [0.4, 1.6],
   RPD: [0.4, 8.4],
+  RPG: [-0.93, 3.0],
+  RPW: [-0.95, 2.02],
+  R: [-0.92, 2.03],
+  G: [-0.92, 3.03],
 } as const satisfies Record<string, LatLng>;
 export type Name = keyof typeof AT;
 
@@ -132,6 +138,10 @@ const ROADS: Array<[Name, Name]> = [
   ["RE", "E1"],
   ["Q", "W3"],
   ["Z", "W3"],
+  ["R", "W3"],
+  ["R", "RPW"],
+  ["G", "W3"],
+  ["G", "RPG"],
 ];
 export const roadKm = (a: Name, b: Name) => (gcM(AT[a], AT[b]) * ROAD_FACTOR) / 1000;
 
@@ -155,18 +165,22 @@ const AIRPORTS_CSV = [
 ].join("\n");
 
 // ---- river -----------------------------------------------------------------------------------
-/** River nodes: 0 the mouth (gateway), 1 the bend, 2 RPO, 3 RPD. */
-const RIVER_NODES: LatLng[] = [AT.GW, AT.BEND, AT.RPO, AT.RPD];
+/** River nodes: 0 the mouth (gateway), 1 the bend, 2 RPO, 3 RPD, 4 RPG, 5 RPW. */
+const RIVER_NODES: LatLng[] = [AT.GW, AT.BEND, AT.RPO, AT.RPD, AT.RPG, AT.RPW];
 const WATERWAYS = [
   { name: "", class: "" },
   { name: "West River", class: "Vb" },
   { name: "Long Canal", class: "Va" },
+  { name: "Coast Canal", class: "Va" },
 ];
 const REACHES: Reach[] = [
-  // The West River flows from the bend to the sea and from RPO to the bend.
-  { from: 1, to: 0, speedKmh: 12.5, current: 2, cls: 6, waterway: 1 },
+  // The West River flows from RPO to the bend and on past RPG, 2 km from its mouth, to the sea.
+  { from: 1, to: 4, speedKmh: 12.5, current: 2, cls: 6, waterway: 1 },
+  { from: 4, to: 0, speedKmh: 12.5, current: 2, cls: 6, waterway: 1 },
   { from: 2, to: 1, speedKmh: 12.5, current: 2, cls: 6, waterway: 1 },
   { from: 1, to: 3, speedKmh: 10, current: 0, cls: 5, waterway: 2, rules: [0] },
+  // The Coast Canal joins RPW, beside main port W3, to the West River mouth.
+  { from: 5, to: 0, speedKmh: 10, current: 0, cls: 5, waterway: 3 },
 ];
 const RULES_JSON = JSON.stringify([
   {
@@ -180,7 +194,7 @@ const RULES_JSON = JSON.stringify([
   },
 ]);
 const CALENDAR = "id,kind,from,to,time_factor,basis\nCLO1,closure,01-01,01-31,,test\n";
-const riverPort = (name: "RPO" | "RPD", node: number) => ({
+const riverPort = (name: "RPO" | "RPD" | "RPG" | "RPW", node: number) => ({
   locode: `XA${name}`,
   name: `River port ${name}`,
   country: "XA",
@@ -272,7 +286,12 @@ export async function tinyWorld(): Promise<World> {
   const rules = parseSeasonalRules(RULES_JSON, CALENDAR);
   const river = RiverPlanner.fromBytes(wasm, {
     graph: encodeRiver(RIVER_NODES, REACHES, WATERWAYS, rules),
-    ports: encodeRiverPorts([riverPort("RPO", 2), riverPort("RPD", 3)], [GATEWAY], {}, "tiny-river"),
+    ports: encodeRiverPorts(
+      [riverPort("RPO", 2), riverPort("RPD", 3), riverPort("RPG", 4), riverPort("RPW", 5)],
+      [GATEWAY],
+      {},
+      "tiny-river",
+    ),
     rules: encodeRiverRules(rules, "tiny-river"),
   });
   const planner = new MultimodalPlanner({

@@ -49,6 +49,16 @@ describe("calendar errors", () => {
     ["a factor below 1", `${head}X1,ice_risk,01-01,02-01,0.5,b\n`, /time_factor/],
     ["a closure with a factor", `${head}X1,closure,01-01,02-01,2,b\n`, /time_factor/],
     ["an unknown kind", `${head}X1,flood,01-01,02-01,1.2,b\n`, /unknown kind/],
+    [
+      "a slow-down whose note says closed",
+      "id,kind,from,to,time_factor,note,basis\nX1,ice_risk,01-01,02-01,1.5,slower: closed in cold winters,b\n",
+      /note says/,
+    ],
+    [
+      "a closure whose note does not say closed",
+      "id,kind,from,to,time_factor,note,basis\nX1,closure,01-01,02-01,,shut for the winter,b\n",
+      /note says/,
+    ],
   ])("%s is refused", (_name, csv, why) => {
     expect(() => parseSeasonalRules(src, csv)).toThrow(why);
   });

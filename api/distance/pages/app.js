@@ -156,7 +156,7 @@ function seasonalNotes(data, chain) {
   return [...byId.values()];
 }
 
-/** One line per noted rule with a known stretch: `seasonal closure|ice_risk|low_water`. */
+/** One line per noted rule with a known stretch: `seasonal closure|ice_risk|low_water|high_water`. */
 function seasonalLines(notes, known) {
   return notes
     .filter((n) => known[n.id])
