@@ -32,7 +32,7 @@ export interface OpenPg {
    * (pg-transaction.ts). Rejects with the connection's error as soon as it closes.
    */
   transaction<T>(work: (tx: Db, gate: StatementGate) => Promise<T>): Promise<T>;
-  /** Moves when another process (or this one) committed an account change. */
+  /** Moves when a process (this one too) committed an account change, and on every new LISTEN. */
   dataVersion(): number;
   close(): Promise<void>;
 }
@@ -94,9 +94,12 @@ export async function openPostgres(target: string, opts: { poolSize?: number } =
     await lock`select pg_advisory_unlock(${MIGRATION_LOCK})`;
     lock.release();
     let version = 0;
-    const listener = await client.listen(ACCOUNTS_CHANNEL, () => {
+    const moved = () => {
       version++;
-    });
+    };
+    // A NOTIFY sent while the LISTEN connection is away (a restart) is lost: every LISTEN the
+    // driver makes again on a new connection moves the version too.
+    const listener = await client.listen(ACCOUNTS_CHANNEL, moved, moved);
     return {
       db: db as unknown as Db,
       transaction: (work) => pgTransaction(db as unknown as Transactional, work),
