@@ -44,8 +44,8 @@ const CONNECT_TIMEOUT_S = 10;
 
 /**
  * Seconds before the next connection attempt after `retries` failed ones, the whole pool counting:
- * the driver's own curve (a third of a second by the fifth), capped at RECONNECT_MAX_S instead of
- * its 20 s, so a process is back within about a second of the server, however long it was away.
+ * the driver's own curve (3^retries / 100, taken at 50 to 100 %), capped at RECONNECT_MAX_S instead
+ * of its 20 s, so a process is back within about a second of the server, however long it was away.
  */
 function reconnectDelay(retries: number): number {
   return (0.5 + Math.random() / 2) * Math.min(3 ** retries / 100, RECONNECT_MAX_S);
