@@ -2,18 +2,19 @@
 # A throwaway PostgreSQL for the test suite and benches: initdb in a temporary folder, a free
 # loopback port, no durability (fsync off). `start` prints the postgres:// URL of a superuser;
 # `stop DIR` stops and removes it; `down DIR` stops it keeping its data and `up DIR` starts it
-# again on the same port (a database that goes away and comes back). Debian's postgresql package
-# provides the binaries.
+# again on the same port (a database that goes away and comes back), or `up DIR PORT` on another
+# (clients of its own port still find it down while others work on it). Debian's postgresql
+# package provides the binaries.
 set -euo pipefail
 bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 [ -x "$bindir/initdb" ] || { echo "postgres-temp: no PostgreSQL server (apt-get install postgresql)" >&2; exit 1; }
 # initdb and postgres refuse to run as root: run them as the package's postgres user.
 as_owner() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 
-# Starts the server of folder $1 on the port its start chose.
+# Starts the server of folder $1 on port $2, or on the port its start chose.
 serve() {
   as_owner "$bindir/pg_ctl" -D "$1/data" -l "$1/server.log" -w -o \
-    "-p $(cat "$1/port") -k $1 -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400" \
+    "-p ${2:-$(cat "$1/port")} -k $1 -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400" \
     start >/dev/null || { cat "$1/server.log" >&2; return 1; }
 }
 
@@ -33,8 +34,8 @@ down)
   as_owner "$bindir/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
   ;;
 up)
-  dir=${2:?usage: postgres-temp.sh up DIR}
-  serve "$dir"
+  dir=${2:?usage: postgres-temp.sh up DIR [PORT]}
+  serve "$dir" "${3:-}"
   ;;
 stop)
   dir=${2:?usage: postgres-temp.sh stop DIR}
@@ -42,7 +43,7 @@ stop)
   rm -rf "$dir"
   ;;
 *)
-  echo "usage: postgres-temp.sh start | stop DIR | down DIR | up DIR" >&2
+  echo "usage: postgres-temp.sh start | stop DIR | down DIR | up DIR [PORT]" >&2
   exit 2
   ;;
 esac

@@ -98,10 +98,8 @@ function* batches(db: Db, table: SQLiteTable, size: number): Generator<Record<st
   }
 }
 
-interface PgTransactional {
-  transaction<R>(work: (tx: Db & { execute(q: SQL): Promise<unknown[]> }) => Promise<R>): Promise<R>;
-  execute(q: SQL): Promise<unknown[]>;
-}
+/** The postgres-js database or transaction: drizzle's `execute` on top of the shared Db typing. */
+type PgDb = Db & { execute(q: SQL): Promise<unknown[]> };
 
 /**
  * Copies the SQLite database at `from` into the PostgreSQL database `to` (a postgres:// URL,
@@ -137,8 +135,8 @@ export async function copySqliteToPostgres(
     try {
       source.db.run(sql`BEGIN`);
       try {
-        const pg = target.db as unknown as PgTransactional;
-        const copied = await pg.transaction(async (tx) => {
+        const copied = await target.transaction(async (db) => {
+          const tx = db as PgDb;
           await tx.execute(sql.raw(`lock table ${order.map(qualified).join(", ")} in exclusive mode`));
           const held: string[] = [];
           for (const t of order) {
@@ -181,7 +179,7 @@ export async function copySqliteToPostgres(
         });
         // Fresh tables have no planner statistics until autovacuum gets to them: without these a
         // lookup's events were read by a sequential scan (about 9 ms each on 100,000 records).
-        await pg.execute(sql.raw(`analyze ${order.map(qualified).join(", ")}`));
+        await (target.db as PgDb).execute(sql.raw(`analyze ${order.map(qualified).join(", ")}`));
         return copied;
       } finally {
         source.db.run(sql`ROLLBACK`);

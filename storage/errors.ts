@@ -62,6 +62,16 @@ export class StorageUnavailableError extends Error {
   constructor(options: { cause: unknown }) {
     super("the database is unavailable", options);
   }
+
+  /**
+   * The driver's or the socket's own words (the innermost cause), for logs: drizzle's wrapping
+   * error repeats the statement with its parameters (key hashes, sealed secrets, customer data).
+   */
+  get reason(): string {
+    let e: unknown = this;
+    for (const cause of causeChain(this)) e = cause;
+    return e instanceof Error ? e.message : String(e);
+  }
 }
 
 /**

@@ -39,3 +39,9 @@ export interface Runner {
    */
   atomic<T>(work: (db: Db) => Promise<T>): Promise<T>;
 }
+
+/**
+ * Runs one statement of a transaction: on PostgreSQL it refuses statements once the transaction's
+ * connection has closed (storage/pg-transaction.ts); SQLite's runs it as it is.
+ */
+export type StatementGate = <R>(statement: () => Promise<R> | R) => Promise<R> | R;

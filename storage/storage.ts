@@ -20,7 +20,7 @@ import { pgSchema } from "./pg-schema.ts";
 import type { OpenPg } from "./postgres.ts";
 import { type Quotas, SqlQuotas } from "./quotas.ts";
 import { type RateSheets, SqlRateSheets } from "./rates.ts";
-import type { Runner, Tables } from "./runner.ts";
+import type { Runner, StatementGate, Tables } from "./runner.ts";
 import { type Sailings, SqlSailings } from "./sailings.ts";
 import { type ScheduleNotices, SqlScheduleNotices } from "./schedule-notices.ts";
 import * as schema from "./schema.ts";
@@ -102,6 +102,9 @@ async function guarded<T>(query: () => Promise<T> | T): Promise<T> {
   }
 }
 
+/** SQLite's transactions take every statement: the connection is the process's own. */
+const open: StatementGate = (statement) => statement();
+
 const INSIDE_MESSAGE =
   "storage: inside a transaction, use the repositories it hands over (tx), not the outer ones";
 
@@ -127,20 +130,20 @@ abstract class BaseStorage implements Storage {
 
   /** Runs statements outside any transaction. */
   protected abstract run<T>(query: (db: Db) => Promise<T> | T): Promise<T>;
-  /** Runs `work` in a transaction of its own. */
-  protected abstract atomic<T>(work: (db: Db) => Promise<T>): Promise<T>;
+  /** Runs `work` in a transaction of its own, each of its statements through `gate`. */
+  protected abstract atomic<T>(work: (db: Db, gate: StatementGate) => Promise<T>): Promise<T>;
   abstract dataVersion(): number;
   abstract changeToken(): string | null;
   abstract close(): Promise<void>;
 
-  /** A runner for code already inside the transaction `tx`. */
-  protected bound(tx: Db): Repositories {
+  /** A runner for code already inside the transaction `tx`, its statements through `gate`. */
+  protected bound(tx: Db, gate: StatementGate): Repositories {
     return repositories({
       t: this.t,
       dialect: this.dialect,
       root: this.db,
-      run: (query) => guarded(() => query(tx)),
-      atomic: (work) => guarded(() => work(tx)),
+      run: (query) => guarded(() => gate(() => query(tx))),
+      atomic: (work) => guarded(() => gate(() => work(tx))),
     });
   }
 
@@ -150,7 +153,7 @@ abstract class BaseStorage implements Storage {
   }
 
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
-    return this.atomic((tx) => this.inside.run(true, () => fn(this.bound(tx))));
+    return this.atomic((tx, gate) => this.inside.run(true, () => fn(this.bound(tx, gate))));
   }
 
   get trackings() {
@@ -289,13 +292,13 @@ class SqliteStorage extends BaseStorage {
     );
   }
 
-  protected atomic<T>(work: (db: Db) => Promise<T>): Promise<T> {
+  protected atomic<T>(work: (db: Db, gate: StatementGate) => Promise<T>): Promise<T> {
     return this.exclusive(async () => {
       // IMMEDIATE: a deferred read-then-write fails at once (SQLITE_BUSY_SNAPSHOT) when another
       // process commits in between; taking the write lock first waits for it (busy_timeout).
       this.opened.begin();
       try {
-        const result = await work(this.db);
+        const result = await work(this.db, open);
         this.opened.commit();
         return result;
       } catch (err) {
@@ -337,10 +340,9 @@ class PostgresStorage extends BaseStorage {
     return guarded(() => query(this.db));
   }
 
-  protected atomic<T>(work: (db: Db) => Promise<T>): Promise<T> {
+  protected atomic<T>(work: (db: Db, gate: StatementGate) => Promise<T>): Promise<T> {
     this.refuseInside();
-    const pg = this.db as unknown as { transaction<R>(fn: (tx: Db) => Promise<R>): Promise<R> };
-    return guarded(() => pg.transaction((tx) => work(tx)));
+    return guarded(() => this.opened.transaction(work));
   }
 
   dataVersion(): number {

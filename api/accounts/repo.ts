@@ -31,6 +31,12 @@ export interface Principal {
 
 /** Milliseconds between reads of storage.dataVersion (see revalidate). */
 const RECHECK_MS = 5;
+/**
+ * The longest a cached key, plan or entitlement decision is used without reading it again: the
+ * bound for a change no signal reached this process with (made while its LISTEN connection was
+ * away, or written to the tables by hand). docs/storage.md.
+ */
+export const CACHE_MAX_AGE_MS = 5_000;
 
 /**
  * Every method is async: the statements run through the storage repositories (storage/accounts.ts).
@@ -39,8 +45,9 @@ const RECHECK_MS = 5;
 export class AccountsRepo {
   /**
    * Principals by key hash. Emptied when another connection or process may have changed accounts
-   * (storage.dataVersion moves: SQLite's data_version, PostgreSQL's NOTIFY) and on every write
-   * through this repo, so a revocation anywhere takes effect within milliseconds.
+   * (storage.dataVersion moves: SQLite's data_version, PostgreSQL's NOTIFY or a new LISTEN), on
+   * every write through this repo, so a revocation anywhere takes effect within milliseconds, and
+   * CACHE_MAX_AGE_MS after the last emptying in any case.
    */
   private readonly principals = new Map<string, Principal & { keyExpiresAt: string | null }>();
   /** Entitlement expiry per `org|product` (null: none granted), on the same terms as principals. */
@@ -48,6 +55,8 @@ export class AccountsRepo {
   private seenVersion = -1;
   /** When dataVersion was last read (performance.now()). */
   private checkedAt = Number.NEGATIVE_INFINITY;
+  /** When the caches were last emptied (performance.now()): nothing in them was read before. */
+  private clearedAt = performance.now();
   /** Moves on every clear: a lookup that started before one does not refill the cache with a stale row. */
   private generation = 0;
 
@@ -64,17 +73,21 @@ export class AccountsRepo {
     this.principals.clear();
     this.entitlements.clear();
     this.generation++;
+    this.clearedAt = performance.now();
   }
 
   /**
    * Empties the caches when another connection or process may have changed accounts. SQLite's
    * data_version opens a read transaction (about 2 us, a tenth of a cached keyed request), so it
    * is read at most every RECHECK_MS: another process's change shows within that (the bound for
-   * revocations is a second); this repo's own writes clear at once.
+   * revocations is a second); this repo's own writes clear at once. Whatever the signals say, the
+   * caches are emptied CACHE_MAX_AGE_MS after they last were.
    */
   private revalidate(): void {
-    if (this.principals.size + this.entitlements.size > 10_000) this.forget();
     const at = performance.now();
+    if (this.principals.size + this.entitlements.size > 10_000 || at - this.clearedAt >= CACHE_MAX_AGE_MS) {
+      this.forget();
+    }
     if (at - this.checkedAt < RECHECK_MS) return;
     this.checkedAt = at;
     const version = this.storage.dataVersion();

@@ -289,7 +289,7 @@ export function createProductApp(opts: ProductAppOptions) {
       else if (cause instanceof ApiError) failure = cause;
       else if (error instanceof EngineError) failure = fromEngine(error);
       else if (error instanceof StorageUnavailableError) {
-        console.error(`[${def.id}] ${request.method} ${path}: ${String(error.cause)}`);
+        console.error(`[${def.id}] ${request.method} ${path}: database unavailable (${error.reason})`);
         failure = new ApiError("overloaded", "The database is unavailable for the moment; retry shortly.", {
           retry_after_seconds: DATABASE_RETRY_S,
         });

@@ -21,12 +21,13 @@ let dir = "";
 let platform: Running;
 let app: ReturnType<typeof buildApps>["ocean"];
 let key = "";
+let org: { id: string };
 
 beforeAll(async () => {
   const [url, folder] = pg("start").split(" ");
   dir = folder!;
   platform = await bootstrap({ ...loadConfig(), database: url!, sandbox: false });
-  const org = await platform.accounts.createOrg("down", { paid: true });
+  org = await platform.accounts.createOrg("down", { paid: true });
   key = (await platform.accounts.createKey(org.id, "ocean")).key;
   await platform.accounts.setEntitlement(org.id, "ocean", null);
   app = buildApps(platform).ocean;
@@ -52,8 +53,20 @@ test("while PostgreSQL is down, reads and compat polls answer 503 with Retry-Aft
   const poll = `/compat/vendor/tracking?api_key=${key}&number=MSCU2375717`;
 
   pg("down", dir);
-  for (const path of ["/v1/containers", "/v1/containers/lookup/MSCU2375717", poll]) {
-    const answer = await get(path);
+  // What the products log of each refusal: the driver's reason, never the statement's parameters.
+  const logged: string[] = [];
+  const log = console.error;
+  console.error = (...args: unknown[]) => logged.push(args.map(String).join(" "));
+  const answers = [];
+  try {
+    for (const path of ["/v1/containers", "/v1/containers/lookup/MSCU2375717", poll])
+      answers.push({ path, answer: await get(path) });
+  } finally {
+    console.error = log;
+  }
+  expect(logged.filter((line) => line.includes("params:") || line.includes(org.id))).toEqual([]);
+  expect(logged.filter((line) => line.includes("database unavailable (")).length).toBeGreaterThan(0);
+  for (const { path, answer } of answers) {
     expect(answer.status).toBe(503);
     expect(answer.retryAfter).toBe("2");
     // The product's envelope, or the compat surface's own.

@@ -6,7 +6,7 @@
 import type { Subprocess } from "bun";
 import { and, count, eq, isNull, sum } from "drizzle-orm";
 import { AccountsRepo } from "../../api/accounts/repo.ts";
-import { PRODUCTS } from "../../api/shared/products.ts";
+import { PRODUCTS, type ProductId } from "../../api/shared/products.ts";
 import { withCheckDigit } from "../../ingest/iso6346.ts";
 import { SANDBOX_SCACS } from "../../ingest/sandbox/world.ts";
 import { shipmentUsage, tracked } from "../../storage/schema.ts";
@@ -19,15 +19,36 @@ const ROOT = new URL("../..", import.meta.url).pathname;
 export interface ApiProcess {
   /** Base URL of the ocean product. */
   url: string;
+  /** Base URL of each product. */
+  urls: Record<ProductId, string>;
   proc: Subprocess;
+  /** The last lines the process wrote to stderr, when started with stderr "tail" (else empty). */
+  log: string[];
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** api/main.ts as a user starts it, on free ports, with the given carriers instead of its own sandbox. */
+/** Lines of stderr an ApiProcess keeps. */
+const LOG_LINES = 40;
+
+/** Reads `stream` as it comes (so the pipe never fills), keeping its last LOG_LINES lines in `lines`. */
+async function keepTail(stream: ReadableStream<Uint8Array>, lines: string[]): Promise<void> {
+  const decoder = new TextDecoder();
+  for await (const chunk of stream) {
+    lines.push(...decoder.decode(chunk, { stream: true }).split("\n"));
+    lines.splice(0, Math.max(0, lines.length - LOG_LINES));
+  }
+}
+
+/**
+ * api/main.ts as a user starts it, on free ports, with the given carriers instead of its own
+ * sandbox. Its stderr goes to the test's, or with "tail" its last lines to `log` (a process that
+ * logs every refused request meanwhile, or whose exit the test reports).
+ */
 export async function startApi(
   database: string,
   carriers: Array<{ scac: string; baseUrl: string; timeoutMs?: number }>,
   env: Record<string, string> = {},
+  stderr: "inherit" | "tail" = "inherit",
 ): Promise<ApiProcess> {
   const ports = await Promise.all(PRODUCTS.map(() => freePort()));
   const proc = Bun.spawn([process.execPath, `${ROOT}api/main.ts`], {
@@ -45,9 +66,15 @@ export async function startApi(
       ...env,
     },
     stdout: "ignore",
-    stderr: "inherit",
+    stderr: stderr === "tail" ? "pipe" : "inherit",
   });
-  const url = `http://127.0.0.1:${ports[PRODUCTS.findIndex((p) => p.id === "ocean")]}`;
+  const log: string[] = [];
+  if (proc.stderr instanceof ReadableStream) void keepTail(proc.stderr, log);
+  const urls = Object.fromEntries(PRODUCTS.map((p, i) => [p.id, `http://127.0.0.1:${ports[i]}`])) as Record<
+    ProductId,
+    string
+  >;
+  const url = urls.ocean;
   for (let tries = 0; ; tries++) {
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
@@ -58,7 +85,9 @@ export async function startApi(
   }
   return {
     url,
+    urls,
     proc,
+    log,
     stop: async (signal = "SIGTERM") => {
       proc.kill(signal);
       await proc.exited;
