@@ -18,6 +18,7 @@ const BENCHES = [
   "schedules.ts",
   "loadplan.ts",
   "batch.ts",
+  "locations.ts",
 ];
 for (const file of BENCHES) {
   const path = join(import.meta.dir, file);

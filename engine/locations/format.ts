@@ -10,7 +10,8 @@
  *   keys        normalized search keys (see normalize.ts), each terminated by a 0 byte
  *   words       u32 pairs [key byte offset, row]: every word start of every key, sorted by the
  *               key bytes from that offset (a word-suffix array: prefix search is a binary search)
- *   key_rows    u32 pairs [key byte offset, row] in blob order, for substring hits
+ *   key_rows    u32 pairs [key byte offset, row] in blob order, which is row order, for substring
+ *               hits; a row's first key is its normalized display name
  *   lat, lng    i32 microdegrees
  *   name_off    u32, name_len u16
  *   kind, source u8 (enums below)

@@ -20,6 +20,7 @@ import {
   SECTION,
   SOURCES,
 } from "./format.ts";
+import { comparePrefix, NameKeys, splitQualifier } from "./names.ts";
 import { normalize } from "./normalize.ts";
 
 export type { PlaceKind } from "./format.ts";
@@ -67,6 +68,16 @@ export interface Geocoder {
   search?(text: string, limit: number): Promise<ResolvedPoint[]>;
 }
 
+/** What a code-shaped input names (see codeReading). */
+interface CodeReading {
+  /** Rows carrying the code, most important first (looked up when asked: text may come first). */
+  rows(): number[];
+  /** Read as a code before free text; otherwise only when no name matches. */
+  first: boolean;
+  /** The UN/LOCODE asked for, which a port answer echoes; null for other codes. */
+  locode: string | null;
+}
+
 const MAX_LIMIT = 50;
 const DEFAULT_LIMIT = 10;
 const COORDS_RE = /^([+-]?\d+(?:\.\d+)?)\s*,\s*([+-]?\d+(?:\.\d+)?)$/;
@@ -83,15 +94,6 @@ function view<T>(
 ): T {
   const b = bytes.byteOffset % ctor.BYTES_PER_ELEMENT === 0 ? bytes : bytes.slice();
   return new ctor(b.buffer as ArrayBuffer, b.byteOffset, b.byteLength / ctor.BYTES_PER_ELEMENT);
-}
-
-/** -1/0/1 style comparison of the key bytes at pos against q, treating "q is a prefix" as equal. */
-function comparePrefix(keys: Uint8Array, pos: number, q: Uint8Array): number {
-  for (let i = 0; i < q.length; i++) {
-    const d = keys[pos + i]! - q[i]!;
-    if (d !== 0) return d;
-  }
-  return 0;
 }
 
 /** A raw `lat,lng` input as a resolved point; out-of-range values are a 400. */
@@ -117,9 +119,7 @@ export class LocationIndex {
   readonly rows: number;
   private readonly meta: LocationsMeta;
   private readonly names: Uint8Array;
-  private readonly keys: Uint8Array;
-  private readonly words: Uint32Array;
-  private readonly keyRows: Uint32Array;
+  private readonly nameKeys: NameKeys;
   private readonly lat: Int32Array;
   private readonly lng: Int32Array;
   private readonly nameOff: Uint32Array;
@@ -158,15 +158,19 @@ export class LocationIndex {
       Object.entries(this.meta.aliases).map(([carrier, current]) => [current, carrier]),
     );
     this.names = s(SECTION.names);
-    this.keys = s(SECTION.keys);
-    this.words = view(Uint32Array, s(SECTION.words));
-    this.keyRows = view(Uint32Array, s(SECTION.keyRows));
     this.lat = view(Int32Array, s(SECTION.lat));
     this.lng = view(Int32Array, s(SECTION.lng));
     this.nameOff = view(Uint32Array, s(SECTION.nameOff));
     this.nameLen = view(Uint16Array, s(SECTION.nameLen));
     this.kind = s(SECTION.kind);
     this.source = s(SECTION.source);
+    this.nameKeys = new NameKeys(
+      s(SECTION.keys),
+      view(Uint32Array, s(SECTION.words)),
+      view(Uint32Array, s(SECTION.keyRows)),
+      this.kind,
+      this.source,
+    );
     this.country = view(Uint16Array, s(SECTION.country));
     this.tz = view(Uint16Array, s(SECTION.tz));
     this.codes = s(SECTION.codes);
@@ -208,12 +212,10 @@ export class LocationIndex {
 
   /** Resolves any location form of the spec with the offline geocoder. */
   resolve(input: string): ResolvedPoint {
-    const found = this.resolveCode(input);
-    if (found !== undefined) {
-      if (found) return found;
-      throw this.notFound(input);
-    }
-    return this.geocodeOffline(input) ?? this.fallbackCode(input) ?? this.throwNotFound(input);
+    const form = this.readInput(input);
+    if ("point" in form) return form.point;
+    const code = form.code?.first ? this.codePoint(form.code) : null;
+    return code ?? this.geocodeOffline(form.text) ?? this.codePoint(form.code) ?? this.notFound(form.text);
   }
 
   /**
@@ -221,14 +223,13 @@ export class LocationIndex {
    * geocoder_unavailable; codes and coordinates never touch it.
    */
   async resolveWith(input: string, geocoder: Geocoder): Promise<ResolvedPoint> {
-    const found = this.resolveCode(input);
-    if (found !== undefined) {
-      if (found) return found;
-      throw this.notFound(input);
-    }
+    const form = this.readInput(input);
+    if ("point" in form) return form.point;
+    const code = form.code?.first ? this.codePoint(form.code) : null;
+    if (code) return code;
     let point: ResolvedPoint | null;
     try {
-      point = await geocoder.geocode(input.trim());
+      point = await geocoder.geocode(form.text);
     } catch (err) {
       if (err instanceof EngineError) throw err;
       throw new EngineError(
@@ -236,95 +237,101 @@ export class LocationIndex {
         `address lookup is unavailable: ${(err as Error).message ?? err}`,
       );
     }
-    return point ?? this.fallbackCode(input) ?? this.throwNotFound(input);
+    return point ?? this.codePoint(form.code) ?? this.notFound(form.text);
   }
 
   /**
-   * Coordinates and codes that take precedence over free text. undefined = not such a form (try text);
-   * null = a definite code that matched nothing (404).
+   * Coordinates and country codes are definite (the point, a 400 or a 404); anything else is text,
+   * perhaps shaped like a code.
    */
-  private resolveCode(raw: string): ResolvedPoint | null | undefined {
+  private readInput(raw: string): { point: ResolvedPoint } | { text: string; code: CodeReading | null } {
     const input = raw.trim();
     if (input === "") throw new EngineError("invalid_request", "location is empty");
     const coords = COORDS_RE.exec(input);
-    if (coords) {
-      return coordinatesPoint(Number(coords[1]), Number(coords[2]));
-    }
+    if (coords) return { point: coordinatesPoint(Number(coords[1]), Number(coords[2])) };
     if (NUMERIC_RE.test(input)) throw new EngineError("invalid_request", `"${input}" is not a lat,lng pair`);
+    const code = this.codeReading(input);
+    if (/^[A-Za-z]{2}$/.test(input)) return { point: this.codePoint(code) ?? this.notFound(input) };
+    return { text: input, code };
+  }
+
+  /**
+   * The rows a code-shaped input names. Two letters are a country; three an IATA code in any case
+   * ("Ulm" is the airport coded ULM); four an ICAO code; five a UN/LOCODE ("NLRTM", "NL RTM", legacy
+   * aliases first). Four or five letters in lower or mixed case ("Lima", "Paris") are a name first
+   * and a code only when no name matches.
+   */
+  private codeReading(input: string): CodeReading | null {
     const upper = input.toUpperCase();
     if (/^[A-Za-z]{2}$/.test(input)) {
       const row = this.countryRow.get(this.countryByCode.get(upper) ?? NO_INDEX);
-      return row === undefined ? null : this.point(row);
+      return { rows: () => (row === undefined ? [] : [row]), first: true, locode: null };
     }
-    // A code that matches nothing may still be a name ("Ulm", "PARIS"): fall through to text.
-    if (/^[A-Za-z]{3}$/.test(input)) return this.airportByCode("iata", upper) ?? undefined;
-    if (/^[A-Z]{4}$/.test(input)) return this.airportByCode("icao", upper) ?? undefined;
-    const locode = LOCODE_RE.exec(input);
-    if (locode && (input === upper || /[\s2-9]/.test(input))) {
-      return this.portByLocode(`${locode[1]}${locode[2]}`.toUpperCase()) ?? undefined;
+    if (/^[A-Za-z]{3}$/.test(input)) {
+      return { rows: () => this.codeRange("iata", upper), first: true, locode: null };
     }
-    return undefined;
+    if (/^[A-Za-z]{4}$/.test(input)) {
+      return { rows: () => this.codeRange("icao", upper), first: input === upper, locode: null };
+    }
+    const m = LOCODE_RE.exec(input);
+    if (!m) return null;
+    const locode = `${m[1]}${m[2]}`.toUpperCase();
+    const rows = () => {
+      const row = this.locodeRow(locode);
+      return row === -1 ? [] : [row];
+    };
+    return { rows, first: input === upper || /[\s2-9]/.test(input), locode };
   }
 
-  /** After free text found nothing: a lower-case 4-letter ICAO or 5-letter LOCODE, "Lima" style names first. */
-  private fallbackCode(raw: string): ResolvedPoint | null {
-    const input = raw.trim();
-    if (/^[A-Za-z]{4}$/.test(input)) return this.airportByCode("icao", input.toUpperCase());
-    if (LOCODE_RE.test(input)) return this.portByLocode(input.replace(/\s/, "").toUpperCase());
-    return null;
+  /** The place a code names, or null; a port answers with the code asked for (CNSHG stays CNSHG). */
+  private codePoint(code: CodeReading | null): ResolvedPoint | null {
+    const row = code?.rows()[0];
+    if (!code || row === undefined) return null;
+    const point = this.point(row);
+    return code.locode === null ? point : { ...point, locode: code.locode };
   }
 
-  private airportByCode(field: "iata" | "icao", code: string): ResolvedPoint | null {
-    const row = this.findCode(field, code);
-    return row === -1 ? null : this.point(row);
+  private notFound(input: string): never {
+    throw new EngineError("location_not_found", `location "${input.trim()}" could not be found`);
   }
 
-  /** The port a code names, answering with the code asked for (CNSHG stays CNSHG, CNSHA stays CNSHA). */
-  private portByLocode(locode: string): ResolvedPoint | null {
-    const row = this.locodeRow(locode);
-    return row === -1 ? null : { ...this.point(row), locode };
-  }
+  // ---- ranking (shared by search and resolution) ---------------------------------------------
 
-  private notFound(input: string): EngineError {
-    return new EngineError("location_not_found", `location "${input.trim()}" could not be found`);
+  /** Best named place for free text: the first of the ranking search lists. */
+  private geocodeOffline(text: string): ResolvedPoint | null {
+    const row = this.rankedNames(text, () => true, 1)[0];
+    return row === undefined ? null : this.point(row);
   }
-
-  private throwNotFound(input: string): never {
-    throw this.notFound(input);
-  }
-
-  // ---- offline geocoder ----------------------------------------------------------------------
 
   /**
-   * Best named place for free text. "City, Country", "City, CC", "City, ST" (US state or other
-   * first-level code) and "City CC" narrow namesakes. Exact names beat prefixes; among exact names a
-   * GeoNames city wins over a port or coded place of the same name, then importance decides.
+   * Up to `limit` accepted rows named by the text, best first: readings in order ("City, CC" narrowed
+   * first), within a reading the tiers of NameKeys.tiers (exact name, prefix, later word).
    */
-  private geocodeOffline(text: string): ResolvedPoint | null {
+  private rankedNames(text: string, accept: (row: number) => boolean, limit: number): number[] {
+    const out: number[] = [];
+    const seen = new Set<number>();
+    for (const reading of this.readings(text)) {
+      const tiers = this.nameKeys.tiers(reading.name, (row) => accept(row) && reading.accept(row));
+      for (const tier of tiers) {
+        for (const row of tier) {
+          if (seen.has(row)) continue;
+          seen.add(row);
+          out.push(row);
+          if (out.length >= limit) return out;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Readings of free text with their row filters; a qualifier that names nothing drops its reading. */
+  private readings(text: string): Array<{ name: string; accept: (row: number) => boolean }> {
+    const out: Array<{ name: string; accept: (row: number) => boolean }> = [];
     for (const { name, qualifier } of splitQualifier(text.trim())) {
       const accept = qualifier === null ? () => true : this.qualifierFilter(qualifier);
-      if (!accept) continue;
-      const q = encoder.encode(normalize(name));
-      if (q.length === 0) continue;
-      const [lo, hi] = this.prefixRange(q);
-      let exactCity = -1;
-      let exact = -1;
-      let prefix = -1;
-      const cityIndex = SOURCES.indexOf("geonames");
-      for (let i = lo; i < hi; i++) {
-        const pos = this.words[i * 2]!;
-        const row = this.words[i * 2 + 1]!;
-        if (pos > 0 && this.keys[pos - 1] !== 0) continue; // only whole-name prefixes
-        if (!accept(row)) continue;
-        if (this.keys[pos + q.length] === 0) {
-          if (this.source[row] === cityIndex && (exactCity === -1 || row < exactCity)) exactCity = row;
-          if (exact === -1 || row < exact) exact = row;
-        } else if (prefix === -1 || row < prefix) prefix = row;
-      }
-      const best = exactCity !== -1 ? exactCity : exact !== -1 ? exact : prefix;
-      if (best !== -1) return this.point(best);
+      if (accept) out.push({ name, accept });
     }
-    return null;
+    return out;
   }
 
   /**
@@ -351,9 +358,9 @@ export class LocationIndex {
   // ---- search --------------------------------------------------------------------------------
 
   /**
-   * Ranked search: exact code matches, then names starting with the query, then names with a word
-   * starting with it, then names containing it; within each group, importance order (main ports and
-   * big cargo airports first, villages last). Diacritics and punctuation are ignored.
+   * Ranked search, in the order resolution picks from: a code the input is first read as, then the
+   * name ranking, then a code read only after names ("lima" is the city before the ICAO code LIMA),
+   * then, when the page is not full, names containing the text. Diacritics and punctuation are ignored.
    */
   search(q: string, opts: SearchOptions = {}): SearchResult[] {
     const query = q.trim();
@@ -368,53 +375,28 @@ export class LocationIndex {
     }
     const allowed = new Set<number>((opts.types?.length ? opts.types : KINDS).map((t) => KINDS.indexOf(t)));
     if (opts.geocode === false) allowed.delete(KINDS.indexOf("address"));
-    const take = (row: number) => allowed.has(this.kind[row]!);
 
     const picked: number[] = [];
     const seen = new Set<number>();
+    const wanted = (row: number) => allowed.has(this.kind[row]!) && !seen.has(row);
     const add = (rows: Iterable<number>) => {
       for (const row of rows) {
         if (picked.length >= limit) return;
-        if (!seen.has(row) && take(row)) {
-          seen.add(row);
-          picked.push(row);
-        }
+        if (!wanted(row)) continue;
+        seen.add(row);
+        picked.push(row);
       }
     };
-    add(this.codeMatches(query));
-    // "Hamburg, Germany" and "Springfield, Illinois" narrow the name the way resolve() does.
-    for (const { name, qualifier } of splitQualifier(query)) {
+    const code = this.codeReading(query);
+    if (code?.first) add(code.rows());
+    add(this.rankedNames(query, wanted, limit - picked.length));
+    if (code && !code.first && picked.length < limit) add(code.rows());
+    for (const reading of this.readings(query)) {
       if (picked.length >= limit) break;
-      const narrow = qualifier === null ? () => true : this.qualifierFilter(qualifier);
-      if (!narrow) continue;
-      add(this.nameMatches(name, (row) => take(row) && !seen.has(row) && narrow(row), limit - picked.length));
+      if (normalize(reading.name).length >= 3)
+        add(this.nameKeys.substringRows(reading.name).filter(reading.accept));
     }
     return picked.map((row) => this.searchResult(row));
-  }
-
-  /**
-   * Name matches in ranking order: names (an airport's served city is one of its names) starting with
-   * the text, then names with a later word starting with it, then substrings when the page is not
-   * full. Within each group, importance (row) order: a large airport before a small one.
-   */
-  private nameMatches(text: string, accept: (row: number) => boolean, enough: number): number[] {
-    const qn = encoder.encode(normalize(text));
-    if (qn.length === 0) return [];
-    const [lo, hi] = this.prefixRange(qn);
-    const first = new Set<number>();
-    const later = new Set<number>();
-    for (let i = lo; i < hi; i++) {
-      const pos = this.words[i * 2]!;
-      const row = this.words[i * 2 + 1]!;
-      if (!accept(row)) continue;
-      (pos === 0 || this.keys[pos - 1] === 0 ? first : later).add(row);
-    }
-    for (const row of first) later.delete(row);
-    const rows = [...[...first].sort((a, b) => a - b), ...[...later].sort((a, b) => a - b)];
-    if (rows.length < enough && qn.length >= 3) {
-      for (const row of this.substringRows(qn)) if (accept(row)) rows.push(row);
-    }
-    return rows;
   }
 
   /**
@@ -445,57 +427,18 @@ export class LocationIndex {
     return results;
   }
 
-  private codeMatches(query: string): number[] {
-    const upper = query.toUpperCase();
-    const rows: number[] = [];
-    const locode = LOCODE_RE.exec(query);
-    if (locode) {
-      const row = this.locodeRow(`${locode[1]}${locode[2]}`.toUpperCase());
-      if (row !== -1) rows.push(row);
-    }
-    if (/^[A-Za-z]{3}$/.test(query)) rows.push(...this.codeRange("iata", upper));
-    if (/^[A-Za-z]{4}$/.test(query)) rows.push(...this.codeRange("icao", upper));
-    if (/^[A-Za-z]{2}$/.test(query)) {
-      const row = this.countryRow.get(this.countryByCode.get(upper) ?? NO_INDEX);
-      if (row !== undefined) rows.push(row);
-    }
-    return rows;
-  }
-
-  /** Rows whose keys contain q anywhere (the slow path, only when prefixes did not fill the page). */
-  private *substringRows(q: Uint8Array): Generator<number> {
-    const keys = this.keys;
-    const first = q[0]!;
-    const found: number[] = [];
-    const end = keys.length - q.length;
-    for (let i = 0; i <= end; i++) {
-      if (keys[i] !== first || comparePrefix(keys, i, q) !== 0) continue;
-      found.push(this.rowOfKeyAt(i));
-    }
-    yield* found.sort((a, b) => a - b);
-  }
-
-  private rowOfKeyAt(pos: number): number {
-    // key_rows is in blob order: the last key starting at or before pos holds it.
-    let lo = 0;
-    let hi = this.keyRows.length / 2 - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.keyRows[mid * 2]! <= pos) lo = mid;
-      else hi = mid - 1;
-    }
-    return this.keyRows[lo * 2 + 1]!;
-  }
-
   // ---- ports (tracking helpers) --------------------------------------------------------------
 
   /**
    * Port or coded place by UN/LOCODE ("NLRTM", "NL RTM"; both codes of a port, CNSHA and CNSHG),
    * answering with the code asked for.
    */
-  port(locode: string): ResolvedPoint | null {
-    const m = LOCODE_RE.exec(locode.trim());
-    return m ? this.portByLocode(`${m[1]}${m[2]}`.toUpperCase()) : null;
+  port(code: string): ResolvedPoint | null {
+    const m = LOCODE_RE.exec(code.trim());
+    if (!m) return null;
+    const locode = `${m[1]}${m[2]}`.toUpperCase();
+    const row = this.locodeRow(locode);
+    return row === -1 ? null : { ...this.point(row), locode };
   }
 
   /** The main container ports (source main_ports): the multimodal sea chain's candidates. */
@@ -524,12 +467,7 @@ export class LocationIndex {
   // ---- row access ----------------------------------------------------------------------------
 
   private locodeRow(code: string): number {
-    return this.findCode("locode", own(this.meta.aliases, code) ?? code);
-  }
-
-  private findCode(field: Exclude<CodeField, "admin">, code: string): number {
-    const rows = this.codeRange(field, code);
-    return rows.length === 0 ? -1 : Math.min(...rows);
+    return this.codeRange("locode", own(this.meta.aliases, code) ?? code)[0] ?? -1;
   }
 
   private codeRange(field: Exclude<CodeField, "admin">, code: string): number[] {
@@ -550,23 +488,6 @@ export class LocationIndex {
     return rows;
   }
 
-  /** [lo, hi) of word entries whose key bytes start with q. */
-  private prefixRange(q: Uint8Array): [number, number] {
-    const n = this.words.length / 2;
-    const bound = (upper: boolean) => {
-      let lo = 0;
-      let hi = n;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        const c = comparePrefix(this.keys, this.words[mid * 2]!, q);
-        if (c < 0 || (upper && c === 0)) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo;
-    };
-    return [bound(false), bound(true)];
-  }
-
   private codeString(row: number, at: number, width: number): string | null {
     const start = row * CODE_BYTES + at;
     let end = start;
@@ -583,7 +504,7 @@ export class LocationIndex {
     const { code, name: countryName } = this.countryOf(row);
     return {
       kind: KINDS[this.kind[row]!]!,
-      name: decoder.decode(this.names.subarray(this.nameOff[row]!, this.nameOff[row]! + this.nameLen[row]!)),
+      name: this.displayName(row),
       locode: this.productCode(this.codeString(row, ...CODE_FIELDS.locode)),
       iata: this.codeString(row, ...CODE_FIELDS.iata),
       country: countryName,
@@ -593,6 +514,10 @@ export class LocationIndex {
       source: SOURCES[this.source[row]!]!,
       timezone: this.meta.timezones[this.tz[row]!] ?? null,
     };
+  }
+
+  private displayName(row: number): string {
+    return decoder.decode(this.names.subarray(this.nameOff[row]!, this.nameOff[row]! + this.nameLen[row]!));
   }
 
   private productCode(locode: string | null): string | null {
@@ -612,22 +537,6 @@ export class LocationIndex {
       lng: p.lng,
     };
   }
-}
-
-/**
- * Readings of free text, most specific first: "Portland, US" and "Portland US" narrow to a
- * country or state code; the whole text is always tried last.
- */
-function splitQualifier(text: string): Array<{ name: string; qualifier: string | null }> {
-  const out: Array<{ name: string; qualifier: string | null }> = [];
-  const comma = text.lastIndexOf(",");
-  if (comma > 0) out.push({ name: text.slice(0, comma), qualifier: text.slice(comma + 1) });
-  else {
-    const m = /^(.+?)\s+([A-Z]{2})$/.exec(text);
-    if (m) out.push({ name: m[1]!, qualifier: m[2]! });
-  }
-  if (comma <= 0) out.push({ name: text, qualifier: null });
-  return out;
 }
 
 /**

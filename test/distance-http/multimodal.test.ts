@@ -162,7 +162,7 @@ describe("real city pairs", () => {
     const fast = await multimodal(`from=Frankfurt&to=Chicago&optimize=time&${SUMMER}`);
     expect(fast.route.label).toBe("Air");
     const flight = fast.route.sections.find((s) => s.transport_mode === "AIR")!;
-    // "Frankfurt" resolves to Frankfurt airport itself: no road leg before the flight to O'Hare.
+    // "Frankfurt" is the city, 12 km from FRA: the flight leaves from FRA to O'Hare.
     expect(flight.from.iata).toBe("FRA");
     expect(flight.to.iata).toBe("ORD");
     expect(flight.distance.km).toBeGreaterThan(6_900);
@@ -172,6 +172,15 @@ describe("real city pairs", () => {
     const cheap = await multimodal(`from=Frankfurt&to=Chicago&${SUMMER}`);
     expect(cheap.route.transport_modes).toContain("SEA");
     expect(cheap.alternatives.at(-1)!.label).toBe("Air");
+  }, 120_000);
+
+  test("Rotterdam -> Antwerp: the Belgian port, a short chain, not a namesake in Ohio", async () => {
+    const d = await multimodal(`from=Rotterdam&to=Antwerp&${SUMMER}`);
+    expect(d.to).toMatchObject({ kind: "port", locode: "BEANR" });
+    // About 100 km apart by road or rail; the Ohio namesake was ~7,000 km via the Atlantic. The
+    // longest alternative is a coastal sea chain between other ports of the range.
+    expect(d.route.summary.distance.km).toBeLessThan(250);
+    expect(Math.max(...all(d).map((c) => c.summary.distance.km))).toBeLessThan(1_000);
   }, 120_000);
 
   test("Madrid -> Lisbon: the road chain, 600-700 km in about a day's driving", async () => {

@@ -17,7 +17,8 @@ const firstResults: Array<[string, First]> = [
   ["Springfield, IL", { kind: "address", name: "Springfield", country_code: "US" }],
   ["Paris, Texas", { kind: "address", name: "Paris", country_code: "US" }],
   ["Munich, Bavaria", { kind: "address", name: "Munich", country_code: "DE" }],
-  ["Sao Paulo", { kind: "airport", locode: "GRU", country_code: "BR" }],
+  // The city itself before the airports serving it (Guarulhos is 20 km out).
+  ["Sao Paulo", { kind: "address", name: "São Paulo", country_code: "BR" }],
   ["rotter", { kind: "port", locode: "NLRTM", country_code: "NL" }],
   ["shang", { kind: "port", locode: "CNSHA", country_code: "CN" }],
   ["singapore", { kind: "port", locode: "SGSIN", country_code: "SG" }],
@@ -66,12 +67,13 @@ describe("search and resolution agree", () => {
 });
 
 describe("major places rank above small ones", () => {
-  test("Sao Paulo: Guarulhos and the city before the executive airport", () => {
+  test("Sao Paulo: the city, then Guarulhos, before the executive airport", () => {
     const names = index.search("Sao Paulo").map((r) => r.name);
     const gru = names.findIndex((n) => n.startsWith("Guarulhos"));
     const exec = names.findIndex((n) => /Executive/.test(n));
-    expect(gru).toBe(0);
-    expect(names.indexOf("São Paulo")).toBeLessThan(exec === -1 ? 99 : exec);
+    expect(names.indexOf("São Paulo")).toBe(0);
+    expect(gru).toBe(1);
+    expect(gru).toBeLessThan(exec === -1 ? 99 : exec);
   });
   test("airports by size: a large airport before a small one of the same words", () => {
     const airports = index.search("Sao Paulo", { types: ["airport"], limit: 5 }).map((r) => r.locode);

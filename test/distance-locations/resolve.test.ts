@@ -26,7 +26,8 @@ const cases: Array<[string, Expect]> = [
   ["lax", { kind: "airport", iata: "LAX" }],
   ["DE", { kind: "country", name: "Germany", country_code: "DE", near: [51.1, 10.4] }],
   ["us", { kind: "country", country_code: "US" }],
-  ["Hamburg", { kind: "address", country_code: "DE", source: "geonames", near: [53.55, 9.99] }],
+  // The main container port ranks above the city of the same name, as search lists them.
+  ["Hamburg", { kind: "port", locode: "DEHAM", country_code: "DE", near: [53.55, 9.99] }],
   ["Portland, US", { country_code: "US", near: [45.52, -122.68] }],
   ["Portland, AU", { country_code: "AU", near: [-38.35, 141.6] }],
   ["Portland, Australia", { country_code: "AU" }],
