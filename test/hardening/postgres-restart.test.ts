@@ -49,7 +49,8 @@ beforeAll(async () => {
     await storage.close();
   }
   // Webhook targets on loopback are registered, never delivered to (nothing listens on port 9).
-  const env = { PORTOLAN_WEBHOOK_ALLOW_PRIVATE: "1" };
+  // The webhook clients register far more endpoints than an organisation may hold by default.
+  const env = { PORTOLAN_WEBHOOK_ALLOW_PRIVATE: "1", PORTOLAN_WEBHOOK_MAX_ENDPOINTS: "100000" };
   apis.push(...(await Promise.all([0, 1].map(() => startApi(url, [], env, "tail")))));
 }, 120_000);
 
