@@ -5,6 +5,8 @@
 
 export type EngineErrorCode =
   | "invalid_request"
+  /** A well-formed code naming nothing (an air quote's airport). */
+  | "not_found"
   | "location_not_found"
   | "no_route"
   | "geocoder_unavailable"

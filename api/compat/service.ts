@@ -7,9 +7,9 @@
  * slots are free, leaves no record and no charge (WRONG_NUMBER, or the 429 of a spent allowance).
  */
 import type { IdentifierType, TrackedRow } from "../../ingest/tracking/engine.ts";
+import { QUOTA_CODES, TrackingError } from "../../ingest/tracking/errors.ts";
 import type { Trackings } from "../../storage/trackings.ts";
 import type { Org } from "../accounts/repo.ts";
-import { ApiError } from "../shared/errors.ts";
 import type { AnswerCache } from "./cache.ts";
 import { type CompatQuery, classify } from "./params.ts";
 import { type RenderDeps, type Snapshot, snapshotOf } from "./render.ts";
@@ -104,7 +104,7 @@ export class CompatService {
       id = row.id;
       // Strict even past the ceiling: a refusal after it still undoes the registration, and the
       // client's retry meets the refusal again (nothing kept, nothing charged meanwhile).
-      let refusal: ApiError | undefined;
+      let refusal: TrackingError | undefined;
       // Without type= the kind is a guess: the carrier's answer may make it a booking (BK).
       const fetched = engine.firstFetch(row, { strict: true, kindGuessed: q.kind === null });
       await this.held(fetched.then((r) => (refusal = r.refused)));
@@ -115,20 +115,17 @@ export class CompatService {
 
   /** Why registration failed, as an answer; anything unexpected stays a 500. */
   private async refused(err: unknown, orgId: string, identifier: string): Promise<Outcome> {
-    if (!(err instanceof ApiError)) throw err;
-    switch (err.key) {
-      case "addInProgress": {
+    if (!(err instanceof TrackingError)) throw err;
+    if (QUOTA_CODES.includes(err.code)) return { kind: "limit", detail: err.message };
+    switch (err.code) {
+      case "add_in_progress": {
         const other = await this.deps.engine.findActive(orgId, identifier);
         if (other) await this.settled(orgId, other.id);
         return this.answer(other && (await this.deps.engine.get(orgId, other.id)));
       }
-      case "uniqueQuota":
-      case "containerQuota":
-      case "paygCap":
-        return { kind: "limit", detail: err.message };
-      case "validation":
+      case "invalid_reference":
         return { kind: "error", message: "WRONG_NUMBER", detail: err.message };
-      case "referenceNotResolvable":
+      case "reference_not_resolvable":
         return {
           kind: "error",
           message: "NO_TRACKING_INFO",

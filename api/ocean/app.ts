@@ -7,6 +7,7 @@ import { t } from "elysia";
 import { looksLikeContainer, validateContainerNumber } from "../../ingest/iso6346.ts";
 import type { FreeTimeTerms } from "../../ingest/tracking/demurrage.ts";
 import { normalizeIdentifier, type TrackedRow } from "../../ingest/tracking/engine.ts";
+import { TrackingError } from "../../ingest/tracking/errors.ts";
 import type { Status } from "../../ingest/tracking/timeline.ts";
 import { compatRoutes } from "../compat/routes.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
@@ -164,7 +165,7 @@ export function oceanApp(platform: FullPlatform) {
             identifierType: type,
           });
         } catch (err) {
-          if (err instanceof ApiError && err.key === "addInProgress") return inProgress(set);
+          if (err instanceof TrackingError && err.code === "add_in_progress") return inProgress(set);
           throw err;
         }
         // The lookup guessed the kind (bill_of_lading): the carrier's answer may show a booking.

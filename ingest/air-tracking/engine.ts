@@ -5,7 +5,6 @@
  * state lives in the database. Derivation, milestones, webhook events and cadence are modules of
  * their own beside this one.
  */
-import { ApiError } from "../../common/errors.ts";
 import type { AirWaybillRow } from "../../storage/air-waybills.ts";
 import { DuplicateKeyError } from "../../storage/errors.ts";
 import type { Org } from "../../storage/orgs.ts";
@@ -17,6 +16,7 @@ import {
   type AwbEvent,
   type AwbSnapshot,
 } from "../airlines/connector.ts";
+import { TrackingError } from "../tracking/errors.ts";
 import { Gate } from "../tracking/gate.ts";
 import { chargeAdd } from "../tracking/quotas.ts";
 import type { Wakeups } from "../wakeups.ts";
@@ -95,15 +95,15 @@ export class AirTrackingEngine {
 
   /**
    * The AWB and its airline from what a caller typed. A malformed number, a wrong check digit (with
-   * the likely intended number) or a prefix no airline holds are the caller's to fix: 400.
+   * the likely intended number) or a prefix no airline holds are the caller's to fix (invalid_reference).
    */
   resolve(text: string): { awb: string; airline: { iata: string; name: string } } {
     const parsed = parseAwb(text);
     if (!parsed.ok) {
-      if (parsed.reason === "format") throw new ApiError("validation", `awb: ${parsed.message}.`);
+      if (parsed.reason === "format") throw new TrackingError("invalid_reference", `awb: ${parsed.message}.`);
       const { hint } = parsed;
-      throw new ApiError(
-        "validation",
+      throw new TrackingError(
+        "invalid_reference",
         `awb ${formatAwb(parsed.awb)} is not a valid air waybill number: ${parsed.message}`,
         {
           hint: formatAwb(hint.suggestion),
@@ -113,8 +113,8 @@ export class AirTrackingEngine {
     }
     const airline = this.deps.prefixes.airline(parsed.prefix);
     if (!airline) {
-      throw new ApiError(
-        "validation",
+      throw new TrackingError(
+        "invalid_reference",
         `awb ${formatAwb(parsed.awb)}: no airline in the IATA prefix table holds prefix ${parsed.prefix}.`,
       );
     }
@@ -132,7 +132,7 @@ export class AirTrackingEngine {
 
   /**
    * Validates, charges the month's shipment and inserts the waybill (marked as adding) in one
-   * transaction. Throws the 400/402/409 ApiErrors; nothing is written or charged when it does.
+   * transaction. Throws its TrackingError refusals; nothing is written or charged when it does.
    */
   async register(org: Org, text: string): Promise<AirWaybillRow> {
     const { awb, airline } = this.resolve(text);
@@ -159,7 +159,7 @@ export class AirTrackingEngine {
     } catch (err) {
       if (!(err instanceof DuplicateKeyError)) throw err;
       const existing = await this.deps.storage.airWaybills.active(org.id, awb);
-      throw new ApiError("alreadyTracked", `${formatAwb(awb)} is already tracked; read it back.`, {
+      throw new TrackingError("already_tracked", `${formatAwb(awb)} is already tracked; read it back.`, {
         id: existing?.id,
       });
     }
@@ -353,7 +353,7 @@ export class AirTrackingEngine {
   /** Stops tracking: the waybill is archived (kept readable) and no longer polled. */
   async archive(orgId: string, id: string): Promise<AirWaybillRow> {
     const row = await this.get(orgId, id);
-    if (!row) throw new ApiError("notFound", `No tracked air waybill ${id} on this account.`);
+    if (!row) throw new TrackingError("not_found", `No tracked air waybill ${id} on this account.`);
     if (row.archivedAt === null) {
       const at = this.iso();
       await this.deps.storage.airWaybills.update(row.id, {

@@ -3,7 +3,6 @@
  * state and writes the webhook outbox rows in the same transaction as the state change. Pollers
  * and the ocean API both drive it; all state lives in the database.
  */
-import { ApiError } from "../../common/errors.ts";
 import { DuplicateKeyError } from "../../storage/errors.ts";
 import type { Org } from "../../storage/orgs.ts";
 import type { Repositories, Storage } from "../../storage/storage.ts";
@@ -31,6 +30,7 @@ import {
 } from "./demurrage.ts";
 import { bookingEvidence, documentNumbers, pick } from "./documents.ts";
 import { equipmentFromIso } from "./equipment.ts";
+import { TrackingError } from "./errors.ts";
 import { Gate } from "./gate.ts";
 import { demurrageEvents, type Raised, raisedEvents } from "./outbox-events.ts";
 import { chargeAdd, containerSlots, refundAdd, slotRefusal } from "./quotas.ts";
@@ -109,7 +109,7 @@ export interface RefreshOutcome {
   events: number;
   error?: CarrierError;
   /** A strict first fetch undid the add (record deleted, charge refunded): the caller's answer. */
-  refused?: ApiError;
+  refused?: TrackingError;
 }
 
 /**
@@ -220,14 +220,15 @@ export class TrackingEngine {
 
   /**
    * Validates, resolves the line, charges the quota and inserts the record (marked as adding) in one
-   * transaction. Throws the 400/402/404/409 ApiErrors; nothing is written or charged when it does,
+   * transaction. Throws its TrackingError refusals; nothing is written or charged when it does,
    * and nothing after the commit can throw.
    */
   async register(org: Org, input: AddInput): Promise<TrackedRow> {
     const identifier = normalizeIdentifier(input.identifier, input.identifierType);
     if (input.identifierType === "container_id") {
       const check = validateContainerNumber(identifier);
-      if (!check.ok) throw new ApiError("validation", `identifier ${identifier}: ${check.message}`);
+      if (!check.ok)
+        throw new TrackingError("invalid_reference", `identifier ${identifier}: ${check.message}`);
     }
     const resolution = this.deps.carriers.resolve({
       reference: identifier,
@@ -247,8 +248,8 @@ export class TrackingEngine {
         : null;
     const scac = carrierCode ?? hint;
     if (!scac) {
-      throw new ApiError(
-        "referenceNotResolvable",
+      throw new TrackingError(
+        "reference_not_resolvable",
         `No line recognises ${identifier}${resolution.ownerIsLessor ? ` (owner ${resolution.owner} is a lessor)` : ""}: send carrier_code.`,
       );
     }
@@ -296,15 +297,15 @@ export class TrackingEngine {
       if (!(err instanceof DuplicateKeyError)) throw err;
       const existing = await this.findActive(org.id, identifier);
       if (existing?.adding) {
-        throw new ApiError(
-          "addInProgress",
+        throw new TrackingError(
+          "add_in_progress",
           `${identifier} is being added by another request; read it back shortly.`,
           {
             id: existing.id,
           },
         );
       }
-      throw new ApiError("alreadyTracked", `${identifier} is already tracked.`, { id: existing?.id });
+      throw new TrackingError("already_tracked", `${identifier} is already tracked.`, { id: existing?.id });
     }
   }
 
@@ -318,7 +319,7 @@ export class TrackingEngine {
   async firstFetch(
     row: TrackedRow,
     opts: FetchOptions = {},
-  ): Promise<{ row: TrackedRow; warning: string | null; refused?: ApiError }> {
+  ): Promise<{ row: TrackedRow; warning: string | null; refused?: TrackingError }> {
     const scac = row.carrierCode ?? row.carrierHintCode;
     let warning: string | null = null;
     let done = false;
@@ -428,11 +429,11 @@ export class TrackingEngine {
    * (404, for good), or its boxes needed more container slots than were free (402 by slotRefusal,
    * while they still do; once they fit, the lookup registers it again).
    */
-  async lookupRefusal(orgId: string, identifier: string): Promise<ApiError | undefined> {
+  async lookupRefusal(orgId: string, identifier: string): Promise<TrackingError | undefined> {
     const latest = await this.deps.storage.trackings.latestRoot(orgId, identifier);
     if (latest?.archivedReason === REJECTED_REASON) {
-      return new ApiError(
-        "referenceNotResolvable",
+      return new TrackingError(
+        "reference_not_resolvable",
         `The carrier rejects ${latest.identifier} as malformed; nothing is tracked or charged.`,
       );
     }
@@ -487,14 +488,14 @@ export class TrackingEngine {
     root: TrackedRow,
     err: CarrierError,
     opts: FetchOptions = {},
-  ): Promise<ApiError | undefined> {
+  ): Promise<TrackingError | undefined> {
     const now = this.deps.now();
     const failures = root.pollFailures + 1;
     // 400: the carrier rejects the number's form, which no retry will change.
     let invalid = err.kind === "rejected" && err.status === 400;
     if (invalid) {
       const undone = await this.rejectMalformed(root, err, opts);
-      if (undone instanceof ApiError) return undone;
+      if (undone instanceof TrackingError) return undone;
       if (undone === "done") return undefined;
       // Not undone for want of a write: back off and meet the same answer at the next poll.
       if (undone === "retry") invalid = false;
@@ -537,12 +538,12 @@ export class TrackingEngine {
     root: TrackedRow,
     err: CarrierError,
     opts: FetchOptions,
-  ): Promise<ApiError | "done" | "resolved" | "retry"> {
+  ): Promise<TrackingError | "done" | "resolved" | "retry"> {
     const nowIso = this.iso();
     // The carrier's own words (a DCSA error's message) when it gave any.
     const said = /"message"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(err.message)?.[1];
-    const refusal = new ApiError(
-      "validation",
+    const refusal = new TrackingError(
+      "invalid_reference",
       `The carrier (${root.carrierName ?? root.carrierCode ?? root.carrierHintCode}) rejects ${root.identifier} as malformed${said ? ` (${said})` : ""}; nothing was tracked or charged.`,
     );
     try {
@@ -598,7 +599,7 @@ export class TrackingEngine {
     stale: TrackedRow,
     snapshot: DcsaEventLike[],
     opts: FetchOptions = {},
-  ): Promise<ApiError | undefined> {
+  ): Promise<TrackingError | undefined> {
     const nowIso = this.iso();
     let outboxRows = 0;
     // One transaction, write lock first: it reads then writes, and another process's commit in
@@ -812,9 +813,9 @@ export class TrackingEngine {
   private async refuseManifest(
     tx: Repositories,
     root: TrackedRow,
-    refusal: ApiError,
+    refusal: TrackingError,
     strict: boolean,
-  ): Promise<ApiError | undefined> {
+  ): Promise<TrackingError | undefined> {
     await refundAdd(tx, root);
     if (strict) {
       await this.discard(tx, root.id);
@@ -950,12 +951,12 @@ export class TrackingEngine {
   /** Caller-requested refresh, at most once per RECHECK_INTERVAL_MS per record. */
   async recheck(orgId: string, id: string): Promise<TrackedRow> {
     const row = await this.get(orgId, id);
-    if (!row) throw new ApiError("notFound", `No tracked record ${id} on this account.`);
+    if (!row) throw new TrackingError("not_found", `No tracked record ${id} on this account.`);
     const now = this.deps.now();
     if (row.lastRecheckAt && now - Date.parse(row.lastRecheckAt) < RECHECK_INTERVAL_MS) {
       const wait = Math.ceil((Date.parse(row.lastRecheckAt) + RECHECK_INTERVAL_MS - now) / 1000);
-      throw new ApiError(
-        "recheckTooSoon",
+      throw new TrackingError(
+        "recheck_too_soon",
         `Rechecked less than ${RECHECK_INTERVAL_MS / 60_000} minutes ago; retry in ${wait} s.`,
         {
           retry_after_seconds: wait,
@@ -970,7 +971,7 @@ export class TrackingEngine {
   /** Stops tracking (archives the record and the boxes of a B/L or booking). */
   async archive(orgId: string, id: string, reason: string): Promise<TrackedRow> {
     const row = await this.get(orgId, id);
-    if (!row) throw new ApiError("notFound", `No tracked record ${id} on this account.`);
+    if (!row) throw new TrackingError("not_found", `No tracked record ${id} on this account.`);
     if (row.archivedAt === null) {
       const at = this.iso();
       await this.deps.storage.trackings.updateTree(

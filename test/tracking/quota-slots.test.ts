@@ -6,9 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq, isNull } from "drizzle-orm";
-import { containerQuotaError, planNeeded } from "../../common/plans.ts";
+import { planNeeded } from "../../common/plans.ts";
 import { type SimulatedVoyage, simulateVoyage, visibleEvents } from "../../ingest/sandbox/simulate.ts";
 import { loadWorld, type SandboxWorld } from "../../ingest/sandbox/world.ts";
+import { containerQuotaError } from "../../ingest/tracking/quotas.ts";
 import type { Org } from "../../storage/orgs.ts";
 import { NO_SLOTS_REASON, PARKED_REASON, REJECTED_REASON } from "../../storage/trackings.ts";
 import {
