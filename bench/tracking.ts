@@ -28,18 +28,18 @@ import { join } from "node:path";
 import { buildApps } from "../api/app.ts";
 import { bootstrap } from "../api/bootstrap.ts";
 import { loadConfig } from "../api/config.ts";
-import type { SingleRead } from "../api/ocean/record-reads.ts";
 import type { ListItem, Timeline } from "../api/ocean/records.ts";
 import { ON_TIME_DAYS } from "../api/ocean/services.ts";
-import { VersionedCache } from "../api/ocean/versioned-cache.ts";
 import type { RenderedJson } from "../api/shared/envelopes.ts";
 import type { FullPlatform } from "../api/shared/platform.ts";
 import { monthOf } from "../common/plans.ts";
 import { shuffle } from "../common/random.ts";
+import { VersionedCache } from "../common/versioned-cache.ts";
 import { checkDigit } from "../ingest/iso6346.ts";
 import { simulateVoyage, visibleEvents } from "../ingest/sandbox/simulate.ts";
 import { loadWorld } from "../ingest/sandbox/world.ts";
 import type { TrackedRow } from "../ingest/tracking/engine.ts";
+import type { SingleRead } from "../ingest/tracking/record-reads.ts";
 import { currentEvents, derive, eventsForContainer, renderForStore } from "../ingest/tracking/timeline.ts";
 import { copySqliteToPostgres } from "../storage/copy.ts";
 import { startServer } from "./http.ts";
@@ -222,7 +222,9 @@ async function measureAll(running: FullPlatform): Promise<void> {
    * work).
    */
   async function measureInTurns(list: Row[]): Promise<number[]> {
-    const { rows, reads, timelines, lookups, listItems, listPages, quietPages } = running.tracking;
+    const { timelines, lookups, listItems, listPages, quietPages } = running.tracking;
+    const rowCaches = running.tracking.ocean.rowCaches;
+    const { rows, reads } = rowCaches;
     const off = {
       rows: new VersionedCache<TrackedRow>(0),
       reads: new VersionedCache<SingleRead>(0),
@@ -233,8 +235,8 @@ async function measureAll(running: FullPlatform): Promise<void> {
       listPages: new VersionedCache<RenderedJson>(0),
     };
     const use = (cached: boolean, changing = false) => {
-      running.tracking.rows = cached ? rows : off.rows;
-      running.tracking.reads = cached && !changing ? reads : off.reads;
+      rowCaches.rows = cached ? rows : off.rows;
+      rowCaches.reads = cached && !changing ? reads : off.reads;
       running.tracking.quietPages = cached && !changing ? quietPages : off.quietPages;
       running.tracking.timelines = cached ? timelines : off.timelines;
       running.tracking.lookups = cached ? lookups : off.lookups;

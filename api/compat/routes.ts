@@ -59,12 +59,12 @@ async function start(platform: FullPlatform): Promise<Compat> {
   const service = new CompatService(
     {
       engine: tracking.engine,
+      ocean: tracking.ocean,
       ports: locations,
       sea,
       positions: tracking.positions,
       carriers: tracking.carriers,
       now: platform.now,
-      trackings: storage.trackings,
     },
     cache,
     ceilingMs,

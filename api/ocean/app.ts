@@ -4,10 +4,7 @@
  * host. Handlers parse and render; the tracking engine owns state.
  */
 import { t } from "elysia";
-import { looksLikeContainer, validateContainerNumber } from "../../ingest/iso6346.ts";
 import type { FreeTimeTerms } from "../../ingest/tracking/demurrage.ts";
-import { normalizeIdentifier, type TrackedRow } from "../../ingest/tracking/engine.ts";
-import { TrackingError } from "../../ingest/tracking/errors.ts";
 import type { Status } from "../../ingest/tracking/timeline.ts";
 import { compatRoutes } from "../compat/routes.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
@@ -19,8 +16,7 @@ import { API_VERSION, product } from "../shared/products.ts";
 import { eventFeed } from "./event-feed.ts";
 import { listPageJson } from "./list-page.ts";
 import { trackingPage } from "./pages/site.ts";
-import { publicLookup } from "./public-lookup.ts";
-import { activeRow, ownRow } from "./record-reads.ts";
+import { publicLookupView } from "./public-lookup.ts";
 import { lookupRecordJson, trackedRecord } from "./records.ts";
 
 /** Tags per add (spec, Limits). */
@@ -49,7 +45,7 @@ export function oceanApp(platform: FullPlatform) {
     return page.access(path);
   };
   const { tracking } = platform;
-  const { engine, storage } = tracking;
+  const { engine, ocean } = tracking;
   const orgOf = (request: Request) => principalOf(request).org;
 
   return createProductApp({ def: product("ocean"), platform, access })
@@ -57,7 +53,7 @@ export function oceanApp(platform: FullPlatform) {
       "/v1/containers",
       async ({ request, body, set }) => {
         await requireEntitlement(platform, request, "ocean");
-        const { row, warning } = await engine.add(orgOf(request), {
+        const { row, warning } = await ocean.add(orgOf(request), {
           identifier: body.identifier,
           identifierType: body.identifier_type,
           carrierCode: body.carrier_code,
@@ -133,46 +129,17 @@ export function oceanApp(platform: FullPlatform) {
     .get(
       "/v1/containers/lookup/:identifier",
       async ({ request, params, set }) => {
-        const org = orgOf(request);
-        const raw = params.identifier; // Elysia has decoded it already
-        const identifier = raw.trim().toUpperCase();
-        const existing =
-          (await activeRow(tracking, org.id, identifier)) ??
-          (await activeRow(tracking, org.id, identifier.replace(/[\s-]/g, "")));
-        if (existing && !existing.row.adding) return lookupRecordJson(tracking, existing);
-        if (existing) return inProgress(set);
-        // Never seen: register now (a shipment slot, like an add) and let the carrier answer meanwhile.
-        const type = looksLikeContainer(identifier) ? "container_id" : "bill_of_lading";
-        if (type === "container_id") {
-          const check = validateContainerNumber(identifier);
-          if (!check.ok) throw new ApiError("referenceNotResolvable", `${identifier}: ${check.message}`);
-        }
-        const reference = normalizeIdentifier(identifier, type);
-        // A box that finished its cycle was closed out (archived as completed): its record is the
-        // answer, as on the compat surface. Registering again would only find the same finished
-        // journey, close it out at once, and answer 202 to every poll (docs/tracking.md).
-        const done = await storage.trackings.lastCompleted(org.id, reference);
-        if (done) return lookupRecordJson(tracking, { row: done });
-        // Its registration was refused after an earlier lookup's 202 (a malformed number, or more
-        // boxes than slots free): that is the answer, not another registration answering 202 again.
-        const refusal = await engine.lookupRefusal(org.id, reference);
-        if (refusal) throw refusal;
-        await requireEntitlement(platform, request, "ocean");
-        let row: TrackedRow;
-        try {
-          row = await engine.register(org, {
-            identifier: reference,
-            identifierType: type,
-          });
-        } catch (err) {
-          if (err instanceof TrackingError && err.code === "add_in_progress") return inProgress(set);
-          throw err;
-        }
-        // The lookup guessed the kind (bill_of_lading): the carrier's answer may show a booking.
-        engine
-          .firstFetch(row, { kindGuessed: type === "bill_of_lading" })
-          .catch((err) => console.error(`[ocean] first fetch of ${row.identifier}:`, err));
-        return inProgress(set);
+        const result = await ocean.lookup(
+          orgOf(request),
+          {
+            // Elysia has decoded it already.
+            reference: params.identifier.trim().toUpperCase(),
+            // Reads need no entitlement; registering a never-seen reference does.
+            beforeRegister: () => requireEntitlement(platform, request, "ocean"),
+          },
+          { kind: "answer_now" },
+        );
+        return result.kind === "record" ? lookupRecordJson(tracking, result.read) : inProgress(set);
       },
       {
         detail: {
@@ -182,18 +149,14 @@ export function oceanApp(platform: FullPlatform) {
     )
     .get(
       "/v1/containers/:id",
-      async ({ request, params }) => {
-        const found = await ownRow(tracking, orgOf(request).id, params.id);
-        // Another account's id answers exactly like an id that never existed.
-        if (!found) throw new ApiError("notFound", `No tracked record ${params.id} on this account.`);
-        return lookupRecordJson(tracking, found);
-      },
+      async ({ request, params }) =>
+        lookupRecordJson(tracking, await ocean.read(orgOf(request).id, params.id)),
       { detail: { summary: "Read one tracked record by its UUID (lookup record)" } },
     )
     .post(
       "/v1/containers/:id/recheck",
       async ({ request, params }) => {
-        const row = await engine.recheck(orgOf(request).id, (await ownRecord(request, params.id)).id);
+        const row = await ocean.recheck(orgOf(request).id, params.id);
         return trackedRecord(engine, row, "direct_carrier", await engine.demurrage(row));
       },
       { detail: { summary: "Ask the carrier again now (at most every 10 minutes per record)" } },
@@ -201,26 +164,15 @@ export function oceanApp(platform: FullPlatform) {
     .post(
       "/v1/containers/:id/notify-connector",
       async ({ request, params }) => {
-        const row = await ownRecord(request, params.id);
-        if (row.connectorStatus === null)
-          throw new ApiError("validation", "This carrier is already connected.");
-        await storage.trackings.update(row.id, {
-          connectorStatus: "notify_requested",
-          connectorNotifyRequestedAt: new Date(platform.now()).toISOString(),
-        });
-        const now = await ownRecord(request, params.id);
-        return trackedRecord(engine, now, "warm_db", await engine.demurrage(now));
+        const row = await ocean.notifyConnector(orgOf(request).id, params.id);
+        return trackedRecord(engine, row, "warm_db", await engine.demurrage(row));
       },
       { detail: { summary: "Ask to be told when this carrier's connector goes live" } },
     )
     .delete(
       "/v1/containers/:id",
       async ({ request, params }) => {
-        const row = await engine.archive(
-          orgOf(request).id,
-          (await ownRecord(request, params.id)).id,
-          "deleted",
-        );
+        const row = await ocean.archive(orgOf(request).id, params.id, "deleted");
         return trackedRecord(engine, row, "warm_db", await engine.demurrage(row));
       },
       { detail: { summary: "Stop tracking (archives the record)" } },
@@ -228,14 +180,11 @@ export function oceanApp(platform: FullPlatform) {
     .get(
       "/v1/portfolio/summary",
       async ({ request }) => {
-        const org = orgOf(request);
-        const terms = await engine.terms(org.id);
-        const rows = await storage.trackings.activeBoxes(org.id, PAGE_MAX);
-        const byStatus = await storage.trackings.activeBoxesByStatus(org.id);
+        const { terms, boxes, byStatus } = await ocean.portfolio(orgOf(request).id, PAGE_MAX);
         return {
           by_status: byStatus,
           // Rows keyed by container number: id carries the number, not the UUID.
-          items: rows.map((r) => ({
+          items: boxes.map((r) => ({
             ...trackedRecord(engine, r, "warm_db", engine.demurrageOf(r, terms)),
             id: r.containerNumber!,
           })),
@@ -245,7 +194,7 @@ export function oceanApp(platform: FullPlatform) {
     )
     .get(
       "/v1/demurrage/terms",
-      async ({ request }) => ({ items: (await engine.terms(orgOf(request).id)).map(termsView) }),
+      async ({ request }) => ({ items: (await ocean.terms(orgOf(request).id)).map(termsView) }),
       {
         detail: { summary: "Free-time terms on file (demurrage is computed from these)" },
       },
@@ -253,18 +202,13 @@ export function oceanApp(platform: FullPlatform) {
     .post(
       "/v1/demurrage/terms",
       async ({ request, body, set }) => {
-        const org = orgOf(request);
-        const row = {
-          id: crypto.randomUUID(),
-          orgId: org.id,
+        const row = await ocean.addTerms(orgOf(request).id, {
           carrierCode: body.carrier_code?.toUpperCase() ?? null,
           portUnlocode: body.port_unlocode?.toUpperCase() ?? null,
           equipment: body.equipment?.toUpperCase() ?? null,
           freeDays: body.free_days,
           dailyRateUsd: body.daily_rate_usd ?? null,
-          createdAt: new Date(platform.now()).toISOString(),
-        };
-        await storage.terms.add(row);
+        });
         set.status = 201;
         return termsView(row);
       },
@@ -287,8 +231,7 @@ export function oceanApp(platform: FullPlatform) {
     .delete(
       "/v1/demurrage/terms/:id",
       async ({ request, params }) => {
-        if (!(await storage.terms.remove(orgOf(request).id, params.id)))
-          throw new ApiError("notFound", `No free-time terms ${params.id} on this account.`);
+        await ocean.removeTerms(orgOf(request).id, params.id);
         return { id: params.id, deleted: true };
       },
       { detail: { summary: "Remove free-time terms" } },
@@ -299,18 +242,15 @@ export function oceanApp(platform: FullPlatform) {
           "DCSA Track & Trace 2.2 event feed of this account's references (bare array, pagination in headers)",
       },
     })
-    .get("/public/v1/lookup/:number", ({ params }) => publicLookup(tracking, params.number), {
-      detail: { summary: "Open container lookup (no key; limited per IP)", security: [] },
-    })
+    .get(
+      "/public/v1/lookup/:number",
+      async ({ params }) => publicLookupView(await ocean.publicLookup(params.number), engine.places),
+      {
+        detail: { summary: "Open container lookup (no key; limited per IP)", security: [] },
+      },
+    )
     .use(compatRoutes(platform))
     .use(page.routes);
-
-  async function ownRecord(request: Request, id: string): Promise<TrackedRow> {
-    const row = await engine.get(orgOf(request).id, id);
-    // Another account's id answers exactly like an id that never existed.
-    if (!row) throw new ApiError("notFound", `No tracked record ${id} on this account.`);
-    return row;
-  }
 }
 
 function termsView(t: FreeTimeTerms) {

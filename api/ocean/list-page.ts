@@ -9,20 +9,24 @@
  * statement while nothing in the database changed. The answer is byte for byte the uncached one
  * (test/tracking/list-cache.test.ts); a cache of capacity 0 answers the uncached way.
  */
+
+import type { VersionedCache } from "../../common/versioned-cache.ts";
 import { NO_TERMS } from "../../ingest/tracking/demurrage.ts";
 import type { TrackingEngine } from "../../ingest/tracking/engine.ts";
+import type { OceanTracking } from "../../ingest/tracking/ocean-tracking.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { ListFilter } from "../../storage/trackings.ts";
 import { RenderedJson } from "../shared/envelopes.ts";
 import { pageOf } from "../shared/paging.ts";
 import { type ListItem, listItem, pushListItemJson, trackedRecord } from "./records.ts";
-import type { VersionedCache } from "./versioned-cache.ts";
 
 const UTF8 = new TextEncoder();
 const ITEMS_OPEN = UTF8.encode('{"items":[');
 
 export interface ListSources {
+  ocean: OceanTracking;
   engine: TrackingEngine;
+  /** Its change token (Storage.changeToken) keys the quiet pages. */
   storage: Storage;
   listItems: VersionedCache<ListItem>;
   /** Whole pages without per-request fields, keyed by query, under their rows' keys. */
@@ -47,8 +51,8 @@ export async function listPageJson(
   const query = pageQuery(orgId, filter, limit);
   const quiet = token === null ? undefined : t.quietPages.get(query, token);
   if (quiet) return quiet;
-  const { keys, orgHasTerms } = await t.storage.trackings.listKeys(orgId, { ...filter, limit: limit + 1 });
-  const terms = orgHasTerms ? await t.engine.terms(orgId) : NO_TERMS;
+  const { keys, orgHasTerms } = await t.ocean.listKeys(orgId, { ...filter, limit: limit + 1 });
+  const terms = orgHasTerms ? await t.ocean.terms(orgId) : NO_TERMS;
   // The query names the page; the keys (the extra row's included: it decides has_more) its version.
   const whole = terms.length === 0 && limit <= PAGE_CACHE_ROWS && t.listPages.capacity > 0;
   const version = whole ? keys.map((k) => `${k.id}:${k.version}`).join(",") : "";
@@ -63,7 +67,7 @@ export async function listPageJson(
   // False once a row read below was written after the keys were: the keys then do not name the text.
   let fresh = true;
   if (missing.length > 0) {
-    const rows = new Map((await t.storage.trackings.byIds(orgId, missing)).map((r) => [r.id, r]));
+    const rows = new Map((await t.ocean.rows(orgId, missing)).map((r) => [r.id, r]));
     for (const [i, k] of page.entries()) {
       if (items[i]) continue;
       const row = rows.get(k.id);
@@ -108,9 +112,9 @@ async function uncached(
   filter: Omit<ListFilter, "limit">,
   limit: number,
 ): Promise<RenderedJson> {
-  const rows = await t.storage.trackings.list(orgId, { ...filter, limit: limit + 1 });
+  const rows = await t.ocean.list(orgId, { ...filter, limit: limit + 1 });
   const { page, ...more } = pageOf(rows, limit);
-  const terms = await t.engine.terms(orgId);
+  const terms = await t.ocean.terms(orgId);
   const data = {
     items: page.map((r) => trackedRecord(t.engine, r, "warm_db", t.engine.demurrageOf(r, terms))),
     ...more,

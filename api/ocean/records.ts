@@ -3,6 +3,7 @@
  * present), the lookup record (single read) and milestone events. Rendering only; state comes from
  * the tracking engine.
  */
+import type { VersionedCache } from "../../common/versioned-cache.ts";
 import type { VesselPosition } from "../../ingest/ais/positions.ts";
 import {
   computeDemurrage,
@@ -11,14 +12,13 @@ import {
   type FreeTimeTerms,
 } from "../../ingest/tracking/demurrage.ts";
 import type { TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
+import type { SingleRead } from "../../ingest/tracking/record-reads.ts";
 import { type MilestoneView, parkedList } from "../../ingest/tracking/timeline.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { StoredTimeline } from "../../storage/timelines.ts";
 import { PARKED_REASON } from "../../storage/trackings.ts";
 import { RenderedJson } from "../shared/envelopes.ts";
 import { type ProvenanceSubject, type ProvenanceTexts, provenance, provenanceJson } from "./provenance.ts";
-import type { SingleRead } from "./record-reads.ts";
-import type { VersionedCache } from "./versioned-cache.ts";
 
 export type Source = "direct_carrier" | "warm_db";
 

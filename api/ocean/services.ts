@@ -1,11 +1,13 @@
-/** The tracking engine and what it needs, wired from configuration. */
+/** Ocean tracking (the service and what it needs) and the caches its renderings use, wired from configuration. */
+
+import { VersionedCache } from "../../common/versioned-cache.ts";
 import { distanceServices } from "../../engine/services.ts";
 import type { PositionStore } from "../../ingest/ais/positions.ts";
 import { type CarrierConnector, DcsaConnector } from "../../ingest/carriers/connector.ts";
 import { CarrierDirectory } from "../../ingest/carriers/resolve.ts";
 import { HttpLessorConnector } from "../../ingest/lessors/connector.ts";
-import type { FreeTimeTerms } from "../../ingest/tracking/demurrage.ts";
 import { type TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
+import { OceanTracking } from "../../ingest/tracking/ocean-tracking.ts";
 import type { PlaceLookup } from "../../ingest/tracking/timeline.ts";
 import type { Wakeups } from "../../ingest/wakeups.ts";
 import type { Storage } from "../../storage/storage.ts";
@@ -13,11 +15,11 @@ import type { Config } from "../config.ts";
 import { positionStore, wakeups } from "../shared/cross-process.ts";
 import type { RenderedJson } from "../shared/envelopes.ts";
 import { ProvenanceTexts } from "./provenance.ts";
-import type { SingleRead } from "./record-reads.ts";
 import type { LaneConfidence, ListItem, Timeline } from "./records.ts";
-import { VersionedCache } from "./versioned-cache.ts";
 
 export interface TrackingServices {
+  /** The use cases (add, lookup, read, list, recheck, archive, the public lookup, polling). */
+  ocean: OceanTracking;
   engine: TrackingEngine;
   storage: Storage;
   positions: PositionStore;
@@ -26,12 +28,6 @@ export interface TrackingServices {
   carriers: CarrierDirectory;
   connectors: ReadonlyMap<string, CarrierConnector>;
   confidence: LaneConfidence;
-  /** Rows the single reads served, under their versions (record-reads.ts). */
-  rows: VersionedCache<TrackedRow>;
-  /** Single reads' rows under the database's change token, SQLite only (record-reads.ts). */
-  reads: VersionedCache<SingleRead>;
-  /** Organisations' free-time terms under the change token, SQLite only (record-reads.ts). */
-  terms: VersionedCache<readonly FreeTimeTerms[]>;
   /** Lookups' rendered milestones, checked against the record's version on every read (versioned-cache.ts). */
   timelines: VersionedCache<Timeline>;
   /** Whole lookup records (their milestones shared with timelines), checked the same way (records.ts). */
@@ -145,7 +141,16 @@ export async function trackingServices(
     laneCache.set(lane, { at: now(), pct });
     return pct;
   };
+  const ocean = new OceanTracking({
+    engine,
+    storage,
+    now,
+    carriers,
+    connectors,
+    rowCacheCapacity: TIMELINE_CACHE_MAX,
+  });
   return {
+    ocean,
     engine,
     storage,
     positions,
@@ -153,9 +158,6 @@ export async function trackingServices(
     carriers,
     connectors,
     confidence,
-    rows: new VersionedCache(TIMELINE_CACHE_MAX),
-    reads: new VersionedCache(TIMELINE_CACHE_MAX),
-    terms: new VersionedCache(TIMELINE_CACHE_MAX),
     timelines: new VersionedCache(TIMELINE_CACHE_MAX),
     // The record's text but its milestones (about 4 kB, twice once answered twice): some 80 MB at most.
     lookups: new VersionedCache(TIMELINE_CACHE_MAX),

@@ -53,8 +53,8 @@ const iso = () => new Date(clock.t).toISOString();
 
 /** Every cache of renderings and rows a process keeps. */
 const caches = (p: TestPlatform) => {
-  const { rows, timelines, lookups, listItems, listPages } = p.tracking;
-  return [rows, timelines, lookups, listItems, listPages];
+  const { timelines, lookups, listItems, listPages } = p.tracking;
+  return [p.tracking.ocean.rowCaches.rows, timelines, lookups, listItems, listPages];
 };
 
 /** An organisation of its own, with `n` container records (no events yet). */

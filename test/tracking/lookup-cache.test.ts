@@ -1,5 +1,5 @@
 /**
- * The lookups' milestone cache and the list items' cache (api/ocean/versioned-cache.ts): a reader
+ * The lookups' milestone cache and the list items' cache (common/versioned-cache.ts): a reader
  * process keeps rendered milestones and list items while a poller process (another platform on
  * the same database) refreshes the records from the sandbox carrier. Every read and list must
  * answer exactly what an uncached render answers at the same clock reading, byte for byte, however
@@ -13,9 +13,9 @@ import fc from "fast-check";
 import { listPageJson } from "../../api/ocean/list-page.ts";
 import { type ListItem, lookupRecord } from "../../api/ocean/records.ts";
 import { TIMELINE_CACHE_MAX } from "../../api/ocean/services.ts";
-import { VersionedCache } from "../../api/ocean/versioned-cache.ts";
 import { PAGE_DEFAULT } from "../../api/shared/paging.ts";
 import { API_VERSION } from "../../api/shared/products.ts";
+import { VersionedCache } from "../../common/versioned-cache.ts";
 import { withCheckDigit } from "../../ingest/iso6346.ts";
 import { simulateVoyage } from "../../ingest/sandbox/simulate.ts";
 import { loadWorld, SANDBOX_SCACS, type SandboxWorld } from "../../ingest/sandbox/world.ts";
@@ -287,7 +287,8 @@ test("reads equal uncached renders byte for byte over records, refreshes and clo
   );
   expect(freshness.size).toBeGreaterThanOrEqual(2);
   // Every cache served: rows, milestones, whole records and (with no hull aboard) whole pages.
-  const { rows, timelines, lookups, listPages } = reader.tracking;
+  const { timelines, lookups, listPages } = reader.tracking;
+  const { rows } = reader.tracking.ocean.rowCaches;
   for (const cache of [rows, timelines, lookups, listPages]) expect(cache.size).toBeGreaterThan(0);
   expect(timelines.size).toBeLessThanOrEqual(TIMELINE_CACHE_MAX);
 }, 180_000);
