@@ -58,7 +58,7 @@ async function start(platform: FullPlatform): Promise<Compat> {
   const cache = new AnswerCache(store, platform.now, cacheMs, ceilingMs + 5_000, isCacheable);
   const service = new CompatService(
     {
-      engine: tracking.engine,
+      views: tracking.views,
       ocean: tracking.ocean,
       ports: locations,
       sea,

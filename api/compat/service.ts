@@ -76,7 +76,7 @@ export class CompatService {
       };
     }
     // A line without a connector resolved the reference but will never send events: still a success.
-    const hasData = (await this.deps.engine.timeline(row)).length > 0 || row.connectorStatus !== null;
+    const hasData = (await this.deps.views.timeline(row)).length > 0 || row.connectorStatus !== null;
     if (!hasData) return { kind: "error", message: "NO_TRACKING_INFO", detail: STILL_RESOLVING };
     return { kind: "ok", snapshot: await snapshotOf(this.deps, row) };
   }

@@ -1,11 +1,13 @@
 /**
  * Ocean tracking ({base_url}): tracked containers, lookups, the DCSA 2.2 event feed, the portfolio
  * summary and the public lookup; the vendor-compatible surface (/compat/vendor/*) rides on the same
- * host. Handlers parse and render; the tracking engine owns state.
+ * host. Handlers parse, call ocean tracking (ingest/tracking/ocean-tracking.ts, which owns state)
+ * and render.
  */
-import { t } from "elysia";
+import { Elysia, t } from "elysia";
 import type { FreeTimeTerms } from "../../ingest/tracking/demurrage.ts";
 import type { Status } from "../../ingest/tracking/timeline.ts";
+import type { ListFilter } from "../../storage/trackings.ts";
 import { compatRoutes } from "../compat/routes.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
@@ -44,11 +46,36 @@ export function oceanApp(platform: FullPlatform) {
     if (path.startsWith("/public/")) return { auth: "none", limited: true, errors: "open" };
     return page.access(path);
   };
-  const { tracking } = platform;
-  const { engine, ocean } = tracking;
+  const { ocean, views } = platform.tracking;
   const orgOf = (request: Request) => principalOf(request).org;
 
   return createProductApp({ def: product("ocean"), platform, access })
+    .use(containerRoutes(platform))
+    .use(recordRoutes(platform))
+    .use(demurrageRoutes(platform))
+    .get("/v2/events", ({ request }) => eventFeed(platform, orgOf(request).id, request), {
+      detail: {
+        summary:
+          "DCSA Track & Trace 2.2 event feed of this account's references (bare array, pagination in headers)",
+      },
+    })
+    .get(
+      "/public/v1/lookup/:number",
+      async ({ params }) => publicLookupView(await ocean.publicLookup(params.number), views.places),
+      {
+        detail: { summary: "Open container lookup (no key; limited per IP)", security: [] },
+      },
+    )
+    .use(compatRoutes(platform))
+    .use(page.routes);
+}
+
+/** Adding, listing and looking up references. */
+function containerRoutes(platform: FullPlatform) {
+  const { tracking } = platform;
+  const { ocean } = tracking;
+  const orgOf = (request: Request) => principalOf(request).org;
+  return new Elysia()
     .post(
       "/v1/containers",
       async ({ request, body, set }) => {
@@ -85,33 +112,8 @@ export function oceanApp(platform: FullPlatform) {
     .get(
       "/v1/containers",
       async ({ request, query }) => {
-        const org = orgOf(request);
         const limit = pageLimit(query.limit);
-        const archived = flag("archived", query.archived);
-        if (query.status !== undefined && !(STATUSES as readonly string[]).includes(query.status)) {
-          throw new ApiError(
-            "validation",
-            `status must be one of ${STATUSES.join(", ")}; got "${query.status}".`,
-          );
-        }
-        const tags = [
-          ...new Set(
-            (query.tags ?? "")
-              .split(",")
-              .map((s) => s.trim())
-              .filter(Boolean),
-          ),
-        ];
-        // A record carries at most MAX_TAGS tags, so a longer all-of filter can match nothing; refusing
-        // it also keeps the SQL within the engine's expression limits.
-        if (tags.length > MAX_TAGS) {
-          throw new ApiError(
-            "validation",
-            `tags takes at most ${MAX_TAGS} comma-separated tags; got ${tags.length}.`,
-          );
-        }
-        const after = pageAfter(query.cursor);
-        return listPageJson(tracking, org.id, { archived, status: query.status, tags, after }, limit);
+        return listPageJson(tracking, orgOf(request).id, listFilter(query), limit);
       },
       {
         query: t.Object({
@@ -146,7 +148,15 @@ export function oceanApp(platform: FullPlatform) {
           summary: "Read by container number, bill of lading or booking (registers unknown ones: 202)",
         },
       },
-    )
+    );
+}
+
+/** One record by its UUID: read, recheck, notify-connector, delete. */
+function recordRoutes(platform: FullPlatform) {
+  const { tracking } = platform;
+  const { ocean, views } = tracking;
+  const orgOf = (request: Request) => principalOf(request).org;
+  return new Elysia()
     .get(
       "/v1/containers/:id",
       async ({ request, params }) =>
@@ -157,7 +167,7 @@ export function oceanApp(platform: FullPlatform) {
       "/v1/containers/:id/recheck",
       async ({ request, params }) => {
         const row = await ocean.recheck(orgOf(request).id, params.id);
-        return trackedRecord(engine, row, "direct_carrier", await engine.demurrage(row));
+        return trackedRecord(views, row, "direct_carrier", await views.demurrage(row));
       },
       { detail: { summary: "Ask the carrier again now (at most every 10 minutes per record)" } },
     )
@@ -165,7 +175,7 @@ export function oceanApp(platform: FullPlatform) {
       "/v1/containers/:id/notify-connector",
       async ({ request, params }) => {
         const row = await ocean.notifyConnector(orgOf(request).id, params.id);
-        return trackedRecord(engine, row, "warm_db", await engine.demurrage(row));
+        return trackedRecord(views, row, "warm_db", await views.demurrage(row));
       },
       { detail: { summary: "Ask to be told when this carrier's connector goes live" } },
     )
@@ -173,10 +183,17 @@ export function oceanApp(platform: FullPlatform) {
       "/v1/containers/:id",
       async ({ request, params }) => {
         const row = await ocean.archive(orgOf(request).id, params.id, "deleted");
-        return trackedRecord(engine, row, "warm_db", await engine.demurrage(row));
+        return trackedRecord(views, row, "warm_db", await views.demurrage(row));
       },
       { detail: { summary: "Stop tracking (archives the record)" } },
-    )
+    );
+}
+
+/** The portfolio summary and free-time terms: every active box with its demurrage now, and the terms. */
+function demurrageRoutes(platform: FullPlatform) {
+  const { ocean, views } = platform.tracking;
+  const orgOf = (request: Request) => principalOf(request).org;
+  return new Elysia()
     .get(
       "/v1/portfolio/summary",
       async ({ request }) => {
@@ -185,7 +202,7 @@ export function oceanApp(platform: FullPlatform) {
           by_status: byStatus,
           // Rows keyed by container number: id carries the number, not the UUID.
           items: boxes.map((r) => ({
-            ...trackedRecord(engine, r, "warm_db", engine.demurrageOf(r, terms)),
+            ...trackedRecord(views, r, "warm_db", views.demurrageOf(r, terms)),
             id: r.containerNumber!,
           })),
         };
@@ -235,22 +252,7 @@ export function oceanApp(platform: FullPlatform) {
         return { id: params.id, deleted: true };
       },
       { detail: { summary: "Remove free-time terms" } },
-    )
-    .get("/v2/events", ({ request }) => eventFeed(platform, orgOf(request).id, request), {
-      detail: {
-        summary:
-          "DCSA Track & Trace 2.2 event feed of this account's references (bare array, pagination in headers)",
-      },
-    })
-    .get(
-      "/public/v1/lookup/:number",
-      async ({ params }) => publicLookupView(await ocean.publicLookup(params.number), engine.places),
-      {
-        detail: { summary: "Open container lookup (no key; limited per IP)", security: [] },
-      },
-    )
-    .use(compatRoutes(platform))
-    .use(page.routes);
+    );
 }
 
 function termsView(t: FreeTimeTerms) {
@@ -263,6 +265,36 @@ function termsView(t: FreeTimeTerms) {
     daily_rate_usd: t.dailyRateUsd,
     created_at: t.createdAt,
   };
+}
+
+/** The list's filter from its query: archived or not, a known status, at most MAX_TAGS tags, the cursor. */
+function listFilter(query: {
+  archived?: string;
+  status?: string;
+  tags?: string;
+  cursor?: string;
+}): Omit<ListFilter, "limit"> {
+  const archived = flag("archived", query.archived);
+  if (query.status !== undefined && !(STATUSES as readonly string[]).includes(query.status)) {
+    throw new ApiError("validation", `status must be one of ${STATUSES.join(", ")}; got "${query.status}".`);
+  }
+  const tags = [
+    ...new Set(
+      (query.tags ?? "")
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
+  // A record carries at most MAX_TAGS tags, so a longer all-of filter can match nothing; refusing
+  // it also keeps the SQL within the engine's expression limits.
+  if (tags.length > MAX_TAGS) {
+    throw new ApiError(
+      "validation",
+      `tags takes at most ${MAX_TAGS} comma-separated tags; got ${tags.length}.`,
+    );
+  }
+  return { archived, status: query.status, tags, after: pageAfter(query.cursor) };
 }
 
 function inProgress(set: { headers: Record<string, unknown> }): Response {

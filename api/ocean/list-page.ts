@@ -12,8 +12,8 @@
 
 import type { VersionedCache } from "../../common/versioned-cache.ts";
 import { NO_TERMS } from "../../ingest/tracking/demurrage.ts";
-import type { TrackingEngine } from "../../ingest/tracking/engine.ts";
 import type { OceanTracking } from "../../ingest/tracking/ocean-tracking.ts";
+import type { RecordViews } from "../../ingest/tracking/record-views.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { ListFilter } from "../../storage/trackings.ts";
 import { RenderedJson } from "../shared/envelopes.ts";
@@ -25,7 +25,7 @@ const ITEMS_OPEN = UTF8.encode('{"items":[');
 
 export interface ListSources {
   ocean: OceanTracking;
-  engine: TrackingEngine;
+  views: RecordViews;
   /** Its change token (Storage.changeToken) keys the quiet pages. */
   storage: Storage;
   listItems: VersionedCache<ListItem>;
@@ -75,14 +75,14 @@ export async function listPageJson(
       if (!row) return uncached(t, orgId, filter, limit);
       // A write since the page was read: the row as read now, under its own version.
       if (row.version !== k.version) fresh = false;
-      const item = listItem(t.engine, row);
+      const item = listItem(t.views, row);
       t.listItems.set(row.id, String(row.version), item);
       items[i] = item;
     }
   }
   const out = [ITEMS_OPEN];
   for (const [i, item] of (items as ListItem[]).entries())
-    pushListItemJson(out, t.engine, item, terms, i === 0);
+    pushListItemJson(out, t.views, item, terms, i === 0);
   out.push(UTF8.encode(`],${JSON.stringify(more).slice(1)}`));
   const rendered = new RenderedJson(out);
   if (whole && fresh && (items as ListItem[]).every((item) => item.live.currentVesselImo === null)) {
@@ -116,7 +116,7 @@ async function uncached(
   const { page, ...more } = pageOf(rows, limit);
   const terms = await t.ocean.terms(orgId);
   const data = {
-    items: page.map((r) => trackedRecord(t.engine, r, "warm_db", t.engine.demurrageOf(r, terms))),
+    items: page.map((r) => trackedRecord(t.views, r, "warm_db", t.views.demurrageOf(r, terms))),
     ...more,
   };
   return new RenderedJson(JSON.stringify(data));

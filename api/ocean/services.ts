@@ -6,11 +6,12 @@ import type { PositionStore } from "../../ingest/ais/positions.ts";
 import { type CarrierConnector, DcsaConnector } from "../../ingest/carriers/connector.ts";
 import { CarrierDirectory } from "../../ingest/carriers/resolve.ts";
 import { HttpLessorConnector } from "../../ingest/lessors/connector.ts";
-import { type TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
 import { OceanTracking } from "../../ingest/tracking/ocean-tracking.ts";
+import type { RecordViews } from "../../ingest/tracking/record-views.ts";
 import type { PlaceLookup } from "../../ingest/tracking/timeline.ts";
 import type { Wakeups } from "../../ingest/wakeups.ts";
 import type { Storage } from "../../storage/storage.ts";
+import type { TrackedRow } from "../../storage/trackings.ts";
 import type { Config } from "../config.ts";
 import { positionStore, wakeups } from "../shared/cross-process.ts";
 import type { RenderedJson } from "../shared/envelopes.ts";
@@ -20,13 +21,13 @@ import type { LaneConfidence, ListItem, Timeline } from "./records.ts";
 export interface TrackingServices {
   /** The use cases (add, lookup, read, list, recheck, archive, the public lookup, polling). */
   ocean: OceanTracking;
-  engine: TrackingEngine;
+  /** What records show besides their row (ocean.views), for the renderers. */
+  views: RecordViews;
   storage: Storage;
   positions: PositionStore;
   /** Work for other roles, signalled across processes when REDIS_URL is set. */
   wakeups: Wakeups;
   carriers: CarrierDirectory;
-  connectors: ReadonlyMap<string, CarrierConnector>;
   confidence: LaneConfidence;
   /** Lookups' rendered milestones, checked against the record's version on every read (versioned-cache.ts). */
   timelines: VersionedCache<Timeline>;
@@ -107,7 +108,7 @@ export async function trackingServices(
   const lessors = config.lessors.map((l) => new HttpLessorConnector(l));
   const positions = await positionStore(config);
   const wake = await wakeups(config);
-  const engine = new TrackingEngine({
+  const ocean = new OceanTracking({
     storage,
     now,
     carriers,
@@ -117,9 +118,10 @@ export async function trackingServices(
     positions,
     wakeups: wake,
     isDemo: opts.isDemo,
+    rowCacheCapacity: TIMELINE_CACHE_MAX,
   });
   // A restart picks up adds a dead process left half done (the poller finishes them).
-  const recovered = await engine.recoverInterruptedAdds();
+  const recovered = await ocean.recoverInterruptedAdds();
   if (recovered > 0) {
     console.error(`[tracking] ${recovered} interrupted add(s) due for a poll again`);
     wake.signal("tracking.due");
@@ -141,22 +143,13 @@ export async function trackingServices(
     laneCache.set(lane, { at: now(), pct });
     return pct;
   };
-  const ocean = new OceanTracking({
-    engine,
-    storage,
-    now,
-    carriers,
-    connectors,
-    rowCacheCapacity: TIMELINE_CACHE_MAX,
-  });
   return {
     ocean,
-    engine,
+    views: ocean.views,
     storage,
     positions,
     wakeups: wake,
     carriers,
-    connectors,
     confidence,
     timelines: new VersionedCache(TIMELINE_CACHE_MAX),
     // The record's text but its milestones (about 4 kB, twice once answered twice): some 80 MB at most.

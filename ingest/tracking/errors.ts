@@ -3,6 +3,7 @@
  * each product maps a code to its envelope at its edge (api/shared/errors.ts fromTracking for the
  * ocean and air-cargo envelopes, api/compat/service.ts for the vendor's answers).
  */
+import { CodedError } from "../../common/coded-error.ts";
 
 export type TrackingErrorCode =
   /** The reference breaks its form (a check digit, a number the carrier rejects as malformed). */
@@ -23,16 +24,8 @@ export type TrackingErrorCode =
   /** The carrier did not answer a live lookup; extra.retry_after_seconds says when to ask again. */
   | "carrier_unavailable";
 
-export class TrackingError extends Error {
-  constructor(
-    readonly code: TrackingErrorCode,
-    message: string,
-    /** Extra fields the caller may show beside the message, e.g. plan_needed, retry_after_seconds. */
-    readonly extra?: Record<string, unknown>,
-  ) {
-    super(message);
-    this.name = "TrackingError";
-  }
+export class TrackingError extends CodedError<TrackingErrorCode> {
+  override readonly name = "TrackingError";
 }
 
 /** The plan allowances a registration can hit: compat answers all three as a spent allowance. */

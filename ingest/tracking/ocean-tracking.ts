@@ -7,29 +7,27 @@
  */
 import { VersionedCache } from "../../common/versioned-cache.ts";
 import type { Org } from "../../storage/orgs.ts";
-import type { Storage } from "../../storage/storage.ts";
-import type { ListFilter, PageKeys, TrackedRow } from "../../storage/trackings.ts";
-import type { CarrierConnector } from "../carriers/connector.ts";
-import type { CarrierDirectory } from "../carriers/resolve.ts";
-import { looksLikeContainer, validateContainerNumber } from "../iso6346.ts";
-import type { FreeTimeTerms } from "./demurrage.ts";
 import {
-  type AddInput,
-  type IdentifierType,
-  normalizeIdentifier,
-  type RefreshOutcome,
-  type TrackingEngine,
-} from "./engine.ts";
+  type ListFilter,
+  NO_SLOTS_REASON,
+  type PageKeys,
+  REJECTED_REASON,
+  type TrackedRow,
+} from "../../storage/trackings.ts";
+import { looksLikeContainer, validateContainerNumber } from "../iso6346.ts";
+import { boxesNamed } from "./box-slots.ts";
+import type { FreeTimeTerms } from "./demurrage.ts";
+import type { TrackingDeps } from "./deps.ts";
 import { TrackingError } from "./errors.ts";
 import { type PublicAnswer, publicLookup } from "./public-lookup.ts";
+import { containerSlots, slotRefusal } from "./quotas.ts";
 import { activeRow, ownRow, type RowSources, type SingleRead } from "./record-reads.ts";
+import { RecordViews } from "./record-views.ts";
+import { CarrierRefresh, type RefreshOutcome } from "./refresh.ts";
+import { type AddInput, type IdentifierType, normalizeIdentifier, register } from "./registration.ts";
+import { RECHECK_INTERVAL_MS } from "./schedule.ts";
 
-export interface OceanTrackingDeps {
-  engine: TrackingEngine;
-  storage: Storage;
-  now: () => number;
-  carriers: CarrierDirectory;
-  connectors: ReadonlyMap<string, CarrierConnector>;
+export interface OceanTrackingDeps extends TrackingDeps {
   /** Records whose rows the single reads keep (record-reads.ts); 0 reads every time. */
   rowCacheCapacity: number;
 }
@@ -81,10 +79,15 @@ async function held(work: Promise<unknown>, ms: number): Promise<void> {
 const notFound = (id: string) => new TrackingError("not_found", `No tracked record ${id} on this account.`);
 
 export class OceanTracking {
-  /** The single reads' row caches; replaced whole by a bench comparing reads with and without them. */
+  /** The single reads' row caches; a bench swaps them to compare reads with and without. */
   readonly rowCaches: RowSources;
+  /** What records show besides their row, for those who render them. */
+  readonly views: RecordViews;
+  private readonly refresher: CarrierRefresh;
 
   constructor(private readonly deps: OceanTrackingDeps) {
+    this.views = new RecordViews(deps);
+    this.refresher = new CarrierRefresh(deps);
     const capacity = deps.rowCacheCapacity;
     this.rowCaches = {
       storage: deps.storage,
@@ -99,8 +102,10 @@ export class OceanTracking {
    * populated. A refusal at that call (the carrier rejects the number's form, a B/L names more
    * boxes than slots are free) undoes the add and is thrown.
    */
-  add(org: Org, input: AddInput): Promise<{ row: TrackedRow; warning: string | null }> {
-    return this.deps.engine.add(org, input);
+  async add(org: Org, input: AddInput): Promise<{ row: TrackedRow; warning: string | null }> {
+    const result = await this.refresher.firstFetch(await this.register(org, input), { strict: true });
+    if (result.refused) throw result.refused;
+    return result;
   }
 
   /**
@@ -119,13 +124,31 @@ export class OceanTracking {
     wait: LookupWait,
     again: boolean,
   ): Promise<LookupResult> {
-    const { reference } = request;
-    const found =
-      (await activeRow(this.rowCaches, org.id, reference)) ??
-      (await activeRow(this.rowCaches, org.id, reference.replace(/[\s-]/g, "")));
+    const found = await this.existing(org.id, request.reference, wait);
     if (!found) return this.registerAndWait(org, request, wait);
     if (wait.kind === "hold") return this.heldExisting(org, request, wait, found.row, again);
     return found.row.adding ? PENDING : { kind: "record", read: found };
+  }
+
+  /**
+   * The active record a lookup names. Answered at once, it is rendered: read through the row caches,
+   * and also without spaces or dashes. Held, the carrier is asked again unless its poll schedule
+   * says it is backing off: next_poll_at, which a poller's claim moves without moving the version,
+   * so the row is read as stored.
+   */
+  private async existing(
+    orgId: string,
+    reference: string,
+    wait: LookupWait,
+  ): Promise<SingleRead | undefined> {
+    if (wait.kind === "hold") {
+      const row = await this.findActive(orgId, reference);
+      return row && { row };
+    }
+    return (
+      (await activeRow(this.rowCaches, orgId, reference)) ??
+      (await activeRow(this.rowCaches, orgId, reference.replace(/[\s-]/g, "")))
+    );
   }
 
   /** A known record, held for: the add in flight settles, or the carrier is asked again first. */
@@ -169,7 +192,7 @@ export class OceanTracking {
     // Refused after an earlier lookup answered at once (a malformed number, or more boxes than
     // slots free): that is the answer, not another registration answering pending again.
     if (wait.kind === "answer_now") {
-      const refusal = await this.deps.engine.lookupRefusal(org.id, reference);
+      const refusal = await this.lookupRefusal(org.id, reference);
       if (refusal) throw refusal;
     }
     await request.beforeRegister?.();
@@ -187,7 +210,7 @@ export class OceanTracking {
     // An undeclared kind is a guess: the carrier's answer may show a booking (FetchOptions).
     const kindGuessed = request.type === undefined;
     if (wait.kind === "answer_now") {
-      this.deps.engine
+      this.refresher
         .firstFetch(row, { kindGuessed })
         .catch((err) => console.error(`[tracking] first fetch of ${row.identifier}:`, err));
       return PENDING;
@@ -195,13 +218,33 @@ export class OceanTracking {
     // Strict even past the ceiling: a refusal after it still undoes the registration, and the
     // client's retry meets the refusal again (nothing kept, nothing charged meanwhile).
     let refusal: TrackingError | undefined;
-    const fetched = this.deps.engine.firstFetch(row, { strict: true, kindGuessed });
+    const fetched = this.refresher.firstFetch(row, { strict: true, kindGuessed });
     await held(
       fetched.then((r) => (refusal = r.refused)),
       wait.ceilingMs,
     );
     if (refusal) throw refusal;
     return heldResult(await this.get(org.id, row.id));
+  }
+
+  /**
+   * What a lookup answers instead of registering this identifier again, when its latest
+   * registration was refused after an earlier lookup's answer: the carrier rejected the number's
+   * form (for good), or its boxes needed more container slots than were free (by slotRefusal, while
+   * they still do; once they fit, the lookup registers it again).
+   */
+  private async lookupRefusal(orgId: string, identifier: string): Promise<TrackingError | undefined> {
+    const latest = await this.deps.storage.trackings.latestRoot(orgId, identifier);
+    if (latest?.archivedReason === REJECTED_REASON) {
+      return new TrackingError(
+        "reference_not_resolvable",
+        `The carrier rejects ${latest.identifier} as malformed; nothing is tracked or charged.`,
+      );
+    }
+    if (latest?.archivedReason !== NO_SLOTS_REASON) return undefined;
+    const boxes = boxesNamed(await this.views.rawEvents(latest.id));
+    const slots = await containerSlots(this.deps.storage, orgId);
+    return slotRefusal(slots.org, slots.active.size, boxes.filter((b) => !slots.active.has(b)).length);
   }
 
   /** Another request is adding the reference now: pending, or (held) its first answer waited for. */
@@ -240,13 +283,34 @@ export class OceanTracking {
   }
 
   /** Asks the carrier again now, at most once per RECHECK_INTERVAL_MS per record. */
-  recheck(orgId: string, id: string): Promise<TrackedRow> {
-    return this.deps.engine.recheck(orgId, id);
+  async recheck(orgId: string, id: string): Promise<TrackedRow> {
+    const row = await this.own(orgId, id);
+    const now = this.deps.now();
+    if (row.lastRecheckAt && now - Date.parse(row.lastRecheckAt) < RECHECK_INTERVAL_MS) {
+      const wait = Math.ceil((Date.parse(row.lastRecheckAt) + RECHECK_INTERVAL_MS - now) / 1000);
+      throw new TrackingError(
+        "recheck_too_soon",
+        `Rechecked less than ${RECHECK_INTERVAL_MS / 60_000} minutes ago; retry in ${wait} s.`,
+        { retry_after_seconds: wait },
+      );
+    }
+    await this.deps.storage.trackings.update(row.id, { lastRecheckAt: new Date(now).toISOString() });
+    await this.refresh(row.parentId ?? row.id);
+    return this.own(orgId, id);
   }
 
   /** Stops tracking (archives the record and the boxes of a B/L or booking). */
-  archive(orgId: string, id: string, reason: string): Promise<TrackedRow> {
-    return this.deps.engine.archive(orgId, id, reason);
+  async archive(orgId: string, id: string, reason: string): Promise<TrackedRow> {
+    const row = await this.own(orgId, id);
+    if (row.archivedAt === null) {
+      const at = new Date(this.deps.now()).toISOString();
+      await this.deps.storage.trackings.updateTree(
+        row.id,
+        { archivedAt: at, archivedReason: reason, updatedAt: at },
+        true,
+      );
+    }
+    return this.own(orgId, id);
   }
 
   /** Asks to be told when the record's carrier gets a connector. */
@@ -296,17 +360,22 @@ export class OceanTracking {
 
   /** The poller's tick: refreshes the due records it claims. */
   pollDue(limit?: number): Promise<number> {
-    return this.deps.engine.pollDue(limit);
+    return this.refresher.pollDue(limit);
   }
 
-  /** Asks the carrier for a root record's events and applies them. */
+  /** Asks the carrier for a root record's events and applies them; carrier failures back off. */
   refresh(rootId: string): Promise<RefreshOutcome> {
-    return this.deps.engine.refresh(rootId);
+    return this.refresher.refresh(rootId);
+  }
+
+  /** At start: adds a dead process left half done become due, so a poller finishes them. */
+  recoverInterruptedAdds(): Promise<number> {
+    return this.refresher.recoverInterruptedAdds();
   }
 
   /** Validates, charges and inserts a record marked as adding, without asking the carrier yet. */
   register(org: Org, input: AddInput): Promise<TrackedRow> {
-    return this.deps.engine.register(org, input);
+    return register(this.deps, org, input);
   }
 
   get(orgId: string, id: string): Promise<TrackedRow | undefined> {

@@ -6,7 +6,7 @@
  */
 import type { Wakeups } from "../wakeups.ts";
 
-/** An engine with records to poll: the ocean tracking engine, the air-waybill engine. */
+/** A service with records to poll: ocean tracking, air-waybill tracking. */
 export interface Pollable {
   pollDue(): Promise<number>;
 }

@@ -130,7 +130,7 @@ beforeAll(async () => {
     const at = async (ms: number) => {
       clock.t = ms;
       await sandbox.setClock({ now: new Date(ms).toISOString() });
-      await p.tracking.engine.pollDue();
+      await p.tracking.ocean.pollDue();
     };
     await at(Date.parse(voyage.bookedAt) + 6 * H);
     expect(

@@ -178,7 +178,7 @@ describe("container slots hold for every way boxes arrive (11.1)", () => {
 
     const lastPick = Math.max(...found.containers.map((c) => Date.parse(c.milestones.emptyPickup)));
     await w.at(lastPick + 13 * H); // past the pre-departure cadence: the B/L is due
-    await w.p.tracking.engine.pollDue();
+    await w.p.tracking.ocean.pollDue();
     const kids = (await rowsOf(orgId)).filter((r) => r.parentId !== null);
     expect(kids).toHaveLength(4);
     expect(kids.filter((k) => k.archivedAt === null)).toHaveLength(2);
@@ -259,7 +259,7 @@ describe("a malformed reference costs nothing (11.4)", () => {
     expect(res.status).toBe(201);
     expect(await usageOf(orgId, "MAEU12345")).toHaveLength(1);
     await w.at(w.clock.t + 2 * 60_000); // past the first back-off
-    await w.p.tracking.engine.pollDue();
+    await w.p.tracking.ocean.pollDue();
     const [row] = await rowsOf(orgId);
     expect(row).toMatchObject({ archivedReason: REJECTED_REASON, unresolvedReason: "invalid_number" });
     expect(await usageOf(orgId, "MAEU12345")).toEqual([]);
