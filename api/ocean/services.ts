@@ -3,7 +3,7 @@
 import { VersionedCache } from "../../common/versioned-cache.ts";
 import { distanceServices } from "../../engine/services.ts";
 import type { PositionStore } from "../../ingest/ais/positions.ts";
-import { type CarrierConnector, DcsaConnector } from "../../ingest/carriers/connector.ts";
+import { carrierConnectors } from "../../ingest/carriers/registry.ts";
 import { CarrierDirectory } from "../../ingest/carriers/resolve.ts";
 import { HttpLessorConnector } from "../../ingest/lessors/connector.ts";
 import { OceanTracking } from "../../ingest/tracking/ocean-tracking.ts";
@@ -102,9 +102,7 @@ export async function trackingServices(
     timezone: (locode) => place(locode)?.timezone ?? null,
     name: (locode) => place(locode)?.name ?? null,
   };
-  const connectors = new Map<string, CarrierConnector>(
-    config.carriers.map((c) => [c.scac, new DcsaConnector({ now, ...c })]),
-  );
+  const connectors = carrierConnectors(config.carriers, { now });
   const lessors = config.lessors.map((l) => new HttpLessorConnector(l));
   const positions = await positionStore(config);
   const wake = await wakeups(config);
