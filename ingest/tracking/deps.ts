@@ -1,4 +1,4 @@
-/** What ocean tracking takes from outside: the database, the clock, carriers and their connectors. */
+/** What tracking takes from outside: the database, the clock, the lines and their connectors. */
 import type { Storage } from "../../storage/storage.ts";
 import type { PositionStore } from "../ais/positions.ts";
 import type { CarrierConnector } from "../carriers/connector.ts";
@@ -8,9 +8,17 @@ import type { Wakeups } from "../wakeups.ts";
 import type { PollPriority } from "./schedule.ts";
 import type { PlaceLookup } from "./timeline.ts";
 
-export interface TrackingDeps {
+/** What every tracking service (ocean records, air waybills) takes. */
+export interface PollingDeps {
   storage: Storage;
   now: () => number;
+  /** Tells other roles (the dispatcher, pollers) there is work for them now, not at their next tick. */
+  wakeups?: Wakeups;
+  /** Override of how long an add's claim on its new record lasts (ADD_LEASE_MS, AIR_ADD_LEASE_MS). */
+  addLeaseMs?: number;
+}
+
+export interface TrackingDeps extends PollingDeps {
   carriers: CarrierDirectory;
   /** Connectors by SCAC (ingest/carriers/registry.ts builds them from configuration). */
   connectors: ReadonlyMap<string, CarrierConnector>;
@@ -23,8 +31,4 @@ export interface TrackingDeps {
   lessors?: readonly LessorConnector[];
   /** Live AIS positions by IMO (vessel_position on records). */
   positions?: PositionStore;
-  /** Override of ADD_LEASE_MS. */
-  addLeaseMs?: number;
-  /** Tells other roles (the dispatcher, pollers) there is work for them now, not at their next tick. */
-  wakeups?: Wakeups;
 }

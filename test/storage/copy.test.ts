@@ -163,7 +163,7 @@ beforeAll(async () => {
     });
     expect(added.status).toBe(201);
     const waybill = ((await added.json()) as { data: { id: string } }).data.id;
-    await p.air.engine.apply(waybill, {
+    await p.air.waybills.apply(waybill, {
       awb,
       origin: "CDG",
       destination: "JFK",
