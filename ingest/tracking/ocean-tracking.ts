@@ -278,6 +278,7 @@ export class OceanTracking {
     return this.deps.storage.trackings.listKeys(orgId, filter);
   }
 
+  /** Whole rows of the organisation's records by id (what a keyed page's reader has not kept). */
   rows(orgId: string, ids: readonly string[]): Promise<TrackedRow[]> {
     return this.deps.storage.trackings.byIds(orgId, ids);
   }
@@ -378,6 +379,7 @@ export class OceanTracking {
     return register(this.deps, org, input);
   }
 
+  /** A record of the organisation (another organisation's id reads as absent). */
   get(orgId: string, id: string): Promise<TrackedRow | undefined> {
     return this.deps.storage.trackings.get(orgId, id);
   }

@@ -1,5 +1,5 @@
 /**
- * The poller role: every tick, refresh the records whose next_poll_at has passed, for each engine
+ * The poller role: every tick, refresh the records whose next_poll_at has passed, for each service
  * in turn (ocean records, then air waybills: each claims its own table's due rows). Carrier
  * schedules (ingest/schedules/sync.ts) run through a second poller on their own, longer interval.
  * In-process by default; at scale run it as its own process with PORTOLAN_ROLES=poller.
