@@ -9,7 +9,7 @@ import { type RouteConfig, routeConfig } from "../engine/config.ts";
 import { type GeocoderConfig, geocoderConfig } from "../engine/locations/config.ts";
 import { type RoadConfig, roadConfig } from "../engine/road/config.ts";
 import type { OneRecordAirlineConfig } from "../ingest/airlines/one-record.ts";
-import type { DcsaConnectorConfig } from "../ingest/carriers/connector.ts";
+import type { CarrierConfig } from "../ingest/carriers/registry.ts";
 import type { HttpLessorConfig } from "../ingest/lessors/connector.ts";
 import { DEFAULT_EXPIRING_DAYS } from "../ingest/rates/sweep.ts";
 import { DEFAULT_SLIP_HOURS } from "../ingest/schedules/events.ts";
@@ -34,8 +34,11 @@ export interface Config {
   /** The air-freight rate card (PORTOLAN_AIR_RATE_CARD; default the indicative card in sourcesDir). */
   airRateCard: string;
   buildDir: string;
-  /** DCSA 2.2 carrier connectors (PORTOLAN_CARRIERS, a JSON array); the sandbox fills this when unset. */
-  carriers: DcsaConnectorConfig[];
+  /**
+   * Carrier connectors (PORTOLAN_CARRIERS, a JSON array; kind "dcsa", DCSA 2.2, when not given);
+   * the sandbox fills this when unset.
+   */
+  carriers: CarrierConfig[];
   /** Lessor unit APIs (PORTOLAN_LESSORS, a JSON array of {name, baseUrl, apiKey?}); the sandbox adds its lessor. */
   lessors: HttpLessorConfig[];
   /** ONE Record airlines (PORTOLAN_AIRLINES, a JSON array of {iata, baseUrl, token?}); the sandbox fills this when unset. */
@@ -131,11 +134,11 @@ export function loadConfig(env: Env = process.env): Config {
       env.PORTOLAN_AIR_RATE_CARD ||
       join(env.PORTOLAN_SOURCES ?? "../shared/data", "air/indicative-rate-card.json"),
     buildDir: buildDirFrom(env),
-    carriers: parseList<DcsaConnectorConfig>(
+    carriers: parseList<CarrierConfig>(
       env.PORTOLAN_CARRIERS,
       "PORTOLAN_CARRIERS",
       ["scac", "baseUrl"],
-      ["schedulesBaseUrl"],
+      ["schedulesBaseUrl", "kind"],
     ),
     lessors: parseList<HttpLessorConfig>(env.PORTOLAN_LESSORS, "PORTOLAN_LESSORS", ["name", "baseUrl"]),
     airlines: parseList<OneRecordAirlineConfig>(env.PORTOLAN_AIRLINES, "PORTOLAN_AIRLINES", [

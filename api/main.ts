@@ -75,7 +75,7 @@ for (const p of apps ? PRODUCTS : []) {
 }
 const { wakeups } = platform.tracking;
 const poller = roles.has("poller")
-  ? startPoller([platform.tracking.engine, platform.air.engine], config.pollIntervalMs, { wakeups })
+  ? startPoller([platform.tracking.ocean, platform.air.waybills], config.pollIntervalMs, { wakeups })
   : null;
 // Carrier schedules (carriers with a schedulesBaseUrl) on their own interval; a refresh another
 // poller process made within half of it is not repeated.

@@ -28,20 +28,20 @@ import { join } from "node:path";
 import { buildApps } from "../api/app.ts";
 import { bootstrap } from "../api/bootstrap.ts";
 import { loadConfig } from "../api/config.ts";
-import type { SingleRead } from "../api/ocean/record-reads.ts";
 import type { ListItem, Timeline } from "../api/ocean/records.ts";
 import { ON_TIME_DAYS } from "../api/ocean/services.ts";
-import { VersionedCache } from "../api/ocean/versioned-cache.ts";
 import type { RenderedJson } from "../api/shared/envelopes.ts";
 import type { FullPlatform } from "../api/shared/platform.ts";
 import { monthOf } from "../common/plans.ts";
 import { shuffle } from "../common/random.ts";
+import { VersionedCache } from "../common/versioned-cache.ts";
 import { checkDigit } from "../ingest/iso6346.ts";
 import { simulateVoyage, visibleEvents } from "../ingest/sandbox/simulate.ts";
 import { loadWorld } from "../ingest/sandbox/world.ts";
-import type { TrackedRow } from "../ingest/tracking/engine.ts";
+import type { SingleRead } from "../ingest/tracking/record-reads.ts";
 import { currentEvents, derive, eventsForContainer, renderForStore } from "../ingest/tracking/timeline.ts";
 import { copySqliteToPostgres } from "../storage/copy.ts";
+import type { TrackedRow } from "../storage/trackings.ts";
 import { startServer } from "./http.ts";
 import type { ClientPlan, ClientResult, ClientRow } from "./http-clients.ts";
 
@@ -100,7 +100,7 @@ const storeTimeline = raw.prepare("UPDATE tracked SET milestones_of = ?, milesto
 const insertShipment = raw.prepare(
   "INSERT INTO shipment_usage (org_id, month, identifier, charged_usd) VALUES (?, ?, ?, 0)",
 );
-const { places } = platform.tracking.engine;
+const { places } = platform.tracking.views;
 const numbers: string[] = [];
 const ids: string[] = [];
 raw.transaction(() => {
@@ -134,7 +134,7 @@ raw.transaction(() => {
       JSON.stringify({ ...e, equipmentReference: e.eventType === "EQUIPMENT" ? number : undefined }),
     );
     for (const [k, e] of events.entries()) insertEvent.run(id, t.events[k]!.eventID, e, at);
-    // What a refresh stores (TrackingEngine.apply), on even records only: odd ones stand for
+    // What a refresh stores (ingest/tracking/apply.ts), on even records only: odd ones stand for
     // records no refresh has rendered yet, whose reads derive their milestones from the events.
     if (i % 2 === 0) {
       const current = currentEvents(
@@ -195,79 +195,114 @@ async function measureAll(running: FullPlatform): Promise<void> {
   ).data.next_cursor;
   compatNumbers = await answeredByCompat(call);
 
-  /** Milliseconds per 500-row page (every request of SECONDS, at least 20): mean and slowest. */
-  async function pageOf500(): Promise<{ mean: number; max: number }> {
-    const times: number[] = [];
-    const end = performance.now() + SECONDS * 1000;
-    while (times.length < 20 || performance.now() < end) {
-      const t = performance.now();
-      const res = await call("/v1/containers?limit=500");
-      if (res.status !== 200) throw new Error(`list 500: HTTP ${res.status} ${await res.text()}`);
-      await res.arrayBuffer();
-      times.push(performance.now() - t);
-    }
-    return { mean: times.reduce((a, b) => a + b, 0) / times.length, max: Math.max(...times) };
+  const { list, noop, blobNoop } = readRows(deepCursor);
+  const rates = await measureInTurns(running, call, list);
+  const baseline = rates[0]!;
+  const blobBaseline = rates[list.indexOf(blobNoop)]!;
+  const rows = list
+    .map((row, k): [Row, number] => [row, rates[k]!])
+    .filter(([row]) => row !== noop && row !== blobNoop)
+    .map(([row, rps]): [string, number, number] => [row.name, rps, row.blob ? blobBaseline : baseline]);
+  const page = await pageOf500(call);
+  const lanes = await laneReads(running);
+  console.log(
+    `${"keyed no-op GET /v1/account".padEnd(32)} ${baseline.toFixed(0).padStart(8)} req/s (baseline)`,
+  );
+  console.log(
+    `${"keyed no-op, body as Blob".padEnd(32)} ${blobBaseline.toFixed(0).padStart(8)} req/s (baseline of the Blob rows)`,
+  );
+  for (const [name, rps, base] of rows) {
+    console.log(
+      `${name.padEnd(32)} ${rps.toFixed(0).padStart(8)} req/s  ratio ${(rps / base).toFixed(2)} of the no-op (goal 0.30)`,
+    );
   }
+  console.log(
+    `${"list of 500 rows".padEnd(32)} ${page.mean.toFixed(1).padStart(8)} ms mean, ${page.max.toFixed(1)} ms slowest (goal < 50 ms)`,
+  );
+  console.log(
+    `${"lane on-time share (first read)".padEnd(32)} ${lanes.mean.toFixed(2).padStart(8)} ms mean, ${lanes.max.toFixed(2)} ms slowest over ${lanes.n} lanes`,
+  );
+}
 
-  /**
-   * Requests per second of each row, measured in turns of SLICE_MS so that the load other work puts
-   * on the machine falls on every row alike: the ratios compare figures taken at the same moments.
-   * Each turn takes the rows in a new random order: a row pays for part of what the row before it
-   * left (garbage to collect, freed memory the allocator hands back to the system and faults in
-   * again), so in a fixed order one row paid for a heavy predecessor and another rode behind a light
-   * one (the page after 500 rows read 0.34 of the no-op behind the filter row, 0.16-0.18 shuffled,
-   * like the first page). A row reads with the caches on or off (the figures before them, in this
-   * run); `changing` turns off only the caches kept under the database's change token, which is
-   * what every read pays when something in the database changed since the last one (a writer at
-   * work).
-   */
-  async function measureInTurns(list: Row[]): Promise<number[]> {
-    const { rows, reads, timelines, lookups, listItems, listPages, quietPages } = running.tracking;
-    const off = {
-      rows: new VersionedCache<TrackedRow>(0),
-      reads: new VersionedCache<SingleRead>(0),
-      quietPages: new VersionedCache<RenderedJson>(0),
-      timelines: new VersionedCache<Timeline>(0),
-      lookups: new VersionedCache<RenderedJson>(0),
-      listItems: new VersionedCache<ListItem>(0),
-      listPages: new VersionedCache<RenderedJson>(0),
-    };
-    const use = (cached: boolean, changing = false) => {
-      running.tracking.rows = cached ? rows : off.rows;
-      running.tracking.reads = cached && !changing ? reads : off.reads;
-      running.tracking.quietPages = cached && !changing ? quietPages : off.quietPages;
-      running.tracking.timelines = cached ? timelines : off.timelines;
-      running.tracking.lookups = cached ? lookups : off.lookups;
-      running.tracking.listItems = cached ? listItems : off.listItems;
-      running.tracking.listPages = cached ? listPages : off.listPages;
-    };
-    const state = list.map(() => ({ n: 0, ms: 0 }));
-    for (const row of list) {
+type Call = (path: string) => Promise<Response>;
+
+/** Milliseconds per 500-row page (every request of SECONDS, at least 20): mean and slowest. */
+async function pageOf500(call: Call): Promise<{ mean: number; max: number }> {
+  const times: number[] = [];
+  const end = performance.now() + SECONDS * 1000;
+  while (times.length < 20 || performance.now() < end) {
+    const t = performance.now();
+    const res = await call("/v1/containers?limit=500");
+    if (res.status !== 200) throw new Error(`list 500: HTTP ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+    times.push(performance.now() - t);
+  }
+  return { mean: times.reduce((a, b) => a + b, 0) / times.length, max: Math.max(...times) };
+}
+
+/**
+ * Requests per second of each row, measured in turns of SLICE_MS so that the load other work puts
+ * on the machine falls on every row alike: the ratios compare figures taken at the same moments.
+ * Each turn takes the rows in a new random order: a row pays for part of what the row before it
+ * left (garbage to collect, freed memory the allocator hands back to the system and faults in
+ * again), so in a fixed order one row paid for a heavy predecessor and another rode behind a light
+ * one (the page after 500 rows read 0.34 of the no-op behind the filter row, 0.16-0.18 shuffled,
+ * like the first page). A row reads with the caches on or off (the figures before them, in this
+ * run); `changing` turns off only the caches kept under the database's change token, which is
+ * what every read pays when something in the database changed since the last one (a writer at
+ * work).
+ */
+async function measureInTurns(running: FullPlatform, call: Call, list: Row[]): Promise<number[]> {
+  const { timelines, lookups, listItems, listPages, quietPages } = running.tracking;
+  const rowCaches = running.tracking.ocean.rowCaches;
+  const { rows, reads } = rowCaches;
+  const off = {
+    rows: new VersionedCache<TrackedRow>(0),
+    reads: new VersionedCache<SingleRead>(0),
+    quietPages: new VersionedCache<RenderedJson>(0),
+    timelines: new VersionedCache<Timeline>(0),
+    lookups: new VersionedCache<RenderedJson>(0),
+    listItems: new VersionedCache<ListItem>(0),
+    listPages: new VersionedCache<RenderedJson>(0),
+  };
+  const use = (cached: boolean, changing = false) => {
+    rowCaches.rows = cached ? rows : off.rows;
+    rowCaches.reads = cached && !changing ? reads : off.reads;
+    running.tracking.quietPages = cached && !changing ? quietPages : off.quietPages;
+    running.tracking.timelines = cached ? timelines : off.timelines;
+    running.tracking.lookups = cached ? lookups : off.lookups;
+    running.tracking.listItems = cached ? listItems : off.listItems;
+    running.tracking.listPages = cached ? listPages : off.listPages;
+  };
+  const state = list.map(() => ({ n: 0, ms: 0 }));
+  for (const row of list) {
+    use(row.cached, row.changing);
+    for (let i = 0; i < (row.warm ?? 200); i++) await (await call(row.path(i))).arrayBuffer();
+  }
+  const end = performance.now() + SECONDS * 1000 * list.length;
+  const order = list.map((_, k) => k);
+  while (performance.now() < end) {
+    shuffle(order);
+    for (const k of order) {
+      const row = list[k]!;
       use(row.cached, row.changing);
-      for (let i = 0; i < (row.warm ?? 200); i++) await (await call(row.path(i))).arrayBuffer();
-    }
-    const end = performance.now() + SECONDS * 1000 * list.length;
-    const order = list.map((_, k) => k);
-    while (performance.now() < end) {
-      shuffle(order);
-      for (const k of order) {
-        const row = list[k]!;
-        use(row.cached, row.changing);
-        const s = state[k]!;
-        const start = performance.now();
-        while (performance.now() - start < SLICE_MS) {
-          const res = await call(row.path(s.n));
-          if (res.status !== 200) throw new Error(`${row.name}: HTTP ${res.status} ${await res.text()}`);
-          await (row.blob ? res.blob() : res.arrayBuffer());
-          s.n++;
-        }
-        s.ms += performance.now() - start;
+      const s = state[k]!;
+      const start = performance.now();
+      while (performance.now() - start < SLICE_MS) {
+        const res = await call(row.path(s.n));
+        if (res.status !== 200) throw new Error(`${row.name}: HTTP ${res.status} ${await res.text()}`);
+        await (row.blob ? res.blob() : res.arrayBuffer());
+        s.n++;
       }
+      s.ms += performance.now() - start;
     }
-    use(true);
-    return state.map((s) => s.n / (s.ms / 1000));
   }
+  use(true);
+  return state.map((s) => s.n / (s.ms / 1000));
+}
 
+/** The rows measured in turns, the no-op first: lookups, list pages, compat, a changing database, Blob bodies. */
+function readRows(deepCursor: string): { list: Row[]; noop: Row; blobNoop: Row } {
   // Lookups over the whole fleet (each record read about once: the caches miss) and over HOT records
   // read again and again (they hit). Each fleet row reads its own lane of records, so no record is
   // read by two rows: even records (milestones stored by a refresh) unless marked "not stored" (odd
@@ -353,33 +388,7 @@ async function measureAll(running: FullPlatform): Promise<void> {
     path: compatPath,
   };
   const list: Row[] = [noop, ...lookupRows, ...listRows, compatRow, ...changingRows, ...blobRows];
-  const rates = await measureInTurns(list);
-  const baseline = rates[0]!;
-  const blobNoop = blobRows[0]!;
-  const blobBaseline = rates[list.indexOf(blobNoop)]!;
-  const rows = list
-    .map((row, k): [Row, number] => [row, rates[k]!])
-    .filter(([row]) => row !== noop && row !== blobNoop)
-    .map(([row, rps]): [string, number, number] => [row.name, rps, row.blob ? blobBaseline : baseline]);
-  const page = await pageOf500();
-  const lanes = await laneReads(running);
-  console.log(
-    `${"keyed no-op GET /v1/account".padEnd(32)} ${baseline.toFixed(0).padStart(8)} req/s (baseline)`,
-  );
-  console.log(
-    `${"keyed no-op, body as Blob".padEnd(32)} ${blobBaseline.toFixed(0).padStart(8)} req/s (baseline of the Blob rows)`,
-  );
-  for (const [name, rps, base] of rows) {
-    console.log(
-      `${name.padEnd(32)} ${rps.toFixed(0).padStart(8)} req/s  ratio ${(rps / base).toFixed(2)} of the no-op (goal 0.30)`,
-    );
-  }
-  console.log(
-    `${"list of 500 rows".padEnd(32)} ${page.mean.toFixed(1).padStart(8)} ms mean, ${page.max.toFixed(1)} ms slowest (goal < 50 ms)`,
-  );
-  console.log(
-    `${"lane on-time share (first read)".padEnd(32)} ${lanes.mean.toFixed(2).padStart(8)} ms mean, ${lanes.max.toFixed(2)} ms slowest over ${lanes.n} lanes`,
-  );
+  return { list, noop, blobNoop: blobRows[0]! };
 }
 
 /**

@@ -1,8 +1,7 @@
 /**
- * The public plan ladder and the 402 it offers. Pure: the quota counts come from the storage layer,
- * the policy that compares them lives with the tracking engine (ingest/tracking/quotas.ts).
+ * The public plan ladder and the plan it offers. Pure: the quota counts come from the storage layer,
+ * the policy that compares them lives with tracking (ingest/tracking/quotas.ts).
  */
-import { ApiError } from "./errors.ts";
 
 /**
  * The public plan ladder, cheapest first. Plans are names; an organisation's quotas are its own
@@ -37,19 +36,5 @@ export function planNeeded(org: PlanHolder, required: number): (typeof PLAN_LADD
           (p.containerSlots >= required &&
             (org.containerSlots === null || p.containerSlots > org.containerSlots))),
     ) ?? PLAN_LADDER[PLAN_LADDER.length - 1]!
-  );
-}
-
-/** The 402 for `wanted` more boxes when `inUse` of the plan's slots are taken. */
-export function containerQuotaError(org: PlanHolder, inUse: number, wanted: number): ApiError {
-  const needed = planNeeded(org, inUse + wanted);
-  const room =
-    needed.plan === org.plan
-      ? `The ${org.plan} plan's arranged cap is reached: ask for a higher cap.`
-      : `The ${needed.plan} plan has room (${needed.containerSlots === null ? "no cap" : `${needed.containerSlots.toLocaleString("en")} slots`}).`;
-  return new ApiError(
-    "containerQuota",
-    `No container slot free for ${wanted === 1 ? "this box" : `${wanted} boxes`}: ${inUse} of ${org.containerSlots} in use on the ${org.plan} plan. ${room}`,
-    { plan_needed: needed.plan },
   );
 }

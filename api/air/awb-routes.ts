@@ -1,13 +1,13 @@
 /**
  * Tracked air waybills on the air-cargo host: add, list, read, delete (keyed; the ocean family key
- * is accepted as on every air route). Handlers parse and render; the air-tracking engine
- * (ingest/air-tracking/) owns state. Shapes follow the ocean tracking surface in the {data}
+ * is accepted as on every air route). Handlers parse, call air-waybill tracking
+ * (ingest/air-tracking/waybill-tracking.ts, which owns state) and render. Shapes follow the ocean tracking surface in the {data}
  * envelope with lower-case codes: docs/air-cargo.md, "Tracking air waybills".
  */
 import { Elysia, t } from "elysia";
-import type { AirWaybillRow } from "../../ingest/air-tracking/engine.ts";
 import { AWB_STATUSES } from "../../ingest/air-tracking/status.ts";
 import type { AirportLookup, AwbMilestone } from "../../ingest/air-tracking/timeline.ts";
+import type { AirWaybillRow } from "../../ingest/air-tracking/waybill-tracking.ts";
 import { formatAwb } from "../../ingest/airlines/awb.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
@@ -53,26 +53,18 @@ function detailed(row: AirWaybillRow, airports: AirportLookup, timeline: AwbMile
 }
 
 export function awbRoutes(platform: FullPlatform) {
-  const { engine, storage } = platform.air;
+  const { waybills } = platform.air;
   const orgOf = (request: Request) => principalOf(request).org;
-
-  async function own(request: Request, id: string): Promise<AirWaybillRow> {
-    const row = await engine.get(orgOf(request).id, id);
-    // Another account's id answers exactly like an id that never existed.
-    if (!row) throw new ApiError("notFound", `No tracked air waybill ${id} on this account.`);
-    return row;
-  }
-
-  const read = async (row: AirWaybillRow) => detailed(row, engine.airports, await engine.timeline(row));
 
   return new Elysia()
     .post(
       "/v1/awbs",
       async ({ request, body }) => {
         await requireEntitlement(platform, request, "air");
-        const { row, warning } = await engine.add(orgOf(request), body.awb);
+        const { row, warning } = await waybills.add(orgOf(request), body.awb);
+        const data = detailed(row, waybills.airports, await waybills.timeline(row));
         // warning sits beside data (as on the ocean add): success, but thinner than usual.
-        return jsonResponse({ ...(warning ? { warning } : {}), data: await read(row) }, 201);
+        return jsonResponse({ ...(warning ? { warning } : {}), data }, 201);
       },
       {
         // Other fields are ignored, as on the ocean add.
@@ -98,14 +90,14 @@ export function awbRoutes(platform: FullPlatform) {
           );
         }
         const after = pageAfter(query.cursor);
-        const rows = await storage.airWaybills.list(org.id, {
+        const rows = await waybills.list(org.id, {
           archived: flag("archived", query.archived),
           status: query.status,
           after,
           limit: limit + 1,
         });
         const { page, ...more } = pageOf(rows, limit);
-        return { items: page.map((r) => awbRecord(r, engine.airports)), ...more };
+        return { items: page.map((r) => awbRecord(r, waybills.airports)), ...more };
       },
       {
         query: t.Object({
@@ -117,16 +109,20 @@ export function awbRoutes(platform: FullPlatform) {
         detail: { summary: "List tracked air waybills, most recently updated first" },
       },
     )
-    .get("/v1/awbs/:id", async ({ request, params }) => read(await own(request, params.id)), {
-      detail: { summary: "Read one tracked air waybill with its milestone timeline" },
-    })
+    .get(
+      "/v1/awbs/:id",
+      async ({ request, params }) => {
+        const { row, timeline } = await waybills.read(orgOf(request).id, params.id);
+        return detailed(row, waybills.airports, timeline);
+      },
+      {
+        detail: { summary: "Read one tracked air waybill with its milestone timeline" },
+      },
+    )
     .delete(
       "/v1/awbs/:id",
       async ({ request, params }) =>
-        awbRecord(
-          await engine.archive(orgOf(request).id, (await own(request, params.id)).id),
-          engine.airports,
-        ),
+        awbRecord(await waybills.archive(orgOf(request).id, params.id), waybills.airports),
       { detail: { summary: "Stop tracking an air waybill (archives it)" } },
     );
 }

@@ -1,7 +1,7 @@
 /** Air-waybill tracking and what it needs, wired from configuration (like api/ocean/services.ts). */
 import { distanceServices } from "../../engine/services.ts";
 import { airportLookup } from "../../ingest/air-tracking/airports.ts";
-import { AirTrackingEngine } from "../../ingest/air-tracking/engine.ts";
+import { AirWaybillTracking } from "../../ingest/air-tracking/waybill-tracking.ts";
 import { AwbPrefixes } from "../../ingest/airlines/awb.ts";
 import type { AirlineConnector } from "../../ingest/airlines/connector.ts";
 import { oneRecordConnectors } from "../../ingest/airlines/one-record.ts";
@@ -10,7 +10,8 @@ import type { Storage } from "../../storage/storage.ts";
 import type { Config } from "../config.ts";
 
 export interface AirServices {
-  engine: AirTrackingEngine;
+  /** The use cases: add, read, list, archive, the poller's tick. */
+  waybills: AirWaybillTracking;
   storage: Storage;
   prefixes: AwbPrefixes;
   /** ONE Record connectors by airline IATA code (PORTOLAN_AIRLINES; the sandbox airline's by default). */
@@ -29,7 +30,7 @@ export async function airServices(
     distanceServices(config.buildDir),
   ]);
   const connectors = oneRecordConnectors(config.airlines);
-  const engine = new AirTrackingEngine({
+  const waybills = new AirWaybillTracking({
     storage,
     now,
     prefixes,
@@ -37,5 +38,5 @@ export async function airServices(
     airports: airportLookup(locations),
     wakeups,
   });
-  return { engine, storage, prefixes, connectors };
+  return { waybills, storage, prefixes, connectors };
 }

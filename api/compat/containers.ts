@@ -3,9 +3,10 @@
  * (prepol, pol, pod, postpod) read off a timeline. Places and hulls go through the shared books
  * so every id points into locations[], facilities[] and vessels[].
  */
-import type { TrackedRow } from "../../ingest/tracking/engine.ts";
+
 import { equipmentFromIso } from "../../ingest/tracking/equipment.ts";
 import { codeOf, locationOf, type PlaceLookup, toMilestone } from "../../ingest/tracking/timeline.ts";
+import type { TrackedRow } from "../../storage/trackings.ts";
 import { localDate } from "./dates.ts";
 import {
   boxStatus,
@@ -23,7 +24,7 @@ import type { VesselBook } from "./vessels.ts";
 export interface Books {
   places: PlaceBook;
   vessels: VesselBook;
-  /** Our place names and zones (the engine's lookup). */
+  /** Our place names and zones (ocean tracking's place lookup). */
   lookup: PlaceLookup;
 }
 

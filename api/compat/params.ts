@@ -4,8 +4,7 @@
  * sent with another value: route_data is the map whenever one can be drawn (spec).
  */
 import { looksLikeContainer, validateContainerNumber } from "../../ingest/iso6346.ts";
-import type { IdentifierType } from "../../ingest/tracking/engine.ts";
-import { normalizeIdentifier } from "../../ingest/tracking/engine.ts";
+import { type IdentifierType, normalizeIdentifier } from "../../ingest/tracking/registration.ts";
 import type { Kind } from "./shapes.ts";
 
 export interface CompatQuery {

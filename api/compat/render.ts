@@ -5,7 +5,8 @@
 import type { PathPoint } from "../../common/geo.ts";
 import type { PositionStore } from "../../ingest/ais/positions.ts";
 import type { CarrierDirectory } from "../../ingest/carriers/resolve.ts";
-import type { TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
+import type { RecordViews } from "../../ingest/tracking/record-views.ts";
+import type { TrackedRow } from "../../storage/trackings.ts";
 import { type Books, containerOf, type Mapped, mapEvents, routeOf, vesselMoves } from "./containers.ts";
 import { utcDate } from "./dates.ts";
 import { boxStatus, type RawEvent, shipmentStatus, voyageEnds } from "./milestones.ts";
@@ -15,7 +16,7 @@ import type { Ais, Counter, Data, Kind, Leg, Metadata } from "./shapes.ts";
 import { VesselBook } from "./vessels.ts";
 
 export interface RenderDeps {
-  engine: TrackingEngine;
+  views: RecordViews;
   ports: PortDirectory;
   sea: SeaPlanner;
   positions: PositionStore;
@@ -73,18 +74,18 @@ function sealineName(deps: RenderDeps, row: TrackedRow, sealine: string): string
 const UNTRACKABLE = "The carrier of this reference is not connected; no events are available for it.";
 
 export async function snapshotOf(deps: RenderDeps, row: TrackedRow): Promise<Snapshot> {
-  const { engine } = deps;
+  const { views } = deps;
   const books: Books = {
     places: new PlaceBook(deps.ports),
     vessels: new VesselBook((imo) => deps.positions.byImo(imo, deps.now())?.mmsi ?? null),
-    lookup: engine.places,
+    lookup: views.places,
   };
   const mapOf = async (r: TrackedRow): Promise<Mapped[]> => {
-    const events = (await engine.timeline(r)) as RawEvent[];
+    const events = (await views.timeline(r)) as RawEvent[];
     return mapEvents(events, voyageEnds(events, r.originUnlocode, r.destinationUnlocode), books);
   };
   const whole = await mapOf(row);
-  const boxes = row.identifierType === "container_id" ? [row] : await engine.children(row.id);
+  const boxes = row.identifierType === "container_id" ? [row] : await views.children(row.id);
   const containers = [];
   // One box at a time: the books fill in event order, as before.
   for (const b of boxes) containers.push(containerOf(b, b === row ? whole : await mapOf(b)));
@@ -93,7 +94,7 @@ export async function snapshotOf(deps: RenderDeps, row: TrackedRow): Promise<Sna
     whole.map((m) => m.event),
   );
   const route = routeOf(whole);
-  const position = engine.vesselPosition(row);
+  const position = views.vesselPosition(row);
   const drawn = legsOf(vesselMoves(whole), books, deps.sea);
   const now = deps.now();
   const pin = pinOf(position, drawn, whole, books, now);

@@ -58,13 +58,13 @@ async function start(platform: FullPlatform): Promise<Compat> {
   const cache = new AnswerCache(store, platform.now, cacheMs, ceilingMs + 5_000, isCacheable);
   const service = new CompatService(
     {
-      engine: tracking.engine,
+      views: tracking.views,
+      ocean: tracking.ocean,
       ports: locations,
       sea,
       positions: tracking.positions,
       carriers: tracking.carriers,
       now: platform.now,
-      trackings: storage.trackings,
     },
     cache,
     ceilingMs,

@@ -1,13 +1,13 @@
 /**
  * Ocean tracking ({base_url}): tracked containers, lookups, the DCSA 2.2 event feed, the portfolio
  * summary and the public lookup; the vendor-compatible surface (/compat/vendor/*) rides on the same
- * host. Handlers parse and render; the tracking engine owns state.
+ * host. Handlers parse, call ocean tracking (ingest/tracking/ocean-tracking.ts, which owns state)
+ * and render.
  */
-import { t } from "elysia";
-import { looksLikeContainer, validateContainerNumber } from "../../ingest/iso6346.ts";
+import { Elysia, t } from "elysia";
 import type { FreeTimeTerms } from "../../ingest/tracking/demurrage.ts";
-import { normalizeIdentifier, type TrackedRow } from "../../ingest/tracking/engine.ts";
 import type { Status } from "../../ingest/tracking/timeline.ts";
+import type { ListFilter } from "../../storage/trackings.ts";
 import { compatRoutes } from "../compat/routes.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
@@ -18,8 +18,7 @@ import { API_VERSION, product } from "../shared/products.ts";
 import { eventFeed } from "./event-feed.ts";
 import { listPageJson } from "./list-page.ts";
 import { trackingPage } from "./pages/site.ts";
-import { publicLookup } from "./public-lookup.ts";
-import { activeRow, ownRow } from "./record-reads.ts";
+import { publicLookupView } from "./public-lookup.ts";
 import { lookupRecordJson, trackedRecord } from "./records.ts";
 
 /** Tags per add (spec, Limits). */
@@ -47,16 +46,41 @@ export function oceanApp(platform: FullPlatform) {
     if (path.startsWith("/public/")) return { auth: "none", limited: true, errors: "open" };
     return page.access(path);
   };
-  const { tracking } = platform;
-  const { engine, storage } = tracking;
+  const { ocean, views } = platform.tracking;
   const orgOf = (request: Request) => principalOf(request).org;
 
   return createProductApp({ def: product("ocean"), platform, access })
+    .use(containerRoutes(platform))
+    .use(recordRoutes(platform))
+    .use(demurrageRoutes(platform))
+    .get("/v2/events", ({ request }) => eventFeed(platform, orgOf(request).id, request), {
+      detail: {
+        summary:
+          "DCSA Track & Trace 2.2 event feed of this account's references (bare array, pagination in headers)",
+      },
+    })
+    .get(
+      "/public/v1/lookup/:number",
+      async ({ params }) => publicLookupView(await ocean.publicLookup(params.number), views.places),
+      {
+        detail: { summary: "Open container lookup (no key; limited per IP)", security: [] },
+      },
+    )
+    .use(compatRoutes(platform))
+    .use(page.routes);
+}
+
+/** Adding, listing and looking up references. */
+function containerRoutes(platform: FullPlatform) {
+  const { tracking } = platform;
+  const { ocean } = tracking;
+  const orgOf = (request: Request) => principalOf(request).org;
+  return new Elysia()
     .post(
       "/v1/containers",
       async ({ request, body, set }) => {
         await requireEntitlement(platform, request, "ocean");
-        const { row, warning } = await engine.add(orgOf(request), {
+        const { row, warning } = await ocean.add(orgOf(request), {
           identifier: body.identifier,
           identifierType: body.identifier_type,
           carrierCode: body.carrier_code,
@@ -88,33 +112,8 @@ export function oceanApp(platform: FullPlatform) {
     .get(
       "/v1/containers",
       async ({ request, query }) => {
-        const org = orgOf(request);
         const limit = pageLimit(query.limit);
-        const archived = flag("archived", query.archived);
-        if (query.status !== undefined && !(STATUSES as readonly string[]).includes(query.status)) {
-          throw new ApiError(
-            "validation",
-            `status must be one of ${STATUSES.join(", ")}; got "${query.status}".`,
-          );
-        }
-        const tags = [
-          ...new Set(
-            (query.tags ?? "")
-              .split(",")
-              .map((s) => s.trim())
-              .filter(Boolean),
-          ),
-        ];
-        // A record carries at most MAX_TAGS tags, so a longer all-of filter can match nothing; refusing
-        // it also keeps the SQL within the engine's expression limits.
-        if (tags.length > MAX_TAGS) {
-          throw new ApiError(
-            "validation",
-            `tags takes at most ${MAX_TAGS} comma-separated tags; got ${tags.length}.`,
-          );
-        }
-        const after = pageAfter(query.cursor);
-        return listPageJson(tracking, org.id, { archived, status: query.status, tags, after }, limit);
+        return listPageJson(tracking, orgOf(request).id, listFilter(query), limit);
       },
       {
         query: t.Object({
@@ -132,110 +131,78 @@ export function oceanApp(platform: FullPlatform) {
     .get(
       "/v1/containers/lookup/:identifier",
       async ({ request, params, set }) => {
-        const org = orgOf(request);
-        const raw = params.identifier; // Elysia has decoded it already
-        const identifier = raw.trim().toUpperCase();
-        const existing =
-          (await activeRow(tracking, org.id, identifier)) ??
-          (await activeRow(tracking, org.id, identifier.replace(/[\s-]/g, "")));
-        if (existing && !existing.row.adding) return lookupRecordJson(tracking, existing);
-        if (existing) return inProgress(set);
-        // Never seen: register now (a shipment slot, like an add) and let the carrier answer meanwhile.
-        const type = looksLikeContainer(identifier) ? "container_id" : "bill_of_lading";
-        if (type === "container_id") {
-          const check = validateContainerNumber(identifier);
-          if (!check.ok) throw new ApiError("referenceNotResolvable", `${identifier}: ${check.message}`);
-        }
-        const reference = normalizeIdentifier(identifier, type);
-        // A box that finished its cycle was closed out (archived as completed): its record is the
-        // answer, as on the compat surface. Registering again would only find the same finished
-        // journey, close it out at once, and answer 202 to every poll (docs/tracking.md).
-        const done = await storage.trackings.lastCompleted(org.id, reference);
-        if (done) return lookupRecordJson(tracking, { row: done });
-        // Its registration was refused after an earlier lookup's 202 (a malformed number, or more
-        // boxes than slots free): that is the answer, not another registration answering 202 again.
-        const refusal = await engine.lookupRefusal(org.id, reference);
-        if (refusal) throw refusal;
-        await requireEntitlement(platform, request, "ocean");
-        let row: TrackedRow;
-        try {
-          row = await engine.register(org, {
-            identifier: reference,
-            identifierType: type,
-          });
-        } catch (err) {
-          if (err instanceof ApiError && err.key === "addInProgress") return inProgress(set);
-          throw err;
-        }
-        // The lookup guessed the kind (bill_of_lading): the carrier's answer may show a booking.
-        engine
-          .firstFetch(row, { kindGuessed: type === "bill_of_lading" })
-          .catch((err) => console.error(`[ocean] first fetch of ${row.identifier}:`, err));
-        return inProgress(set);
+        const result = await ocean.lookup(
+          orgOf(request),
+          {
+            // Elysia has decoded it already.
+            reference: params.identifier.trim().toUpperCase(),
+            // Reads need no entitlement; registering a never-seen reference does.
+            beforeRegister: () => requireEntitlement(platform, request, "ocean"),
+          },
+          { kind: "answer_now" },
+        );
+        return result.kind === "record" ? lookupRecordJson(tracking, result.read) : inProgress(set);
       },
       {
         detail: {
           summary: "Read by container number, bill of lading or booking (registers unknown ones: 202)",
         },
       },
-    )
+    );
+}
+
+/** One record by its UUID: read, recheck, notify-connector, delete. */
+function recordRoutes(platform: FullPlatform) {
+  const { tracking } = platform;
+  const { ocean, views } = tracking;
+  const orgOf = (request: Request) => principalOf(request).org;
+  return new Elysia()
     .get(
       "/v1/containers/:id",
-      async ({ request, params }) => {
-        const found = await ownRow(tracking, orgOf(request).id, params.id);
-        // Another account's id answers exactly like an id that never existed.
-        if (!found) throw new ApiError("notFound", `No tracked record ${params.id} on this account.`);
-        return lookupRecordJson(tracking, found);
-      },
+      async ({ request, params }) =>
+        lookupRecordJson(tracking, await ocean.read(orgOf(request).id, params.id)),
       { detail: { summary: "Read one tracked record by its UUID (lookup record)" } },
     )
     .post(
       "/v1/containers/:id/recheck",
       async ({ request, params }) => {
-        const row = await engine.recheck(orgOf(request).id, (await ownRecord(request, params.id)).id);
-        return trackedRecord(engine, row, "direct_carrier", await engine.demurrage(row));
+        const row = await ocean.recheck(orgOf(request).id, params.id);
+        return trackedRecord(views, row, "direct_carrier", await views.demurrage(row));
       },
       { detail: { summary: "Ask the carrier again now (at most every 10 minutes per record)" } },
     )
     .post(
       "/v1/containers/:id/notify-connector",
       async ({ request, params }) => {
-        const row = await ownRecord(request, params.id);
-        if (row.connectorStatus === null)
-          throw new ApiError("validation", "This carrier is already connected.");
-        await storage.trackings.update(row.id, {
-          connectorStatus: "notify_requested",
-          connectorNotifyRequestedAt: new Date(platform.now()).toISOString(),
-        });
-        const now = await ownRecord(request, params.id);
-        return trackedRecord(engine, now, "warm_db", await engine.demurrage(now));
+        const row = await ocean.notifyConnector(orgOf(request).id, params.id);
+        return trackedRecord(views, row, "warm_db", await views.demurrage(row));
       },
       { detail: { summary: "Ask to be told when this carrier's connector goes live" } },
     )
     .delete(
       "/v1/containers/:id",
       async ({ request, params }) => {
-        const row = await engine.archive(
-          orgOf(request).id,
-          (await ownRecord(request, params.id)).id,
-          "deleted",
-        );
-        return trackedRecord(engine, row, "warm_db", await engine.demurrage(row));
+        const row = await ocean.archive(orgOf(request).id, params.id, "deleted");
+        return trackedRecord(views, row, "warm_db", await views.demurrage(row));
       },
       { detail: { summary: "Stop tracking (archives the record)" } },
-    )
+    );
+}
+
+/** The portfolio summary and free-time terms: every active box with its demurrage now, and the terms. */
+function demurrageRoutes(platform: FullPlatform) {
+  const { ocean, views } = platform.tracking;
+  const orgOf = (request: Request) => principalOf(request).org;
+  return new Elysia()
     .get(
       "/v1/portfolio/summary",
       async ({ request }) => {
-        const org = orgOf(request);
-        const terms = await engine.terms(org.id);
-        const rows = await storage.trackings.activeBoxes(org.id, PAGE_MAX);
-        const byStatus = await storage.trackings.activeBoxesByStatus(org.id);
+        const { terms, boxes, byStatus } = await ocean.portfolio(orgOf(request).id, PAGE_MAX);
         return {
           by_status: byStatus,
           // Rows keyed by container number: id carries the number, not the UUID.
-          items: rows.map((r) => ({
-            ...trackedRecord(engine, r, "warm_db", engine.demurrageOf(r, terms)),
+          items: boxes.map((r) => ({
+            ...trackedRecord(views, r, "warm_db", views.demurrageOf(r, terms)),
             id: r.containerNumber!,
           })),
         };
@@ -244,7 +211,7 @@ export function oceanApp(platform: FullPlatform) {
     )
     .get(
       "/v1/demurrage/terms",
-      async ({ request }) => ({ items: (await engine.terms(orgOf(request).id)).map(termsView) }),
+      async ({ request }) => ({ items: (await ocean.terms(orgOf(request).id)).map(termsView) }),
       {
         detail: { summary: "Free-time terms on file (demurrage is computed from these)" },
       },
@@ -252,18 +219,13 @@ export function oceanApp(platform: FullPlatform) {
     .post(
       "/v1/demurrage/terms",
       async ({ request, body, set }) => {
-        const org = orgOf(request);
-        const row = {
-          id: crypto.randomUUID(),
-          orgId: org.id,
+        const row = await ocean.addTerms(orgOf(request).id, {
           carrierCode: body.carrier_code?.toUpperCase() ?? null,
           portUnlocode: body.port_unlocode?.toUpperCase() ?? null,
           equipment: body.equipment?.toUpperCase() ?? null,
           freeDays: body.free_days,
           dailyRateUsd: body.daily_rate_usd ?? null,
-          createdAt: new Date(platform.now()).toISOString(),
-        };
-        await storage.terms.add(row);
+        });
         set.status = 201;
         return termsView(row);
       },
@@ -286,30 +248,11 @@ export function oceanApp(platform: FullPlatform) {
     .delete(
       "/v1/demurrage/terms/:id",
       async ({ request, params }) => {
-        if (!(await storage.terms.remove(orgOf(request).id, params.id)))
-          throw new ApiError("notFound", `No free-time terms ${params.id} on this account.`);
+        await ocean.removeTerms(orgOf(request).id, params.id);
         return { id: params.id, deleted: true };
       },
       { detail: { summary: "Remove free-time terms" } },
-    )
-    .get("/v2/events", ({ request }) => eventFeed(platform, orgOf(request).id, request), {
-      detail: {
-        summary:
-          "DCSA Track & Trace 2.2 event feed of this account's references (bare array, pagination in headers)",
-      },
-    })
-    .get("/public/v1/lookup/:number", ({ params }) => publicLookup(tracking, params.number), {
-      detail: { summary: "Open container lookup (no key; limited per IP)", security: [] },
-    })
-    .use(compatRoutes(platform))
-    .use(page.routes);
-
-  async function ownRecord(request: Request, id: string): Promise<TrackedRow> {
-    const row = await engine.get(orgOf(request).id, id);
-    // Another account's id answers exactly like an id that never existed.
-    if (!row) throw new ApiError("notFound", `No tracked record ${id} on this account.`);
-    return row;
-  }
+    );
 }
 
 function termsView(t: FreeTimeTerms) {
@@ -322,6 +265,36 @@ function termsView(t: FreeTimeTerms) {
     daily_rate_usd: t.dailyRateUsd,
     created_at: t.createdAt,
   };
+}
+
+/** The list's filter from its query: archived or not, a known status, at most MAX_TAGS tags, the cursor. */
+function listFilter(query: {
+  archived?: string;
+  status?: string;
+  tags?: string;
+  cursor?: string;
+}): Omit<ListFilter, "limit"> {
+  const archived = flag("archived", query.archived);
+  if (query.status !== undefined && !(STATUSES as readonly string[]).includes(query.status)) {
+    throw new ApiError("validation", `status must be one of ${STATUSES.join(", ")}; got "${query.status}".`);
+  }
+  const tags = [
+    ...new Set(
+      (query.tags ?? "")
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
+  // A record carries at most MAX_TAGS tags, so a longer all-of filter can match nothing; refusing
+  // it also keeps the SQL within the engine's expression limits.
+  if (tags.length > MAX_TAGS) {
+    throw new ApiError(
+      "validation",
+      `tags takes at most ${MAX_TAGS} comma-separated tags; got ${tags.length}.`,
+    );
+  }
+  return { archived, status: query.status, tags, after: pageAfter(query.cursor) };
 }
 
 function inProgress(set: { headers: Record<string, unknown> }): Response {

@@ -9,20 +9,24 @@
  * statement while nothing in the database changed. The answer is byte for byte the uncached one
  * (test/tracking/list-cache.test.ts); a cache of capacity 0 answers the uncached way.
  */
+
+import type { VersionedCache } from "../../common/versioned-cache.ts";
 import { NO_TERMS } from "../../ingest/tracking/demurrage.ts";
-import type { TrackingEngine } from "../../ingest/tracking/engine.ts";
+import type { OceanTracking } from "../../ingest/tracking/ocean-tracking.ts";
+import type { RecordViews } from "../../ingest/tracking/record-views.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { ListFilter } from "../../storage/trackings.ts";
 import { RenderedJson } from "../shared/envelopes.ts";
 import { pageOf } from "../shared/paging.ts";
 import { type ListItem, listItem, pushListItemJson, trackedRecord } from "./records.ts";
-import type { VersionedCache } from "./versioned-cache.ts";
 
 const UTF8 = new TextEncoder();
 const ITEMS_OPEN = UTF8.encode('{"items":[');
 
 export interface ListSources {
-  engine: TrackingEngine;
+  ocean: OceanTracking;
+  views: RecordViews;
+  /** Its change token (Storage.changeToken) keys the quiet pages. */
   storage: Storage;
   listItems: VersionedCache<ListItem>;
   /** Whole pages without per-request fields, keyed by query, under their rows' keys. */
@@ -47,8 +51,8 @@ export async function listPageJson(
   const query = pageQuery(orgId, filter, limit);
   const quiet = token === null ? undefined : t.quietPages.get(query, token);
   if (quiet) return quiet;
-  const { keys, orgHasTerms } = await t.storage.trackings.listKeys(orgId, { ...filter, limit: limit + 1 });
-  const terms = orgHasTerms ? await t.engine.terms(orgId) : NO_TERMS;
+  const { keys, orgHasTerms } = await t.ocean.listKeys(orgId, { ...filter, limit: limit + 1 });
+  const terms = orgHasTerms ? await t.ocean.terms(orgId) : NO_TERMS;
   // The query names the page; the keys (the extra row's included: it decides has_more) its version.
   const whole = terms.length === 0 && limit <= PAGE_CACHE_ROWS && t.listPages.capacity > 0;
   const version = whole ? keys.map((k) => `${k.id}:${k.version}`).join(",") : "";
@@ -63,7 +67,7 @@ export async function listPageJson(
   // False once a row read below was written after the keys were: the keys then do not name the text.
   let fresh = true;
   if (missing.length > 0) {
-    const rows = new Map((await t.storage.trackings.byIds(orgId, missing)).map((r) => [r.id, r]));
+    const rows = new Map((await t.ocean.rows(orgId, missing)).map((r) => [r.id, r]));
     for (const [i, k] of page.entries()) {
       if (items[i]) continue;
       const row = rows.get(k.id);
@@ -71,14 +75,14 @@ export async function listPageJson(
       if (!row) return uncached(t, orgId, filter, limit);
       // A write since the page was read: the row as read now, under its own version.
       if (row.version !== k.version) fresh = false;
-      const item = listItem(t.engine, row);
+      const item = listItem(t.views, row);
       t.listItems.set(row.id, String(row.version), item);
       items[i] = item;
     }
   }
   const out = [ITEMS_OPEN];
   for (const [i, item] of (items as ListItem[]).entries())
-    pushListItemJson(out, t.engine, item, terms, i === 0);
+    pushListItemJson(out, t.views, item, terms, i === 0);
   out.push(UTF8.encode(`],${JSON.stringify(more).slice(1)}`));
   const rendered = new RenderedJson(out);
   if (whole && fresh && (items as ListItem[]).every((item) => item.live.currentVesselImo === null)) {
@@ -108,11 +112,11 @@ async function uncached(
   filter: Omit<ListFilter, "limit">,
   limit: number,
 ): Promise<RenderedJson> {
-  const rows = await t.storage.trackings.list(orgId, { ...filter, limit: limit + 1 });
+  const rows = await t.ocean.list(orgId, { ...filter, limit: limit + 1 });
   const { page, ...more } = pageOf(rows, limit);
-  const terms = await t.engine.terms(orgId);
+  const terms = await t.ocean.terms(orgId);
   const data = {
-    items: page.map((r) => trackedRecord(t.engine, r, "warm_db", t.engine.demurrageOf(r, terms))),
+    items: page.map((r) => trackedRecord(t.views, r, "warm_db", t.views.demurrageOf(r, terms))),
     ...more,
   };
   return new RenderedJson(JSON.stringify(data));

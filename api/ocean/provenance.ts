@@ -11,7 +11,7 @@
 
 import type { VesselPosition } from "../../ingest/ais/positions.ts";
 import type { Demurrage } from "../../ingest/tracking/demurrage.ts";
-import type { TrackedRow } from "../../ingest/tracking/engine.ts";
+import type { TrackedRow } from "../../storage/trackings.ts";
 
 export type Provenance = {
   state: "resolved" | "contract_required" | "not_published" | "not_applicable" | "awaiting_carrier";

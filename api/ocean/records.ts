@@ -1,8 +1,9 @@
 /**
  * The ocean resources as the spec shows them: the tracked record (list item, every field always
  * present), the lookup record (single read) and milestone events. Rendering only; state comes from
- * the tracking engine.
+ * ocean tracking (ingest/tracking/).
  */
+import type { VersionedCache } from "../../common/versioned-cache.ts";
 import type { VesselPosition } from "../../ingest/ais/positions.ts";
 import {
   computeDemurrage,
@@ -10,15 +11,14 @@ import {
   type DemurrageSubject,
   type FreeTimeTerms,
 } from "../../ingest/tracking/demurrage.ts";
-import type { TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
+import type { SingleRead } from "../../ingest/tracking/record-reads.ts";
+import type { RecordViews } from "../../ingest/tracking/record-views.ts";
 import { type MilestoneView, parkedList } from "../../ingest/tracking/timeline.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { StoredTimeline } from "../../storage/timelines.ts";
-import { PARKED_REASON } from "../../storage/trackings.ts";
+import { PARKED_REASON, type TrackedRow } from "../../storage/trackings.ts";
 import { RenderedJson } from "../shared/envelopes.ts";
 import { type ProvenanceSubject, type ProvenanceTexts, provenance, provenanceJson } from "./provenance.ts";
-import type { SingleRead } from "./record-reads.ts";
-import type { VersionedCache } from "./versioned-cache.ts";
 
 export type Source = "direct_carrier" | "warm_db";
 
@@ -44,8 +44,8 @@ function positionView(
 }
 
 /** Port name, falling back to the UN/LOCODE; "Unknown" when the carrier named no port yet. */
-function portName(engine: TrackingEngine, locode: string | null): string {
-  return locode ? (engine.places.name(locode) ?? locode) : "Unknown";
+function portName(views: RecordViews, locode: string | null): string {
+  return locode ? (views.places.name(locode) ?? locode) : "Unknown";
 }
 
 /** A tracked record's fields before the demurrage ones: from its row alone. */
@@ -77,13 +77,13 @@ function demurrageFields(demurrage: Demurrage) {
 }
 
 /** The fields between the demurrage ones and the vessel position: from the row and the source. */
-function recordMiddle(engine: TrackingEngine, row: TrackedRow, source: Source) {
+function recordMiddle(views: RecordViews, row: TrackedRow, source: Source) {
   return {
     customs_hold_reason: row.customsHoldReason,
     customs_hold_since: row.customsHoldSince,
     origin_unlocode: row.originUnlocode,
     destination_unlocode: row.destinationUnlocode,
-    destination_name: portName(engine, row.destinationUnlocode),
+    destination_name: portName(views, row.destinationUnlocode),
     container_size: row.containerSize,
     equipment_type: row.equipmentType,
     iso_type_code: row.isoTypeCode,
@@ -114,7 +114,7 @@ function recordMiddle(engine: TrackingEngine, row: TrackedRow, source: Source) {
     route_ports: row.routePorts?.length
       ? row.routePorts.map((p) => ({
           unlocode: p.unlocode,
-          name: portName(engine, p.unlocode),
+          name: portName(views, p.unlocode),
           role: p.role,
         }))
       : null,
@@ -122,12 +122,12 @@ function recordMiddle(engine: TrackingEngine, row: TrackedRow, source: Source) {
   };
 }
 
-export function trackedRecord(engine: TrackingEngine, row: TrackedRow, source: Source, demurrage: Demurrage) {
+export function trackedRecord(views: RecordViews, row: TrackedRow, source: Source, demurrage: Demurrage) {
   return {
     ...recordHead(row),
     ...demurrageFields(demurrage),
-    ...recordMiddle(engine, row, source),
-    vessel_position: positionView(row, engine.vesselPosition(row)),
+    ...recordMiddle(views, row, source),
+    vessel_position: positionView(row, views.vesselPosition(row)),
   };
 }
 
@@ -171,9 +171,9 @@ const COMMA = UTF8.encode(",");
 const CLOSE = UTF8.encode("}");
 
 /** The list item of a row ("warm_db": read from the database), to cache under its version. */
-export function listItem(engine: TrackingEngine, row: TrackedRow): ListItem {
+export function listItem(views: RecordViews, row: TrackedRow): ListItem {
   const head = `{${members(recordHead(row))},`;
-  const middle = `,${members(recordMiddle(engine, row, "warm_db"))},"vessel_position":`;
+  const middle = `,${members(recordMiddle(views, row, "warm_db"))},"vessel_position":`;
   const bytes = UTF8.encode(`,${head}${NO_DEMURRAGE}${middle}${NO_POSITION}}`);
   const headEnd = 1 + Buffer.byteLength(head);
   const middleStart = headEnd + Buffer.byteLength(NO_DEMURRAGE);
@@ -195,7 +195,7 @@ export function listItem(engine: TrackingEngine, row: TrackedRow): ListItem {
 
 /**
  * Appends a list item's JSON now to `out` as UTF-8 pieces (after a comma unless `first`), together
- * byte for byte JSON.stringify(trackedRecord(engine, row, "warm_db", engine.demurrageOf(row,
+ * byte for byte JSON.stringify(trackedRecord(views, row, "warm_db", views.demurrageOf(row,
  * terms))): every member is present (none undefined) and keys keep their order, so the pieces join
  * with commas. Bytes, not a string: a page goes out as one copy of its pieces instead of a string
  * built, flattened and encoded again, and an item without terms or a hull aboard is one piece
@@ -203,7 +203,7 @@ export function listItem(engine: TrackingEngine, row: TrackedRow): ListItem {
  */
 export function pushListItemJson(
   out: Uint8Array[],
-  engine: TrackingEngine,
+  views: RecordViews,
   item: ListItem,
   terms: readonly FreeTimeTerms[],
   first: boolean,
@@ -216,14 +216,12 @@ export function pushListItemJson(
   if (!first) out.push(COMMA);
   out.push(
     item.head,
-    UTF8.encode(
-      terms.length === 0 ? NO_DEMURRAGE : members(demurrageFields(engine.demurrageOf(live, terms))),
-    ),
+    UTF8.encode(terms.length === 0 ? NO_DEMURRAGE : members(demurrageFields(views.demurrageOf(live, terms)))),
     item.middle,
     UTF8.encode(
       live.currentVesselImo === null
         ? NO_POSITION
-        : JSON.stringify(positionView(live, engine.vesselPosition(live))),
+        : JSON.stringify(positionView(live, views.vesselPosition(live))),
     ),
     CLOSE,
   );
@@ -248,7 +246,7 @@ export class Timeline {
 
 /** What a lookup record is read from. */
 export interface LookupSources {
-  engine: TrackingEngine;
+  views: RecordViews;
   storage: Storage;
   confidence: LaneConfidence;
   timelines: VersionedCache<Timeline>;
@@ -260,7 +258,7 @@ export interface LookupSources {
 
 /**
  * The record's milestones, read once per version (see VersionedCache): as its last refresh stored
- * them, or derived from its events when that rendering no longer fits (engine.milestonesJson). The
+ * them, or derived from its events when that rendering no longer fits (RecordViews.milestonesJson). The
  * row's version moves with every event added to or corrected under its root (storage/events.ts
  * moves the whole tree's) and with every write to the row; it is read (with the row) before the
  * events or their rendering are (written in one transaction): a read may see newer milestones than
@@ -275,11 +273,11 @@ async function milestonesOf(
   parkedBoxes: string,
   stored?: StoredTimeline | null,
 ): Promise<Timeline> {
-  if (!t.timelines.wants(r.id)) return new Timeline(await t.engine.milestonesJson(r, parkedBoxes, stored));
+  if (!t.timelines.wants(r.id)) return new Timeline(await t.views.milestonesJson(r, parkedBoxes, stored));
   const version = timelineVersion(r, parkedBoxes);
   const cached = t.timelines.get(r.id, version);
   if (cached) return cached;
-  const rendered = new Timeline(await t.engine.milestonesJson(r, parkedBoxes, stored));
+  const rendered = new Timeline(await t.views.milestonesJson(r, parkedBoxes, stored));
   t.timelines.set(r.id, version, rendered);
   return rendered;
 }
@@ -302,11 +300,11 @@ async function lookupInputs(
   row: TrackedRow,
   terms?: readonly FreeTimeTerms[],
 ): Promise<LookupInputs> {
-  const { engine } = t;
-  const dem = terms ? engine.demurrageOf(row, terms) : await engine.demurrage(row);
-  const position = engine.vesselPosition(row);
+  const { views } = t;
+  const dem = terms ? views.demurrageOf(row, terms) : await views.demurrage(row);
+  const position = views.vesselPosition(row);
   const pct = await t.confidence(row);
-  const kids = row.identifierType === "container_id" ? null : await engine.children(row.id);
+  const kids = row.identifierType === "container_id" ? null : await views.children(row.id);
   const parked = parkedList(
     (kids ?? []).filter((c) => c.archivedReason === PARKED_REASON).map((c) => c.containerNumber),
   );
@@ -334,7 +332,7 @@ async function lookupParts(
   inputs?: LookupInputs,
   stored?: StoredTimeline | null,
 ) {
-  const { engine } = t;
+  const { views } = t;
   const { dem, position, pct, kids, parked } = inputs ?? (await lookupInputs(t, row));
   const fixAt = position?.position_fix_at ?? null;
   // last_updated_at: the more recent of the carrier check and the AIS fix.
@@ -379,8 +377,8 @@ async function lookupParts(
     vessel_name: row.currentVesselName,
     vessel_imo: row.currentVesselImo,
     vessel_position: positionView(row, position),
-    origin_name: portName(engine, row.originUnlocode),
-    destination_name: portName(engine, row.destinationUnlocode),
+    origin_name: portName(views, row.originUnlocode),
+    destination_name: portName(views, row.destinationUnlocode),
     eta: row.eta,
     eta_confidence_pct: pct,
     last_updated_at: aisNewer ? fixAt : (row.lastPolledAt ?? row.addedAt),
@@ -396,7 +394,7 @@ async function lookupParts(
     position,
     dest: head.destination_name,
     destZoneKnown:
-      row.destinationUnlocode !== null && engine.places.timezone(row.destinationUnlocode) !== null,
+      row.destinationUnlocode !== null && views.places.timezone(row.destinationUnlocode) !== null,
   };
   return { head, subject, tail, timeline };
 }

@@ -1,37 +1,34 @@
-/** The tracking engine and what it needs, wired from configuration. */
+/** Ocean tracking (the service and what it needs) and the caches its renderings use, wired from configuration. */
+
+import { VersionedCache } from "../../common/versioned-cache.ts";
 import { distanceServices } from "../../engine/services.ts";
 import type { PositionStore } from "../../ingest/ais/positions.ts";
-import { type CarrierConnector, DcsaConnector } from "../../ingest/carriers/connector.ts";
+import { carrierConnectors } from "../../ingest/carriers/registry.ts";
 import { CarrierDirectory } from "../../ingest/carriers/resolve.ts";
 import { HttpLessorConnector } from "../../ingest/lessors/connector.ts";
-import type { FreeTimeTerms } from "../../ingest/tracking/demurrage.ts";
-import { type TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
+import { OceanTracking } from "../../ingest/tracking/ocean-tracking.ts";
+import type { RecordViews } from "../../ingest/tracking/record-views.ts";
 import type { PlaceLookup } from "../../ingest/tracking/timeline.ts";
 import type { Wakeups } from "../../ingest/wakeups.ts";
 import type { Storage } from "../../storage/storage.ts";
+import type { TrackedRow } from "../../storage/trackings.ts";
 import type { Config } from "../config.ts";
 import { positionStore, wakeups } from "../shared/cross-process.ts";
 import type { RenderedJson } from "../shared/envelopes.ts";
 import { ProvenanceTexts } from "./provenance.ts";
-import type { SingleRead } from "./record-reads.ts";
 import type { LaneConfidence, ListItem, Timeline } from "./records.ts";
-import { VersionedCache } from "./versioned-cache.ts";
 
 export interface TrackingServices {
-  engine: TrackingEngine;
+  /** The use cases (add, lookup, read, list, recheck, archive, the public lookup, polling). */
+  ocean: OceanTracking;
+  /** What records show besides their row (ocean.views), for the renderers. */
+  views: RecordViews;
   storage: Storage;
   positions: PositionStore;
   /** Work for other roles, signalled across processes when REDIS_URL is set. */
   wakeups: Wakeups;
   carriers: CarrierDirectory;
-  connectors: ReadonlyMap<string, CarrierConnector>;
   confidence: LaneConfidence;
-  /** Rows the single reads served, under their versions (record-reads.ts). */
-  rows: VersionedCache<TrackedRow>;
-  /** Single reads' rows under the database's change token, SQLite only (record-reads.ts). */
-  reads: VersionedCache<SingleRead>;
-  /** Organisations' free-time terms under the change token, SQLite only (record-reads.ts). */
-  terms: VersionedCache<readonly FreeTimeTerms[]>;
   /** Lookups' rendered milestones, checked against the record's version on every read (versioned-cache.ts). */
   timelines: VersionedCache<Timeline>;
   /** Whole lookup records (their milestones shared with timelines), checked the same way (records.ts). */
@@ -105,13 +102,11 @@ export async function trackingServices(
     timezone: (locode) => place(locode)?.timezone ?? null,
     name: (locode) => place(locode)?.name ?? null,
   };
-  const connectors = new Map<string, CarrierConnector>(
-    config.carriers.map((c) => [c.scac, new DcsaConnector({ now, ...c })]),
-  );
+  const connectors = carrierConnectors(config.carriers, { now });
   const lessors = config.lessors.map((l) => new HttpLessorConnector(l));
   const positions = await positionStore(config);
   const wake = await wakeups(config);
-  const engine = new TrackingEngine({
+  const ocean = new OceanTracking({
     storage,
     now,
     carriers,
@@ -121,9 +116,10 @@ export async function trackingServices(
     positions,
     wakeups: wake,
     isDemo: opts.isDemo,
+    rowCacheCapacity: TIMELINE_CACHE_MAX,
   });
   // A restart picks up adds a dead process left half done (the poller finishes them).
-  const recovered = await engine.recoverInterruptedAdds();
+  const recovered = await ocean.recoverInterruptedAdds();
   if (recovered > 0) {
     console.error(`[tracking] ${recovered} interrupted add(s) due for a poll again`);
     wake.signal("tracking.due");
@@ -146,16 +142,13 @@ export async function trackingServices(
     return pct;
   };
   return {
-    engine,
+    ocean,
+    views: ocean.views,
     storage,
     positions,
     wakeups: wake,
     carriers,
-    connectors,
     confidence,
-    rows: new VersionedCache(TIMELINE_CACHE_MAX),
-    reads: new VersionedCache(TIMELINE_CACHE_MAX),
-    terms: new VersionedCache(TIMELINE_CACHE_MAX),
     timelines: new VersionedCache(TIMELINE_CACHE_MAX),
     // The record's text but its milestones (about 4 kB, twice once answered twice): some 80 MB at most.
     lookups: new VersionedCache(TIMELINE_CACHE_MAX),

@@ -5,7 +5,6 @@
  * without a sheet transit time its transit. Engine failures leave an offer out with the reason,
  * never fail the search. docs/rates.md, "Search".
  */
-import { ApiError } from "../../common/errors.ts";
 import { EngineError } from "../../engine/errors.ts";
 import type { ResolvedPoint } from "../../engine/locations/index.ts";
 import {
@@ -72,8 +71,7 @@ export const COST_MODEL_DOC = "docs/rates.md#indicative-cost-model";
 /** Which planner measures a mode's lanes. */
 const ENGINE_MODE = { OCEAN_FCL: "sea", OCEAN_LCL: "sea", ROAD: "road", RAIL: "rail", AIR: "air" } as const;
 
-const message = (err: unknown) =>
-  err instanceof EngineError || err instanceof ApiError ? err.message : "the distance engine failed";
+const message = (err: unknown) => (err instanceof EngineError ? err.message : "the distance engine failed");
 
 export class RateSearch {
   constructor(private readonly platform: FullPlatform) {}

@@ -7,6 +7,7 @@ import { swagger } from "@elysiajs/swagger";
 import { Elysia, t } from "elysia";
 import { readCapped } from "../../common/capped-body.ts";
 import { EngineError } from "../../engine/errors.ts";
+import { TrackingError } from "../../ingest/tracking/errors.ts";
 import { StorageUnavailableError } from "../../storage/errors.ts";
 import { keyPrefixOf } from "../accounts/keys.ts";
 import type { KeyListing, Principal } from "../accounts/repo.ts";
@@ -21,7 +22,7 @@ import {
   successBody,
   successJson,
 } from "./envelopes.ts";
-import { ApiError, fromEngine } from "./errors.ts";
+import { ApiError, fromEngine, fromTracking } from "./errors.ts";
 import { health } from "./health.ts";
 import type { Platform } from "./platform.ts";
 import { type ProductDef, product } from "./products.ts";
@@ -288,6 +289,7 @@ export function createProductApp(opts: ProductAppOptions) {
       if (error instanceof ApiError) failure = error;
       else if (cause instanceof ApiError) failure = cause;
       else if (error instanceof EngineError) failure = fromEngine(error);
+      else if (error instanceof TrackingError) failure = fromTracking(error);
       else if (error instanceof StorageUnavailableError) {
         console.error(`[${def.id}] ${request.method} ${path}: database unavailable (${error.reason})`);
         failure = new ApiError("overloaded", "The database is unavailable for the moment; retry shortly.", {

@@ -3,7 +3,6 @@
  * location index the distance product already loads (engine/services.ts) and the ranked large
  * cargo airports (cargo-airports.bin, the air planner's list). docs/air-cargo.md, Quote.
  */
-import { ApiError } from "../../common/errors.ts";
 import { haversineM } from "../../common/geo.ts";
 import { EngineError } from "../errors.ts";
 import type { LocationIndex } from "../locations/index.ts";
@@ -62,13 +61,13 @@ export class AirportResolver {
     const text = raw.trim().toUpperCase();
     if (IATA_RE.test(text)) {
       const airport = this.byIata(text);
-      if (!airport) throw new ApiError("notFound", `${field}: no airport has the IATA code ${text}.`);
+      if (!airport) throw new EngineError("not_found", `${field}: no airport has the IATA code ${text}.`);
       return { code: text, airport };
     }
     const m = LOCODE_RE.exec(text);
     if (!m)
-      throw new ApiError(
-        "validation",
+      throw new EngineError(
+        "invalid_request",
         `${field} must be an airport IATA code (3 letters, e.g. FRA) or the UN/LOCODE of the airport's city (5 characters, e.g. DEFRA); got ${JSON.stringify(raw.slice(0, 40))}.`,
       );
     const code = `${m[1]}${m[2]}`;
@@ -83,7 +82,7 @@ export class AirportResolver {
    */
   private cityAirport(field: string, locode: string): QuoteAirport {
     const city = this.locations.port(locode);
-    if (!city) throw new ApiError("notFound", `${field}: no place has the UN/LOCODE ${locode}.`);
+    if (!city) throw new EngineError("not_found", `${field}: no place has the UN/LOCODE ${locode}.`);
     const near = (a: { country_code: string | null; lat: number; lng: number }) =>
       a.country_code === city.country_code && km(a, city) <= CITY_AIRPORT_MAX_KM;
     const named = this.byIata(locode.slice(2));
@@ -91,8 +90,8 @@ export class AirportResolver {
     const cargo = this.cargo.find(near);
     const airport = cargo ? this.byIata(cargo.iata) : null;
     if (!airport)
-      throw new ApiError(
-        "notFound",
+      throw new EngineError(
+        "not_found",
         `${field}: ${locode} (${city.name}) has no airport ${locode.slice(2)} of its own and no large cargo airport within ${CITY_AIRPORT_MAX_KM} km; send the airport's IATA code.`,
       );
     return airport;

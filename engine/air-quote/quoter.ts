@@ -4,9 +4,10 @@
  * the spec's fields plus the documented extras. Every answer is INDICATIVE (the rate card is a
  * model, not a tariff) and says so. docs/air-cargo.md, Quote.
  */
-import { ApiError } from "../../common/errors.ts";
+
 import { haversineM } from "../../common/geo.ts";
 import { round } from "../../common/round.ts";
+import { EngineError } from "../errors.ts";
 import type { LocationIndex } from "../locations/index.ts";
 import { AIRLINE_HUBS, AirlineChooser, type CandidateAirline } from "./airline.ts";
 import { AirportResolver, type QuoteAirport, type RankedAirport } from "./airports.ts";
@@ -60,8 +61,8 @@ export class AirQuoter {
     const origin = this.airports.resolve("origin", req.origin);
     const destination = this.airports.resolve("destination", req.destination);
     if (origin.airport.iata === destination.airport.iata)
-      throw new ApiError(
-        "validation",
+      throw new EngineError(
+        "invalid_request",
         `origin and destination are the same airport (${origin.airport.iata}): an air quote needs a flight.`,
       );
     const card = this.card;

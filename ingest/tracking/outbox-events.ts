@@ -174,3 +174,30 @@ export function demurrageEvents(row: Row, previous: string, dem: Demurrage): Rai
     out.push({ type: "demurrage_started", data: data() });
   return out;
 }
+
+/** One box's refresh: its row before and after, what it derived, its current events before and after. */
+export interface RaisingStep {
+  row: Row;
+  next: Row;
+  derived: Derived;
+  previous: DcsaEventLike[];
+  current: DcsaEventLike[];
+  /** Its demurrage now, from the row after the refresh. */
+  demurrage: Demurrage;
+  /** No events were stored before this snapshot (the first fetch backfills). */
+  backfill: boolean;
+  places: PlaceLookup;
+}
+
+/**
+ * The outbox rows a box's refresh raises (a B/L's or booking's subscribers hear about each of its
+ * containers): none for what the first fetch backfills, since webhooks report what happens from
+ * then on. Demurrage runs on the clock: evaluated at every poll, its edges raise their events.
+ */
+export function eventsRaised(step: RaisingStep): Raised[] {
+  if (step.backfill) return [];
+  return [
+    ...demurrageEvents(step.next, step.row.demurragePhase, step.demurrage),
+    ...raisedEvents(step.row, step.derived, step.previous, step.current, step.places),
+  ];
+}

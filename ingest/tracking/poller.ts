@@ -1,12 +1,12 @@
 /**
- * The poller role: every tick, refresh the records whose next_poll_at has passed, for each engine
+ * The poller role: every tick, refresh the records whose next_poll_at has passed, for each service
  * in turn (ocean records, then air waybills: each claims its own table's due rows). Carrier
  * schedules (ingest/schedules/sync.ts) run through a second poller on their own, longer interval.
  * In-process by default; at scale run it as its own process with PORTOLAN_ROLES=poller.
  */
 import type { Wakeups } from "../wakeups.ts";
 
-/** An engine with records to poll: the ocean tracking engine, the air-waybill engine. */
+/** A service with records to poll: ocean tracking, air-waybill tracking. */
 export interface Pollable {
   pollDue(): Promise<number>;
 }

@@ -6,10 +6,10 @@
  * database. The boxes a bill of lading or booking reveals later take their slots in the engine's
  * refresh transaction through the same counts and the same rule (slotRefusal).
  */
-import { ApiError } from "../../common/errors.ts";
-import { containerQuotaError, monthOf } from "../../common/plans.ts";
+import { monthOf, type PlanHolder, planNeeded } from "../../common/plans.ts";
 import type { Org } from "../../storage/orgs.ts";
 import type { Repositories } from "../../storage/storage.ts";
+import { TrackingError } from "./errors.ts";
 
 /**
  * The container-slot rule of every registration, whichever path makes it (add, lookup, compat): the
@@ -17,9 +17,23 @@ import type { Repositories } from "../../storage/storage.ts";
  * answer) all take slots, or the registration is refused whole with CONTAINER_QUOTA_EXCEEDED
  * naming the plan for all of them. `wanted` counts the boxes that hold no slot yet.
  */
-export function slotRefusal(org: Org, inUse: number, wanted: number): ApiError | undefined {
+export function slotRefusal(org: Org, inUse: number, wanted: number): TrackingError | undefined {
   if (org.containerSlots === null || inUse + wanted <= org.containerSlots) return undefined;
   return containerQuotaError(org, inUse, wanted);
+}
+
+/** The refusal of `wanted` more boxes when `inUse` of the plan's slots are taken, naming a plan with room. */
+export function containerQuotaError(org: PlanHolder, inUse: number, wanted: number): TrackingError {
+  const needed = planNeeded(org, inUse + wanted);
+  const room =
+    needed.plan === org.plan
+      ? `The ${org.plan} plan's arranged cap is reached: ask for a higher cap.`
+      : `The ${needed.plan} plan has room (${needed.containerSlots === null ? "no cap" : `${needed.containerSlots.toLocaleString("en")} slots`}).`;
+  return new TrackingError(
+    "container_quota_exceeded",
+    `No container slot free for ${wanted === 1 ? "this box" : `${wanted} boxes`}: ${inUse} of ${org.containerSlots} in use on the ${org.plan} plan. ${room}`,
+    { plan_needed: needed.plan },
+  );
 }
 
 export interface Slots {
@@ -39,7 +53,7 @@ export async function containerSlots(tx: Repositories, orgId: string): Promise<S
 }
 
 /**
- * Throws the 402 the add would hit, else records the shipment for the month (charging the PAYG
+ * Throws the quota refusal the add would hit, else records the shipment for the month (charging the PAYG
  * unit price once per identifier and month). `boxes` are the container numbers the add tracks
  * itself (the container of a container add; none for a B/L or booking, whose boxes take their
  * slots when the carrier names them).
@@ -63,8 +77,8 @@ export async function chargeAdd(
   }
   if (already > 0) return;
   if (org.shipmentQuota !== null && (await tx.quotas.shipments(org.id, month)) >= org.shipmentQuota) {
-    throw new ApiError(
-      "uniqueQuota",
+    throw new TrackingError(
+      "unique_quota_exceeded",
       `The plan's ${org.shipmentQuota} unique shipments for ${month} are used.`,
     );
   }
@@ -73,8 +87,8 @@ export async function chargeAdd(
     charge = org.paygUnitPriceUsd ?? 0;
     const spent = await tx.quotas.spent(org.id, month);
     if (spent + charge > org.paygSpendCapUsd) {
-      throw new ApiError(
-        "paygCap",
+      throw new TrackingError(
+        "payg_spend_cap_reached",
         `Adding would cross the pay-as-you-go spend cap of ${org.paygSpendCapUsd} USD for ${month} (spent ${spent}).`,
       );
     }

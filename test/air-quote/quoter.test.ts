@@ -4,10 +4,11 @@
  * quoting airline's rule, and a whole quote worked by hand.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { ApiError } from "../../common/errors.ts";
+import { fromEngine } from "../../api/shared/errors.ts";
 import { AIRLINE_HUBS } from "../../engine/air-quote/airline.ts";
 import type { AirQuoter } from "../../engine/air-quote/quoter.ts";
 import { CountryRegions } from "../../engine/air-quote/regions.ts";
+import { EngineError } from "../../engine/errors.ts";
 import { AwbPrefixes } from "../../ingest/airlines/awb.ts";
 import { realQuoter, SOURCES } from "./setup.ts";
 
@@ -23,12 +24,12 @@ const body = (origin: string, destination: string, weight_kg = 100, volume_cm3 =
   volume_cm3,
 });
 
-/** The error a quote throws: [problem key, message]. */
+/** The error a quote throws: [problem key, message], as the API answers it. */
 function refusal(origin: string, destination: string): [string, string] {
   try {
     quoter.quote(body(origin, destination));
   } catch (err) {
-    if (err instanceof ApiError) return [err.key, err.message];
+    if (err instanceof EngineError) return [fromEngine(err).key, err.message];
     throw err;
   }
   throw new Error(`${origin} -> ${destination} was quoted`);

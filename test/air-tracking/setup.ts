@@ -37,7 +37,7 @@ export async function airWorld(clock: ManualClock, airlines = sandboxAirlines) {
     async at(ms: number) {
       clock.t = ms;
       await sandbox.setClock({ now: new Date(ms).toISOString() });
-      await p.air.engine.pollDue();
+      await p.air.waybills.pollDue();
     },
     async close() {
       await dispatcher.stop();

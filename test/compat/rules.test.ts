@@ -124,7 +124,7 @@ describe("answers that are not data (HTTP 200, never 404)", () => {
     const res = await compatGet(w, { number: "MEDU123456789", type: "BL", sealine: "MAEU" });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: "error", message: "NO_TRACKING_INFO", data: {} });
-    expect(await w.p.tracking.engine.findActive(w.orgId, "MEDU123456789")).toBeDefined();
+    expect(await w.p.tracking.ocean.findActive(w.orgId, "MEDU123456789")).toBeDefined();
   });
 
   test("no line recognises the reference: NO_TRACKING_INFO naming sealine", async () => {

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { simulateVoyage, visibleEvents } from "../../ingest/sandbox/simulate.ts";
 import { loadWorld, SANDBOX_SCACS } from "../../ingest/sandbox/world.ts";
-import { ADD_LEASE_MS } from "../../ingest/tracking/engine.ts";
+import { ADD_LEASE_MS } from "../../ingest/tracking/registration.ts";
 import { currentEvents, derive } from "../../ingest/tracking/timeline.ts";
 import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 import { startSandbox } from "../sandbox/spawn.ts";
@@ -109,7 +109,7 @@ test("an API process SIGKILLed mid-add: a restart finishes the adds once their l
   // Restarted at once: the adds' leases still run (another process could be mid-add), nothing is taken over.
   const early = await restart(database, Date.now);
   try {
-    expect(await early.tracking.engine.pollDue()).toBe(0);
+    expect(await early.tracking.ocean.pollDue()).toBe(0);
     const lookup = await early.call("ocean", `/v1/containers/lookup/${numbers[0]}`, bearer(key));
     expect(lookup.status).toBe(202);
     const again = await post(early, key, numbers[0]!);
@@ -121,7 +121,7 @@ test("an API process SIGKILLed mid-add: a restart finishes the adds once their l
   // Restarted (or still running) once the leases lapsed: the next poller tick finishes every add.
   const late = await restart(database, () => Date.now() + ADD_LEASE_MS + 60_000);
   try {
-    expect(await late.tracking.engine.pollDue()).toBe(6);
+    expect(await late.tracking.ocean.pollDue()).toBe(6);
     for (const n of numbers) {
       const lookup = await late.call("ocean", `/v1/containers/lookup/${n}`, bearer(key));
       const body = (await lookup.json()) as { data?: { last_updated_source: string; events: unknown[] } };
@@ -145,7 +145,7 @@ test("a record an earlier version left marked as adding, next poll hours away, i
   const before = await restart(database, Date.now);
   try {
     const org = (await before.accounts.getOrg(orgId))!;
-    const row = await before.tracking.engine.register(org, {
+    const row = await before.tracking.ocean.register(org, {
       identifier: identifier!,
       identifierType: "container_id",
     });
@@ -164,7 +164,7 @@ test("a record an earlier version left marked as adding, next poll hours away, i
   }
   const after = await restart(database, Date.now);
   try {
-    expect(await after.tracking.engine.pollDue()).toBe(1);
+    expect(await after.tracking.ocean.pollDue()).toBe(1);
     const lookup = await after.call("ocean", `/v1/containers/lookup/${identifier}`, bearer(key));
     expect(lookup.status).toBe(200);
     const again = await post(after, key, identifier!);

@@ -149,7 +149,7 @@ test("tracked from 00:10 and polled, each holds its documented state to the end 
   // Then as the poller keeps them (whatever is due), every 3 h to the end of the documented window.
   for (let at = EPOCH + 3 * H; at <= EPOCH + DEMO_HOURS.to * H; at += 3 * H) {
     await setNow(t, at);
-    await t.p.tracking.engine.pollDue();
+    await t.p.tracking.ocean.pollDue();
     found.push(...(await check(t, list, `+${(at - EPOCH) / H}h`)));
   }
   expect(found).toEqual([]);

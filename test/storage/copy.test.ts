@@ -130,7 +130,7 @@ beforeAll(async () => {
     const at = async (ms: number) => {
       clock.t = ms;
       await sandbox.setClock({ now: new Date(ms).toISOString() });
-      await p.tracking.engine.pollDue();
+      await p.tracking.ocean.pollDue();
     };
     await at(Date.parse(voyage.bookedAt) + 6 * H);
     expect(
@@ -163,7 +163,7 @@ beforeAll(async () => {
     });
     expect(added.status).toBe(201);
     const waybill = ((await added.json()) as { data: { id: string } }).data.id;
-    await p.air.engine.apply(waybill, {
+    await p.air.waybills.apply(waybill, {
       awb,
       origin: "CDG",
       destination: "JFK",

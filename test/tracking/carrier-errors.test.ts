@@ -61,27 +61,27 @@ test("5xx backs off 1, 2, 4 minutes; Retry-After on 429 is honoured; success res
   expect((await row(id)).pollFailures).toBe(1);
   expect(await minutesUntilNextPoll(id)).toBe(1);
   clock.advance(60_000);
-  await p.tracking.engine.pollDue();
+  await p.tracking.ocean.pollDue();
   expect((await row(id)).pollFailures).toBe(2);
   expect(await minutesUntilNextPoll(id)).toBe(2);
   clock.advance(2 * 60_000);
-  await p.tracking.engine.pollDue();
+  await p.tracking.ocean.pollDue();
   expect((await row(id)).pollFailures).toBe(3);
   expect(await minutesUntilNextPoll(id)).toBe(4);
   // Not due yet: nothing is asked.
   const before = calls;
   clock.advance(60_000);
-  await p.tracking.engine.pollDue();
+  await p.tracking.ocean.pollDue();
   expect(calls).toBe(before);
 
   answer = { status: 429, headers: { "retry-after": "900" }, body: { message: "slow down" } };
   clock.advance(3 * 60_000);
-  await p.tracking.engine.pollDue();
+  await p.tracking.ocean.pollDue();
   expect(await minutesUntilNextPoll(id)).toBe(15);
 
   answer = { status: 200, body: [] };
   clock.advance(15 * 60_000);
-  await p.tracking.engine.pollDue();
+  await p.tracking.ocean.pollDue();
   expect((await row(id)).pollFailures).toBe(0);
   expect((await row(id)).pollPriority).toBe("pre_departure");
   expect(await minutesUntilNextPoll(id)).toBe(12 * 60);
@@ -97,7 +97,7 @@ test("a reference the carrier keeps not knowing is given up after three days", a
   const id = ((await res.json()) as { data: { id: string } }).data.id;
   expect((await row(id)).unresolvableSince).toBeNull();
   clock.advance(3 * 86_400_000 + 60_000);
-  await p.tracking.engine.refresh(id);
+  await p.tracking.ocean.refresh(id);
   expect((await row(id)).unresolvedReason).toBe("not_found");
   expect((await row(id)).unresolvableSince).not.toBeNull();
   const list = (await (await p.call("ocean", "/v1/containers", bearer(key))).json()) as {
@@ -160,7 +160,7 @@ test("a number the carrier rejects as malformed: the add answers 400 and keeps n
   const askedFor = () => asked.filter((u) => u.includes("HLCU12345")).length;
   const before = askedFor();
   clock.advance(86_400_000);
-  await p.tracking.engine.pollDue();
+  await p.tracking.ocean.pollDue();
   expect(askedFor()).toBe(before);
   const compat = await p.call("ocean", `/compat/vendor/tracking?api_key=${key}&number=HLCU12345&type=BL`);
   expect(compat.status).toBe(200);

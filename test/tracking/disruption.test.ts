@@ -39,7 +39,7 @@ afterAll(() => w.close());
 async function at(ms: number) {
   clock.t = ms;
   await sandbox.setClock({ now: iso(ms) });
-  await p.tracking.engine.pollDue();
+  await p.tracking.ocean.pollDue();
 }
 
 async function tenant(name: string) {

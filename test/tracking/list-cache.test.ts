@@ -53,8 +53,8 @@ const iso = () => new Date(clock.t).toISOString();
 
 /** Every cache of renderings and rows a process keeps. */
 const caches = (p: TestPlatform) => {
-  const { rows, timelines, lookups, listItems, listPages } = p.tracking;
-  return [rows, timelines, lookups, listItems, listPages];
+  const { timelines, lookups, listItems, listPages } = p.tracking;
+  return [p.tracking.ocean.rowCaches.rows, timelines, lookups, listItems, listPages];
 };
 
 /** An organisation of its own, with `n` container records (no events yet). */
@@ -205,7 +205,7 @@ async function apply(w: Write, t: { orgId: string; ids: string[] }, given: Map<s
       return;
     }
     case "archive":
-      await writer.tracking.engine.archive(t.orgId, id, "deleted");
+      await writer.tracking.ocean.archive(t.orgId, id, "deleted");
       return;
     case "unarchive":
       await writer.storage.trackings.update(id, { archivedAt: null, archivedReason: null, updatedAt: iso() });
@@ -278,7 +278,7 @@ test("a record's version moves with every kind of write to it", async () => {
       "event corrected",
       () => writer.storage.events.correct(id, "e1", voyages[0]![0], { ...voyages[0]![0], x: 1 }, iso()),
     ],
-    ["archive", () => writer.tracking.engine.archive(t.orgId, id, "deleted")],
+    ["archive", () => writer.tracking.ocean.archive(t.orgId, id, "deleted")],
     [
       "tree update",
       () => writer.storage.trackings.updateTree(id, { archivedAt: null, archivedReason: null }),

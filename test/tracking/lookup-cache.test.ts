@@ -1,5 +1,5 @@
 /**
- * The lookups' milestone cache and the list items' cache (api/ocean/versioned-cache.ts): a reader
+ * The lookups' milestone cache and the list items' cache (common/versioned-cache.ts): a reader
  * process keeps rendered milestones and list items while a poller process (another platform on
  * the same database) refreshes the records from the sandbox carrier. Every read and list must
  * answer exactly what an uncached render answers at the same clock reading, byte for byte, however
@@ -13,9 +13,9 @@ import fc from "fast-check";
 import { listPageJson } from "../../api/ocean/list-page.ts";
 import { type ListItem, lookupRecord } from "../../api/ocean/records.ts";
 import { TIMELINE_CACHE_MAX } from "../../api/ocean/services.ts";
-import { VersionedCache } from "../../api/ocean/versioned-cache.ts";
 import { PAGE_DEFAULT } from "../../api/shared/paging.ts";
 import { API_VERSION } from "../../api/shared/products.ts";
+import { VersionedCache } from "../../common/versioned-cache.ts";
 import { withCheckDigit } from "../../ingest/iso6346.ts";
 import { simulateVoyage } from "../../ingest/sandbox/simulate.ts";
 import { loadWorld, SANDBOX_SCACS, type SandboxWorld } from "../../ingest/sandbox/world.ts";
@@ -57,7 +57,7 @@ async function setClock(ms: number) {
 
 /** Waits (a little) for the AIS fix the sandbox sent for the record's hull at the clock's reading. */
 async function awaitFix(orgId: string, id: string) {
-  const imo = (await reader.tracking.engine.get(orgId, id))?.currentVesselImo;
+  const imo = (await reader.tracking.ocean.get(orgId, id))?.currentVesselImo;
   if (!imo) return;
   const at = new Date(Math.floor(clock.t / 1000) * 1000).toISOString();
   // A hull in port may send none: the readings then go without.
@@ -87,7 +87,7 @@ async function cachedBody(key: string, id: string): Promise<string> {
  * or still adding: the lookup then registers or answers 202), through the reader's API.
  */
 async function cachedLookup(orgId: string, key: string, id: string): Promise<string | null> {
-  const row = (await reader.tracking.engine.get(orgId, id))!;
+  const row = (await reader.tracking.ocean.get(orgId, id))!;
   if (row.archivedAt !== null || row.adding) return null;
   const res = await reader.call("ocean", `/v1/containers/lookup/${row.identifier}`, bearer(key));
   expect(res.status).toBe(200);
@@ -96,16 +96,16 @@ async function cachedLookup(orgId: string, key: string, id: string): Promise<str
 
 /** The same record rendered without the caches, at the same clock reading, by the same process. */
 async function uncachedBody(orgId: string, id: string): Promise<string> {
-  const row = (await reader.tracking.engine.get(orgId, id))!;
+  const row = (await reader.tracking.ocean.get(orgId, id))!;
   const data = await lookupRecord({ ...reader.tracking, timelines: new VersionedCache(0) }, row);
   return JSON.stringify({ api_version: API_VERSION, ok: true, data });
 }
 
 /** uncachedBody of the row the lookup by its reference finds (null when cachedLookup's is). */
 async function uncachedLookup(orgId: string, id: string): Promise<string | null> {
-  const row = (await reader.tracking.engine.get(orgId, id))!;
+  const row = (await reader.tracking.ocean.get(orgId, id))!;
   if (row.archivedAt !== null || row.adding) return null;
-  const found = (await reader.tracking.engine.findActive(orgId, row.identifier))!;
+  const found = (await reader.tracking.ocean.findActive(orgId, row.identifier))!;
   return await uncachedBody(orgId, found.id);
 }
 
@@ -174,7 +174,7 @@ async function addBoxAt(milestone: "gateIn" | "loaded") {
   const ref = "MAEU0000008";
   const box = simulateVoyage(ref, { world })!.containers.find((c) => c.number === ref)!;
   await setClock(Date.parse(box.milestones[milestone]) + 3 * H);
-  const { row } = await reader.tracking.engine.add(org, { identifier: ref, identifierType: "container_id" });
+  const { row } = await reader.tracking.ocean.add(org, { identifier: ref, identifierType: "container_id" });
   return { org, key, box, row };
 }
 
@@ -187,7 +187,7 @@ test("another process's poll is visible at the reader's next read", async () => 
   const statuses = [seen.status];
   for (const m of ["loaded", "discharged", "gateOut", "emptyReturn"] as const) {
     await setClock(Date.parse(box.milestones[m]) + 3 * H);
-    expect(await poller.tracking.engine.pollDue()).toBeGreaterThan(0);
+    expect(await poller.tracking.ocean.pollDue()).toBeGreaterThan(0);
     const now = await expectSameAsUncached(org.id, key, row.id);
     expect(now.events.length).toBeGreaterThan(seen.events.length);
     statuses.push(now.status);
@@ -219,7 +219,7 @@ test("a carrier's correction of a stored event (same event id) is visible at the
 test("free-time terms another process adds or removes show at the reader's next read", async () => {
   const { org, key, box, row } = await addBoxAt("gateIn");
   await setClock(Date.parse(box.milestones.discharged) + 3 * H);
-  expect(await poller.tracking.engine.pollDue()).toBeGreaterThan(0);
+  expect(await poller.tracking.ocean.pollDue()).toBeGreaterThan(0);
   const read = () => expectSameAsUncached(org.id, key, row.id);
   // Read twice: the second is answered under the change token, terms included.
   expect((await read()).demurrage_free_days_left).toBeNull();
@@ -271,8 +271,8 @@ test("reads equal uncached renders byte for byte over records, refreshes and clo
           await setClock(booked + at * (ended - booked));
           if (!id) {
             const identifierType = type as "container_id" | "bill_of_lading";
-            id = (await reader.tracking.engine.add(org, { identifier: reference, identifierType })).row.id;
-          } else await poller.tracking.engine.refresh(id);
+            id = (await reader.tracking.ocean.add(org, { identifier: reference, identifierType })).row.id;
+          } else await poller.tracking.ocean.refresh(id);
           await awaitFix(org.id, id);
           const refreshedAt = clock.t;
           for (const hours of reads) {
@@ -287,7 +287,8 @@ test("reads equal uncached renders byte for byte over records, refreshes and clo
   );
   expect(freshness.size).toBeGreaterThanOrEqual(2);
   // Every cache served: rows, milestones, whole records and (with no hull aboard) whole pages.
-  const { rows, timelines, lookups, listPages } = reader.tracking;
+  const { timelines, lookups, listPages } = reader.tracking;
+  const { rows } = reader.tracking.ocean.rowCaches;
   for (const cache of [rows, timelines, lookups, listPages]) expect(cache.size).toBeGreaterThan(0);
   expect(timelines.size).toBeLessThanOrEqual(TIMELINE_CACHE_MAX);
 }, 180_000);

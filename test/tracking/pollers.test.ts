@@ -34,12 +34,12 @@ test("each due record is refreshed by exactly one of two pollers per round", asy
   const org = await a.accounts.createOrg("pollers", { paid: true });
   const refs = Array.from({ length: 30 }, (_, i) => withCheckDigit(`HLCU${String(500_000 + i)}`));
   for (const identifier of refs)
-    await a.tracking.engine.add(org, { identifier, identifierType: "container_id" });
+    await a.tracking.ocean.add(org, { identifier, identifierType: "container_id" });
   expect([...asked.values()].every((n) => n === 1)).toBe(true);
 
   for (const round of [2, 3]) {
     clock.advance(13 * 3_600_000); // past the pre-departure cadence: everything is due
-    const [na, nb] = await Promise.all([a.tracking.engine.pollDue(), b.tracking.engine.pollDue()]);
+    const [na, nb] = await Promise.all([a.tracking.ocean.pollDue(), b.tracking.ocean.pollDue()]);
     expect(na + nb).toBe(refs.length);
     for (const r of refs) expect([r, asked.get(r)]).toEqual([r, round]);
   }

@@ -16,8 +16,8 @@ import {
 } from "../../api/ocean/provenance.ts";
 import type { VesselPosition } from "../../ingest/ais/positions.ts";
 import { computeDemurrage, type Demurrage } from "../../ingest/tracking/demurrage.ts";
-import type { TrackedRow } from "../../ingest/tracking/engine.ts";
 import { tracked } from "../../storage/schema.ts";
+import type { TrackedRow } from "../../storage/trackings.ts";
 
 /** Every column of a tracked row, null. */
 const NULL_ROW = Object.fromEntries(Object.keys(getTableColumns(tracked)).map((k) => [k, null]));

@@ -6,9 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq, isNull } from "drizzle-orm";
-import { containerQuotaError, planNeeded } from "../../common/plans.ts";
+import { planNeeded } from "../../common/plans.ts";
 import { type SimulatedVoyage, simulateVoyage, visibleEvents } from "../../ingest/sandbox/simulate.ts";
 import { loadWorld, type SandboxWorld } from "../../ingest/sandbox/world.ts";
+import { containerQuotaError } from "../../ingest/tracking/quotas.ts";
 import type { Org } from "../../storage/orgs.ts";
 import { NO_SLOTS_REASON, PARKED_REASON, REJECTED_REASON } from "../../storage/trackings.ts";
 import {
@@ -177,7 +178,7 @@ describe("container slots hold for every way boxes arrive (11.1)", () => {
 
     const lastPick = Math.max(...found.containers.map((c) => Date.parse(c.milestones.emptyPickup)));
     await w.at(lastPick + 13 * H); // past the pre-departure cadence: the B/L is due
-    await w.p.tracking.engine.pollDue();
+    await w.p.tracking.ocean.pollDue();
     const kids = (await rowsOf(orgId)).filter((r) => r.parentId !== null);
     expect(kids).toHaveLength(4);
     expect(kids.filter((k) => k.archivedAt === null)).toHaveLength(2);
@@ -258,7 +259,7 @@ describe("a malformed reference costs nothing (11.4)", () => {
     expect(res.status).toBe(201);
     expect(await usageOf(orgId, "MAEU12345")).toHaveLength(1);
     await w.at(w.clock.t + 2 * 60_000); // past the first back-off
-    await w.p.tracking.engine.pollDue();
+    await w.p.tracking.ocean.pollDue();
     const [row] = await rowsOf(orgId);
     expect(row).toMatchObject({ archivedReason: REJECTED_REASON, unresolvedReason: "invalid_number" });
     expect(await usageOf(orgId, "MAEU12345")).toEqual([]);

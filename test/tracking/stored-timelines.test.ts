@@ -8,8 +8,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { simulateVoyage } from "../../ingest/sandbox/simulate.ts";
 import { loadWorld, type SandboxWorld } from "../../ingest/sandbox/world.ts";
-import type { TrackedRow } from "../../ingest/tracking/engine.ts";
 import { milestonesJson, parkedList, renderForStore, storedFits } from "../../ingest/tracking/timeline.ts";
+import type { TrackedRow } from "../../storage/trackings.ts";
 import { PARKED_REASON } from "../../storage/trackings.ts";
 import { type CompatWorld, compatWorld, type Json, oceanCall, oceanTenant } from "../compat/setup.ts";
 
@@ -28,11 +28,12 @@ afterAll(() => w.close());
 const tenant = (name: string, plan: Parameters<typeof oceanTenant>[2]) => oceanTenant(w, name, plan);
 const call = (key: string, path: string, init: RequestInit = {}) => oceanCall(w, key, path, init);
 
-const engine = () => w.p.tracking.engine;
+const ocean = () => w.p.tracking.ocean;
+const views = () => w.p.tracking.views;
 const rowsOf = async (orgId: string): Promise<TrackedRow[]> => {
   const { tracked } = w.p.storage.t;
   const ids = await w.p.storage.db.select({ id: tracked.id }).from(tracked).where(eq(tracked.orgId, orgId));
-  return Promise.all(ids.map(async ({ id }) => (await engine().get(orgId, id))!));
+  return Promise.all(ids.map(async ({ id }) => (await ocean().get(orgId, id))!));
 };
 
 /** The organisation's root record of `identifier` once its first carrier fetch ended (bounded wait). */
@@ -46,14 +47,14 @@ async function settled(orgId: string, identifier: string): Promise<TrackedRow | 
 }
 
 /** The record's milestones derived from its root's events now, as the spec's JSON. */
-const derived = async (row: TrackedRow) => milestonesJson(await engine().timeline(row), engine().places);
+const derived = async (row: TrackedRow) => milestonesJson(await views().timeline(row), views().places);
 
 /** The parked boxes a reader of `row` renders its milestones for (parkedList). */
 async function parkedOf(row: TrackedRow): Promise<string> {
   return row.identifierType === "container_id"
     ? ""
     : parkedList(
-        (await engine().children(row.id))
+        (await views().children(row.id))
           .filter((c) => c.archivedReason === PARKED_REASON)
           .map((c) => c.containerNumber),
       );
@@ -67,11 +68,11 @@ async function parkedNamed(id: string): Promise<string> {
 
 /** Whether a reader of `row` takes a rendering stored with `of` as its own (storedFits). */
 const readerAccepts = async (row: TrackedRow, of: string) =>
-  storedFits(of, engine().places, row.containerNumber, await parkedOf(row));
+  storedFits(of, views().places, row.containerNumber, await parkedOf(row));
 
 /** What a refresh would store for `row` now, its text replaced by `json`. */
 const storedAs = async (row: TrackedRow, json: string, box = row.containerNumber) => ({
-  of: renderForStore(await engine().timeline(row), engine().places, box, await parkedOf(row)).of,
+  of: renderForStore(await views().timeline(row), views().places, box, await parkedOf(row)).of,
   json,
 });
 
@@ -179,9 +180,9 @@ test("every refresh stores each tracked record's milestones as a reader derives 
   const seen = new Set<string>();
   for (const m of ["gateIn", "loaded", "discharged", "gateOut"] as const) {
     await w.at(Date.parse(box.milestones[m]) + 3 * H);
-    await engine().pollDue();
+    await ocean().pollDue();
     expect(await expectStoredAsDerived(orgId)).toBe(1);
-    const row = (await engine().get(orgId, id))!;
+    const row = (await ocean().get(orgId, id))!;
     const { events } = await answered(key, id);
     expect(events).toEqual(JSON.parse(await derived(row)));
     seen.add(JSON.stringify(events));
@@ -213,7 +214,7 @@ test("a B/L with parked boxes: its rendering names them, and each box taken up g
     w.proxy.fail = null;
   }
   await w.at(w.clock.t + 2 * 60_000); // past the first back-off
-  await engine().pollDue();
+  await ocean().pollDue();
   const root = await settled(orgId, BL);
   expect(root?.adding).toBe(false);
   // Every box parked: the B/L's rendering names all four and leaves their equipment events out.
@@ -228,9 +229,9 @@ test("a B/L with parked boxes: its rendering names them, and each box taken up g
   // The B/L, its box taken up, the other held box, and the deleted one (its reads still answer).
   expect(await expectStoredAsDerived(orgId)).toBe(4);
   expect((await parkedNamed(root!.id)).split(",")).toHaveLength(3);
-  const kids = await engine().children(root!.id);
+  const kids = await views().children(root!.id);
   const { events, kids: boxes } = await answered(key, root!.id);
-  expect(events).toEqual(JSON.parse(await derived((await engine().get(orgId, root!.id))!)));
+  expect(events).toEqual(JSON.parse(await derived((await ocean().get(orgId, root!.id))!)));
   for (const kid of kids)
     expect([kid.containerNumber, boxes[kid.containerNumber!]]).toEqual([
       kid.containerNumber,
@@ -248,7 +249,7 @@ test("reads answer the stored rendering while it fits the record, whatever else 
     body: JSON.stringify({ identifier: ref, identifier_type: "container_id" }),
   });
   const id = (added.body.data as Json).id as string;
-  const row = (await engine().get(orgId, id))!;
+  const row = (await ocean().get(orgId, id))!;
   const truth = JSON.parse(await derived(row)) as Json[];
   expect(truth.length).toBeGreaterThan(2);
   // A rendering that says something the events do not, under the key this record's readers accept.
@@ -261,10 +262,10 @@ test("reads answer the stored rendering while it fits the record, whatever else 
   expect((await answered(key, id)).events).toEqual(JSON.parse(marked));
 
   // Made when a port it names had another name: derived again instead.
-  const { places } = engine();
+  const { places } = views();
   const renamed = { ...places, name: (l: string) => `${places.name(l)} (before)` };
   await w.p.storage.timelines.put(id, {
-    of: renderForStore(await engine().timeline(row), renamed, row.containerNumber, "").of,
+    of: renderForStore(await views().timeline(row), renamed, row.containerNumber, "").of,
     json: marked,
   });
   await moveVersion(["b"]);
@@ -319,8 +320,8 @@ test("an event written drops the renderings of its root and boxes in its transac
   expect(await expectReadsAsParts(orgId)).toBe(0);
   // Read now, the milestones are derived from the events, the new one among them.
   const { events, kids } = await answered(key, root!.id);
-  expect(events).toEqual(JSON.parse(await derived((await engine().get(orgId, root!.id))!)));
-  for (const kid of await engine().children(root!.id))
+  expect(events).toEqual(JSON.parse(await derived((await ocean().get(orgId, root!.id))!)));
+  for (const kid of await views().children(root!.id))
     expect(kids[kid.containerNumber!]).toEqual(JSON.parse(await derived(kid)));
   // The next refresh stores them again.
   expect((await call(key, `/v1/containers/${root!.id}/recheck`, { method: "POST" })).status).toBe(200);

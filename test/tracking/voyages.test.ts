@@ -142,7 +142,7 @@ afterAll(async () => {
 async function at(instant: string | number) {
   clock.t = typeof instant === "number" ? instant : Date.parse(instant);
   await sandbox.setClock({ now: new Date(clock.t).toISOString() });
-  await p.tracking.engine.pollDue();
+  await p.tracking.ocean.pollDue();
 }
 const H = 3_600_000;
 const get = async (path: string) => {
@@ -185,7 +185,7 @@ describe("a container from booking to empty return", () => {
     const seen: string[] = [];
     for (const m of ["gateIn", "loaded", "discharged", "gateOut", "emptyReturn"] as const) {
       await at(Date.parse(box.milestones[m]) + 3 * H);
-      seen.push((await p.tracking.engine.get(orgId, id))!.status);
+      seen.push((await p.tracking.ocean.get(orgId, id))!.status);
       if (m === "loaded") {
         const list = await get("/v1/containers?tags=asia");
         const item = list.body.data.items![0]!;
@@ -216,7 +216,7 @@ describe("a container from booking to empty return", () => {
     }
     expect(seen).toEqual(["in_transit", "in_transit", "discharged", "delivered", "returned_empty"]);
 
-    const done = (await p.tracking.engine.get(orgId, id))!;
+    const done = (await p.tracking.ocean.get(orgId, id))!;
     expect(done.archivedAt).not.toBeNull();
     expect(done.archivedReason).toMatch(/completed/);
     const archived = await get("/v1/containers?archived=true");
@@ -300,7 +300,7 @@ describe("events at the right moments", () => {
     const { body } = await add(ref, "container_id");
     const id = body.data.id as string;
     await at(Date.parse(hold.from) + 2 * H);
-    const during = (await p.tracking.engine.get(orgId, id))!;
+    const during = (await p.tracking.ocean.get(orgId, id))!;
     expect(during.status).toBe("customs_hold");
     expect(during.customsHoldReason).toContain("X-ray");
     expect(during.customsHoldReason).not.toMatch(/^customs hold/i);
@@ -314,7 +314,7 @@ describe("events at the right moments", () => {
     const raised = (await outboxOf(ref)).find((o) => o.type === "customs_hold")!;
     expect(JSON.stringify(raised.data)).not.toMatch(/Customs hold: Customs hold/i);
     await at(Date.parse(hold.to) + 2 * H);
-    const after = (await p.tracking.engine.get(orgId, id))!;
+    const after = (await p.tracking.ocean.get(orgId, id))!;
     expect(after.status).not.toBe("customs_hold");
     expect(after.customsHoldReason).toBeNull();
     expect((await outboxOf(ref)).filter((o) => o.type === "customs_hold")).toHaveLength(1);
@@ -329,7 +329,7 @@ describe("events at the right moments", () => {
     const id = body.data.id as string;
     const rolled = v.legs.find((l) => l.unplanned)!;
     await at(Date.parse(rolled.departure) + 6 * H);
-    const row = (await p.tracking.engine.get(orgId, id))!;
+    const row = (await p.tracking.ocean.get(orgId, id))!;
     expect(row.routeAlert).toBe("missed_connection");
     expect(row.routePorts?.map((r) => r.role)).toEqual(["origin", "transshipment", "destination"]);
     const misrouted = (await outboxOf(ref)).filter((o) => o.type === "container_misrouted");
@@ -344,10 +344,10 @@ describe("events at the right moments", () => {
     await at(Date.parse(v.legs[0]!.departure) + 2 * H);
     const { body } = await add(ref, "container_id");
     const id = body.data.id as string;
-    const before = (await p.tracking.engine.get(orgId, id))!.eta;
+    const before = (await p.tracking.ocean.get(orgId, id))!.eta;
     expect(before).not.toBeNull();
     await at(Date.parse(v.legs[0]!.departure) + 20 * 24 * H);
-    const after = (await p.tracking.engine.get(orgId, id))!.eta;
+    const after = (await p.tracking.ocean.get(orgId, id))!.eta;
     expect(after).not.toBe(before);
     const changed = (await outboxOf(ref)).filter((o) => o.type === "eta_changed");
     expect(changed.length).toBeGreaterThan(0);
@@ -376,7 +376,7 @@ describe("validation, resolution and errors", () => {
     const evergreen = await add(withCheckDigit("EGHU123456"), "container_id");
     expect(evergreen.status).toBe(201);
     expect(evergreen.body.warning).toMatch(/connector/);
-    const row = (await p.tracking.engine.get(orgId, evergreen.body.data.id as string))!;
+    const row = (await p.tracking.ocean.get(orgId, evergreen.body.data.id as string))!;
     expect(row.connectorStatus).toBe("not_connected");
     // AAAU (Asia Container) is not a line and no connected lessor knows its boxes.
     const unleased = withCheckDigit("AAAU123456");
@@ -447,7 +447,7 @@ describe("validation, resolution and errors", () => {
       }
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ container_number: ref, status: "returned_empty" });
-      const done = (await p.tracking.engine.get(orgId, res.body.data.id as string))!;
+      const done = (await p.tracking.ocean.get(orgId, res.body.data.id as string))!;
       expect(done.archivedReason).toMatch(/^completed/);
       for (let i = 0; i < 3; i++) {
         const again = await get(`/v1/containers/lookup/${ref}`);

@@ -44,7 +44,7 @@ test("a voyage's ocean events reach the subscribed endpoint once each, and only 
   const at = async (ms: number) => {
     clock.t = ms;
     await sandbox.setClock({ now: new Date(ms).toISOString() });
-    await p.tracking.engine.pollDue();
+    await p.tracking.ocean.pollDue();
   };
   await at(Date.parse(v.bookedAt) + 6 * H);
   expect(

@@ -10,14 +10,13 @@
  * milestones its last refresh stored and whether its organisation has terms, in one statement. A
  * cache of capacity 0 reads whole every time.
  */
-import { type FreeTimeTerms, NO_TERMS } from "../../ingest/tracking/demurrage.ts";
-import type { TrackedRow, TrackingEngine } from "../../ingest/tracking/engine.ts";
+import type { VersionedCache } from "../../common/versioned-cache.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { StoredTimeline } from "../../storage/timelines.ts";
-import type { VersionedCache } from "./versioned-cache.ts";
+import type { TrackedRow } from "../../storage/trackings.ts";
+import { type FreeTimeTerms, NO_TERMS } from "./demurrage.ts";
 
 export interface RowSources {
-  engine: TrackingEngine;
   storage: Storage;
   /** Rows by UUID under their version, and by organisation and reference under their version and id. */
   rows: VersionedCache<TrackedRow>;
@@ -60,7 +59,7 @@ function keep(t: RowSources, name: string, version: () => string, row: TrackedRo
 async function termsUnder(t: RowSources, orgId: string, token: string): Promise<readonly FreeTimeTerms[]> {
   const kept = t.terms.get(orgId, token);
   if (kept) return kept;
-  const terms = Object.freeze(await t.engine.terms(orgId));
+  const terms = Object.freeze(await t.storage.terms.forOrg(orgId));
   t.terms.set(orgId, token, terms);
   return terms;
 }
@@ -98,9 +97,9 @@ async function unchanged(
   return { ...fresh, terms };
 }
 
-/** engine.findActive's answer. */
+/** The active record carrying the identifier (Trackings.firstActiveCarrying's answer). */
 export function activeRow(t: RowSources, orgId: string, identifier: string): Promise<SingleRead | undefined> {
-  if (t.rows.capacity <= 0) return t.engine.readActive(orgId, identifier);
+  if (t.rows.capacity <= 0) return t.storage.trackings.readFirstActive(orgId, identifier);
   // Never a UUID (a reference has no NUL): the two kinds of names do not meet.
   const name = `${orgId}\u0000${identifier}`;
   return unchanged(t, name, () => activeByKey(t, orgId, identifier, name));
@@ -113,7 +112,7 @@ async function activeByKey(
   name: string,
 ): Promise<SingleRead | undefined> {
   const whole = async () => {
-    const found = await t.engine.readActive(orgId, identifier);
+    const found = await t.storage.trackings.readFirstActive(orgId, identifier);
     if (!found) return undefined;
     const row = keep(t, name, () => `${found.row.version}|${found.row.id}`, found.row);
     return { row, terms: termsOf(found), stored: found.stored };
@@ -125,16 +124,16 @@ async function activeByKey(
   return row ? { row, terms: termsOf(key) } : whole();
 }
 
-/** engine.get's answer: the organisation's record of that id (another organisation's reads as absent). */
+/** The organisation's record of that id (another organisation's reads as absent). */
 export function ownRow(t: RowSources, orgId: string, id: string): Promise<SingleRead | undefined> {
-  if (t.rows.capacity <= 0) return t.engine.readOwn(orgId, id);
+  if (t.rows.capacity <= 0) return t.storage.trackings.readOwn(orgId, id);
   // The organisation is part of the name: another organisation's read of this id stays a 404.
   return unchanged(t, `${orgId}\u0001${id}`, () => ownByKey(t, orgId, id));
 }
 
 async function ownByKey(t: RowSources, orgId: string, id: string): Promise<SingleRead | undefined> {
   const whole = async () => {
-    const found = await t.engine.readOwn(orgId, id);
+    const found = await t.storage.trackings.readOwn(orgId, id);
     return (
       found && {
         row: keep(t, id, () => String(found.row.version), found.row),

@@ -1,14 +1,15 @@
 /**
- * Renderings of tracked records, one cache per process and kind (a lookup's milestones, a list
- * item): what a record renders as only changes with its version (tracked.version, moved in the
- * same statement as every write that can change it, in any process), so an entry serves a read
- * only while the version the read computes (from rows it has just read) equals the one stored.
- * What runs on the clock (AIS position and freshness, demurrage, the lane share, last_updated_at)
- * is never cached; it is rendered per request around the cached text (records.ts). Bounded: at
- * most `capacity` records, the least recently read dropped first.
+ * Values kept under a version, one cache per process and kind (tracked rows, a lookup's milestones,
+ * a list item): what a record reads or renders as only changes with its version (tracked.version,
+ * moved in the same statement as every write that can change it, in any process), so an entry
+ * serves a read only while the version the read computes (from rows it has just read) equals the
+ * one stored. What runs on the clock (AIS position and freshness, demurrage, the lane share,
+ * last_updated_at) is never cached; it is rendered per request around the cached text
+ * (api/ocean/records.ts). Bounded: at most `capacity` records, the least recently read dropped
+ * first.
  */
-import { Lru } from "../../common/lru.ts";
-import { SeenFilter } from "../../common/seen-filter.ts";
+import { Lru } from "./lru.ts";
+import { SeenFilter } from "./seen-filter.ts";
 
 /** An entry, with the clock reading of its last store or read (VersionedCache.admits). */
 interface Entry<T> {
