@@ -4,6 +4,7 @@
  * answers 404 like one that never existed. docs/rates.md.
  */
 import { Elysia, t } from "elysia";
+import { isCalendarDate } from "../../common/calendar-date.ts";
 import { CONTAINER_TYPES, RATE_MODES, type RateMode } from "../../engine/rates/sheet.ts";
 import { sheetFields } from "../../ingest/rates/events.ts";
 import { lineOf, surchargeOf } from "../../ingest/rates/import.ts";
@@ -21,7 +22,6 @@ const MAX_QUANTITY = 1000;
 
 const LOCODE = /^[A-Z]{2}[A-Z2-9]{3}$/;
 const IATA = /^[A-Z]{3}$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 function placeParam(name: string, raw: string, mode: RateMode): string {
   const code = raw.replace(/\s/g, "").toUpperCase();
@@ -42,9 +42,8 @@ function numberParam(name: string, raw: string | undefined, max: number): number
 
 function dateParam(raw: string | undefined, now: number): string {
   if (raw === undefined) return new Date(now).toISOString().slice(0, 10);
-  const m = DATE.exec(raw);
-  const ok = m && new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!)).toISOString().slice(0, 10) === raw;
-  if (!ok) throw new ApiError("validation", `date must be a UTC date YYYY-MM-DD; got "${raw}".`);
+  if (!isCalendarDate(raw))
+    throw new ApiError("validation", `date must be a UTC date YYYY-MM-DD; got "${raw}".`);
   return raw;
 }
 
