@@ -5,13 +5,14 @@
  * envelope with lower-case codes: docs/air-cargo.md, "Tracking air waybills".
  */
 import { Elysia, t } from "elysia";
+import { flag } from "../../common/flag.ts";
 import type { AirWaybillRow } from "../../ingest/air-tracking/engine.ts";
 import { AWB_STATUSES } from "../../ingest/air-tracking/status.ts";
 import type { AirportLookup, AwbMilestone } from "../../ingest/air-tracking/timeline.ts";
 import { formatAwb } from "../../ingest/airlines/awb.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
-import { flag, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
+import { pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
 import { principalOf, requireEntitlement } from "../shared/product-app.ts";
 

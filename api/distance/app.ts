@@ -5,6 +5,7 @@
  * and location resolution in engine/locations/.
  */
 import { t } from "elysia";
+import { flag } from "../../common/flag.ts";
 import { planWithCargoTonnes, withCargoTonnes } from "../../engine/chain.ts";
 import { checkCargoTonnes } from "../../engine/emissions.ts";
 import { createGeocoder } from "../../engine/locations/geocoders.ts";
@@ -35,14 +36,6 @@ const MODE_ALIASES: Record<string, string> = {
   INLAND_WATERWAY: "RIVER",
   IWW: "RIVER",
   BARGE: "RIVER",
-};
-
-const bool = (name: string, value: string | undefined, fallback: boolean): boolean => {
-  if (value === undefined || value === "") return fallback;
-  const v = value.toLowerCase();
-  if (v === "true" || v === "1") return true;
-  if (v === "false" || v === "0") return false;
-  throw new ApiError("validation", `${name} must be true or false, got "${value}".`);
 };
 
 const csv = (value: string | undefined): string[] =>
@@ -176,9 +169,9 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
         // Beyond the spec: emissions are stated for this cargo mass (default 1 t; docs/emissions.md).
         const cargo = checkCargoTonnes(query.cargo_tonnes);
         if (mode === "ROAD") {
-          const withPath = bool("path", query.path, false);
+          const withPath = flag("path", query.path, false);
           // The spec defaults alternatives to true for ROAD.
-          const alternatives = bool("alternatives", query.alternatives, true);
+          const alternatives = flag("alternatives", query.alternatives, true);
           const [from, to] = await routeEnds(query.from, query.to);
           return cachedRoute(await roadKey(mode, from, to, [withPath, alternatives, cargo]), async () => {
             const { road } = await modes();
@@ -195,10 +188,10 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
           });
         }
         if (mode === "RAIL" || mode === "AIR") {
-          const withPath = bool("path", query.path, false);
+          const withPath = flag("path", query.path, false);
           // The spec defaults alternatives to true for ROAD, RAIL and AIR; handling defaults to true.
-          const alternatives = bool("alternatives", query.alternatives, true);
-          const handling = bool("handling", query.handling, true);
+          const alternatives = flag("alternatives", query.alternatives, true);
+          const handling = flag("handling", query.handling, true);
           const [from, to] = await routeEnds(query.from, query.to);
           const options = [withPath, alternatives, handling, cargo];
           return cachedRoute(await roadKey(mode, from, to, options), async () => {
@@ -215,11 +208,11 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
         if (mode === "RIVER") {
           // The spec defaults alternatives to true for ROAD, RAIL, AIR and multimodal: not for RIVER.
           const request = {
-            path: bool("path", query.path, false),
-            alternatives: bool("alternatives", query.alternatives, false),
-            handling: bool("handling", query.handling, true),
+            path: flag("path", query.path, false),
+            alternatives: flag("alternatives", query.alternatives, false),
+            handling: flag("handling", query.handling, true),
             date: query.date === undefined ? todayUtc() : parseRiverDate(query.date),
-            seasonal: bool("seasonal", query.seasonal, true),
+            seasonal: flag("seasonal", query.seasonal, true),
           };
           const [from, to] = await routeEnds(query.from, query.to);
           const options = [...Object.values(request), cargo];
@@ -230,9 +223,9 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
           });
         }
         const speedKnots = speedOf(query.speed_knots);
-        const withPath = bool("path", query.path, false);
+        const withPath = flag("path", query.path, false);
         // The spec defaults alternatives to true for ROAD, RAIL, AIR and multimodal, not for sea.
-        const alternatives = bool("alternatives", query.alternatives, false);
+        const alternatives = flag("alternatives", query.alternatives, false);
         const [from, to] = await routeEnds(query.from, query.to);
         // Everything the answer depends on besides the ends: the cache key and the plan share it.
         const options = {
@@ -293,12 +286,12 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
           speedKnots: speedOf(query.speed_knots),
           routingMode: query.routing_mode,
           avoid: csv(query.avoid),
-          alternatives: bool("alternatives", query.alternatives, true),
-          handling: bool("handling", query.handling, true),
-          path: bool("path", query.path, false),
+          alternatives: flag("alternatives", query.alternatives, true),
+          handling: flag("handling", query.handling, true),
+          path: flag("path", query.path, false),
           // Today's when not given, as the planner would take it: named here, it is part of the key.
           date: query.date === undefined ? todayUtc() : parseRiverDate(query.date),
-          seasonal: bool("seasonal", query.seasonal, true),
+          seasonal: flag("seasonal", query.seasonal, true),
           cargoTonnes: query.cargo_tonnes === undefined ? undefined : checkCargoTonnes(query.cargo_tonnes),
         };
         const [from, to] = await routeEnds(query.from, query.to);
@@ -357,7 +350,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
         const { locations } = await services();
         const found = await locations.searchWith(
           query.q,
-          { types: types.length ? types : undefined, geocode: bool("geocode", query.geocode, true), limit },
+          { types: types.length ? types : undefined, geocode: flag("geocode", query.geocode, true), limit },
           geocoderOf(locations),
         );
         // The spec's locations body is {data: []} without meta.

@@ -5,12 +5,13 @@
  */
 import { Elysia, t } from "elysia";
 import { isCalendarDate } from "../../common/calendar-date.ts";
+import { flag } from "../../common/flag.ts";
 import { CONTAINER_TYPES, RATE_MODES, type RateMode } from "../../engine/rates/sheet.ts";
 import { sheetFields } from "../../ingest/rates/events.ts";
 import { lineOf, surchargeOf } from "../../ingest/rates/import.ts";
 import type { RateSheetRow } from "../../storage/rates.ts";
 import { ApiError } from "../shared/errors.ts";
-import { flag, PAGE_DEFAULT, PAGE_MAX, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
+import { PAGE_DEFAULT, PAGE_MAX, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
 import { principalOf } from "../shared/product-app.ts";
 import { RateSearch, type SearchQuery } from "./search.ts";
@@ -111,7 +112,7 @@ function searchQuery(q: Record<string, string | undefined>, now: number): Search
     volumeM3,
     currency,
     carrier,
-    indicative: q.indicative === undefined ? true : flag("indicative", q.indicative),
+    indicative: flag("indicative", q.indicative, true),
     limit: pageLimit(q.limit),
   };
 }

@@ -5,6 +5,7 @@
  * schedules product".
  */
 import { Elysia, t } from "elysia";
+import { flag } from "../../common/flag.ts";
 import {
   ON_TIME_MS,
   RELIABILITY_WINDOW_DAYS,
@@ -14,7 +15,7 @@ import {
 import { best, callKey, callsOf, HOUR_MS } from "../../ingest/schedules/stored.ts";
 import type { Sailings } from "../../storage/sailings.ts";
 import { ApiError } from "../shared/errors.ts";
-import { flag, PAGE_DEFAULT, PAGE_MAX } from "../shared/paging.ts";
+import { PAGE_DEFAULT, PAGE_MAX } from "../shared/paging.ts";
 import { callView, sailingHeader, sailingView } from "./calls.ts";
 import * as p from "./params.ts";
 import {
