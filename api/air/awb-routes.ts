@@ -14,7 +14,7 @@ import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
 import { pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
-import { principalOf, requireEntitlement } from "../shared/product-app.ts";
+import { caller, requireEntitlement } from "../shared/plugins/access.ts";
 
 /** A tracked waybill as the list, the read and the delete show it (every field always present). */
 export function awbRecord(row: AirWaybillRow, airports: AirportLookup) {
@@ -55,10 +55,8 @@ function detailed(row: AirWaybillRow, airports: AirportLookup, timeline: AwbMile
 
 export function awbRoutes(platform: FullPlatform) {
   const { engine, storage } = platform.air;
-  const orgOf = (request: Request) => principalOf(request).org;
-
-  async function own(request: Request, id: string): Promise<AirWaybillRow> {
-    const row = await engine.get(orgOf(request).id, id);
+  async function own(orgId: string, id: string): Promise<AirWaybillRow> {
+    const row = await engine.get(orgId, id);
     // Another account's id answers exactly like an id that never existed.
     if (!row) throw new ApiError("notFound", `No tracked air waybill ${id} on this account.`);
     return row;
@@ -67,11 +65,13 @@ export function awbRoutes(platform: FullPlatform) {
   const read = async (row: AirWaybillRow) => detailed(row, engine.airports, await engine.timeline(row));
 
   return new Elysia()
+    .use(caller)
+    .guard({ keyed: true })
     .post(
       "/v1/awbs",
-      async ({ request, body }) => {
-        await requireEntitlement(platform, request, "air");
-        const { row, warning } = await engine.add(orgOf(request), body.awb);
+      async ({ principal, body }) => {
+        await requireEntitlement(platform, principal, "air");
+        const { row, warning } = await engine.add(principal.org, body.awb);
         // warning sits beside data (as on the ocean add): success, but thinner than usual.
         return jsonResponse({ ...(warning ? { warning } : {}), data: await read(row) }, 201);
       },
@@ -89,8 +89,7 @@ export function awbRoutes(platform: FullPlatform) {
     )
     .get(
       "/v1/awbs",
-      async ({ request, query }) => {
-        const org = orgOf(request);
+      async ({ principal: { org }, query }) => {
         const limit = pageLimit(query.limit);
         if (query.status !== undefined && !(AWB_STATUSES as readonly string[]).includes(query.status)) {
           throw new ApiError(
@@ -118,14 +117,14 @@ export function awbRoutes(platform: FullPlatform) {
         detail: { summary: "List tracked air waybills, most recently updated first" },
       },
     )
-    .get("/v1/awbs/:id", async ({ request, params }) => read(await own(request, params.id)), {
+    .get("/v1/awbs/:id", async ({ principal, params }) => read(await own(principal.org.id, params.id)), {
       detail: { summary: "Read one tracked air waybill with its milestone timeline" },
     })
     .delete(
       "/v1/awbs/:id",
-      async ({ request, params }) =>
+      async ({ principal, params }) =>
         awbRecord(
-          await engine.archive(orgOf(request).id, (await own(request, params.id)).id),
+          await engine.archive(principal.org.id, (await own(principal.org.id, params.id)).id),
           engine.airports,
         ),
       { detail: { summary: "Stop tracking an air waybill (archives it)" } },

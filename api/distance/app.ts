@@ -18,7 +18,7 @@ import { distanceServices, modePlanners, pooledModes, routePlanner } from "../..
 import { jsonResponse, RenderedJson } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
 import type { Platform } from "../shared/platform.ts";
-import { createProductApp, principalOf } from "../shared/product-app.ts";
+import { createProductApp } from "../shared/product-app.ts";
 import { product } from "../shared/products.ts";
 import { routeMapPage } from "./pages/site.ts";
 import { RouteCache, type RouteOption, routeKey } from "./route-cache.ts";
@@ -152,9 +152,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
     .use(page.routes)
     .get(
       "/v1/distance/route",
-      async ({ request, query, set }) => {
-        // The access hook already holds a principal; the route checks it too, like every keyed route.
-        principalOf(request);
+      async ({ query, set }) => {
         const modeRaw = query.mode?.trim().toUpperCase();
         let mode = "SEA";
         if (modeRaw) {
@@ -265,6 +263,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
           avoid: t.Optional(t.String({ description: "comma-separated passage ids" })),
           cargo_tonnes: t.Optional(t.String({ description: "cargo mass for emissions, default 1 t" })),
         }),
+        keyed: true,
         detail: {
           summary: "Port-to-port (or point-to-point) sea route with ECA split, passages and alternatives",
         },
@@ -272,8 +271,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
     )
     .get(
       "/v1/distance/multimodal",
-      async ({ request, query, set }) => {
-        principalOf(request);
+      async ({ query, set }) => {
         const allowed = csv(query.modes).map((raw) => {
           const named = MODE_ALIASES[raw.toUpperCase()];
           if (!named)
@@ -326,6 +324,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
           seasonal: optional,
           cargo_tonnes: t.Optional(t.String({ description: "cargo mass for emissions, default 1 t" })),
         }),
+        keyed: true,
         detail: {
           summary: "Door-to-door route across sea, road, rail, air and river legs, with alternatives",
         },
@@ -333,8 +332,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
     )
     .get(
       "/v1/distance/locations",
-      async ({ request, query }) => {
-        principalOf(request);
+      async ({ query }) => {
         const types = csv(query.types).map((ty) => {
           if (!(PLACE_KINDS as readonly string[]).includes(ty)) {
             throw new ApiError("validation", `Unknown type "${ty}": use port, airport, country or address.`);
@@ -358,6 +356,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
       },
       {
         query: t.Object({ q: t.String(), types: optional, geocode: optional, limit: optional }),
+        keyed: true,
         detail: { summary: "Search ports, airports, countries and places" },
       },
     );

@@ -13,7 +13,7 @@ import type { RateSheetRow } from "../../storage/rates.ts";
 import { ApiError } from "../shared/errors.ts";
 import { PAGE_DEFAULT, PAGE_MAX, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
-import { principalOf } from "../shared/product-app.ts";
+import { caller } from "../shared/plugins/access.ts";
 import { RateSearch, type SearchQuery } from "./search.ts";
 
 /** Larger than any one shipment: beyond them a typo, not a search. */
@@ -160,10 +160,11 @@ export function rateRoutes(platform: FullPlatform) {
   const search = new RateSearch(platform);
   const sheets = platform.storage.rateSheets;
   return new Elysia({ name: "rates" })
+    .use(caller)
+    .guard({ keyed: true })
     .get(
       "/v1/rates/search",
-      async ({ request, query }) => {
-        const { org } = principalOf(request);
+      async ({ principal: { org }, query }) => {
         const q = searchQuery(query, platform.now());
         const found = await search.search(org.id, q);
         return {
@@ -210,8 +211,7 @@ export function rateRoutes(platform: FullPlatform) {
     )
     .get(
       "/v1/rates/sheets",
-      async ({ request, query }) => {
-        const { org } = principalOf(request);
+      async ({ principal: { org }, query }) => {
         const limit = pageLimit(query.limit);
         const after = pageAfter(query.cursor);
         const mode = query.mode === undefined ? undefined : modeParam(query.mode);
@@ -240,8 +240,7 @@ export function rateRoutes(platform: FullPlatform) {
     )
     .get(
       "/v1/rates/sheets/:id",
-      async ({ request, params }) => {
-        const { org } = principalOf(request);
+      async ({ principal: { org }, params }) => {
         const sheet = await sheets.get(org.id, params.id);
         if (!sheet) throw new ApiError("notFound", `No rate sheet ${params.id} on this account.`);
         const [lines, surcharges] = await Promise.all([

@@ -18,7 +18,7 @@ import {
 import type { FollowRow } from "../../storage/follows.ts";
 import { ApiError } from "../shared/errors.ts";
 import type { FullPlatform } from "../shared/platform.ts";
-import { principalOf, requireEntitlement } from "../shared/product-app.ts";
+import { caller, requireEntitlement } from "../shared/plugins/access.ts";
 import * as p from "./params.ts";
 
 /** `{carrier}/{service code}/{voyage}`, as the refresh names sailings. */
@@ -124,15 +124,16 @@ export function parseFollow(b: FollowBody): FollowTarget {
 
 export function followRoutes(platform: FullPlatform) {
   const { storage } = platform;
-  const org = (request: Request) => principalOf(request).org.id;
   const notFound = (id: string) => new ApiError("notFound", `No follow ${id} on this account.`);
   const tags = ["keyed", "follows"];
 
   return new Elysia({ name: "schedules-follows" })
+    .use(caller)
+    .guard({ keyed: true })
     .post(
       "/v1/follows",
-      async ({ request, body, set }) => {
-        await requireEntitlement(platform, request, "schedules");
+      async ({ principal, body, set }) => {
+        await requireEntitlement(platform, principal, "schedules");
         const target = parseFollow(body as FollowBody);
         if (target.sailingId !== null && !(await storage.sailings.get(target.sailingId))) {
           throw new ApiError("validation", `sailing_id names no stored sailing: "${target.sailingId}".`);
@@ -141,7 +142,7 @@ export function followRoutes(platform: FullPlatform) {
           {
             ...target,
             id: timeOrderedId(),
-            orgId: org(request),
+            orgId: principal.org.id,
             identity: followIdentity(target),
             createdAt: new Date(platform.now()).toISOString(),
           },
@@ -198,17 +199,17 @@ export function followRoutes(platform: FullPlatform) {
     )
     .get(
       "/v1/follows",
-      async ({ request }) => ({
-        items: (await storage.follows.list(org(request))).map(followView),
+      async ({ principal }) => ({
+        items: (await storage.follows.list(principal.org.id)).map(followView),
         limit: MAX_FOLLOWS,
       }),
       { detail: { summary: "The account's follows, oldest first", tags } },
     )
     .get(
       "/v1/follows/:id",
-      async ({ request, params }) => {
+      async ({ principal, params }) => {
         // Another account's follow answers 404, exactly like an id that never existed.
-        const found = await storage.follows.get(org(request), params.id);
+        const found = await storage.follows.get(principal.org.id, params.id);
         if (!found) throw notFound(params.id);
         return followView(found);
       },
@@ -216,8 +217,8 @@ export function followRoutes(platform: FullPlatform) {
     )
     .delete(
       "/v1/follows/:id",
-      async ({ request, params }) => {
-        if (!(await storage.follows.delete(org(request), params.id))) throw notFound(params.id);
+      async ({ principal, params }) => {
+        if (!(await storage.follows.delete(principal.org.id, params.id))) throw notFound(params.id);
         return { id: params.id, deleted: true };
       },
       {

@@ -1,6 +1,7 @@
 /**
  * The six webhook management routes, mounted on every product but distance by createProductApp.
- * The product app supplies auth, envelopes and error rendering; handlers only throw ApiError.
+ * The product app supplies access, envelopes and error rendering; handlers read the caller from
+ * the context and only throw ApiError.
  */
 
 import { Elysia, t } from "elysia";
@@ -10,7 +11,7 @@ import { type DeliveryRow, deliveryBody, type ListedEndpoint } from "../../stora
 import { ApiError } from "../shared/errors.ts";
 import { PAGE_DEFAULT, PAGE_MAX, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { Platform } from "../shared/platform.ts";
-import { principalOf, requireEntitlement } from "../shared/product-app.ts";
+import { caller, requireEntitlement } from "../shared/plugins/access.ts";
 import type { ProductDef } from "../shared/products.ts";
 import { filterEventTypes, isWebhookProduct, type WebhookProduct } from "./catalogue.ts";
 import { newSecret, SecretBox, secretHash } from "./secrets.ts";
@@ -69,7 +70,6 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
     return box;
   };
   const iso = () => new Date(platform.now()).toISOString();
-  const scope = (request: Request) => principalOf(request).org.id;
   const notFound = (id: string) => new ApiError("notFound", `No webhook endpoint ${id} on this account.`);
 
   /** Refuses targets on private networks (unless allowed); the dispatcher checks again per attempt. */
@@ -84,10 +84,12 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
   };
 
   return new Elysia({ name: `webhooks-${def.id}` })
+    .use(caller)
+    .guard({ keyed: true })
     .post(
       "/v1/webhooks",
-      async ({ request, body, set }) => {
-        await requireEntitlement(platform, request, productId);
+      async ({ principal, body, set }) => {
+        await requireEntitlement(platform, principal, productId);
         const url = httpsUrl(body.url);
         if (!url) throw new ApiError("invalidUrl", "url is required and must be an https:// URL.");
         await reachable(url);
@@ -96,7 +98,7 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
         const done = await store.create(
           {
             id,
-            orgId: scope(request),
+            orgId: principal.org.id,
             product: productId,
             url: body.url as string,
             eventTypes: filterEventTypes(productId, body.event_types),
@@ -131,10 +133,10 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
     )
     .get(
       "/v1/webhooks",
-      async ({ request, query }) => {
+      async ({ principal, query }) => {
         const limit = pageLimit(query.limit);
         const after = pageAfter(query.cursor);
-        const rows = await store.page(scope(request), productId, {
+        const rows = await store.page(principal.org.id, productId, {
           limit,
           after: after && { createdAt: after.updatedAt, id: after.id },
         });
@@ -156,8 +158,8 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
     )
     .get(
       "/v1/webhooks/:id",
-      async ({ request, params }) => {
-        const found = await store.detail(scope(request), productId, params.id);
+      async ({ principal, params }) => {
+        const found = await store.detail(principal.org.id, productId, params.id);
         if (!found) throw notFound(params.id);
         return { ...endpointView(found.endpoint), recent_deliveries: found.recent.map(deliveryView) };
       },
@@ -165,11 +167,11 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
     )
     .patch(
       "/v1/webhooks/:id",
-      async ({ request, params, body }) => {
+      async ({ principal, params, body }) => {
         // A url that is not https:// is ignored (spec); an https one must still pass the address check.
         const url = httpsUrl(body.url);
         if (url) await reachable(url);
-        const row = await store.update(scope(request), productId, params.id, {
+        const row = await store.update(principal.org.id, productId, params.id, {
           url: url ? (body.url as string) : undefined,
           eventTypes: body.event_types && filterEventTypes(productId, body.event_types),
           description: body.description,
@@ -193,8 +195,8 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
     )
     .delete(
       "/v1/webhooks/:id",
-      async ({ request, params }) => {
-        const removed = await store.delete(scope(request), productId, params.id);
+      async ({ principal, params }) => {
+        const removed = await store.delete(principal.org.id, productId, params.id);
         // Ocean's DELETE is idempotent and never checks existence (spec); elsewhere unknown is 404.
         if (!removed && productId !== "ocean") throw notFound(params.id);
         return { id: params.id, deleted: true };
@@ -203,9 +205,9 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
     )
     .post(
       "/v1/webhooks/:id/test",
-      async ({ request, params }) => {
-        await requireEntitlement(platform, request, productId);
-        const row = await store.get(scope(request), productId, params.id);
+      async ({ principal, params }) => {
+        await requireEntitlement(platform, principal, productId);
+        const row = await store.get(principal.org.id, productId, params.id);
         if (!row) throw notFound(params.id);
         const id = timeOrderedId();
         const now = iso();
