@@ -30,7 +30,7 @@ import { parseArgs } from "node:util";
 import type { Subprocess } from "bun";
 import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
 import { AccountsRepo } from "../api/accounts/repo.ts";
-import { FREE_LIMIT, PAID_LIMIT } from "../api/shared/plugins/rate-limit.ts";
+import { FREE_LIMIT, PAID_LIMIT } from "../api/shared/product-app.ts";
 import { WEBHOOK_PRODUCTS } from "../api/webhooks/catalogue.ts";
 import { deliveryIdFor } from "../api/webhooks/dispatcher.ts";
 import { openStorage } from "../storage/open.ts";

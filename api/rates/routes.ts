@@ -156,6 +156,24 @@ const surchargeView = (c: ReturnType<typeof surchargeOf>) => ({
 
 const text = (description: string) => t.Optional(t.String({ description }));
 
+/** GET /v1/rates/search: read and checked by searchQuery. */
+const SearchParams = t.Object({
+  origin: t.String({ description: "UN/LOCODE (NLRTM); for AIR also an IATA airport code (FRA)" }),
+  destination: t.String({ description: "UN/LOCODE or, for AIR, IATA code" }),
+  mode: t.String({ description: RATE_MODES.join(", ") }),
+  equipment: text(
+    `OCEAN_FCL: ${CONTAINER_TYPES.join(", ")} (default: every type priced); ROAD/RAIL: the sheet's equipment text`,
+  ),
+  date: text("UTC date YYYY-MM-DD the rate must be valid on (default today)"),
+  weight_kg: text("gross kilograms (required for AIR; LCL needs weight_kg or volume_m3)"),
+  volume_m3: text("cubic metres (LCL w/m; AIR volumetric weight at 6000 cm3 per kg)"),
+  quantity: text(`containers (FCL), trucks or wagons (ROAD/RAIL), 1 to ${MAX_QUANTITY}; default 1`),
+  currency: text("only offers in this currency (no conversion)"),
+  carrier: text("only this carrier's sheets (leaves the indicative offer out)"),
+  indicative: text("false leaves the built-in indicative offer out (default true)"),
+  limit: text(`offers returned, 1 to ${PAGE_MAX} (default ${PAGE_DEFAULT})`),
+});
+
 export function rateRoutes(platform: FullPlatform) {
   const search = new RateSearch(platform);
   const sheets = platform.storage.rateSheets;
@@ -185,22 +203,7 @@ export function rateRoutes(platform: FullPlatform) {
         };
       },
       {
-        query: t.Object({
-          origin: t.String({ description: "UN/LOCODE (NLRTM); for AIR also an IATA airport code (FRA)" }),
-          destination: t.String({ description: "UN/LOCODE or, for AIR, IATA code" }),
-          mode: t.String({ description: RATE_MODES.join(", ") }),
-          equipment: text(
-            `OCEAN_FCL: ${CONTAINER_TYPES.join(", ")} (default: every type priced); ROAD/RAIL: the sheet's equipment text`,
-          ),
-          date: text("UTC date YYYY-MM-DD the rate must be valid on (default today)"),
-          weight_kg: text("gross kilograms (required for AIR; LCL needs weight_kg or volume_m3)"),
-          volume_m3: text("cubic metres (LCL w/m; AIR volumetric weight at 6000 cm3 per kg)"),
-          quantity: text(`containers (FCL), trucks or wagons (ROAD/RAIL), 1 to ${MAX_QUANTITY}; default 1`),
-          currency: text("only offers in this currency (no conversion)"),
-          carrier: text("only this carrier's sheets (leaves the indicative offer out)"),
-          indicative: text("false leaves the built-in indicative offer out (default true)"),
-          limit: text(`offers returned, 1 to ${PAGE_MAX} (default ${PAGE_DEFAULT})`),
-        }),
+        query: SearchParams,
         detail: {
           summary:
             "Rate offers for a lane, sorted by total, each with its breakdown, validity and transit time",

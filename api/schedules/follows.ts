@@ -122,6 +122,35 @@ export function parseFollow(b: FollowBody): FollowTarget {
   };
 }
 
+/** POST /v1/follows: one of three kinds, checked further by parseFollow. */
+const FollowBodySchema = t.Object(
+  {
+    type: t.Union([t.Literal("sailing"), t.Literal("lane"), t.Literal("service")], {
+      description:
+        "sailing (sailing_id), lane (origin, destination, carrier optional) or service (carrier, service_code)",
+    }),
+    sailing_id: t.Optional(t.String({ maxLength: 80, description: "{carrier}/{service code}/{voyage}" })),
+    carrier: t.Optional(t.String({ maxLength: 20, description: "Carrier code (SCAC)" })),
+    origin: t.Optional(t.String({ maxLength: 20, description: "UN/LOCODE of the port of loading" })),
+    destination: t.Optional(t.String({ maxLength: 20, description: "UN/LOCODE of the port of discharge" })),
+    service_code: t.Optional(t.String({ maxLength: 20, description: "The carrier's service code" })),
+    lead_hours: t.Optional(
+      t.Integer({
+        minimum: LEAD_HOURS.min,
+        maximum: LEAD_HOURS.max,
+        description: `Notice before a cut-off, hours (default ${LEAD_HOURS.default})`,
+      }),
+    ),
+    cut_off_codes: t.Optional(
+      t.Array(t.String({ maxLength: 10 }), {
+        maxItems: MAX_CUTOFF_CODES,
+        description: "Cut-off codes notified (DCO, VCO, FCO, ...); default every code",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export function followRoutes(platform: FullPlatform) {
   const { storage } = platform;
   const notFound = (id: string) => new ApiError("notFound", `No follow ${id} on this account.`);
@@ -159,37 +188,7 @@ export function followRoutes(platform: FullPlatform) {
         return followView(done.row);
       },
       {
-        body: t.Object(
-          {
-            type: t.Union([t.Literal("sailing"), t.Literal("lane"), t.Literal("service")], {
-              description:
-                "sailing (sailing_id), lane (origin, destination, carrier optional) or service (carrier, service_code)",
-            }),
-            sailing_id: t.Optional(
-              t.String({ maxLength: 80, description: "{carrier}/{service code}/{voyage}" }),
-            ),
-            carrier: t.Optional(t.String({ maxLength: 20, description: "Carrier code (SCAC)" })),
-            origin: t.Optional(t.String({ maxLength: 20, description: "UN/LOCODE of the port of loading" })),
-            destination: t.Optional(
-              t.String({ maxLength: 20, description: "UN/LOCODE of the port of discharge" }),
-            ),
-            service_code: t.Optional(t.String({ maxLength: 20, description: "The carrier's service code" })),
-            lead_hours: t.Optional(
-              t.Integer({
-                minimum: LEAD_HOURS.min,
-                maximum: LEAD_HOURS.max,
-                description: `Notice before a cut-off, hours (default ${LEAD_HOURS.default})`,
-              }),
-            ),
-            cut_off_codes: t.Optional(
-              t.Array(t.String({ maxLength: 10 }), {
-                maxItems: MAX_CUTOFF_CODES,
-                description: "Cut-off codes notified (DCO, VCO, FCO, ...); default every code",
-              }),
-            ),
-          },
-          { additionalProperties: false },
-        ),
+        body: FollowBodySchema,
         detail: {
           summary: "Follow a sailing, a lane or a service",
           description: `cutoff_approaching is raised for the cut-offs it covers, lead_hours ahead; a followed lane is also a reliability_drop scope. The same follow posted again answers the stored one (200). At most ${MAX_FOLLOWS} per account (409 FOLLOW_LIMIT_REACHED). Needs the schedules entitlement.`,

@@ -18,8 +18,10 @@ import { rateLimit } from "./plugins/rate-limit.ts";
 import { ROUTER_HANDLER, requestTarget } from "./plugins/request-target.ts";
 import type { ProductDef } from "./products.ts";
 
-// Product route modules written against the request (api/ocean, api/compat) import these from here.
+// Product route modules written against the request (api/ocean, api/compat) and the scale-out
+// bench import these from here.
 export { type Access, principalOf, requireEntitlement } from "./plugins/access.ts";
+export { FREE_LIMIT, PAID_LIMIT } from "./plugins/rate-limit.ts";
 
 export interface ProductAppOptions {
   def: ProductDef;

@@ -1,10 +1,14 @@
 /** One reading of YYYY-MM-DD dates: the rule as a table, and every place that takes a date agreeing with it. */
-import { describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { dateWindow } from "../../api/schedules/params.ts";
 import { checkAnnouncement } from "../../api/webhooks/announce.ts";
 import { calendarDayMs, isCalendarDate } from "../../common/calendar-date.ts";
 import { parseRiverDate } from "../../engine/river/seasonal.ts";
 import { parseDateTime } from "../../ingest/airlines/one-record.ts";
+import { csResponse } from "../../ingest/sandbox/network/cs-api.ts";
+import { type Network, serviceNetwork } from "../../ingest/sandbox/network/network.ts";
+import { DEFAULT_EPOCH } from "../../ingest/sandbox/simulate.ts";
+import { loadWorld } from "../../ingest/sandbox/world.ts";
 import { dateIssue } from "../../ingest/schedules/cs-validate.ts";
 
 const REAL: Array<[string, string]> = [
@@ -46,6 +50,20 @@ describe("calendarDayMs", () => {
   });
 });
 
+let network: Network;
+beforeAll(async () => {
+  network = serviceNetwork(await loadWorld());
+});
+const portSchedule = (date: string) =>
+  csResponse(
+    new Request(`http://sandbox/?UNLocationCode=SGSIN&date=${date}`),
+    network,
+    DEFAULT_EPOCH,
+    DEFAULT_EPOCH,
+    "MAEU",
+    "port-schedules",
+  );
+
 /** Whether each place that takes a date accepts `text`. */
 const takers: Array<[string, (text: string) => boolean]> = [
   ["schedules from/to", (d) => accepts(() => dateWindow({ from: d, to: d }, 0, 1, 1))],
@@ -56,6 +74,8 @@ const takers: Array<[string, (text: string) => boolean]> = [
   ],
   ["carrier schedule field (OpenAPI date)", (d) => dateIssue(d) === null],
   ["airline dateTime's day", (d) => parseDateTime(`${d}T00:00:00Z`) !== null],
+  // Date.parse alone took 2026-02-30 here, rolled over into March.
+  ["sandbox carriers' schedule queries", (d) => portSchedule(d).status !== 400],
 ];
 
 function accepts(read: () => unknown): boolean {

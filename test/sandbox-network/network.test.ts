@@ -358,7 +358,6 @@ describe("DCSA CS 1.0.3", () => {
       ["port-schedules", "UNLocationCode=SGSIN", "date"],
       ["port-schedules", "UNLocationCode=SGSIN&date=2026-13-45", "date"],
       ["vessel-schedules", "startDate=2026-11-01", "vesselIMONumber"],
-      ["vessel-schedules", "carrierServiceCode=AE1&startDate=2026-02-30", "startDate"],
       ["vessel-schedules", "carrierServiceCode=AE1&limit=0", "limit"],
       ["vessel-schedules", "carrierServiceCode=AE1&cursor=bogus", "cursor"],
     ];

@@ -21,6 +21,14 @@ const keyView = ({ id, product: of, hint, label, createdAt, expiresAt, revokedAt
   revoked_at: revokedAt,
 });
 
+const NewKey = t.Object(
+  {
+    label: t.Optional(t.String({ maxLength: 100 })),
+    expires_in_days: t.Optional(t.Integer({ minimum: 1, maximum: 3650 })),
+  },
+  { additionalProperties: false },
+);
+
 export function accountRoutes(def: ProductDef, platform: Platform) {
   const { accounts, config } = platform;
 
@@ -82,13 +90,7 @@ export function accountRoutes(def: ProductDef, platform: Platform) {
       },
       {
         keyed: true,
-        body: t.Object(
-          {
-            label: t.Optional(t.String({ maxLength: 100 })),
-            expires_in_days: t.Optional(t.Integer({ minimum: 1, maximum: 3650 })),
-          },
-          { additionalProperties: false },
-        ),
+        body: NewKey,
         detail: { summary: "Issue another key for this product; the key is shown only in this response" },
       },
     )
