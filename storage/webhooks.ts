@@ -15,8 +15,16 @@ import type { Db } from "./database.ts";
 import { perConnection, type Runner } from "./runner.ts";
 import type { webhookDeliveries, webhookEndpoints } from "./schema.ts";
 import { type ClaimLimits, type ClaimResult, DueClaims } from "./webhook-claims.ts";
+import { type AttemptPolicy, AttemptRecords, type AttemptResult } from "./webhook-results.ts";
 
 export type { Admission, Claimed, ClaimLimits, ClaimResult } from "./webhook-claims.ts";
+export type {
+  AttemptPolicy,
+  AttemptResult,
+  DisabledReason,
+  FailureStreak,
+  Settlement,
+} from "./webhook-results.ts";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 /** What a list of endpoints shows of each. */
@@ -72,25 +80,6 @@ export interface EndpointPatch {
   active?: boolean;
 }
 
-export interface AttemptResult {
-  deliveryId: string;
-  /** The attempt number the claim handed out: a lease taken over by another dispatcher no longer matches. */
-  attempt: number;
-  owner: string;
-  startedAt: number;
-  durationMs: number;
-  statusCode: number | null;
-  error: string | null;
-  excerpt: string | null;
-}
-
-export interface RetryPolicy {
-  scheduleMs: number[];
-  jitter: number;
-  disableAfterFailures: number;
-  disableAfterMs: number;
-}
-
 export interface Webhooks {
   /**
    * Stores the endpoint unless the organisation already holds `cap` of the product's. The
@@ -125,9 +114,9 @@ export interface Webhooks {
     nowMs: number,
     leaseMs: number,
     lim: ClaimLimits,
-    finished?: { results: AttemptResult[]; policy: RetryPolicy },
+    finished?: { results: AttemptResult[]; policy: AttemptPolicy },
   ): Promise<ClaimResult>;
-  record(results: AttemptResult[], policy: RetryPolicy, nowMs: number): Promise<void>;
+  record(results: AttemptResult[], policy: AttemptPolicy, nowMs: number): Promise<void>;
   reseal(endpointId: string, from: Sealed, to: Sealed): Promise<void>;
 }
 
@@ -135,10 +124,12 @@ export class SqlWebhooks implements Webhooks {
   /** The dispatcher's per-row statements, prepared once: building the SQL costs more than running it. */
   private readonly q: Statements;
   private readonly claims: DueClaims;
+  private readonly attempts: AttemptRecords;
 
   constructor(private readonly x: Runner) {
     this.q = statementsFor(x);
     this.claims = new DueClaims(x);
+    this.attempts = new AttemptRecords(x);
   }
 
   // ---- management -------------------------------------------------------------------------------
@@ -378,7 +369,7 @@ export class SqlWebhooks implements Webhooks {
     nowMs: number,
     leaseMs: number,
     lim: ClaimLimits,
-    finished?: { results: AttemptResult[]; policy: RetryPolicy },
+    finished?: { results: AttemptResult[]; policy: AttemptPolicy },
   ): Promise<ClaimResult> {
     if (lim.limit <= 0 && !finished?.results.length)
       return this.x.run(async (db) => ({
@@ -388,82 +379,20 @@ export class SqlWebhooks implements Webhooks {
         nextDue: await this.claims.nextDue(db, nowMs),
       }));
     return this.x.atomic(async (db) => {
-      if (finished) await this.recordAll(db, finished.results, finished.policy, nowMs);
+      if (finished) await this.attempts.record(db, finished.results, finished.policy, nowMs);
       return this.claims.claim(db, owner, nowMs, leaseMs, lim);
     });
   }
 
   /**
-   * Records an attempt and moves the delivery and endpoint on: delivered, or the next rung of the
-   * ladder, or dead; 410 Gone kills the delivery and disables the endpoint at once; a failure streak
-   * that is both long enough and old enough disables it. Does nothing if the lease was lost or the
-   * endpoint deleted meanwhile. Several results share one transaction (the commit is the cost).
+   * Records each attempt and moves its delivery and endpoint on as the policy decides: the
+   * delivery's settlement, the endpoint's streak (reset by a delivery, else one more failure) and
+   * whether it is disabled. Does nothing if the lease was lost or the endpoint deleted meanwhile.
+   * Several results share one transaction (the commit is the cost).
    */
-  record(results: AttemptResult[], policy: RetryPolicy, nowMs: number): Promise<void> {
+  record(results: AttemptResult[], policy: AttemptPolicy, nowMs: number): Promise<void> {
     if (results.length === 0) return Promise.resolve();
-    return this.x.atomic((db) => this.recordAll(db, results, policy, nowMs));
-  }
-
-  /**
-   * Locks the endpoints the results touch in id order before recording them: two dispatchers
-   * recording results of the same endpoints in different orders would otherwise deadlock on
-   * PostgreSQL (endpoints first, then deliveries, as a PATCH that reactivates an endpoint does).
-   */
-  private async recordAll(
-    db: Db,
-    results: AttemptResult[],
-    policy: RetryPolicy,
-    nowMs: number,
-  ): Promise<void> {
-    if (results.length === 0) return;
-    const { webhookEndpoints: e, webhookDeliveries: d } = this.x.t;
-    const ids = results.map((r) => r.deliveryId);
-    await this.x.dialect.forUpdate(
-      db
-        .select({ id: e.id })
-        .from(e)
-        .where(inArray(e.id, db.select({ id: d.endpointId }).from(d).where(inArray(d.id, ids))))
-        .orderBy(e.id),
-    );
-    for (const r of results) await this.recordOne(db, r, policy, nowMs);
-  }
-
-  private async recordOne(db: Db, r: AttemptResult, policy: RetryPolicy, nowMs: number): Promise<void> {
-    const q = this.q;
-    const current = (await q.leased.execute(db, { id: r.deliveryId, owner: r.owner, attempt: r.attempt }))[0];
-    if (!current) return;
-    await q.attempt.execute(db, {
-      deliveryId: r.deliveryId,
-      attempt: r.attempt,
-      startedAt: iso(r.startedAt),
-      durationMs: Math.round(r.durationMs),
-      statusCode: r.statusCode,
-      error: r.error,
-      excerpt: r.excerpt,
-      owner: r.owner,
-    });
-    const ok = r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
-    const gone = r.statusCode === 410;
-    const status = ok ? "delivered" : gone || r.attempt >= policy.scheduleMs.length ? "dead" : "pending";
-    const delay = (policy.scheduleMs[r.attempt] ?? 0) * (1 + policy.jitter * (2 * Math.random() - 1));
-    await q.settle.execute(db, {
-      id: r.deliveryId,
-      status,
-      statusCode: r.statusCode,
-      error: ok ? null : r.error,
-      deliveredAt: ok ? iso(nowMs) : null,
-      next: status === "pending" ? nowMs + Math.round(delay) : 0,
-    });
-    if (ok) {
-      await q.succeeded.execute(db, { id: current.endpointId, at: iso(nowMs) });
-      return;
-    }
-    const ep = (await q.failed.execute(db, { id: current.endpointId, since: r.startedAt }))[0]!;
-    const failing =
-      ep.failureCount >= policy.disableAfterFailures &&
-      nowMs - (ep.failingSince ?? nowMs) >= policy.disableAfterMs;
-    if (ep.active && (gone || failing))
-      await q.disable.execute(db, { id: ep.id, reason: gone ? "gone" : "failing" });
+    return this.x.atomic((db) => this.attempts.record(db, results, policy, nowMs));
   }
 
   /** Re-encrypts a secret under the current key (key rotation), unless the row changed meanwhile. */
@@ -484,7 +413,7 @@ const statementsFor = perConnection(prepareStatements);
 
 function prepareStatements(x: Runner) {
   const p = sql.placeholder;
-  const { webhookDeliveries: d, webhookEndpoints: e, webhookAttempts } = x.t;
+  const { webhookDeliveries: d, webhookEndpoints: e } = x.t;
   const { dialect, root } = x;
   const listed = {
     id: e.id,
@@ -535,81 +464,6 @@ function prepareStatements(x: Runner) {
           createdAt: p("createdAt"),
         })
         .onConflictDoNothing(),
-    ),
-    /**
-     * The delivery if still leased to this dispatcher for this attempt, locked until the record
-     * ends (PostgreSQL: a dispatcher taking the lease over waits, or is waited for and then no
-     * longer matches; the fence holds between this check and the writes after it).
-     */
-    leased: dialect.statement("webhooks_leased", root, (db) =>
-      dialect.forUpdate(
-        db
-          .select({ endpointId: d.endpointId })
-          .from(d)
-          .where(
-            and(
-              eq(d.id, p("id")),
-              eq(d.leaseOwner, p("owner")),
-              eq(d.attemptCount, p("attempt")),
-              eq(d.status, "pending"),
-            ),
-          ),
-      ),
-    ),
-    attempt: dialect.statement("webhooks_attempt", root, (db) =>
-      db
-        .insert(webhookAttempts)
-        .values({
-          deliveryId: p("deliveryId"),
-          attempt: p("attempt"),
-          startedAt: p("startedAt"),
-          durationMs: p("durationMs"),
-          statusCode: p("statusCode"),
-          error: p("error"),
-          responseExcerpt: p("excerpt"),
-          dispatcher: p("owner"),
-        })
-        .onConflictDoNothing(),
-    ),
-    settle: dialect.statement("webhooks_settle", root, (db) =>
-      db
-        .update(d)
-        .set({
-          status: sql`${p("status")}`,
-          leaseUntil: 0,
-          lastStatusCode: sql`${p("statusCode")}`,
-          lastError: sql`${p("error")}`,
-          deliveredAt: sql`${p("deliveredAt")}`,
-          nextAttemptAt: sql`${p("next")}`,
-        })
-        .where(eq(d.id, p("id"))),
-    ),
-    succeeded: dialect.statement("webhooks_succeeded", root, (db) =>
-      db
-        .update(e)
-        .set({ failureCount: 0, failingSince: null, lastDeliveryAt: sql`${p("at")}` })
-        .where(eq(e.id, p("id"))),
-    ),
-    failed: dialect.statement("webhooks_failed", root, (db) =>
-      db
-        .update(e)
-        .set({
-          failureCount: sql`${e.failureCount} + 1`,
-          failingSince: sql`coalesce(${e.failingSince}, ${p("since")})`,
-        })
-        .where(eq(e.id, p("id")))
-        .returning({
-          id: e.id,
-          active: e.active,
-          failureCount: e.failureCount,
-          failingSince: e.failingSince,
-        }),
-    ),
-    disable: dialect.statement("webhooks_disable", root, (db) =>
-      db
-        .update(e)
-        .set({ active: false, disabledReason: sql`${p("reason")}` })
-        .where(eq(e.id, p("id"))),
     ),
   };
 }

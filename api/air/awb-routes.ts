@@ -11,9 +11,10 @@ import type { AirWaybillRow } from "../../ingest/air-tracking/waybill-tracking.t
 import { formatAwb } from "../../ingest/airlines/awb.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
-import { flag, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
+import { flag } from "../shared/flag.ts";
+import { pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
-import { principalOf, requireEntitlement } from "../shared/product-app.ts";
+import { caller, requireEntitlement } from "../shared/plugins/access.ts";
 
 /** A tracked waybill as the list, the read and the delete show it (every field always present). */
 export function awbRecord(row: AirWaybillRow, airports: AirportLookup) {
@@ -54,14 +55,15 @@ function detailed(row: AirWaybillRow, airports: AirportLookup, timeline: AwbMile
 
 export function awbRoutes(platform: FullPlatform) {
   const { waybills } = platform.air;
-  const orgOf = (request: Request) => principalOf(request).org;
 
   return new Elysia()
+    .use(caller)
+    .guard({ keyed: true })
     .post(
       "/v1/awbs",
-      async ({ request, body }) => {
-        await requireEntitlement(platform, request, "air");
-        const { row, warning } = await waybills.add(orgOf(request), body.awb);
+      async ({ principal, body }) => {
+        await requireEntitlement(platform, principal, "air");
+        const { row, warning } = await waybills.add(principal.org, body.awb);
         const data = detailed(row, waybills.airports, await waybills.timeline(row));
         // warning sits beside data (as on the ocean add): success, but thinner than usual.
         return jsonResponse({ ...(warning ? { warning } : {}), data }, 201);
@@ -80,8 +82,7 @@ export function awbRoutes(platform: FullPlatform) {
     )
     .get(
       "/v1/awbs",
-      async ({ request, query }) => {
-        const org = orgOf(request);
+      async ({ principal: { org }, query }) => {
         const limit = pageLimit(query.limit);
         if (query.status !== undefined && !(AWB_STATUSES as readonly string[]).includes(query.status)) {
           throw new ApiError(
@@ -111,8 +112,8 @@ export function awbRoutes(platform: FullPlatform) {
     )
     .get(
       "/v1/awbs/:id",
-      async ({ request, params }) => {
-        const { row, timeline } = await waybills.read(orgOf(request).id, params.id);
+      async ({ principal, params }) => {
+        const { row, timeline } = await waybills.read(principal.org.id, params.id);
         return detailed(row, waybills.airports, timeline);
       },
       {
@@ -121,8 +122,8 @@ export function awbRoutes(platform: FullPlatform) {
     )
     .delete(
       "/v1/awbs/:id",
-      async ({ request, params }) =>
-        awbRecord(await waybills.archive(orgOf(request).id, params.id), waybills.airports),
+      async ({ principal, params }) =>
+        awbRecord(await waybills.archive(principal.org.id, params.id), waybills.airports),
       { detail: { summary: "Stop tracking an air waybill (archives it)" } },
     );
 }

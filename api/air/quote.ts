@@ -13,7 +13,7 @@ import { airPlanner, distanceServices } from "../../engine/services.ts";
 import { AwbPrefixes } from "../../ingest/airlines/awb.ts";
 import type { Config } from "../config.ts";
 import type { Platform } from "../shared/platform.ts";
-import { principalOf } from "../shared/product-app.ts";
+import { caller } from "../shared/plugins/access.ts";
 
 /** Heavier than any freighter load (a 747-8F lifts about 140 t): beyond it a typo, not a quote. */
 export const MAX_WEIGHT_KG = 1_000_000;
@@ -77,14 +77,14 @@ const QuoteBody = t.Object({
 });
 
 export function airQuoteRoutes(platform: Platform) {
-  const handler = async ({ request, body }: { request: Request; body: typeof QuoteBody.static }) => {
-    principalOf(request);
-    return (await airQuoter(platform.config)).quote(body);
-  };
+  const handler = async ({ body }: { body: typeof QuoteBody.static }) =>
+    (await airQuoter(platform.config)).quote(body);
   const detail = {
     summary: "Indicative air-freight quote for a lane, weight and volume (rate card model, not a tariff)",
   };
   return new Elysia({ name: "air-quote" })
+    .use(caller)
+    .guard({ keyed: true })
     .post("/rates/quote", handler, { body: QuoteBody, detail })
     .post("/v1/rates/quote", handler, {
       body: QuoteBody,

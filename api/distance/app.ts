@@ -16,8 +16,9 @@ import { Overloaded, RoutePool, type SeaPlanner } from "../../engine/sea/pool.ts
 import { distanceServices, modePlanners, pooledModes, routePlanner } from "../../engine/services.ts";
 import { jsonResponse, RenderedJson } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
+import { flag } from "../shared/flag.ts";
 import type { Platform } from "../shared/platform.ts";
-import { createProductApp, principalOf } from "../shared/product-app.ts";
+import { createProductApp } from "../shared/product-app.ts";
 import { product } from "../shared/products.ts";
 import { routeMapPage } from "./pages/site.ts";
 import { RouteCache, type RouteOption, routeKey } from "./route-cache.ts";
@@ -35,14 +36,6 @@ const MODE_ALIASES: Record<string, string> = {
   INLAND_WATERWAY: "RIVER",
   IWW: "RIVER",
   BARGE: "RIVER",
-};
-
-const bool = (name: string, value: string | undefined, fallback: boolean): boolean => {
-  if (value === undefined || value === "") return fallback;
-  const v = value.toLowerCase();
-  if (v === "true" || v === "1") return true;
-  if (v === "false" || v === "0") return false;
-  throw new ApiError("validation", `${name} must be true or false, got "${value}".`);
 };
 
 const csv = (value: string | undefined): string[] =>
@@ -159,9 +152,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
     .use(page.routes)
     .get(
       "/v1/distance/route",
-      async ({ request, query, set }) => {
-        // The access hook already holds a principal; the route checks it too, like every keyed route.
-        principalOf(request);
+      async ({ query, set }) => {
         const modeRaw = query.mode?.trim().toUpperCase();
         let mode = "SEA";
         if (modeRaw) {
@@ -176,9 +167,9 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
         // Beyond the spec: emissions are stated for this cargo mass (default 1 t; docs/emissions.md).
         const cargo = checkCargoTonnes(query.cargo_tonnes);
         if (mode === "ROAD") {
-          const withPath = bool("path", query.path, false);
+          const withPath = flag("path", query.path, false);
           // The spec defaults alternatives to true for ROAD.
-          const alternatives = bool("alternatives", query.alternatives, true);
+          const alternatives = flag("alternatives", query.alternatives, true);
           const [from, to] = await routeEnds(query.from, query.to);
           return cachedRoute(await roadKey(mode, from, to, [withPath, alternatives, cargo]), async () => {
             const { road } = await modes();
@@ -195,10 +186,10 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
           });
         }
         if (mode === "RAIL" || mode === "AIR") {
-          const withPath = bool("path", query.path, false);
+          const withPath = flag("path", query.path, false);
           // The spec defaults alternatives to true for ROAD, RAIL and AIR; handling defaults to true.
-          const alternatives = bool("alternatives", query.alternatives, true);
-          const handling = bool("handling", query.handling, true);
+          const alternatives = flag("alternatives", query.alternatives, true);
+          const handling = flag("handling", query.handling, true);
           const [from, to] = await routeEnds(query.from, query.to);
           const options = [withPath, alternatives, handling, cargo];
           return cachedRoute(await roadKey(mode, from, to, options), async () => {
@@ -215,11 +206,11 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
         if (mode === "RIVER") {
           // The spec defaults alternatives to true for ROAD, RAIL, AIR and multimodal: not for RIVER.
           const request = {
-            path: bool("path", query.path, false),
-            alternatives: bool("alternatives", query.alternatives, false),
-            handling: bool("handling", query.handling, true),
+            path: flag("path", query.path, false),
+            alternatives: flag("alternatives", query.alternatives, false),
+            handling: flag("handling", query.handling, true),
             date: query.date === undefined ? todayUtc() : parseRiverDate(query.date),
-            seasonal: bool("seasonal", query.seasonal, true),
+            seasonal: flag("seasonal", query.seasonal, true),
           };
           const [from, to] = await routeEnds(query.from, query.to);
           const options = [...Object.values(request), cargo];
@@ -230,9 +221,9 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
           });
         }
         const speedKnots = speedOf(query.speed_knots);
-        const withPath = bool("path", query.path, false);
+        const withPath = flag("path", query.path, false);
         // The spec defaults alternatives to true for ROAD, RAIL, AIR and multimodal, not for sea.
-        const alternatives = bool("alternatives", query.alternatives, false);
+        const alternatives = flag("alternatives", query.alternatives, false);
         const [from, to] = await routeEnds(query.from, query.to);
         // Everything the answer depends on besides the ends: the cache key and the plan share it.
         const options = {
@@ -272,6 +263,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
           avoid: t.Optional(t.String({ description: "comma-separated passage ids" })),
           cargo_tonnes: t.Optional(t.String({ description: "cargo mass for emissions, default 1 t" })),
         }),
+        keyed: true,
         detail: {
           summary: "Port-to-port (or point-to-point) sea route with ECA split, passages and alternatives",
         },
@@ -279,8 +271,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
     )
     .get(
       "/v1/distance/multimodal",
-      async ({ request, query, set }) => {
-        principalOf(request);
+      async ({ query, set }) => {
         const allowed = csv(query.modes).map((raw) => {
           const named = MODE_ALIASES[raw.toUpperCase()];
           if (!named)
@@ -293,12 +284,12 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
           speedKnots: speedOf(query.speed_knots),
           routingMode: query.routing_mode,
           avoid: csv(query.avoid),
-          alternatives: bool("alternatives", query.alternatives, true),
-          handling: bool("handling", query.handling, true),
-          path: bool("path", query.path, false),
+          alternatives: flag("alternatives", query.alternatives, true),
+          handling: flag("handling", query.handling, true),
+          path: flag("path", query.path, false),
           // Today's when not given, as the planner would take it: named here, it is part of the key.
           date: query.date === undefined ? todayUtc() : parseRiverDate(query.date),
-          seasonal: bool("seasonal", query.seasonal, true),
+          seasonal: flag("seasonal", query.seasonal, true),
           cargoTonnes: query.cargo_tonnes === undefined ? undefined : checkCargoTonnes(query.cargo_tonnes),
         };
         const [from, to] = await routeEnds(query.from, query.to);
@@ -333,6 +324,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
           seasonal: optional,
           cargo_tonnes: t.Optional(t.String({ description: "cargo mass for emissions, default 1 t" })),
         }),
+        keyed: true,
         detail: {
           summary: "Door-to-door route across sea, road, rail, air and river legs, with alternatives",
         },
@@ -340,8 +332,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
     )
     .get(
       "/v1/distance/locations",
-      async ({ request, query }) => {
-        principalOf(request);
+      async ({ query }) => {
         const types = csv(query.types).map((ty) => {
           if (!(PLACE_KINDS as readonly string[]).includes(ty)) {
             throw new ApiError("validation", `Unknown type "${ty}": use port, airport, country or address.`);
@@ -357,7 +348,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
         const { locations } = await services();
         const found = await locations.searchWith(
           query.q,
-          { types: types.length ? types : undefined, geocode: bool("geocode", query.geocode, true), limit },
+          { types: types.length ? types : undefined, geocode: flag("geocode", query.geocode, true), limit },
           geocoderOf(locations),
         );
         // The spec's locations body is {data: []} without meta.
@@ -365,6 +356,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
       },
       {
         query: t.Object({ q: t.String(), types: optional, geocode: optional, limit: optional }),
+        keyed: true,
         detail: { summary: "Search ports, airports, countries and places" },
       },
     );

@@ -21,7 +21,7 @@ import type { LoadPlanRow } from "../../storage/load-plans.ts";
 import { ApiError } from "../shared/errors.ts";
 import { PAGE_DEFAULT, PAGE_MAX, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
-import { principalOf, requireEntitlement } from "../shared/product-app.ts";
+import { caller, requireEntitlement } from "../shared/plugins/access.ts";
 import { appendPlanEvents, planCreated, planDeleted, planUpdated } from "./events.ts";
 import {
   apiErrorOf,
@@ -60,7 +60,6 @@ export function loadPlanRoutes(platform: FullPlatform) {
   const { storage, config } = platform;
   const base = config.publicUrls.loading;
   const iso = () => new Date(platform.now()).toISOString();
-  const org = (request: Request) => principalOf(request).org.id;
   const notFound = (id: string) => new ApiError("notFound", `No load plan ${id} on this account.`);
   const tags = ["load plans"];
   const pictures = new UnitPictures(config.pictureCacheBytes);
@@ -112,8 +111,8 @@ export function loadPlanRoutes(platform: FullPlatform) {
       headers: { "content-type": "image/svg+xml; charset=utf-8", "cache-control": "private, no-cache" },
     });
 
-  const find = async (request: Request, id: string): Promise<LoadPlanRow> => {
-    const row = PLAN_ID.test(id) ? await storage.loadPlans.get(org(request), id) : undefined;
+  const find = async (orgId: string, id: string): Promise<LoadPlanRow> => {
+    const row = PLAN_ID.test(id) ? await storage.loadPlans.get(orgId, id) : undefined;
     if (!row) throw notFound(id);
     return row;
   };
@@ -121,11 +120,13 @@ export function loadPlanRoutes(platform: FullPlatform) {
   const idParams = t.Object({ id: t.String({ maxLength: 100, description: "The plan's id" }) });
 
   return new Elysia({ name: "load-plans" })
+    .use(caller)
+    .guard({ keyed: true })
     .post(
       "/v1/load-plans",
-      async ({ request, body, set }) => {
-        await requireEntitlement(platform, request, "loading");
-        const orgId = org(request);
+      async ({ principal, body, set }) => {
+        await requireEntitlement(platform, principal, "loading");
+        const orgId = principal.org.id;
         const input = inputOf(body);
         const result = await plan(input, set);
         const at = iso();
@@ -160,11 +161,11 @@ export function loadPlanRoutes(platform: FullPlatform) {
     )
     .get(
       "/v1/load-plans",
-      async ({ request, query }) => {
+      async ({ principal, query }) => {
         const limit = pageLimit(query.limit);
         const after = pageAfter(query.cursor);
         const rows = await storage.loadPlans.page({
-          orgId: org(request),
+          orgId: principal.org.id,
           limit,
           after,
           reference: query.reference,
@@ -191,7 +192,7 @@ export function loadPlanRoutes(platform: FullPlatform) {
     )
     .get(
       "/v1/load-plans/:id",
-      async ({ request, params }) => planView(base, await find(request, params.id)),
+      async ({ principal, params }) => planView(base, await find(principal.org.id, params.id)),
       {
         params: idParams,
         detail: { summary: "One load plan with its input and every placement", tags },
@@ -199,11 +200,11 @@ export function loadPlanRoutes(platform: FullPlatform) {
     )
     .patch(
       "/v1/load-plans/:id",
-      async ({ request, params, body, set }) => {
-        await requireEntitlement(platform, request, "loading");
-        const orgId = org(request);
+      async ({ principal, params, body, set }) => {
+        await requireEntitlement(platform, principal, "loading");
+        const orgId = principal.org.id;
         for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
-          const current = await find(request, params.id);
+          const current = await find(orgId, params.id);
           const input = inputOf(body, current.input);
           const changed: string[] = [];
           if (body.name !== undefined && body.name !== current.name) changed.push("name");
@@ -246,8 +247,8 @@ export function loadPlanRoutes(platform: FullPlatform) {
     )
     .delete(
       "/v1/load-plans/:id",
-      async ({ request, params }) => {
-        const orgId = org(request);
+      async ({ principal, params }) => {
+        const orgId = principal.org.id;
         const at = iso();
         if (!PLAN_ID.test(params.id)) throw notFound(params.id);
         const gone = await storage.transaction(async (tx) => {
@@ -262,17 +263,17 @@ export function loadPlanRoutes(platform: FullPlatform) {
     )
     .get(
       "/v1/load-plans/:id/units/:file",
-      async ({ request, params, set }) => {
+      async ({ principal, params, set }) => {
         const m = SVG_FILE.exec(params.file);
         const n = m ? Number(m[1]) : 0;
         // A kept picture is found by the plan's version alone: its input and result stay unread.
         const version = PLAN_ID.test(params.id)
-          ? await storage.loadPlans.version(org(request), params.id)
+          ? await storage.loadPlans.version(principal.org.id, params.id)
           : undefined;
         if (version === undefined) throw notFound(params.id);
         const kept = pictures.get(pictureKey(params.id, version, n, "svg"));
         if (kept) return svgResponse(kept);
-        const row = await find(request, params.id);
+        const row = await find(principal.org.id, params.id);
         return svgResponse(await picture(row, n, params.file).catch(shed(set)));
       },
       {

@@ -4,14 +4,16 @@
  * answers 404 like one that never existed. docs/rates.md.
  */
 import { Elysia, t } from "elysia";
+import { isCalendarDate } from "../../common/calendar-date.ts";
 import { CONTAINER_TYPES, RATE_MODES, type RateMode } from "../../engine/rates/sheet.ts";
 import { sheetFields } from "../../ingest/rates/events.ts";
 import { lineOf, surchargeOf } from "../../ingest/rates/import.ts";
 import type { RateSheetRow } from "../../storage/rates.ts";
 import { ApiError } from "../shared/errors.ts";
-import { flag, PAGE_DEFAULT, PAGE_MAX, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
+import { flag } from "../shared/flag.ts";
+import { PAGE_DEFAULT, PAGE_MAX, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
-import { principalOf } from "../shared/product-app.ts";
+import { caller } from "../shared/plugins/access.ts";
 import { RateSearch, type SearchQuery } from "./search.ts";
 
 /** Larger than any one shipment: beyond them a typo, not a search. */
@@ -21,7 +23,6 @@ const MAX_QUANTITY = 1000;
 
 const LOCODE = /^[A-Z]{2}[A-Z2-9]{3}$/;
 const IATA = /^[A-Z]{3}$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 function placeParam(name: string, raw: string, mode: RateMode): string {
   const code = raw.replace(/\s/g, "").toUpperCase();
@@ -42,9 +43,8 @@ function numberParam(name: string, raw: string | undefined, max: number): number
 
 function dateParam(raw: string | undefined, now: number): string {
   if (raw === undefined) return new Date(now).toISOString().slice(0, 10);
-  const m = DATE.exec(raw);
-  const ok = m && new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!)).toISOString().slice(0, 10) === raw;
-  if (!ok) throw new ApiError("validation", `date must be a UTC date YYYY-MM-DD; got "${raw}".`);
+  if (!isCalendarDate(raw))
+    throw new ApiError("validation", `date must be a UTC date YYYY-MM-DD; got "${raw}".`);
   return raw;
 }
 
@@ -112,7 +112,7 @@ function searchQuery(q: Record<string, string | undefined>, now: number): Search
     volumeM3,
     currency,
     carrier,
-    indicative: q.indicative === undefined ? true : flag("indicative", q.indicative),
+    indicative: flag("indicative", q.indicative, true),
     limit: pageLimit(q.limit),
   };
 }
@@ -156,14 +156,33 @@ const surchargeView = (c: ReturnType<typeof surchargeOf>) => ({
 
 const text = (description: string) => t.Optional(t.String({ description }));
 
+/** GET /v1/rates/search: read and checked by searchQuery. */
+const SearchParams = t.Object({
+  origin: t.String({ description: "UN/LOCODE (NLRTM); for AIR also an IATA airport code (FRA)" }),
+  destination: t.String({ description: "UN/LOCODE or, for AIR, IATA code" }),
+  mode: t.String({ description: RATE_MODES.join(", ") }),
+  equipment: text(
+    `OCEAN_FCL: ${CONTAINER_TYPES.join(", ")} (default: every type priced); ROAD/RAIL: the sheet's equipment text`,
+  ),
+  date: text("UTC date YYYY-MM-DD the rate must be valid on (default today)"),
+  weight_kg: text("gross kilograms (required for AIR; LCL needs weight_kg or volume_m3)"),
+  volume_m3: text("cubic metres (LCL w/m; AIR volumetric weight at 6000 cm3 per kg)"),
+  quantity: text(`containers (FCL), trucks or wagons (ROAD/RAIL), 1 to ${MAX_QUANTITY}; default 1`),
+  currency: text("only offers in this currency (no conversion)"),
+  carrier: text("only this carrier's sheets (leaves the indicative offer out)"),
+  indicative: text("false leaves the built-in indicative offer out (default true)"),
+  limit: text(`offers returned, 1 to ${PAGE_MAX} (default ${PAGE_DEFAULT})`),
+});
+
 export function rateRoutes(platform: FullPlatform) {
   const search = new RateSearch(platform);
   const sheets = platform.storage.rateSheets;
   return new Elysia({ name: "rates" })
+    .use(caller)
+    .guard({ keyed: true })
     .get(
       "/v1/rates/search",
-      async ({ request, query }) => {
-        const { org } = principalOf(request);
+      async ({ principal: { org }, query }) => {
         const q = searchQuery(query, platform.now());
         const found = await search.search(org.id, q);
         return {
@@ -184,22 +203,7 @@ export function rateRoutes(platform: FullPlatform) {
         };
       },
       {
-        query: t.Object({
-          origin: t.String({ description: "UN/LOCODE (NLRTM); for AIR also an IATA airport code (FRA)" }),
-          destination: t.String({ description: "UN/LOCODE or, for AIR, IATA code" }),
-          mode: t.String({ description: RATE_MODES.join(", ") }),
-          equipment: text(
-            `OCEAN_FCL: ${CONTAINER_TYPES.join(", ")} (default: every type priced); ROAD/RAIL: the sheet's equipment text`,
-          ),
-          date: text("UTC date YYYY-MM-DD the rate must be valid on (default today)"),
-          weight_kg: text("gross kilograms (required for AIR; LCL needs weight_kg or volume_m3)"),
-          volume_m3: text("cubic metres (LCL w/m; AIR volumetric weight at 6000 cm3 per kg)"),
-          quantity: text(`containers (FCL), trucks or wagons (ROAD/RAIL), 1 to ${MAX_QUANTITY}; default 1`),
-          currency: text("only offers in this currency (no conversion)"),
-          carrier: text("only this carrier's sheets (leaves the indicative offer out)"),
-          indicative: text("false leaves the built-in indicative offer out (default true)"),
-          limit: text(`offers returned, 1 to ${PAGE_MAX} (default ${PAGE_DEFAULT})`),
-        }),
+        query: SearchParams,
         detail: {
           summary:
             "Rate offers for a lane, sorted by total, each with its breakdown, validity and transit time",
@@ -210,8 +214,7 @@ export function rateRoutes(platform: FullPlatform) {
     )
     .get(
       "/v1/rates/sheets",
-      async ({ request, query }) => {
-        const { org } = principalOf(request);
+      async ({ principal: { org }, query }) => {
         const limit = pageLimit(query.limit);
         const after = pageAfter(query.cursor);
         const mode = query.mode === undefined ? undefined : modeParam(query.mode);
@@ -240,8 +243,7 @@ export function rateRoutes(platform: FullPlatform) {
     )
     .get(
       "/v1/rates/sheets/:id",
-      async ({ request, params }) => {
-        const { org } = principalOf(request);
+      async ({ principal: { org }, params }) => {
         const sheet = await sheets.get(org.id, params.id);
         if (!sheet) throw new ApiError("notFound", `No rate sheet ${params.id} on this account.`);
         const [lines, surcharges] = await Promise.all([

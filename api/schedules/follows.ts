@@ -18,7 +18,7 @@ import {
 import type { FollowRow } from "../../storage/follows.ts";
 import { ApiError } from "../shared/errors.ts";
 import type { FullPlatform } from "../shared/platform.ts";
-import { principalOf, requireEntitlement } from "../shared/product-app.ts";
+import { caller, requireEntitlement } from "../shared/plugins/access.ts";
 import * as p from "./params.ts";
 
 /** `{carrier}/{service code}/{voyage}`, as the refresh names sailings. */
@@ -122,17 +122,47 @@ export function parseFollow(b: FollowBody): FollowTarget {
   };
 }
 
+/** POST /v1/follows: one of three kinds, checked further by parseFollow. */
+const FollowBodySchema = t.Object(
+  {
+    type: t.Union([t.Literal("sailing"), t.Literal("lane"), t.Literal("service")], {
+      description:
+        "sailing (sailing_id), lane (origin, destination, carrier optional) or service (carrier, service_code)",
+    }),
+    sailing_id: t.Optional(t.String({ maxLength: 80, description: "{carrier}/{service code}/{voyage}" })),
+    carrier: t.Optional(t.String({ maxLength: 20, description: "Carrier code (SCAC)" })),
+    origin: t.Optional(t.String({ maxLength: 20, description: "UN/LOCODE of the port of loading" })),
+    destination: t.Optional(t.String({ maxLength: 20, description: "UN/LOCODE of the port of discharge" })),
+    service_code: t.Optional(t.String({ maxLength: 20, description: "The carrier's service code" })),
+    lead_hours: t.Optional(
+      t.Integer({
+        minimum: LEAD_HOURS.min,
+        maximum: LEAD_HOURS.max,
+        description: `Notice before a cut-off, hours (default ${LEAD_HOURS.default})`,
+      }),
+    ),
+    cut_off_codes: t.Optional(
+      t.Array(t.String({ maxLength: 10 }), {
+        maxItems: MAX_CUTOFF_CODES,
+        description: "Cut-off codes notified (DCO, VCO, FCO, ...); default every code",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export function followRoutes(platform: FullPlatform) {
   const { storage } = platform;
-  const org = (request: Request) => principalOf(request).org.id;
   const notFound = (id: string) => new ApiError("notFound", `No follow ${id} on this account.`);
   const tags = ["keyed", "follows"];
 
   return new Elysia({ name: "schedules-follows" })
+    .use(caller)
+    .guard({ keyed: true })
     .post(
       "/v1/follows",
-      async ({ request, body, set }) => {
-        await requireEntitlement(platform, request, "schedules");
+      async ({ principal, body, set }) => {
+        await requireEntitlement(platform, principal, "schedules");
         const target = parseFollow(body as FollowBody);
         if (target.sailingId !== null && !(await storage.sailings.get(target.sailingId))) {
           throw new ApiError("validation", `sailing_id names no stored sailing: "${target.sailingId}".`);
@@ -141,7 +171,7 @@ export function followRoutes(platform: FullPlatform) {
           {
             ...target,
             id: timeOrderedId(),
-            orgId: org(request),
+            orgId: principal.org.id,
             identity: followIdentity(target),
             createdAt: new Date(platform.now()).toISOString(),
           },
@@ -158,37 +188,7 @@ export function followRoutes(platform: FullPlatform) {
         return followView(done.row);
       },
       {
-        body: t.Object(
-          {
-            type: t.Union([t.Literal("sailing"), t.Literal("lane"), t.Literal("service")], {
-              description:
-                "sailing (sailing_id), lane (origin, destination, carrier optional) or service (carrier, service_code)",
-            }),
-            sailing_id: t.Optional(
-              t.String({ maxLength: 80, description: "{carrier}/{service code}/{voyage}" }),
-            ),
-            carrier: t.Optional(t.String({ maxLength: 20, description: "Carrier code (SCAC)" })),
-            origin: t.Optional(t.String({ maxLength: 20, description: "UN/LOCODE of the port of loading" })),
-            destination: t.Optional(
-              t.String({ maxLength: 20, description: "UN/LOCODE of the port of discharge" }),
-            ),
-            service_code: t.Optional(t.String({ maxLength: 20, description: "The carrier's service code" })),
-            lead_hours: t.Optional(
-              t.Integer({
-                minimum: LEAD_HOURS.min,
-                maximum: LEAD_HOURS.max,
-                description: `Notice before a cut-off, hours (default ${LEAD_HOURS.default})`,
-              }),
-            ),
-            cut_off_codes: t.Optional(
-              t.Array(t.String({ maxLength: 10 }), {
-                maxItems: MAX_CUTOFF_CODES,
-                description: "Cut-off codes notified (DCO, VCO, FCO, ...); default every code",
-              }),
-            ),
-          },
-          { additionalProperties: false },
-        ),
+        body: FollowBodySchema,
         detail: {
           summary: "Follow a sailing, a lane or a service",
           description: `cutoff_approaching is raised for the cut-offs it covers, lead_hours ahead; a followed lane is also a reliability_drop scope. The same follow posted again answers the stored one (200). At most ${MAX_FOLLOWS} per account (409 FOLLOW_LIMIT_REACHED). Needs the schedules entitlement.`,
@@ -198,17 +198,17 @@ export function followRoutes(platform: FullPlatform) {
     )
     .get(
       "/v1/follows",
-      async ({ request }) => ({
-        items: (await storage.follows.list(org(request))).map(followView),
+      async ({ principal }) => ({
+        items: (await storage.follows.list(principal.org.id)).map(followView),
         limit: MAX_FOLLOWS,
       }),
       { detail: { summary: "The account's follows, oldest first", tags } },
     )
     .get(
       "/v1/follows/:id",
-      async ({ request, params }) => {
+      async ({ principal, params }) => {
         // Another account's follow answers 404, exactly like an id that never existed.
-        const found = await storage.follows.get(org(request), params.id);
+        const found = await storage.follows.get(principal.org.id, params.id);
         if (!found) throw notFound(params.id);
         return followView(found);
       },
@@ -216,8 +216,8 @@ export function followRoutes(platform: FullPlatform) {
     )
     .delete(
       "/v1/follows/:id",
-      async ({ request, params }) => {
-        if (!(await storage.follows.delete(org(request), params.id))) throw notFound(params.id);
+      async ({ principal, params }) => {
+        if (!(await storage.follows.delete(principal.org.id, params.id))) throw notFound(params.id);
         return { id: params.id, deleted: true };
       },
       {

@@ -3,6 +3,7 @@
  * service codes and UTC date windows. Anything malformed is the product's validation error, so no
  * handler sees a value it cannot use.
  */
+import { calendarDayMs } from "../../common/calendar-date.ts";
 import { ApiError } from "../shared/errors.ts";
 
 const DAY_MS = 86_400_000;
@@ -14,7 +15,6 @@ const CARRIER = /^[A-Z]{2,10}$/;
 /** DCSA carrierServiceCode: at most 11 characters. */
 const SERVICE = /^[A-Za-z0-9_-]{1,11}$/;
 const IMO = /^\d{7}$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 export function unlocode(name: string, raw: string | undefined): string {
   const v = raw?.trim().toUpperCase();
@@ -92,12 +92,9 @@ export function oneOf<T extends string>(
 }
 
 function dateMs(name: string, raw: string): number {
-  const m = DATE.exec(raw);
-  const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : Number.NaN;
-  // Date.UTC rolls 2026-02-30 over into March: a real calendar date reads back as written.
-  if (!m || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== raw) {
+  const ms = calendarDayMs(raw);
+  if (ms === null)
     throw new ApiError("validation", `${name} must be a calendar date YYYY-MM-DD; got "${raw}".`);
-  }
   return ms;
 }
 

@@ -14,7 +14,8 @@ import {
 import { best, callKey, callsOf, HOUR_MS } from "../../ingest/schedules/stored.ts";
 import type { Sailings } from "../../storage/sailings.ts";
 import { ApiError } from "../shared/errors.ts";
-import { flag, PAGE_DEFAULT, PAGE_MAX } from "../shared/paging.ts";
+import { flag } from "../shared/flag.ts";
+import { PAGE_DEFAULT, PAGE_MAX } from "../shared/paging.ts";
 import { callView, sailingHeader, sailingView } from "./calls.ts";
 import * as p from "./params.ts";
 import {

@@ -9,12 +9,8 @@ import { ApiError } from "./errors.ts";
 export const PAGE_DEFAULT = 50;
 export const PAGE_MAX = 500;
 
-/** A boolean query flag: true/1 or false/0 (absent = false); anything else is named back to the caller. */
-export function flag(name: string, raw: string | undefined): boolean {
-  if (raw === undefined || raw === "false" || raw === "0") return false;
-  if (raw === "true" || raw === "1") return true;
-  throw new ApiError("validation", `${name} must be true or false; got "${raw}".`);
-}
+/** The list routes' archived flag reads like every boolean parameter. */
+export { flag } from "./flag.ts";
 
 /** The limit query parameter: PAGE_DEFAULT when absent, an integer from 1 to PAGE_MAX otherwise. */
 export function pageLimit(raw: string | undefined): number {

@@ -3,6 +3,7 @@
  * as one ocean outbox row per organisation with an active ocean endpoint subscribed to it; the
  * dispatcher fans each row out to that organisation's subscribed endpoints like any other event.
  */
+import { isCalendarDate } from "../../common/calendar-date.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { API_VERSION } from "../shared/products.ts";
 import { subscribed } from "./catalogue.ts";
@@ -39,9 +40,7 @@ export function checkAnnouncement(input: {
   let effectiveDate: string | null = null;
   if (input.effectiveDate !== undefined) {
     const d = input.effectiveDate.trim();
-    // Round-tripping through Date rejects 2027-02-30, which Date.parse alone would roll over.
-    const t = /^\d{4}-\d{2}-\d{2}$/.test(d) ? Date.parse(`${d}T00:00:00Z`) : Number.NaN;
-    if (Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== d)
+    if (!isCalendarDate(d))
       throw new AnnouncementError(`--effective-date "${input.effectiveDate}" is not a date (YYYY-MM-DD)`);
     effectiveDate = d;
   }

@@ -18,9 +18,10 @@ import { hostname } from "node:os";
 import { rootCertificates } from "node:tls";
 import type { Wakeups } from "../../ingest/wakeups.ts";
 import type { Storage } from "../../storage/storage.ts";
-import type { AttemptResult, Claimed, Webhooks } from "../../storage/webhooks.ts";
+import type { AttemptPolicy, AttemptResult, Claimed, Webhooks } from "../../storage/webhooks.ts";
 import { WEBHOOK_PRODUCTS, type WebhookProduct } from "./catalogue.ts";
 import type { WebhookConfig } from "./config.ts";
+import { accepted, attemptPolicy } from "./policy.ts";
 import { SecretBox } from "./secrets.ts";
 import { InFlight } from "./slots.ts";
 import { checkTarget, isBlockedAddress, type Resolve, resolverFor, TargetRefused } from "./ssrf.ts";
@@ -122,6 +123,7 @@ export interface DispatcherOptions {
 export class Dispatcher {
   readonly owner = `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
   private readonly store: Webhooks;
+  private readonly policy: AttemptPolicy;
   private readonly now: () => number;
   private readonly log: (...args: unknown[]) => void;
   private readonly resolve: Resolve;
@@ -149,6 +151,7 @@ export class Dispatcher {
     opts: DispatcherOptions,
   ) {
     this.store = storage.webhooks;
+    this.policy = attemptPolicy(cfg);
     this.now = opts.now ?? Date.now;
     this.log = opts.log ?? console.error;
     this.resolve = opts.resolve ?? resolverFor(cfg);
@@ -240,7 +243,7 @@ export class Dispatcher {
       // What finished since the last pass is recorded in the claim's transaction.
       const { claimed, held, stepMs, nextDue } = await this.store.claim(this.owner, now, this.leaseMs, lim, {
         results,
-        policy: this.cfg,
+        policy: this.policy,
       });
       recorded = true;
       if (stepMs > 0) this.stepOverFrom = now + Math.max(1, STEP_OVER_COST_FACTOR * stepMs);
@@ -340,7 +343,7 @@ export class Dispatcher {
     } as RequestInit);
     // The status decides; a body that stalls or breaks off after it only costs the excerpt.
     const excerpt = await excerptOf(res).catch(() => null);
-    if (res.status >= 200 && res.status < 300) return { statusCode: res.status, error: null, excerpt };
+    if (accepted(res.status)) return { statusCode: res.status, error: null, excerpt };
     const error =
       res.status >= 300 && res.status < 400
         ? `HTTP ${res.status}: redirect to ${res.headers.get("location") ?? "(no location)"} not followed`
@@ -351,7 +354,7 @@ export class Dispatcher {
   private async flush(now: number): Promise<void> {
     const done = this.results;
     this.results = [];
-    await this.store.record(done, this.cfg, now);
+    await this.store.record(done, this.policy, now);
   }
 
   /** Stops sweeping and waits for attempts in flight to be recorded. */

@@ -1,6 +1,7 @@
 /**
  * The six webhook management routes, mounted on every product but distance by createProductApp.
- * The product app supplies auth, envelopes and error rendering; handlers only throw ApiError.
+ * The product app supplies access, envelopes and error rendering; handlers read the caller from
+ * the context and only throw ApiError.
  */
 
 import { Elysia, t } from "elysia";
@@ -10,7 +11,7 @@ import { type DeliveryRow, deliveryBody, type ListedEndpoint } from "../../stora
 import { ApiError } from "../shared/errors.ts";
 import { PAGE_DEFAULT, PAGE_MAX, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { Platform } from "../shared/platform.ts";
-import { principalOf, requireEntitlement } from "../shared/product-app.ts";
+import { caller, requireEntitlement } from "../shared/plugins/access.ts";
 import type { ProductDef } from "../shared/products.ts";
 import { filterEventTypes, isWebhookProduct, type WebhookProduct } from "./catalogue.ts";
 import { newSecret, SecretBox, secretHash } from "./secrets.ts";
@@ -55,11 +56,27 @@ function httpsUrl(raw: unknown): URL | null {
   }
 }
 
-export function webhookRoutes(platform: Platform, def: ProductDef) {
-  // buildApps hands every product the full platform; the distance-only Deno server has no database.
-  const storage = (platform as Platform & { storage?: Storage }).storage;
-  if (!storage || !isWebhookProduct(def.id)) return new Elysia({ name: `webhooks-none-${def.id}` });
-  const productId: WebhookProduct = def.id;
+const EVENT_TYPES = t.Optional(t.Array(t.String({ maxLength: 100 }), { maxItems: 100 }));
+const DESCRIPTION = t.Optional(t.String({ maxLength: 500 }));
+/** url is checked by the handlers (an invalid one is INVALID_URL, not a schema violation). */
+const CreateBody = t.Object({
+  url: t.Optional(t.Unknown()),
+  event_types: EVENT_TYPES,
+  description: DESCRIPTION,
+});
+const PatchBody = t.Object({
+  url: t.Optional(t.Unknown()),
+  event_types: EVENT_TYPES,
+  description: DESCRIPTION,
+  active: t.Optional(t.Boolean()),
+});
+const ListQuery = t.Object({
+  limit: t.Optional(t.String({ description: `page size, 1 to ${PAGE_MAX} (default ${PAGE_DEFAULT})` })),
+  cursor: t.Optional(t.String({ description: "next_cursor of the previous page" })),
+});
+
+/** The routes' writes for one product: each takes the caller's organisation and throws ApiError. */
+function endpointWrites(platform: Platform, storage: Storage, productId: WebhookProduct) {
   const cfg = platform.config.webhooks;
   const store = storage.webhooks;
   const resolve = resolverFor(cfg);
@@ -69,8 +86,6 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
     return box;
   };
   const iso = () => new Date(platform.now()).toISOString();
-  const scope = (request: Request) => principalOf(request).org.id;
-  const notFound = (id: string) => new ApiError("notFound", `No webhook endpoint ${id} on this account.`);
 
   /** Refuses targets on private networks (unless allowed); the dispatcher checks again per attempt. */
   const reachable = async (url: URL) => {
@@ -83,58 +98,102 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
     }
   };
 
+  return {
+    async create(orgId: string, body: typeof CreateBody.static) {
+      const url = httpsUrl(body.url);
+      if (!url) throw new ApiError("invalidUrl", "url is required and must be an https:// URL.");
+      await reachable(url);
+      const id = timeOrderedId();
+      const secret = newSecret();
+      const done = await store.create(
+        {
+          id,
+          orgId,
+          product: productId,
+          url: body.url as string,
+          eventTypes: filterEventTypes(productId, body.event_types),
+          description: body.description ?? "",
+          createdAt: iso(),
+          secretHash: await secretHash(secret),
+          sealed: await (await secrets()).seal(secret, id),
+        },
+        cfg.maxEndpoints,
+      );
+      if (done.outcome === "limit") {
+        throw new ApiError(
+          "webhookLimit",
+          `This account holds ${done.held} webhook endpoints here, the most allowed (${cfg.maxEndpoints}); delete one first.`,
+        );
+      }
+      const { url: u, event_types, description, active, created_at } = endpointView(done.row);
+      return { id, url: u, event_types, description, active, created_at, secret };
+    },
+
+    async update(orgId: string, id: string, body: typeof PatchBody.static) {
+      // A url that is not https:// is ignored (spec); an https one must still pass the address check.
+      const url = httpsUrl(body.url);
+      if (url) await reachable(url);
+      return store.update(orgId, productId, id, {
+        url: url ? (body.url as string) : undefined,
+        eventTypes: body.event_types && filterEventTypes(productId, body.event_types),
+        description: body.description,
+        active: body.active,
+      });
+    },
+
+    /** Queues a ping to the endpoint; false when the organisation has no such endpoint. */
+    async ping(orgId: string, endpointId: string): Promise<boolean> {
+      const row = await store.get(orgId, productId, endpointId);
+      if (!row) return false;
+      const id = timeOrderedId();
+      const now = iso();
+      const data = { endpoint_id: row.id, message: "Test delivery from Portolan." };
+      await store.queue(row.id, {
+        id,
+        eventType: "ping",
+        body: deliveryBody(id, "ping", now, data),
+        createdAt: now,
+      });
+      return true;
+    },
+  };
+}
+
+export function webhookRoutes(platform: Platform, def: ProductDef) {
+  // buildApps hands every product the full platform; the distance-only Deno server has no database.
+  const storage = (platform as Platform & { storage?: Storage }).storage;
+  if (!storage || !isWebhookProduct(def.id)) return new Elysia({ name: `webhooks-none-${def.id}` });
+  const productId: WebhookProduct = def.id;
+  const { maxEndpoints } = platform.config.webhooks;
+  const store = storage.webhooks;
+  const writes = endpointWrites(platform, storage, productId);
+  const notFound = (id: string) => new ApiError("notFound", `No webhook endpoint ${id} on this account.`);
+
   return new Elysia({ name: `webhooks-${def.id}` })
+    .use(caller)
+    .guard({ keyed: true })
     .post(
       "/v1/webhooks",
-      async ({ request, body, set }) => {
-        await requireEntitlement(platform, request, productId);
-        const url = httpsUrl(body.url);
-        if (!url) throw new ApiError("invalidUrl", "url is required and must be an https:// URL.");
-        await reachable(url);
-        const id = timeOrderedId();
-        const secret = newSecret();
-        const done = await store.create(
-          {
-            id,
-            orgId: scope(request),
-            product: productId,
-            url: body.url as string,
-            eventTypes: filterEventTypes(productId, body.event_types),
-            description: body.description ?? "",
-            createdAt: iso(),
-            secretHash: await secretHash(secret),
-            sealed: await (await secrets()).seal(secret, id),
-          },
-          cfg.maxEndpoints,
-        );
-        if (done.outcome === "limit") {
-          throw new ApiError(
-            "webhookLimit",
-            `This account holds ${done.held} webhook endpoints here, the most allowed (${cfg.maxEndpoints}); delete one first.`,
-          );
-        }
+      async ({ principal, body, set }) => {
+        await requireEntitlement(platform, principal, productId);
+        const created = await writes.create(principal.org.id, body);
         set.status = 201;
-        const { url: u, event_types, description, active, created_at } = endpointView(done.row);
-        return { id, url: u, event_types, description, active, created_at, secret };
+        return created;
       },
       {
-        body: t.Object({
-          url: t.Optional(t.Unknown()),
-          event_types: t.Optional(t.Array(t.String({ maxLength: 100 }), { maxItems: 100 })),
-          description: t.Optional(t.String({ maxLength: 500 })),
-        }),
+        body: CreateBody,
         detail: {
           summary: "Register a webhook endpoint; the signing secret is in this response only",
-          description: `At most ${cfg.maxEndpoints} endpoints per account on this product (409 WEBHOOK_LIMIT_REACHED). Needs the product's entitlement.`,
+          description: `At most ${maxEndpoints} endpoints per account on this product (409 WEBHOOK_LIMIT_REACHED). Needs the product's entitlement.`,
         },
       },
     )
     .get(
       "/v1/webhooks",
-      async ({ request, query }) => {
+      async ({ principal, query }) => {
         const limit = pageLimit(query.limit);
         const after = pageAfter(query.cursor);
-        const rows = await store.page(scope(request), productId, {
+        const rows = await store.page(principal.org.id, productId, {
           limit,
           after: after && { createdAt: after.updatedAt, id: after.id },
         });
@@ -144,20 +203,12 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
         );
         return { items: page.map(endpointView), ...more };
       },
-      {
-        query: t.Object({
-          limit: t.Optional(
-            t.String({ description: `page size, 1 to ${PAGE_MAX} (default ${PAGE_DEFAULT})` }),
-          ),
-          cursor: t.Optional(t.String({ description: "next_cursor of the previous page" })),
-        }),
-        detail: { summary: "Webhook endpoints, newest first, with health fields" },
-      },
+      { query: ListQuery, detail: { summary: "Webhook endpoints, newest first, with health fields" } },
     )
     .get(
       "/v1/webhooks/:id",
-      async ({ request, params }) => {
-        const found = await store.detail(scope(request), productId, params.id);
+      async ({ principal, params }) => {
+        const found = await store.detail(principal.org.id, productId, params.id);
         if (!found) throw notFound(params.id);
         return { ...endpointView(found.endpoint), recent_deliveries: found.recent.map(deliveryView) };
       },
@@ -165,27 +216,14 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
     )
     .patch(
       "/v1/webhooks/:id",
-      async ({ request, params, body }) => {
-        // A url that is not https:// is ignored (spec); an https one must still pass the address check.
-        const url = httpsUrl(body.url);
-        if (url) await reachable(url);
-        const row = await store.update(scope(request), productId, params.id, {
-          url: url ? (body.url as string) : undefined,
-          eventTypes: body.event_types && filterEventTypes(productId, body.event_types),
-          description: body.description,
-          active: body.active,
-        });
+      async ({ principal, params, body }) => {
+        const row = await writes.update(principal.org.id, params.id, body);
         if (!row) throw notFound(params.id);
-        const { id, url: u, event_types, description, active } = endpointView(row);
-        return { id, url: u, event_types, description, active };
+        const { id, url, event_types, description, active } = endpointView(row);
+        return { id, url, event_types, description, active };
       },
       {
-        body: t.Object({
-          url: t.Optional(t.Unknown()),
-          event_types: t.Optional(t.Array(t.String({ maxLength: 100 }), { maxItems: 100 })),
-          description: t.Optional(t.String({ maxLength: 500 })),
-          active: t.Optional(t.Boolean()),
-        }),
+        body: PatchBody,
         detail: {
           summary: "Change url, event_types, description or active; active=true resets failure_count",
         },
@@ -193,8 +231,8 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
     )
     .delete(
       "/v1/webhooks/:id",
-      async ({ request, params }) => {
-        const removed = await store.delete(scope(request), productId, params.id);
+      async ({ principal, params }) => {
+        const removed = await store.delete(principal.org.id, productId, params.id);
         // Ocean's DELETE is idempotent and never checks existence (spec); elsewhere unknown is 404.
         if (!removed && productId !== "ocean") throw notFound(params.id);
         return { id: params.id, deleted: true };
@@ -203,22 +241,10 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
     )
     .post(
       "/v1/webhooks/:id/test",
-      async ({ request, params }) => {
-        await requireEntitlement(platform, request, productId);
-        const row = await store.get(scope(request), productId, params.id);
-        if (!row) throw notFound(params.id);
-        const id = timeOrderedId();
-        const now = iso();
-        await store.queue(row.id, {
-          id,
-          eventType: "ping",
-          body: deliveryBody(id, "ping", now, {
-            endpoint_id: row.id,
-            message: "Test delivery from Portolan.",
-          }),
-          createdAt: now,
-        });
-        return { id: row.id, test_queued: true };
+      async ({ principal, params }) => {
+        await requireEntitlement(platform, principal, productId);
+        if (!(await writes.ping(principal.org.id, params.id))) throw notFound(params.id);
+        return { id: params.id, test_queued: true };
       },
       { detail: { summary: "Queue a ping delivery (the queue is swept every 30 seconds)" } },
     );

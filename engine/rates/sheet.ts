@@ -4,7 +4,9 @@
  * failed check throws RateFileError naming the CSV line or JSON path. Pure: no storage, no HTTP.
  * docs/rates.md, "File format".
  */
+
 import { createHash } from "node:crypto";
+import { isCalendarDate } from "../../common/calendar-date.ts";
 
 export const RATE_MODES = ["OCEAN_FCL", "OCEAN_LCL", "AIR", "ROAD", "RAIL"] as const;
 export type RateMode = (typeof RATE_MODES)[number];
@@ -162,11 +164,7 @@ class Reader {
   date(field: string, required: boolean): string | null {
     const s = this.string(field, required, 10);
     if (s === null) return null;
-    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-    const t = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : Number.NaN;
-    if (!m || new Date(t).toISOString().slice(0, 10) !== s) {
-      this.fail(field, `${field} must be a date YYYY-MM-DD, got "${s}"`);
-    }
+    if (!isCalendarDate(s)) this.fail(field, `${field} must be a date YYYY-MM-DD, got "${s}"`);
     return s;
   }
 

@@ -3,6 +3,7 @@
  * router takes (0 = closed, else a time multiplier >= 1) and the spec's seasonal_notes entries.
  * Windows are typical calendar estimates, never live ice or gauge data (docs/river.md).
  */
+import { isCalendarDate } from "../../common/calendar-date.ts";
 import type { RiverRule, RuleKind } from "../../data-build/river/seasonal-rules.ts";
 import { EngineError } from "../errors.ts";
 
@@ -39,18 +40,9 @@ export interface SeasonalNote {
   effect: SeasonalEffect;
 }
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
 /** A real calendar date in YYYY-MM-DD, else invalid_request naming the parameter. */
 export function parseRiverDate(text: string, param = "date"): string {
-  const m = DATE.exec(text);
-  const ok =
-    m !== null &&
-    (() => {
-      const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-      return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1;
-    })();
-  if (!ok)
+  if (!isCalendarDate(text))
     throw new EngineError("invalid_request", `${param} must be a calendar date YYYY-MM-DD, got "${text}"`);
   return text;
 }

@@ -13,6 +13,7 @@
  * read. 404 is not_found; network failures, timeouts, 401/403, 429 and 5xx are unavailable.
  */
 import { createHash } from "node:crypto";
+import { calendarDayMs } from "../../common/calendar-date.ts";
 import { readCapped } from "../../common/capped-body.ts";
 import { type AirlineConnector, AirlineError, type AwbEvent, type AwbSnapshot } from "./connector.ts";
 import { LdError, LdNode } from "./json-ld.ts";
@@ -81,38 +82,19 @@ function reading<T>(read: () => T): T {
 // ---------------------------------------------------------------------------------------------
 // Values
 
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|([+-])(\d{2}):(\d{2}))$/i;
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|([+-])(\d{2}):(\d{2}))$/i;
 
 /** An xsd:dateTime with its offset (RFC 3339), as epoch ms; null when it is not one. */
 export function parseDateTime(text: string): number | null {
   const m = DATE_TIME.exec(text);
-  if (!m) return null;
-  const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? "0"].map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const ms = m[7] ? Math.floor(Number(`0${m[7]}`) * 1000) : 0;
+  const day = m ? calendarDayMs(m[1]!) : null;
+  if (!m || day === null) return null;
+  const [h, mi, s] = [m[2], m[3], m[4] ?? "0"].map(Number) as [number, number, number];
+  const ms = m[5] ? Math.floor(Number(`0${m[5]}`) * 1000) : 0;
   const offset =
-    m[8]!.toUpperCase() === "Z" ? 0 : (m[9] === "-" ? -1 : 1) * (Number(m[10]) * 60 + Number(m[11]));
-  if (
-    mo < 1 ||
-    mo > 12 ||
-    h > 23 ||
-    mi > 59 ||
-    s > 59 ||
-    Math.abs(offset) > 14 * 60 ||
-    Number(m[11] ?? 0) > 59
-  )
-    return null;
-  // Date.UTC rolls 30 February over into March: the day must survive the round trip.
-  const utc = Date.UTC(y, mo - 1, d, h, mi, s, ms);
-  if (d < 1 || new Date(Date.UTC(y, mo - 1, d)).getUTCDate() !== d) return null;
-  return utc - offset * 60_000;
+    m[6]!.toUpperCase() === "Z" ? 0 : (m[7] === "-" ? -1 : 1) * (Number(m[8]) * 60 + Number(m[9]));
+  if (h > 23 || mi > 59 || s > 59 || Math.abs(offset) > 14 * 60 || Number(m[9] ?? 0) > 59) return null;
+  return day + ((h * 60 + mi) * 60 + s) * 1000 + ms - offset * 60_000;
 }
 
 function dateTime(node: LdNode, iri: string, required: true): number;

@@ -4,6 +4,7 @@
  * `date` / `date-time` formats (RFC 3339, a real calendar instant). Only the keyword subset the CS
  * 1.0.3 components use; unknown properties are allowed, as the schemas allow them.
  */
+import { isCalendarDate } from "../../common/calendar-date.ts";
 import { CS_QUERIES, CS_SCHEMAS } from "./cs-schema.ts";
 
 export interface SchemaNode {
@@ -31,8 +32,7 @@ export type CsItemSchema = "PointToPoint" | "PortSchedule" | "ServiceSchedule";
 
 /** Beyond this many issues a body is hopeless: stop collecting, the first ones say enough. */
 const MAX_ISSUES = 50;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/i;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/i;
 
 const patterns = new Map<string, RegExp>();
 const regex = (p: string) => {
@@ -47,20 +47,13 @@ const regex = (p: string) => {
 const isObj = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
-function realDate(y: string, m: string, d: string): boolean {
-  const month = Number(m);
-  const day = Number(d);
-  if (month < 1 || month > 12 || day < 1) return false;
-  return day <= new Date(Date.UTC(Number(y), month, 0)).getUTCDate();
-}
-
 /** Why `v` is not an RFC 3339 date-time with an offset (the OpenAPI `date-time`), or null. */
 export function dateTimeIssue(v: string): string | null {
   const m = DATE_TIME.exec(v);
   if (!m) return "is not an RFC 3339 date-time with an offset";
-  const [, y, mo, d, h, mi, s, , , oh, om] = m;
+  const [, date, h, mi, s, , , oh, om] = m;
   const fine =
-    realDate(y!, mo!, d!) &&
+    isCalendarDate(date!) &&
     Number(h) < 24 &&
     Number(mi) < 60 &&
     Number(s) < 60 &&
@@ -70,9 +63,7 @@ export function dateTimeIssue(v: string): string | null {
 
 /** Why `v` is not a full-date (the OpenAPI `date`), or null. */
 export function dateIssue(v: string): string | null {
-  const m = DATE.exec(v);
-  if (!m) return "is not a YYYY-MM-DD date";
-  return realDate(m[1]!, m[2]!, m[3]!) ? null : "is not a real date";
+  return isCalendarDate(v) ? null : "is not a real date written YYYY-MM-DD";
 }
 
 function typeName(v: unknown): string {

@@ -147,6 +147,38 @@ describe("list filters name their allowed values instead of answering an empty l
   );
 });
 
+describe("boolean query parameters read alike on every product (README, Choices where the spec is silent)", () => {
+  const withFlag: Partial<Record<ProductId, string>> = {
+    ocean: "/v1/containers?archived=",
+    air: "/v1/awbs?archived=",
+    schedules: "/v1/point-to-point?origin=CNSHA&destination=NLRTM&direct_only=",
+    rates: "/v1/rates/search?origin=CNSHA&destination=NLRTM&mode=OCEAN_FCL&indicative=",
+    distance: "/v1/distance/route?from=NLRTM&to=SGSIN&alternatives=false&path=",
+  };
+  const FLAGS = Object.entries(withFlag) as Array<[ProductId, string]>;
+  // A tenant of its own, with room for these calls in one rate window.
+  let own: Record<ProductId, string>;
+  beforeAll(async () => {
+    const t = await p.tenant({ paid: true });
+    await p.accounts.setPlan(t.orgId, { rateLimit: 1_000_000 });
+    own = t.keys;
+  });
+  const call = (product: ProductId, path: string) => p.call(product, path, bearer(own[product]));
+  test.each(FLAGS)("%s %s: true, false, 1, 0 in any case, and empty", async (product, path) => {
+    for (const v of ["TRUE", "False", "true", "0", "1", ""]) {
+      expect([v, (await call(product, `${path}${v}`)).status]).toEqual([v, 200]);
+    }
+  });
+  test.each(FLAGS)("%s %s: anything else is named back", async (product, path) => {
+    for (const v of ["yes", "2", "maybe"]) {
+      const res = await call(product, `${path}${v}`);
+      const body = await res.json();
+      expect([res.status, errorProblems(product, body)]).toEqual([400, []]);
+      expect(body.error.message).toMatch(/must be true or false; got/);
+    }
+  });
+});
+
 test("a wrong identifier_type names the three values (issue 11.10)", async () => {
   const res = await p.call("ocean", "/v1/containers", {
     method: "POST",

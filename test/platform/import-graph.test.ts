@@ -56,3 +56,29 @@ test("nothing outside api/ imports api/ internals", () => {
     );
   expect(wrong).toEqual([]);
 });
+
+/** The repository files `file` imports (relative imports only). */
+function importedFiles(file: string): string[] {
+  return importedFolders(file).map(({ spec }) => relative(ROOT, resolve(ROOT, dirname(file), spec)));
+}
+
+/** One import cycle through each file on a cycle among `files`, as the path around it. */
+function cycles(files: string[]): string[][] {
+  const state = new Map<string, "open" | "done">();
+  const found: string[][] = [];
+  const visit = (file: string, path: string[]) => {
+    state.set(file, "open");
+    for (const next of importedFiles(file)) {
+      if (!files.includes(next)) continue;
+      if (state.get(next) === "open") found.push([...path.slice(path.indexOf(next)), file, next]);
+      else if (!state.has(next)) visit(next, [...path, file]);
+    }
+    state.set(file, "done");
+  };
+  for (const file of files) if (!state.has(file)) visit(file, []);
+  return found;
+}
+
+test("api/ imports without cycles: the product app mounts routes that import only its plugins", () => {
+  expect(cycles(sources("api"))).toEqual([]);
+});

@@ -11,7 +11,7 @@ import { gzipSync } from "node:zlib";
 import { Elysia } from "elysia";
 import type { ErrorStyle } from "../envelopes.ts";
 import { ApiError } from "../errors.ts";
-import type { Access } from "../product-app.ts";
+import type { Access } from "../plugins/access.ts";
 
 /**
  * Scripts, styles, images, fetches and forms: this origin only; no inline script or style, no

@@ -7,6 +7,7 @@
  * see the same schedule) and a digest of the filters (so altered filters are refused).
  */
 import { createHash } from "node:crypto";
+import { isCalendarDate } from "../../../common/calendar-date.ts";
 import { localIso } from "../simulate.ts";
 import type { Port } from "../world.ts";
 import { D, type Network, type Service } from "./network.ts";
@@ -79,7 +80,7 @@ function param(q: URLSearchParams, name: string, pattern: RegExp, required: bool
     if (required) throw new QueryError(name, "", `${name} is required`);
     return undefined;
   }
-  if (!pattern.test(v) || (pattern === DATE && Number.isNaN(dayMs(v))))
+  if (!pattern.test(v) || (pattern === DATE && !isCalendarDate(v)))
     throw new QueryError(name, v, `${name} is not valid (${pattern.source})`);
   return v;
 }

@@ -1,0 +1,107 @@
+/**
+ * Failures as the product's error envelope: ApiError as thrown, the engine's typed failures mapped,
+ * the database gone as 503, unknown paths 404 (405 where the path exists with another method),
+ * schema violations as readable 400s, anything else a logged 500 that says nothing more. Every 429
+ * and 503 tells the client when to come back.
+ */
+import { Elysia } from "elysia";
+import { EngineError } from "../../../engine/errors.ts";
+import { TrackingError } from "../../../ingest/tracking/errors.ts";
+import { StorageUnavailableError } from "../../../storage/errors.ts";
+import { errorBody, jsonResponse } from "../envelopes.ts";
+import { ApiError, fromEngine, fromTracking } from "../errors.ts";
+import type { ProductDef } from "../products.ts";
+import { type Access, caller } from "./access.ts";
+
+/** When a client told the database is unavailable (a restart, a failover) should come back. */
+const DATABASE_RETRY_S = 2;
+
+/** Validation messages from TypeBox, made readable: "query.limit: Expected integer". */
+export function describeValidation(error: unknown): string {
+  const e = error as {
+    type?: string;
+    on?: string;
+    all?: Array<{
+      path?: string;
+      message?: string;
+      summary?: string;
+      schema?: { anyOf?: Array<{ const?: unknown }> };
+    }>;
+  };
+  const first = e.all?.[0];
+  const where = `${e.on ?? "request"}${first?.path ? first.path.replaceAll("/", ".") : ""}`;
+  // TypeBox summarises a union of literals by their types ("'string', 'string'"): name the values.
+  const choices = first?.schema?.anyOf?.map((s) => s.const);
+  if (choices?.length && choices.every((c) => typeof c === "string")) {
+    return `Invalid ${where}: must be one of ${choices.join(", ")}.`;
+  }
+  return `Invalid ${where}: ${first?.summary ?? first?.message ?? "does not match the schema"}`;
+}
+
+type Routes = () => ReadonlyArray<{ method: string; path: string }>;
+
+/** Whether `path` is routed for a method other than `method`: 405 instead of 404. */
+function otherMethods(routes: Routes): (path: string, method: string) => boolean {
+  let matchers: Array<{ method: string; re: RegExp }> | null = null;
+  return (path, method) => {
+    matchers ??= routes().map((r) => ({
+      method: r.method,
+      re: new RegExp(
+        `^${r.path
+          .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+          .replace(/:[^/]+/g, "[^/]+")
+          .replace(/\*/g, ".*")}/?$`,
+      ),
+    }));
+    return matchers.some((m) => m.method !== method && m.re.test(path));
+  };
+}
+
+export interface ErrorOptions {
+  /** Every path's access, for errors raised before the access hook decided it. */
+  accessOf: (path: string) => Access;
+  /** The app's routes once all are added (read at the first unknown path). */
+  routes: Routes;
+}
+
+export function errors(def: ProductDef, opts: ErrorOptions) {
+  const allowedElsewhere = otherMethods(opts.routes);
+
+  const failureOf = (code: unknown, error: unknown, request: Request, path: string): ApiError => {
+    // Elysia wraps whatever the body parser throws in a ParseError; unwrap ours.
+    const cause = (error as { cause?: unknown }).cause;
+    if (error instanceof ApiError) return error;
+    if (cause instanceof ApiError) return cause;
+    if (error instanceof EngineError) return fromEngine(error);
+    if (error instanceof TrackingError) return fromTracking(error);
+    if (error instanceof StorageUnavailableError) {
+      console.error(`[${def.id}] ${request.method} ${path}: ${String(error.cause)}`);
+      return new ApiError("overloaded", "The database is unavailable for the moment; retry shortly.", {
+        retry_after_seconds: DATABASE_RETRY_S,
+      });
+    }
+    if (code === "NOT_FOUND") {
+      return allowedElsewhere(path, request.method)
+        ? new ApiError("methodNotAllowed", `Method ${request.method} is not allowed on ${path}.`)
+        : new ApiError("notFound", `No route ${request.method} ${path}.`);
+    }
+    if (code === "VALIDATION") return new ApiError("validation", describeValidation(error));
+    if (code === "PARSE") return new ApiError("validation", "Request body could not be parsed.");
+    console.error(`[${def.id}] ${request.method} ${path}:`, error);
+    return new ApiError("internal", "Internal error; retry shortly.");
+  };
+
+  return new Elysia({ name: `portolan-errors-${def.id}` })
+    .use(caller)
+    .onError({ as: "global" }, ({ code, error, request, set, path: routed, access }) => {
+      const path = routed ?? "/";
+      const failure = failureOf(code, error, request, path);
+      const wait = failure.extra?.retry_after_seconds;
+      const later = failure.status === 429 || failure.status === 503;
+      if (later && set.headers["retry-after"] === undefined && typeof wait === "number") {
+        set.headers["retry-after"] = String(wait);
+      }
+      const style = (access ?? opts.accessOf(path)).errors;
+      return jsonResponse(errorBody(style, failure), failure.status);
+    });
+}

@@ -1,0 +1,111 @@
+/** The errors plugin alone: every failure as the product's error envelope, never a bare 500. */
+import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
+import { Elysia, t } from "elysia";
+import { ApiError } from "../../../api/shared/errors.ts";
+import { accessRules } from "../../../api/shared/plugins/access.ts";
+import { describeValidation, errors } from "../../../api/shared/plugins/errors.ts";
+import { type ProductId, product } from "../../../api/shared/products.ts";
+import { EngineError } from "../../../engine/errors.ts";
+import { StorageUnavailableError } from "../../../storage/errors.ts";
+
+const appFor = (id: ProductId) => {
+  const def = product(id);
+  const accessOf = accessRules(def, (path) =>
+    path.startsWith("/public/") ? { auth: "none", limited: true, errors: "open" } : undefined,
+  );
+  const app = new Elysia()
+    .use(errors(def, { accessOf, routes: (): ReadonlyArray<{ method: string; path: string }> => app.routes }))
+    .get("/v1/api", () => {
+      throw new ApiError("forbidden", "Not yours.");
+    })
+    .get("/public/v1/api", () => {
+      throw new ApiError("notFound", "Nothing here.");
+    })
+    .get("/v1/engine", () => {
+      throw new EngineError("no_route", "No sea route.", { reason: "budget_exhausted" });
+    })
+    .get("/v1/db", () => {
+      throw new StorageUnavailableError({ cause: new Error("connection refused") });
+    })
+    .get("/v1/bug", () => {
+      throw new TypeError("undefined is not an object");
+    })
+    .get("/v1/items/:id", ({ query }) => query.limit, { query: t.Object({ limit: t.Integer() }) })
+    .get("/v1/kinds", ({ query }) => query.kind, {
+      query: t.Object({ kind: t.Union([t.Literal("port"), t.Literal("airport")]) }),
+    });
+  return app;
+};
+const call = async (id: ProductId, path: string, init?: RequestInit) => {
+  const res = await appFor(id).handle(new Request(`http://localhost${path}`, init));
+  return { status: res.status, retryAfter: res.headers.get("retry-after"), body: await res.json() };
+};
+
+let logged: ReturnType<typeof spyOn>;
+beforeAll(() => {
+  logged = spyOn(console, "error").mockImplementation(() => {});
+});
+afterAll(() => logged.mockRestore());
+
+describe("errors", () => {
+  test("an ApiError in each family's envelope, open paths in the open one", async () => {
+    expect(await call("ocean", "/v1/api")).toEqual({
+      status: 403,
+      retryAfter: null,
+      body: { ok: false, error: { code: "FORBIDDEN", message: "Not yours.", severity: "error" } },
+    });
+    expect((await call("rates", "/v1/api")).body).toEqual({
+      error: { code: "forbidden", message: "Not yours." },
+    });
+    expect((await call("schedules", "/public/v1/api")).body).toEqual({ ok: false, message: "Nothing here." });
+  });
+
+  test("the engine's failures keep their code, message and extra fields", async () => {
+    expect(await call("distance", "/v1/engine")).toEqual({
+      status: 422,
+      retryAfter: null,
+      body: { error: { code: "no_route", message: "No sea route.", reason: "budget_exhausted" } },
+    });
+  });
+
+  test("the database gone is a 503 that says when to come back, logged without the request's data", async () => {
+    const { status, retryAfter, body } = await call("loading", "/v1/db");
+    expect([status, retryAfter, body.error.code, body.error.retry_after_seconds]).toEqual([
+      503,
+      "2",
+      "SERVICE_UNAVAILABLE",
+      2,
+    ]);
+    expect(String(logged.mock.calls.at(-1)?.[0])).toBe("[loading] GET /v1/db: Error: connection refused");
+  });
+
+  test("anything else is a 500 that names nothing of the fault", async () => {
+    const { status, body } = await call("air", "/v1/bug");
+    expect([status, body]).toEqual([
+      500,
+      { error: { code: "server_error", message: "Internal error; retry shortly." } },
+    ]);
+  });
+
+  test("unknown paths are 404; a known path with another method 405", async () => {
+    expect((await call("rates", "/v1/nothing")).body).toEqual({
+      error: { code: "not_found", message: "No route GET /v1/nothing." },
+    });
+    expect((await call("rates", "/v1/items/7?limit=1", { method: "DELETE" })).body).toEqual({
+      error: { code: "method_not_allowed", message: "Method DELETE is not allowed on /v1/items/7." },
+    });
+  });
+
+  test("schema violations say which field and what", async () => {
+    expect((await call("rates", "/v1/items/7?limit=x")).body.error.message).toStartWith(
+      "Invalid request.limit: ",
+    );
+    expect((await call("rates", "/v1/kinds?kind=volcano")).body.error.message).toBe(
+      "Invalid request.kind: must be one of port, airport.",
+    );
+  });
+});
+
+test("describeValidation without details still names the part", () => {
+  expect(describeValidation({ on: "body" })).toBe("Invalid body: does not match the schema");
+});
