@@ -110,10 +110,11 @@ describe("real city pairs", () => {
     const d = await multimodal(`from=Rotterdam&to=Wuhan&modes=SEA,RIVER&${SUMMER}`);
     expect(d.route.label).toBe("Sea + River");
     for (const c of all(d)) {
-      // Rotterdam is a main port: no barge to Hook of Holland or Amsterdam first, a local transfer.
+      // Rotterdam is a main port: no barge to Hook of Holland or Amsterdam first; the ship sails
+      // from it (at most a local transfer before: "Rotterdam" names the port itself).
       expect(sea(c).from.locode).toBe("NLRTM");
-      expect(modesBefore(c, "SEA")).toEqual(["ROAD"]);
-      expect(c.sections[0]!.distance.km).toBeLessThanOrEqual(30);
+      const before = c.sections.slice(0, c.sections.indexOf(sea(c)));
+      expect(before.every((s) => s.transport_mode === "ROAD" && s.distance.km <= 30)).toBe(true);
       // The barge comes from a Yangtze gateway downstream (Nanjing, Shanghai: 700-1,100 km), not the
       // 2 km from the seaport at Wuhan to a river port in the same city.
       const barge = c.sections.find((s) => s.transport_mode === "RIVER")!;

@@ -75,7 +75,7 @@ export function errors(def: ProductDef, opts: ErrorOptions) {
     if (error instanceof EngineError) return fromEngine(error);
     if (error instanceof TrackingError) return fromTracking(error);
     if (error instanceof StorageUnavailableError) {
-      console.error(`[${def.id}] ${request.method} ${path}: ${String(error.cause)}`);
+      console.error(`[${def.id}] ${request.method} ${path}: database unavailable (${error.reason})`);
       return new ApiError("overloaded", "The database is unavailable for the moment; retry shortly.", {
         retry_after_seconds: DATABASE_RETRY_S,
       });
