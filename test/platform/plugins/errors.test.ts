@@ -76,7 +76,9 @@ describe("errors", () => {
       "SERVICE_UNAVAILABLE",
       2,
     ]);
-    expect(String(logged.mock.calls.at(-1)?.[0])).toBe("[loading] GET /v1/db: database unavailable (connection refused)");
+    expect(String(logged.mock.calls.at(-1)?.[0])).toBe(
+      "[loading] GET /v1/db: database unavailable (connection refused)",
+    );
   });
 
   test("anything else is a 500 that names nothing of the fault", async () => {
