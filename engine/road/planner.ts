@@ -344,7 +344,12 @@ export class RoadPlanner {
     const timed = used.filter((u) => u.c.kind !== "bridge");
     const crossingSeconds = timed.reduce((s, u) => s + u.c.hours * 3600 * u.share, 0);
     // Access from the query points to their snapped nodes: great circle x circuity at the truck speed.
-    const accessM = (a.accessM + b.accessM) * this.circuity;
+    // Two points on one node drive straight to each other: through the node is a detour the
+    // model invents (a quay and its town 1 km apart, both 30 km from the nearest modelled place).
+    const local = a.node === b.node;
+    const accessM =
+      (local ? haversineM(req.from.lat, req.from.lng, req.to.lat, req.to.lng) : a.accessM + b.accessM) *
+      this.circuity;
     const accessCarSeconds = (accessM / 1000 / (this.accessKmh * TRUCK_TIME_FACTOR)) * 3600;
     const carSeconds = Math.max(0, raw.cost - crossingSeconds) + accessCarSeconds;
     const truck = truckTimeFromCarSeconds(carSeconds);
@@ -369,9 +374,9 @@ export class RoadPlanner {
     };
     if (req.path) {
       // The query points themselves bracket the snapped road path.
-      const path = pts.slice();
-      if (a.accessM > 1) path.unshift([req.from.lat, req.from.lng]);
-      if (b.accessM > 1) path.push([req.to.lat, req.to.lng]);
+      const path: PathPoint[] = local ? [] : pts.slice();
+      if (local || a.accessM > 1) path.unshift([req.from.lat, req.from.lng]);
+      if (local || b.accessM > 1) path.push([req.to.lat, req.to.lng]);
       out.path = path;
     }
     return out;

@@ -172,3 +172,15 @@ test.each([
     expect(river!.from.name).toMatch(port);
   },
 );
+
+// A quay beside its town: the last road leg is the drive across town, not a detour through the
+// nearest place the road model knows (Cairo, Illinois: 66 km through a node 25 km away).
+test("Memphis to Cairo, Illinois by RIVER: the barge unloads at Cairo's quays, about a kilometre from town", async () => {
+  const r = (await route("from=Memphis,US&to=37.005,-89.176&mode=RIVER&date=2026-06-15")).route;
+  checkChain(r);
+  const river = r.sections.find((s) => s.transport_mode === "RIVER")!;
+  const last = r.sections.at(-1)!;
+  expect(river.to.name).toMatch(/^Cairo/);
+  expect(last.transport_mode).toBe("ROAD");
+  expect(last.distance.km).toBeLessThan(3);
+});

@@ -86,6 +86,28 @@ describe("truck time through the planner", () => {
   });
 });
 
+describe("two points on one node", () => {
+  // Both 0.3 degrees (~33 km) south of A, 2 km apart: through A is a ~67 km detour.
+  const p = { lat: -0.3, lng: 0, name: "quay" };
+  const q = { lat: -0.3, lng: 0.018, name: "town" };
+
+  test("drive straight to each other, great circle x circuity, path from point to point", () => {
+    const r = planner.plan({ from: p, to: q, path: true }).route;
+    const direct = haversineM(p.lat, p.lng, q.lat, q.lng);
+    expect(r.distance_m).toBeGreaterThanOrEqual(direct);
+    expect(r.distance_m).toBeLessThan(2 * direct);
+    expect(r.path).toEqual([
+      [p.lat, p.lng],
+      [q.lat, q.lng],
+    ]);
+  });
+
+  test("points on different nodes still go through the network", () => {
+    const r = planner.plan({ from: p, to: at("B") }).route;
+    expect(r.distance_m).toBeGreaterThan(675_000);
+  });
+});
+
 describe("ferries", () => {
   test("a crossing counts its listed hours, unscaled, and is listed in ferry_paths", () => {
     const plan = planner.plan({ from: at("A"), to: at("E"), alternatives: true });
