@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what Portolan needs on a Debian/Ubuntu machine with Node 20 and npm, idempotently:
-# Debian's Rust 1.63 + wasm32 std + lld (to build router-wasm), redis-server (tests, optional at run
-# time), the npm dependencies (Bun comes from npm), then builds the WASM router and data artifacts.
+# Debian's Rust 1.63 + wasm32 std + lld (to build router-wasm), the npm dependencies (Bun comes from
+# npm), then builds the WASM router and data artifacts. The default start needs nothing more (SQLite,
+# no Redis); the test command adds the servers and the browser its tests drive.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Extra packages come as arguments: the test command adds chromium (the page tests drive it).
-APT_PACKAGES=(rustc cargo libstd-rust-dev-wasm32 lld-14 redis-server postgresql "$@")
+# Extra packages come as arguments: the test command adds redis-server, postgresql and chromium.
+APT_PACKAGES=(rustc cargo libstd-rust-dev-wasm32 lld-14 "$@")
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
