@@ -372,6 +372,7 @@ async function lookupParts(
         )
       : null,
     status: row.status,
+    route_alert: row.routeAlert,
     // A lessor's hint is never the carrier (carrier_hint_code on the list item says it).
     carrier: row.carrierName ?? row.carrierCode ?? "Unknown",
     vessel_name: row.currentVesselName,

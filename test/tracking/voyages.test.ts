@@ -80,6 +80,7 @@ const LOOKUP_FIELDS = [
   "iso_type_code",
   "child_containers",
   "status",
+  "route_alert",
   "carrier",
   "vessel_name",
   "vessel_imo",
@@ -331,6 +332,11 @@ describe("events at the right moments", () => {
     await at(Date.parse(rolled.departure) + 6 * H);
     const row = (await p.tracking.ocean.get(orgId, id))!;
     expect(row.routeAlert).toBe("missed_connection");
+    // The single read says it as the list item does.
+    const lookup = await get(`/v1/containers/lookup/${ref}`);
+    expect(lookup.body.data.route_alert).toBe("missed_connection");
+    const list = await get(`/v1/containers?limit=100`);
+    expect(list.body.data.items!.find((i) => i.id === id)!.route_alert).toBe("missed_connection");
     expect(row.routePorts?.map((r) => r.role)).toEqual(["origin", "transshipment", "destination"]);
     const misrouted = (await outboxOf(ref)).filter((o) => o.type === "container_misrouted");
     expect(misrouted).toHaveLength(1);
