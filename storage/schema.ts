@@ -290,6 +290,11 @@ export const webhookEndpoints = sqliteTable(
     /** AES-256-GCM copy for signing: key id from PORTOLAN_WEBHOOK_KEYS, base64(iv || ciphertext). */
     secretKeyId: text("secret_key_id").notNull(),
     secretSealed: text("secret_sealed").notNull(),
+    /**
+     * PEM of the throwaway CA of a `portolan webhooks listen` receiver: the endpoint's only trust
+     * anchor, and its URL must resolve to loopback. Null on endpoints registered over HTTP.
+     */
+    localCa: text("local_ca"),
   },
   (t) => [index("webhook_endpoints_org").on(t.orgId, t.product, t.createdAt)],
 );

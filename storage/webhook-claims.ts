@@ -20,7 +20,10 @@ type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
 export interface Claimed {
   delivery: Pick<DeliveryRow, "id" | "endpointId" | "eventType" | "body" | "attemptCount">;
-  endpoint: Pick<EndpointRow, "id" | "orgId" | "url" | "product" | "secretKeyId" | "secretSealed">;
+  endpoint: Pick<
+    EndpointRow,
+    "id" | "orgId" | "url" | "product" | "secretKeyId" | "secretSealed" | "localCa"
+  >;
 }
 
 /**
@@ -267,6 +270,7 @@ function prepareStatements(x: Runner) {
           product: e.product,
           secretKeyId: e.secretKeyId,
           secretSealed: e.secretSealed,
+          localCa: e.localCa,
         })
         .from(e)
         .where(eq(e.id, p("id"))),

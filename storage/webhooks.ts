@@ -63,6 +63,8 @@ export interface NewEndpoint {
   createdAt: string;
   secretHash: string;
   sealed: Sealed;
+  /** A local listener's CA (webhookEndpoints.localCa); absent over HTTP. */
+  localCa?: string;
 }
 
 export type EndpointCreated = { outcome: "created"; row: EndpointRow } | { outcome: "limit"; held: number };
@@ -157,6 +159,7 @@ export class SqlWebhooks implements Webhooks {
           secretHash: e.secretHash,
           secretKeyId: e.sealed.keyId,
           secretSealed: e.sealed.blob,
+          localCa: e.localCa ?? null,
         })
         .returning();
       return { outcome: "created", row: row! };

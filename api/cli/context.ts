@@ -42,3 +42,16 @@ export async function existingOrg(accounts: AccountsRepo, id: string): Promise<s
   if (!(await accounts.getOrg(id))) throw new UsageError(`--org: no organisation ${id}`);
   return id;
 }
+
+/** An organisation by id, else by its exact name (which must then be unique). */
+export async function orgOf(accounts: AccountsRepo, ref: string): Promise<{ id: string; name: string }> {
+  const byId = await accounts.getOrg(ref);
+  if (byId) return byId;
+  const named = (await accounts.listOrgs()).filter((o) => o.name === ref);
+  if (named.length === 1) return named[0]!;
+  throw new UsageError(
+    named.length
+      ? `--org: ${named.length} organisations are named "${ref}": give the id`
+      : `--org: no organisation ${ref}`,
+  );
+}

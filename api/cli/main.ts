@@ -12,6 +12,7 @@ import { announceCommand, dbCommands } from "./admin.ts";
 import { type Cli, CommandFailed, UsageError } from "./context.ts";
 import { ratesCommands } from "./rates.ts";
 import { routeCommands } from "./routes.ts";
+import { webhooksCommands } from "./webhooks.ts";
 
 export { CommandFailed, UsageError };
 
@@ -19,7 +20,7 @@ export { CommandFailed, UsageError };
 export function program(cli: Cli, err: (text: string) => void): Command {
   const root = new Command("portolan")
     .description(
-      "Portolan administration: organisations, keys, plans, announcements, rate sheets, databases, batch routes",
+      "Portolan administration: organisations, keys, plans, announcements, rate sheets, databases, batch routes, a local webhook receiver",
     )
     .exitOverride()
     // Commander's own error line is left out: run() throws it as a UsageError, printed once.
@@ -35,6 +36,7 @@ export function program(cli: Cli, err: (text: string) => void): Command {
   dbCommands(root, cli);
   ratesCommands(root, cli);
   routeCommands(root, cli);
+  webhooksCommands(root, cli);
   withVersion(root);
   return root;
 }

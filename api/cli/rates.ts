@@ -13,21 +13,7 @@ import { readRateFile } from "../../engine/rates/file.ts";
 import { RateFileError } from "../../engine/rates/sheet.ts";
 import { importSheet } from "../../ingest/rates/import.ts";
 import type { Storage } from "../../storage/storage.ts";
-import type { AccountsRepo } from "../accounts/repo.ts";
-import { type Cli, print, UsageError, withAccounts } from "./context.ts";
-
-/** An organisation by id, else by its exact name (which must then be unique). */
-async function orgOf(accounts: AccountsRepo, ref: string): Promise<{ id: string; name: string }> {
-  const byId = await accounts.getOrg(ref);
-  if (byId) return byId;
-  const named = (await accounts.listOrgs()).filter((o) => o.name === ref);
-  if (named.length === 1) return named[0]!;
-  throw new UsageError(
-    named.length
-      ? `--org: ${named.length} organisations are named "${ref}": give the id`
-      : `--org: no organisation ${ref}`,
-  );
-}
+import { type Cli, orgOf, print, UsageError, withAccounts } from "./context.ts";
 
 /** The file read and checked whole: a bad row names its line or JSON path, and nothing is written. */
 async function sheetOf(path: string): Promise<{ file: string; sheet: ReturnType<typeof readRateFile> }> {

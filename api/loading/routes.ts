@@ -117,6 +117,11 @@ export function loadPlanRoutes(platform: FullPlatform) {
     return row;
   };
 
+  /** Committed events wake an idle dispatcher, which then delivers them now rather than at its next sweep. */
+  const eventsCommitted = (raised: number) => {
+    if (raised > 0) platform.tracking.wakeups.signal("webhooks.outbox");
+  };
+
   const idParams = t.Object({ id: t.String({ maxLength: 100, description: "The plan's id" }) });
 
   return new Elysia({ name: "load-plans" })
@@ -130,6 +135,7 @@ export function loadPlanRoutes(platform: FullPlatform) {
         const input = inputOf(body);
         const result = await plan(input, set);
         const at = iso();
+        let raised = 0;
         const row = await storage.transaction(async (tx) => {
           const stored = await tx.loadPlans.insert({
             id: timeOrderedId(),
@@ -143,9 +149,10 @@ export function loadPlanRoutes(platform: FullPlatform) {
             createdAt: at,
             updatedAt: at,
           });
-          await appendPlanEvents(tx, orgId, [planCreated(base, stored)], at);
+          raised = await appendPlanEvents(tx, orgId, [planCreated(base, stored)], at);
           return stored;
         });
+        eventsCommitted(raised);
         set.status = 201;
         return planView(base, row);
       },
@@ -214,6 +221,7 @@ export function loadPlanRoutes(platform: FullPlatform) {
           if (changed.length === 0) return planView(base, current);
           const result = replan ? await plan(input, set) : resultOf(current);
           const at = iso();
+          let raised = 0;
           const row = await storage.transaction(async (tx) => {
             const stored = await tx.loadPlans.update(orgId, current.id, current.version, {
               name: body.name ?? current.name,
@@ -224,9 +232,11 @@ export function loadPlanRoutes(platform: FullPlatform) {
               version: current.version + 1,
               updatedAt: at,
             });
-            if (stored) await appendPlanEvents(tx, orgId, [planUpdated(base, stored, current, changed)], at);
+            if (stored)
+              raised = await appendPlanEvents(tx, orgId, [planUpdated(base, stored, current, changed)], at);
             return stored;
           });
+          eventsCommitted(raised);
           if (row) return planView(base, row);
           // Changed or deleted since it was read: read it again (find answers 404 if it went).
         }
@@ -251,11 +261,13 @@ export function loadPlanRoutes(platform: FullPlatform) {
         const orgId = principal.org.id;
         const at = iso();
         if (!PLAN_ID.test(params.id)) throw notFound(params.id);
+        let raised = 0;
         const gone = await storage.transaction(async (tx) => {
           const row = await tx.loadPlans.delete(orgId, params.id);
-          if (row) await appendPlanEvents(tx, orgId, [planDeleted(row, at)], at);
+          if (row) raised = await appendPlanEvents(tx, orgId, [planDeleted(row, at)], at);
           return row;
         });
+        eventsCommitted(raised);
         if (!gone) throw notFound(params.id);
         return { id: gone.id, deleted: true };
       },

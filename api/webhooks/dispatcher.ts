@@ -24,7 +24,14 @@ import type { WebhookConfig } from "./config.ts";
 import { accepted, attemptPolicy } from "./policy.ts";
 import { SecretBox } from "./secrets.ts";
 import { InFlight } from "./slots.ts";
-import { checkTarget, isBlockedAddress, type Resolve, resolverFor, TargetRefused } from "./ssrf.ts";
+import {
+  checkLoopback,
+  checkTarget,
+  isBlockedAddress,
+  type Resolve,
+  resolverFor,
+  TargetRefused,
+} from "./ssrf.ts";
 import { hmacKey, sign } from "./verify.ts";
 
 /** Response bytes kept for the attempt record, and the most ever read from a receiver. */
@@ -316,7 +323,10 @@ export class Dispatcher {
     const target = new URL(endpoint.url);
     let addresses: string[];
     try {
-      addresses = await bounded(checkTarget(target, this.resolve, this.cfg.allowPrivate), deadline);
+      const check = endpoint.localCa
+        ? checkLoopback(target, this.resolve)
+        : checkTarget(target, this.resolve, this.cfg.allowPrivate);
+      addresses = await bounded(check, deadline);
     } catch (err) {
       if (err instanceof TargetRefused)
         return { statusCode: null, error: `refused: ${err.message}`, excerpt: null };
@@ -339,7 +349,7 @@ export class Dispatcher {
       },
       redirect: "manual",
       signal: deadline,
-      tls: { ...(literal ? {} : { serverName: host }), ...(this.ca ? { ca: this.ca } : {}) },
+      tls: { ...(literal ? {} : { serverName: host }), ...this.trust(endpoint.localCa) },
     } as RequestInit);
     // The status decides; a body that stalls or breaks off after it only costs the excerpt.
     const excerpt = await excerptOf(res).catch(() => null);
@@ -349,6 +359,12 @@ export class Dispatcher {
         ? `HTTP ${res.status}: redirect to ${res.headers.get("location") ?? "(no location)"} not followed`
         : `HTTP ${res.status}`;
     return { statusCode: res.status, error, excerpt };
+  }
+
+  /** A local listener's endpoint trusts its own CA and nothing else; the others the configured roots. */
+  private trust(localCa: string | null): { ca?: string[] } {
+    if (localCa) return { ca: [localCa] };
+    return this.ca ? { ca: this.ca } : {};
   }
 
   private async flush(now: number): Promise<void> {

@@ -10,7 +10,7 @@ import type { Storage } from "../../storage/storage.ts";
 import { type DeliveryRow, deliveryBody, type ListedEndpoint } from "../../storage/webhooks.ts";
 import { ApiError } from "../shared/errors.ts";
 import { PAGE_DEFAULT, PAGE_MAX, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
-import type { Platform } from "../shared/platform.ts";
+import type { FullPlatform, Platform } from "../shared/platform.ts";
 import { caller, requireEntitlement } from "../shared/plugins/access.ts";
 import type { ProductDef } from "../shared/products.ts";
 import { filterEventTypes, isWebhookProduct, type WebhookProduct } from "./catalogue.ts";
@@ -86,6 +86,7 @@ function endpointWrites(platform: Platform, storage: Storage, productId: Webhook
     return box;
   };
   const iso = () => new Date(platform.now()).toISOString();
+  const wakeups = (platform as Partial<FullPlatform>).tracking?.wakeups;
 
   /** Refuses targets on private networks (unless allowed); the dispatcher checks again per attempt. */
   const reachable = async (url: URL) => {
@@ -154,6 +155,8 @@ function endpointWrites(platform: Platform, storage: Storage, productId: Webhook
         body: deliveryBody(id, "ping", now, data),
         createdAt: now,
       });
+      // An idle dispatcher sends it now rather than at its next sweep.
+      wakeups?.signal("webhooks.outbox");
       return true;
     },
   };

@@ -4,6 +4,8 @@
  * to IPv6 outside global unicast 2000::/3 (IPv4-embedding forms are judged by their IPv4), are
  * refused, at registration and again right before every attempt (DNS can change in between), unless
  * PORTOLAN_WEBHOOK_ALLOW_PRIVATE=1. Names are answered from PORTOLAN_WEBHOOK_RESOLVE first, then DNS.
+ * A local listener's endpoint (`portolan webhooks listen`) is the one exception, the other way
+ * round: it may reach loopback and nothing else (checkLoopback).
  */
 import { lookup } from "node:dns/promises";
 import { own } from "../../common/own.ts";
@@ -133,5 +135,26 @@ export async function checkTarget(url: URL, resolve: Resolve, allowPrivate: bool
     const bad = addresses.find((a) => isBlockedAddress(a) !== false);
     if (bad) throw new TargetRefused(`${host} resolves to ${bad}, a private, loopback or reserved address`);
   }
+  return addresses;
+}
+
+/** 127.0.0.0/8 and ::1: this machine. */
+function isLoopback(ip: string): boolean {
+  const v4 = v4ToInt(ip);
+  if (v4 !== null) return v4 >>> 24 === 127;
+  const v6 = v6Groups(ip);
+  if (!v6) return false;
+  if (v6.slice(0, 5).every((x) => x === 0) && v6[5] === 0xffff) return v6[6]! >>> 8 === 127;
+  return v6.slice(0, 7).every((x) => x === 0) && v6[7] === 1;
+}
+
+/**
+ * The addresses of a local listener's `url`, every one of them loopback: the receiver
+ * `portolan webhooks listen` runs is on this machine, so its endpoint never reaches anything else.
+ */
+export async function checkLoopback(url: URL, resolve: Resolve): Promise<string[]> {
+  const addresses = await checkTarget(url, resolve, true);
+  const other = addresses.find((a) => !isLoopback(a));
+  if (other) throw new TargetRefused(`${url.hostname} resolves to ${other}, not loopback (a local listener)`);
   return addresses;
 }

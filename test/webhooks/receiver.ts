@@ -7,11 +7,14 @@
  * body bytes and with where it arrived and ended in one sequence shared by all requests, so tests
  * can assert what happened while what else was open (causality) instead of timing it.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  makeCertificates as certificatesFor,
+  type LocalCertificates,
+} from "../../api/webhooks/local-certificates.ts";
 
 export interface Received {
   path: string;
@@ -39,45 +42,9 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export function makeCertificates(dir: string): { ca: string; cert: string; key: string } {
-  const run = (args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
-  run(
-    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2"]
-      .concat(["-subj", "/CN=Portolan test CA", "-addext", "basicConstraints=critical,CA:TRUE"])
-      .concat(["-addext", "keyUsage=keyCertSign"]),
-  );
-  run([
-    "req",
-    "-newkey",
-    "rsa:2048",
-    "-nodes",
-    "-keyout",
-    "srv.key",
-    "-out",
-    "srv.csr",
-    "-subj",
-    "/CN=hooks.test",
-  ]);
-  writeFileSync(
-    join(dir, "ext.cnf"),
-    "subjectAltName=DNS:hooks.test,DNS:rebind.test,DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n",
-  );
-  run(
-    [
-      "x509",
-      "-req",
-      "-in",
-      "srv.csr",
-      "-CA",
-      "ca.pem",
-      "-CAkey",
-      "ca.key",
-      "-CAcreateserial",
-      "-out",
-      "srv.pem",
-    ].concat(["-days", "2", "-extfile", "ext.cnf"]),
-  );
-  return { ca: join(dir, "ca.pem"), cert: join(dir, "srv.pem"), key: join(dir, "srv.key") };
+/** A CA and a server certificate for the names the tests and benches reach their receivers by. */
+export function makeCertificates(dir: string): LocalCertificates {
+  return certificatesFor(dir, ["hooks.test", "rebind.test", "localhost", "127.0.0.1"]);
 }
 
 export async function startReceiver(): Promise<Receiver> {

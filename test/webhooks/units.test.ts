@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { parseSchedule, webhookConfig } from "../../api/webhooks/config.ts";
 import { newSecret, SecretBox } from "../../api/webhooks/secrets.ts";
-import { checkTarget, isBlockedAddress, TargetRefused } from "../../api/webhooks/ssrf.ts";
+import { checkLoopback, checkTarget, isBlockedAddress, TargetRefused } from "../../api/webhooks/ssrf.ts";
 import { sign, verify } from "../../api/webhooks/verify.ts";
 
 describe("isBlockedAddress", () => {
@@ -115,6 +115,33 @@ describe("checkTarget", () => {
   });
   test("bracketed IPv6 literals are checked as addresses", async () => {
     await expect(checkTarget(new URL("https://[::1]:8443/"), async (h) => [h], false)).rejects.toThrow("::1");
+  });
+});
+
+describe("checkLoopback (a local listener's endpoint)", () => {
+  const literal = async (h: string) => [h];
+  test.each(["127.0.0.1", "127.8.9.10", "[::1]", "[::ffff:127.0.0.1]"])(
+    "%s is this machine",
+    async (host) => {
+      expect(await checkLoopback(new URL(`https://${host}:8443/`), literal)).toHaveLength(1);
+    },
+  );
+  test.each([
+    "10.0.0.5",
+    "192.168.1.1",
+    "169.254.169.254",
+    "93.184.216.34",
+    "[::2]",
+    "[fe80::1]",
+    "[::ffff:10.0.0.1]",
+  ])("%s is refused", async (host) => {
+    await expect(checkLoopback(new URL(`https://${host}/`), literal)).rejects.toBeInstanceOf(TargetRefused);
+  });
+  test("a name with one answer off this machine is refused", async () => {
+    const resolve = async () => ["127.0.0.1", "10.0.0.5"];
+    await expect(checkLoopback(new URL("https://localhost/"), resolve)).rejects.toThrow(
+      "10.0.0.5, not loopback",
+    );
   });
 });
 

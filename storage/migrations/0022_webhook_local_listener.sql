@@ -1,0 +1,1 @@
+ALTER TABLE `webhook_endpoints` ADD `local_ca` text;
