@@ -38,6 +38,16 @@ const OUTCOME = {
   unchanged: () => "unchanged: the sheet already holds these rates",
 } as const;
 
+/**
+ * A sheet whose validity ended before today (UTC) imports, as history, but no search offers it:
+ * said on its own line between the summary and the id, so the id stays the last line.
+ */
+function expiryWarning(validTo: string, now: number): string | null {
+  const today = new Date(now).toISOString().slice(0, 10);
+  if (validTo >= today) return null;
+  return `warning: this sheet expired on ${validTo} (today is ${today}): searches offer none of its rates; import one with a current valid_from..valid_to`;
+}
+
 async function importCommand(cli: Cli, path: string, org: string): Promise<void> {
   const { file, sheet } = await sheetOf(path);
   const { target, done } = await withAccounts(async (storage: Storage, accounts) => {
@@ -47,6 +57,8 @@ async function importCommand(cli: Cli, path: string, org: string): Promise<void>
   cli.out(
     `${sheet.mode} ${sheet.carrier} "${sheet.name}" for ${target.name}: ${sheet.lines.length} lines, ${sheet.surcharges.length} surcharges, valid ${sheet.validFrom} to ${sheet.validTo}; ${OUTCOME[done.outcome](done.sheet.version)}`,
   );
+  const warning = expiryWarning(sheet.validTo, cli.now);
+  if (warning) cli.out(warning);
   cli.out(done.sheet.id);
 }
 

@@ -179,6 +179,33 @@ describe("import round trip with the CLI", () => {
     expect(await outboxRows()).toBe(rows);
   });
 
+  test("a sheet already expired imports with a warning line before its id; a current one without", async () => {
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const dated = (name: string, from: string, to: string) =>
+      FCL2_CSV.replace("FEU special", name).replace("2026-01-01", from).replace("2026-02-28", to);
+    const expired = w.cli(
+      "rates",
+      "import",
+      "--org",
+      acme.orgId,
+      w.file("old.csv", dated("Old", day(-90), day(-2))),
+    );
+    expect(expired).toMatchObject({ code: 0, err: "" });
+    expect(expired.out).toHaveLength(3);
+    expect(expired.out[1]).toStartWith(`warning: this sheet expired on ${day(-2)}`);
+    expect(expired.out[2]).toMatch(/^[0-9a-f-]{36}$/);
+    const current = w.cli(
+      "rates",
+      "import",
+      "--org",
+      acme.orgId,
+      w.file("new.csv", dated("New", day(-1), day(364))),
+    );
+    expect(current).toMatchObject({ code: 0, err: "" });
+    expect(current.out).toHaveLength(2);
+    for (const out of [expired.out, current.out]) expect(w.cli("rates", "delete", out.at(-1)!).code).toBe(0);
+  });
+
   test("rates delete removes a sheet with its lines; an unknown id is a usage error", async () => {
     const text = FCL2_CSV.replace("FEU special", "Throwaway");
     const id = w.cli("rates", "import", "--org", acme.orgId, w.file("throwaway.csv", text)).out.at(-1)!;
