@@ -6,7 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Extra packages come as arguments: the test command adds redis-server, postgresql and chromium.
+# Extra packages come as arguments: the test command adds redis-server, postgresql, chromium, curl
+# and openssl (the README examples it runs, the local webhook receiver).
 APT_PACKAGES=(rustc cargo libstd-rust-dev-wasm32 lld-14 "$@")
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do

@@ -3,7 +3,7 @@
 # "N passed, N failed", counting each gate (types, lint, rustfmt, clippy) as one check.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install.sh redis-server postgresql chromium || { echo "0 passed, 1 failed"; exit 1; }
+bash scripts/install.sh redis-server postgresql chromium curl openssl || { echo "0 passed, 1 failed"; exit 1; }
 
 passed=0
 failed=0
