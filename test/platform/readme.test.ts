@@ -126,6 +126,10 @@ test("every README shell example runs as written against a started server", asyn
     expect(shows(section, pattern)).toEqual({ section, pattern: String(pattern), shown: true });
   }
   expect(shows("Rates", /^warning:/m).shown).toBe(false);
+  // The batch example planned every pair of its sample file.
+  const pairs = readFileSync(join(root, "examples/port-pairs.csv"), "utf8").trim().split("\n").length - 1;
+  const planned = readFileSync(join(dir, "results.ndjson"), "utf8").trim().split("\n");
+  expect(planned.map((l) => JSON.parse(l).ok)).toEqual(Array(pairs).fill(true));
 });
 
 /**
