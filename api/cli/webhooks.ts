@@ -13,7 +13,7 @@ import { AccountsRepo } from "../accounts/repo.ts";
 import { loadConfig } from "../config.ts";
 import { WEBHOOK_PRODUCTS, type WebhookProduct } from "../webhooks/catalogue.ts";
 import type { WebhookConfig } from "../webhooks/config.ts";
-import { type Delivery, type Listener, startListener } from "../webhooks/listener.ts";
+import { type Delivery, type Listener, type ListenOptions, startListener } from "../webhooks/listener.ts";
 import { newSecret, SecretBox, secretHash } from "../webhooks/secrets.ts";
 import { type Cli, CommandFailed, orgOf, UsageError } from "./context.ts";
 
@@ -93,6 +93,15 @@ async function register(
   return id;
 }
 
+/** The started receiver; one that cannot start (no openssl, the port taken) fails the command. */
+function receiver(o: ListenOptions): Listener {
+  try {
+    return startListener(o);
+  } catch (err) {
+    throw new CommandFailed(`cannot start the receiver: ${(err as Error).message}`);
+  }
+}
+
 /** Resolves on the first Ctrl-C or SIGTERM. */
 const stopped = () =>
   new Promise<void>((resolve) => {
@@ -110,7 +119,7 @@ async function listen(cli: Cli, o: ListenFlags): Promise<void> {
     const report = (d: Delivery) => {
       for (const line of deliveryLines(d, o.json ?? false)) cli.out(line);
     };
-    const listener = startListener({ product: l.product, port: l.port, secret: () => secret, report });
+    const listener = receiver({ product: l.product, port: l.port, secret, report });
     try {
       const id = await register(storage, config.webhooks, org.id, { ...l, listener, secret });
       try {

@@ -30,8 +30,8 @@ export interface ListenOptions {
   product: WebhookProduct;
   /** 0: any free port. */
   port: number;
-  /** Set once the endpoint is registered: deliveries are verified with it. */
-  secret: () => string;
+  /** The endpoint's whsec_ secret: deliveries are verified with it. */
+  secret: string;
   report: (d: Delivery) => void;
 }
 
@@ -57,7 +57,7 @@ export function startListener(o: ListenOptions): Listener {
     async fetch(req) {
       if (req.method !== "POST") return new Response("POST deliveries here\n", { status: 405 });
       const body = await req.text();
-      const signatureOk = await verify(body, req.headers.get(header("signature")), o.secret());
+      const signatureOk = await verify(body, req.headers.get(header("signature")), o.secret);
       const [event, id] = [req.headers.get(header("event")), req.headers.get(header("delivery"))];
       o.report({ event, id, signatureOk, body });
       return new Response(signatureOk ? null : "bad signature\n", { status: signatureOk ? 204 : 400 });

@@ -16,7 +16,16 @@ export interface LocalCertificates {
 
 /** `names` become the server certificate's subjectAltNames: host names, or IP literals. */
 export function makeCertificates(dir: string, names: readonly string[]): LocalCertificates {
-  const run = (args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
+  const run = (args: string[]) => {
+    try {
+      execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
+    } catch (err) {
+      const e = err as { code?: string; stderr?: Buffer };
+      if (e.code === "ENOENT")
+        throw new Error("openssl is not installed (it makes the throwaway certificates)");
+      throw new Error(`openssl ${args[0]} failed: ${e.stderr?.toString().trim() || String(err)}`);
+    }
+  };
   run(
     ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2"]
       .concat(["-subj", "/CN=Portolan local webhook CA", "-addext", "basicConstraints=critical,CA:TRUE"])

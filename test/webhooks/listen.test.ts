@@ -102,7 +102,7 @@ test("a ping and an event arrive verified; the endpoint goes on Ctrl-C", async (
   }
 });
 
-test("flags are checked before anything is registered: exit 2 naming the flag", () => {
+test("flags are checked before anything is registered (exit 2 naming the flag); a port taken exits 1", async () => {
   const cases: Array<[string[], string]> = [
     [["--product", "distance"], "--product"],
     [["--product", "loading", "--events", "plan_created,container_arrived"], "--events"],
@@ -112,6 +112,23 @@ test("flags are checked before anything is registered: exit 2 naming the flag", 
     const r = cli("webhooks", "listen", "--org", orgId, ...flags);
     expect([flags.join(" "), r.code, r.err]).toEqual([flags.join(" "), 2, expect.stringContaining(named)]);
   }
+  const taken = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
+  try {
+    const busy = cli(
+      "webhooks",
+      "listen",
+      "--org",
+      orgId,
+      "--product",
+      "loading",
+      "--port",
+      String(taken.port),
+    );
+    expect([busy.code, busy.err]).toEqual([1, expect.stringContaining("cannot start the receiver")]);
+  } finally {
+    taken.stop(true);
+  }
   const other = cli("webhooks", "listen", "--org", "nobody", "--product", "loading");
   expect([other.code, other.err]).toEqual([2, expect.stringContaining("--org: no organisation nobody")]);
+  expect((await call("GET", "/v1/webhooks")).body.data.items).toEqual([]);
 });
