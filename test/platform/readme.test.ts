@@ -6,7 +6,7 @@
  * - the set-up block (scripts/start.sh and scripts/test.sh) is skipped: it installs packages and
  *   starts the service, which this test does itself (helpers/server-process.ts);
  * - the products' default URLs (http://127.0.0.1:8080 to 8085) become the started server's free
- *   ports, and /tmp/ a folder of this run's, so runs never meet another service or run;
+ *   ports, and /tmp/ (and TMPDIR) a folder of this run's, so runs never meet another service or run;
  * - the server runs on a throwaway database (a SQLite file, or a PostgreSQL schema in the suite's
  *   PostgreSQL pass).
  * A README example that stops working fails here, naming the block and the command.
@@ -95,7 +95,7 @@ test("every README shell example runs as written against a started server", asyn
     (b) => !SET_UP.test(b.text),
   );
   const run = Bun.spawn(["timeout", "600", "bash", "-c", script(blocks)], {
-    env,
+    env: { ...env, TMPDIR: dir }, // mktemp's files go with this run's folder
     cwd: root,
     stdout: "pipe",
     stderr: "pipe",
