@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { PRODUCTS } from "../../api/shared/products.ts";
 import { DEMO_REFERENCES } from "../../ingest/sandbox/demo.ts";
 import { sharedTestDatabase } from "../helpers/database.ts";
-import { freePort } from "../helpers/redis-server.ts";
+import { startServerProcess } from "../helpers/server-process.ts";
 
 const root = join(import.meta.dir, "../..");
 const dir = mkdtempSync(join(tmpdir(), "portolan-cli-"));
@@ -39,32 +39,9 @@ test("CLI and every product on its own port: org, key, first call, plan, revoke"
   expect(key).toMatch(/^oc_/);
   const dkey = cli("key", "create", "--org", orgId, "--product", "distance").out.at(-1)!;
 
-  const ports = await Promise.all(PRODUCTS.map(() => freePort()));
-  const portEnv = {
-    ...Object.fromEntries(PRODUCTS.map((p, i) => [`PORTOLAN_${p.id.toUpperCase()}_PORT`, String(ports[i])])),
-    // The default start runs the sandbox carrier and its AIS feed: free ports, so runs can overlap.
-    PORTOLAN_SANDBOX_PORT: String(await freePort()),
-    PORTOLAN_SANDBOX_AIS_PORT: String(await freePort()),
-    PORTOLAN_SANDBOX_AIR_PORT: String(await freePort()),
-  };
-  const server = Bun.spawn([join(root, "node_modules/.bin/bun"), join(root, "api/main.ts")], {
-    env: { ...env, ...portEnv },
-    cwd: root,
-    stdout: "pipe",
-    stderr: "inherit",
-  });
+  const server = await startServerProcess(env);
   try {
-    const base = (i: number) => `http://127.0.0.1:${ports[i]}`;
-    for (let tries = 0; ; tries++) {
-      try {
-        await fetch(`${base(5)}/healthz`);
-        break;
-      } catch {
-        // The start loads every route worker's graphs first: slow on a busy two-core machine.
-        if (tries > 400) throw new Error("server did not start");
-        await Bun.sleep(50);
-      }
-    }
+    const base = (i: number) => server.base[PRODUCTS[i]!.id];
     for (const [i, p] of PRODUCTS.entries()) {
       const health = await fetch(`${base(i)}/healthz`);
       expect([p.id, health.status]).toEqual([p.id, 200]);
@@ -132,7 +109,6 @@ test("CLI and every product on its own port: org, key, first call, plan, revoke"
       fetch(`${base(0)}/v1/account`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
     expect(await withinASecond(status, (s) => s === 401)).toBe(401);
   } finally {
-    server.kill();
-    await server.exited;
+    await server.stop();
   }
 }, 60_000);

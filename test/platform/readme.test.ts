@@ -37,7 +37,7 @@ interface Block {
 }
 
 /** Every ```sh block of a Markdown text, with the heading above it and its first line number. */
-export function shellBlocks(markdown: string): Block[] {
+function shellBlocks(markdown: string): Block[] {
   const blocks: Block[] = [];
   let section = "";
   let open: Block | null = null;
