@@ -133,16 +133,18 @@ test("every README shell example runs as written against a started server", asyn
 });
 
 /**
- * Commands in code spans and fenced blocks that start with a bare `bun` or `deno` (after any
- * VAR=value): neither is on a fresh clone's PATH (npm installs both into node_modules/.bin).
+ * Commands in code spans and fenced blocks that start with a bare `bun`, `deno` or another tool npm
+ * installs into node_modules/.bin (after any VAR=value): none is on a fresh clone's PATH.
  */
 function bareRuntimeCommands(markdown: string): string[] {
   const spans = [...markdown.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!);
   const blockLines = [...markdown.matchAll(/^```[a-z]*\n([\s\S]*?)^```/gm)].flatMap((m) => m[1]!.split("\n"));
-  return [...spans, ...blockLines].filter((c) => /^(\w+=\S*\s+)*(bun|deno)\s/.test(c.trim()));
+  return [...spans, ...blockLines].filter((c) =>
+    /^(\w+=\S*\s+)*(bun|deno|biome|tsc|drizzle-kit)\s/.test(c.trim()),
+  );
 }
 
-test("README and docs run bun and deno through npx, npm run or bin/, never bare", () => {
+test("README and docs run bun, deno and the other npm tools through npx, npm run or bin/, never bare", () => {
   const files = [
     "README.md",
     ...readdirSync(join(root, "docs"))
