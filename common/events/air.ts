@@ -4,7 +4,7 @@
  * ingest/air-tracking/notify.ts; awb_departed is accepted in subscriptions but nothing raises it.
  */
 import { type Static, Type } from "@sinclair/typebox";
-import { Bool, LOCAL_TIME, NInt, NNum, NStr, Nullable, Obj, optional, Str } from "./fields.ts";
+import { Bool, moment, NInt, NNum, NStr, Nullable, Obj, optional, Str } from "./fields.ts";
 
 export const AWB_SUBJECT = {
   id: Str,
@@ -20,16 +20,8 @@ export const AWB_SUBJECT = {
   eta_is_estimated: Nullable(Bool),
 };
 
-/** The airline event that brought the status: event_date_time is the UTC instant. */
-export const AWB_MOMENT = {
-  event_type: Str,
-  label: Str,
-  location: NStr,
-  flight: NStr,
-  event_pieces: NInt,
-  event_date_time: Str,
-  ...LOCAL_TIME,
-};
+/** The airline event that brought the status: location is the airport. */
+export const AWB_MOMENT = moment({ flight: NStr, event_pieces: NInt });
 
 const Subject = Obj(AWB_SUBJECT);
 const Moment = Obj(AWB_MOMENT);

@@ -25,10 +25,23 @@ export function optional<P extends TProperties>(p: P) {
  * A real-world moment's wall clock at its place: absent, not null, when the place's zone is unknown
  * (spec, Events); event_date_time beside it stays the authoritative UTC instant.
  */
-export const LOCAL_TIME = optional({
+const LOCAL_TIME = optional({
   event_local_datetime: Str,
   utc_offset_minutes: Int,
   event_timezone: Str,
+});
+
+/**
+ * The real-world event behind a payload: what happened, where, the product's own fields (the
+ * vessel, the flight), and when: event_date_time is the authoritative UTC instant.
+ */
+export const moment = <P extends TProperties>(own: P) => ({
+  event_type: Str,
+  label: Str,
+  location: NStr,
+  ...own,
+  event_date_time: Str,
+  ...LOCAL_TIME,
 });
 
 const LocalTime = Obj(LOCAL_TIME);

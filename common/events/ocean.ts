@@ -3,7 +3,7 @@
  * Raised by ingest/tracking/outbox-events.ts and, for api_change_announced, api/webhooks/announce.ts.
  */
 import { type Static, Type } from "@sinclair/typebox";
-import { Bool, LOCAL_TIME, NNum, NStr, Nullable, Obj, optional, Str } from "./fields.ts";
+import { Bool, moment, NNum, NStr, Nullable, Obj, optional, Str } from "./fields.ts";
 
 /** The shipment every shipment event is about, as it stands after the change. */
 export const OCEAN_SUBJECT = {
@@ -20,16 +20,8 @@ export const OCEAN_SUBJECT = {
   destination_unlocode: NStr,
 };
 
-/** The carrier event behind a shipment event: event_date_time is the UTC instant. */
-export const OCEAN_MOMENT = {
-  event_type: Str,
-  label: Str,
-  location: NStr,
-  vessel_imo: NStr,
-  vessel_name: NStr,
-  event_date_time: Str,
-  ...LOCAL_TIME,
-};
+/** The carrier event behind a shipment event: location is the port. */
+export const OCEAN_MOMENT = moment({ vessel_imo: NStr, vessel_name: NStr });
 
 const Subject = Obj(OCEAN_SUBJECT);
 const Moment = Obj(OCEAN_MOMENT);

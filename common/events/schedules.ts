@@ -8,13 +8,13 @@ import { Int, NNum, NStr, Nullable, Num, Obj, Str } from "./fields.ts";
 /** The sailing as every sailing event starts: port and planned departure name the call. */
 export const SAILING_SUBJECT = {
   sailing_id: Str,
-  carrier_code: Str,
+  carrier_code: Type.String({ description: "SCAC" }),
   service_code: Str,
   service_name: Str,
   voyage: Str,
   vessel_imo: NStr,
   vessel_name: NStr,
-  port_unlocode: NStr,
+  port_unlocode: Nullable(Type.String({ description: "UN/LOCODE of the call" })),
   planned_departure: NStr,
 };
 
