@@ -32,6 +32,8 @@ const Price = Obj({
   breaks: Nullable(Type.Record(Str, Num)),
 });
 
+export type RatePrice = Static<typeof Price>;
+
 const LANE = { origin: Str, destination: Str, equipment: NStr };
 
 export const RATE_EVENTS = {

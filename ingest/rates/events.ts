@@ -5,7 +5,7 @@
  * when it has an active rates endpoint subscribed to the type. Payloads: docs/rates.md, "Events".
  */
 import type { ProductEvent } from "../../common/events/catalogue.ts";
-import type { SheetSubject } from "../../common/events/rates.ts";
+import type { RatePrice, SheetSubject } from "../../common/events/rates.ts";
 import { subscribed } from "../../common/subscriptions.ts";
 import { laneKey, type RateLine, type RateSurcharge } from "../../engine/rates/sheet.ts";
 import type { RateSheetRow } from "../../storage/rates.ts";
@@ -48,7 +48,7 @@ export function sheetSubject(s: RateSheetRow): SheetSubject {
 type PriceFields = Pick<RateLine, "basis" | "rate" | "minimum" | "breaks">;
 
 /** A lane's price as payloads show it. */
-export const priceOf = (l: PriceFields) => ({
+export const priceOf = (l: PriceFields): RatePrice => ({
   basis: l.basis,
   rate: l.rate,
   minimum: l.minimum,

@@ -65,33 +65,50 @@ describe.each(PRODUCTS)("%s", (product) => {
   });
 });
 
-/** The catalogue table of docs/webhooks.md: each product's row, its event names in order. */
+/** The docs that describe each product's payloads. */
+const DOCS: Record<EventProduct, string> = {
+  ocean: "webhooks.md",
+  schedules: "schedules.md",
+  air: "air-cargo.md",
+  loading: "loadplan.md",
+  rates: "rates.md",
+};
+
+const readDoc = (file: string) => readFileSync(join(import.meta.dir, "../../docs", file), "utf8");
+
+/** The catalogue table of docs/webhooks.md: by each row's tag, its event names in order. */
 function documentedCatalogues(): Record<string, string[]> {
-  const doc = readFileSync(join(import.meta.dir, "../../docs/webhooks.md"), "utf8");
+  const doc = readDoc("webhooks.md");
   const section = doc.slice(doc.indexOf("## Event catalogues"), doc.indexOf("## Delivery"));
   const rows = section.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| Product"));
   return Object.fromEntries(
     rows.map((row) => {
-      const [name, , events] = row
+      const [, tag, events] = row
         .split("|")
         .slice(1)
         .map((c) => c.trim());
-      return [name, events!.split(";")[0]!.match(/\b[a-z]+(?:_[a-z]+)+\b/g) ?? []];
+      return [tag!.replaceAll("`", ""), events!.split(";")[0]!.match(/\b[a-z]+(?:_[a-z]+)+\b/g) ?? []];
     }),
   );
 }
 
-test("docs/webhooks.md lists each product's catalogue in catalogue order", () => {
-  const names: Record<EventProduct, string> = {
-    ocean: "Ocean tracking",
-    schedules: "Sailing schedules",
-    air: "Air cargo",
-    loading: "Load plans",
-    rates: "Rates",
-  };
+test("docs/webhooks.md lists each product's catalogue in catalogue order, by its tag", () => {
   const documented = documentedCatalogues();
-  expect(Object.keys(documented).sort()).toEqual(Object.values(names).sort());
-  for (const product of PRODUCTS) expect(documented[names[product]]).toEqual(eventTypes(product));
+  const tag = (p: WebhookProduct) => WEBHOOK_PRODUCTS[p].tag;
+  expect(Object.keys(documented).sort()).toEqual(PRODUCTS.map(tag).sort());
+  for (const product of PRODUCTS) expect(documented[tag(product)]).toEqual(eventTypes(product));
+});
+
+test("each product's docs name every field of its events' data", () => {
+  const undocumented = PRODUCTS.flatMap((product) => {
+    const text = readDoc(DOCS[product]);
+    return Object.entries(PRODUCT_EVENTS[product]).flatMap(([type, schema]) =>
+      Object.keys(schema.properties)
+        .filter((field) => !new RegExp(`\\b${field}\\b`).test(text))
+        .map((field) => `${product} ${type}.${field}`),
+    );
+  });
+  expect(undocumented).toEqual([]);
 });
 
 describe("a payload its event's type does not describe", () => {
