@@ -6,7 +6,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Bool, moment, NInt, NNum, NStr, Nullable, Obj, optional, Str } from "./fields.ts";
 
-export const AWB_SUBJECT = {
+const AWB_SUBJECT = {
   id: Str,
   awb: Str,
   airline_iata: Str,
@@ -21,7 +21,7 @@ export const AWB_SUBJECT = {
 };
 
 /** The airline event that brought the status: location is the airport. */
-export const AWB_MOMENT = moment({ flight: NStr, event_pieces: NInt });
+const AWB_MOMENT = moment({ flight: NStr, event_pieces: NInt });
 
 const Subject = Obj(AWB_SUBJECT);
 const Moment = Obj(AWB_MOMENT);

@@ -6,7 +6,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import { Bool, moment, NNum, NStr, Nullable, Obj, optional, Str } from "./fields.ts";
 
 /** The shipment every shipment event is about, as it stands after the change. */
-export const OCEAN_SUBJECT = {
+const OCEAN_SUBJECT = {
   id: Str,
   identifier: Str,
   identifier_type: Str,
@@ -21,14 +21,14 @@ export const OCEAN_SUBJECT = {
 };
 
 /** The carrier event behind a shipment event: location is the port. */
-export const OCEAN_MOMENT = moment({ vessel_imo: NStr, vessel_name: NStr });
+const OCEAN_MOMENT = moment({ vessel_imo: NStr, vessel_name: NStr });
 
 const Subject = Obj(OCEAN_SUBJECT);
 const Moment = Obj(OCEAN_MOMENT);
 export type OceanSubject = Static<typeof Subject>;
 export type OceanMoment = Static<typeof Moment>;
 
-/** A shipment event with its carrier event, or with it when the carrier event is known. */
+/** A shipment event with its carrier event; the second kind carries it only when it is known. */
 const AtMoment = Obj({ ...OCEAN_SUBJECT, ...OCEAN_MOMENT });
 const MaybeAtMoment = Obj({ ...OCEAN_SUBJECT, ...optional(OCEAN_MOMENT) });
 
@@ -87,8 +87,7 @@ export const OCEAN_EVENTS = {
     announcement_id: Str,
     title: Str,
     message: Str,
-    /** YYYY-MM-DD. */
-    effective_date: NStr,
+    effective_date: Nullable(Type.String({ description: "When the change takes effect, YYYY-MM-DD" })),
     url: NStr,
     api_version: Str,
     announced_at: Str,

@@ -6,7 +6,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import { Int, NNum, NStr, Nullable, Num, Obj, Str } from "./fields.ts";
 
 /** The sailing as every sailing event starts: port and planned departure name the call. */
-export const SAILING_SUBJECT = {
+const SAILING_SUBJECT = {
   sailing_id: Str,
   carrier_code: Type.String({ description: "SCAC" }),
   service_code: Str,
