@@ -1,12 +1,6 @@
 /** The webhook outbox: events raised in the same transaction as the state change they report. */
+import type { OutboxEvent } from "../common/events/catalogue.ts";
 import type { Runner } from "./runner.ts";
-
-export interface OutboxEvent {
-  orgId: string;
-  product: string;
-  type: string;
-  data: Record<string, unknown>;
-}
 
 export interface Outbox {
   /** Appends events that occurred at `at` (ISO), each with a fresh id. */

@@ -4,6 +4,7 @@
  * transaction of the plan write, for the plan's organisation when one of its active load-plan
  * endpoints is subscribed to the type. Payloads: docs/loadplan.md, "The load-plan product".
  */
+import type { ProductEvent } from "../../common/events/catalogue.ts";
 import { subscribed } from "../../common/subscriptions.ts";
 import type { LoadPlanRow } from "../../storage/load-plans.ts";
 import type { Repositories } from "../../storage/storage.ts";
@@ -12,13 +13,8 @@ import { planSummary } from "./view.ts";
 export const PLAN_CREATED = "plan_created";
 export const PLAN_UPDATED = "plan_updated";
 export const PLAN_DELETED = "plan_deleted";
-/** The catalogue the load-plan host accepts in event_types (ping comes with every product). */
-export const PLAN_EVENT_TYPES = [PLAN_CREATED, PLAN_UPDATED, PLAN_DELETED] as const;
 
-export interface RaisedPlanEvent {
-  type: (typeof PLAN_EVENT_TYPES)[number];
-  data: Record<string, unknown>;
-}
+export type RaisedPlanEvent = ProductEvent<"loading">;
 
 export const planCreated = (base: string, row: LoadPlanRow): RaisedPlanEvent => ({
   type: PLAN_CREATED,
@@ -36,7 +32,7 @@ export const planUpdated = (
     ...planSummary(base, row),
     previous_version: previous.version,
     previous_status: previous.status,
-    changed,
+    changed: [...changed],
     replanned: changed.includes("input"),
   },
 });
@@ -56,7 +52,7 @@ export async function appendPlanEvents(
   const endpoints = await tx.webhooks.subscribers(orgId, "loading");
   const rows = raised
     .filter((e) => endpoints.some((ep) => subscribed(ep.eventTypes, e.type)))
-    .map((e) => ({ orgId, product: "loading", type: e.type, data: e.data }));
+    .map((e) => ({ orgId, product: "loading" as const, ...e }));
   await tx.outbox.append(rows, at);
   return rows.length;
 }

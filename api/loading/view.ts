@@ -2,6 +2,7 @@
  * How a stored load plan reads over HTTP and in event payloads (snake_case, lengths in mm, weights
  * in kg whatever units the input used). Units are numbered from 1, as their SVG route is.
  */
+import type { PlanSummary } from "../../common/events/loading.ts";
 import { EQUIPMENT } from "../../engine/loadplan/equipment.ts";
 import type { LoadPlanResult, PlannedUnit } from "../../engine/loadplan/types.ts";
 import type { LoadPlanRow } from "../../storage/load-plans.ts";
@@ -35,7 +36,7 @@ function planHead(row: LoadPlanRow) {
 }
 
 /** The list item and event subject: the plan without its input and placements. */
-export function planSummary(base: string, row: LoadPlanRow) {
+export function planSummary(base: string, row: LoadPlanRow): PlanSummary {
   const r = resultOf(row);
   return {
     ...planHead(row),

@@ -4,6 +4,7 @@
  * dispatcher fans each row out to that organisation's subscribed endpoints like any other event.
  */
 import { isCalendarDate } from "../../common/calendar-date.ts";
+import type { EventData } from "../../common/events/catalogue.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { API_VERSION } from "../shared/products.ts";
 import { subscribed } from "./catalogue.ts";
@@ -69,7 +70,7 @@ export interface Announced {
 export function announce(storage: Storage, a: Announcement, nowMs: number): Promise<Announced> {
   const at = new Date(nowMs).toISOString();
   const announcementId = crypto.randomUUID();
-  const data = {
+  const data: EventData<"ocean", typeof ANNOUNCEMENT_TYPE> = {
     announcement_id: announcementId,
     title: a.title,
     message: a.message,

@@ -2,8 +2,7 @@
  * Per-product webhook identity: the name tag that prefixes the delivery headers and the event
  * catalogue accepted in event_types. Distance has no webhooks.
  */
-import { RATE_EVENT_TYPES } from "../../ingest/rates/events.ts";
-import { PLAN_EVENT_TYPES } from "../loading/events.ts";
+import { eventTypes, PING } from "../../common/events/catalogue.ts";
 import type { ProductId } from "../shared/products.ts";
 
 export type WebhookProduct = Exclude<ProductId, "distance">;
@@ -11,47 +10,22 @@ export type WebhookProduct = Exclude<ProductId, "distance">;
 export interface WebhookProductDef {
   /** <Product> in User-Agent <Product>-Webhooks/1 and the X-<Product>-* headers. */
   tag: string;
-  /** Event types accepted in event_types; ping (test deliveries) is accepted everywhere. */
+  /** Event types accepted in event_types: the product's catalogue, and ping (test deliveries). */
   events: readonly string[];
 }
 
+/** The product's identity with its catalogue (common/events) and ping. */
+const def = (product: WebhookProduct, tag: string): WebhookProductDef => ({
+  tag,
+  events: [...eventTypes(product), PING],
+});
+
 export const WEBHOOK_PRODUCTS: Record<WebhookProduct, WebhookProductDef> = {
-  ocean: {
-    tag: "Portolan-Ocean",
-    events: [
-      "container_arrived",
-      "container_available",
-      "container_delivered",
-      "customs_hold",
-      "vessel_departed",
-      "eta_changed",
-      "container_misrouted",
-      "demurrage_started",
-      "demurrage_warning",
-      "schedule_disruption",
-      "api_change_announced",
-      "ping",
-    ],
-  },
-  schedules: {
-    tag: "Portolan-Schedules",
-    events: ["blank_sailing", "cutoff_approaching", "sailing_slipped", "reliability_drop", "ping"],
-  },
-  air: {
-    tag: "Portolan-Air",
-    // awb_departed is accepted for compatibility; nothing emits it yet.
-    events: [
-      "awb_accepted",
-      "awb_in_transit",
-      "awb_arrived",
-      "awb_available",
-      "awb_delivered",
-      "awb_departed",
-      "ping",
-    ],
-  },
-  loading: { tag: "Portolan-Loadplan", events: [...PLAN_EVENT_TYPES, "ping"] },
-  rates: { tag: "Portolan-Rates", events: [...RATE_EVENT_TYPES, "ping"] },
+  ocean: def("ocean", "Portolan-Ocean"),
+  schedules: def("schedules", "Portolan-Schedules"),
+  air: def("air", "Portolan-Air"),
+  loading: def("loading", "Portolan-Loadplan"),
+  rates: def("rates", "Portolan-Rates"),
 };
 
 export function isWebhookProduct(id: ProductId): id is WebhookProduct {

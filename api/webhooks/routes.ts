@@ -5,6 +5,7 @@
  */
 
 import { Elysia, t } from "elysia";
+import { PING, type PingData } from "../../common/events/catalogue.ts";
 import { timeOrderedId } from "../../common/ids.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { type DeliveryRow, deliveryBody, type ListedEndpoint } from "../../storage/webhooks.ts";
@@ -148,11 +149,11 @@ function endpointWrites(platform: Platform, storage: Storage, productId: Webhook
       if (!row) return false;
       const id = timeOrderedId();
       const now = iso();
-      const data = { endpoint_id: row.id, message: "Test delivery from Portolan." };
+      const data: PingData = { endpoint_id: row.id, message: "Test delivery from Portolan." };
       await store.queue(row.id, {
         id,
-        eventType: "ping",
-        body: deliveryBody(id, "ping", now, data),
+        eventType: PING,
+        body: deliveryBody(id, PING, now, data),
         createdAt: now,
       });
       // An idle dispatcher sends it now rather than at its next sweep.

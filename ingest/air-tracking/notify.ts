@@ -4,24 +4,23 @@
  * milestones at once. awb_departed is in the catalogue but never raised: the spec says nothing
  * emits it, and awb_in_transit already reports the first departure (docs/air-cargo.md).
  */
+import type { AwbMoment, AwbSubjectData } from "../../common/events/air.ts";
+import type { EventType, ProductEvent } from "../../common/events/catalogue.ts";
 import type { AwbEvent } from "../airlines/connector.ts";
 import { knownLocalFields } from "../tracking/local-time.ts";
 import { AWB_STATUSES, type AwbDerived, type AwbStatus } from "./status.ts";
 import { type AirportLookup, toMilestone } from "./timeline.ts";
 
-/** Each webhook event and the status that raises it. */
+/** Each raised webhook event and the status that raises it. */
 export const AWB_EVENT_TYPES = [
   ["awb_accepted", "received"],
   ["awb_in_transit", "in_transit"],
   ["awb_arrived", "arrived"],
   ["awb_available", "available"],
   ["awb_delivered", "delivered"],
-] as const satisfies ReadonlyArray<readonly [string, AwbStatus]>;
+] as const satisfies ReadonlyArray<readonly [EventType<"air">, AwbStatus]>;
 
-export interface RaisedAwbEvent {
-  type: string;
-  data: Record<string, unknown>;
-}
+export type RaisedAwbEvent = ProductEvent<"air">;
 
 /** Who the event is about: the waybill as it stands after the change. */
 export interface AwbSubject {
@@ -36,13 +35,13 @@ export interface AwbSubject {
  * The event types the new state has reached (a later status implies the earlier ones: a waybill
  * seen first at arrival was accepted and in transit too).
  */
-function reachedTypes(d: AwbDerived): string[] {
+function reachedTypes(d: AwbDerived): EventType<"air">[] {
   const rank = AWB_STATUSES.indexOf(d.status);
   return AWB_EVENT_TYPES.filter(([, s]) => AWB_STATUSES.indexOf(s) <= rank).map(([t]) => t);
 }
 
 /** The real-world moment of an event: UTC instant, and the airport's wall clock when its zone is known. */
-function moment(e: AwbEvent, airports: AirportLookup): Record<string, unknown> {
+function moment(e: AwbEvent, airports: AirportLookup): AwbMoment {
   const m = toMilestone(e, airports);
   return {
     event_type: m.type,
@@ -76,7 +75,7 @@ export function awbEvents(
   since: string,
   airports: AirportLookup,
 ): { raised: RaisedAwbEvent[]; passed: string[] } {
-  const base = {
+  const base: AwbSubjectData = {
     id: subject.id,
     awb: subject.awb,
     airline_iata: subject.airlineIata,

@@ -4,6 +4,8 @@
  * to the outbox in the transaction of the change that raised them, for the sheet's organisation
  * when it has an active rates endpoint subscribed to the type. Payloads: docs/rates.md, "Events".
  */
+import type { ProductEvent } from "../../common/events/catalogue.ts";
+import type { RatePrice, SheetSubject } from "../../common/events/rates.ts";
 import { subscribed } from "../../common/subscriptions.ts";
 import { laneKey, type RateLine, type RateSurcharge } from "../../engine/rates/sheet.ts";
 import type { RateSheetRow } from "../../storage/rates.ts";
@@ -12,16 +14,11 @@ import type { Repositories } from "../../storage/storage.ts";
 export const RATE_ADDED = "rate_added";
 export const RATE_CHANGED = "rate_changed";
 export const RATE_EXPIRING = "rate_expiring";
-/** The catalogue the rates host accepts in event_types (ping comes with every product). */
-export const RATE_EVENT_TYPES = [RATE_ADDED, RATE_CHANGED, RATE_EXPIRING] as const;
 
 /** Lanes listed per kind in one rate_changed; the counts always give the whole number. */
 export const MAX_LISTED_LANES = 100;
 
-export interface RaisedRateEvent {
-  type: (typeof RATE_EVENT_TYPES)[number];
-  data: Record<string, unknown>;
-}
+export type RaisedRateEvent = ProductEvent<"rates">;
 
 /** A sheet's own fields as the API and the rates payloads name them. */
 export function sheetFields(s: RateSheetRow) {
@@ -36,7 +33,7 @@ export function sheetFields(s: RateSheetRow) {
 }
 
 /** The sheet as every rates payload names it. */
-export function sheetSubject(s: RateSheetRow): Record<string, unknown> {
+export function sheetSubject(s: RateSheetRow): SheetSubject {
   return {
     sheet_id: s.id,
     ...sheetFields(s),
@@ -51,7 +48,7 @@ export function sheetSubject(s: RateSheetRow): Record<string, unknown> {
 type PriceFields = Pick<RateLine, "basis" | "rate" | "minimum" | "breaks">;
 
 /** A lane's price as payloads show it. */
-export const priceOf = (l: PriceFields) => ({
+export const priceOf = (l: PriceFields): RatePrice => ({
   basis: l.basis,
   rate: l.rate,
   minimum: l.minimum,
@@ -122,7 +119,7 @@ export async function appendRateEvents(
   const endpoints = await tx.webhooks.subscribers(orgId, "rates");
   const rows = raised
     .filter((e) => endpoints.some((ep) => subscribed(ep.eventTypes, e.type)))
-    .map((e) => ({ orgId, product: "rates", type: e.type, data: e.data }));
+    .map((e) => ({ orgId, product: "rates" as const, ...e }));
   await tx.outbox.append(rows, at);
   return rows.length;
 }

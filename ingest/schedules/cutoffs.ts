@@ -6,9 +6,9 @@
  * moved earlier by more than the re-notice threshold after its notice is told again.
  * docs/schedules.md, "Events".
  */
+import type { EventData, OutboxEvent } from "../../common/events/catalogue.ts";
 import { subscribed } from "../../common/subscriptions.ts";
 import type { FollowRow } from "../../storage/follows.ts";
-import type { OutboxEvent } from "../../storage/outbox.ts";
 import type { SailingRow } from "../../storage/sailings.ts";
 import type { CutoffNoticeRow } from "../../storage/schedule-notices.ts";
 import type { Storage } from "../../storage/storage.ts";
@@ -100,7 +100,7 @@ export function cutoffData(
   d: DueCutoff,
   previous: string | null,
   detectedAt: string,
-): Record<string, unknown> {
+): EventData<"schedules", typeof CUTOFF_APPROACHING> {
   const c = d.published;
   return {
     ...sailingSubject(d.sailing, { unlocode: c.place.unlocode, planned: utc(c.departure.planned) }),

@@ -5,8 +5,9 @@
  * per organisation with an active schedules endpoint subscribed to the type; the dispatcher fans it
  * out to that organisation's endpoints. Payloads: docs/schedules.md, "Events".
  */
+import type { OutboxEvent, ProductEvent } from "../../common/events/catalogue.ts";
+import type { SailingSubjectData } from "../../common/events/schedules.ts";
 import { subscribed } from "../../common/subscriptions.ts";
-import type { OutboxEvent } from "../../storage/outbox.ts";
 import type { Repositories } from "../../storage/storage.ts";
 import type { FetchedSailing } from "./sync.ts";
 
@@ -17,10 +18,11 @@ export const DEFAULT_SLIP_HOURS = 12;
 
 const H = 3_600_000;
 
-export interface RaisedScheduleEvent {
-  type: typeof BLANK_SAILING | typeof SAILING_SLIPPED;
-  data: Record<string, unknown>;
-}
+/** What a refresh raises (the sweeps raise the other two schedules events). */
+export type RaisedScheduleEvent = Extract<
+  ProductEvent<"schedules">,
+  { type: typeof BLANK_SAILING | typeof SAILING_SLIPPED }
+>;
 
 /** Where and when a sailing leaves: its first call departing on the voyage. */
 export interface FirstDeparture {
@@ -47,7 +49,7 @@ const hours = (ms: number) => Math.round((ms / H) * 10) / 10;
 export function sailingSubject(
   s: SailingSubject,
   at: Pick<FirstDeparture, "unlocode" | "planned"> | null,
-): Record<string, unknown> {
+): SailingSubjectData {
   return {
     sailing_id: s.id,
     carrier_code: s.carrier,
@@ -126,7 +128,7 @@ export async function appendScheduleEvents(
   const orgsFor = (type: string) =>
     [...new Set(endpoints.filter((e) => subscribed(e.eventTypes, type)).map((e) => e.orgId))].sort();
   const rows: OutboxEvent[] = raised.flatMap((e) =>
-    orgsFor(e.type).map((orgId) => ({ orgId, product: "schedules", type: e.type, data: e.data })),
+    orgsFor(e.type).map((orgId) => ({ orgId, product: "schedules" as const, ...e })),
   );
   await tx.outbox.append(rows, at);
   return rows.length;

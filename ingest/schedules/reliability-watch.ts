@@ -7,8 +7,8 @@
  * event, conditionally on its stored flag, so concurrent watches raise a drop once.
  * docs/schedules.md, "Events".
  */
+import type { EventData, OutboxEvent } from "../../common/events/catalogue.ts";
 import { subscribed } from "../../common/subscriptions.ts";
-import type { OutboxEvent } from "../../storage/outbox.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { laneScope } from "./follows.ts";
 import {
@@ -166,7 +166,7 @@ function dropData(
   s: ReliabilitySettings,
   window: { fromMs: number; toMs: number },
   detectedAt: string,
-): Record<string, unknown> {
+): EventData<"schedules", typeof RELIABILITY_DROP> {
   return {
     scope: scope.lane === null ? "carrier" : "lane",
     carrier_code: scope.carrier,

@@ -1,4 +1,5 @@
 /** Wall-clock rendering of a UTC instant in an IANA zone (Intl only, so it runs anywhere). */
+import type { KnownLocalTime } from "../../common/events/fields.ts";
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -96,12 +97,10 @@ export function localFields(instantMs: number, zone: string | null): LocalFields
 }
 
 /** The wall-clock fields a webhook payload carries: absent, not null, without a zone (spec, Events). */
-export function knownLocalFields(m: LocalFields): Partial<LocalFields> {
-  return m.event_timezone
-    ? {
-        event_local_datetime: m.event_local_datetime,
-        utc_offset_minutes: m.utc_offset_minutes,
-        event_timezone: m.event_timezone,
-      }
+export function knownLocalFields(m: LocalFields): KnownLocalTime {
+  const { event_local_datetime: local, utc_offset_minutes: offset, event_timezone: zone } = m;
+  // localFields sets the three together, so a zone comes with the other two.
+  return zone && local !== null && offset !== null
+    ? { event_local_datetime: local, utc_offset_minutes: offset, event_timezone: zone }
     : {};
 }

@@ -3,6 +3,8 @@
  * box's stored state with its new derivation, and its current events before and after the snapshot,
  * so re-applying the same snapshot raises nothing.
  */
+import type { ProductEvent } from "../../common/events/catalogue.ts";
+import type { DemurrageData, OceanMoment, OceanSubject } from "../../common/events/ocean.ts";
 import type { TrackedRow } from "../../storage/trackings.ts";
 import type { DcsaEventLike } from "./dcsa.ts";
 import type { Demurrage, DemurragePhase } from "./demurrage.ts";
@@ -12,15 +14,12 @@ import { codeOf, type Derived, locationOf, type PlaceLookup, toMilestone } from 
 
 type Row = TrackedRow;
 
-export interface Raised {
-  type: string;
-  data: Record<string, unknown>;
-}
+export type Raised = ProductEvent<"ocean">;
 
 /** An ETA move smaller than this is noise, not an eta_changed event. */
 export const ETA_CHANGE_MS = 3_600_000;
 
-function subject(row: Row, d: Derived): Record<string, unknown> {
+function subject(row: Row, d: Derived): OceanSubject {
   return {
     id: row.id,
     identifier: row.identifier,
@@ -40,7 +39,7 @@ function subject(row: Row, d: Derived): Record<string, unknown> {
  * The real-world moment of a shipment event: event_date_time is the UTC instant; the local wall
  * clock and offset are added only when the port's zone is known (absent, not null, otherwise).
  */
-function moment(e: DcsaEventLike, places: PlaceLookup): Record<string, unknown> {
+function moment(e: DcsaEventLike, places: PlaceLookup): OceanMoment {
   const m = toMilestone(e, places);
   return {
     event_type: m.type,
@@ -156,7 +155,7 @@ export function raisedEvents(
 export function demurrageEvents(row: Row, previous: string, dem: Demurrage): Raised[] {
   const order: DemurragePhase[] = ["none", "free", "warning", "accruing"];
   const was = order.indexOf(previous as DemurragePhase);
-  const data = () => ({
+  const data = (): DemurrageData => ({
     id: row.id,
     identifier: row.identifier,
     container_number: row.containerNumber,

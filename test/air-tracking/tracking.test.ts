@@ -13,6 +13,7 @@ import { formatAwb } from "../../ingest/airlines/awb.ts";
 import type { SimulatedAwb } from "../../ingest/sandbox/airline-simulate.ts";
 import { type AirlineWorld, loadAirlineWorld } from "../../ingest/sandbox/airline-world.ts";
 import { ManualClock } from "../helpers/platform.ts";
+import { schemaProblems, storedEvents } from "../webhooks/event-schemas.ts";
 import { until } from "../webhooks/setup.ts";
 import { airApi, airWorld, findAwb } from "./setup.ts";
 
@@ -167,4 +168,10 @@ test("another account's AWB answers 404, like one that never existed", async () 
   expect((await apiB("GET", "/v1/awbs")).body.data.items).toEqual([]);
   // Still there, untouched, for its owner.
   expect((await apiA("GET", `/v1/awbs/${id}`)).body.data).toMatchObject({ id, archived_at: null });
+});
+
+test("every event raised above matches its schema in the event catalogue", async () => {
+  const rows = await storedEvents(w.p.storage);
+  expect(rows.length).toBeGreaterThan(0);
+  expect(schemaProblems(rows)).toEqual([]);
 });

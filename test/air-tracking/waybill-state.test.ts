@@ -194,7 +194,7 @@ describe("waybillState: the waybill's new fields and the events it raises", () =
   ])("%s", (_, r, events, expected, raised) => {
     const out = state(r, [], events);
     expect(out.update).toMatchObject({ ...expected, adding: false, pollFailures: 0, lastPolledAt: iso(NOW) });
-    expect(out.raised.map((e) => e.type)).toEqual(raised);
+    expect(out.raised.map((e): string => e.type)).toEqual(raised);
   });
 
   test.each<[string, AwbEvent[], AwbEvent[], boolean]>([

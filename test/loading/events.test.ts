@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Dispatcher } from "../../api/webhooks/dispatcher.ts";
-import type { OutboxEvent } from "../../storage/outbox.ts";
 import type { TestPlatform } from "../helpers/platform.ts";
 import { expectDeliveredOnce } from "../webhooks/delivered.ts";
+import type { StoredEvent } from "../webhooks/event-schemas.ts";
 import { type Receiver, startReceiver } from "../webhooks/receiver.ts";
 import { testWebhookConfig } from "../webhooks/setup.ts";
 import {
@@ -31,7 +31,7 @@ let org: { orgId: string; key: string };
 const hooks: Record<"all" | "deleted", { id: string; secret: string; path: string }> = {} as never;
 const plan: Json = {};
 
-type Row = OutboxEvent & { id: string; occurredAt: string };
+type Row = StoredEvent;
 const outbox = async (): Promise<Row[]> =>
   (await p.storage.db.select().from(p.storage.t.outbox).orderBy(p.storage.t.outbox.seq)) as Row[];
 

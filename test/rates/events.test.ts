@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Dispatcher } from "../../api/webhooks/dispatcher.ts";
 import { RateExpirySweep } from "../../ingest/rates/sweep.ts";
-import type { OutboxEvent } from "../../storage/outbox.ts";
 import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 import { expectDeliveredOnce } from "../webhooks/delivered.ts";
+import type { StoredEvent } from "../webhooks/event-schemas.ts";
 import { type Receiver, startReceiver } from "../webhooks/receiver.ts";
 import { testWebhookConfig } from "../webhooks/setup.ts";
 import { type RatesWorld, ratesWorld } from "./setup.ts";
@@ -25,7 +25,7 @@ let quiet: { id: string; key: string };
 const hooks: Record<"all" | "expiring", { id: string; secret: string; path: string }> = {} as never;
 const sheet: Record<string, string> = {};
 
-type Row = OutboxEvent & { id: string; occurredAt: string };
+type Row = StoredEvent;
 const outbox = async (): Promise<Row[]> =>
   (await w.p.storage.db.select().from(w.p.storage.t.outbox).orderBy(w.p.storage.t.outbox.seq)) as Row[];
 

@@ -12,10 +12,10 @@ import type { DcsaConnectorConfig } from "../../ingest/carriers/connector.ts";
 import type { ScheduleCall } from "../../ingest/schedules/cs-types.ts";
 import { DEFAULT_SLIP_HOURS } from "../../ingest/schedules/events.ts";
 import { type CarrierSyncResult, firstDeparture, ScheduleSync } from "../../ingest/schedules/sync.ts";
-import type { OutboxEvent } from "../../storage/outbox.ts";
 import { bearer, type TestPlatform } from "../helpers/platform.ts";
 import type { RunningSandbox } from "../sandbox/spawn.ts";
 import { expectDeliveredOnce } from "../webhooks/delivered.ts";
+import type { StoredEvent } from "../webhooks/event-schemas.ts";
 import type { Receiver } from "../webhooks/receiver.ts";
 import { type SchedulesWorld, START, schedulesWorld } from "./setup.ts";
 
@@ -96,7 +96,7 @@ async function syncElsewhere(): Promise<CarrierSyncResult[]> {
   return JSON.parse(out) as CarrierSyncResult[];
 }
 
-type Row = OutboxEvent & { id: string; seq: number; occurredAt: string };
+type Row = StoredEvent & { seq: number };
 const outbox = async (): Promise<Row[]> =>
   (await p.storage.db.select().from(p.storage.t.outbox).orderBy(p.storage.t.outbox.seq)) as Row[];
 const count = (results: CarrierSyncResult[], k: "blankSailings" | "slips") =>

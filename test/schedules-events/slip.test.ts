@@ -56,7 +56,7 @@ test.each([
   expect(r.raised !== null).toBe(raises);
   expect(r.baseline).toBe(at(kept));
   if (r.raised) {
-    expect(r.raised).toEqual({
+    expect<object>(r.raised).toEqual({
       type: "sailing_slipped",
       data: {
         sailing_id: sailing.id,

@@ -22,12 +22,12 @@ import {
 import { callsByKey } from "../../ingest/schedules/stored.ts";
 import { ScheduleSync } from "../../ingest/schedules/sync.ts";
 import { openStorage } from "../../storage/open.ts";
-import type { OutboxEvent } from "../../storage/outbox.ts";
 import type { SailingRow } from "../../storage/sailings.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { bearer, type TestPlatform } from "../helpers/platform.ts";
 import type { RunningSandbox } from "../sandbox/spawn.ts";
 import { expectDeliveredOnce } from "../webhooks/delivered.ts";
+import type { StoredEvent } from "../webhooks/event-schemas.ts";
 import type { Receiver } from "../webhooks/receiver.ts";
 import { type SchedulesWorld, START, schedulesWorld } from "./setup.ts";
 
@@ -102,7 +102,7 @@ const sync = async () => {
 };
 const active = async (): Promise<SailingRow[]> =>
   (await p.storage.db.select().from(p.storage.t.sailings)).filter((r) => r.status === "active");
-type Row = OutboxEvent & { id: string; seq: number; occurredAt: string };
+type Row = StoredEvent & { seq: number };
 const outbox = async (): Promise<Row[]> =>
   (await p.storage.db.select().from(p.storage.t.outbox).orderBy(p.storage.t.outbox.seq)) as Row[];
 

@@ -33,6 +33,7 @@ import { postgresTemp } from "../helpers/postgres-server.ts";
 import { BODY as LOAD } from "../loading/setup.ts";
 import { FCL_CSV } from "../rates/sheets.ts";
 import { startSandbox } from "../sandbox/spawn.ts";
+import { sampleDeletedPlan } from "../webhooks/event-samples.ts";
 import { startReceiver } from "../webhooks/receiver.ts";
 import { apiOf, testWebhookConfig, until } from "../webhooks/setup.ts";
 
@@ -311,7 +312,14 @@ test("db copy moves every row, refuses a second time, and the platform runs on t
     const { outbox } = p.storage.t;
     const last = Math.max(...(copied.outbox as Array<{ seq: number }>).map((r) => r.seq));
     await p.storage.outbox.append(
-      [{ orgId: tenant.orgId, product: "ocean", type: "copy_check", data: {} }],
+      [
+        {
+          orgId: tenant.orgId,
+          product: "loading",
+          type: "plan_deleted",
+          data: sampleDeletedPlan("copy_check"),
+        },
+      ],
       new Date().toISOString(),
     );
     const seqs = (await p.storage.db.select({ seq: outbox.seq }).from(outbox)).map((r) => r.seq);

@@ -399,6 +399,6 @@ describe("eventsRaised: the webhook events a box's refresh raises", () => {
       backfill,
       places: PLACES,
     });
-    expect(raised.map((r) => r.type)).toEqual(types);
+    expect(raised.map((r): string => r.type)).toEqual(types);
   });
 });

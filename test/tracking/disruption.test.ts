@@ -14,6 +14,7 @@ import { type DisruptionContext, SLIP_MS, scheduleDisruptions } from "../../inge
 import { currentEvents } from "../../ingest/tracking/timeline.ts";
 import { ManualClock, type TestPlatform } from "../helpers/platform.ts";
 import type { RunningSandbox } from "../sandbox/spawn.ts";
+import { schemaProblems, storedEvents } from "../webhooks/event-schemas.ts";
 import type { Receiver } from "../webhooks/receiver.ts";
 import { apiOf, until, voyageWorld } from "../webhooks/setup.ts";
 
@@ -382,4 +383,10 @@ describe("the rules, over hand-made events", () => {
     ).toEqual([]);
     expect(scheduleDisruptions(currentEvents(route), currentEvents(route), ctx)).toEqual([]);
   });
+});
+
+test("every event raised above matches its schema in the event catalogue", async () => {
+  const rows = await storedEvents(p.storage);
+  expect(rows.length).toBeGreaterThan(0);
+  expect(schemaProblems(rows)).toEqual([]);
 });

@@ -11,6 +11,7 @@ import { loadWorld, SANDBOX_SCACS, type SandboxWorld } from "../../ingest/sandbo
 import { errorCode } from "../helpers/envelopes.ts";
 import { bearer, ManualClock, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 import { type RunningSandbox, startSandbox } from "../sandbox/spawn.ts";
+import { schemaProblems, storedEvents } from "../webhooks/event-schemas.ts";
 
 type Json = Record<string, unknown> & { data: Record<string, unknown> & { items?: Json[] } };
 
@@ -717,4 +718,10 @@ describe("a leased box", () => {
     expect(after.lessorStatus).toBe("off-hire");
     expect(after.carrierCode).toBeNull(); // never confirmed from lessor data
   });
+});
+
+test("every event raised above matches its schema in the event catalogue", async () => {
+  const rows = await storedEvents(p.storage);
+  expect(rows.length).toBeGreaterThan(0);
+  expect(schemaProblems(rows)).toEqual([]);
 });

@@ -13,6 +13,7 @@ import { Dispatcher, deliveryIdFor } from "../../api/webhooks/dispatcher.ts";
 import { verify } from "../../api/webhooks/verify.ts";
 import { sharedTestDatabase } from "../helpers/database.ts";
 import { makePlatform, type TestPlatform } from "../helpers/platform.ts";
+import { schemaProblems, storedEvents } from "./event-schemas.ts";
 import { type Receiver, startReceiver } from "./receiver.ts";
 import { apiOf, testWebhookConfig, until } from "./setup.ts";
 
@@ -158,3 +159,9 @@ test("announce: one row per subscribed ocean organisation, delivered signed; non
   ).toEqual([]);
   expect(rx.received.map((r) => r.path).sort()).toEqual(["/ok/all", "/ok/chosen", "/ok/chosen-2"]);
 }, 60_000);
+
+test("every event raised above matches its schema in the event catalogue", async () => {
+  const rows = await storedEvents(p.storage);
+  expect(rows.length).toBeGreaterThan(0);
+  expect(schemaProblems(rows)).toEqual([]);
+});

@@ -1,17 +1,17 @@
 /**
  * The delivery check the product webhook tests share: each outbox row reaches each endpoint that
  * should have it exactly once, under the product's own headers, signed with that endpoint's secret,
- * with the row as its body.
+ * with the row as its body, and each row's data matches its event's schema.
  */
 import { expect } from "bun:test";
 import { deliveryIdFor } from "../../api/webhooks/dispatcher.ts";
 import { verify } from "../../api/webhooks/verify.ts";
-import type { OutboxEvent } from "../../storage/outbox.ts";
 import type { Storage } from "../../storage/storage.ts";
+import { type StoredEvent, schemaProblems } from "./event-schemas.ts";
 import type { Receiver } from "./receiver.ts";
 import { until } from "./setup.ts";
 
-export type DeliveredRow = OutboxEvent & { id: string; occurredAt: string };
+export type DeliveredRow = StoredEvent;
 
 export interface Expected {
   hook: { id: string; secret: string; path: string };
@@ -34,6 +34,7 @@ export async function expectDeliveredOnce(
 ): Promise<void> {
   const header = (name: string) => `x-portolan-${product}-${name}`;
   const agent = `Portolan-${product[0]!.toUpperCase()}${product.slice(1)}-Webhooks/1`;
+  expect(schemaProblems(expected.flatMap((e) => e.rows))).toEqual([]);
   for (const { hook, rows } of expected) {
     expect(rows.length, hook.path).toBeGreaterThan(0);
     await rx.waitFor(rows.length, (r) => r.path === hook.path, 30_000);

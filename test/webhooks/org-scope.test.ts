@@ -12,6 +12,7 @@ import { Dispatcher } from "../../api/webhooks/dispatcher.ts";
 import { appendRateEvents, RATE_ADDED } from "../../ingest/rates/events.ts";
 import { bearer, type TestPlatform } from "../helpers/platform.ts";
 import { BODY } from "../loading/setup.ts";
+import { sampleDeletedPlan, sampleSheet } from "./event-samples.ts";
 import { fenceEndpoints } from "./fence.ts";
 import { type Receiver, startReceiver } from "./receiver.ts";
 import { testWebhookConfig, until, webhookPlatform } from "./setup.ts";
@@ -86,7 +87,7 @@ test("a rate event reads only its organisation's rates endpoints", async () => {
   const at = new Date().toISOString();
   const raised = await fenced(() =>
     p.storage.transaction((tx) =>
-      appendRateEvents(tx, mine.orgId, [{ type: RATE_ADDED, data: { sheet_id: "s1" } }], at),
+      appendRateEvents(tx, mine.orgId, [{ type: RATE_ADDED, data: sampleSheet("s1") }], at),
     ),
   );
   expect(raised).toBe(1);
@@ -97,8 +98,13 @@ test("the fan-out reads only the event's organisation's endpoints, and delivers 
   // Events of the first organisation on both products, beside whatever the tests above raised.
   await p.storage.outbox.append(
     [
-      { orgId: mine.orgId, product: "loading", type: "plan_deleted", data: { id: "p1" } },
-      { orgId: mine.orgId, product: "rates", type: "rate_expiring", data: { sheet_id: "s1" } },
+      { orgId: mine.orgId, product: "loading", type: "plan_deleted", data: sampleDeletedPlan("p1") },
+      {
+        orgId: mine.orgId,
+        product: "rates",
+        type: "rate_expiring",
+        data: { ...sampleSheet("s1"), days_left: 3, expiring_days: 14 },
+      },
     ],
     new Date().toISOString(),
   );

@@ -11,6 +11,7 @@ import { simulateVoyage } from "../../ingest/sandbox/simulate.ts";
 import { loadWorld } from "../../ingest/sandbox/world.ts";
 import { ManualClock, type TestPlatform } from "../helpers/platform.ts";
 import type { RunningSandbox } from "../sandbox/spawn.ts";
+import { schemaProblems, storedEvents } from "./event-schemas.ts";
 import type { Receiver } from "./receiver.ts";
 import { apiOf, until, voyageWorld } from "./setup.ts";
 
@@ -91,3 +92,9 @@ test("a voyage's ocean events reach the subscribed endpoint once each, and only 
     }
   }
 }, 60_000);
+
+test("every event raised above matches its schema in the event catalogue", async () => {
+  const rows = await storedEvents(p.storage);
+  expect(rows.length).toBeGreaterThan(0);
+  expect(schemaProblems(rows)).toEqual([]);
+});
