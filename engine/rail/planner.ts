@@ -15,15 +15,12 @@ import { type LoadedGraph, type Objective, WasmRouter } from "../../router-wasm/
 import { readArtifact, sameBuild } from "../artifacts.ts";
 import { type Chain, sideLabel } from "../chain.ts";
 import { EngineError } from "../errors.ts";
+import { RAIL, RAIL_SPEED_KMH } from "../modes/rail.ts";
 import type { RoadRoutePlanner } from "../road/planner.ts";
 import { nearestTerminals, roadLegKey, terminalChains } from "../terminal-chain.ts";
 
 export const RAIL_GRAPH_KIND = "rail-graph";
 export const RAIL_GRAPH_FILE = "rail.graph";
-/** Spec, Limits: rail 30 km/h average including stops. */
-export const RAIL_SPEED_KMH = 30;
-/** Spec, Limits: handling per transfer at a rail terminal. */
-export const RAIL_HANDLING_HOURS = 12;
 /** Spec: railhead access up to 150 km (great circle from the point to the railhead's track point). */
 export const RAIL_ACCESS_MAX_KM = RAILHEAD_MAX_M / 1000;
 /** Railheads tried per side: 3 x 3 pairs at most. */
@@ -221,7 +218,7 @@ export class RailPlanner {
         "no_route",
         `No rail route: the railheads near ${sideLabel(req.from, "from")} (${a.map((c) => c.terminal.locode).join(", ")}) are not connected by rail to those near ${sideLabel(req.to, "to")} (${b.map((c) => c.terminal.locode).join(", ")}).`,
       );
-    const handling = req.handling === false ? 0 : RAIL_HANDLING_HOURS;
+    const handling = req.handling === false ? 0 : RAIL.handlingHours;
     // A railhead at the door needs no road leg.
     const { chains, unreachable } = await terminalChains({
       from: req.from,

@@ -24,8 +24,10 @@ import {
   WasmRouter,
 } from "../../router-wasm/binding/router.ts";
 import { readArtifact, sameBuild } from "../artifacts.ts";
-import { type Chain, COST_WEIGHTS, type SectionInput, sideLabel } from "../chain.ts";
+import { type Chain, type SectionInput, sideLabel } from "../chain.ts";
 import { EngineError } from "../errors.ts";
+import { RIVER } from "../modes/river.ts";
+import { ROAD } from "../modes/road.ts";
 import { type RoadRoutePlanner, renderRoadChain } from "../road/planner.ts";
 import { nearestTerminals, roadLegKey, type TerminalSite, terminalChains } from "../terminal-chain.ts";
 import {
@@ -39,8 +41,6 @@ import {
 
 export const RIVER_GRAPH_KIND = "river-graph";
 export const RIVER_GRAPH_FILE = "river.graph";
-/** Spec, Limits: handling per transfer at a river port. */
-export const RIVER_HANDLING_HOURS = 18;
 /** River port access by road (ours; the spec names none): the rail railhead reach. */
 export const RIVER_ACCESS_MAX_KM = 150;
 /** River ports tried per side: 3 x 3 pairings at most. */
@@ -377,7 +377,7 @@ export class RiverPlanner {
       to: req.to,
       mode: "RIVER",
       label: "River",
-      handlingHours: req.handling === false ? 0 : RIVER_HANDLING_HOURS,
+      handlingHours: req.handling === false ? 0 : RIVER.handlingHours,
       road,
       path: req.path === true,
       pairings: chosen.map(({ x, y, r }) => ({
@@ -425,7 +425,7 @@ function estimatedCost(
   const access =
     (haversineM(from.lat, from.lng, a.lat, a.lng) + haversineM(b.lat, b.lng, to.lat, to.lng)) *
     ACCESS_CIRCUITY;
-  return bargeM * COST_WEIGHTS.RIVER + access * COST_WEIGHTS.ROAD;
+  return bargeM * RIVER.costWeight + access * ROAD.costWeight;
 }
 
 /** The navigable-water rule: at most UNCURATED_MAX_M or UNCURATED_MAX_SHARE of the leg uncurated. */
