@@ -17,7 +17,7 @@ import { type Chain, sideLabel } from "../chain.ts";
 import { EngineError } from "../errors.ts";
 import { RAIL, RAIL_SPEED_KMH } from "../modes/rail.ts";
 import type { RoadRoutePlanner } from "../road/planner.ts";
-import { nearestTerminals, roadLegKey, terminalChains } from "../terminal-chain.ts";
+import { nearestTerminals, roadLegKey, terminalChains, terminalsInReach } from "../terminal-chain.ts";
 
 export const RAIL_GRAPH_KIND = "rail-graph";
 export const RAIL_GRAPH_FILE = "rail.graph";
@@ -187,18 +187,12 @@ export class RailPlanner {
 
   /** Plans the rail chain; throws EngineError no_route when a side has no railhead or no pair connects. */
   async plan<P extends RailPoint>(req: RailPlanRequest<P>, road: RoadRoutePlanner): Promise<RailPlan<P>> {
-    const a = this.candidates(req.from);
-    const b = this.candidates(req.to);
-    for (const [side, p, c] of [
-      ["from", req.from, a],
-      ["to", req.to, b],
-    ] as const) {
-      if (c.length === 0)
-        throw new EngineError(
-          "no_route",
-          `No rail route: ${sideLabel(p, side)} has no railhead within ${RAIL_ACCESS_MAX_KM} km (rail access limit).`,
-        );
-    }
+    const [a, b] = terminalsInReach(
+      req.from,
+      req.to,
+      (p) => this.candidates(p),
+      (end) => `No rail route: ${end} has no railhead within ${RAIL_ACCESS_MAX_KM} km (rail access limit).`,
+    );
     // The same closest railhead on both sides: a road question, not a rail detour.
     if (samePoint(a[0]!.terminal, b[0]!.terminal))
       throw new EngineError(
