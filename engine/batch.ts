@@ -20,7 +20,8 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { parseCsv } from "../data-build/locations/csv.ts";
 import { SeaChunker } from "./batch/chunker.ts";
-import { DistanceEngine } from "./distance/engine.ts";
+import type { RouteConfig } from "./config.ts";
+import { DistanceEngine, type DistanceEngineConfig } from "./distance/engine.ts";
 import { SEA_ENDS } from "./distance/places.ts";
 import { type MultimodalQuery, parseMultimodalQuery } from "./distance/requests.ts";
 import { EngineError } from "./errors.ts";
@@ -152,13 +153,13 @@ export async function runBatch(rows: BatchRow[], o: BatchOptions, sink: BatchSin
   const pool = await starting;
   try {
     if (indexError) throw indexError;
-    const plan = resolver
-      ? seaPlanner(rows, o.sea, pool, resolver(pool.buildId), workers)
-      : chainPlanner(
+    const plan = o.multimodal
+      ? chainPlanner(
           rows,
-          o.multimodal!.defaults,
+          o.multimodal.defaults,
           new DistanceEngine(engineConfig(o.buildDir, routes), { routes: pool }),
-        );
+        )
+      : seaPlanner(rows, o.sea, pool, resolver!(pool.buildId), workers);
     await inOrder(plan, workers * 2, sink, rows.length);
   } finally {
     await pool.close();
@@ -166,12 +167,12 @@ export async function runBatch(rows: BatchRow[], o: BatchOptions, sink: BatchSin
 }
 
 /** The distance engine's settings for a batch's chains: the road engine as the server's; no cache. */
-const engineConfig = (buildDir: string, routes: DistanceEngine["config"]["routes"]) => ({
+const engineConfig = (buildDir: string, routes: RouteConfig): DistanceEngineConfig => ({
   buildDir,
   routes,
   road: roadConfig(process.env),
   // Rows resolve offline: a file of millions of places is not sent to a public geocoder.
-  geocoder: { kind: "offline", baseUrl: null, timeoutMs: GEOCODER_TIMEOUT_MS } as const,
+  geocoder: { kind: "offline", baseUrl: null, timeoutMs: GEOCODER_TIMEOUT_MS },
   routeCacheEntries: 0,
 });
 
