@@ -34,6 +34,25 @@ export function sameBuild(
   }
 }
 
+/**
+ * Refuses an artifact built with other settings than this engine applies at query time (values
+ * baked into it, like the road graph's truck time factor), as a graph of another profile is
+ * refused: the message names each differing setting and how to rebuild.
+ */
+export function sameSettings(
+  path: string,
+  built: Readonly<Record<string, number>> | undefined,
+  applied: Readonly<Record<string, number>>,
+): void {
+  const recorded = (name: string) => (built && Object.hasOwn(built, name) ? built[name] : undefined);
+  const differ = Object.keys(applied).filter((name) => recorded(name) !== applied[name]);
+  if (differ.length === 0) return;
+  const what = differ.map(
+    (name) => `${name} ${recorded(name) ?? "not recorded"}, this engine applies ${applied[name]}`,
+  );
+  throw new Error(`${path} was built with other settings (${what.join("; ")}): run \`npm run build\``);
+}
+
 /** One load per key; a failed load is forgotten so the next call retries. */
 export function once<T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
   let pending = cache.get(key);

@@ -10,7 +10,9 @@
  * the query parameters). Output line: {row, id?, ok: true, data} with the sea route response data
  * (or the GET /v1/distance/multimodal response data), or {row, id?, ok: false, error: {code,
  * message}}. Sea rows travel to the workers in chunks, each distinct place resolved once, and
- * come back as finished lines (engine/batch/, docs/sea-routing.md "Batch").
+ * come back as finished lines (engine/batch/, docs/sea-routing.md "Batch"), their ends planned and
+ * shown by the distance engine's policy; chains are the distance engine's own answers
+ * (engine/distance/engine.ts), as the API gives them.
  */
 
 import { existsSync, readFileSync } from "node:fs";
@@ -18,15 +20,17 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { parseCsv } from "../data-build/locations/csv.ts";
 import { SeaChunker } from "./batch/chunker.ts";
-import { checkCargoTonnes } from "./emissions.ts";
+import type { RouteConfig } from "./config.ts";
+import { DistanceEngine, type DistanceEngineConfig } from "./distance/engine.ts";
+import { SEA_ENDS } from "./distance/places.ts";
+import { type MultimodalQuery, parseMultimodalQuery } from "./distance/requests.ts";
 import { EngineError } from "./errors.ts";
+import { GEOCODER_TIMEOUT_MS } from "./locations/config.ts";
 import { coordinatesPoint, LocationIndex, type ResolvedPoint } from "./locations/index.ts";
-import { checkModes, checkOptimize, type MultimodalRequest } from "./multimodal/options.ts";
-import { parseRiverDate } from "./river/seasonal.ts";
+import { checkOptimize } from "./multimodal/options.ts";
 import { roadConfig } from "./road/config.ts";
 import { Overloaded, RoutePool } from "./sea/pool.ts";
 import type { SeaRouteRequest } from "./sea/router.ts";
-import { pooledModes } from "./services.ts";
 
 /** Fewer rows than this per worker do not pay for loading another router. */
 const ROWS_PER_WORKER = 64;
@@ -113,8 +117,8 @@ export interface BatchOptions {
   /** Worker threads at most (default: every core); fewer for a small file. */
   workers?: number;
   sea: Omit<SeaRouteRequest, "from" | "to">;
-  /** Door-to-door chains instead of sea routes: each row's options over these defaults. */
-  multimodal: { defaults: RowOptions; handling: boolean } | null;
+  /** Door-to-door chains instead of sea routes: each row's options over these (query parameters). */
+  multimodal: { defaults: Omit<MultimodalQuery, "from" | "to"> } | null;
 }
 
 /** Where a batch's output goes: NDJSON text in input order, and how far it got. */
@@ -135,31 +139,42 @@ export async function runBatch(rows: BatchRow[], o: BatchOptions, sink: BatchSin
   // Sea chunks: two jobs per worker, so it starts its next chunk while this thread takes in the
   // last one. Chains (async in the worker): one each, a second waiting in the queue.
   // No wait bound: the run waits for its own jobs, no client's connection is at stake.
-  const starting = RoutePool.start({
-    buildDir: o.buildDir,
-    workers,
-    queue: workers,
-    perWorker: o.multimodal ? 1 : 2,
-    waitMs: Number.POSITIVE_INFINITY,
-  });
+  const routes = { workers, queue: workers, waitMs: Number.POSITIVE_INFINITY };
+  const starting = RoutePool.start({ buildDir: o.buildDir, ...routes, perWorker: o.multimodal ? 1 : 2 });
   // This thread reads locations.idx while the workers load their routers; a pool that fails to
   // start still reports first.
   let resolver: ((buildId: string | null) => Resolver) | undefined;
   let indexError: unknown;
   try {
-    resolver = locationResolver(o.buildDir);
+    resolver = o.multimodal ? undefined : locationResolver(o.buildDir);
   } catch (err) {
     indexError = err;
   }
   const pool = await starting;
   try {
-    if (!resolver) throw indexError;
-    const plan = await planner(rows, o, pool, resolver(pool.buildId), workers);
+    if (indexError) throw indexError;
+    const plan = o.multimodal
+      ? chainPlanner(
+          rows,
+          o.multimodal.defaults,
+          new DistanceEngine(engineConfig(o.buildDir, routes), { routes: pool }),
+        )
+      : seaPlanner(rows, o.sea, pool, resolver!(pool.buildId), workers);
     await inOrder(plan, workers * 2, sink, rows.length);
   } finally {
     await pool.close();
   }
 }
+
+/** The distance engine's settings for a batch's chains: the road engine as the server's; no cache. */
+const engineConfig = (buildDir: string, routes: RouteConfig): DistanceEngineConfig => ({
+  buildDir,
+  routes,
+  road: roadConfig(process.env),
+  // Rows resolve offline: a file of millions of places is not sent to a public geocoder.
+  geocoder: { kind: "offline", baseUrl: null, timeoutMs: GEOCODER_TIMEOUT_MS },
+  routeCacheEntries: 0,
+});
 
 /** A unit of work (a chunk of sea rows, or one chain) and the rows it covers. */
 interface Planner {
@@ -168,44 +183,43 @@ interface Planner {
   plan(unit: number): Promise<string | Uint8Array>;
 }
 
-async function planner(
+/**
+ * A sea route is far less than a chain: a chunk of rows per job, so messages, resolution and
+ * writes are paid per chunk, not per route.
+ */
+function seaPlanner(
   rows: BatchRow[],
-  o: BatchOptions,
+  request: BatchOptions["sea"],
   pool: RoutePool,
-  { resolvePoint, seaPort }: Resolver,
+  resolver: Resolver,
   workers: number,
-): Promise<Planner> {
-  if (!o.multimodal) {
-    // A sea route is far less than a chain: a chunk of rows per job, so messages, resolution and
-    // writes are paid per chunk, not per route.
-    const size = chunkRows(rows.length, workers);
-    const chunker = new SeaChunker(resolvePoint, o.sea);
-    return {
-      units: Math.ceil(rows.length / size),
-      rowsOf: (u) => Math.min(rows.length, (u + 1) * size) - u * size,
-      plan: (u) => pool.planSeaChunk(chunker.chunk(rows, u * size, Math.min(rows.length, (u + 1) * size))),
-    };
-  }
-  const { defaults, handling } = o.multimodal;
-  // The same checks a request gets, before the first row: a bad flag stops the run.
-  multimodalOptions(defaults, seaPort);
-  const chains = await pooledModes(pool, o.buildDir, roadConfig(process.env));
+): Planner {
+  const size = chunkRows(rows.length, workers);
+  const chunker = new SeaChunker(resolver, request, SEA_ENDS);
+  return {
+    units: Math.ceil(rows.length / size),
+    rowsOf: (u) => Math.min(rows.length, (u + 1) * size) - u * size,
+    plan: (u) => pool.planSeaChunk(chunker.chunk(rows, u * size, Math.min(rows.length, (u + 1) * size))),
+  };
+}
+
+/** One chain per row, the defaults checked first as a request's are: a bad one stops the run. */
+function chainPlanner(
+  rows: BatchRow[],
+  defaults: Omit<MultimodalQuery, "from" | "to">,
+  engine: DistanceEngine,
+): Planner {
+  parseMultimodalQuery({ ...defaults, from: "", to: "" });
+  checkOptimize(defaults.optimize);
   const planChain = async (r: BatchRow): Promise<string> => {
-    const head = { row: r.row, ...(r.id === undefined ? {} : { id: r.id }) };
+    const head = JSON.stringify({ row: r.row, ...(r.id === undefined ? {} : { id: r.id }) }).slice(0, -1);
     try {
-      const from = resolvePoint(r.from);
-      const to = resolvePoint(r.to);
-      const options = multimodalOptions({ ...defaults, ...r.options }, seaPort);
-      const { speedKnots, routingMode, avoid, path } = o.sea;
-      const { considered: _, ...data } = await chains.multimodal({
-        ...options,
-        ...{ speedKnots, routingMode, avoid, path, handling, from, to },
-      });
-      return JSON.stringify({ ...head, ok: true, data: { from, to, ...data } });
+      const query = { ...defaults, ...r.options, from: r.from, to: r.to };
+      return `${head},"ok":true,"data":${await engine.multimodal(parseMultimodalQuery(query))}}`;
     } catch (err) {
       // A worker that died is a failed run, not a row's answer.
       if (!(err instanceof EngineError) || err instanceof Overloaded) throw err;
-      return JSON.stringify({ ...head, ok: false, error: { code: err.code, message: err.message } });
+      return `${head},"ok":false,"error":${JSON.stringify({ code: err.code, message: err.message })}}`;
     }
   };
   return { units: rows.length, rowsOf: () => 1, plan: async (u) => `${await planChain(rows[u]!)}\n` };
@@ -233,27 +247,8 @@ async function inOrder(p: Planner, lanes: number, sink: BatchSink, total: number
   );
 }
 
-/** A multimodal row's options, checked as the API checks its query parameters. */
-function multimodalOptions(
-  o: RowOptions,
-  seaPort: (code: string, name: "pol" | "pod") => ResolvedPoint,
-): Omit<MultimodalRequest<ResolvedPoint>, "from" | "to"> {
-  const modes = o.modes?.split(",").map((m) => m.trim().toUpperCase());
-  return {
-    modes: modes ? [...checkModes(modes)] : undefined,
-    optimize: checkOptimize(o.optimize),
-    pol: o.pol ? seaPort(o.pol, "pol") : null,
-    pod: o.pod ? seaPort(o.pod, "pod") : null,
-    date: o.date === undefined ? undefined : parseRiverDate(o.date),
-    cargoTonnes: o.cargo_tonnes === undefined ? undefined : checkCargoTonnes(o.cargo_tonnes),
-  };
-}
-
-type Resolver = {
-  resolvePoint(input: string): ResolvedPoint;
-  /** pol / pod: a port by UN/LOCODE (the planner checks it is on the sea lanes). */
-  seaPort(code: string, name: "pol" | "pod"): ResolvedPoint;
-};
+/** A sea row's end by its text. */
+type Resolver = (input: string) => ResolvedPoint;
 
 /**
  * Resolution on this thread with locations.idx; without it only lat,lng inputs resolve. Loads the
@@ -271,12 +266,7 @@ function locationResolver(buildDir: string): (buildId: string | null) => Resolve
         );
       return coordinatesPoint(Number(m[1]), Number(m[2]));
     };
-    return () => ({
-      resolvePoint,
-      seaPort: (code, name) => {
-        throw new EngineError("invalid_request", `${name} ${code}: locations.idx missing, no port resolves`);
-      },
-    });
+    return () => resolvePoint;
   }
   const index = LocationIndex.fromBytes(new Uint8Array(readFileSync(indexPath)), indexPath);
   return (buildId) => {
@@ -285,17 +275,6 @@ function locationResolver(buildDir: string): (buildId: string | null) => Resolve
         `${indexPath} (build ${index.buildId}) and sea.graph (build ${buildId}) come from different builds`,
       );
     }
-    return {
-      resolvePoint: (input) => index.resolve(input),
-      seaPort: (code, name) => {
-        const port = index.port(code);
-        if (port?.kind !== "port")
-          throw new EngineError(
-            "invalid_request",
-            `${name} must be the UN/LOCODE of a sea port, got "${code}"`,
-          );
-        return port;
-      },
-    };
+    return (input) => index.resolve(input);
   };
 }

@@ -9,11 +9,10 @@
 import { METRES_PER_NM, type PathPoint } from "../common/geo.ts";
 import { round } from "../common/round.ts";
 import { chainEmissions, DEFAULT_CARGO_TONNES, type EmissionLeg, type Emissions } from "./emissions.ts";
+import { MODE_PROFILES } from "./modes/index.ts";
+import type { TransportMode } from "./modes/profile.ts";
 
-export type TransportMode = "SEA" | "RIVER" | "RAIL" | "ROAD" | "AIR";
-
-/** Spec, summary.cost_index: weights per km. */
-export const COST_WEIGHTS: Record<TransportMode, number> = { SEA: 1, RIVER: 1.8, RAIL: 3, ROAD: 6, AIR: 40 };
+export type { TransportMode };
 
 export interface ChainDistance {
   km: number;
@@ -131,7 +130,10 @@ export function renderChain<P>(
   const handlingS = transfers.reduce((sum, t) => sum + Math.round(t.hours * 3600), 0);
   const modes: TransportMode[] = [];
   for (const s of sections) if (modes[modes.length - 1] !== s.transport_mode) modes.push(s.transport_mode);
-  const costKm = sections.reduce((sum, s) => sum + (s.distance_m / 1000) * COST_WEIGHTS[s.transport_mode], 0);
+  const costKm = sections.reduce(
+    (sum, s) => sum + (s.distance_m / 1000) * MODE_PROFILES[s.transport_mode].costWeight,
+    0,
+  );
   const moving = round(movingS / 3600, 2);
   const handling = round(handlingS / 3600, 2);
   return {

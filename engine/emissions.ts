@@ -2,71 +2,19 @@
  * Transport emissions per ISO 14083 with default intensity factors (GLEC Framework): kg CO2e
  * well-to-wheel (WTW) and tank-to-wheel (TTW) for a stated cargo mass, leg by leg. A leg emits
  * factor (g CO2e per tonne-km) x km x tonnes; transfers emit nothing (no hub factor is applied).
- * Every factor, where it comes from and what was derived: docs/emissions.md.
+ * Every factor (one per mode, engine/modes/), where it comes from and what was derived:
+ * docs/emissions.md.
  */
 
 import { haversineM } from "../common/geo.ts";
-import type { TransportMode } from "./chain.ts";
 import { EngineError } from "./errors.ts";
+import { MODE_PROFILES } from "./modes/index.ts";
+import type { TransportMode } from "./modes/profile.ts";
 
 export const EMISSIONS_METHOD = "ISO 14083 / GLEC default intensity factors";
 /** Without cargo_tonnes, emissions are for one tonne of cargo. */
 export const DEFAULT_CARGO_TONNES = 1;
 export const MAX_CARGO_TONNES = 100_000;
-
-/** Fuel WTW/TTW ratios read off GLEC v3.0 rows, to derive a factor's missing half (docs/emissions.md). */
-const WTW_PER_TTW = {
-  /** Table 14, Ferry-RoPax >20000 GT, VLSFO: WTW 0.098 / TTW 0.0835 kg per tonne-km. */
-  vlsfo: 0.098 / 0.0835,
-  /** Table 8, articulated truck <34 t, average/mixed, diesel: WTW 116 / TTW 89 g per tonne-km. */
-  diesel: 116 / 89,
-  /** Table 1, air freight >1500 km and <1500 km, aircraft unknown: WTT/TTW 0.2647 and 0.2642. */
-  jet: 1.2644,
-};
-
-export interface IntensityFactor {
-  /** What the default stands for (vehicle class, load, region). */
-  basis: string;
-  /** g CO2e per tonne-km. */
-  wtw: number;
-  ttw: number;
-  source: string;
-}
-
-/** Default intensity per mode, g CO2e per tonne-km. */
-export const INTENSITY: Record<TransportMode, IntensityFactor> = {
-  SEA: {
-    basis: "deep-sea container ship, industry average, dry container, 10 t cargo per TEU",
-    wtw: 7.6,
-    ttw: Math.round((7.6 / WTW_PER_TTW.vlsfo) * 100) / 100,
-    source: "GLEC Framework (2019, July 2022 ed.) Module 2 Table 46: 76 g/TEU-km; TTW derived",
-  },
-  RIVER: {
-    basis: "inland container vessel 110 m, diesel, primarily European operating data",
-    // The table gives WTT 6.8 and TTW 22.5: WTW is their sum.
-    wtw: 6.8 + 22.5,
-    ttw: 22.5,
-    source: "GLEC Framework v3.2 (2025) Module 2 Table 2 (inland waterways), container vessel 110 m",
-  },
-  RAIL: {
-    basis: "European freight train, diesel traction, average/mixed load",
-    wtw: 28,
-    ttw: Math.round((28 / WTW_PER_TTW.diesel) * 100) / 100,
-    source: "GLEC Framework (2019, July 2022 ed.) Module 2 Table 38; TTW derived",
-  },
-  ROAD: {
-    basis: "articulated truck <34 t GVW, average/mixed load, diesel, Europe",
-    wtw: 116,
-    ttw: 89,
-    source: "GLEC Framework v3.0 (2023) Module 2 Table 8",
-  },
-  AIR: {
-    basis: "air freight >1500 km, freighter, IATA RP1678",
-    wtw: Math.round(498 * WTW_PER_TTW.jet),
-    ttw: 498,
-    source: "GLEC Framework v3.0 (2023) Module 2 Table 1; WTW derived",
-  },
-};
 
 /** GLEC / EN 16258 air rule: default factors apply to the great circle plus 95 km. */
 export const AIR_GCD_ADD_KM = 95;
@@ -115,7 +63,7 @@ export function emissionKm(leg: EmissionLeg): number {
 }
 
 function legGrams(leg: EmissionLeg, tonnes: number): Grams {
-  const f = INTENSITY[leg.transport_mode];
+  const f = MODE_PROFILES[leg.transport_mode].intensity;
   const tkm = emissionKm(leg) * tonnes;
   return { wtw: Math.round(f.wtw * tkm), ttw: Math.round(f.ttw * tkm) };
 }

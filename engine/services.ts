@@ -15,31 +15,25 @@ import { decodeRiverPorts, RIVER_PORTS_OUTPUT } from "../data-build/river/river-
 import { decodeRiverRules, RIVER_RULES_OUTPUT } from "../data-build/river/seasonal-rules.ts";
 import { ROAD_GRAPH_KIND, ROAD_GRAPH_OUTPUT } from "../data-build/road/graph.ts";
 import { GRAPH_FORMAT_VERSION } from "../router-wasm/binding/router.ts";
-import { type AirPlan, AirPlanner, type AirPlanRequest } from "./air/planner.ts";
+import type { AirPlan, AirPlanner, AirPlanRequest } from "./air/planner.ts";
 import { once, readArtifact, sameBuild } from "./artifacts.ts";
 import type { RouteConfig } from "./config.ts";
 import { LocationIndex } from "./locations/index.ts";
 import type { MultimodalRequest } from "./multimodal/options.ts";
-import { type MultimodalPlan, MultimodalPlanner } from "./multimodal/planner.ts";
-import {
-  RAIL_GRAPH_FILE,
-  RAIL_GRAPH_KIND,
-  type RailPlan,
-  RailPlanner,
-  type RailPlanRequest,
-} from "./rail/planner.ts";
+import type { MultimodalPlan } from "./multimodal/planner.ts";
+import { RAIL_GRAPH_FILE, RAIL_GRAPH_KIND, type RailPlan, type RailPlanRequest } from "./rail/planner.ts";
 import {
   RIVER_GRAPH_FILE,
   RIVER_GRAPH_KIND,
   type RiverPlan,
-  RiverPlanner,
   type RiverPlanRequest,
 } from "./river/planner.ts";
 import type { RoadConfig } from "./road/config.ts";
 import { roadEngine } from "./road/external.ts";
-import { ExternalRoadPlanner, getRoadPlanner, type RoadRoutePlanner } from "./road/planner.ts";
+import { ExternalRoadPlanner, type RoadRoutePlanner } from "./road/planner.ts";
 import { type ChainEnd, inThreadPlanner, RoutePool, type SeaPlanner } from "./sea/pool.ts";
 import { getSeaRouter, type SeaRouter } from "./sea/router.ts";
+import { ThreadPlanners } from "./thread-planners.ts";
 
 export interface DistanceServices {
   locations: LocationIndex;
@@ -101,18 +95,24 @@ export async function closeRoutePlanners(): Promise<void> {
   await Promise.all(all.map(async (p) => (await p.catch(() => null))?.close()));
 }
 
+const threadPlanners = new Map<string, Promise<ThreadPlanners>>();
+
+/** The serving thread's planners for a build directory, over its sea router and main container ports. */
+function inThread(buildDir: string): Promise<ThreadPlanners> {
+  return once(threadPlanners, buildDir, async () => {
+    const { sea, locations } = await distanceServices(buildDir);
+    const ports = locations.mainPorts();
+    return new ThreadPlanners(buildDir, sea, async () => ports);
+  });
+}
+
 const roadPlanners = new Map<string, Promise<RoadRoutePlanner>>();
 
 async function startRoadPlanner(buildDir: string, config: RoadConfig): Promise<RoadRoutePlanner> {
   const engine = roadEngine(config);
   if (engine) return new ExternalRoadPlanner(engine);
   // The model runs in the calling thread: a road search settles at most ~23k nodes (milliseconds).
-  const { locations } = await distanceServices(buildDir);
-  const model = await getRoadPlanner(buildDir, {
-    circuity: config.circuity,
-    truckSpeedKmh: config.truckSpeedKmh,
-  });
-  sameBuild(buildDir, { file: "road.graph", buildId: model.buildId }, ofLocations(locations));
+  const model = await (await inThread(buildDir)).road(config);
   return { plan: async (request) => model.plan(request) };
 }
 
@@ -126,65 +126,9 @@ export function roadPlanner(buildDir: string, config: RoadConfig): Promise<RoadR
   );
 }
 
-const railPlanners = new Map<string, Promise<RailPlanner>>();
-
-async function startRailPlanner(buildDir: string): Promise<RailPlanner> {
-  const { locations } = await distanceServices(buildDir);
-  const rail = await RailPlanner.load(buildDir);
-  sameBuild(buildDir, { file: "rail.graph", buildId: rail.buildId }, ofLocations(locations));
-  return rail;
-}
-
-/** The process's rail planner (rail.graph + railheads.bin in its own WASM instance), loaded on first use. */
-export function railPlanner(buildDir: string): Promise<RailPlanner> {
-  return once(railPlanners, buildDir, () => startRailPlanner(buildDir));
-}
-
-const airPlanners = new Map<string, Promise<AirPlanner>>();
-
-async function startAirPlanner(buildDir: string): Promise<AirPlanner> {
-  const [{ locations }, air] = await Promise.all([distanceServices(buildDir), AirPlanner.load(buildDir)]);
-  sameBuild(buildDir, { file: "cargo-airports.bin", buildId: air.buildId }, ofLocations(locations));
-  return air.planner;
-}
-
 /** The process's air planner (the large cargo airports of the build), loaded on first use. */
-export function airPlanner(buildDir: string): Promise<AirPlanner> {
-  return once(airPlanners, buildDir, () => startAirPlanner(buildDir));
-}
-
-const riverPlanners = new Map<string, Promise<RiverPlanner>>();
-
-async function startRiverPlanner(buildDir: string): Promise<RiverPlanner> {
-  const { locations } = await distanceServices(buildDir);
-  const river = await RiverPlanner.load(buildDir);
-  sameBuild(buildDir, { file: RIVER_GRAPH_FILE, buildId: river.buildId }, ofLocations(locations));
-  return river;
-}
-
-/** The process's river planner (river.graph, river ports and seasonal rules), loaded on first use. */
-export function riverPlanner(buildDir: string): Promise<RiverPlanner> {
-  return once(riverPlanners, buildDir, () => startRiverPlanner(buildDir));
-}
-
-const multimodalPlanners = new Map<string, Promise<MultimodalPlanner>>();
-
-/**
- * The process's door-to-door planner (engine/multimodal) over this thread's sea router and main
- * container ports; the rail, air and river planners load when a request first allows their mode.
- */
-export function multimodalPlanner(buildDir: string): Promise<MultimodalPlanner> {
-  return once(multimodalPlanners, buildDir, async () => {
-    const { sea, locations } = await distanceServices(buildDir);
-    const ports = locations.mainPorts();
-    return new MultimodalPlanner({
-      sea,
-      ports: async () => ports,
-      rail: () => railPlanner(buildDir),
-      air: () => airPlanner(buildDir),
-      river: () => riverPlanner(buildDir),
-    });
-  });
+export async function airPlanner(buildDir: string): Promise<AirPlanner> {
+  return (await inThread(buildDir)).air();
 }
 
 /** The road, rail, air, river and multimodal planners the API calls: on the route pool, or in-thread. */
@@ -229,13 +173,13 @@ export async function modePlanners(
 ): Promise<ModePlanners> {
   const planner = await routePlanner(buildDir, routes);
   if (planner instanceof RoutePool) return pooledModes(planner, buildDir, config);
-  const road = await roadPlanner(buildDir, config);
+  const [road, planners] = await Promise.all([roadPlanner(buildDir, config), inThread(buildDir)]);
   return {
     road,
-    rail: async (request) => (await railPlanner(buildDir)).plan(request, road),
-    air: async (request) => (await airPlanner(buildDir)).plan(request, road),
-    river: async (request) => (await riverPlanner(buildDir)).plan(request, road),
-    multimodal: async (request) => (await multimodalPlanner(buildDir)).plan(request, road),
+    rail: async (request) => (await planners.rail()).plan(request, road),
+    air: async (request) => (await planners.air()).plan(request, road),
+    river: async (request) => (await planners.river()).plan(request, road),
+    multimodal: (request) => planners.multimodal.plan(request, road),
   };
 }
 
@@ -251,12 +195,8 @@ export async function checkModeArtifacts(
   config: RoadConfig,
 ): Promise<void> {
   if (routes.workers === 0) {
-    await Promise.all([
-      roadPlanner(buildDir, config),
-      railPlanner(buildDir),
-      airPlanner(buildDir),
-      riverPlanner(buildDir),
-    ]);
+    const planners = await inThread(buildDir);
+    await Promise.all([roadPlanner(buildDir, config), planners.rail(), planners.air(), planners.river()]);
     return;
   }
   const { locations } = await distanceServices(buildDir);

@@ -10,9 +10,11 @@ import {
   type Chain,
   renderChain,
   type SectionInput,
+  sideLabel,
   type TransferInput,
   type TransportMode,
 } from "./chain.ts";
+import { EngineError } from "./errors.ts";
 import { accessLegs, type RoadRoutePlanner, renderRoadSection } from "./road/planner.ts";
 
 interface Point {
@@ -132,6 +134,25 @@ export function nearestTerminals<T extends Point, S extends TerminalSite<T>>(
 
 /** Closer than this, the door is the terminal: no road leg. */
 const NO_ACCESS_LEG_KM = 0.5;
+
+/**
+ * Each end's terminals in reach, closest first; EngineError no_route for the first side with none,
+ * `none(label)` saying so ("No rail route: origin Basel has no railhead within ...").
+ */
+export function terminalsInReach<S>(
+  from: Point & { name?: string | null },
+  to: Point & { name?: string | null },
+  candidates: (p: Point) => S[],
+  none: (label: string) => string,
+): [S[], S[]] {
+  const [a, b] = (["from", "to"] as const).map((side) => {
+    const end = side === "from" ? from : to;
+    const found = candidates(end);
+    if (found.length === 0) throw new EngineError("no_route", none(sideLabel(end, side)));
+    return found;
+  });
+  return [a!, b!];
+}
 
 /** A pairing side's road-leg key, or null when the door is at the terminal itself. */
 export const roadLegKey = (door: Point, terminal: Point, key: string): string | null =>

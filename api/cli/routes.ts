@@ -8,7 +8,8 @@ import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { buildDirFrom } from "../../common/build-dir.ts";
-import { type BatchRow, parsePairs, type RowOptions, runBatch } from "../../engine/batch.ts";
+import { type BatchRow, parsePairs, runBatch } from "../../engine/batch.ts";
+import type { MultimodalQuery } from "../../engine/distance/requests.ts";
 import { EngineError } from "../../engine/errors.ts";
 import { checkMode, checkSpeed, parseAvoid } from "../../engine/sea/policy.ts";
 import { type BatchFormat, CSV_HEADER, formatted, rowsWritten } from "./batch-output.ts";
@@ -38,11 +39,17 @@ function batchOptions(o: BatchFlags) {
   const workers = o.workers === undefined ? undefined : Number(o.workers);
   if (workers !== undefined && !(Number.isInteger(workers) && workers > 0))
     throw new UsageError(`--workers takes a positive whole number, got "${o.workers}"`);
-  const defaults: RowOptions = {
+  // A chain's options as query parameters: the sea flags apply to its sea legs.
+  const defaults: Omit<MultimodalQuery, "from" | "to"> = {
     modes: o.modes,
     optimize: o.optimize,
     date: o.date,
     cargo_tonnes: o.cargoTonnes,
+    speed_knots: o.speed,
+    routing_mode: o.routingMode,
+    avoid: o.avoid,
+    path: o.path ? "true" : undefined,
+    handling: o.handling ? undefined : "false",
   };
   try {
     return {
@@ -55,7 +62,7 @@ function batchOptions(o: BatchFlags) {
         path: o.path ?? false,
         alternatives: o.alternatives ?? false,
       },
-      multimodal: o.multimodal ? { defaults, handling: o.handling } : null,
+      multimodal: o.multimodal ? { defaults } : null,
     };
   } catch (err) {
     throw err instanceof EngineError ? new UsageError(err.message) : err;

@@ -5,6 +5,7 @@
  * without a sheet transit time its transit. Engine failures leave an offer out with the reason,
  * never fail the search. docs/rates.md, "Search".
  */
+import { DistanceEngine } from "../../engine/distance/engine.ts";
 import { EngineError } from "../../engine/errors.ts";
 import type { ResolvedPoint } from "../../engine/locations/index.ts";
 import {
@@ -22,7 +23,6 @@ import {
   type Shipment,
 } from "../../engine/rates/price.ts";
 import type { RateLine } from "../../engine/rates/sheet.ts";
-import { distanceServices, modePlanners, routePlanner } from "../../engine/services.ts";
 import { lineOf, surchargeOf } from "../../ingest/rates/import.ts";
 import type { RateLineRow, RateSheetRow } from "../../storage/rates.ts";
 import { airQuoter } from "../air/quote.ts";
@@ -74,11 +74,16 @@ const ENGINE_MODE = { OCEAN_FCL: "sea", OCEAN_LCL: "sea", ROAD: "road", RAIL: "r
 const message = (err: unknown) => (err instanceof EngineError ? err.message : "the distance engine failed");
 
 export class RateSearch {
-  constructor(private readonly platform: FullPlatform) {}
+  /** The distance engine the distance API calls: its index, sea router and mode planners. */
+  private readonly engine: DistanceEngine;
+
+  constructor(private readonly platform: FullPlatform) {
+    this.engine = new DistanceEngine(platform.config);
+  }
 
   /** A query place as lines match it: its code, the index's other code for it, its country. */
   async place(code: string): Promise<{ ref: PlaceRef; point: ResolvedPoint | null }> {
-    const { locations } = await distanceServices(this.platform.config.buildDir);
+    const { locations } = await this.engine.services();
     let point: ResolvedPoint | null = null;
     try {
       point = code.length === 3 ? locations.resolve(code) : locations.port(code);
@@ -94,21 +99,20 @@ export class RateSearch {
 
   /** The engine's distance and transit for the lane, once per search; an Error when it has none. */
   private async leg(mode: Shipment["mode"], from: ResolvedPoint, to: ResolvedPoint): Promise<EngineLeg> {
-    const { config } = this.platform;
     switch (ENGINE_MODE[mode]) {
       case "sea": {
-        const sea = await routePlanner(config.buildDir, config.routes);
+        const sea = await this.engine.sea();
         const { route } = await sea.plan({ from, to, speedKnots: INDICATIVE_MODEL.ocean.speedKnots });
         return { km: route.distance.km, nm: route.distance.nm, days: route.transit.days };
       }
       case "road": {
-        const { road } = await modePlanners(config.buildDir, config.routes, config.road);
+        const { road } = await this.engine.modes();
         const { route } = await road.plan({ from, to });
         return { km: route.distance_m / 1000, nm: route.distance_m / 1852, days: route.hours / 24 };
       }
       case "rail":
       case "air": {
-        const planners = await modePlanners(config.buildDir, config.routes, config.road);
+        const planners = await this.engine.modes();
         const plan = ENGINE_MODE[mode] === "rail" ? planners.rail({ from, to }) : planners.air({ from, to });
         const { summary } = (await plan).route;
         return { km: summary.distance.km, nm: summary.distance.nm, days: summary.duration.days };

@@ -71,6 +71,11 @@ export interface GraphSpec {
   /** River: named waterways (edge `waterway` indexes them) and seasonal rule ids (`rules`). */
   waterways?: ReadonlyArray<{ name: string; class: string }>;
   rules?: ReadonlyArray<{ id: string }>;
+  /**
+   * Values the build bakes into the edges that the planner applies again at query time (the road
+   * graph's truck time factor): recorded in `names`, checked at load (engine/artifacts.ts sameSettings).
+   */
+  settings?: Readonly<Record<string, number>>;
   /** Gates closed in every query of this graph: landmarks are computed with them closed. */
   landmarkClosed: number;
 }
@@ -207,6 +212,7 @@ export function encodeGraph(spec: GraphSpec, buildId: string): Uint8Array {
       ...(spec.countries ? { countries: spec.countries } : {}),
       ...(spec.waterways ? { waterways: spec.waterways } : {}),
       ...(spec.rules ? { rules: spec.rules } : {}),
+      ...(spec.settings ? { settings: spec.settings } : {}),
     }),
   );
   return encodeArtifact(spec.kind, GRAPH_FORMAT_VERSION, buildId, [

@@ -11,7 +11,7 @@
  * water it crosses.
  */
 import { UnionFind } from "../../common/union-find.ts";
-import { TRUCK_TIME_FACTOR } from "../../engine/road/truck.ts";
+import { ROAD_GRAPH_SETTINGS, TRUCK_TIME_FACTOR } from "../../engine/road/truck.ts";
 import { GRAPH_MODE, type GraphEdge, type GraphSpec } from "../graph/encode.ts";
 import { LINK_KINDS, type LinkKind, type RoadLink, type RoadNode } from "./network.ts";
 
@@ -142,6 +142,7 @@ export function buildRoadGraph(input: RoadGraphInput): { spec: GraphSpec; stats:
       gates: ROAD_GATES,
       zones,
       countries,
+      settings: ROAD_GRAPH_SETTINGS,
       landmarkClosed: 0,
     },
     stats,

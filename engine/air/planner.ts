@@ -12,15 +12,12 @@ import { CARGO_AIRPORTS_OUTPUT, decodeCargoAirports } from "../../data-build/loc
 import { readArtifact } from "../artifacts.ts";
 import { type Chain, sideLabel } from "../chain.ts";
 import { EngineError } from "../errors.ts";
+import { AIR, AIR_CRUISE_KMH, AIR_EXTRA_HOURS } from "../modes/air.ts";
 import type { RoadRoutePlanner } from "../road/planner.ts";
 import { terminalChains } from "../terminal-chain.ts";
 
 /** Spec, Limits: great circle times 1.05 between large cargo airports. */
 export const AIR_DISTANCE_FACTOR = 1.05;
-export const AIR_CRUISE_KMH = 800;
-/** Spec: plus 45 minutes per flight (taxi, climb, descent). */
-export const AIR_EXTRA_HOURS = 0.75;
-export const AIRPORT_HANDLING_HOURS = 12;
 /** Spec: road access up to 600 km (great circle from the point to the airport). */
 export const AIR_ACCESS_MAX_KM = 600;
 export const AIRPORTS_PER_SIDE = 2;
@@ -159,7 +156,7 @@ export class AirPlanner {
       to: req.to,
       mode: "AIR",
       label: "Air",
-      handlingHours: req.handling === false ? 0 : AIRPORT_HANDLING_HOURS,
+      handlingHours: req.handling === false ? 0 : AIR.handlingHours,
       road,
       path: req.path === true,
       pairings: pairs.map(([x, y]) => {

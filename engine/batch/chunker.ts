@@ -11,12 +11,21 @@ import { type ChunkEnd, errorJson, type SeaChunk } from "./sea-chunk.ts";
 /** Distinct inputs kept resolved; past this the cache starts over (a file of unique coordinates). */
 const MAX_CACHED = 100_000;
 
+/** How a resolved end is planned and shown (the distance engine's sea-end policy); default as resolved. */
+export interface EndPolicy {
+  plan(point: ResolvedPoint): ResolvedPoint;
+  show(point: ResolvedPoint): object;
+}
+
+const AS_RESOLVED: EndPolicy = { plan: (p) => p, show: (p) => p };
+
 export class SeaChunker {
   private readonly cache = new Map<string, ChunkEnd>();
 
   constructor(
     private readonly resolvePoint: (input: string) => ResolvedPoint,
     private readonly request: SeaChunk["request"],
+    private readonly ends: EndPolicy = AS_RESOLVED,
   ) {}
 
   /** An input's end; a non-EngineError (a bug, not a row's answer) propagates. */
@@ -25,7 +34,7 @@ export class SeaChunker {
     if (end === undefined) {
       try {
         const point = this.resolvePoint(input);
-        end = { point, json: JSON.stringify(point) };
+        end = { point: this.ends.plan(point), json: JSON.stringify(this.ends.show(point)) };
       } catch (err) {
         if (!(err instanceof EngineError)) throw err;
         end = { error: errorJson(err) };

@@ -4,9 +4,9 @@
  * one-to-many searches, inland legs from the great circle with the road model's circuity. Only
  * the order matters; the chains shown are routed in full.
  */
-import { COST_WEIGHTS, type TransportMode } from "../chain.ts";
-import { INTENSITY } from "../emissions.ts";
-import { RAIL_HANDLING_HOURS, RAIL_SPEED_KMH } from "../rail/planner.ts";
+import { MODE_PROFILES } from "../modes/index.ts";
+import type { TransportMode } from "../modes/profile.ts";
+import { RAIL, RAIL_SPEED_KMH } from "../modes/rail.ts";
 import { ROAD_DEFAULTS } from "../road/config.ts";
 import { TRUCK_TIME_FACTOR, truckTimeFromCarSeconds } from "../road/truck.ts";
 import type { Optimize } from "./options.ts";
@@ -26,8 +26,8 @@ export interface Figures {
 export const NO_FIGURES: Figures = { km: 0, hours: 0, cost: 0, co2e: 0 };
 
 export function legFigures(mode: TransportMode, km: number, hours: number): Figures {
-  const factor = INTENSITY[mode].wtw;
-  return { km, hours, cost: km * COST_WEIGHTS[mode], co2e: km * factor };
+  const { intensity, costWeight } = MODE_PROFILES[mode];
+  return { km, hours, cost: km * costWeight, co2e: km * intensity.wtw };
 }
 
 export const addFigures = (...all: Figures[]): Figures =>
@@ -48,7 +48,7 @@ export function roadEstimate(gcKm: number): Figures {
 /** A rail pre-carriage over `gcKm`: rail at 30 km/h and two rail terminals' handling. */
 export function railEstimate(gcKm: number, handling: boolean): Figures {
   const km = gcKm * INLAND_CIRCUITY;
-  return legFigures("RAIL", km, km / RAIL_SPEED_KMH + (handling ? 2 * RAIL_HANDLING_HOURS : 0));
+  return legFigures("RAIL", km, km / RAIL_SPEED_KMH + (handling ? 2 * RAIL.handlingHours : 0));
 }
 
 /** A sea leg of `metres` at the request's speed. */

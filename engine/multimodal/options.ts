@@ -6,6 +6,7 @@
 import type { TransportMode } from "../chain.ts";
 import { checkCargoTonnes } from "../emissions.ts";
 import { EngineError } from "../errors.ts";
+import { MODES } from "../modes/index.ts";
 import { parseRiverDate, todayUtc } from "../river/seasonal.ts";
 import {
   checkMode,
@@ -19,9 +20,6 @@ import {
   SAFE_CLOSED,
   SPEED_KNOTS,
 } from "../sea/policy.ts";
-
-/** The spec's modes in its own order (the response's transport_modes lists the allowed ones so). */
-export const MODES: readonly TransportMode[] = ["SEA", "ROAD", "RAIL", "AIR", "RIVER"];
 
 /** cost (spec default), time, distance; emissions orders by well-to-wheel kg CO2e (beyond the spec). */
 export const OPTIMIZE = ["cost", "time", "distance", "emissions"] as const;

@@ -15,6 +15,7 @@ import type { AirPlanner } from "../air/planner.ts";
 import { type Chain, type TransportMode, withCargoTonnes } from "../chain.ts";
 import { DEFAULT_CARGO_TONNES } from "../emissions.ts";
 import { EngineError } from "../errors.ts";
+import { MODES } from "../modes/index.ts";
 import type { RailPlanner } from "../rail/planner.ts";
 import type { RiverPlanner } from "../river/planner.ts";
 import { type SeasonalNote, seasonalState } from "../river/seasonal.ts";
@@ -25,14 +26,7 @@ import type { BargeReason } from "./barge-rule.ts";
 import { type DropReason, dropReasons } from "./drop-rules.ts";
 import { greatCircleKm, InlandLegs } from "./inland.ts";
 import { outsideModes } from "./mode-rule.ts";
-import {
-  MODES,
-  type MultimodalRequest,
-  type Optimize,
-  type Place,
-  type Settings,
-  settingsOf,
-} from "./options.ts";
+import { type MultimodalRequest, type Optimize, type Place, type Settings, settingsOf } from "./options.ts";
 import { compareChains } from "./order.ts";
 import { seaChains } from "./sea-chain.ts";
 import { SeaDistances } from "./sea-distances.ts";

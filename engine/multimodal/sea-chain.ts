@@ -7,12 +7,13 @@
  * sea route, labelled Direct.
  */
 import type { Chain } from "../chain.ts";
+import { SEA } from "../modes/sea.ts";
 import { chainOf, joinParts, sectionPart } from "./compose.ts";
 import { addFigures, score } from "./estimate.ts";
 import type { InlandLegs } from "./inland.ts";
 import type { Place, Settings } from "./options.ts";
 import type { SeaDistances } from "./sea-distances.ts";
-import { PORT_HANDLING_HOURS, type PortOption, seaFigures, seaSection } from "./sea-legs.ts";
+import { type PortOption, seaFigures, seaSection } from "./sea-legs.ts";
 
 /** Spec, chain rule 1: the best three pairs are routed in full. */
 export const SEA_CHAINS_ROUTED = 3;
@@ -66,7 +67,7 @@ async function seaChain(
   if (!pre || !post) return null;
   const route = ctx.sea.route(a.stop, b.stop, ctx.settings);
   if (!route) return null;
-  const hours = ctx.settings.handling ? PORT_HANDLING_HOURS : 0;
+  const hours = ctx.settings.handling ? SEA.handlingHours : 0;
   const part = joinParts(
     [pre, sectionPart(seaSection(route, a.stop, b.stop, ctx.settings)), post],
     [

@@ -13,8 +13,6 @@ import type { Place, Settings } from "./options.ts";
 
 /** Spec, chain rule 1: the five closest main container ports on each side. */
 export const SEA_PORTS_PER_SIDE = 5;
-/** Spec, Limits: handling per transfer at a port. */
-export const PORT_HANDLING_HOURS = 24;
 
 /** A port a door may use, with how its inland leg goes and what that leg is estimated at. */
 export interface PortOption {

@@ -10,7 +10,9 @@
 import { haversineM } from "../../common/geo.ts";
 import type { SeaGateway } from "../../data-build/river/gateways.ts";
 import type { Chain, SectionInput } from "../chain.ts";
-import { RIVER_HANDLING_HOURS, type RiverPlanner } from "../river/planner.ts";
+import { RIVER } from "../modes/river.ts";
+import { SEA } from "../modes/sea.ts";
+import type { RiverPlanner } from "../river/planner.ts";
 import type { SeasonalNote, SeasonalState } from "../river/seasonal.ts";
 import { BARGE_RULES, type BargeReason, doorAtSeaPort, roadServesBetter } from "./barge-rule.ts";
 import { chainOf, joinParts, type Part, sectionPart } from "./compose.ts";
@@ -19,7 +21,7 @@ import { greatCircleKm, type InlandLegs, type InlandMode, NO_ACCESS_LEG_KM } fro
 import { Memo } from "./memo.ts";
 import type { Place, Settings } from "./options.ts";
 import type { SeaDistances } from "./sea-distances.ts";
-import { PORT_HANDLING_HOURS, type PortOption, seaFigures, seaSection } from "./sea-legs.ts";
+import { type PortOption, seaFigures, seaSection } from "./sea-legs.ts";
 
 /** Gateways considered per side (distinct ways into the river system). */
 export const GATEWAYS_PER_SIDE = 4;
@@ -303,8 +305,8 @@ function assemble(
   riverAt: "head" | "tail",
 ): SeaRiverChain {
   const h = ctx.settings.handling;
-  const port = h ? PORT_HANDLING_HOURS : 0;
-  const riverPort = h ? RIVER_HANDLING_HOURS : 0;
+  const port = h ? SEA.handlingHours : 0;
+  const riverPort = h ? RIVER.handlingHours : 0;
   // The gateway is where ship and barge meet: a seaport's handling.
   const joints =
     riverAt === "tail"

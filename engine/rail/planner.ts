@@ -15,15 +15,12 @@ import { type LoadedGraph, type Objective, WasmRouter } from "../../router-wasm/
 import { readArtifact, sameBuild } from "../artifacts.ts";
 import { type Chain, sideLabel } from "../chain.ts";
 import { EngineError } from "../errors.ts";
+import { RAIL, RAIL_SPEED_KMH } from "../modes/rail.ts";
 import type { RoadRoutePlanner } from "../road/planner.ts";
-import { nearestTerminals, roadLegKey, terminalChains } from "../terminal-chain.ts";
+import { nearestTerminals, roadLegKey, terminalChains, terminalsInReach } from "../terminal-chain.ts";
 
 export const RAIL_GRAPH_KIND = "rail-graph";
 export const RAIL_GRAPH_FILE = "rail.graph";
-/** Spec, Limits: rail 30 km/h average including stops. */
-export const RAIL_SPEED_KMH = 30;
-/** Spec, Limits: handling per transfer at a rail terminal. */
-export const RAIL_HANDLING_HOURS = 12;
 /** Spec: railhead access up to 150 km (great circle from the point to the railhead's track point). */
 export const RAIL_ACCESS_MAX_KM = RAILHEAD_MAX_M / 1000;
 /** Railheads tried per side: 3 x 3 pairs at most. */
@@ -190,18 +187,12 @@ export class RailPlanner {
 
   /** Plans the rail chain; throws EngineError no_route when a side has no railhead or no pair connects. */
   async plan<P extends RailPoint>(req: RailPlanRequest<P>, road: RoadRoutePlanner): Promise<RailPlan<P>> {
-    const a = this.candidates(req.from);
-    const b = this.candidates(req.to);
-    for (const [side, p, c] of [
-      ["from", req.from, a],
-      ["to", req.to, b],
-    ] as const) {
-      if (c.length === 0)
-        throw new EngineError(
-          "no_route",
-          `No rail route: ${sideLabel(p, side)} has no railhead within ${RAIL_ACCESS_MAX_KM} km (rail access limit).`,
-        );
-    }
+    const [a, b] = terminalsInReach(
+      req.from,
+      req.to,
+      (p) => this.candidates(p),
+      (end) => `No rail route: ${end} has no railhead within ${RAIL_ACCESS_MAX_KM} km (rail access limit).`,
+    );
     // The same closest railhead on both sides: a road question, not a rail detour.
     if (samePoint(a[0]!.terminal, b[0]!.terminal))
       throw new EngineError(
@@ -221,7 +212,7 @@ export class RailPlanner {
         "no_route",
         `No rail route: the railheads near ${sideLabel(req.from, "from")} (${a.map((c) => c.terminal.locode).join(", ")}) are not connected by rail to those near ${sideLabel(req.to, "to")} (${b.map((c) => c.terminal.locode).join(", ")}).`,
       );
-    const handling = req.handling === false ? 0 : RAIL_HANDLING_HOURS;
+    const handling = req.handling === false ? 0 : RAIL.handlingHours;
     // A railhead at the door needs no road leg.
     const { chains, unreachable } = await terminalChains({
       from: req.from,

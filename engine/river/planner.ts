@@ -24,10 +24,18 @@ import {
   WasmRouter,
 } from "../../router-wasm/binding/router.ts";
 import { readArtifact, sameBuild } from "../artifacts.ts";
-import { type Chain, COST_WEIGHTS, type SectionInput, sideLabel } from "../chain.ts";
+import { type Chain, type SectionInput, sideLabel } from "../chain.ts";
 import { EngineError } from "../errors.ts";
+import { RIVER } from "../modes/river.ts";
+import { ROAD } from "../modes/road.ts";
 import { type RoadRoutePlanner, renderRoadChain } from "../road/planner.ts";
-import { nearestTerminals, roadLegKey, type TerminalSite, terminalChains } from "../terminal-chain.ts";
+import {
+  nearestTerminals,
+  roadLegKey,
+  type TerminalSite,
+  terminalChains,
+  terminalsInReach,
+} from "../terminal-chain.ts";
 import {
   type ActiveRule,
   type SeasonalNote,
@@ -39,8 +47,6 @@ import {
 
 export const RIVER_GRAPH_KIND = "river-graph";
 export const RIVER_GRAPH_FILE = "river.graph";
-/** Spec, Limits: handling per transfer at a river port. */
-export const RIVER_HANDLING_HOURS = 18;
 /** River port access by road (ours; the spec names none): the rail railhead reach. */
 export const RIVER_ACCESS_MAX_KM = 150;
 /** River ports tried per side: 3 x 3 pairings at most. */
@@ -95,6 +101,8 @@ export interface RiverPlan<P> {
 }
 
 type Candidate = TerminalSite<RiverTerminal>;
+/** A port in reach of an end, with its distance and rank. */
+type Ranked = Candidate & { km: number; rank: number };
 
 /**
  * Ports whose river-ports.bin position is the harbour itself (WPI, the main ports' quays, sea
@@ -188,7 +196,7 @@ export class RiverPlanner {
   }
 
   /** The nearest river ports within RIVER_ACCESS_MAX_KM of a point, best first. */
-  candidates(p: RiverPoint): Array<Candidate & { km: number; rank: number }> {
+  candidates(p: RiverPoint): Ranked[] {
     return nearestTerminals(this.ports, p, RIVER_ACCESS_MAX_KM, RIVER_PORTS_PER_SIDE);
   }
 
@@ -303,48 +311,10 @@ export class RiverPlanner {
   async plan<P extends RiverPoint>(req: RiverPlanRequest<P>, road: RoadRoutePlanner): Promise<RiverPlan<P>> {
     const date = req.date ?? todayUtc();
     const state = seasonalState(this.rules, date, req.seasonal !== false);
-    const a = this.candidates(req.from);
-    const b = this.candidates(req.to);
-    for (const [side, p, c] of [
-      ["from", req.from, a],
-      ["to", req.to, b],
-    ] as const) {
-      if (c.length === 0)
-        throw new EngineError(
-          "no_route",
-          `No river route: ${sideLabel(p, side)} has no river port within ${RIVER_ACCESS_MAX_KM} km.`,
-        );
-    }
-    if (a[0]!.node === b[0]!.node)
-      throw new EngineError(
-        "no_route",
-        `No river route: both ends are served by the same river port (${a[0]!.terminal.locode} ${a[0]!.terminal.name}); use mode ROAD.`,
-      );
+    const [a, b] = this.portsInReach(req);
     const closures = state.active.filter((x) => x.kind === "closure");
     // The same factors with every closure lifted: what the closures take away.
     const open = Float64Array.from(state.factors, (f) => (f === 0 ? 1 : f));
-    const path = req.path === true;
-    // Port pairings joined by navigable water under `factors`, cheapest first by the spec's
-    // cost weights (barge km, access legs as straight lines): one search per origin port.
-    const targets = b.map((c) => c.terminal);
-    const pairsOf = (factors: Float64Array) => {
-      const rows = a.map((x) => this.bargeMany(x.terminal, targets, factors));
-      return a
-        .flatMap((x, i) =>
-          b.map((y, j) => ({
-            x,
-            y,
-            metres: rows[i]!.metres[j]!,
-            ok:
-              Number.isFinite(rows[i]!.seconds[j]!) &&
-              navigableShare(rows[i]!.uncuratedM[j]!, rows[i]!.metres[j]!),
-          })),
-        )
-        .filter((p) => p.ok && p.x.node !== p.y.node)
-        .map((p) => ({ ...p, est: estimatedCost(req.from, req.to, p.x.terminal, p.y.terminal, p.metres) }))
-        .sort((p, q) => p.est - q.est);
-    };
-    const pairs = pairsOf(state.factors);
     const closureNotes = (from: RiverTerminal, to: RiverTerminal, effect: "no_route" | "detour") => {
       if (closures.length === 0) return [];
       const unclosed = this.barge(from, to, open, false);
@@ -352,15 +322,16 @@ export class RiverPlanner {
         .filter((x) => (unclosed.river?.ruleMetres[x.index] ?? 0) > 0)
         .map((x) => seasonalNote(x, unclosed.river!.ruleMetres[x.index]! / 1000, effect));
     };
+    const pairs = this.pairings(req, a, b, state.factors);
     if (pairs.length === 0) {
-      const reopened = closures.length > 0 ? pairsOf(open) : [];
+      const reopened = closures.length > 0 ? this.pairings(req, a, b, open) : [];
       if (reopened.length === 0)
         throw new EngineError(
           "no_route",
           `No river route: the river ports near ${sideLabel(req.from, "from")} (${a.map((c) => c.terminal.locode).join(", ")}) are not joined by navigable water to those near ${sideLabel(req.to, "to")} (${b.map((c) => c.terminal.locode).join(", ")}).`,
         );
       // Closed on this date: the spec's fallback is the road chain, with the closures as notes.
-      const legs = await road.plan({ from: req.from, to: req.to, path });
+      const legs = await road.plan({ from: req.from, to: req.to, path: req.path === true });
       return {
         route: renderRoadChain(legs.route, req.from, req.to),
         alternatives: [],
@@ -368,6 +339,70 @@ export class RiverPlanner {
         seasonal_notes: closureNotes(reopened[0]!.x.terminal, reopened[0]!.y.terminal, "no_route"),
       };
     }
+    const [best, ...rest] = await this.chains(req, pairs, state, road);
+    const barge = best!.sections.find((s) => s.transport_mode === "RIVER")!;
+    const slower = (barge.seasonal as SeasonalNote[]) ?? [];
+    return {
+      route: best!,
+      alternatives: req.alternatives === false ? [] : rest,
+      date,
+      seasonal_notes: [
+        ...closureNotes(barge.from as RiverTerminal, barge.to as RiverTerminal, "detour"),
+        ...slower,
+      ],
+    };
+  }
+
+  /** The river ports in reach of each end; no_route when a side has none or both share one. */
+  private portsInReach(req: RiverPlanRequest<RiverPoint>): [Ranked[], Ranked[]] {
+    const [a, b] = terminalsInReach(
+      req.from,
+      req.to,
+      (p) => this.candidates(p),
+      (end) => `No river route: ${end} has no river port within ${RIVER_ACCESS_MAX_KM} km.`,
+    );
+    if (a[0]!.node === b[0]!.node)
+      throw new EngineError(
+        "no_route",
+        `No river route: both ends are served by the same river port (${a[0]!.terminal.locode} ${a[0]!.terminal.name}); use mode ROAD.`,
+      );
+    return [a, b];
+  }
+
+  /**
+   * Port pairings joined by navigable water under `factors`, cheapest first by the spec's cost
+   * weights (barge km, access legs as straight lines): one search per origin port.
+   */
+  private pairings(req: RiverPlanRequest<RiverPoint>, a: Ranked[], b: Ranked[], factors: Float64Array) {
+    const targets = b.map((c) => c.terminal);
+    const rows = a.map((x) => this.bargeMany(x.terminal, targets, factors));
+    return a
+      .flatMap((x, i) =>
+        b.map((y, j) => ({
+          x,
+          y,
+          metres: rows[i]!.metres[j]!,
+          ok:
+            Number.isFinite(rows[i]!.seconds[j]!) &&
+            navigableShare(rows[i]!.uncuratedM[j]!, rows[i]!.metres[j]!),
+        })),
+      )
+      .filter((p) => p.ok && p.x.node !== p.y.node)
+      .map((p) => ({ ...p, est: estimatedCost(req.from, req.to, p.x.terminal, p.y.terminal, p.metres) }))
+      .sort((p, q) => p.est - q.est);
+  }
+
+  /**
+   * The chains over the best pairings (the first, or it and the alternatives), road legs planned,
+   * cheapest first; no_route when no road reaches any of their ports.
+   */
+  private async chains<P extends RiverPoint>(
+    req: RiverPlanRequest<P>,
+    pairs: Array<{ x: Ranked; y: Ranked }>,
+    state: SeasonalState,
+    road: RoadRoutePlanner,
+  ): Promise<Chain<P | RiverTerminal>[]> {
+    const path = req.path === true;
     const chosen = pairs.slice(0, req.alternatives === false ? 1 : 1 + RIVER_ALTERNATIVES).flatMap((p) => {
       const r = this.barge(p.x.terminal, p.y.terminal, state.factors, path);
       return this.navigable(r) ? [{ ...p, r }] : [];
@@ -377,9 +412,9 @@ export class RiverPlanner {
       to: req.to,
       mode: "RIVER",
       label: "River",
-      handlingHours: req.handling === false ? 0 : RIVER_HANDLING_HOURS,
+      handlingHours: req.handling === false ? 0 : RIVER.handlingHours,
       road,
-      path: req.path === true,
+      path,
       pairings: chosen.map(({ x, y, r }) => ({
         from: x.terminal,
         to: y.terminal,
@@ -395,22 +430,10 @@ export class RiverPlanner {
       );
     // Cheapest first (spec cost_index): barging is chosen for cost, so a barge leg that a shorter
     // truck leg could replace faster (the last reach upstream to the city) still wins.
-    chains.sort(
+    return chains.sort(
       (x, y) =>
         x.summary.cost_index - y.summary.cost_index || x.summary.duration.hours - y.summary.duration.hours,
     );
-    const [best, ...rest] = chains;
-    const barge = best!.sections.find((s) => s.transport_mode === "RIVER")!;
-    const slower = (barge.seasonal as SeasonalNote[]) ?? [];
-    return {
-      route: best!,
-      alternatives: req.alternatives === false ? [] : rest,
-      date,
-      seasonal_notes: [
-        ...closureNotes(barge.from as RiverTerminal, barge.to as RiverTerminal, "detour"),
-        ...slower,
-      ],
-    };
   }
 }
 
@@ -425,7 +448,7 @@ function estimatedCost(
   const access =
     (haversineM(from.lat, from.lng, a.lat, a.lng) + haversineM(b.lat, b.lng, to.lat, to.lng)) *
     ACCESS_CIRCUITY;
-  return bargeM * COST_WEIGHTS.RIVER + access * COST_WEIGHTS.ROAD;
+  return bargeM * RIVER.costWeight + access * ROAD.costWeight;
 }
 
 /** The navigable-water rule: at most UNCURATED_MAX_M or UNCURATED_MAX_SHARE of the leg uncurated. */

@@ -1,7 +1,8 @@
 /**
  * Road (truck) legs: the embedded road-graph model searched by the WASM router, or the configured
  * external engine (OSRM/Valhalla, engine/road/external.ts) when one is set. One RoadPlanner = one
- * WebAssembly instance holding road.graph; getRoadPlanner caches one per thread. Times follow the
+ * WebAssembly instance holding road.graph; a thread's planners hold one per set of model options
+ * (engine/thread-planners.ts). Times follow the
  * spec's truck rule (engine/road/truck.ts): car moving time x 1.2 = driving, an 11 h rest after
  * every 9 h of driving, ferry and tunnel crossings at their listed hours, never scaled.
  * docs/road.md.
@@ -20,12 +21,12 @@ import {
   ROAD_GRAPH_OUTPUT,
 } from "../../data-build/road/graph.ts";
 import { type LoadedGraph, type RawRoute, STATUS, WasmRouter } from "../../router-wasm/binding/router.ts";
-import { readArtifact } from "../artifacts.ts";
+import { readArtifact, sameSettings } from "../artifacts.ts";
 import { type Chain, renderChain, type SectionInput } from "../chain.ts";
 import { EngineError } from "../errors.ts";
 import { ROAD_DEFAULTS } from "./config.ts";
 import { type ExternalRoadEngine, truckTime } from "./external.ts";
-import { TRUCK_TIME_FACTOR, truckTimeFromCarSeconds } from "./truck.ts";
+import { ROAD_GRAPH_SETTINGS, TRUCK_TIME_FACTOR, truckTimeFromCarSeconds } from "./truck.ts";
 
 /** A point farther than this from every road node is off the network: no_route. */
 export const MAX_SNAP_KM = 300;
@@ -228,10 +229,14 @@ export class RoadPlanner {
     bytes: Uint8Array,
     opts: RoadModelOptions & { path?: string } = {},
   ): RoadPlanner {
-    const { artifact, ...graph } = wasm.load(bytes, {
-      kind: ROAD_GRAPH_KIND,
-      path: opts.path ?? ROAD_GRAPH_OUTPUT,
-    });
+    const path = opts.path ?? ROAD_GRAPH_OUTPUT;
+    const { artifact, ...graph } = wasm.load(bytes, { kind: ROAD_GRAPH_KIND, path });
+    try {
+      sameSettings(path, graph.names.settings, ROAD_GRAPH_SETTINGS);
+    } catch (err) {
+      wasm.unload(graph.handle);
+      throw err;
+    }
     return new RoadPlanner(wasm, graph, artifact, opts);
   }
 
@@ -413,17 +418,6 @@ export class ExternalRoadPlanner implements RoadRoutePlanner {
 
 /** Great-circle metres between two points (tests compare routes with it). */
 export const greatCircleM = (a: RoadPoint, b: RoadPoint) => haversineM(a.lat, a.lng, b.lat, b.lng);
-
-let perThread: Promise<RoadPlanner> | null = null;
-
-/** The calling thread's road model (its own WASM instance), loaded once. */
-export function getRoadPlanner(buildDir?: string, opts: RoadModelOptions = {}): Promise<RoadPlanner> {
-  perThread ??= RoadPlanner.load(buildDir, opts).catch((err) => {
-    perThread = null;
-    throw err;
-  });
-  return perThread;
-}
 
 /** One ROAD section of a chain (a road-only chain, or a rail or air chain's access leg). */
 export function renderRoadSection<P>(leg: RoadLegPlan, from: P, to: P): SectionInput<P> {

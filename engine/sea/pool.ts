@@ -143,7 +143,7 @@ export interface SeaPlanner {
   /**
    * JSON.stringify of plan's answer, made where the route was planned. From a worker the text
    * crosses the thread boundary, not the object: cloning a route with its path cost more CPU than
-   * rendering it, and the API answers with the text anyway (api/distance/app.ts).
+   * rendering it, and the API answers with the text anyway (engine/distance/engine.ts).
    */
   planJson(request: SeaRouteRequest): Promise<string>;
 }

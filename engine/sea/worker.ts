@@ -12,23 +12,14 @@
  */
 
 import { parentPort, workerData } from "node:worker_threads";
-import { AirPlanner } from "../air/planner.ts";
 import { once, readArtifact, sameBuild } from "../artifacts.ts";
 import { seaChunkLines } from "../batch/sea-chunk.ts";
 import { EngineError } from "../errors.ts";
 import { LoadPlanner } from "../loadplan/planner.ts";
 import { drawUnit } from "../loadplan/svg.ts";
 import { LocationIndex } from "../locations/index.ts";
-import { MultimodalPlanner } from "../multimodal/planner.ts";
-import { RailPlanner } from "../rail/planner.ts";
-import { RiverPlanner } from "../river/planner.ts";
-import {
-  type RoadModelOptions,
-  type RoadPlan,
-  RoadPlanner,
-  type RoadPlanRequest,
-  type RoadRoutePlanner,
-} from "../road/planner.ts";
+import type { RoadModelOptions, RoadPlan, RoadPlanRequest, RoadRoutePlanner } from "../road/planner.ts";
+import { ThreadPlanners } from "../thread-planners.ts";
 import {
   errorParts,
   type LegAsk,
@@ -48,54 +39,24 @@ const loads = new Map<string, Promise<unknown>>();
 const loadOnce = <T>(key: string, load: () => Promise<T>) =>
   once(loads as Map<string, Promise<T>>, key, load);
 
-/** The same check services.ts makes: the pool verified sea.graph's build equals locations.idx's. */
-const sameBuildAsSea = (file: string, buildId: string) =>
-  sameBuild(buildDir, { file, buildId }, { file: "locations.idx", buildId: router.buildId });
-
-/** The road model for a set of options (config.road's circuity and truck speed). */
-const roadModel = (opts: RoadModelOptions) =>
-  loadOnce(`road\n${opts.circuity}\n${opts.truckSpeedKmh}`, async () => {
-    const model = await RoadPlanner.load(buildDir, {
-      circuity: opts.circuity,
-      truckSpeedKmh: opts.truckSpeedKmh,
-    });
-    sameBuildAsSea("road.graph", model.buildId);
-    return model;
-  });
-
-const rail = () =>
-  loadOnce("rail", async () => {
-    const planner = await RailPlanner.load(buildDir);
-    sameBuildAsSea("rail.graph", planner.buildId);
-    return planner;
-  });
-
-const air = () =>
-  loadOnce("air", async () => {
-    const { planner, buildId } = await AirPlanner.load(buildDir);
-    sameBuildAsSea("cargo-airports.bin", buildId);
-    return planner;
-  });
-
-const river = () =>
-  loadOnce("river", async () => {
-    const planner = await RiverPlanner.load(buildDir);
-    sameBuildAsSea("river.graph", planner.buildId);
-    return planner;
-  });
-
 /** The main container ports of locations.idx (the index itself is not kept: 100 points are). */
 const mainPorts = () =>
   loadOnce("ports", async () => {
     const { path, bytes } = await readArtifact(buildDir, "locations.idx");
     const index = LocationIndex.fromBytes(bytes, path);
-    sameBuildAsSea("locations.idx", index.buildId);
+    // The pool compared the two builds at start; the file may have been rebuilt since.
+    sameBuild(
+      buildDir,
+      { file: "locations.idx", buildId: index.buildId },
+      { file: "sea.graph", buildId: router.buildId },
+    );
     return index.mainPorts();
   });
 
 const loadPlanner = () => loadOnce("loadplan", () => LoadPlanner.fromBuildDir(buildDir));
 
-const multimodal = new MultimodalPlanner({ sea: router, ports: mainPorts, rail, air, river });
+/** This thread's planners: every mode's, loaded on the first job that needs it. */
+const planners = new ThreadPlanners(buildDir, router, mainPorts);
 
 /** Access legs asked of the pool's thread (an external road engine), matched by leg number. */
 const legs = new Map<number, { resolve(plan: RoadPlan): void; reject(err: Error): void }>();
@@ -112,7 +73,7 @@ const legsFromPool = (id: number): RoadRoutePlanner => ({
 /** The road planner for a rail or air job's access legs. */
 async function accessRoad(id: number, opts: RoadModelOptions | null): Promise<RoadRoutePlanner> {
   if (!opts) return legsFromPool(id);
-  const model = await roadModel(opts);
+  const model = await planners.road(opts);
   return { plan: async (request) => model.plan(request) };
 }
 
@@ -125,21 +86,21 @@ async function plan(job: PlanJob): Promise<unknown> {
     case "seaChunk":
       return seaChunkLines(router, job.chunk);
     case "road":
-      return (await roadModel(job.road)).plan(job.request);
+      return (await planners.road(job.road)).plan(job.request);
     case "rail": {
-      const [planner, road] = await Promise.all([rail(), accessRoad(job.id, job.road)]);
+      const [planner, road] = await Promise.all([planners.rail(), accessRoad(job.id, job.road)]);
       return planner.plan(job.request, road);
     }
     case "air": {
-      const [planner, road] = await Promise.all([air(), accessRoad(job.id, job.road)]);
+      const [planner, road] = await Promise.all([planners.air(), accessRoad(job.id, job.road)]);
       return planner.plan(job.request, road);
     }
     case "river": {
-      const [planner, road] = await Promise.all([river(), accessRoad(job.id, job.road)]);
+      const [planner, road] = await Promise.all([planners.river(), accessRoad(job.id, job.road)]);
       return planner.plan(job.request, road);
     }
     case "multimodal":
-      return multimodal.plan(job.request, await accessRoad(job.id, job.road));
+      return planners.multimodal.plan(job.request, await accessRoad(job.id, job.road));
     case "loadplan":
       return (await loadPlanner()).plan(job.input);
     case "picture":

@@ -253,6 +253,8 @@ export interface GraphNames {
   /** River graphs: waterway per index (edge_waterway) and seasonal rule ids (rule_id). */
   waterways?: Array<{ name: string; class: string }>;
   rules?: Array<{ id: string }>;
+  /** Values baked in at build time that the planner applies again (GraphSpec.settings). */
+  settings?: Record<string, number>;
 }
 
 /** A graph loaded into a WasmRouter. */

@@ -1,5 +1,5 @@
 /**
- * The sea-route response cache (api/distance/route-cache.ts): over many random option combinations
+ * The sea-route response cache (engine/distance/route-cache.ts): over many random option combinations
  * the app with the cache answers exactly what the app without it answers, byte for byte but for
  * meta.took_ms, whichever queries came before; the envelope written around cached text is the one
  * JSON.stringify writes; and the cache's bounds (entries, text) hold.
@@ -8,9 +8,14 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import fc from "fast-check";
 import { distanceApp } from "../../api/distance/app.ts";
-import { RouteCache, type RouteOption, type RouteQuery, routeKey } from "../../api/distance/route-cache.ts";
 import { RenderedJson, successBody, successJson } from "../../api/shared/envelopes.ts";
 import { PRODUCTS } from "../../api/shared/products.ts";
+import {
+  RouteCache,
+  type RouteKeyParts,
+  type RouteOption,
+  routeKey,
+} from "../../engine/distance/route-cache.ts";
 import { roadConfig } from "../../engine/road/config.ts";
 import { PASSAGE_IDS } from "../../engine/sea/policy.ts";
 import { osrmOk } from "../distance-road/fixtures.ts";
@@ -224,7 +229,7 @@ test("with an external road engine, road answers are asked of it every time (not
   }
 });
 
-const query = (over: Partial<RouteQuery> = {}): RouteQuery => ({
+const query = (over: Partial<RouteKeyParts> = {}): RouteKeyParts => ({
   build: "b1",
   mode: "SEA",
   from: {
@@ -257,7 +262,7 @@ const query = (over: Partial<RouteQuery> = {}): RouteQuery => ({
 });
 
 /** The base query's options with the one at `i` replaced. */
-const withOption = (i: number, value: RouteOption): Partial<RouteQuery> => {
+const withOption = (i: number, value: RouteOption): Partial<RouteKeyParts> => {
   const options = [...query().options];
   options[i] = value;
   return { options };
@@ -265,7 +270,7 @@ const withOption = (i: number, value: RouteOption): Partial<RouteQuery> => {
 
 test("every field of the query moves the key; -0, NaN and Infinity are told apart", () => {
   const base = query();
-  const variants: Array<[string, Partial<RouteQuery>]> = [
+  const variants: Array<[string, Partial<RouteKeyParts>]> = [
     ["another build", { build: "b2" }],
     ["another mode", { mode: "ROAD" }],
     ["another origin", { from: { ...base.from, lat: 51.91 } }],

@@ -29,7 +29,8 @@ import { collectRailPlaces, encodeRailheads, snapRailheads } from "../../data-bu
 import type { RoadNode } from "../../data-build/road/network.ts";
 import type { Chain } from "../../engine/chain.ts";
 import { EngineError } from "../../engine/errors.ts";
-import { RAIL_ACCESS_MAX_KM, RAIL_SPEED_KMH, RailPlanner } from "../../engine/rail/planner.ts";
+import { RAIL_SPEED_KMH } from "../../engine/modes/rail.ts";
+import { RAIL_ACCESS_MAX_KM, RailPlanner } from "../../engine/rail/planner.ts";
 import type { RoadRoutePlanner } from "../../engine/road/planner.ts";
 import { checkChain } from "../support/chain.ts";
 import { roadLinker, roadNode, TRUCK_KMH, tinyRoadPlanner } from "../support/tiny-road.ts";

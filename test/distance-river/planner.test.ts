@@ -14,7 +14,8 @@ import { parseSeasonalRules } from "../../data-build/river/seasonal-calendar.ts"
 import { encodeRiverRules } from "../../data-build/river/seasonal-rules.ts";
 import type { RoadNode } from "../../data-build/road/network.ts";
 import { EngineError } from "../../engine/errors.ts";
-import { RIVER_HANDLING_HOURS, RiverPlanner } from "../../engine/river/planner.ts";
+import { RIVER } from "../../engine/modes/river.ts";
+import { RiverPlanner } from "../../engine/river/planner.ts";
 import type { RoadRoutePlanner } from "../../engine/road/planner.ts";
 import { checkChain } from "../support/chain.ts";
 import { roadLinker, roadNode, routerWasm, tinyRoadPlanner } from "../support/tiny-road.ts";
@@ -170,7 +171,7 @@ describe("river chains on a tiny map", () => {
     ]);
     expect(d.locks).toBe(0);
     expect(d.attribution).toContain("Natural Earth");
-    expect(down.route.transfers.map((t) => t.hours)).toEqual([RIVER_HANDLING_HOURS, RIVER_HANDLING_HOURS]);
+    expect(down.route.transfers.map((t) => t.hours)).toEqual([RIVER.handlingHours, RIVER.handlingHours]);
     expect(down.seasonal_notes).toEqual([]);
     expect(down.date).toBe("2026-06-01");
   });

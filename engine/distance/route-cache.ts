@@ -1,35 +1,35 @@
 /**
- * Rendered route answers, on the serving thread (issue 20): a repeated query is answered from here
+ * Rendered route answers, on the serving thread: a repeated query is answered from here
  * without the worker hop or the planner. A route depends only on the loaded graphs and the
  * normalised query (the mode, the resolved ends and every option the planner reads), never on the
  * clock or the caller, so an entry stays right for as long as the process serves that build; the
  * build id is part of the key all the same. That holds for the sea router and the road model, and
  * so for the rail, air and river chains whose access legs the road model plans; an external road
  * engine (OSRM, Valhalla: its data moves, and it answers estimated legs while it is down) keeps
- * the modes that use it out (api/distance/app.ts). meta.took_ms is computed per request: only
+ * the modes that use it out (engine.ts). meta.took_ms is computed per request: only
  * the data part is kept, as the JSON text the response carries. Bounded by entries
  * (PORTOLAN_ROUTE_CACHE_ENTRIES; 0 turns it off) and by the text held (a route with its path runs
  * to hundreds of kilobytes), the least recently used dropped first.
  */
 import { Lru } from "../../common/lru.ts";
-import type { ResolvedPoint } from "../../engine/locations/index.ts";
+import type { ResolvedPoint } from "../locations/index.ts";
 
 /** Characters of JSON text the cache holds at most (about 2 bytes each on the heap). */
 export const ROUTE_CACHE_MAX_CHARS = 32 * 1024 * 1024;
 
-/** An option's value as a handler passes it: a list (sea passages to avoid), a resolved point (a port of loading) or a scalar. */
+/** An option's value as the engine passes it: a list (sea passages to avoid), a resolved point (a port of loading) or a scalar. */
 export type RouteOption = string | number | boolean | null | undefined | readonly string[] | ResolvedPoint;
 
-/** Everything a route's answer depends on, as the handler hands it to the planner. */
-export interface RouteQuery {
+/** Everything a route's answer depends on, as the engine hands it to the planner. */
+export interface RouteKeyParts {
   /** Build id of the loaded artifacts (every graph is checked against the one build). */
   build: string;
-  /** The mode as the handler names it ("SEA", "ROAD", ...): it fixes the options' meaning and order. */
+  /** The mode as the engine names it ("SEA", "ROAD", ...): it fixes the options' meaning and order. */
   mode: string;
   /** The ends as resolved (their rendering and the ends the planner is given both derive from them). */
   from: ResolvedPoint;
   to: ResolvedPoint;
-  /** Every other input of the planner and the rendering, in the handler's fixed order for the mode. */
+  /** Every other input of the planner and the rendering, in the engine's fixed order for the mode. */
   options: readonly RouteOption[];
 }
 
@@ -77,7 +77,7 @@ function pointKey(p: ResolvedPoint): string {
  * Each option is self-delimiting (a JSON string or list, a point's fields, or a bare word or
  * number), and the mode fixes how many there are and where.
  */
-export function routeKey(q: RouteQuery): string {
+export function routeKey(q: RouteKeyParts): string {
   const options = q.options.map((o) =>
     typeof o !== "object" || o === null ? part(o) : "kind" in o ? pointKey(o) : JSON.stringify(o),
   );

@@ -1,0 +1,240 @@
+/**
+ * The distance engine: built once from a build directory and its settings, it answers a parsed
+ * route, door-to-door or locations request (requests.ts) the same way for every caller: the HTTP
+ * API (api/distance/app.ts), the batch CLI (engine/batch.ts) and the rates search. It resolves the
+ * ends (the configured geocoder), applies the port policy (places.ts), plans on the route workers
+ * or in-thread (services.ts) and keeps repeated route answers (route-cache.ts). Answers are the
+ * response data's JSON text; failures are EngineErrors (Overloaded when the workers shed).
+ */
+import { planWithCargoTonnes, withCargoTonnes } from "../chain.ts";
+import type { RouteConfig } from "../config.ts";
+import type { GeocoderConfig } from "../locations/config.ts";
+import { createGeocoder } from "../locations/geocoders.ts";
+import type { Geocoder, LocationIndex, ResolvedPoint, SearchResult } from "../locations/index.ts";
+import type { TransportMode } from "../modes/profile.ts";
+import type { RoadConfig } from "../road/config.ts";
+import { renderRoadChain } from "../road/planner.ts";
+import { RoutePool, type SeaPlanner } from "../sea/pool.ts";
+import {
+  type DistanceServices,
+  distanceServices,
+  type ModePlanners,
+  modePlanners,
+  pooledModes,
+  routePlanner,
+} from "../services.ts";
+import { seaEnd, seaPortOf, shownPoint } from "./places.ts";
+import type { LocationsRequest, MultimodalParsed, RouteRequest } from "./requests.ts";
+import { RouteCache, type RouteOption, routeKey } from "./route-cache.ts";
+
+export interface DistanceEngineConfig {
+  buildDir: string;
+  routes: RouteConfig;
+  road: RoadConfig;
+  geocoder: GeocoderConfig;
+  /** Route answers kept for repeated queries (route-cache.ts); 0 keeps none. */
+  routeCacheEntries: number;
+}
+
+export interface DistanceEngineOptions {
+  /**
+   * Plans the sea routes; default: the process's planner for the build (services.ts routePlanner).
+   * A RoutePool given here plans the road, rail, air, river and door-to-door routes too.
+   */
+  routes?: SeaPlanner;
+}
+
+type Ends = readonly [ResolvedPoint, ResolvedPoint];
+type RoutePlan = (
+  engine: DistanceEngine,
+  req: RouteRequest,
+  from: ResolvedPoint,
+  to: ResolvedPoint,
+) => Promise<string>;
+
+/** A chain plan's answer: the shown ends, then the plan with its emissions for the cargo mass. */
+const chainAnswer = <T extends Parameters<typeof planWithCargoTonnes>[0]>(
+  a: ReturnType<typeof shownPoint>,
+  b: ReturnType<typeof shownPoint>,
+  planned: T,
+  cargoTonnes: number,
+) => JSON.stringify({ from: a, to: b, ...planWithCargoTonnes(planned, cargoTonnes) });
+
+/** How each mode's route is planned and rendered. */
+const ROUTE_PLANS: Record<TransportMode, RoutePlan> = {
+  SEA: async (engine, r, from, to) => {
+    const { speedKnots, routingMode, avoid = [], cargoTonnes, path, alternatives } = r;
+    const planned = await (await engine.sea()).planJson({
+      from: seaEnd(from),
+      to: seaEnd(to),
+      ...{ speedKnots, routingMode, avoid, cargoTonnes, path, alternatives },
+    });
+    // JSON.stringify({ from, to, ...planned }): the planned text is an object with neither key.
+    return `{"from":${JSON.stringify(shownPoint(from))},"to":${JSON.stringify(shownPoint(to))},${planned.slice(1)}`;
+  },
+  ROAD: async (engine, r, from, to) => {
+    const planned = await (await engine.modes()).road.plan({
+      from,
+      to,
+      path: r.path,
+      alternatives: r.alternatives,
+    });
+    const [a, b] = [shownPoint(from), shownPoint(to)];
+    return JSON.stringify({
+      from: a,
+      to: b,
+      route: withCargoTonnes(renderRoadChain(planned.route, a, b), r.cargoTonnes),
+      alternatives: planned.alternatives.map((leg) =>
+        withCargoTonnes(renderRoadChain(leg, a, b), r.cargoTonnes),
+      ),
+    });
+  },
+  RAIL: async (engine, r, from, to) => {
+    const [a, b] = [shownPoint(from), shownPoint(to)];
+    const { path, alternatives, handling } = r;
+    const planned = await (await engine.modes()).rail({ from: a, to: b, path, alternatives, handling });
+    return chainAnswer(a, b, planned, r.cargoTonnes);
+  },
+  AIR: async (engine, r, from, to) => {
+    const [a, b] = [shownPoint(from), shownPoint(to)];
+    const { path, alternatives, handling } = r;
+    const planned = await (await engine.modes()).air({ from: a, to: b, path, alternatives, handling });
+    return chainAnswer(a, b, planned, r.cargoTonnes);
+  },
+  RIVER: async (engine, r, from, to) => {
+    const [a, b] = [shownPoint(from), shownPoint(to)];
+    const { path, alternatives, handling, date, seasonal } = r;
+    const planned = await (await engine.modes()).river({
+      from: a,
+      to: b,
+      path,
+      alternatives,
+      handling,
+      date,
+      seasonal,
+    });
+    return chainAnswer(a, b, planned, r.cargoTonnes);
+  },
+};
+
+export class DistanceEngine {
+  private geocoder: Geocoder | null = null;
+  private readonly cache: RouteCache;
+
+  constructor(
+    readonly config: DistanceEngineConfig,
+    private readonly opts: DistanceEngineOptions = {},
+  ) {
+    this.cache = new RouteCache(config.routeCacheEntries);
+  }
+
+  /** The build's location index and this thread's sea router. */
+  services(): Promise<DistanceServices> {
+    return distanceServices(this.config.buildDir);
+  }
+
+  /** The sea route planner: the given one, or the process's (workers or in-thread). */
+  async sea(): Promise<SeaPlanner> {
+    return this.opts.routes ?? routePlanner(this.config.buildDir, this.config.routes);
+  }
+
+  /** The road, rail, air, river and door-to-door planners, on the same workers as sea(). */
+  modes(): Promise<ModePlanners> {
+    const { buildDir, routes, road } = this.config;
+    return this.opts.routes instanceof RoutePool
+      ? pooledModes(this.opts.routes, buildDir, road)
+      : modePlanners(buildDir, routes, road);
+  }
+
+  /** One mode's route: the response data's JSON text. */
+  async route(req: RouteRequest): Promise<string> {
+    const [from, to] = await this.routeEnds(req.from, req.to);
+    const { path, alternatives, handling, date, seasonal, speedKnots, routingMode, avoid, cargoTonnes } = req;
+    const options = [
+      path,
+      alternatives,
+      handling,
+      date,
+      seasonal,
+      speedKnots,
+      routingMode,
+      avoid,
+      cargoTonnes,
+    ];
+    // A sea route never involves the road planner.
+    const key = await this.keyOf(req.mode, from, to, options, req.mode !== "SEA");
+    return this.cached(key, () => ROUTE_PLANS[req.mode](this, req, from, to));
+  }
+
+  /** A door-to-door route (GET /v1/distance/multimodal): the response data's JSON text. */
+  async multimodal(req: MultimodalParsed): Promise<string> {
+    const [from, to] = await this.routeEnds(req.from, req.to);
+    const [pol, pod] = await Promise.all([this.seaPort("pol", req.pol), this.seaPort("pod", req.pod)]);
+    const { from: _from, to: _to, pol: _pol, pod: _pod, ...options } = req;
+    const key = await this.keyOf("MULTIMODAL", from, to, [...Object.values(options), pol, pod], true);
+    return this.cached(key, async () => {
+      const [a, b] = [shownPoint(from), shownPoint(to)];
+      const planned = await (await this.modes()).multimodal({ from: a, to: b, pol, pod, ...options });
+      const { considered: _, ...shown } = planned;
+      return JSON.stringify({ from: a, to: b, ...shown });
+    });
+  }
+
+  /** Ports, airports, countries and places matching the text (GET /v1/distance/locations). */
+  async locations(req: LocationsRequest): Promise<SearchResult[]> {
+    const { locations } = await this.services();
+    const { types, geocode, limit } = req;
+    return locations.searchWith(req.q, { types, geocode, limit }, this.geocoderOf(locations));
+  }
+
+  /** Free text goes to the configured geocoder (offline GeoNames by default; Nominatim or Photon). */
+  private geocoderOf(locations: LocationIndex): Geocoder {
+    this.geocoder ??= createGeocoder(locations, this.config.geocoder);
+    return this.geocoder;
+  }
+
+  /**
+   * The ends, kept with the route answers while resolution is offline (a pure function of the
+   * text). Resolution stays on this thread: microseconds of index lookups, and an external
+   * geocoder is I/O.
+   */
+  private async routeEnds(from: string, to: string): Promise<Ends> {
+    const { locations } = await this.services();
+    const geocoder = this.geocoderOf(locations);
+    const resolve = (text: string) => locations.resolveWith(text, geocoder);
+    if (!this.cache.enabled || geocoder !== locations.offline)
+      return [await resolve(from), await resolve(to)];
+    return [await this.cache.resolved(from, resolve), await this.cache.resolved(to, resolve)];
+  }
+
+  /** pol / pod as a sea port, or null when not given. */
+  private async seaPort(name: "pol" | "pod", code: string | undefined): Promise<ResolvedPoint | null> {
+    if (code === undefined || code.trim() === "") return null;
+    return seaPortOf((await this.services()).locations, name, code);
+  }
+
+  /**
+   * The cache key of a route, or null with the cache off. Answers that use the road planner are
+   * not kept with an external road engine, whose answers move with its data and turn into
+   * estimates while it is down.
+   */
+  private async keyOf(
+    mode: string,
+    from: ResolvedPoint,
+    to: ResolvedPoint,
+    options: RouteOption[],
+    usesRoad: boolean,
+  ): Promise<string | null> {
+    if (!this.cache.enabled || (usesRoad && this.config.road.engine)) return null;
+    return routeKey({ build: (await this.services()).sea.buildId, mode, from, to, options });
+  }
+
+  /** The answer kept under `key`, else `plan`'s, kept for the next. */
+  private async cached(key: string | null, plan: () => Promise<string>): Promise<string> {
+    const hit = key === null ? undefined : this.cache.get(key);
+    if (hit !== undefined) return hit;
+    const json = await plan();
+    if (key !== null) this.cache.set(key, json);
+    return json;
+  }
+}
