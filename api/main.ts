@@ -5,6 +5,7 @@
  * lines). docs/scale-out.md runs each role as processes of its own on PostgreSQL and Redis.
  */
 
+import { log } from "../common/log.ts";
 import {
   checkModeArtifacts,
   closeRoutePlanners,
@@ -12,6 +13,7 @@ import {
   routePlanner,
 } from "../engine/services.ts";
 import { RateExpirySweep, SWEEP_INTERVAL_MS } from "../ingest/rates/sweep.ts";
+import { SANDBOX_SCACS } from "../ingest/sandbox/world.ts";
 import { CutoffSweep } from "../ingest/schedules/cutoffs.ts";
 import { ReliabilityWatch } from "../ingest/schedules/reliability-watch.ts";
 import { ScheduleSync } from "../ingest/schedules/sync.ts";
@@ -58,19 +60,23 @@ if (sandbox) {
   if (config.airlines.length === 0) config.airlines = sandbox.airlines;
   config.lessors = [...config.lessors, ...sandbox.lessors];
   config.aisFeeds = [...config.aisFeeds, ...sandbox.aisFeeds];
-  console.log(
-    `${"Sandbox carrier (DCSA TNT 2.2)".padEnd(32)} ${sandbox.url}  (MAEU, MSCU, CMDU, HLCU, ONEY)`,
+  log.info(
+    { role: "sandbox", url: sandbox.url, lines: SANDBOX_SCACS },
+    "sandbox carrier (DCSA TNT 2.2) listening",
   );
-  console.log(
-    `${"Sandbox airline (ONE Record)".padEnd(32)} ${sandbox.airUrl}  (${sandbox.airlines.map((a) => a.iata).join(", ")})`,
+  log.info(
+    { role: "sandbox", url: sandbox.airUrl, airlines: sandbox.airlines.map((a) => a.iata) },
+    "sandbox airline (ONE Record) listening",
   );
 }
 const platform = await bootstrap(config);
 const apps = roles.has("api") ? buildApps(platform) : null;
 for (const p of apps ? PRODUCTS : []) {
   const server = serveBun(apps![p.id], config.host, config.ports[p.id]);
-  console.log(
-    `${p.title.padEnd(32)} ${config.publicUrls[p.id]}  (docs ${config.publicUrls[p.id]}/swagger, port ${server.port})`,
+  const url = config.publicUrls[p.id];
+  log.info(
+    { role: "api", product: p.id, url, docs: `${url}/swagger`, port: server.port },
+    `${p.title} listening`,
   );
 }
 const { wakeups } = platform.tracking;
@@ -112,7 +118,7 @@ const ratesPoller = roles.has("poller")
 const dispatcher = roles.has("dispatcher")
   ? await Dispatcher.start(platform.storage, config.webhooks, { wakeups })
   : null;
-console.log(`Roles ${[...roles].join(", ")} on ${redactedDatabase(config.database)}`);
+log.info({ roles: [...roles], database: redactedDatabase(config.database) }, "started");
 const stop = async () => {
   poller?.stop();
   schedulePoller?.stop();

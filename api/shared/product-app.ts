@@ -1,6 +1,6 @@
 /**
  * The base Elysia app every product starts from: OpenAPI, then one plugin per concern (plugins/):
- * the request target, the body cap, access and rate limits before routing; the body parser; errors
+ * the request id and access log, the request target, the body cap, access and rate limits before routing; the body parser; errors
  * and success bodies in the product's envelope; then /healthz, the account routes and the webhook
  * routes. Product folders only add their own routes; a new cross-cutting concern is a new plugin.
  */
@@ -10,11 +10,13 @@ import { webhookRoutes } from "../webhooks/routes.ts";
 import { health } from "./health.ts";
 import type { Platform } from "./platform.ts";
 import { type AccessRule, access, accessRules } from "./plugins/access.ts";
+import { accessLog } from "./plugins/access-log.ts";
 import { accountRoutes } from "./plugins/account-routes.ts";
 import { jsonBody } from "./plugins/body.ts";
 import { envelope } from "./plugins/envelope.ts";
 import { errors } from "./plugins/errors.ts";
 import { rateLimit } from "./plugins/rate-limit.ts";
+import { requestId } from "./plugins/request-id.ts";
 import { ROUTER_HANDLER, requestTarget } from "./plugins/request-target.ts";
 import type { ProductDef } from "./products.ts";
 
@@ -49,8 +51,10 @@ export function createProductApp(opts: ProductAppOptions) {
         },
       }),
     )
-    // Pre-routing hooks run in this order: the request's clock, its target, its declared length,
-    // its key, its rate window.
+    // Pre-routing hooks run in this order: the request's id, its clocks, its target, its declared
+    // length, its key, its rate window.
+    .use(requestId(config.trustProxy))
+    .use(accessLog(def))
     .use(envelope(def))
     .use(requestTarget(def.id, { getOnly: opts.getOnly }))
     .use(jsonBody(def.id, config.maxBodyBytes))

@@ -16,6 +16,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { rootCertificates } from "node:tls";
+import { errorLine } from "../../common/log.ts";
 import type { Wakeups } from "../../ingest/wakeups.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { AttemptPolicy, AttemptResult, Claimed, Webhooks } from "../../storage/webhooks.ts";
@@ -153,7 +154,7 @@ export class Dispatcher {
     this.store = storage.webhooks;
     this.policy = attemptPolicy(cfg);
     this.now = opts.now ?? Date.now;
-    this.log = opts.log ?? console.error;
+    this.log = opts.log ?? errorLine("webhooks");
     this.resolve = opts.resolve ?? resolverFor(cfg);
     // A CA list replaces the default trust store, so the public roots go in with the extra ones.
     this.ca = cfg.caFile ? [...rootCertificates, readFileSync(cfg.caFile, "utf8")] : undefined;

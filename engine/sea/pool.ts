@@ -11,6 +11,7 @@
  * Overloaded (503 overloaded + Retry-After) instead of queueing without limit.
  */
 import { Worker } from "node:worker_threads";
+import { log } from "../../common/log.ts";
 import type { AirPlan, AirPlanRequest, AirPoint } from "../air/planner.ts";
 import type { SeaChunk } from "../batch/sea-chunk.ts";
 import type { RouteConfig } from "../config.ts";
@@ -470,7 +471,7 @@ export class RoutePool implements SeaPlanner {
           }, RESPAWN_DELAY_MS).unref();
           return;
         }
-        if (failure) console.error("route worker failed:", failure);
+        if (failure) log.error({ err: failure }, "route worker failed");
         if (!this.closed) this.spawn(slot).catch(() => {});
       });
     });

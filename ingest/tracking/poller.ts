@@ -4,6 +4,8 @@
  * schedules (ingest/schedules/sync.ts) run through a second poller on their own, longer interval.
  * In-process by default; at scale run it as its own process with PORTOLAN_ROLES=poller.
  */
+
+import { errorLine } from "../../common/log.ts";
 import type { Wakeups } from "../wakeups.ts";
 
 /** A service with records to poll: ocean tracking, air-waybill tracking. */
@@ -21,7 +23,7 @@ export function startPoller(
     immediate?: boolean;
   } = {},
 ): { stop(): void } {
-  const log = opts.log ?? console.error;
+  const log = opts.log ?? errorLine("poller");
   let running = false;
   let again = false;
   const tick = async (woken: boolean) => {

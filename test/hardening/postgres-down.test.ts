@@ -15,6 +15,7 @@ import { buildApps } from "../../api/app.ts";
 import { bootstrap, type Running } from "../../api/bootstrap.ts";
 import { loadConfig } from "../../api/config.ts";
 import { StorageUnavailableError, storageError } from "../../storage/errors.ts";
+import { captureLogs } from "../helpers/logs.ts";
 import { postgresTemp as pg } from "../helpers/postgres-server.ts";
 
 let dir = "";
@@ -54,24 +55,30 @@ test("while PostgreSQL is down, reads and compat polls answer 503 with Retry-Aft
 
   pg("down", dir);
   // What the products log of each refusal: the driver's reason, never the statement's parameters.
-  const logged: string[] = [];
-  const log = console.error;
-  console.error = (...args: unknown[]) => logged.push(args.map(String).join(" "));
+  const logs = captureLogs("warn");
   const answers = [];
   try {
     for (const path of ["/v1/containers", "/v1/containers/lookup/MSCU2375717", poll])
       answers.push({ path, answer: await get(path) });
   } finally {
-    console.error = log;
+    logs.restore();
   }
-  expect(logged.filter((line) => line.includes("params:") || line.includes(org.id))).toEqual([]);
-  expect(logged.filter((line) => line.includes("database unavailable (")).length).toBeGreaterThan(0);
+  expect(logs.text()).not.toContain("params:");
+  expect(logs.text()).not.toContain(org.id);
+  expect(
+    logs.lines.filter((line) => line.msg === "database unavailable" && line.reason).length,
+  ).toBeGreaterThan(0);
   for (const { path, answer } of answers) {
     expect(answer.status).toBe(503);
     expect(answer.retryAfter).toBe("2");
     // The product's envelope, or the compat surface's own.
     if (path === poll)
-      expect(answer.body).toEqual({ status: "error", message: expect.any(String), data: null });
+      expect(answer.body).toEqual({
+        status: "error",
+        message: expect.any(String),
+        data: null,
+        request_id: expect.any(String),
+      });
     else expect(JSON.stringify(answer.body)).toContain("SERVICE_UNAVAILABLE");
   }
 

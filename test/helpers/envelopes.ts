@@ -6,7 +6,14 @@ import type { ProductId } from "../../api/shared/products.ts";
 
 type Json = Record<string, unknown>;
 
-const keys = (o: unknown) => (o && typeof o === "object" ? Object.keys(o).sort().join(",") : typeof o);
+/** An object's keys in order, but for the request id every error body may carry (docs/operating.md). */
+const keys = (o: unknown) =>
+  o && typeof o === "object"
+    ? Object.keys(o)
+        .filter((k) => k !== "request_id")
+        .sort()
+        .join(",")
+    : typeof o;
 const UPPER = /^[A-Z][A-Z_]+$/;
 const LOWER = /^[a-z][a-z_]+$/;
 
