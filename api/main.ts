@@ -22,11 +22,33 @@ import { airQuoter } from "./air/quote.ts";
 import { buildApps } from "./app.ts";
 import { bootstrap } from "./bootstrap.ts";
 import { type Config, loadConfig, redactedDatabase } from "./config.ts";
-import { serveBun } from "./runtime/bun-serve.ts";
+import { observeProcess } from "./observe.ts";
+import { serveAdmin, serveBun } from "./runtime/bun-serve.ts";
 import { startSandboxCarrier } from "./runtime/sandbox-process.ts";
+import { adminApp } from "./shared/admin.ts";
 import { PRODUCTS } from "./shared/products.ts";
+import type { Readiness } from "./shared/readiness.ts";
 import { Dispatcher } from "./webhooks/dispatcher.ts";
 import { SecretBox } from "./webhooks/secrets.ts";
+
+/** The admin listener, unless turned off; a port in use stops the start, named. */
+function serveAdminPort(config: Config, readiness: Readiness) {
+  const { host, port } = config.admin;
+  if (port === null) return null;
+  try {
+    const server = serveAdmin(adminApp(readiness), host, port);
+    log.info(
+      { role: "admin", url: `http://${host}:${server.port}` },
+      "admin port listening (/metrics, /livez, /readyz)",
+    );
+    return server;
+  } catch (err) {
+    console.error(
+      `portolan: admin port ${host}:${port}: ${(err as Error).message} (set PORTOLAN_ADMIN_PORT to a free port, or "off")`,
+    );
+    process.exit(1);
+  }
+}
 
 let config: Config;
 try {
@@ -70,6 +92,11 @@ if (sandbox) {
   );
 }
 const platform = await bootstrap(config);
+const planner = roles.has("api") ? await routePlanner(config.buildDir, config.routes) : null;
+// Artifacts were checked above: a process that got this far has them.
+if (planner) platform.readiness.add("artifacts", () => ({ status: "up" }));
+observeProcess(platform, planner);
+const admin = serveAdminPort(config, platform.readiness);
 const apps = roles.has("api") ? buildApps(platform) : null;
 for (const p of apps ? PRODUCTS : []) {
   const server = serveBun(apps![p.id], config.host, config.ports[p.id]);
@@ -126,6 +153,7 @@ const stop = async () => {
   cutoffPoller?.stop();
   await dispatcher?.stop();
   sandbox?.stop();
+  admin?.stop(true);
   await closeRoutePlanners();
   await platform.close();
   process.exit(0);

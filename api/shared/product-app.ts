@@ -1,7 +1,7 @@
 /**
  * The base Elysia app every product starts from: OpenAPI, then one plugin per concern (plugins/):
- * the request id and access log, the request target, the body cap, access and rate limits before routing; the body parser; errors
- * and success bodies in the product's envelope; then /healthz, the account routes and the webhook
+ * the request id, access log and request metrics, the request target, the body cap, access and rate limits before routing; the body parser; errors
+ * and success bodies in the product's envelope; then /healthz, the probes, the account routes and the webhook
  * routes. Product folders only add their own routes; a new cross-cutting concern is a new plugin.
  */
 import { swagger } from "@elysiajs/swagger";
@@ -15,6 +15,8 @@ import { accountRoutes } from "./plugins/account-routes.ts";
 import { jsonBody } from "./plugins/body.ts";
 import { envelope } from "./plugins/envelope.ts";
 import { errors } from "./plugins/errors.ts";
+import { httpMetrics } from "./plugins/http-metrics.ts";
+import { probes } from "./plugins/probes.ts";
 import { rateLimit } from "./plugins/rate-limit.ts";
 import { requestId } from "./plugins/request-id.ts";
 import { ROUTER_HANDLER, requestTarget } from "./plugins/request-target.ts";
@@ -55,6 +57,7 @@ export function createProductApp(opts: ProductAppOptions) {
     // length, its key, its rate window.
     .use(requestId(config.trustProxy))
     .use(accessLog(def))
+    .use(httpMetrics(def))
     .use(envelope(def))
     .use(requestTarget(def.id, { getOnly: opts.getOnly }))
     .use(jsonBody(def.id, config.maxBodyBytes))
@@ -64,6 +67,7 @@ export function createProductApp(opts: ProductAppOptions) {
     .get("/healthz", () => ({ product: def.id, ...health(platform) }), {
       detail: { summary: "Liveness", security: [] },
     })
+    .use(probes(def.id, platform.readiness, config.metricsToken))
     .use(accountRoutes(def, platform))
     .use(webhookRoutes(platform, def));
   return app;

@@ -17,6 +17,7 @@ import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { rootCertificates } from "node:tls";
 import { errorLine } from "../../common/log.ts";
+import { deliveryAttempts, deliveryLag } from "../../common/metrics.ts";
 import type { Wakeups } from "../../ingest/wakeups.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { AttemptPolicy, AttemptResult, Claimed, Webhooks } from "../../storage/webhooks.ts";
@@ -119,6 +120,14 @@ export interface DispatcherOptions {
   resolve?: Resolve;
   /** Outbox rows written by other processes wake a sweep at once instead of at the next interval. */
   wakeups?: Wakeups;
+}
+
+/** An attempt in the metrics: its outcome, and for a delivered event the time since it occurred. */
+function counted(c: Claimed, delivered: boolean, nowMs: number): void {
+  deliveryAttempts.inc({ outcome: delivered ? "delivered" : "failed" });
+  if (!delivered) return;
+  const occurred = Date.parse((JSON.parse(c.delivery.body) as { occurred_at: string }).occurred_at);
+  if (Number.isFinite(occurred)) deliveryLag.observe(Math.max(0, nowMs - occurred) / 1000);
 }
 
 export class Dispatcher {
@@ -310,6 +319,7 @@ export class Dispatcher {
     };
     // Recorded by the next pass, together with whatever else finished in the same turn.
     this.results.push(result);
+    counted(c, accepted(outcome.statusCode), this.now());
   }
 
   private async post(c: Claimed, deadline: AbortSignal): Promise<Outcome> {

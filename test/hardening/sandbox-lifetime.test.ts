@@ -46,6 +46,7 @@ test("a SIGKILLed API takes its sandbox child with it, and the next start gets t
     PORTOLAN_SANDBOX_PORT: String(sandboxPort),
     PORTOLAN_SANDBOX_AIS_PORT: String(await freePort()),
     PORTOLAN_SANDBOX_AIR_PORT: String(await freePort()),
+    PORTOLAN_ADMIN_PORT: "off",
     ...Object.fromEntries(
       PRODUCTS.map((p, i) => [`PORTOLAN_${p.id.toUpperCase()}_PORT`, String(productPorts[i])]),
     ),
