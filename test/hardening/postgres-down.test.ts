@@ -89,6 +89,30 @@ test("while PostgreSQL is down, reads and compat polls answer 503 with Retry-Aft
   expect(after.body).toEqual({ ...before.body, meta: after.body.meta });
 });
 
+test("/readyz turns not ready while PostgreSQL is down and ready again after; /livez stays up", async () => {
+  const probe = async (path: string) => {
+    const res = await app.handle(new Request(`http://localhost${path}`));
+    return {
+      status: res.status,
+      body: (await res.json()) as { status: string; checks?: Record<string, unknown> },
+    };
+  };
+  expect(await probe("/readyz")).toEqual({
+    status: 200,
+    body: { status: "ready", checks: { database: { status: "up" } } },
+  });
+  pg("down", dir);
+  try {
+    const down = await probe("/readyz");
+    expect([down.status, down.body.status]).toEqual([503, "not_ready"]);
+    expect(down.body.checks?.database).toMatchObject({ status: "down", detail: expect.any(String) });
+    expect(await probe("/livez")).toEqual({ status: 200, body: { status: "live" } });
+  } finally {
+    pg("up", dir);
+  }
+  expect((await probe("/readyz")).status).toBe(200);
+});
+
 test("SQLite locked by another connection past the busy timeout is StorageUnavailableError", () => {
   const folder = mkdtempSync(join(tmpdir(), "portolan-busy-"));
   try {
