@@ -12,14 +12,10 @@ import {
   distanceServices,
   routePlanner,
 } from "../engine/services.ts";
-import { RateExpirySweep, SWEEP_INTERVAL_MS } from "../ingest/rates/sweep.ts";
 import { SANDBOX_SCACS } from "../ingest/sandbox/world.ts";
-import { CutoffSweep } from "../ingest/schedules/cutoffs.ts";
-import { ReliabilityWatch } from "../ingest/schedules/reliability-watch.ts";
-import { ScheduleSync } from "../ingest/schedules/sync.ts";
-import { startPoller } from "../ingest/tracking/poller.ts";
 import { airQuoter } from "./air/quote.ts";
 import { buildApps } from "./app.ts";
+import { startBackgroundRoles } from "./background-roles.ts";
 import { bootstrap } from "./bootstrap.ts";
 import { type Config, loadConfig, redactedDatabase } from "./config.ts";
 import { observeProcess } from "./observe.ts";
@@ -28,7 +24,7 @@ import { startSandboxCarrier } from "./runtime/sandbox-process.ts";
 import { adminApp } from "./shared/admin.ts";
 import { PRODUCTS } from "./shared/products.ts";
 import type { Readiness } from "./shared/readiness.ts";
-import { Dispatcher } from "./webhooks/dispatcher.ts";
+import { stopOnSignals } from "./shutdown.ts";
 import { SecretBox } from "./webhooks/secrets.ts";
 
 /** The admin listener, unless turned off; a port in use stops the start, named. */
@@ -98,65 +94,26 @@ if (planner) platform.readiness.add("artifacts", () => ({ status: "up" }));
 observeProcess(platform, planner);
 const admin = serveAdminPort(config, platform.readiness);
 const apps = roles.has("api") ? buildApps(platform) : null;
-for (const p of apps ? PRODUCTS : []) {
+const listeners = (apps ? PRODUCTS : []).map((p) => {
   const server = serveBun(apps![p.id], config.host, config.ports[p.id]);
   const url = config.publicUrls[p.id];
   log.info(
     { role: "api", product: p.id, url, docs: `${url}/swagger`, port: server.port },
     `${p.title} listening`,
   );
-}
-const { wakeups } = platform.tracking;
-const poller = roles.has("poller")
-  ? startPoller([platform.tracking.ocean, platform.air.waybills], config.pollIntervalMs, { wakeups })
-  : null;
-// Carrier schedules (carriers with a schedulesBaseUrl) on their own interval; a refresh another
-// poller process made within half of it is not repeated.
-const schedules = new ScheduleSync({
-  storage: platform.storage,
-  carriers: config.carriers,
-  minAgeMs: config.schedulesIntervalMs / 2,
-  slipThresholdMs: config.schedulesSlipHours * 3_600_000,
+  return server;
 });
-// Cut-offs approach as the clock moves: swept on their own short interval and right after each
-// refresh (which may have moved them); reliability only moves with a refresh, so it follows one.
-const { scheduleWatch } = config;
-const cutoffs = new CutoffSweep({
-  storage: platform.storage,
-  renoticeMs: scheduleWatch.renoticeHours * 3_600_000,
-});
-const reliabilityWatch = new ReliabilityWatch({
-  storage: platform.storage,
-  settings: scheduleWatch.reliability,
-});
-const watching = roles.has("poller") && schedules.carriers.length > 0;
-const schedulePoller = watching
-  ? startPoller([schedules, cutoffs, reliabilityWatch], config.schedulesIntervalMs, { immediate: true })
-  : null;
-const cutoffPoller = watching ? startPoller([cutoffs], scheduleWatch.cutoffSweepMs) : null;
-// rate_expiring: once at start and daily; the sheet row says whether another process raised it.
-const ratesPoller = roles.has("poller")
-  ? startPoller(
-      [new RateExpirySweep({ storage: platform.storage, days: config.ratesExpiringDays })],
-      SWEEP_INTERVAL_MS,
-      { immediate: true },
-    )
-  : null;
-const dispatcher = roles.has("dispatcher")
-  ? await Dispatcher.start(platform.storage, config.webhooks, { wakeups })
-  : null;
+const background = await startBackgroundRoles(config, platform);
 log.info({ roles: [...roles], database: redactedDatabase(config.database) }, "started");
-const stop = async () => {
-  poller?.stop();
-  schedulePoller?.stop();
-  ratesPoller?.stop();
-  cutoffPoller?.stop();
-  await dispatcher?.stop();
-  sandbox?.stop();
-  admin?.stop(true);
-  await closeRoutePlanners();
-  await platform.close();
-  process.exit(0);
-};
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);
+stopOnSignals({
+  readiness: platform.readiness,
+  drainMs: config.drainMs,
+  listeners,
+  roles: background,
+  close: async () => {
+    await closeRoutePlanners();
+    sandbox?.stop();
+    admin?.stop(true);
+    await platform.close();
+  },
+});

@@ -24,6 +24,13 @@ export const httpDuration = new Histogram({
   registers,
 });
 
+export const httpInFlight = new Gauge({
+  name: "portolan_http_requests_in_flight",
+  help: "Requests received and not yet answered, by product.",
+  labelNames: ["product"] as const,
+  registers,
+});
+
 export const routeShed = new Counter({
   name: "portolan_route_shed_total",
   help: "Route worker jobs answered 503 overloaded (lane full or waited past the bound), by lane.",
