@@ -79,7 +79,7 @@ if (sandbox) {
   config.lessors = [...config.lessors, ...sandbox.lessors];
   config.aisFeeds = [...config.aisFeeds, ...sandbox.aisFeeds];
   log.info(
-    { role: "sandbox", url: sandbox.url, lines: SANDBOX_SCACS },
+    { role: "sandbox", url: sandbox.url, lines: SANDBOX_SCACS, child_pid: sandbox.pid() },
     "sandbox carrier (DCSA TNT 2.2) listening",
   );
   log.info(
@@ -88,6 +88,12 @@ if (sandbox) {
   );
 }
 const platform = await bootstrap(config);
+if (sandbox) {
+  // Tracking answers from what it holds while the sandbox restarts: degraded, still ready.
+  platform.readiness.add("sandbox", () =>
+    sandbox.state() === "up" ? { status: "up" } : { status: "degraded", detail: "restarting" },
+  );
+}
 const planner = roles.has("api") ? await routePlanner(config.buildDir, config.routes) : null;
 // Artifacts were checked above: a process that got this far has them.
 if (planner) platform.readiness.add("artifacts", () => ({ status: "up" }));
