@@ -4,6 +4,8 @@
  * traffic; and on the product ports only for the metrics token.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import parse from "parse-prometheus-text-format";
 import { observeProcess } from "../../api/observe.ts";
 import { serveAdmin } from "../../api/runtime/bun-serve.ts";
@@ -101,6 +103,20 @@ describe("/metrics on the admin port", () => {
     expect(counter(families, "portolan_poller_due_records", {})).toBe(0);
     expect(families.find((f) => f.name === "portolan_process_memory_bytes")?.metrics.length).toBe(4);
   });
+});
+
+test("the operator's guide and the Grafana dashboard name only metrics that are served", async () => {
+  const served = new Set((await scrape()).map((f) => f.name));
+  const docs = join(import.meta.dir, "../../docs");
+  const named = (file: string) => {
+    const text = readFileSync(join(docs, file), "utf8");
+    return [...new Set(text.match(/portolan_[a-z_]+/g))].map((n) => n.replace(/_(bucket|count|sum)$/, ""));
+  };
+  const dashboard = named("grafana-dashboard.json");
+  const guide = named("operating.md");
+  expect(dashboard.filter((n) => !served.has(n))).toEqual([]);
+  expect(guide.filter((n) => !served.has(n))).toEqual([]);
+  expect([...served].filter((n) => n.startsWith("portolan_") && !guide.includes(n))).toEqual([]);
 });
 
 describe("/metrics on a product port", () => {
