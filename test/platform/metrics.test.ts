@@ -99,9 +99,24 @@ describe("/metrics on the admin port", () => {
   });
 
   test("the database gauges read the database", async () => {
-    const families = await scrape();
-    expect(counter(families, "portolan_poller_due_records", {})).toBe(0);
-    expect(families.find((f) => f.name === "portolan_process_memory_bytes")?.metrics.length).toBe(4);
+    const series = (families: ReturnType<typeof parse>, name: string) =>
+      families.find((f) => f.name === name)?.metrics.map((m) => Number(m.value));
+    const before = await scrape();
+    const occurred = new Date(p.now() - 60_000).toISOString();
+    const event = { orgId: "org-metrics", product: "ocean", type: "container.updated", data: {} };
+    await p.storage.outbox.append([event], occurred);
+    const after = await scrape();
+    expect(series(after, "portolan_outbox_backlog_events")).toEqual([
+      series(before, "portolan_outbox_backlog_events")![0]! + 1,
+    ]);
+    expect(series(after, "portolan_outbox_oldest_event_age_seconds")![0]).toBeGreaterThanOrEqual(60);
+    for (const name of [
+      "portolan_poller_due_records",
+      "portolan_poller_lag_seconds",
+      "portolan_webhook_deliveries_pending",
+    ])
+      expect(series(after, name), name).toEqual([0]);
+    expect(series(after, "portolan_process_memory_bytes")?.length).toBe(4);
   });
 });
 
