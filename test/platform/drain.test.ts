@@ -1,12 +1,16 @@
 /**
  * Stopping as an orchestrator does (SIGTERM): a real api/main.ts with requests in flight (their
  * bodies half sent, so they are certainly still being served) stops accepting, reports not ready,
- * answers every one of them once the bodies arrive, and then exits cleanly.
+ * answers every one of them once the bodies arrive, and then exits cleanly. Routes being planned
+ * by the route workers at the signal are answered too (the workers close after the drain).
  */
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { AccountsRepo } from "../../api/accounts/repo.ts";
+import { openDatabase } from "../../storage/sqlite.ts";
+import { sqliteStorage } from "../../storage/storage.ts";
 import { type ApiProcess, payingTenant, startApi } from "../hardening/sqlite-cluster.ts";
 import { freePort } from "../helpers/redis-server.ts";
 
@@ -107,4 +111,49 @@ test("SIGTERM: requests in flight are all answered, then the process exits 0", a
   const answers = await Promise.all(held.map((h) => h.finish()));
   expect(answers.map((a) => a.split("\r\n")[0])).toEqual(Array(IN_FLIGHT).fill("HTTP/1.1 201 Created"));
   expect(await api.proc.exited).toBe(0);
+}, 120_000);
+
+/** A distance key on the database a server runs on. */
+async function distanceKey(database: string): Promise<string> {
+  const storage = sqliteStorage(openDatabase(database));
+  try {
+    const accounts = new AccountsRepo(storage);
+    const org = await accounts.createOrg("routes", {
+      paid: true,
+      plan: "enterprise",
+      rateLimit: 1_000_000_000,
+    });
+    await accounts.setEntitlement(org.id, "distance", null);
+    return (await accounts.createKey(org.id, "distance")).key;
+  } finally {
+    await storage.close();
+  }
+}
+
+test("SIGTERM: routes waiting for or on the route workers are answered, not shed", async () => {
+  const database = join(dir, "routes.sqlite");
+  const adminPort = await freePort();
+  // One worker: the routes queue behind each other, so several are in flight at the signal.
+  const server = await startApi(database, [], {
+    PORTOLAN_ROLES: "api",
+    PORTOLAN_ADMIN_PORT: String(adminPort),
+    PORTOLAN_ROUTE_WORKERS: "1",
+    PORTOLAN_DRAIN_MS: "60000",
+  });
+  api = server;
+  const key = await distanceKey(database);
+  const pairs = ["NLRTM-SGSIN", "CNSHA-USLAX", "DEHAM-BRSSZ", "JPTYO-NLRTM", "AUSYD-GBFXT", "INNSA-USNYC"];
+  const routes = pairs.map((pair) => {
+    const [from, to] = pair.split("-");
+    return fetch(`${server.urls.distance}/v1/distance/route?from=${from}&to=${to}`, {
+      headers: { authorization: `Bearer ${key}` },
+    }).then((r) => r.status);
+  });
+  await until(
+    async () => (await gauge(adminPort, 'portolan_http_requests_in_flight{product="distance"}')) > 0,
+    "routes in flight",
+  );
+  server.proc.kill("SIGTERM");
+  expect(await Promise.all(routes)).toEqual(pairs.map(() => 200));
+  expect(await server.proc.exited).toBe(0);
 }, 120_000);
