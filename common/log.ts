@@ -97,18 +97,16 @@ function createLog(env: Env) {
 /** The process's logger; children add fields (`log.child({ role: "poller" })`). */
 export const log = createLog(process.env);
 
-export type Log = typeof log;
-
 /**
  * A `(context, err)` callback for modules that take one (the poller, the dispatcher, schedule
  * sync): an error line from `component`, the context as its message.
  */
 export function errorLine(component: string): (context: unknown, err?: unknown) => void {
-  return (context, err) =>
-    log.error(
-      { component, err },
-      String(context)
-        .replace(/^\[[^\]]+\]\s*/, "")
-        .replace(/:\s*$/, ""),
-    );
+  return (context, err) => {
+    // "[poller]" alone says only who failed: the component field says it already.
+    const said = String(context)
+      .replace(/^\[[^\]]+\]\s*/, "")
+      .replace(/:\s*$/, "");
+    log.error({ component, err }, said || `${component} failed`);
+  };
 }
