@@ -4,6 +4,7 @@
  * sweep, the webhook dispatcher. Each comes back with a stop that resolves once its current work
  * is done (shutdown.ts waits for it within the drain deadline).
  */
+import { log } from "../common/log.ts";
 import { RateExpirySweep, SWEEP_INTERVAL_MS } from "../ingest/rates/sweep.ts";
 import { CutoffSweep } from "../ingest/schedules/cutoffs.ts";
 import { ReliabilityWatch } from "../ingest/schedules/reliability-watch.ts";
@@ -63,5 +64,6 @@ export async function startBackgroundRoles(config: Config, platform: Running): P
     const dispatcher = await Dispatcher.start(platform.storage, config.webhooks, { wakeups });
     started.push({ name: "dispatcher", stop: () => dispatcher.stop() });
   }
+  for (const { name } of started) log.info({ role: name }, "role started");
   return started;
 }
