@@ -142,6 +142,12 @@ describe("REDIS_URL set", () => {
       status: "degraded",
       dependencies: { redis: "down" },
     });
+    // Readiness names Redis degraded and stays ready: every use of it falls back.
+    const ready = await w.p.call("ocean", "/readyz");
+    expect([ready.status, await ready.json()]).toEqual([
+      200,
+      { status: "ready", checks: { database: { status: "up" }, redis: { status: "degraded" } } },
+    ]);
 
     // Keyed: a fresh local window of 40 (the 5 shared hits are not known here), then 429.
     const keyed = await statuses(45, account);
