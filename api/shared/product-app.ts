@@ -1,8 +1,9 @@
 /**
  * The base Elysia app every product starts from: OpenAPI, then one plugin per concern (plugins/):
- * the request id, access log and request metrics, the request target, the body cap, access and rate limits before routing; the body parser; errors
- * and success bodies in the product's envelope; then /healthz, the probes, the account routes and the webhook
- * routes. Product folders only add their own routes; a new cross-cutting concern is a new plugin.
+ * the request id, access log and request metrics, the request target, the body cap, access and
+ * rate limits before routing; the body parser; errors and success bodies in the product's
+ * envelope; then /healthz, the probes, the account routes and the webhook routes. Product folders
+ * only add their own routes; a new cross-cutting concern is a new plugin.
  */
 import { swagger } from "@elysiajs/swagger";
 import { Elysia } from "elysia";

@@ -1,7 +1,7 @@
 /**
- * Requests in the metrics (common/metrics.ts): a count by product, route template and status, and
- * a duration by product and route template, and the requests in flight. Requests refused before routing count under
- * "(unmatched)", so a client walking random paths adds no series.
+ * Requests in the metrics (common/metrics.ts): a count by product, route template and status, a
+ * duration by product and route template, and the requests in flight. Requests refused before
+ * routing count under "(unmatched)", so a client walking random paths adds no series.
  */
 import { Elysia } from "elysia";
 import { httpDuration, httpInFlight, httpRequests } from "../../../common/metrics.ts";
