@@ -2,17 +2,32 @@
 
 import { startAisFeeds } from "../ingest/ais/feeds.ts";
 import { isDemoReference } from "../ingest/sandbox/demo.ts";
+import { StorageUnavailableError } from "../storage/errors.ts";
 import { openStorage } from "../storage/open.ts";
+import type { Storage } from "../storage/storage.ts";
 import { AccountsRepo } from "./accounts/repo.ts";
 import { airServices } from "./air/services.ts";
 import type { Config } from "./config.ts";
 import { trackingServices } from "./ocean/services.ts";
+import { redisState } from "./shared/health.ts";
 import type { FullPlatform } from "./shared/platform.ts";
 import { MemoryRateLimiter } from "./shared/ratelimit/memory.ts";
 import { RedisRateLimiter } from "./shared/ratelimit/redis.ts";
+import { type CheckResult, Readiness } from "./shared/readiness.ts";
 
 export interface Running extends FullPlatform {
+  readiness: Readiness;
   close(): Promise<void>;
+}
+
+async function databaseCheck(storage: Storage): Promise<CheckResult> {
+  try {
+    await storage.backlog.ping();
+    return { status: "up" };
+  } catch (err) {
+    const reason = err instanceof StorageUnavailableError ? err.reason : (err as Error).name;
+    return { status: "down", detail: reason };
+  }
 }
 
 export async function bootstrap(config: Config, now: () => number = Date.now): Promise<Running> {
@@ -26,6 +41,10 @@ export async function bootstrap(config: Config, now: () => number = Date.now): P
   const air = await airServices(config, storage, now, tracking.wakeups);
   // Feeds only where the ais role runs; other processes read positions (shared through Redis).
   const ais = startAisFeeds(config.roles.has("ais") ? config.aisFeeds : [], tracking.positions, now);
+  const readiness = new Readiness().add("database", () => databaseCheck(storage));
+  const { redisUrl } = config;
+  // Redis down is reported, not disqualifying: every use of it falls back (redis-link.ts).
+  if (redisUrl) readiness.add("redis", () => ({ status: redisState(redisUrl) === "up" ? "up" : "degraded" }));
   return {
     config,
     storage,
@@ -34,6 +53,7 @@ export async function bootstrap(config: Config, now: () => number = Date.now): P
     accounts: new AccountsRepo(storage, now),
     limiter,
     now,
+    readiness,
     close: async () => {
       await ais.close();
       await tracking.positions.close();

@@ -5,6 +5,7 @@
 
 import { join } from "node:path";
 import { buildDirFrom } from "../common/build-dir.ts";
+import { logFormatFrom, logLevelFrom } from "../common/log.ts";
 import { type RouteConfig, routeConfig } from "../engine/config.ts";
 import { type GeocoderConfig, geocoderConfig } from "../engine/locations/config.ts";
 import { type RoadConfig, roadConfig } from "../engine/road/config.ts";
@@ -74,6 +75,14 @@ export interface Config {
   pictureCacheBytes: number;
   road: RoadConfig;
   geocoder: GeocoderConfig;
+  /** PORTOLAN_LOG_LEVEL and PORTOLAN_LOG_FORMAT (json or pretty), read by common/log.ts; checked here. */
+  log: { level: string; format: "json" | "pretty" };
+  /** /metrics and the health probes on a port of their own (PORTOLAN_ADMIN_PORT, "off" for none). */
+  admin: { host: string; port: number | null };
+  /** PORTOLAN_METRICS_TOKEN: /metrics also on every product port, for this bearer token only. */
+  metricsToken: string | null;
+  /** How long a stop waits for requests in flight to be answered (PORTOLAN_DRAIN_MS). */
+  drainMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -166,6 +175,13 @@ export function loadConfig(env: Env = process.env): Config {
     pictureCacheBytes: int(env, "PORTOLAN_PICTURE_CACHE_BYTES", 64 * 1024 * 1024),
     road: roadConfig(env),
     geocoder: geocoderConfig(env),
+    log: { level: logLevelFrom(env), format: logFormatFrom(env) },
+    admin: {
+      host: env.PORTOLAN_ADMIN_HOST || "127.0.0.1",
+      port: env.PORTOLAN_ADMIN_PORT === "off" ? null : int(env, "PORTOLAN_ADMIN_PORT", 9090),
+    },
+    metricsToken: env.PORTOLAN_METRICS_TOKEN || null,
+    drainMs: int(env, "PORTOLAN_DRAIN_MS", 10_000),
   };
 }
 

@@ -5,26 +5,46 @@
  * lines). docs/scale-out.md runs each role as processes of its own on PostgreSQL and Redis.
  */
 
+import { log } from "../common/log.ts";
 import {
   checkModeArtifacts,
   closeRoutePlanners,
   distanceServices,
   routePlanner,
 } from "../engine/services.ts";
-import { RateExpirySweep, SWEEP_INTERVAL_MS } from "../ingest/rates/sweep.ts";
-import { CutoffSweep } from "../ingest/schedules/cutoffs.ts";
-import { ReliabilityWatch } from "../ingest/schedules/reliability-watch.ts";
-import { ScheduleSync } from "../ingest/schedules/sync.ts";
-import { startPoller } from "../ingest/tracking/poller.ts";
+import { SANDBOX_SCACS } from "../ingest/sandbox/world.ts";
 import { airQuoter } from "./air/quote.ts";
 import { buildApps } from "./app.ts";
+import { startBackgroundRoles } from "./background-roles.ts";
 import { bootstrap } from "./bootstrap.ts";
 import { type Config, loadConfig, redactedDatabase } from "./config.ts";
-import { serveBun } from "./runtime/bun-serve.ts";
+import { observeProcess } from "./observe.ts";
+import { serveAdmin, serveBun } from "./runtime/bun-serve.ts";
 import { startSandboxCarrier } from "./runtime/sandbox-process.ts";
+import { adminApp } from "./shared/admin.ts";
 import { PRODUCTS } from "./shared/products.ts";
-import { Dispatcher } from "./webhooks/dispatcher.ts";
+import type { Readiness } from "./shared/readiness.ts";
+import { stopOnSignals } from "./shutdown.ts";
 import { SecretBox } from "./webhooks/secrets.ts";
+
+/** The admin listener, unless turned off; a port in use stops the start, named. */
+function serveAdminPort(config: Config, readiness: Readiness) {
+  const { host, port } = config.admin;
+  if (port === null) return null;
+  try {
+    const server = serveAdmin(adminApp(readiness), host, port);
+    log.info(
+      { role: "admin", url: `http://${host}:${server.port}` },
+      "admin port listening (/metrics, /livez, /readyz)",
+    );
+    return server;
+  } catch (err) {
+    console.error(
+      `portolan: admin port ${host}:${port}: ${(err as Error).message} (set PORTOLAN_ADMIN_PORT to a free port, or "off")`,
+    );
+    process.exit(1);
+  }
+}
 
 let config: Config;
 try {
@@ -58,71 +78,48 @@ if (sandbox) {
   if (config.airlines.length === 0) config.airlines = sandbox.airlines;
   config.lessors = [...config.lessors, ...sandbox.lessors];
   config.aisFeeds = [...config.aisFeeds, ...sandbox.aisFeeds];
-  console.log(
-    `${"Sandbox carrier (DCSA TNT 2.2)".padEnd(32)} ${sandbox.url}  (MAEU, MSCU, CMDU, HLCU, ONEY)`,
+  log.info(
+    { role: "sandbox", url: sandbox.url, lines: SANDBOX_SCACS, child_pid: sandbox.pid() },
+    "sandbox carrier (DCSA TNT 2.2) listening",
   );
-  console.log(
-    `${"Sandbox airline (ONE Record)".padEnd(32)} ${sandbox.airUrl}  (${sandbox.airlines.map((a) => a.iata).join(", ")})`,
+  log.info(
+    { role: "sandbox", url: sandbox.airUrl, airlines: sandbox.airlines.map((a) => a.iata) },
+    "sandbox airline (ONE Record) listening",
   );
 }
 const platform = await bootstrap(config);
-const apps = roles.has("api") ? buildApps(platform) : null;
-for (const p of apps ? PRODUCTS : []) {
-  const server = serveBun(apps![p.id], config.host, config.ports[p.id]);
-  console.log(
-    `${p.title.padEnd(32)} ${config.publicUrls[p.id]}  (docs ${config.publicUrls[p.id]}/swagger, port ${server.port})`,
+if (sandbox) {
+  // Tracking answers from what it holds while the sandbox restarts: degraded, still ready.
+  platform.readiness.add("sandbox", () =>
+    sandbox.state() === "up" ? { status: "up" } : { status: "degraded", detail: "restarting" },
   );
 }
-const { wakeups } = platform.tracking;
-const poller = roles.has("poller")
-  ? startPoller([platform.tracking.ocean, platform.air.waybills], config.pollIntervalMs, { wakeups })
-  : null;
-// Carrier schedules (carriers with a schedulesBaseUrl) on their own interval; a refresh another
-// poller process made within half of it is not repeated.
-const schedules = new ScheduleSync({
-  storage: platform.storage,
-  carriers: config.carriers,
-  minAgeMs: config.schedulesIntervalMs / 2,
-  slipThresholdMs: config.schedulesSlipHours * 3_600_000,
+const planner = roles.has("api") ? await routePlanner(config.buildDir, config.routes) : null;
+// Artifacts were checked above: a process that got this far has them.
+if (planner) platform.readiness.add("artifacts", () => ({ status: "up" }));
+observeProcess(platform, planner);
+const admin = serveAdminPort(config, platform.readiness);
+const apps = roles.has("api") ? buildApps(platform) : null;
+const listeners = (apps ? PRODUCTS : []).map((p) => {
+  const server = serveBun(apps![p.id], config.host, config.ports[p.id]);
+  const url = config.publicUrls[p.id];
+  log.info(
+    { role: "api", product: p.id, url, docs: `${url}/swagger`, port: server.port },
+    `${p.title} listening`,
+  );
+  return server;
 });
-// Cut-offs approach as the clock moves: swept on their own short interval and right after each
-// refresh (which may have moved them); reliability only moves with a refresh, so it follows one.
-const { scheduleWatch } = config;
-const cutoffs = new CutoffSweep({
-  storage: platform.storage,
-  renoticeMs: scheduleWatch.renoticeHours * 3_600_000,
+const background = await startBackgroundRoles(config, platform);
+log.info({ roles: [...roles], database: redactedDatabase(config.database) }, "started");
+stopOnSignals({
+  readiness: platform.readiness,
+  drainMs: config.drainMs,
+  listeners,
+  roles: background,
+  close: async () => {
+    await closeRoutePlanners();
+    sandbox?.stop();
+    admin?.stop(true);
+    await platform.close();
+  },
 });
-const reliabilityWatch = new ReliabilityWatch({
-  storage: platform.storage,
-  settings: scheduleWatch.reliability,
-});
-const watching = roles.has("poller") && schedules.carriers.length > 0;
-const schedulePoller = watching
-  ? startPoller([schedules, cutoffs, reliabilityWatch], config.schedulesIntervalMs, { immediate: true })
-  : null;
-const cutoffPoller = watching ? startPoller([cutoffs], scheduleWatch.cutoffSweepMs) : null;
-// rate_expiring: once at start and daily; the sheet row says whether another process raised it.
-const ratesPoller = roles.has("poller")
-  ? startPoller(
-      [new RateExpirySweep({ storage: platform.storage, days: config.ratesExpiringDays })],
-      SWEEP_INTERVAL_MS,
-      { immediate: true },
-    )
-  : null;
-const dispatcher = roles.has("dispatcher")
-  ? await Dispatcher.start(platform.storage, config.webhooks, { wakeups })
-  : null;
-console.log(`Roles ${[...roles].join(", ")} on ${redactedDatabase(config.database)}`);
-const stop = async () => {
-  poller?.stop();
-  schedulePoller?.stop();
-  ratesPoller?.stop();
-  cutoffPoller?.stop();
-  await dispatcher?.stop();
-  sandbox?.stop();
-  await closeRoutePlanners();
-  await platform.close();
-  process.exit(0);
-};
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);

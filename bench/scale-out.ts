@@ -183,14 +183,20 @@ async function startRole(
 ): Promise<Subprocess> {
   const proc = Bun.spawn([process.execPath, join(ROOT, "api/main.ts")], {
     cwd: ROOT,
-    env: { ...process.env, ...env, PORTOLAN_ROLES: role },
+    env: {
+      ...process.env,
+      PORTOLAN_ADMIN_PORT: "off",
+      ...env,
+      PORTOLAN_ROLES: role,
+      PORTOLAN_LOG_LEVEL: "info",
+    },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
   });
   children.add(proc);
   watchStderr(proc.stderr, log);
-  await waitForLine(proc, /^Roles /m, role);
+  await waitForLine(proc, /"msg":"started"/, role);
   return proc;
 }
 

@@ -24,6 +24,9 @@ export class Lru<K, V> {
   private oldest: Node<K, V> | undefined;
   private newest: Node<K, V> | undefined;
   private weighed = 0;
+  /** get() calls that found their key, and that did not (common/metrics.ts reads them). */
+  hits = 0;
+  misses = 0;
 
   /** `capacity`: at most this many entries; 0 or less keeps none. */
   constructor(
@@ -56,7 +59,11 @@ export class Lru<K, V> {
   /** The value under `key`, which becomes the most recently used. */
   get(key: K): V | undefined {
     const node = this.nodes.get(key);
-    if (!node) return undefined;
+    if (!node) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
     this.unlink(node);
     this.append(node);
     return node.value;

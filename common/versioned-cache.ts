@@ -24,6 +24,9 @@ export class VersionedCache<T> {
   private readonly seen: SeenFilter;
   /** Counts the offers noted and the entries stored or read: the order admits() compares. */
   private clock = 0;
+  /** Reads answered under the asked version, and reads that were not (common/metrics.ts). */
+  hits = 0;
+  misses = 0;
 
   constructor(capacity: number) {
     this.entries = new Lru(capacity);
@@ -57,7 +60,11 @@ export class VersionedCache<T> {
   /** The value stored for `id` under exactly this version, or undefined. */
   get(id: string, version: string): T | undefined {
     // Another version is no read of this one: it stays where it was in the order.
-    if (this.entries.peek(id)?.version !== version) return undefined;
+    if (this.entries.peek(id)?.version !== version) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
     const entry = this.entries.get(id)!;
     entry.touched = ++this.clock;
     return entry.value;

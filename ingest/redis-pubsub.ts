@@ -4,6 +4,7 @@
  * and the wake-ups listen.
  */
 import type { RedisClientType } from "redis";
+import { log } from "../common/log.ts";
 
 /** The process's shared, fail-open Redis connection: api/shared/redis-link.ts `RedisLink`. */
 export interface SharedRedis {
@@ -55,7 +56,7 @@ export function subscribe(
         return true;
       },
       (err: Error) => {
-        if (!closed) console.warn(`redis subscription to ${channels.join(", ")} failed: ${err.message}`);
+        if (!closed) log.warn(`redis subscription to ${channels.join(", ")} failed: ${err.message}`);
         return false;
       },
     );

@@ -8,6 +8,8 @@
  * carries signals between processes over pub/sub and wakes the signalling process's own listeners
  * directly, so they never wait on Redis and still wake while it is down.
  */
+
+import { log } from "../common/log.ts";
 import { type SharedRedis, type Subscription, subscribe } from "./redis-pubsub.ts";
 
 export const WAKE_TOPICS = [
@@ -35,7 +37,7 @@ export class LocalWakeups implements Wakeups {
         try {
           fn();
         } catch (err) {
-          console.error(`[wakeups] ${topic}:`, err);
+          log.error({ component: "wakeups", err }, topic);
         }
       });
     }

@@ -3,4 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
+# A person at a terminal reads the log as lines; piped or collected, it stays JSON.
+if [ -t 1 ] && [ -z "${PORTOLAN_LOG_FORMAT:-}" ]; then export PORTOLAN_LOG_FORMAT=pretty; fi
 exec ./node_modules/.bin/bun api/main.ts

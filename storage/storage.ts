@@ -8,6 +8,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { type Accounts, SqlAccounts } from "./accounts.ts";
 import { type AirWaybills, SqlAirWaybills } from "./air-waybills.ts";
+import { type Backlog, SqlBacklog } from "./backlog.ts";
 import type { Db, OpenDb } from "./database.ts";
 import { type Dialect, postgresDialect, sqliteDialect } from "./dialect.ts";
 import { storageError } from "./errors.ts";
@@ -47,6 +48,7 @@ export interface Repositories {
   rateSheets: RateSheets;
   loadPlans: LoadPlans;
   timelines: Timelines;
+  backlog: Backlog;
 }
 
 export interface Storage extends Repositories {
@@ -67,6 +69,11 @@ export interface Storage extends Repositories {
    * cheap counter; readers check record versions instead).
    */
   changeToken(): string | null;
+  /**
+   * Statements and transactions running now: each holds a pool connection on PostgreSQL; SQLite's
+   * one connection is in use (1) or not (0).
+   */
+  inUse(): number;
   /** The tables and the drizzle database, for tests and benches that check what was written. */
   readonly t: Tables;
   readonly db: Db;
@@ -91,6 +98,7 @@ function repositories(x: Runner): Repositories {
     rateSheets: new SqlRateSheets(x),
     loadPlans: new SqlLoadPlans(x),
     timelines: new SqlTimelines(x),
+    backlog: new SqlBacklog(x),
   };
 }
 
@@ -134,6 +142,7 @@ abstract class BaseStorage implements Storage {
   protected abstract atomic<T>(work: (db: Db, gate: StatementGate) => Promise<T>): Promise<T>;
   abstract dataVersion(): number;
   abstract changeToken(): string | null;
+  abstract inUse(): number;
   abstract close(): Promise<void>;
 
   /** A runner for code already inside the transaction `tx`, its statements through `gate`. */
@@ -203,6 +212,9 @@ abstract class BaseStorage implements Storage {
   }
   get timelines() {
     return this.root.timelines;
+  }
+  get backlog() {
+    return this.root.backlog;
   }
 }
 
@@ -321,6 +333,10 @@ class SqliteStorage extends BaseStorage {
     return this.opened.changeToken();
   }
 
+  inUse(): number {
+    return this.turn.idle ? 0 : 1;
+  }
+
   async close(): Promise<void> {
     // After the units queued before it; the connection is gone for any after.
     await this.turn.take();
@@ -331,18 +347,33 @@ class SqliteStorage extends BaseStorage {
 
 /** PostgreSQL: a pool; every transaction holds one connection of it until it ends. */
 class PostgresStorage extends BaseStorage {
+  private running = 0;
+
   constructor(private readonly opened: OpenPg) {
     super(opened.db, pgSchema, postgresDialect);
   }
 
+  private async counted<T>(unit: () => Promise<T> | T): Promise<T> {
+    this.running++;
+    try {
+      return await guarded(unit);
+    } finally {
+      this.running--;
+    }
+  }
+
   protected run<T>(query: (db: Db) => Promise<T> | T): Promise<T> {
     this.refuseInside();
-    return guarded(() => query(this.db));
+    return this.counted(() => query(this.db));
   }
 
   protected atomic<T>(work: (db: Db, gate: StatementGate) => Promise<T>): Promise<T> {
     this.refuseInside();
-    return guarded(() => this.opened.transaction(work));
+    return this.counted(() => this.opened.transaction(work));
+  }
+
+  inUse(): number {
+    return this.running;
   }
 
   dataVersion(): number {

@@ -7,6 +7,7 @@
  * Freshness is judged on the platform clock, so tests with a manual clock see windows move.
  */
 import { Lru } from "../../common/lru.ts";
+import { watchCaches } from "../../common/metrics.ts";
 import { acquireRedis, type RedisLink, releaseRedis } from "../shared/redis-link.ts";
 
 interface Entry<T> {
@@ -107,6 +108,9 @@ const CLAIM_POLL_MS = 100;
 
 export class AnswerCache<T> {
   private readonly inflight = new Map<string, Promise<T>>();
+  /** Lookups answered from the cache, and those that were not (portolan_cache_*_total). */
+  hits = 0;
+  misses = 0;
 
   constructor(
     private readonly store: CacheStore<T>,
@@ -116,7 +120,10 @@ export class AnswerCache<T> {
     private readonly claimMs: number,
     /** Only answers worth repeating are kept (not "still resolving"). */
     private readonly cacheable: (value: T) => boolean,
-  ) {}
+  ) {
+    // One compat surface per process: the latest one built is the one counted.
+    watchCaches({ compat_answers: this });
+  }
 
   private async fresh(key: string): Promise<T | null> {
     const hit = await this.store.get(key);
@@ -127,7 +134,11 @@ export class AnswerCache<T> {
   async fetch(key: string, force: boolean, compute: () => Promise<T>): Promise<T> {
     if (!force) {
       const hit = await this.fresh(key);
-      if (hit !== null) return hit;
+      if (hit !== null) {
+        this.hits++;
+        return hit;
+      }
+      this.misses++;
     }
     const running = this.inflight.get(key);
     if (running) return running;

@@ -5,6 +5,7 @@
  * validate.ts); the schema bounds sizes so no number reaching it can overflow its integer mm.
  */
 import { t } from "elysia";
+import { log } from "../../common/log.ts";
 import { EQUIPMENT_CODES } from "../../engine/loadplan/equipment.ts";
 import type { LoadPlanError } from "../../engine/loadplan/errors.ts";
 import { DEFAULT_WORK_BUDGET } from "../../engine/loadplan/planner.ts";
@@ -234,6 +235,6 @@ export function apiErrorOf(err: LoadPlanError): ApiError {
     return new ApiError("validation", message.endsWith(".") ? message : `${message}.`);
   }
   // engine_failure: the core refused what validation let through, a bug on our side.
-  console.error(`[loading] ${err.message}`);
+  log.error({ component: "loading" }, err.message);
   return new ApiError("internal", "The packing engine failed on this input; retry, or report it.");
 }

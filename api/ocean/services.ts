@@ -1,5 +1,6 @@
 /** Ocean tracking (the service and what it needs) and the caches its renderings use, wired from configuration. */
 
+import { log } from "../../common/log.ts";
 import { VersionedCache } from "../../common/versioned-cache.ts";
 import { distanceServices } from "../../engine/services.ts";
 import type { PositionStore } from "../../ingest/ais/positions.ts";
@@ -121,7 +122,7 @@ export async function trackingServices(
   // A restart picks up adds a dead process left half done (the poller finishes them).
   const recovered = await ocean.recoverInterruptedAdds();
   if (recovered > 0) {
-    console.error(`[tracking] ${recovered} interrupted add(s) due for a poll again`);
+    log.error({ component: "tracking" }, `${recovered} interrupted add(s) due for a poll again`);
     wake.signal("tracking.due");
   }
   // Lane shares move slowly: one query per lane per minute, not per read.

@@ -38,3 +38,12 @@ export function serveBun(app: FetchApp, hostname: string, port: number) {
   app.server = server;
   return server;
 }
+
+/** The admin listener (api/shared/admin.ts): probes and metrics, small answers, Bun's defaults. */
+export function serveAdmin(
+  app: { fetch(request: Request): Promise<Response> },
+  hostname: string,
+  port: number,
+) {
+  return Bun.serve({ hostname, port, fetch: (request) => app.fetch(request), idleTimeout: IDLE_TIMEOUT_S });
+}

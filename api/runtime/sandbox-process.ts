@@ -1,31 +1,49 @@
 /**
  * Runs the sandbox carrier (ingest/sandbox) as a child process for the default start, anchored to
  * today's date so the documented demo references are in their described states. The same process
- * serves the sandbox airline (ONE Record) on its own port.
+ * serves the sandbox airline (ONE Record) on its own port. It is supervised: when it exits it is
+ * started again on the same ports and epoch, after a back-off that doubles up to a ceiling; /readyz
+ * reports it degraded meanwhile and every exit and restart is logged.
  */
 import { join } from "node:path";
+import type { Subprocess } from "bun";
+import { log } from "../../common/log.ts";
 import type { OneRecordAirlineConfig } from "../../ingest/airlines/one-record.ts";
 import type { DcsaConnectorConfig } from "../../ingest/carriers/connector.ts";
 import type { HttpLessorConfig } from "../../ingest/lessors/connector.ts";
 import { SANDBOX_AIRLINES } from "../../ingest/sandbox/airline-world.ts";
 import { SANDBOX_SCACS } from "../../ingest/sandbox/world.ts";
 
-export async function startSandboxCarrier(
-  port: number,
-  aisPort: number,
-  env: Record<string, string | undefined> = process.env,
-  airPort = 8092,
-) {
-  const today = new Date();
-  today.setUTCHours(0, 0, 0, 0);
+type Env = Record<string, string | undefined>;
+
+/** Back-off before a restart: the first, its ceiling, and a run long enough to start again from the first. */
+export const RESTART_FIRST_MS = 250;
+export const RESTART_MAX_MS = 30_000;
+const STABLE_RUN_MS = 60_000;
+
+interface Ports {
+  port: number;
+  aisPort: number;
+  airPort: number;
+}
+
+interface Spawned {
+  proc: Subprocess<"pipe", "pipe", "inherit">;
+  url: string;
+  airUrl: string;
+  ais: string | null;
+}
+
+/** Starts the sandbox process and waits for it to name the addresses it listens on. */
+async function spawnSandbox(ports: Ports, env: Env, epoch: string): Promise<Spawned> {
   const proc = Bun.spawn([process.execPath, join(import.meta.dir, "../../ingest/sandbox/main.ts")], {
     env: {
       ...env,
-      SANDBOX_PORT: String(port),
-      SANDBOX_AIS_PORT: String(aisPort),
-      SANDBOX_AIR_PORT: String(airPort),
+      SANDBOX_PORT: String(ports.port),
+      SANDBOX_AIS_PORT: String(ports.aisPort),
+      SANDBOX_AIR_PORT: String(ports.airPort),
       SANDBOX_CLOCK: "real",
-      SANDBOX_EPOCH: env.SANDBOX_EPOCH ?? today.toISOString(),
+      SANDBOX_EPOCH: epoch,
       SANDBOX_EXIT_WITH_PARENT: "1",
     },
     // Our end of this pipe closes when this process dies however it dies; the child exits on EOF.
@@ -45,6 +63,80 @@ export async function startSandboxCarrier(
     airUrl = /airline listening on (http:\/\/\S+)/.exec(seen)?.[1] ?? null;
   }
   reader.releaseLock();
+  return { proc, url, airUrl, ais: /AIS feed on (tcp:\/\/\S+)/.exec(seen)?.[1] ?? null };
+}
+
+/** Restarts the process `respawn` makes whenever the current one exits, until stopped. */
+function supervise(first: Spawned, respawn: () => Promise<Spawned>) {
+  let current = first.proc;
+  let state: "up" | "restarting" = "up";
+  let stopped = false;
+  let delay = RESTART_FIRST_MS;
+  let startedAt = Date.now();
+  const restart = async (): Promise<void> => {
+    while (!stopped) {
+      await new Promise((resolve) => setTimeout(resolve, delay).unref());
+      delay = Math.min(delay * 2, RESTART_MAX_MS);
+      if (stopped) return;
+      try {
+        const next = await respawn();
+        if (stopped) next.proc.kill();
+        else watch(next.proc);
+        return;
+      } catch (err) {
+        log.error({ role: "sandbox", err, retry_in_ms: delay }, "sandbox carrier did not start again");
+      }
+    }
+  };
+  const watch = (proc: Subprocess) => {
+    current = proc;
+    state = "up";
+    startedAt = Date.now();
+    if (proc !== first.proc) log.info({ role: "sandbox", child_pid: proc.pid }, "sandbox carrier restarted");
+    void proc.exited.then((code) => {
+      if (stopped) return;
+      state = "restarting";
+      if (Date.now() - startedAt >= STABLE_RUN_MS) delay = RESTART_FIRST_MS;
+      log.warn(
+        {
+          role: "sandbox",
+          child_pid: proc.pid,
+          exit_code: code,
+          signal: proc.signalCode,
+          restart_in_ms: delay,
+        },
+        "sandbox carrier exited; restarting it",
+      );
+      void restart();
+    });
+  };
+  watch(first.proc);
+  return {
+    state: () => state,
+    pid: () => current.pid,
+    stop: () => {
+      stopped = true;
+      current.kill();
+    },
+  };
+}
+
+const portOf = (url: string) => Number(new URL(url).port);
+
+export async function startSandboxCarrier(
+  port: number,
+  aisPort: number,
+  env: Env = process.env,
+  airPort = 8092,
+) {
+  const today = new Date();
+  today.setUTCHours(0, 0, 0, 0);
+  const epoch = env.SANDBOX_EPOCH ?? today.toISOString();
+  const first = await spawnSandbox({ port, aisPort, airPort }, env, epoch);
+  const { url, airUrl, ais } = first;
+  // Restarts take the ports the first start got, so every address handed out stays right.
+  const ports = { port: portOf(url), airPort: portOf(airUrl), aisPort: ais ? portOf(ais) : aisPort };
+  const supervisor = supervise(first, () => spawnSandbox(ports, env, epoch));
   const carriers: DcsaConnectorConfig[] = SANDBOX_SCACS.map((scac) => ({
     scac,
     baseUrl: `${url}/${scac}`,
@@ -55,6 +147,5 @@ export async function startSandboxCarrier(
     iata,
     baseUrl: `${airUrl}/${iata}`,
   }));
-  const ais = /AIS feed on (tcp:\/\/\S+)/.exec(seen)?.[1];
-  return { url, airUrl, carriers, lessors, airlines, aisFeeds: ais ? [ais] : [], stop: () => proc.kill() };
+  return { url, airUrl, carriers, lessors, airlines, aisFeeds: ais ? [ais] : [], ...supervisor };
 }

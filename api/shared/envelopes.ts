@@ -2,7 +2,10 @@
  * Body shapes per product family. Success: ocean {api_version, ok, data}; schedules and load plans
  * {ok, data}; air-cargo and rates {data}; distance {data, meta:{took_ms}}. Errors: keyed ok-family
  * {ok:false, error:{code, message, severity}}; open routes {ok:false, message}; data-family
- * {error:{code, message}} with lower-case codes; compat {status:"error", message, data:null}.
+ * {error:{code, message}} with lower-case codes; compat {status:"error", message, data:null}. Every
+ * error body but compat's also carries the request's id, request_id: in the error object where there
+ * is one, else at the top level. Compat keeps the vendor's three keys (clients that refuse unknown
+ * keys parse it); its X-Request-Id header carries the id.
  */
 import type { ApiError } from "./errors.ts";
 import { API_VERSION, type ProductDef } from "./products.ts";
@@ -95,15 +98,17 @@ const COMPAT_CODES: Partial<Record<ApiError["key"], string>> = {
   rateWindow: "API_KEY_RATE_LIMIT",
 };
 
-export function errorBody(style: ErrorStyle, err: ApiError): Record<string, unknown> {
+/** The error body of `style`, with the request's id when it has one (plugins/request-id.ts). */
+export function errorBody(style: ErrorStyle, err: ApiError, requestId = ""): Record<string, unknown> {
   const { code, lower, severity } = err.problem;
+  const id = requestId ? { request_id: requestId } : {};
   switch (style) {
     case "ok":
-      return { ok: false, error: { code, message: err.message, severity, ...err.extra } };
+      return { ok: false, error: { code, message: err.message, severity, ...err.extra, ...id } };
     case "open":
-      return { ok: false, message: err.message, ...err.extra };
+      return { ok: false, message: err.message, ...err.extra, ...id };
     case "data":
-      return { error: { code: lower, message: err.message, ...err.extra } };
+      return { error: { code: lower, message: err.message, ...err.extra, ...id } };
     case "compat":
       // Vendor clients branch on message codes (compat-vendor-v3 section 5): the compat routes raise
       // codes already; the platform's own sentences (auth, rate window) map to the matching code.

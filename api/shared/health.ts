@@ -21,11 +21,16 @@ export function trackRedis(url: string, state: (() => DependencyState) | null): 
   else redisLinks.delete(url);
 }
 
+/** The process's link to Redis at `url`: configured but not held (connecting, closed) is down. */
+export function redisState(url: string): DependencyState {
+  return redisLinks.get(url)?.() ?? "down";
+}
+
 export function health(platform: { config: { redisUrl: string | null } }): Health {
   const dependencies: Health["dependencies"] = {};
   const url = platform.config.redisUrl;
   // Configured but not held (still connecting, or closed) counts as down.
-  if (url) dependencies.redis = redisLinks.get(url)?.() ?? "down";
+  if (url) dependencies.redis = redisState(url);
   const down = Object.values(dependencies).some((s) => s === "down");
   return { status: down ? "degraded" : "ok", dependencies };
 }

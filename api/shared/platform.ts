@@ -6,12 +6,15 @@ import type { AirServices } from "../air/services.ts";
 import type { Config } from "../config.ts";
 import type { TrackingServices } from "../ocean/services.ts";
 import type { RateLimiter } from "./ratelimit/types.ts";
+import type { Readiness } from "./readiness.ts";
 
 export interface Platform {
   config: Config;
   accounts: AccountsRepo;
   limiter: RateLimiter;
   now: () => number;
+  /** What /readyz checks; without one it reports ready with no checks. */
+  readiness?: Readiness;
 }
 
 /** The full Bun process: the tracking products also need the database and the tracking engines. */

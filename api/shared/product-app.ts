@@ -1,8 +1,9 @@
 /**
  * The base Elysia app every product starts from: OpenAPI, then one plugin per concern (plugins/):
- * the request target, the body cap, access and rate limits before routing; the body parser; errors
- * and success bodies in the product's envelope; then /healthz, the account routes and the webhook
- * routes. Product folders only add their own routes; a new cross-cutting concern is a new plugin.
+ * the request id, access log and request metrics, the request target, the body cap, access and
+ * rate limits before routing; the body parser; errors and success bodies in the product's
+ * envelope; then /healthz, the probes, the account routes and the webhook routes. Product folders
+ * only add their own routes; a new cross-cutting concern is a new plugin.
  */
 import { swagger } from "@elysiajs/swagger";
 import { Elysia } from "elysia";
@@ -10,11 +11,15 @@ import { webhookRoutes } from "../webhooks/routes.ts";
 import { health } from "./health.ts";
 import type { Platform } from "./platform.ts";
 import { type AccessRule, access, accessRules } from "./plugins/access.ts";
+import { accessLog } from "./plugins/access-log.ts";
 import { accountRoutes } from "./plugins/account-routes.ts";
 import { jsonBody } from "./plugins/body.ts";
 import { envelope } from "./plugins/envelope.ts";
 import { errors } from "./plugins/errors.ts";
+import { httpMetrics } from "./plugins/http-metrics.ts";
+import { probes } from "./plugins/probes.ts";
 import { rateLimit } from "./plugins/rate-limit.ts";
+import { requestId } from "./plugins/request-id.ts";
 import { ROUTER_HANDLER, requestTarget } from "./plugins/request-target.ts";
 import type { ProductDef } from "./products.ts";
 
@@ -49,8 +54,11 @@ export function createProductApp(opts: ProductAppOptions) {
         },
       }),
     )
-    // Pre-routing hooks run in this order: the request's clock, its target, its declared length,
-    // its key, its rate window.
+    // Pre-routing hooks run in this order: the request's id, its clocks, its target, its declared
+    // length, its key, its rate window.
+    .use(requestId(config.trustProxy))
+    .use(accessLog(def))
+    .use(httpMetrics(def))
     .use(envelope(def))
     .use(requestTarget(def.id, { getOnly: opts.getOnly }))
     .use(jsonBody(def.id, config.maxBodyBytes))
@@ -60,6 +68,7 @@ export function createProductApp(opts: ProductAppOptions) {
     .get("/healthz", () => ({ product: def.id, ...health(platform) }), {
       detail: { summary: "Liveness", security: [] },
     })
+    .use(probes(def.id, platform.readiness, config.metricsToken))
     .use(accountRoutes(def, platform))
     .use(webhookRoutes(platform, def));
   return app;

@@ -6,6 +6,7 @@
  * it is back, the client reconnects on its own with capped back-off, and /healthz reports the state.
  */
 import { createClient, ErrorReply } from "redis";
+import { log } from "../../common/log.ts";
 import { type DependencyState, trackRedis } from "./health.ts";
 
 /** A reply that takes longer than this counts as an outage; callers fall back. */
@@ -117,7 +118,7 @@ export class RedisLink {
         const now = Date.now();
         if (now - this.lastReplyErrorLog > REPLY_ERROR_LOG_MS) {
           this.lastReplyErrorLog = now;
-          console.warn(`redis ${redacted(this.url)}: ${err.message}; falling back for this call`);
+          log.warn(`redis ${redacted(this.url)}: ${err.message}; falling back for this call`);
         }
       } else this.markDown((err as Error).message);
       return fallback();
@@ -132,7 +133,7 @@ export class RedisLink {
     this.startProbe();
     if (this.warnedDown) return;
     this.warnedDown = true;
-    console.warn(
+    log.warn(
       `redis ${redacted(this.url)} is down (${reason}): failing open; rate limits use each process's own window, the compat cache and usage counters work in this process until it is back`,
     );
   }
@@ -143,7 +144,7 @@ export class RedisLink {
     this.stopProbe();
     if (!this.warnedDown) return; // the first connection is not news
     this.warnedDown = false;
-    console.warn(`redis ${redacted(this.url)} is back up: shared rate windows, cache and counters resume`);
+    log.warn(`redis ${redacted(this.url)} is back up: shared rate windows, cache and counters resume`);
     for (const listener of this.onUp) listener();
   }
 

@@ -16,6 +16,8 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { rootCertificates } from "node:tls";
+import { errorLine } from "../../common/log.ts";
+import { deliveryAttempts, deliveryLag } from "../../common/metrics.ts";
 import type { Wakeups } from "../../ingest/wakeups.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { AttemptPolicy, AttemptResult, Claimed, Webhooks } from "../../storage/webhooks.ts";
@@ -127,6 +129,14 @@ export interface DispatcherOptions {
   wakeups?: Wakeups;
 }
 
+/** An attempt in the metrics: its outcome, and for a delivered event the time since it occurred. */
+function counted(c: Claimed, delivered: boolean, nowMs: number): void {
+  deliveryAttempts.inc({ outcome: delivered ? "delivered" : "failed" });
+  if (!delivered) return;
+  const occurred = Date.parse((JSON.parse(c.delivery.body) as { occurred_at: string }).occurred_at);
+  if (Number.isFinite(occurred)) deliveryLag.observe(Math.max(0, nowMs - occurred) / 1000);
+}
+
 export class Dispatcher {
   readonly owner = `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
   private readonly store: Webhooks;
@@ -160,7 +170,7 @@ export class Dispatcher {
     this.store = storage.webhooks;
     this.policy = attemptPolicy(cfg);
     this.now = opts.now ?? Date.now;
-    this.log = opts.log ?? console.error;
+    this.log = opts.log ?? errorLine("webhooks");
     this.resolve = opts.resolve ?? resolverFor(cfg);
     // A CA list replaces the default trust store, so the public roots go in with the extra ones.
     this.ca = cfg.caFile ? [...rootCertificates, readFileSync(cfg.caFile, "utf8")] : undefined;
@@ -316,6 +326,7 @@ export class Dispatcher {
     };
     // Recorded by the next pass, together with whatever else finished in the same turn.
     this.results.push(result);
+    counted(c, accepted(outcome.statusCode), this.now());
   }
 
   private async post(c: Claimed, deadline: AbortSignal): Promise<Outcome> {

@@ -6,6 +6,7 @@
  * Web-standard crypto only: this runs in the request path.
  */
 
+import { log } from "../../common/log.ts";
 import type { Sealed } from "../../storage/webhooks.ts";
 import { sha256Hex, toHex } from "../shared/crypto.ts";
 import type { WebhookConfig } from "./config.ts";
@@ -50,7 +51,7 @@ async function parseKeys(cfg: Pick<WebhookConfig, "keys" | "production">): Promi
     if (cfg.production) throw new Error("PORTOLAN_WEBHOOK_KEYS must be set when NODE_ENV=production");
     if (!warned) {
       warned = true;
-      console.warn(
+      log.warn(
         "WARNING: PORTOLAN_WEBHOOK_KEYS is unset; webhook secrets are encrypted with a PUBLIC development key. Set it before storing real secrets.",
       );
     }

@@ -11,6 +11,8 @@
  * Overloaded (503 overloaded + Retry-After) instead of queueing without limit.
  */
 import { Worker } from "node:worker_threads";
+import { log } from "../../common/log.ts";
+import { routeShed } from "../../common/metrics.ts";
 import type { AirPlan, AirPlanRequest, AirPoint } from "../air/planner.ts";
 import type { SeaChunk } from "../batch/sea-chunk.ts";
 import type { RouteConfig } from "../config.ts";
@@ -171,6 +173,7 @@ export class RoutePool implements SeaPlanner {
   private constructor(private readonly opts: RoutePoolOptions) {
     this.settings = laneSettings(opts);
     this.lanes = new LaneQueues<Job>(this.settings, (job) => {
+      routeShed.inc({ lane: job.lane });
       const waited = Math.round(this.settings.waitMs / 100) / 10;
       job.reject(
         new Overloaded(
@@ -308,6 +311,7 @@ export class RoutePool implements SeaPlanner {
     const lane = laneOf(task.kind);
     const slot = this.freeSlot(lane);
     if (!slot && this.lanes.full(lane)) {
+      routeShed.inc({ lane });
       return Promise.reject(
         new Overloaded(
           `No route worker is free for more ${LANE_NOUNS[lane]} and ${this.lanes.waiting(lane)} are waiting; retry shortly.`,
@@ -470,7 +474,7 @@ export class RoutePool implements SeaPlanner {
           }, RESPAWN_DELAY_MS).unref();
           return;
         }
-        if (failure) console.error("route worker failed:", failure);
+        if (failure) log.error({ err: failure }, "route worker failed");
         if (!this.closed) this.spawn(slot).catch(() => {});
       });
     });

@@ -8,6 +8,7 @@
 import { join, resolve } from "node:path";
 import { buildDirFrom } from "../../common/build-dir.ts";
 import type { PathPoint } from "../../common/geo.ts";
+import { log } from "../../common/log.ts";
 import { round } from "../../common/round.ts";
 import {
   type LoadedGraph,
@@ -134,7 +135,7 @@ export class SeaRouter {
       sea.attachHierarchy(hierarchy.bytes, hierarchy.path);
     } else {
       // An older build directory: still correct, only slower.
-      console.warn(
+      log.warn(
         `${join(dir, SEA_HIERARCHY)} missing: sea routes use A* search (slower); run \`npm run build\` to build the hierarchy`,
       );
     }

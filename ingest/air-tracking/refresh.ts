@@ -4,6 +4,8 @@
  * backing off, the poller's claims, and applying a snapshot in one transaction (the pure steps in
  * waybill-state.ts).
  */
+
+import { log } from "../../common/log.ts";
 import type { AirWaybillRow } from "../../storage/air-waybills.ts";
 import { type AirlineConnector, AirlineError, type AwbSnapshot } from "../airlines/connector.ts";
 import type { PollingDeps } from "../tracking/deps.ts";
@@ -56,7 +58,7 @@ export class AirRefresh {
       else if (outcome.events === 0)
         warning = "The airline has no events for this waybill yet; polling continues.";
     } catch (err) {
-      console.error(`[air] first fetch of ${row.awb}:`, err);
+      log.error({ component: "air", err }, `first fetch of ${row.awb}`);
       warning = "The first airline check did not complete; polling continues.";
     }
     let latest = await this.deps.storage.airWaybills.byId(row.id);
@@ -167,7 +169,7 @@ export class AirRefresh {
     await Promise.all(
       ids.map((id) =>
         // One waybill's unexpected failure leaves the others' refreshes alone; its claim lapses.
-        this.refresh(id).catch((err) => console.error(`[air] refresh of ${id}:`, err)),
+        this.refresh(id).catch((err) => log.error({ component: "air", err }, `refresh of ${id}`)),
       ),
     );
     return ids.length;

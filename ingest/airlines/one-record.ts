@@ -15,6 +15,7 @@
 import { createHash } from "node:crypto";
 import { calendarDayMs } from "../../common/calendar-date.ts";
 import { readCapped } from "../../common/capped-body.ts";
+import { countingErrors } from "../connector-errors.ts";
 import { type AirlineConnector, AirlineError, type AwbEvent, type AwbSnapshot } from "./connector.ts";
 import { LdError, LdNode } from "./json-ld.ts";
 import {
@@ -564,5 +565,10 @@ export function oneRecordConnectors(
   airlines: readonly OneRecordAirlineConfig[],
   opts: OneRecordOptions = {},
 ): Map<string, OneRecordConnector> {
-  return new Map(airlines.map((a) => [a.iata.toUpperCase(), new OneRecordConnector(a, opts)]));
+  return new Map(
+    airlines.map((a) => {
+      const line = a.iata.toUpperCase();
+      return [line, countingErrors(new OneRecordConnector(a, opts), "waybill", { kind: "airline", line })];
+    }),
+  );
 }

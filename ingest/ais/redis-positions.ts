@@ -19,6 +19,7 @@
  * overwritten by the next write of its MMSI.
  */
 import type { RedisClientType } from "redis";
+import { log } from "../../common/log.ts";
 import { LuaScript } from "../../common/lua-script.ts";
 import { type SharedRedis, type Subscription, subscribe } from "../redis-pubsub.ts";
 import type { AisMessage } from "./messages.ts";
@@ -243,7 +244,10 @@ export class RedisPositionStore implements PositionStore {
         return outcome;
       }
     }
-    console.warn(`[ais] MMSI ${msg.mmsi}: ${MAX_ATTEMPTS} conflicting writes in a row, applied here only`);
+    log.warn(
+      { component: "ais" },
+      `MMSI ${msg.mmsi}: ${MAX_ATTEMPTS} conflicting writes in a row, applied here only`,
+    );
     return null;
   }
 

@@ -3,6 +3,7 @@
  * & Trace 2.2 is the one kind today; another kind is one entry in CONNECTOR_KINDS, building its
  * connector (the one-method seam in connector.ts) from its settings.
  */
+import { countingErrors } from "../connector-errors.ts";
 import { type CarrierConnector, DcsaConnector, type DcsaConnectorConfig } from "./connector.ts";
 
 /** What every connector may use besides its own settings. */
@@ -35,7 +36,11 @@ export function carrierConnectors(
         const known = Object.keys(CONNECTOR_KINDS).join(", ");
         throw new Error(`carrier ${settings.scac}: unknown connector kind "${kind}" (known: ${known})`);
       }
-      return [settings.scac, CONNECTOR_KINDS[kind as ConnectorKind](settings, ctx)];
+      const connector = CONNECTOR_KINDS[kind as ConnectorKind](settings, ctx);
+      return [
+        settings.scac,
+        countingErrors(connector, "fetchEvents", { kind: "carrier", line: settings.scac }),
+      ];
     }),
   );
 }

@@ -7,6 +7,8 @@
  * the feed's error; the next round retries. The same transaction raises the blank_sailing and
  * sailing_slipped webhook events (events.ts). docs/schedules.md, "Keeping schedules fresh", "Events".
  */
+
+import { errorLine } from "../../common/log.ts";
 import type { NewSailingChange, SailingRow } from "../../storage/sailings.ts";
 import type { Repositories, Storage } from "../../storage/storage.ts";
 import { CarrierError, type DcsaConnectorConfig } from "../carriers/connector.ts";
@@ -192,7 +194,7 @@ export class ScheduleSync {
 
   constructor(private readonly opts: ScheduleSyncOptions) {
     this.now = opts.now ?? Date.now;
-    this.log = opts.log ?? console.error;
+    this.log = opts.log ?? errorLine("schedules");
     this.slipThresholdMs = opts.slipThresholdMs ?? DEFAULT_SLIP_HOURS * 3_600_000;
     this.clients = opts.carriers
       .filter((c) => c.schedulesBaseUrl)

@@ -3,6 +3,8 @@
  * knows the box names the lessee, the contract and where the box goes back. Looked up at the add
  * and again at a refresh once LESSOR_REFRESH_MS old.
  */
+
+import { log } from "../../common/log.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { TrackedRow } from "../../storage/trackings.ts";
 import type { LessorConnector, LessorRecord } from "../lessors/connector.ts";
@@ -21,7 +23,7 @@ export async function lessorLookup(
       const found = await lessor.lookup(containerNumber);
       if (found) return found;
     } catch (err) {
-      console.error(`[tracking] lessor ${lessor.name}: ${(err as Error).message}`);
+      log.error({ component: "tracking" }, `lessor ${lessor.name}: ${(err as Error).message}`);
     }
   }
   return null;

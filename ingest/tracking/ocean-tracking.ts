@@ -5,6 +5,8 @@
  * lookup, and the poller's tick. api/ocean and api/compat parse, call these and render; failures
  * are TrackingErrors with domain codes, mapped by each product at its edge.
  */
+
+import { log } from "../../common/log.ts";
 import { VersionedCache } from "../../common/versioned-cache.ts";
 import type { Org } from "../../storage/orgs.ts";
 import {
@@ -69,7 +71,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 async function held(work: Promise<unknown>, ms: number): Promise<void> {
   const done = work.then(
     () => undefined,
-    (err) => console.error("[tracking] carrier call:", err),
+    (err) => log.error({ component: "tracking", err }, "carrier call"),
   );
   let timer: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([done, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
@@ -212,7 +214,7 @@ export class OceanTracking {
     if (wait.kind === "answer_now") {
       this.refresher
         .firstFetch(row, { kindGuessed })
-        .catch((err) => console.error(`[tracking] first fetch of ${row.identifier}:`, err));
+        .catch((err) => log.error({ component: "tracking", err }, `first fetch of ${row.identifier}`));
       return PENDING;
     }
     // Strict even past the ceiling: a refusal after it still undoes the registration, and the

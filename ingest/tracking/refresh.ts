@@ -3,6 +3,8 @@
  * flight per SCAC), the first fetch that ends an add, carrier failures backing off or giving up,
  * and the poller's claims. What a snapshot changes is applied in apply.ts.
  */
+
+import { log } from "../../common/log.ts";
 import { REJECTED_REASON, type TrackedRow } from "../../storage/trackings.ts";
 import { CarrierError, type ReferenceKind } from "../carriers/connector.ts";
 import { type ApplyDeps, applySnapshot, discard } from "./apply.ts";
@@ -79,7 +81,7 @@ export class CarrierRefresh {
       if (outcome.refused) return { row, warning: null, refused: outcome.refused };
       warning = firstFetchWarning(row, outcome, this.deps.connectors);
     } catch (err) {
-      console.error(`[tracking] first fetch of ${row.identifier}:`, err);
+      log.error({ component: "tracking", err }, `first fetch of ${row.identifier}`);
       warning = "The first carrier check did not complete; polling continues.";
     }
     let latest = await this.readBack(row);
@@ -94,7 +96,7 @@ export class CarrierRefresh {
         if (!done) this.deps.wakeups?.signal("tracking.due");
       } catch (err) {
         // Still marked: the add's lease lapses and a poller takes the record over.
-        console.error(`[tracking] ending the add of ${row.identifier}:`, err);
+        log.error({ component: "tracking", err }, `ending the add of ${row.identifier}`);
       }
       latest = await this.readBack(row);
     }
@@ -105,7 +107,7 @@ export class CarrierRefresh {
     try {
       return await this.deps.storage.trackings.get(row.orgId, row.id);
     } catch (err) {
-      console.error(`[tracking] reading back ${row.identifier}:`, err);
+      log.error({ component: "tracking", err }, `reading back ${row.identifier}`);
       return undefined;
     }
   }
@@ -239,7 +241,7 @@ export class CarrierRefresh {
       });
     } catch (e) {
       // Recorded as a plain failure instead; the next poll meets the same answer and tries again.
-      console.error(`[tracking] undoing the add of ${root.identifier}:`, e);
+      log.error({ component: "tracking", err: e }, `undoing the add of ${root.identifier}`);
       return "retry";
     }
   }

@@ -73,7 +73,9 @@ test("a sea route and a location search answer in the spec's shapes under Deno",
 test("keys, errors and envelopes behave as under Bun", async () => {
   const missing = await fetch(`${base}/v1/distance/route?from=NLRTM&to=USNYC`);
   expect(missing.status).toBe(401);
-  expect(await missing.json()).toEqual({ error: { code: "missing_key", message: expect.any(String) } });
+  expect(await missing.json()).toEqual({
+    error: { code: "missing_key", message: expect.any(String), request_id: expect.any(String) },
+  });
   const bad = await fetch(`${base}/v1/distance/route?from=NLRTM&to=USNYC&speed_knots=99`, {
     headers: { authorization: `Bearer ${key}` },
   });

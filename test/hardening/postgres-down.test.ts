@@ -15,6 +15,7 @@ import { buildApps } from "../../api/app.ts";
 import { bootstrap, type Running } from "../../api/bootstrap.ts";
 import { loadConfig } from "../../api/config.ts";
 import { StorageUnavailableError, storageError } from "../../storage/errors.ts";
+import { captureLogs } from "../helpers/logs.ts";
 import { postgresTemp as pg } from "../helpers/postgres-server.ts";
 
 let dir = "";
@@ -54,24 +55,30 @@ test("while PostgreSQL is down, reads and compat polls answer 503 with Retry-Aft
 
   pg("down", dir);
   // What the products log of each refusal: the driver's reason, never the statement's parameters.
-  const logged: string[] = [];
-  const log = console.error;
-  console.error = (...args: unknown[]) => logged.push(args.map(String).join(" "));
+  const logs = captureLogs("warn");
   const answers = [];
   try {
     for (const path of ["/v1/containers", "/v1/containers/lookup/MSCU2375717", poll])
       answers.push({ path, answer: await get(path) });
   } finally {
-    console.error = log;
+    logs.restore();
   }
-  expect(logged.filter((line) => line.includes("params:") || line.includes(org.id))).toEqual([]);
-  expect(logged.filter((line) => line.includes("database unavailable (")).length).toBeGreaterThan(0);
+  expect(logs.text()).not.toContain("params:");
+  expect(logs.text()).not.toContain(org.id);
+  expect(
+    logs.lines.filter((line) => line.msg === "database unavailable" && line.reason).length,
+  ).toBeGreaterThan(0);
   for (const { path, answer } of answers) {
     expect(answer.status).toBe(503);
     expect(answer.retryAfter).toBe("2");
     // The product's envelope, or the compat surface's own.
     if (path === poll)
-      expect(answer.body).toEqual({ status: "error", message: expect.any(String), data: null });
+      expect(answer.body).toEqual({
+        status: "error",
+        message: expect.any(String),
+        data: null,
+        request_id: expect.any(String),
+      });
     else expect(JSON.stringify(answer.body)).toContain("SERVICE_UNAVAILABLE");
   }
 
@@ -80,6 +87,30 @@ test("while PostgreSQL is down, reads and compat polls answer 503 with Retry-Aft
   const after = await get("/v1/containers");
   expect(after.status).toBe(200);
   expect(after.body).toEqual({ ...before.body, meta: after.body.meta });
+});
+
+test("/readyz turns not ready while PostgreSQL is down and ready again after; /livez stays up", async () => {
+  const probe = async (path: string) => {
+    const res = await app.handle(new Request(`http://localhost${path}`));
+    return {
+      status: res.status,
+      body: (await res.json()) as { status: string; checks?: Record<string, unknown> },
+    };
+  };
+  expect(await probe("/readyz")).toEqual({
+    status: 200,
+    body: { status: "ready", checks: { database: { status: "up" } } },
+  });
+  pg("down", dir);
+  try {
+    const down = await probe("/readyz");
+    expect([down.status, down.body.status]).toEqual([503, "not_ready"]);
+    expect(down.body.checks?.database).toMatchObject({ status: "down", detail: expect.any(String) });
+    expect(await probe("/livez")).toEqual({ status: 200, body: { status: "live" } });
+  } finally {
+    pg("up", dir);
+  }
+  expect((await probe("/readyz")).status).toBe(200);
 });
 
 test("SQLite locked by another connection past the busy timeout is StorageUnavailableError", () => {

@@ -14,6 +14,7 @@ import { createClient } from "redis";
 import { closeCompat } from "../../api/compat/routes.ts";
 import { health } from "../../api/shared/health.ts";
 import { type CompatWorld, compatGet, compatWorld } from "../compat/setup.ts";
+import { type CapturedLogs, captureLogs } from "../helpers/logs.ts";
 import { bearer, makePlatform } from "../helpers/platform.ts";
 import { freePort } from "../helpers/redis-server.ts";
 
@@ -77,13 +78,14 @@ let redis: Redis;
 let w: CompatWorld;
 let freeKey: string;
 let freeOrg: string;
-const warnings: string[] = [];
-const realWarn = console.warn;
-const redisWarnings = (re: RegExp) => warnings.filter((m) => m.startsWith("redis ") && re.test(m)).length;
+let logs: CapturedLogs;
+const redisWarnings = (re: RegExp) =>
+  logs.lines.filter((l) => l.level === 40 && String(l.msg).startsWith("redis ") && re.test(String(l.msg)))
+    .length;
 const admin = () => createClient({ url: redis.url });
 
 beforeAll(async () => {
-  console.warn = (...args: unknown[]) => void warnings.push(args.map(String).join(" "));
+  logs = captureLogs("warn");
   dir = mkdtempSync(join(tmpdir(), "portolan-redis-down-"));
   redis = new Redis(await freePort(), dir);
   await redis.start();
@@ -99,7 +101,7 @@ afterAll(async () => {
   await w?.close();
   redis?.signal("SIGCONT");
   await redis?.stop();
-  console.warn = realWarn;
+  logs?.restore();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -140,6 +142,12 @@ describe("REDIS_URL set", () => {
       status: "degraded",
       dependencies: { redis: "down" },
     });
+    // Readiness names Redis degraded and stays ready: every use of it falls back.
+    const ready = await w.p.call("ocean", "/readyz");
+    expect([ready.status, await ready.json()]).toEqual([
+      200,
+      { status: "ready", checks: { database: { status: "up" }, redis: { status: "degraded" } } },
+    ]);
 
     // Keyed: a fresh local window of 40 (the 5 shared hits are not known here), then 429.
     const keyed = await statuses(45, account);

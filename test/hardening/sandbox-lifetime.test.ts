@@ -1,7 +1,7 @@
 /**
  * Issue 10.4: the default start runs the sandbox carrier as a child process. When the API was
  * killed the child kept its ports and the next start died with EADDRINUSE. Now the child exits with
- * its parent, however the parent dies.
+ * its parent, however the parent dies; and a child that dies is started again on its ports.
  */
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -46,6 +46,7 @@ test("a SIGKILLed API takes its sandbox child with it, and the next start gets t
     PORTOLAN_SANDBOX_PORT: String(sandboxPort),
     PORTOLAN_SANDBOX_AIS_PORT: String(await freePort()),
     PORTOLAN_SANDBOX_AIR_PORT: String(await freePort()),
+    PORTOLAN_ADMIN_PORT: "off",
     ...Object.fromEntries(
       PRODUCTS.map((p, i) => [`PORTOLAN_${p.id.toUpperCase()}_PORT`, String(productPorts[i])]),
     ),
@@ -84,3 +85,70 @@ test("a SIGKILLed API takes its sandbox child with it, and the next start gets t
   expect(await second.exited).toBe(0);
   await until("sandbox gone after a clean stop", async () => !(await listening(sandboxPort)));
 }, 60_000);
+
+/** The JSON log lines a process wrote to stdout, read as they come. */
+function logLines(stream: ReadableStream<Uint8Array>): Array<Record<string, unknown>> {
+  const lines: Array<Record<string, unknown>> = [];
+  void (async () => {
+    let rest = "";
+    for await (const chunk of stream) {
+      rest += new TextDecoder().decode(chunk);
+      const parts = rest.split("\n");
+      rest = parts.pop()!;
+      for (const line of parts) if (line.startsWith("{")) lines.push(JSON.parse(line));
+    }
+  })();
+  return lines;
+}
+
+test("a killed sandbox carrier is started again on its ports, logged and reported by /readyz", async () => {
+  const productPorts = await Promise.all(PRODUCTS.map(() => freePort()));
+  const [sandboxPort, adminPort] = [await freePort(), await freePort()];
+  const proc = Bun.spawn([process.execPath, join(root, "api/main.ts")], {
+    env: {
+      ...process.env,
+      PORTOLAN_DB: join(dir, "restart.sqlite"),
+      PORTOLAN_ROLES: "api",
+      PORTOLAN_LOG_LEVEL: "info",
+      PORTOLAN_SANDBOX_PORT: String(sandboxPort),
+      PORTOLAN_SANDBOX_AIS_PORT: String(await freePort()),
+      PORTOLAN_SANDBOX_AIR_PORT: String(await freePort()),
+      PORTOLAN_ADMIN_PORT: String(adminPort),
+      ...Object.fromEntries(
+        PRODUCTS.map((p, i) => [`PORTOLAN_${p.id.toUpperCase()}_PORT`, String(productPorts[i])]),
+      ),
+    },
+    cwd: root,
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  started.push(proc);
+  const lines = logLines(proc.stdout);
+  const line = (msg: string) => lines.find((l) => l.msg === msg);
+  const sandboxCheck = async () => {
+    try {
+      const body = (await (await fetch(`http://127.0.0.1:${adminPort}/readyz`)).json()) as {
+        checks: { sandbox?: { status: string } };
+      };
+      return body.checks.sandbox?.status;
+    } catch {
+      return undefined;
+    }
+  };
+  await until("start", async () => (await sandboxCheck()) === "up", 600);
+  const first = line("sandbox carrier (DCSA TNT 2.2) listening")?.child_pid as number;
+  expect(first).toBeGreaterThan(0);
+
+  process.kill(first, "SIGKILL");
+  await until("the exit logged", async () => line("sandbox carrier exited; restarting it") !== undefined);
+  expect(line("sandbox carrier exited; restarting it")).toMatchObject({ level: 40, child_pid: first });
+  await until("the restart logged", async () => line("sandbox carrier restarted") !== undefined, 600);
+  const second = line("sandbox carrier restarted")?.child_pid;
+  expect(second).not.toBe(first);
+  await until("/readyz sandbox up again", async () => (await sandboxCheck()) === "up");
+  expect(await listening(sandboxPort)).toBe(true);
+
+  proc.kill("SIGTERM");
+  expect(await proc.exited).toBe(0);
+  await until("sandbox gone after a clean stop", async () => !(await listening(sandboxPort)));
+}, 120_000);

@@ -61,6 +61,8 @@ export async function startApi(
       PORTOLAN_DB: database,
       PORTOLAN_SANDBOX: "0",
       PORTOLAN_CARRIERS: JSON.stringify(carriers),
+      // Several processes on one machine: each would take the default admin port.
+      PORTOLAN_ADMIN_PORT: "off",
       // Webhooks are not under test: a throwaway key ring keeps the development-key warning quiet.
       PORTOLAN_WEBHOOK_KEYS: `burst:${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64")}`,
       ...env,

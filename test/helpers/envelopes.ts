@@ -6,7 +6,17 @@ import type { ProductId } from "../../api/shared/products.ts";
 
 type Json = Record<string, unknown>;
 
-const keys = (o: unknown) => (o && typeof o === "object" ? Object.keys(o).sort().join(",") : typeof o);
+const keyList = (o: unknown, skip: string[]) =>
+  o && typeof o === "object"
+    ? Object.keys(o)
+        .filter((k) => !skip.includes(k))
+        .sort()
+        .join(",")
+    : typeof o;
+/** An object's keys in order, but for the request id every error body may carry (docs/operating.md). */
+const keys = (o: unknown) => keyList(o, ["request_id"]);
+/** Every key: compat bodies keep the vendor's keys and no others. */
+const compatKeys = (o: unknown) => keyList(o, []);
 const UPPER = /^[A-Z][A-Z_]+$/;
 const LOWER = /^[a-z][a-z_]+$/;
 
@@ -40,7 +50,7 @@ export function errorProblems(
   opts: { open?: boolean; compat?: boolean } = {},
 ): string[] {
   if (opts.compat) {
-    return keys(body) === "data,message,status" && body.status === "error" && body.data === null
+    return compatKeys(body) === "data,message,status" && body.status === "error" && body.data === null
       ? []
       : [`compat transport error ${JSON.stringify(body)}`];
   }
@@ -70,7 +80,7 @@ export function errorCode(body: Json): string | undefined {
 
 /** The vendor-compatible surface: {status, message, data[, detail]}; success carries exactly seven data keys. */
 export function compatProblems(body: Json): string[] {
-  const k = keys(body);
+  const k = compatKeys(body);
   if (k !== "data,message,status" && k !== "data,detail,message,status") return [`compat keys ${k}`];
   if (body.status === "success") {
     return keys(body.data) === "containers,facilities,locations,metadata,route,route_data,vessels"

@@ -36,6 +36,7 @@ export async function startServerProcess(env: Record<string, string | undefined>
     PORTOLAN_SANDBOX_PORT: String(await freePort()),
     PORTOLAN_SANDBOX_AIS_PORT: String(await freePort()),
     PORTOLAN_SANDBOX_AIR_PORT: String(await freePort()),
+    PORTOLAN_ADMIN_PORT: "off",
   };
   const server = Bun.spawn([join(root, "node_modules/.bin/bun"), join(root, "api/main.ts")], {
     env: { ...env, ...portEnv },

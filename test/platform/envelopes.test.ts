@@ -114,7 +114,9 @@ test("rates answers 405 method_not_allowed for any method but GET, before auth",
   for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
     const res = await p.call("rates", "/v1/anything", { method });
     expect(res.status).toBe(405);
-    expect(await res.json()).toEqual({ error: { code: "method_not_allowed", message: expect.any(String) } });
+    expect(await res.json()).toEqual({
+      error: { code: "method_not_allowed", message: expect.any(String), request_id: expect.any(String) },
+    });
   }
 });
 

@@ -390,7 +390,9 @@ describe("search", () => {
   ])("refused: %s", async (query, code) => {
     const r = await search(query);
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ error: { code, message: expect.any(String) } } as never);
+    expect(r.body).toEqual({
+      error: { code, message: expect.any(String), request_id: expect.any(String) },
+    } as never);
   });
 
   test("a lane the engine cannot route still answers, the indicative offer named as unpriced", async () => {
@@ -423,7 +425,7 @@ describe("the host's rules", () => {
         const res = await w.p.call("rates", path, { method, ...bearer(acme.keys.rates!) });
         expect(res.status, `${method} ${path}`).toBe(405);
         expect(await res.json()).toEqual({
-          error: { code: "method_not_allowed", message: expect.any(String) },
+          error: { code: "method_not_allowed", message: expect.any(String), request_id: expect.any(String) },
         });
       }
     }
@@ -453,7 +455,11 @@ describe("the host's rules", () => {
     expect(theirs.status).toBe(404);
     expect(unknown.status).toBe(404);
     expect(theirs.body).toEqual({
-      error: { code: "not_found", message: `No rate sheet ${ids["fcl.csv"]} on this account.` },
+      error: {
+        code: "not_found",
+        message: `No rate sheet ${ids["fcl.csv"]} on this account.`,
+        request_id: expect.any(String),
+      },
     } as never);
     // Their list and searches never show it either.
     const list = await w.get(other.keys.rates!, "/v1/rates/sheets");
@@ -465,7 +471,9 @@ describe("the host's rules", () => {
     expect(new Set(s.data.offers.map((o) => o.sheet_id))).toEqual(new Set([ids["other.json"]!]));
     const noKey = await w.p.call("rates", "/v1/rates/sheets");
     expect(noKey.status).toBe(401);
-    expect(await noKey.json()).toEqual({ error: { code: "missing_key", message: expect.any(String) } });
+    expect(await noKey.json()).toEqual({
+      error: { code: "missing_key", message: expect.any(String), request_id: expect.any(String) },
+    });
   });
 
   test("OpenAPI documents the rates routes", async () => {
@@ -571,6 +579,7 @@ describe("the host's rules", () => {
               error: {
                 code: expect.stringMatching(/^(invalid_request|not_found|method_not_allowed)$/),
                 message: expect.any(String),
+                request_id: expect.any(String),
               },
             });
         },

@@ -351,6 +351,9 @@ test("reads cycling through more ids than the cache holds keep a set that hits e
   // stay, each read once a cycle.
   for (const counts of cycles.slice(3)) expect(counts).toEqual({ hits: capacity, stores: 0 });
   expect(cache.size).toBe(capacity);
+  // What the metrics read (portolan_cache_hits_total and _misses_total): every get, hit or not.
+  const total = (key: "hits" | "stores") => cycles.reduce((n, c) => n + c[key], 0);
+  expect([cache.hits, cache.misses]).toEqual([total("hits"), total("stores")]);
 });
 
 test("a working set read often is kept through scans of the fleet, and replaces one no longer read", () => {

@@ -22,7 +22,7 @@ function spawnDispatcher(env: Record<string, string>) {
   // The dispatcher role on its own, as an operator runs it apart from the API.
   return Bun.spawn([process.execPath, join(ROOT, "api/main.ts")], {
     cwd: ROOT,
-    env: { ...process.env, ...env, PORTOLAN_ROLES: "dispatcher" },
+    env: { ...process.env, PORTOLAN_ADMIN_PORT: "off", ...env, PORTOLAN_ROLES: "dispatcher" },
     stdout: "ignore",
     stderr: "inherit",
   });

@@ -215,9 +215,13 @@ test("DELETE of an unknown id: idempotent deleted:true on ocean, 404 elsewhere",
 
 test("air cargo writes lower-case codes; the ocean family key works there too", async () => {
   const bad = await register("air", a.keys.air, { url: "http://x.example.com" });
-  expect(bad.body as unknown).toEqual({ error: { code: "invalid_url", message: expect.any(String) } });
+  expect(bad.body as unknown).toEqual({
+    error: { code: "invalid_url", message: expect.any(String), request_id: expect.any(String) },
+  });
   const missing = await call("air", "GET", `/v1/webhooks/${crypto.randomUUID()}`, a.keys.air);
-  expect(missing.body as unknown).toEqual({ error: { code: "not_found", message: expect.any(String) } });
+  expect(missing.body as unknown).toEqual({
+    error: { code: "not_found", message: expect.any(String), request_id: expect.any(String) },
+  });
   const viaOcean = await register("air", a.keys.ocean, { url: "https://hooks.example.com/air" });
   expect(viaOcean.status).toBe(201);
   expect(Object.keys(viaOcean.body)).toEqual(["data"]);

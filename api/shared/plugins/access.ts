@@ -10,6 +10,7 @@ import { type ErrorStyle, keyedErrorStyle } from "../envelopes.ts";
 import { ApiError } from "../errors.ts";
 import type { Platform } from "../platform.ts";
 import { type ProductDef, product } from "../products.ts";
+import { PROBE_PATHS } from "./probes.ts";
 
 /** How a path is reached: with a key (bearer header or api_key query) or openly (optionally per-IP limited). */
 export type Access =
@@ -19,14 +20,17 @@ export type Access =
 /** A product's own rule for a path; undefined falls back to keyed bearer access. */
 export type AccessRule = (path: string) => Access | undefined;
 
-/** Every path's access: /healthz open, the OpenAPI docs open and limited per IP, the product's rule, else a bearer key. */
+/**
+ * Every path's access: /healthz and the probes open (/metrics checks its own token), the OpenAPI
+ * docs open and limited per IP, the product's rule, else a bearer key.
+ */
 export function accessRules(def: ProductDef, rule?: AccessRule): (path: string) => Access {
   const openStyle: ErrorStyle = def.family === "ok" ? "open" : "data";
   const health: Access = { auth: "none", limited: false, errors: openStyle };
   const docs: Access = { auth: "none", limited: true, errors: openStyle };
   const keyed: Access = { auth: "bearer", errors: keyedErrorStyle(def) };
   return (path) => {
-    if (path === "/healthz") return health;
+    if (path === "/healthz" || PROBE_PATHS.has(path)) return health;
     if (path === "/swagger" || path.startsWith("/swagger/")) return docs;
     return rule?.(path) ?? keyed;
   };

@@ -5,6 +5,7 @@
  * and 503 tells the client when to come back.
  */
 import { Elysia } from "elysia";
+import { log } from "../../../common/log.ts";
 import { EngineError } from "../../../engine/errors.ts";
 import { TrackingError } from "../../../ingest/tracking/errors.ts";
 import { StorageUnavailableError } from "../../../storage/errors.ts";
@@ -12,6 +13,8 @@ import { errorBody, jsonResponse } from "../envelopes.ts";
 import { ApiError, fromEngine, fromTracking } from "../errors.ts";
 import type { ProductDef } from "../products.ts";
 import { type Access, caller } from "./access.ts";
+import { UNMATCHED } from "./access-log.ts";
+import { requestContext } from "./request-id.ts";
 
 /** When a client told the database is unavailable (a restart, a failover) should come back. */
 const DATABASE_RETRY_S = 2;
@@ -64,10 +67,18 @@ export interface ErrorOptions {
   routes: Routes;
 }
 
+/** The failing request, and the fields its log line carries (never its path's values or query). */
+interface Where {
+  request: Request;
+  path: string;
+  fields: Record<string, unknown>;
+}
+
 export function errors(def: ProductDef, opts: ErrorOptions) {
   const allowedElsewhere = otherMethods(opts.routes);
 
-  const failureOf = (code: unknown, error: unknown, request: Request, path: string): ApiError => {
+  const failureOf = (code: unknown, error: unknown, where: Where): ApiError => {
+    const { request, path } = where;
     // Elysia wraps whatever the body parser throws in a ParseError; unwrap ours.
     const cause = (error as { cause?: unknown }).cause;
     if (error instanceof ApiError) return error;
@@ -75,7 +86,7 @@ export function errors(def: ProductDef, opts: ErrorOptions) {
     if (error instanceof EngineError) return fromEngine(error);
     if (error instanceof TrackingError) return fromTracking(error);
     if (error instanceof StorageUnavailableError) {
-      console.error(`[${def.id}] ${request.method} ${path}: database unavailable (${error.reason})`);
+      log.warn({ ...where.fields, reason: error.reason }, "database unavailable");
       return new ApiError("overloaded", "The database is unavailable for the moment; retry shortly.", {
         retry_after_seconds: DATABASE_RETRY_S,
       });
@@ -87,21 +98,29 @@ export function errors(def: ProductDef, opts: ErrorOptions) {
     }
     if (code === "VALIDATION") return new ApiError("validation", describeValidation(error));
     if (code === "PARSE") return new ApiError("validation", "Request body could not be parsed.");
-    console.error(`[${def.id}] ${request.method} ${path}:`, error);
+    log.error({ ...where.fields, err: error }, "internal error");
     return new ApiError("internal", "Internal error; retry shortly.");
   };
 
   return new Elysia({ name: `portolan-errors-${def.id}` })
     .use(caller)
-    .onError({ as: "global" }, ({ code, error, request, set, path: routed, access }) => {
+    .use(requestContext)
+    .onError({ as: "global" }, ({ code, error, request, set, path: routed, route, access, requestId }) => {
       const path = routed ?? "/";
-      const failure = failureOf(code, error, request, path);
+      const fields = {
+        product: def.id,
+        method: request.method,
+        route: route || UNMATCHED,
+        request_id: requestId,
+      };
+      const failure = failureOf(code, error, { request, path, fields });
+      set.status = failure.status;
       const wait = failure.extra?.retry_after_seconds;
       const later = failure.status === 429 || failure.status === 503;
       if (later && set.headers["retry-after"] === undefined && typeof wait === "number") {
         set.headers["retry-after"] = String(wait);
       }
       const style = (access ?? opts.accessOf(path)).errors;
-      return jsonResponse(errorBody(style, failure), failure.status);
+      return jsonResponse(errorBody(style, failure, requestId), failure.status);
     });
 }

@@ -1,5 +1,6 @@
 /** The errors plugin alone: every failure as the product's error envelope, never a bare 500. */
-import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { DrizzleQueryError } from "drizzle-orm/errors";
 import { Elysia, t } from "elysia";
 import { ApiError } from "../../../api/shared/errors.ts";
 import { accessRules } from "../../../api/shared/plugins/access.ts";
@@ -7,6 +8,7 @@ import { describeValidation, errors } from "../../../api/shared/plugins/errors.t
 import { type ProductId, product } from "../../../api/shared/products.ts";
 import { EngineError } from "../../../engine/errors.ts";
 import { StorageUnavailableError } from "../../../storage/errors.ts";
+import { type CapturedLogs, captureLogs } from "../../helpers/logs.ts";
 
 const appFor = (id: ProductId) => {
   const def = product(id);
@@ -30,6 +32,14 @@ const appFor = (id: ProductId) => {
     .get("/v1/bug", () => {
       throw new TypeError("undefined is not an object");
     })
+    .get("/v1/statement", () => {
+      const cause = Object.assign(new Error("null value violates not-null"), { code: "23502" });
+      throw new DrizzleQueryError(
+        "insert into keys values ($1, $2)",
+        ["pk_live_sensitive", "hash-sensitive"],
+        cause,
+      );
+    })
     .get("/v1/items/:id", ({ query }) => query.limit, { query: t.Object({ limit: t.Integer() }) })
     .get("/v1/kinds", ({ query }) => query.kind, {
       query: t.Object({ kind: t.Union([t.Literal("port"), t.Literal("airport")]) }),
@@ -41,11 +51,11 @@ const call = async (id: ProductId, path: string, init?: RequestInit) => {
   return { status: res.status, retryAfter: res.headers.get("retry-after"), body: await res.json() };
 };
 
-let logged: ReturnType<typeof spyOn>;
+let logged: CapturedLogs;
 beforeAll(() => {
-  logged = spyOn(console, "error").mockImplementation(() => {});
+  logged = captureLogs("warn");
 });
-afterAll(() => logged.mockRestore());
+afterAll(() => logged.restore());
 
 describe("errors", () => {
   test("an ApiError in each family's envelope, open paths in the open one", async () => {
@@ -76,9 +86,13 @@ describe("errors", () => {
       "SERVICE_UNAVAILABLE",
       2,
     ]);
-    expect(String(logged.mock.calls.at(-1)?.[0])).toBe(
-      "[loading] GET /v1/db: database unavailable (connection refused)",
-    );
+    expect(logged.lines.at(-1)).toMatchObject({
+      msg: "database unavailable",
+      product: "loading",
+      method: "GET",
+      route: "/v1/db",
+      reason: "connection refused",
+    });
   });
 
   test("anything else is a 500 that names nothing of the fault", async () => {
@@ -87,6 +101,18 @@ describe("errors", () => {
       500,
       { error: { code: "server_error", message: "Internal error; retry shortly." } },
     ]);
+  });
+
+  test("a failed statement is logged by its text and codes, never its parameters", async () => {
+    expect((await call("rates", "/v1/statement")).status).toBe(500);
+    const line = logged.lines.at(-1)!;
+    expect(line).toMatchObject({ msg: "internal error", route: "/v1/statement" });
+    expect(line.err).toMatchObject({
+      type: "Error",
+      message: "Failed query: insert into keys values ($1, $2)",
+      cause: { message: "null value violates not-null", code: "23502" },
+    });
+    expect(logged.text()).not.toContain("sensitive");
   });
 
   test("unknown paths are 404; a known path with another method 405", async () => {

@@ -17,8 +17,9 @@ afterAll(() => p.close());
 
 // Elysia (sucrose) reads each hook's source: a hook that reads the headers object, the cookies or
 // the query, or hands its whole context to a function, makes it build all of them on every request
-// of every route. The pre-routing hooks read the path, `set` and (for the client's IP) `server`.
-test.each(PRODUCT_IDS)("%s: its hooks make Elysia prepare only the path, set and server", (id) => {
+// of every route. The pre-routing hooks read the path, `set` and (for the client's IP) `server`;
+// the access log reads the route's template, a constant of each route.
+test.each(PRODUCT_IDS)("%s: its hooks make Elysia prepare only the path, route, set and server", (id) => {
   expect((p.apps[id] as unknown as { inference: Record<string, boolean> }).inference).toEqual({
     body: false,
     cookie: false,
@@ -27,7 +28,7 @@ test.each(PRODUCT_IDS)("%s: its hooks make Elysia prepare only the path, set and
     set: true,
     server: true,
     url: false,
-    route: false,
+    route: true,
     path: true,
   });
 });
