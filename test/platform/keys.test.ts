@@ -83,7 +83,10 @@ test("self-service keys: issue, list without secrets, revoke; another account's 
     ...bearer(bob.keys.ocean),
   });
   expect(never.status).toBe(404);
-  expect(await foreign.text()).toBe((await never.text()).replace(/No key [^ ]+/, `No key ${data.id}`));
+  // Alike but for the id asked and each answer's own request id.
+  const unlike = (text: string) =>
+    text.replace(/No key [^ ]+/, "No key ?").replace(/"request_id":"[^"]+"/, "");
+  expect(unlike(await foreign.text())).toBe(unlike(await never.text()));
 
   const own = await p.call("ocean", `/v1/account/keys/${data.id}`, {
     method: "DELETE",

@@ -7,6 +7,7 @@ import { createClient } from "redis";
 import { wakeups } from "../../api/shared/cross-process.ts";
 import { health } from "../../api/shared/health.ts";
 import type { WakeTopic, Wakeups } from "../../ingest/wakeups.ts";
+import { captureLogs } from "../helpers/logs.ts";
 import { type RedisProcess, startRedis } from "../helpers/redis-server.ts";
 import { until } from "../webhooks/setup.ts";
 
@@ -73,9 +74,7 @@ describe.each(instances)("one instance %s", (_, url) => {
 
   test("a listener that throws neither reaches the signaller nor stops the others", async () => {
     const w = await open(url());
-    const error = console.error;
-    const logged: unknown[] = [];
-    console.error = (...args: unknown[]) => void logged.push(args);
+    const logs = captureLogs("error");
     try {
       w.on("tracking.due", () => {
         throw new Error("listener bug");
@@ -84,9 +83,9 @@ describe.each(instances)("one instance %s", (_, url) => {
       expect(() => w.signal("tracking.due")).not.toThrow();
       await settle();
       expect(x.got["tracking.due"]).toBe(1);
-      expect(logged.length).toBe(1);
+      expect(logs.lines.map((l) => [l.component, l.msg])).toEqual([["wakeups", "tracking.due"]]);
     } finally {
-      console.error = error;
+      logs.restore();
     }
   });
 });
