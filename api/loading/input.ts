@@ -123,7 +123,7 @@ const OPTIONAL_INPUT = {
   work_budget: t.Integer({
     minimum: 0,
     maximum: DEFAULT_WORK_BUDGET,
-    description: `Search work per unit (default and most ${DEFAULT_WORK_BUDGET}, about half a second); 0 = one greedy pass`,
+    description: `Search work per unit (default and most ${DEFAULT_WORK_BUDGET}, about a second); 0 = one greedy pass`,
   }),
 };
 export const INPUT_FIELDS = [...Object.keys(REQUIRED_INPUT), ...Object.keys(OPTIONAL_INPUT)] as const;

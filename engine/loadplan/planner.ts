@@ -10,8 +10,8 @@ import { LoadPlanError } from "./errors.ts";
 import type { LoadPlanResult } from "./types.ts";
 import { prepare } from "./validate.ts";
 
-/** packing/mod.rs DEFAULT_WORK: about 0.1 s per unit type tried and unit (docs/loadplan.md). */
-export const DEFAULT_WORK_BUDGET = 20_000_000;
+/** packing/mod.rs DEFAULT_WORK: about 1 s per unit type tried and unit (docs/loadplan.md). */
+export const DEFAULT_WORK_BUDGET = 40_000_000;
 
 export class LoadPlanner {
   private constructor(private readonly packer: WasmPacker) {}

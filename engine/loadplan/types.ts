@@ -50,7 +50,7 @@ export interface LoadPlanInput {
   cog?: { longitudinal: number; lateral: number };
   /** Most units in the plan (default: no cap beyond each type's maxCount). */
   maxUnits?: number;
-  /** Search work per unit type tried and unit (default DEFAULT_WORK_BUDGET, about 0.1 s); 0 = one greedy pass. */
+  /** Search work per unit type tried and unit (default DEFAULT_WORK_BUDGET, about 1 s); 0 = one greedy pass. */
   workBudget?: number;
 }
 

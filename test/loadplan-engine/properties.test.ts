@@ -9,6 +9,7 @@ import { EQUIPMENT_CODES } from "../../engine/loadplan/equipment.ts";
 import type { LoadPlanner } from "../../engine/loadplan/planner.ts";
 import type { CargoItem, LoadPlanInput } from "../../engine/loadplan/types.ts";
 import { ORIENTATIONS, type RawProblem, REASONS, WasmPacker } from "../../router-wasm/binding/loadplan.ts";
+import { generate, rawProblem } from "../support/bischoff-ratcliff.ts";
 import { unitViolations } from "./check.ts";
 import { planner, planViolations, routerWasm } from "./fixture.ts";
 
@@ -129,5 +130,29 @@ test("fast-check: dense small loads keep every rule, same input same plan", () =
       expect(packer.plan(p)).toEqual(plan);
     }),
     { numRuns: 300 },
+  );
+});
+
+test("fast-check: strongly heterogeneous Bischoff-Ratcliff cargo (20-100 types) keeps every rule, same input same plan", () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 20, max: 100 }),
+      fc.integer({ min: 1, max: 2 ** 31 - 2 }),
+      fc.integer({ min: 0, max: 400_000 }),
+      (types, seed, work) => {
+        const p = rawProblem(generate(types, seed), work);
+        const plan = packer.plan(p);
+        const u = p.units[0]!;
+        const cog = { longitudinal: 1, lateral: 1 };
+        for (const unit of plan.units) expect(unitViolations(p.items, u, unit.placements, cog)).toEqual([]);
+        p.items.forEach((it, i) => {
+          const placed = plan.units.reduce((s, x) => s + x.placements.filter((b) => b.item === i).length, 0);
+          const left = plan.unplaced.filter((x) => x.item === i).reduce((s, x) => s + x.quantity, 0);
+          expect(placed + left).toBe(it.quantity);
+        });
+        expect(packer.plan(p)).toEqual(plan);
+      },
+    ),
+    { numRuns: 25 },
   );
 });

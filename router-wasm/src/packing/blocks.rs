@@ -21,9 +21,10 @@ pub struct Block {
 pub const MAX_BLOCKS: usize = 12_000;
 
 /// Every block of the items with `avail` boxes left that fits `unit`, largest volume first (ties in
-/// a fixed order). Columns are only as high as the item's load on top allows ((nz - 1) boxes on
-/// the bottom one), one box high for items that are not stackable.
-pub fn generate(items: &[ItemType], avail: &[u32], unit: &UnitType) -> Vec<Block> {
+/// a fixed order), and the work spent (blocks made, sorted). Columns are only as high as the item's
+/// load on top allows ((nz - 1) boxes on the bottom one), one box high for items that are not
+/// stackable.
+pub fn generate(items: &[ItemType], avail: &[u32], unit: &UnitType) -> (Vec<Block>, u64) {
     let mut out = Vec::new();
     for (i, it) in items.iter().enumerate() {
         let count = avail[i] as i64;
@@ -79,6 +80,8 @@ pub fn generate(items: &[ItemType], avail: &[u32], unit: &UnitType) -> Vec<Block
             .then(a.orientation.cmp(&b.orientation))
             .then(a.n.cmp(&b.n))
     });
+    let made = out.len() as u64;
+    let work = made * (1 + u64::from(64 - made.leading_zeros()));
     out.truncate(MAX_BLOCKS);
-    out
+    (out, work)
 }

@@ -15,6 +15,7 @@
 pub mod baseline;
 mod blocks;
 pub mod ffi;
+mod general;
 mod load;
 mod pack;
 mod spaces;
@@ -102,9 +103,14 @@ impl Default for Params {
     }
 }
 
-/// About 0.1 s mean, under 1 s, of single-threaded WebAssembly per Bischoff-Ratcliff instance
-/// (bench/loadplan.ts, docs/loadplan.md).
-pub const DEFAULT_WORK: u64 = 20_000_000;
+/// Work units counted per second of single-threaded WebAssembly on the slowest instances per unit
+/// of work (bench/loadplan.ts): the search counts blocks scanned, spaces scanned and updated, and
+/// a fixed cost per state copied and move applied, so a budget in work is about a budget in time
+/// whatever the cargo, yet the same input always gives the same plan.
+pub const WORK_PER_SECOND: u64 = 40_000_000;
+
+/// One second per unit type tried and unit (docs/loadplan.md).
+pub const DEFAULT_WORK: u64 = WORK_PER_SECOND;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Placement {

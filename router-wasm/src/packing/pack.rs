@@ -6,6 +6,7 @@
 //! spent; the best complete loading seen anywhere is the answer.
 
 use super::blocks::{self, Block};
+use super::general::{self, Move};
 use super::load::Loads;
 use super::spaces::{self, Space};
 use super::{oriented, usable_orientations, ItemType, UnitType};
@@ -18,6 +19,10 @@ pub struct PBox {
     pub pos: [i64; 3],
     pub dims: [i64; 3],
 }
+
+/// Work counted for a copy of a state or a move applied beyond what it scans: the allocations and
+/// copies that cost time whatever the size of the cargo.
+const STEP: u64 = 32;
 
 pub struct Packed {
     pub boxes: Vec<PBox>,
@@ -41,7 +46,8 @@ struct State {
     loads: Option<Loads>,
 }
 
-/// What the scan for candidates reads of a block, packed tight (the scan is the hot loop).
+/// What the scan for candidates reads of a move, packed tight (the scan is the hot loop): a
+/// simple move's item and count, or `item == GENERAL` (check `Move::need`).
 #[derive(Clone, Copy)]
 struct Key {
     size: [i32; 3],
@@ -49,10 +55,13 @@ struct Key {
     count: u32,
 }
 
+const GENERAL: u32 = u32::MAX;
+
 struct Ctx<'a> {
     items: &'a [ItemType],
     unit: &'a UnitType,
     blocks: Vec<Block>,
+    moves: Vec<Move>,
     keys: Vec<Key>,
     volumes: Vec<i64>,
     min_dim: i64,
@@ -101,22 +110,33 @@ pub fn pack_unit(
         .iter()
         .zip(&usable)
         .any(|(it, &n)| n > 0 && it.max_load_on_top.is_finite());
-    let blocks = blocks::generate(items, &usable, unit);
+    let (blocks, generation) = blocks::generate(items, &usable, unit);
+    // General moves pay when blocks of one item are small (few boxes per item type); loads on
+    // tops are tracked block by block, so only when nothing limits them.
+    let types = usable.iter().filter(|&&n| n > 0).count() as u64;
+    let pieces: u64 = usable.iter().map(|&n| u64::from(n)).sum();
+    let join = !weighted && pieces <= general::MAX_PIECES_PER_TYPE * types;
+    let (moves, joining) = general::moves(items, &blocks, &usable, unit, join, blocks::MAX_BLOCKS);
     let mut ctx = Ctx {
         items,
         unit,
-        keys: blocks
+        keys: moves
             .iter()
-            .map(|b| Key {
-                size: [b.size[0] as i32, b.size[1] as i32, b.size[2] as i32],
-                item: b.item as u32,
-                count: b.count,
+            .map(|m| Key {
+                size: [m.size[0] as i32, m.size[1] as i32, m.size[2] as i32],
+                item: if m.parts.len() == 1 {
+                    m.need[0].0
+                } else {
+                    GENERAL
+                },
+                count: m.need[0].1,
             })
             .collect(),
-        volumes: blocks.iter().map(|b| b.volume).collect(),
+        volumes: moves.iter().map(|m| m.volume).collect(),
         blocks,
+        moves,
         min_dim: if min_dim == i64::MAX { 1 } else { min_dim },
-        work: 0,
+        work: generation + joining,
         budget,
         best: None,
         goal: 0,
@@ -197,6 +217,12 @@ impl<'a> Ctx<'a> {
         self.best.as_ref().map_or(false, |b| b.volume >= self.goal)
     }
 
+    /// A copy of `s` to try a move on, counted as work like the spaces it copies.
+    fn fork(&mut self, s: &State) -> State {
+        self.work += STEP + (s.spaces.len() + s.placed.len() + s.avail.len()) as u64 / 2;
+        s.clone()
+    }
+
     fn offer(&mut self, s: &State) {
         if self.best.as_ref().map_or(true, |b| s.volume > b.volume) {
             self.best = Some(s.clone());
@@ -205,7 +231,8 @@ impl<'a> Ctx<'a> {
 
     /// The space to fill next: the one nearest a bottom corner of the unit, measured as the sorted
     /// distances along the three axes compared lexicographically; ties go to the larger space.
-    fn select(&self, s: &State) -> Option<usize> {
+    fn select(&mut self, s: &State) -> Option<usize> {
+        self.work += s.spaces.len() as u64;
         let l = self.unit.inside;
         let mut best: Option<([i64; 3], i64, usize)> = None;
         for (i, sp) in s.spaces.iter().enumerate() {
@@ -264,21 +291,22 @@ impl<'a> Ctx<'a> {
         while bi < self.keys.len() {
             let key = self.keys[bi];
             bi += 1;
-            if key.size[0] > fit[0]
-                || key.size[1] > fit[1]
-                || key.size[2] > fit[2]
-                || s.avail[key.item as usize] < key.count
-            {
+            if key.size[0] > fit[0] || key.size[1] > fit[1] || key.size[2] > fit[2] {
                 continue;
             }
-            let b = &self.blocks[bi - 1];
-            if b.weight > room + 1e-9 {
+            let m = &self.moves[bi - 1];
+            let enough = if key.item == GENERAL {
+                m.need.iter().all(|&(i, n)| s.avail[i as usize] >= n)
+            } else {
+                s.avail[key.item as usize] >= key.count
+            };
+            if !enough || m.weight > room + 1e-9 {
                 continue;
             }
-            let pos = self.anchor(sp, b.size);
+            let pos = self.anchor(sp, m.size);
             if let Some(loads) = &s.loads {
                 self.work += loads.len() as u64 / 8;
-                if !loads.fits(self.items, b, pos) {
+                if !loads.fits(self.items, &self.blocks[m.parts[0].0 as usize], pos) {
                     continue;
                 }
             }
@@ -292,15 +320,24 @@ impl<'a> Ctx<'a> {
     }
 
     fn apply(&mut self, s: &mut State, block: u32, pos: [i64; 3]) {
-        let b = self.blocks[block as usize];
-        let hi = [pos[0] + b.size[0], pos[1] + b.size[1], pos[2] + b.size[2]];
-        let stackable = self.items[b.item].stackable;
-        self.work += spaces::cut(&mut s.spaces, pos, hi, stackable, self.min_dim);
-        s.avail[b.item] -= b.count;
-        s.volume += b.volume;
-        s.weight += b.weight;
+        let m = &self.moves[block as usize];
+        let hi = [pos[0] + m.size[0], pos[1] + m.size[1], pos[2] + m.size[2]];
+        // General moves are made of stackable items only.
+        let first = &self.blocks[m.parts[0].0 as usize];
+        let top = if self.items[first.item].stackable {
+            let t = m.top;
+            Some([pos[0] + t[0], pos[1] + t[1], pos[0] + t[2], pos[1] + t[3]])
+        } else {
+            None
+        };
+        self.work += STEP + spaces::cut(&mut s.spaces, pos, hi, top, self.min_dim);
+        for &(i, n) in &m.need {
+            s.avail[i as usize] -= n;
+        }
+        s.volume += m.volume;
+        s.weight += m.weight;
         if let Some(loads) = &mut s.loads {
-            loads.place(self.items, &b, pos);
+            loads.place(self.items, first, pos);
         }
         s.placed.push(Placed { block, pos });
     }
@@ -352,7 +389,7 @@ impl<'a> Ctx<'a> {
         let cands = self.cands[depth].clone();
         let mut best = s.volume;
         for (b, pos) in cands {
-            let mut t = s.clone();
+            let mut t = self.fork(&s);
             self.apply(&mut t, b, pos);
             best = best.max(self.evaluate(t, width, depth - 1));
         }
@@ -375,7 +412,7 @@ impl<'a> Ctx<'a> {
             if cands.len() > 1 {
                 let mut best = -1;
                 for &(b, pos) in &cands {
-                    let mut t = s.clone();
+                    let mut t = self.fork(&s);
                     self.apply(&mut t, b, pos);
                     let v = self.evaluate(t, width, depth - 1);
                     if v > best {
@@ -391,24 +428,36 @@ impl<'a> Ctx<'a> {
     fn expand(&self, s: &State) -> Vec<PBox> {
         let mut out = Vec::new();
         for p in &s.placed {
-            let b = &self.blocks[p.block as usize];
-            for k in 0..b.n[2] {
-                for j in 0..b.n[1] {
-                    for i in 0..b.n[0] {
-                        out.push(PBox {
-                            item: b.item,
-                            orientation: b.orientation,
-                            pos: [
-                                p.pos[0] + i * b.box_dims[0],
-                                p.pos[1] + j * b.box_dims[1],
-                                p.pos[2] + k * b.box_dims[2],
-                            ],
-                            dims: b.box_dims,
-                        });
-                    }
-                }
+            for &(part, offset) in &self.moves[p.block as usize].parts {
+                let b = &self.blocks[part as usize];
+                let corner = [
+                    p.pos[0] + offset[0],
+                    p.pos[1] + offset[1],
+                    p.pos[2] + offset[2],
+                ];
+                expand_block(b, corner, &mut out);
             }
         }
         out
+    }
+}
+
+/// The boxes of block `b` with its corner at `pos`, into `out`.
+fn expand_block(b: &Block, pos: [i64; 3], out: &mut Vec<PBox>) {
+    for k in 0..b.n[2] {
+        for j in 0..b.n[1] {
+            for i in 0..b.n[0] {
+                out.push(PBox {
+                    item: b.item,
+                    orientation: b.orientation,
+                    pos: [
+                        pos[0] + i * b.box_dims[0],
+                        pos[1] + j * b.box_dims[1],
+                        pos[2] + k * b.box_dims[2],
+                    ],
+                    dims: b.box_dims,
+                });
+            }
+        }
     }
 }

@@ -27,14 +27,15 @@ impl Space {
     }
 }
 
-/// Cuts the cuboid `lo..hi` (a block just placed) out of `spaces`; the part above the block is
-/// kept only when `stackable`. Parts thinner than `min_dim` in any direction are dropped (nothing
+/// Cuts the cuboid `lo..hi` (a move just placed) out of `spaces`; the part above it keeps as floor
+/// only `top` (x and y from, x and y to: the part of its top covered by boxes; None when nothing
+/// may stand on it). Parts thinner than `min_dim` in any direction are dropped (nothing
 /// left fits them). Returns the work done (spaces looked at).
 pub fn cut(
     spaces: &mut Vec<Space>,
     lo: [i64; 3],
     hi: [i64; 3],
-    stackable: bool,
+    top: Option<[i64; 4]>,
     min_dim: i64,
 ) -> u64 {
     let mut parts: Vec<Space> = Vec::new();
@@ -59,13 +60,15 @@ pub fn cut(
                 parts.push(p);
             }
         }
-        // Below the block cannot be free: its base is fully supported by tops at lo[2].
-        if stackable && hi[2] < s.hi[2] {
+        // Below the move cannot be free: its base is fully supported by tops at lo[2].
+        if let Some(t) = top.filter(|_| hi[2] < s.hi[2]) {
             let p = Space {
-                lo: [s.lo[0].max(lo[0]), s.lo[1].max(lo[1]), hi[2]],
-                hi: [s.hi[0].min(hi[0]), s.hi[1].min(hi[1]), s.hi[2]],
+                lo: [s.lo[0].max(t[0]), s.lo[1].max(t[1]), hi[2]],
+                hi: [s.hi[0].min(t[2]), s.hi[1].min(t[3]), s.hi[2]],
             };
-            parts.push(p);
+            if p.lo[0] < p.hi[0] && p.lo[1] < p.hi[1] {
+                parts.push(p);
+            }
         }
     }
     parts.retain(|p| (0..3).all(|k| p.size(k) >= min_dim));

@@ -415,6 +415,55 @@ fn the_smaller_box_goes_on_the_larger_never_overhanging() {
 }
 
 #[test]
+fn a_box_stands_on_two_boxes_of_equal_height_side_by_side() {
+    // Unit 100 x 50 x 90, side view:
+    //   +-------C-------+  C: 100 x 50 x 50, nothing on it
+    //   |   A   |   B   |  A, B: 50 x 50 x 40, one box per type
+    //   +-------+-------+
+    // C covers A and B together; on the floor it would leave no room above it.
+    let c = ItemType {
+        stackable: false,
+        ..tall(item([100, 50, 50], 1), 0b1)
+    };
+    let items = [
+        tall(item([50, 50, 40], 1), 0b1),
+        tall(item([50, 50, 40], 1), 0b1),
+        c,
+    ];
+    let plan = solve(&items, &[unit([100, 50, 90])], &one_unit());
+    let p = &plan.units[0].placements;
+    assert_eq!(p.len(), 3, "{:?}", plan.unplaced);
+    assert_eq!((p[2].item, p[2].pos), (2, [0, 0, 40]));
+}
+
+#[test]
+fn a_box_stands_on_two_columns_of_different_boxes_and_equal_height() {
+    // Unit 100 x 50 x 100, side view:
+    //   +-------E-------+  E: 100 x 50 x 10, nothing on it
+    //   |   B   |   D   |  B: 50 x 50 x 50 on A (40); D: 50 x 50 x 60 on C (30)
+    //   |       +-------+
+    //   +-------+   C   |
+    //   |   A   |       |
+    //   +-------+-------+
+    let e = ItemType {
+        stackable: false,
+        ..tall(item([100, 50, 10], 1), 0b1)
+    };
+    let items = [
+        tall(item([50, 50, 40], 1), 0b1),
+        tall(item([50, 50, 50], 1), 0b1),
+        tall(item([50, 50, 30], 1), 0b1),
+        tall(item([50, 50, 60], 1), 0b1),
+        e,
+    ];
+    let plan = solve(&items, &[unit([100, 50, 100])], &one_unit());
+    let p = &plan.units[0].placements;
+    assert_eq!(p.len(), 5, "{:?}", plan.unplaced);
+    let top = p.iter().find(|b| b.item == 4).unwrap();
+    assert_eq!(top.pos, [0, 0, 90]);
+}
+
+#[test]
 fn a_single_heavy_box_is_moved_to_the_middle() {
     let items = [weighing(item([100, 100, 100], 1), 1000.0, f64::INFINITY)];
     let params = Params {
