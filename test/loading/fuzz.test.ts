@@ -156,7 +156,12 @@ test("no request answers 500; every JSON answer has the ok envelope", async () =
       else
         expect(body).toEqual({
           ok: false,
-          error: { code: expect.any(String), message: expect.any(String), severity: expect.any(String) },
+          error: {
+            code: expect.any(String),
+            message: expect.any(String),
+            severity: expect.any(String),
+            request_id: expect.any(String),
+          },
         });
     }),
     { numRuns: 300 },
