@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { buildDirFrom } from "../common/build-dir.ts";
+import { sourcesDirFrom } from "../common/sources-dir.ts";
 import { fnv1a64, restampBuildId, restampJsonBuildId } from "./format/container.ts";
 import {
   ensureSource,
@@ -47,7 +48,7 @@ export function defaultDirs(env: Record<string, string | undefined> = process.en
   outDir: string;
 } {
   return {
-    sourcesDir: resolve(PROJECT_ROOT, env.PORTOLAN_SOURCES ?? "../shared/data"),
+    sourcesDir: sourcesDirFrom(env),
     outDir: buildDirFrom(env),
   };
 }
