@@ -4,10 +4,10 @@
  * whatever attributes their mode has; optional sections are written only when some edge carries
  * them, and landmarks always.
  */
+import { GRAPH_FORMAT_VERSION } from "../../router-wasm/binding/formats.ts";
 import { bytesOf, encodeArtifact } from "../format/container.ts";
 import { landmarkSections, selectLandmarks } from "./landmarks.ts";
 
-export const GRAPH_FORMAT_VERSION = 2;
 const META_WORDS = 16;
 
 /** Graph and edge mode codes (meta[0] and edge_mode). */

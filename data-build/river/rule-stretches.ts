@@ -5,8 +5,9 @@
  * the stretches beside the graph and the route map page serves them (GET
  * /map/seasonal-stretches.json; engine/river/rule-stretches.ts; docs/maps.md).
  */
+
+import { GRAPH_FORMAT_VERSION } from "../../router-wasm/binding/formats.ts";
 import { decodeArtifact } from "../format/container.ts";
-import { GRAPH_FORMAT_VERSION } from "../graph/encode.ts";
 import { RIVER_GRAPH_KIND } from "./graph.ts";
 import type { RiverRule, RuleKind } from "./seasonal-rules.ts";
 

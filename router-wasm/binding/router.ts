@@ -6,17 +6,12 @@
  */
 import { latLngPairs, type PathPoint } from "../../common/geo.ts";
 import { type Artifact, decodeArtifact } from "../../data-build/format/container.ts";
+import { GRAPH_FORMAT_VERSION } from "./formats.ts";
 
-/** Graph payload version (docs/graph-format.md); graph.rs FORMAT_VERSION. */
-export const GRAPH_FORMAT_VERSION = 2;
+export { GRAPH_FORMAT_VERSION };
 
-/**
- * The contraction hierarchy artifact (docs/routing-speed.md): kind and payload version,
- * hierarchy.rs KIND and FORMAT_VERSION. The data build's sea-hierarchy stage imports these, so a
- * version bump here reruns it.
- */
+/** The contraction hierarchy artifact's kind (docs/routing-speed.md), hierarchy.rs KIND. */
 export const HIERARCHY_KIND = "sea-hierarchy";
-export const HIERARCHY_FORMAT_VERSION = 1;
 
 export const STATUS = {
   found: 0,

@@ -200,6 +200,21 @@ pub fn encode(
     out
 }
 
+/// A payload version held as decimal digits in a text file that the TypeScript side reads too
+/// (graph.version), read at compile time so the writer and the readers share one number.
+pub const fn version_from_text(text: &str) -> u32 {
+    let b = text.as_bytes();
+    let mut i = 0;
+    let mut n: u32 = 0;
+    while i < b.len() && b[i] != b'\n' {
+        assert!(b[i].is_ascii_digit(), "a version file holds decimal digits");
+        n = n * 10 + (b[i] - b'0') as u32;
+        i += 1;
+    }
+    assert!(i > 0, "a version file holds decimal digits");
+    n
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

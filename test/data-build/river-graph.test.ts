@@ -9,7 +9,6 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { haversineM } from "../../common/geo.ts";
 import { decodeArtifact } from "../../data-build/format/container.ts";
-import { GRAPH_FORMAT_VERSION } from "../../data-build/graph/encode.ts";
 import { csvRecords } from "../../data-build/locations/csv.ts";
 import { defaultDirs } from "../../data-build/pipeline.ts";
 import { PointGrid } from "../../data-build/rail/grid.ts";
@@ -53,6 +52,7 @@ import type { SeaNodes } from "../../data-build/river/sea.ts";
 import { parseSeasonalRules } from "../../data-build/river/seasonal-calendar.ts";
 import { addLink, applyStretches, type StretchMatch } from "../../data-build/river/stretches.ts";
 import { clipRepeats, mergeAtSharedEnds } from "../../data-build/river/wdb.ts";
+import { GRAPH_FORMAT_VERSION } from "../../router-wasm/binding/formats.ts";
 import { STATUS, WasmRouter } from "../../router-wasm/binding/router.ts";
 
 /** Degrees of latitude for a distance north (1 degree ~ 111.195 km). */
