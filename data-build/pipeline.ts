@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "no
 import { dirname, join, relative, resolve } from "node:path";
 import { buildDirFrom } from "../common/build-dir.ts";
 import { sourcesDirFrom } from "../common/sources-dir.ts";
-import { fnv1a64, restampBuildId, restampJsonBuildId } from "./format/container.ts";
+import { fnv1a64, restampBuildId, restampJsonBuildId } from "../formats/container.ts";
 import {
   ensureSource,
   expandInputs,

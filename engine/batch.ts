@@ -16,7 +16,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { parseCsv } from "../data-build/locations/csv.ts";
+import { parseCsv } from "../formats/csv.ts";
 import { SeaChunker } from "./batch/chunker.ts";
 import { checkCargoTonnes } from "./emissions.ts";
 import { EngineError } from "./errors.ts";

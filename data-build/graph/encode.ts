@@ -4,8 +4,9 @@
  * whatever attributes their mode has; optional sections are written only when some edge carries
  * them, and landmarks always.
  */
-import { GRAPH_FORMAT_VERSION } from "../../router-wasm/binding/formats.ts";
-import { bytesOf, encodeArtifact } from "../format/container.ts";
+
+import { bytesOf, encodeArtifact } from "../../formats/container.ts";
+import { GRAPH_FORMAT_VERSION } from "../../formats/graph-version.ts";
 import { landmarkSections, selectLandmarks } from "./landmarks.ts";
 
 const META_WORDS = 16;

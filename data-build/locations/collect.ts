@@ -4,9 +4,9 @@
  * cities stay separate rows. Importance is fixed here: rows are later stored in importance order.
  */
 import { haversineM } from "../../common/geo.ts";
-import type { PlaceKind, PlaceSource } from "../../engine/locations/format.ts";
-import { normalize } from "../../engine/locations/normalize.ts";
-import { csvRecords, parseCsv, rejoinSplitFields } from "./csv.ts";
+import { csvRecords, parseCsv, rejoinSplitFields } from "../../formats/csv.ts";
+import type { PlaceKind, PlaceSource } from "../../formats/locations.ts";
+import { normalize } from "../../formats/normalize.ts";
 
 export interface Place {
   kind: PlaceKind;

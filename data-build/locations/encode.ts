@@ -1,4 +1,6 @@
-/** Encodes collected places into the `locations` artifact (layout in engine/locations/format.ts). */
+/** Encodes collected places into the `locations` artifact (layout in formats/locations.ts). */
+
+import { bytesOf, encodeArtifact } from "../../formats/container.ts";
 import {
   CODE_BYTES,
   CODE_FIELDS,
@@ -10,9 +12,8 @@ import {
   NO_INDEX,
   SECTION,
   SOURCES,
-} from "../../engine/locations/format.ts";
-import { normalize } from "../../engine/locations/normalize.ts";
-import { bytesOf, encodeArtifact } from "../format/container.ts";
+} from "../../formats/locations.ts";
+import { normalize } from "../../formats/normalize.ts";
 import { keyForms } from "./alternate-names.ts";
 import type { CollectedLocations } from "./collect.ts";
 

@@ -12,6 +12,7 @@
  * 95-105 km off the coast and the gateway joins across that gap (`seaKm`).
  */
 import { haversineM } from "../../common/geo.ts";
+import type { SeaGateway } from "../../formats/river-ports.ts";
 import { PointGrid } from "../rail/grid.ts";
 import type { CuratedGateway } from "./inputs.ts";
 import type { RiverNet } from "./noding.ts";
@@ -32,30 +33,6 @@ export const SEA_GAP_WEIGHT = 3;
 export const UNCURATED_JOIN_PENALTY = 10;
 /** One mouth gateway per this distance (a delta's many line ends are one way out). */
 export const MOUTH_SPACING_M = 10_000;
-
-export interface SeaGateway {
-  id: string;
-  name: string;
-  locode: string;
-  source: "curated" | "mouth";
-  /** waterways.csv id for a curated gateway ("" for a mouth). */
-  waterwayId: string;
-  lat: number;
-  lng: number;
-  riverNode: number;
-  riverSnapKm: number;
-  /** River node joined to the sea node: riverNode, or where its water meets the sea lanes. */
-  joinNode: number;
-  /** km along the water from riverNode to joinNode. */
-  joinRiverKm: number;
-  /** Sea-graph node a sea route to the gateway ends at (the sea point, or its edge's nearer end). */
-  seaNode: number;
-  /** The sea-graph point joined (a node or a point of a sea edge). */
-  seaLat: number;
-  seaLng: number;
-  /** km from joinNode to the sea point. */
-  seaKm: number;
-}
 
 export interface GatewayStats {
   curated: number;

@@ -9,13 +9,12 @@ import { haversineM } from "../../common/geo.ts";
 import { median } from "../../common/median.ts";
 import { prng } from "../../common/random.ts";
 import { UnionFind } from "../../common/union-find.ts";
+import type { LinkKind } from "../../formats/road-graph.ts";
 import { DEFAULT_SEGMENT_RULES, type SegmentRules, segmentOnLand, type WaterTest } from "./mask.ts";
 import type { StraitTest } from "./straits.ts";
 
 export const NODE_KINDS = ["city", "port", "airport", "rail", "border"] as const;
 export type NodeKind = (typeof NODE_KINDS)[number];
-export const LINK_KINDS = ["road", "ferry", "tunnel", "bridge"] as const;
-export type LinkKind = (typeof LINK_KINDS)[number];
 
 export interface RoadNode {
   lat: number;

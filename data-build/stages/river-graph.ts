@@ -10,6 +10,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Topology } from "topojson-specification";
+import { encodeRiverPorts, RIVER_PORTS_OUTPUT } from "../../formats/river-ports.ts";
+import { encodeRiverRules, RIVER_RULES_OUTPUT } from "../../formats/river-rules.ts";
+import { encodeRuleStretches, RIVER_STRETCHES_OUTPUT } from "../../formats/river-stretches.ts";
 import { encodeGraph } from "../graph/encode.ts";
 import { expandInputs, loadManifest } from "../manifest.ts";
 import type { BuildContext, Stage } from "../pipeline.ts";
@@ -49,13 +52,11 @@ import {
   placeRiverPorts,
   WPI_SNAP_M,
 } from "../river/ports.ts";
-import { encodeRiverPorts, RIVER_PORTS_OUTPUT } from "../river/river-ports.ts";
 import { edgeRules, parseSegments } from "../river/rule-segments.ts";
-import { encodeRuleStretches, RIVER_STRETCHES_OUTPUT, ruleStretches } from "../river/rule-stretches.ts";
+import { ruleStretches } from "../river/rule-stretches.ts";
 import { CoastTest, readSeaGraph } from "../river/sea.ts";
 import { parseSeasonalRules, SEASONAL_RULES_SOURCE } from "../river/seasonal-calendar.ts";
 import { citeCorrected, parseCorrections, ruleStretchIndexes } from "../river/seasonal-corrections.ts";
-import { encodeRiverRules, RIVER_RULES_OUTPUT } from "../river/seasonal-rules.ts";
 import { applyStretches, LIMIT_SNAP_M, LINK_OVER_M } from "../river/stretches.ts";
 import { DEDUPE_M } from "../river/wdb.ts";
 import { StageMeter } from "../stage-meter.ts";

@@ -8,10 +8,11 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ROAD_GRAPH_OUTPUT } from "../../formats/road-graph.ts";
 import { encodeGraph } from "../graph/encode.ts";
 import type { BuildContext, Stage } from "../pipeline.ts";
 import { decodeRoadNetwork, ROAD_NETWORK_OUTPUT } from "../road/encode.ts";
-import { buildRoadGraph, ROAD_GRAPH_OUTPUT } from "../road/graph.ts";
+import { buildRoadGraph } from "../road/graph.ts";
 import { roadNetworkStage } from "./road-network.ts";
 
 const COUNTRIES = "countries/countries.json";

@@ -8,7 +8,7 @@
  * planner, which knows the other chains.
  */
 import { haversineM } from "../../common/geo.ts";
-import type { SeaGateway } from "../../data-build/river/gateways.ts";
+import type { SeaGateway } from "../../formats/river-ports.ts";
 import type { Chain, SectionInput } from "../chain.ts";
 import { RIVER_HANDLING_HOURS, type RiverPlanner } from "../river/planner.ts";
 import type { SeasonalNote, SeasonalState } from "../river/seasonal.ts";

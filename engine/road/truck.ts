@@ -3,8 +3,9 @@
  * 11-hour rest follows every 9 hours of driving (EU Regulation 561/2006 daily driving and rest).
  * No rest is added after the last stint: the truck has arrived.
  */
+import { TRUCK_TIME_FACTOR } from "../../formats/road-graph.ts";
 
-export const TRUCK_TIME_FACTOR = 1.2;
+export { TRUCK_TIME_FACTOR };
 export const MAX_DRIVING_HOURS = 9;
 export const REST_HOURS = 11;
 

@@ -9,7 +9,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sourcesDirFrom } from "../../common/sources-dir.ts";
-import { csvRecords } from "../../data-build/locations/csv.ts";
+import { csvRecords } from "../../formats/csv.ts";
 import type { ReferenceKind } from "./connector.ts";
 
 export interface OceanCarrier {

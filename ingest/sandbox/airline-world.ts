@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sourcesDirFrom } from "../../common/sources-dir.ts";
-import { csvRecords } from "../../data-build/locations/csv.ts";
+import { csvRecords } from "../../formats/csv.ts";
 import { AwbPrefixes } from "../airlines/awb.ts";
 
 /** Airlines the sandbox plays, each under /{iata} with its hub: every itinerary touches the hub. */

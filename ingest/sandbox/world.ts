@@ -9,9 +9,9 @@ import { buildDirFrom } from "../../common/build-dir.ts";
 import type { PathPoint } from "../../common/geo.ts";
 import { Lru } from "../../common/lru.ts";
 import { sourcesDirFrom } from "../../common/sources-dir.ts";
-import { csvRecords } from "../../data-build/locations/csv.ts";
 import { LocationIndex } from "../../engine/locations/index.ts";
 import { getSeaRouter } from "../../engine/sea/router.ts";
+import { csvRecords } from "../../formats/csv.ts";
 import { CarrierDirectory, type OceanCarrier } from "../carriers/resolve.ts";
 
 /** Carriers the sandbox plays, each under /{scac}/v2/events. */

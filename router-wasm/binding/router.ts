@@ -5,8 +5,8 @@
  * each named by the handle `load` returns; not shareable across threads.
  */
 import { latLngPairs, type PathPoint } from "../../common/geo.ts";
-import { type Artifact, decodeArtifact } from "../../data-build/format/container.ts";
-import { GRAPH_FORMAT_VERSION } from "./formats.ts";
+import { type Artifact, decodeArtifact } from "../../formats/container.ts";
+import { GRAPH_FORMAT_VERSION } from "../../formats/graph-version.ts";
 
 export { GRAPH_FORMAT_VERSION };
 

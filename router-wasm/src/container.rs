@@ -1,5 +1,5 @@
 //! Reader for the Portolan artifact container (docs/artifact-format.md); the TypeScript writer
-//! lives in data-build/format/container.ts and both must change together.
+//! lives in formats/container.ts and both must change together.
 
 pub const MAGIC: &[u8; 8] = b"PRTLART\0";
 pub const CONTAINER_VERSION: u32 = 1;
@@ -162,7 +162,7 @@ pub fn decode<'a>(
     })
 }
 
-/// Writes a container the way data-build/format/container.ts does (for tests and tools).
+/// Writes a container the way formats/container.ts does (for tests and tools).
 pub fn encode(
     kind: &str,
     format_version: u32,
@@ -201,7 +201,7 @@ pub fn encode(
 }
 
 /// A payload version held as decimal digits in a text file that the TypeScript side reads too
-/// (graph.version), read at compile time so the writer and the readers share one number.
+/// (formats/graph.version), read at compile time so the writer and the readers share one number.
 pub const fn version_from_text(text: &str) -> u32 {
     let b = text.as_bytes();
     let mut i = 0;

@@ -7,9 +7,9 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { decodeArtifact, encodeArtifact } from "../../data-build/format/container.ts";
 import type { SourceManifest } from "../../data-build/manifest.ts";
 import { type RegisteredStage, runPipeline, type Stage } from "../../data-build/pipeline.ts";
+import { decodeArtifact, encodeArtifact } from "../../formats/container.ts";
 
 const root = mkdtempSync(join(tmpdir(), "portolan-pipeline-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

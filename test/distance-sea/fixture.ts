@@ -3,9 +3,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { buildDirFrom } from "../../common/build-dir.ts";
 import { sourcesDirFrom } from "../../common/sources-dir.ts";
-import { csvRecords } from "../../data-build/locations/csv.ts";
 import { buildSeaGraphLocally } from "../../data-build/sea/build-local.ts";
 import { SeaRouter } from "../../engine/sea/router.ts";
+import { csvRecords } from "../../formats/csv.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const BUILD_DIR = buildDirFrom();

@@ -16,6 +16,7 @@ test("only common/sources-dir.ts reads PORTOLAN_SOURCES", () => {
     "engine",
     "ingest",
     "data-build",
+    "formats",
     "storage",
     "common",
     "router-wasm",
