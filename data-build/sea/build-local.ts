@@ -24,6 +24,9 @@ export async function buildSeaGraphLocally(outDir: string, buildId = "local-sea"
       if (!existsSync(path)) throw new Error(`missing source ${path}`);
       return path;
     },
+    artifact: (file) => {
+      throw new Error(`the sea-graph stage reads no build output (asked for ${file})`);
+    },
   });
   return join(outDir, "sea.graph");
 }

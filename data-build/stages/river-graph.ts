@@ -3,9 +3,8 @@
  * canals and the curated waterway tables -> data/build/river.graph (graph payload v2, mode river),
  * river-ports.bin (river ports and sea gateways) and river.summary.json (docs/river-network.md).
  *
- * Gateways join the sea graph, a stage output the pipeline does not track: like road-graph, this
- * stage declares the sea-graph stage's inputs as its own and imports its module, so a sea change
- * reruns it, and it runs after sea-graph.
+ * Gateways join the sea graph: the stage reads sea.graph (declared in `reads`), so a changed sea
+ * graph reruns it, and it runs after sea-graph.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -60,7 +59,6 @@ import { citeCorrected, parseCorrections, ruleStretchIndexes } from "../river/se
 import { applyStretches, LIMIT_SNAP_M, LINK_OVER_M } from "../river/stretches.ts";
 import { DEDUPE_M } from "../river/wdb.ts";
 import { StageMeter } from "../stage-meter.ts";
-import { seaGraphStage } from "./sea-graph.ts";
 
 const FILES = {
   neRivers: "inland/ne_10m_rivers_lake_centerlines.json",
@@ -87,14 +85,8 @@ const SEA_GRAPH = "sea.graph";
 
 export const riverGraphStage: Stage = {
   name: "river-graph",
-  inputs: [
-    ...new Set([
-      ...Object.values(FILES),
-      ...WDB_LEVELS.map(wdbFile),
-      "npm:world-atlas",
-      ...seaGraphStage.inputs,
-    ]),
-  ],
+  inputs: [...Object.values(FILES), ...WDB_LEVELS.map(wdbFile), "npm:world-atlas"],
+  reads: [SEA_GRAPH],
   outputs: [
     RIVER_GRAPH_OUTPUT,
     RIVER_PORTS_OUTPUT,
@@ -107,14 +99,7 @@ export const riverGraphStage: Stage = {
     const sample = () => meter.sample();
     const text = (key: string) => readFileSync(ctx.source(key), "utf8");
     const json = <T>(key: string): T => JSON.parse(text(key)) as T;
-    const seaPath = join(ctx.outDir, SEA_GRAPH);
-    let seaBytes: Buffer;
-    try {
-      seaBytes = readFileSync(seaPath);
-    } catch {
-      throw new Error(`${seaPath} missing: run the sea-graph stage first (\`npm run build\`)`);
-    }
-    const sea = readSeaGraph(new Uint8Array(seaBytes), seaPath);
+    const sea = readSeaGraph(ctx.artifact(SEA_GRAPH), join(ctx.outDir, SEA_GRAPH));
     const stretches = parseWaterways(text(FILES.waterways));
     const parsed = parseSeasonalRules(text(FILES.rules));
     const corrections = parseCorrections(parsed);
