@@ -141,7 +141,9 @@ export async function runPipeline(opts: RunOptions): Promise<RunResult> {
   for (const planned of plan) {
     const { r } = planned;
     // A stage reading artifacts is judged again now: a stage before it may have rewritten them.
-    const fingerprint = r.stage.reads?.length ? stageFingerprint(r, manifest, outDir) : planned.fingerprint;
+    const fingerprint = r.stage.reads?.length
+      ? stageFingerprint(r, manifest, outDir, planned.code)
+      : planned.fingerprint;
     if (isFresh(state, r, fingerprint, outDir, opts.force)) {
       log(`${r.stage.name}: unchanged, skipped`);
       skipped.push(r.stage.name);

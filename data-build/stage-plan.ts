@@ -19,6 +19,8 @@ export interface BuildState {
 
 export interface StagePlan {
   r: RegisteredStage;
+  /** The stage's code version when the build started (the code the run loaded). */
+  code: string;
   fingerprint: string;
   fresh: boolean;
 }
@@ -81,7 +83,12 @@ export function checkReadOrder(registry: RegisteredStage[]): void {
   });
 }
 
-export function stageFingerprint(r: RegisteredStage, manifest: SourceManifest, outDir: string): string {
+export function stageFingerprint(
+  r: RegisteredStage,
+  manifest: SourceManifest,
+  outDir: string,
+  code = codeVersion(r.module),
+): string {
   const inputs = expandInputs(manifest, r.stage.inputs).map((key) =>
     key.startsWith(PACKAGE_PREFIX)
       ? `${key}@${packageInfo(key.slice(PACKAGE_PREFIX.length)).version}`
@@ -92,7 +99,7 @@ export function stageFingerprint(r: RegisteredStage, manifest: SourceManifest, o
     JSON.stringify({
       inputs,
       ...(reads.length > 0 ? { reads } : {}),
-      code: codeVersion(r.module),
+      code,
       outputs: r.stage.outputs,
     }),
   );
@@ -126,7 +133,8 @@ export function planStages(opts: {
 }): StagePlan[] {
   const state = readBuildState(opts.outDir);
   return opts.selected.map((r) => {
-    const fingerprint = stageFingerprint(r, opts.manifest, opts.outDir);
-    return { r, fingerprint, fresh: isFresh(state, r, fingerprint, opts.outDir, opts.force) };
+    const code = codeVersion(r.module);
+    const fingerprint = stageFingerprint(r, opts.manifest, opts.outDir, code);
+    return { r, code, fingerprint, fresh: isFresh(state, r, fingerprint, opts.outDir, opts.force) };
   });
 }
