@@ -4,6 +4,7 @@
  */
 import { Lru } from "../../common/lru.ts";
 import type { DcsaErrorBody, DcsaEvent } from "../carriers/dcsa.ts";
+import { visibleEvents } from "./box-view.ts";
 import { DEMO_REFERENCES } from "./demo.ts";
 import { lessorUnit } from "./lessor.ts";
 import { CS_ENDPOINTS, type CsEndpoint, csError, csResponse } from "./network/cs-api.ts";
@@ -14,7 +15,6 @@ import {
   resolveSandboxReference,
   type SimulatedVoyage,
   simulateShipment,
-  visibleEvents,
 } from "./simulate.ts";
 import type { SandboxWorld } from "./world.ts";
 
