@@ -4,21 +4,21 @@
  * `meta` (JSON), `ports` and `gateways` (row tables: formats/row-table.ts).
  */
 import { decodeArtifact, encodeArtifact } from "./container.ts";
+import type { RailPlace } from "./railheads.ts";
 import { fromRows, jsonSection, readJson, toRows } from "./row-table.ts";
 
 export const RIVER_PORTS_KIND = "river-ports";
 export const RIVER_PORTS_VERSION = 2;
 export const RIVER_PORTS_OUTPUT = "river-ports.bin";
 
-export interface RiverPort {
-  locode: string;
-  name: string;
-  country: string;
-  lat: number;
-  lng: number;
-  geocoded: boolean;
+/** What a river port is made from: a UN/LOCODE place, a WPI harbour or a curated quay. */
+export interface PortPlace extends RailPlace {
   /** WPI harbour type ("" for UN/LOCODE rows). */
   harbour: string;
+  source: "unlocode" | "wpi" | "curated";
+}
+
+export interface RiverPort extends Omit<PortPlace, "source"> {
   /** curated: main-river-ports.csv; gateway: a curated sea gateway's port (gatewayPorts). */
   source: "unlocode" | "wpi" | "unlocode+wpi" | "curated" | "gateway";
   node: number;

@@ -9,7 +9,7 @@
  */
 import { haversineM } from "../../common/geo.ts";
 import { csvRecords } from "../../formats/csv.ts";
-import type { RiverPort, SeaGateway } from "../../formats/river-ports.ts";
+import type { PortPlace, RiverPort, SeaGateway } from "../../formats/river-ports.ts";
 import { collectUnlocodePlaces } from "../rail/railheads.ts";
 import mainPortsCsv from "./main-river-ports.csv" with { type: "text" };
 import { cutEdges, NetIndex } from "./network.ts";
@@ -51,18 +51,6 @@ export const MAIN_RIVER_PORTS_CSV: string = mainPortsCsv;
 export const QUAY_COVER_M = 2_000;
 /** WPI harbour types kept. */
 export const WPI_TYPES = ["River (Natural)", "River (Basins)", "River (Tide Gates)", "Canal or Lake"];
-
-export interface PortPlace {
-  locode: string;
-  name: string;
-  country: string;
-  lat: number;
-  lng: number;
-  geocoded: boolean;
-  /** WPI harbour type ("" for UN/LOCODE rows). */
-  harbour: string;
-  source: "unlocode" | "wpi" | "curated";
-}
 
 /** A main-river-ports.csv row: the quay and the waterway it lies on (its names, as a pattern). */
 export interface MainRiverPort extends PortPlace {

@@ -38,7 +38,6 @@ import {
   GATEWAY_PORT_TOWN_M,
   gatewayPorts,
   type MainRiverPort,
-  type PortPlace,
   parseMainRiverPorts,
   placeRiverPorts,
   QUAY_COVER_M,
@@ -51,7 +50,7 @@ import { clipRepeats, mergeAtSharedEnds } from "../../data-build/river/wdb.ts";
 import { decodeArtifact } from "../../formats/container.ts";
 import { csvRecords } from "../../formats/csv.ts";
 import { GRAPH_FORMAT_VERSION } from "../../formats/graph-version.ts";
-import type { RiverPort, SeaGateway } from "../../formats/river-ports.ts";
+import type { PortPlace, RiverPort, SeaGateway } from "../../formats/river-ports.ts";
 import { decodeRiverPorts } from "../../formats/river-ports.ts";
 import { STATUS, WasmRouter } from "../../router-wasm/binding/router.ts";
 

@@ -6,23 +6,12 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { ROOT, sources } from "./source-files.ts";
+import { CODE_FOLDERS, ROOT, sources } from "./source-files.ts";
 
 const HOME = "common/sources-dir.ts";
 
 test("only common/sources-dir.ts reads PORTOLAN_SOURCES", () => {
-  const readers = [
-    "api",
-    "engine",
-    "ingest",
-    "data-build",
-    "formats",
-    "storage",
-    "common",
-    "router-wasm",
-    "bench",
-    "test",
-  ]
+  const readers = [...CODE_FOLDERS, "test"]
     .flatMap((dir) => sources(dir))
     .filter(
       (file) =>
