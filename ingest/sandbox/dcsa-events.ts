@@ -17,10 +17,9 @@ import type {
 } from "../carriers/dcsa.ts";
 import type { Sailing } from "./network/sailings.ts";
 import { uuidFrom } from "./random.ts";
+import { MIN } from "./sim-time.ts";
 import type { SimulatedContainer, VoyageLeg } from "./simulate.ts";
 import type { Port } from "./world.ts";
-
-const MIN = 60_000;
 
 /** UTC without milliseconds, as carriers send eventCreatedDateTime. */
 export const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");

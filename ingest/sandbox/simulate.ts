@@ -13,7 +13,8 @@
 import type { PathPoint } from "../../common/geo.ts";
 import type { DcsaEvent } from "../carriers/dcsa.ts";
 import { looksLikeContainer } from "../iso6346.ts";
-import { type Call, Emitter, iso, location, transportCall } from "./dcsa-events.ts";
+import { boxMoves, type ShipmentRun } from "./box-moves.ts";
+import { type Call, Emitter, iso } from "./dcsa-events.ts";
 import type { Vessel } from "./fleet.ts";
 import { type BookedCall, bookedCall, bookRouting, connected, nextSailing } from "./network/booking.ts";
 import { type Network, serviceNetwork } from "./network/network.ts";
@@ -28,11 +29,8 @@ import {
   type ShipmentKey,
   shipmentContainers,
 } from "./references.ts";
+import { D, H, hour, MIN } from "./sim-time.ts";
 import type { Port, SandboxWorld } from "./world.ts";
-
-const MIN = 60_000;
-const H = 60 * MIN;
-const D = 24 * H;
 
 /** Default anchor of booking dates; bookings fall from 90 days before it to 30 days after. */
 export const DEFAULT_EPOCH = Date.parse("2026-11-21T00:00:00Z");
@@ -43,18 +41,6 @@ const LEAD_D: [number, number] = [7, 14];
 const DEPARTURE_WINDOW_D = 28;
 /** No booking rides more than this times the sea miles between its ports (no round-the-world direct legs). */
 const MAX_DETOUR = 1.6;
-const ISO_TYPES: Array<[string, number]> = [
-  ["45G1", 0.5],
-  ["42G1", 0.2],
-  ["22G1", 0.25],
-  ["45R1", 0.05],
-];
-const HOLD_REASONS = [
-  "Customs hold: documentary check of the commercial invoice",
-  "Customs hold: X-ray examination ordered",
-  "Customs hold: physical inspection ordered",
-];
-
 export interface SimulateOptions {
   world: SandboxWorld;
   /** Anchor of booking dates, ms since 1970 (default DEFAULT_EPOCH). */
@@ -132,7 +118,6 @@ export interface SimulatedVoyage {
 }
 
 const country = (p: Port) => p.locode.slice(0, 2);
-const hour = (ms: number) => Math.round(ms / H) * H;
 
 /** Sea miles of the calls a routing's hulls make. */
 function seaMiles(world: SandboxWorld, legs: RouteLeg[]): number {
@@ -141,7 +126,7 @@ function seaMiles(world: SandboxWorld, legs: RouteLeg[]): number {
     .reduce((a, b) => a + b, 0);
 }
 
-interface Booking {
+export interface Booking {
   origin: Port;
   destination: Port;
   hub: Port | null;
@@ -241,26 +226,19 @@ function legOn(
 }
 
 /**
- * Every event of one shipment. `documentNumber` is the B/L (= booking) number printed on the
- * events: the canonical one, or the alias a caller queried. It is printed as TRD only on events
- * created once the B/L is issued (after departure); before that it is a booking alone.
+ * The legs a shipment's boxes sail: the first leg, then at the hub the onward sailing. A missed
+ * connection (the first leg too late for the onward sailing) strands every box; otherwise, as with
+ * any carrier, the cut-off is missed or the vessel full for some boxes now and then. Either way
+ * they move to the next sailing of the onward service (a leg of its own, unplanned).
  */
-export function simulateShipment(
+function sailedLegs(
+  world: SandboxWorld,
   key: ShipmentKey,
-  documentNumber: string,
-  opts: SimulateOptions,
-): SimulatedVoyage {
-  const { world } = opts;
-  const epoch = opts.epoch ?? DEFAULT_EPOCH;
-  const network = serviceNetwork(world);
-  const rng = new Rng(`shipment|${key.scac}|${key.index}`);
-  const carrier = world.carriers.get(key.scac)!;
-  const numbers = shipmentContainers(world, key);
-
-  const bookedAt = hour(epoch + rng.range(-90, 30) * D);
-  const confirmedAt = bookedAt + hour(rng.range(2, 20) * H);
-  const route = book(rng, world, network, key.scac, epoch, bookedAt);
-
+  route: Booking,
+  numbers: string[],
+  rng: Rng,
+  epoch: number,
+) {
   const legs: VoyageLeg[] = [];
   const booked = new Map<VoyageLeg, [BookedCall, BookedCall]>();
   const add = (r: RouteLeg, containers: string[], unplanned: boolean) => {
@@ -270,13 +248,8 @@ export function simulateShipment(
     return leg;
   };
   const firstLeg = add(route.legs[0]!, numbers, false);
-  const plannedDep1 = Date.parse(firstLeg.plannedDeparture);
-  const dep1 = Date.parse(firstLeg.departure);
   const arr1 = Date.parse(firstLeg.arrival);
 
-  // At the hub: a connection missed (the first leg too late for the onward sailing) strands every
-  // box; otherwise, as with any carrier, the cut-off is missed or the vessel full for some boxes now
-  // and then. Either way they move to the next sailing of the onward service.
   const rolled = new Set<string>();
   let onwardDep: number | null = null;
   const rollByChance = rng.chance(0.4);
@@ -300,23 +273,16 @@ export function simulateShipment(
     if (next) add(next, [...rolled], true);
   }
 
-  const emit = new Emitter(documentNumber, key.scac);
-  // Booking and documents.
-  emit.shipment("bkg-rece", bookedAt, "RECE", "BKG");
-  emit.shipment("bkg-conf", confirmedAt, "CONF", "BKG");
-  emit.shipment(
-    "shi-rece",
-    Math.max(confirmedAt + H, hour(plannedDep1 - rng.range(2, 4) * D)),
-    "RECE",
-    "SHI",
-  );
-  emit.trdIssuedAt = hour(dep1 + rng.range(12, 48) * H);
-  emit.shipment("trd-issu", emit.trdIssuedAt, "ISSU", "TRD");
+  return { legs, booked, rolled, onwardDep };
+}
 
-  // Vessel calls. Route leg 0 is calls 1-2, route leg 1 (planned or rolled-onto sailing) calls 3-4.
-  const seqOf = (leg: VoyageLeg, code: "DEPA" | "ARRI") =>
-    (leg === legs[0] ? 0 : 2) + (code === "DEPA" ? 1 : 2);
-  const calls: Call[] = legs.flatMap((leg) =>
+/** The vessel calls of a shipment's legs, a departure and an arrival each, in sequence. */
+function vesselCalls(
+  legs: VoyageLeg[],
+  booked: Map<VoyageLeg, [BookedCall, BookedCall]>,
+  seqOf: (leg: VoyageLeg, code: "DEPA" | "ARRI") => number,
+): Call[] {
+  return legs.flatMap((leg) =>
     (["DEPA", "ARRI"] as const).map((code) => {
       const [dep, arr] = booked.get(leg)!;
       const at = code === "DEPA" ? dep : arr;
@@ -333,135 +299,82 @@ export function simulateShipment(
       };
     }),
   );
+}
+
+/**
+ * Every event of one shipment. `documentNumber` is the B/L (= booking) number printed on the
+ * events: the canonical one, or the alias a caller queried. It is printed as TRD only on events
+ * created once the B/L is issued (after departure); before that it is a booking alone.
+ */
+export function simulateShipment(
+  key: ShipmentKey,
+  documentNumber: string,
+  opts: SimulateOptions,
+): SimulatedVoyage {
+  const { world } = opts;
+  const epoch = opts.epoch ?? DEFAULT_EPOCH;
+  const network = serviceNetwork(world);
+  const rng = new Rng(`shipment|${key.scac}|${key.index}`);
+  const carrier = world.carriers.get(key.scac)!;
+  const numbers = shipmentContainers(world, key);
+
+  const bookedAt = hour(epoch + rng.range(-90, 30) * D);
+  const confirmedAt = bookedAt + hour(rng.range(2, 20) * H);
+  const route = book(rng, world, network, key.scac, epoch, bookedAt);
+
+  const { legs, booked, rolled, onwardDep } = sailedLegs(world, key, route, numbers, rng, epoch);
+  const firstLeg = legs[0]!;
+  const plannedDep1 = Date.parse(firstLeg.plannedDeparture);
+  const dep1 = Date.parse(firstLeg.departure);
+  const arr1 = Date.parse(firstLeg.arrival);
+
+  const emit = new Emitter(documentNumber, key.scac);
+  // Booking and documents.
+  emit.shipment("bkg-rece", bookedAt, "RECE", "BKG");
+  emit.shipment("bkg-conf", confirmedAt, "CONF", "BKG");
+  emit.shipment(
+    "shi-rece",
+    Math.max(confirmedAt + H, hour(plannedDep1 - rng.range(2, 4) * D)),
+    "RECE",
+    "SHI",
+  );
+  emit.trdIssuedAt = hour(dep1 + rng.range(12, 48) * H);
+  emit.shipment("trd-issu", emit.trdIssuedAt, "ISSU", "TRD");
+
+  // Vessel calls. Route leg 0 is calls 1-2, route leg 1 (planned or rolled-onto sailing) calls 3-4.
+  const seqOf = (leg: VoyageLeg, code: "DEPA" | "ARRI") =>
+    (leg === legs[0] ? 0 : 2) + (code === "DEPA" ? 1 : 2);
+  const calls = vesselCalls(legs, booked, seqOf);
 
   // Per box: terminal moves, customs, delivery, empty return.
   const holdBox = rng.chance(0.3) ? rng.pick(numbers) : null;
   const lag = (r: Rng) => Math.round(r.range(5, 90)) * MIN;
   const containers: SimulatedContainer[] = [];
-  let rollKnownAt = Number.POSITIVE_INFINITY;
   let finalArrival = 0;
   // The hull may sail up to MAX_EARLY_H before its proforma: the gate closes before either.
   const sails = Math.min(plannedDep1, dep1);
+  const run: ShipmentRun = {
+    key,
+    rng,
+    emit,
+    route,
+    legs,
+    seqOf,
+    rolled,
+    onwardDep,
+    confirmedAt,
+    dep1,
+    arr1,
+    sails,
+    lag,
+    rollKnownAt: Number.POSITIVE_INFINITY,
+  };
   for (const number of numbers) {
-    const r = new Rng(`box|${key.scac}|${key.index}|${number}`);
-    const box: SimulatedContainer = {
-      number,
-      isoEquipmentCode: r.weighted(ISO_TYPES, (t) => t[1])[0],
-      rolled: rolled.has(number),
-      customsHold: null,
-      milestones: {} as SimulatedContainer["milestones"],
-    };
-    const origin = route.origin;
-    const destination = route.destination;
-    const pick = hour(Math.max(confirmedAt + 6 * H, sails - r.range(4, 9) * D));
-    const gateIn = hour(Math.max(pick + 10 * H, sails - r.range(1.2, 3) * D));
-    const load = hour(dep1 - r.range(4, 16) * H);
-    const depot = { port: origin, location: location(origin, "empty depot") };
-    const terminal = (p: Port) => ({ port: p, location: location(p, "container terminal") });
-    const firstCall = transportCall(legs[0]!, "from", seqOf(legs[0]!, "DEPA"));
-    emit.equipment(`${number}|PICK`, pick, box, "PICK", true, depot, lag(r));
-    emit.equipment(`${number}|GTIN`, gateIn, box, "GTIN", false, terminal(origin), lag(r));
-    emit.equipment(
-      `${number}|LOAD|1`,
-      load,
-      box,
-      "LOAD",
-      false,
-      { ...terminal(origin), call: firstCall },
-      lag(r),
-    );
-
-    let last = legs[0]!;
-    if (route.hub && onwardDep !== null) {
-      const hub = route.hub;
-      const discHub = hour(arr1 + r.range(3, 8) * H);
-      const leg = box.rolled ? legs[2]! : legs[1]!;
-      const dep = Date.parse(leg.departure);
-      const loadHub = hour(Math.max(discHub + 4 * H, dep - r.range(3, 10) * H));
-      emit.equipment(
-        `${number}|DISC|hub`,
-        discHub,
-        box,
-        "DISC",
-        false,
-        { ...terminal(hub), call: transportCall(legs[0]!, "to", seqOf(legs[0]!, "ARRI")) },
-        lag(r),
-      );
-      emit.equipment(
-        `${number}|LOAD|hub`,
-        loadHub,
-        box,
-        "LOAD",
-        false,
-        { ...terminal(hub), call: transportCall(leg, "from", seqOf(leg, "DEPA")) },
-        lag(r),
-      );
-      // Known at the hub: once the box is ashore, or when the onward hull is about to sail.
-      if (box.rolled)
-        rollKnownAt = Math.min(
-          rollKnownAt,
-          Math.max(hour(dep1 + 12 * H), hour(Math.min(onwardDep - 6 * H, discHub + 12 * H))),
-        );
-      last = leg;
-    }
-    const arrival = Date.parse(last.arrival);
+    const { box, arrival } = boxMoves(run, number, holdBox);
     finalArrival = Math.max(finalArrival, arrival);
-    const disc = hour(arrival + r.range(5, 30) * H);
-    emit.equipment(
-      `${number}|DISC|dest`,
-      disc,
-      box,
-      "DISC",
-      false,
-      { ...terminal(destination), call: transportCall(last, "to", seqOf(last, "ARRI")) },
-      lag(r),
-    );
-    let free = disc;
-    if (number === holdBox) {
-      const reason = rng.pick(HOLD_REASONS);
-      const hold = hour(disc + r.range(2, 14) * H);
-      const insp = hour(hold + r.range(20, 72) * H);
-      const release = hour(insp + r.range(4, 30) * H);
-      const eq = [{ referenceType: "EQ" as const, referenceValue: number }];
-      emit.shipment(`${number}|HOLD`, hold, "HOLD", "CUS", { reason, references: eq });
-      emit.equipment(`${number}|INSP`, insp, box, "INSP", false, terminal(destination), lag(r));
-      emit.shipment(`${number}|RELS`, release, "RELS", "CUS", { reason: "Customs released", references: eq });
-      box.customsHold = { reason, from: iso(hold), to: iso(release) };
-      free = release;
-    }
-    const gateOut = hour(free + r.range(1, 5) * D);
-    const stripped = hour(gateOut + r.range(0.5, 3) * D);
-    const emptyReturn = hour(stripped + r.range(1, 4) * D);
-    emit.equipment(`${number}|GTOT`, gateOut, box, "GTOT", false, terminal(destination), lag(r));
-    emit.equipment(
-      `${number}|STRP`,
-      stripped,
-      box,
-      "STRP",
-      false,
-      { port: destination, location: location(destination, "consignee warehouse") },
-      lag(r),
-    );
-    emit.equipment(
-      `${number}|GTIN|empty`,
-      emptyReturn,
-      box,
-      "GTIN",
-      true,
-      { port: destination, location: location(destination, "empty depot") },
-      lag(r),
-    );
-    box.milestones = {
-      emptyPickup: iso(pick),
-      gateIn: iso(gateIn),
-      loaded: iso(load),
-      discharged: iso(disc),
-      gateOut: iso(gateOut),
-      stripped: iso(stripped),
-      emptyReturn: iso(emptyReturn),
-    };
     containers.push(box);
   }
+  const { rollKnownAt } = run;
   emit.shipment("arn-issu", hour(Math.max(dep1 + D, finalArrival - rng.range(24, 60) * H)), "ISSU", "ARN");
 
   // The roll becomes known at the hub: from then the planned onward sailing stops listing the
