@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import { buildDirFrom } from "../common/build-dir.ts";
 import { logFormatFrom, logLevelFrom } from "../common/log.ts";
+import { sourcesDirFrom } from "../common/sources-dir.ts";
 import { type RouteConfig, routeConfig } from "../engine/config.ts";
 import { type GeocoderConfig, geocoderConfig } from "../engine/locations/config.ts";
 import { type RoadConfig, roadConfig } from "../engine/road/config.ts";
@@ -138,10 +139,8 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: env.PORTOLAN_TRUST_PROXY === "1",
     maxBodyBytes: int(env, "PORTOLAN_MAX_BODY_BYTES", 1024 * 1024),
     rateWindowMs: int(env, "PORTOLAN_RATE_WINDOW_MS", 20_000),
-    sourcesDir: env.PORTOLAN_SOURCES ?? "../shared/data",
-    airRateCard:
-      env.PORTOLAN_AIR_RATE_CARD ||
-      join(env.PORTOLAN_SOURCES ?? "../shared/data", "air/indicative-rate-card.json"),
+    sourcesDir: sourcesDirFrom(env),
+    airRateCard: env.PORTOLAN_AIR_RATE_CARD || join(sourcesDirFrom(env), "air/indicative-rate-card.json"),
     buildDir: buildDirFrom(env),
     carriers: parseList<CarrierConfig>(
       env.PORTOLAN_CARRIERS,

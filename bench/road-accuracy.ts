@@ -9,9 +9,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { median } from "../common/median.ts";
-import { csvRecords } from "../data-build/locations/csv.ts";
 import { EngineError } from "../engine/errors.ts";
 import { greatCircleM, RoadPlanner as Planner, type RoadPlanner } from "../engine/road/planner.ts";
+import { csvRecords } from "../formats/csv.ts";
 
 export const REFERENCE_CSV = join(import.meta.dir, "../test/distance-road/reference-pairs.csv");
 export const LANES_CSV = join(import.meta.dir, "../test/distance-road/truck-lanes.csv");

@@ -1,14 +1,15 @@
 /**
- * The data-build stage runner. Stages declare their source inputs and output files; the runner
- * verifies inputs (fetch-sources), skips a stage whose inputs and code are unchanged since its
- * outputs were written, and stamps every artifact of the build with one build id.
+ * The data-build stage runner. Stages declare their source inputs, the build outputs they read
+ * (another stage's artifacts, router.wasm) and their output files; the runner verifies inputs
+ * (fetch-sources), skips a stage whose inputs, reads and code are unchanged since its outputs were
+ * written, and stamps every artifact of the build with one build id.
  */
 
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { join } from "node:path";
 import { buildDirFrom } from "../common/build-dir.ts";
-import { fnv1a64, restampBuildId, restampJsonBuildId } from "./format/container.ts";
+import { sourcesDirFrom } from "../common/sources-dir.ts";
+import { fnv1a64, restampBuildId, restampJsonBuildId } from "../formats/container.ts";
 import {
   ensureSource,
   expandInputs,
@@ -17,6 +18,16 @@ import {
   packageInfo,
   type SourceManifest,
 } from "./manifest.ts";
+import {
+  buildStatePath,
+  checkReadOrder,
+  isFresh,
+  planStages,
+  producerOf,
+  readBuildState,
+  sha256,
+  stageFingerprint,
+} from "./stage-plan.ts";
 
 export interface BuildContext {
   sourcesDir: string;
@@ -25,11 +36,19 @@ export interface BuildContext {
   log(msg: string): void;
   /** Absolute path of a verified source file, key = path relative to the sources dir, e.g. "sea/marnet_plus_20km.gpkg". */
   source(key: string): string;
+  /** The bytes of a build output the stage declares in `reads`, e.g. "sea.graph". */
+  artifact(file: string): Uint8Array;
 }
 
 export interface Stage {
   name: string;
   inputs: string[];
+  /**
+   * Build outputs the stage reads: other stages' artifacts (which run earlier) or router.wasm. Their
+   * content, build id aside, is part of the stage's fingerprint, so a changed sea.graph reruns the
+   * stages that read it; the sources behind them are credited in ATTRIBUTION.
+   */
+  reads?: string[];
   outputs: string[];
   run(ctx: BuildContext): Promise<void>;
 }
@@ -40,14 +59,12 @@ export interface RegisteredStage {
   module: string;
 }
 
-export const PROJECT_ROOT = resolve(import.meta.dir, "..");
-
 export function defaultDirs(env: Record<string, string | undefined> = process.env): {
   sourcesDir: string;
   outDir: string;
 } {
   return {
-    sourcesDir: resolve(PROJECT_ROOT, env.PORTOLAN_SOURCES ?? "../shared/data"),
+    sourcesDir: sourcesDirFrom(env),
     outDir: buildDirFrom(env),
   };
 }
@@ -73,39 +90,33 @@ export interface RunResult {
   skipped: string[];
 }
 
-interface BuildState {
-  buildId: string | null;
-  stages: Record<string, { fingerprint: string }>;
-}
-
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
-
-/** Hash of a module and every module it imports by relative path, so a helper edit reruns the stage. */
-export function codeVersion(entry: string): string {
-  const transpiler = new Bun.Transpiler({ loader: "ts" });
-  const hash = createHash("sha256");
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    const text = readFileSync(file, "utf8");
-    hash.update(`${relative(PROJECT_ROOT, file)}\n${text}\n`);
-    // Data imported as text (a committed table) counts as code; only modules import further.
-    if (!file.endsWith(".ts")) return;
-    for (const imp of transpiler.scanImports(text)) {
-      if (imp.path.startsWith(".")) visit(resolve(dirname(file), imp.path));
-    }
-  };
-  visit(resolve(entry));
-  return hash.digest("hex");
-}
-
 function buildIdFor(fingerprints: string[]): string {
   const stamp = new Date()
     .toISOString()
     .replace(/[-:]/g, "")
     .replace(/\.\d+Z$/, "Z");
   return `${stamp}-${sha256(fingerprints.join("\n")).slice(0, 8)}`;
+}
+
+/** fetch-sources: every input of the selected stages, downloaded when missing, then verified. */
+async function fetchSources(
+  selected: RegisteredStage[],
+  opts: RunOptions,
+  log: (msg: string) => void,
+): Promise<Map<string, string>> {
+  const verified = new Map<string, string>();
+  for (const key of expandInputs(opts.manifest, [...new Set(selected.flatMap((r) => r.stage.inputs))])) {
+    const path = key.startsWith(PACKAGE_PREFIX)
+      ? packageInfo(key.slice(PACKAGE_PREFIX.length)).dir
+      : await ensureSource(opts.manifest, key, opts.sourcesDir, {
+          mirror: opts.mirror,
+          fetch: opts.fetch,
+          log,
+        });
+    verified.set(key, path);
+  }
+  log(`fetch-sources: ${verified.size} inputs verified`);
+  return verified;
 }
 
 export async function runPipeline(opts: RunOptions): Promise<RunResult> {
@@ -115,59 +126,25 @@ export async function runPipeline(opts: RunOptions): Promise<RunResult> {
   for (const name of opts.only ?? []) {
     if (!known.has(name)) throw new Error(`unknown stage "${name}"; stages: ${[...known].join(", ")}`);
   }
+  checkReadOrder(opts.registry);
   const selected = opts.registry.filter((r) => !opts.only || opts.only.includes(r.stage.name));
   mkdirSync(outDir, { recursive: true });
-  const statePath = join(outDir, "build-state.json");
-  const state: BuildState = existsSync(statePath)
-    ? (JSON.parse(readFileSync(statePath, "utf8")) as BuildState)
-    : { buildId: null, stages: {} };
+  const state = readBuildState(outDir);
+  const verified = await fetchSources(selected, opts, log);
 
-  // fetch-sources: every input of the selected stages, downloaded when missing, then verified.
-  const verified = new Map<string, string>();
-  const fetchSources: Stage = {
-    name: "fetch-sources",
-    inputs: [...new Set(selected.flatMap((r) => r.stage.inputs))],
-    outputs: [],
-    async run(ctx) {
-      for (const key of expandInputs(manifest, this.inputs)) {
-        const path = key.startsWith(PACKAGE_PREFIX)
-          ? packageInfo(key.slice(PACKAGE_PREFIX.length)).dir
-          : await ensureSource(manifest, key, ctx.sourcesDir, {
-              mirror: opts.mirror,
-              fetch: opts.fetch,
-              log,
-            });
-        verified.set(key, path);
-      }
-      ctx.log(`fetch-sources: ${verified.size} inputs verified`);
-    },
-  };
-  await fetchSources.run(contextFor(fetchSources, state.buildId ?? "unbuilt"));
-
-  // A stage's fingerprint: the pinned checksum of each input (package version for npm data) + its code.
-  const fingerprintOf = (r: RegisteredStage): string => {
-    const inputs = expandInputs(manifest, r.stage.inputs).map((key) =>
-      key.startsWith(PACKAGE_PREFIX)
-        ? `${key}@${packageInfo(key.slice(PACKAGE_PREFIX.length)).version}`
-        : `${key}=${manifest.files[key]!.sha256}`,
-    );
-    return sha256(JSON.stringify({ inputs, code: codeVersion(r.module), outputs: r.stage.outputs }));
-  };
-  const plan = selected.map((r) => {
-    const fingerprint = fingerprintOf(r);
-    const fresh =
-      !opts.force &&
-      state.stages[r.stage.name]?.fingerprint === fingerprint &&
-      r.stage.outputs.every((o) => existsSync(join(outDir, o)));
-    return { r, fingerprint, fresh };
-  });
+  const plan = planStages({ selected, manifest, outDir, force: opts.force });
   const buildId =
     plan.every((p) => p.fresh) && state.buildId ? state.buildId : buildIdFor(plan.map((p) => p.fingerprint));
 
   const ran: string[] = [];
   const skipped: string[] = [];
-  for (const { r, fingerprint, fresh } of plan) {
-    if (fresh) {
+  for (const planned of plan) {
+    const { r } = planned;
+    // A stage reading artifacts is judged again now: a stage before it may have rewritten them.
+    const fingerprint = r.stage.reads?.length
+      ? stageFingerprint(r, manifest, outDir, planned.code)
+      : planned.fingerprint;
+    if (isFresh(state, r, fingerprint, outDir, opts.force)) {
       log(`${r.stage.name}: unchanged, skipped`);
       skipped.push(r.stage.name);
       continue;
@@ -183,10 +160,10 @@ export async function runPipeline(opts: RunOptions): Promise<RunResult> {
     ran.push(r.stage.name);
     log(`${r.stage.name}: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     // Saved per stage so a failure later in the run keeps the work already done.
-    writeFileSync(statePath, `${JSON.stringify(state, null, 2)}\n`);
+    writeFileSync(buildStatePath(outDir), `${JSON.stringify(state, null, 2)}\n`);
   }
   state.buildId = buildId;
-  writeFileSync(statePath, `${JSON.stringify(state, null, 2)}\n`);
+  writeFileSync(buildStatePath(outDir), `${JSON.stringify(state, null, 2)}\n`);
   writeOutputsIndex(opts.registry, manifest, outDir, buildId);
   return { buildId, ran, skipped };
 
@@ -204,8 +181,31 @@ export async function runPipeline(opts: RunOptions): Promise<RunResult> {
         if (!path) throw new Error(`source ${key} was not verified by fetch-sources`);
         return path;
       },
+      artifact(file: string): Uint8Array {
+        if (!stage.reads?.includes(file)) {
+          throw new Error(`stage ${stage.name} read build output ${file} without declaring it in its reads`);
+        }
+        const path = join(outDir, file);
+        if (!existsSync(path)) {
+          const producer = producerOf(opts.registry, file);
+          throw new Error(
+            `${path} missing: ${producer ? `run the ${producer.name} stage first` : "build it first"} (\`npm run build\`)`,
+          );
+        }
+        const b = readFileSync(path);
+        return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+      },
     };
   }
+}
+
+/** The sources behind a stage's outputs: its own inputs and those behind every artifact it reads. */
+function sourcesBehind(registry: RegisteredStage[], stage: Stage): string[] {
+  const behind = (stage.reads ?? []).flatMap((file) => {
+    const producer = producerOf(registry, file);
+    return producer ? sourcesBehind(registry, producer) : [];
+  });
+  return [...new Set([...stage.inputs, ...behind])];
 }
 
 /**
@@ -239,7 +239,7 @@ function writeOutputsIndex(
         fnv1a64: fnv1a64(bytes).toString(16),
       });
     }
-    for (const key of expandInputs(manifest, stage.inputs)) {
+    for (const key of expandInputs(manifest, sourcesBehind(registry, stage))) {
       const isPackage = key.startsWith(PACKAGE_PREFIX);
       const entry = isPackage ? manifest.packages[key.slice(PACKAGE_PREFIX.length)]! : manifest.files[key]!;
       const upstream = isPackage

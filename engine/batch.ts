@@ -18,7 +18,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { parseCsv } from "../data-build/locations/csv.ts";
+import { parseCsv } from "../formats/csv.ts";
 import { SeaChunker } from "./batch/chunker.ts";
 import type { RouteConfig } from "./config.ts";
 import { DistanceEngine, type DistanceEngineConfig } from "./distance/engine.ts";

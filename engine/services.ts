@@ -8,12 +8,12 @@
  */
 
 import { resolve } from "node:path";
-import { decodeArtifact } from "../data-build/format/container.ts";
-import { CARGO_AIRPORTS_OUTPUT, decodeCargoAirports } from "../data-build/locations/cargo-airports.ts";
-import { decodeRailheads, RAILHEADS_OUTPUT } from "../data-build/rail/railheads.ts";
-import { decodeRiverPorts, RIVER_PORTS_OUTPUT } from "../data-build/river/river-ports.ts";
-import { decodeRiverRules, RIVER_RULES_OUTPUT } from "../data-build/river/seasonal-rules.ts";
-import { ROAD_GRAPH_KIND, ROAD_GRAPH_OUTPUT } from "../data-build/road/graph.ts";
+import { CARGO_AIRPORTS_OUTPUT, decodeCargoAirports } from "../formats/cargo-airports.ts";
+import { decodeArtifact } from "../formats/container.ts";
+import { decodeRailheads, RAILHEADS_OUTPUT } from "../formats/railheads.ts";
+import { decodeRiverPorts, RIVER_PORTS_OUTPUT } from "../formats/river-ports.ts";
+import { decodeRiverRules, RIVER_RULES_OUTPUT } from "../formats/river-rules.ts";
+import { ROAD_GRAPH_KIND, ROAD_GRAPH_OUTPUT } from "../formats/road-graph.ts";
 import { GRAPH_FORMAT_VERSION } from "../router-wasm/binding/router.ts";
 import type { AirPlan, AirPlanner, AirPlanRequest } from "./air/planner.ts";
 import { once, readArtifact, sameBuild } from "./artifacts.ts";

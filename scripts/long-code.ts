@@ -1,8 +1,8 @@
 /**
  * Functions over 100 lines and files over 600 lines in the product code (api, ingest, engine,
- * storage, common, data-build, router-wasm's binding, bin), measured with the TypeScript compiler
- * API: a function is any function declaration, method, accessor, constructor, function expression
- * or arrow function, from its first line to its last. Tests, benches and generated code (ingest/
+ * storage, common, formats, data-build, router-wasm's binding, bin), measured with the TypeScript
+ * compiler API: a function is any function declaration, method, accessor, constructor, function
+ * expression or arrow function, from its first line to its last. Tests, benches and generated code (ingest/
  * schedules/cs-schema.ts, written by gen-cs-schema.ts) are left out.
  *
  *   bun scripts/long-code.ts [--check]    (--check: exit 1 when anything is listed)
@@ -12,7 +12,17 @@ import { join, relative } from "node:path";
 import ts from "ts5";
 
 const ROOT = join(import.meta.dir, "..");
-const FOLDERS = ["api", "ingest", "engine", "storage", "common", "data-build", "router-wasm/binding", "bin"];
+const FOLDERS = [
+  "api",
+  "ingest",
+  "engine",
+  "storage",
+  "common",
+  "formats",
+  "data-build",
+  "router-wasm/binding",
+  "bin",
+];
 const GENERATED = new Set(["ingest/schedules/cs-schema.ts"]);
 const MAX_FUNCTION_LINES = 100;
 const MAX_FILE_LINES = 600;

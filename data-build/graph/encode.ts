@@ -4,10 +4,11 @@
  * whatever attributes their mode has; optional sections are written only when some edge carries
  * them, and landmarks always.
  */
-import { bytesOf, encodeArtifact } from "../format/container.ts";
+
+import { bytesOf, encodeArtifact } from "../../formats/container.ts";
+import { GRAPH_FORMAT_VERSION } from "../../formats/graph-version.ts";
 import { landmarkSections, selectLandmarks } from "./landmarks.ts";
 
-export const GRAPH_FORMAT_VERSION = 2;
 const META_WORDS = 16;
 
 /** Graph and edge mode codes (meta[0] and edge_mode). */
@@ -80,11 +81,8 @@ export interface GraphSpec {
   landmarkClosed: number;
 }
 
-export function encodeGraph(spec: GraphSpec, buildId: string): Uint8Array {
-  const { nodes, edges } = spec;
-  const n = nodes.length / 2;
-  const e = edges.length;
-  // CSR adjacency: every edge is traversable both ways; arc_edge = edge << 1 | reversed.
+/** CSR adjacency: every edge is traversable both ways; arc_edge = edge << 1 | reversed. */
+function adjacencyOf(edges: GraphEdge[], n: number) {
   const arcStart = new Uint32Array(n + 1);
   for (const ed of edges) {
     arcStart[ed.from + 1]!++;
@@ -92,8 +90,8 @@ export function encodeGraph(spec: GraphSpec, buildId: string): Uint8Array {
   }
   for (let i = 0; i < n; i++) arcStart[i + 1]! += arcStart[i]!;
   const fill = arcStart.slice(0, n);
-  const arcHead = new Uint32Array(e * 2);
-  const arcEdge = new Uint32Array(e * 2);
+  const arcHead = new Uint32Array(edges.length * 2);
+  const arcEdge = new Uint32Array(edges.length * 2);
   edges.forEach((ed, i) => {
     const a = fill[ed.from]!++;
     arcHead[a] = ed.to;
@@ -102,6 +100,13 @@ export function encodeGraph(spec: GraphSpec, buildId: string): Uint8Array {
     arcHead[b] = ed.from;
     arcEdge[b] = (i << 1) | 1;
   });
+  return { arcStart, arcHead, arcEdge };
+}
+
+/** The sections every graph has per edge: length, gate, mode, inner geometry and zone splits. */
+function edgeSections(spec: GraphSpec) {
+  const { edges } = spec;
+  const e = edges.length;
   const edgeLen = new Float64Array(e);
   const edgeGate = new Uint8Array(e);
   const edgeMode = new Uint8Array(e).fill(GRAPH_MODE[spec.mode]);
@@ -124,63 +129,76 @@ export function encodeGraph(spec: GraphSpec, buildId: string): Uint8Array {
       zoneLen[zoneStart[i]! + k] = m;
     });
   });
+  return { edgeLen, edgeGate, edgeMode, geomStart, geom, zoneStart, zoneId, zoneLen };
+}
 
+/** The optional per-edge columns, in section order: written only when some edge carries the value. */
+const OPTIONAL_COLUMNS: ReadonlyArray<{
+  flag: number;
+  name: string;
+  make: (len: number) => Float32Array | Uint8Array | Uint16Array;
+  pick: (ed: GraphEdge) => number | undefined;
+}> = [
+  {
+    flag: SECTION_FLAGS.edgeSpeed,
+    name: "edge_speed_kmh",
+    make: (n) => new Float32Array(n),
+    pick: (ed) => ed.speedKmh,
+  },
+  {
+    flag: SECTION_FLAGS.edgeClass,
+    name: "edge_class",
+    make: (n) => new Uint8Array(n),
+    pick: (ed) => ed.edgeClass,
+  },
+  {
+    flag: SECTION_FLAGS.edgeCountry,
+    name: "edge_country",
+    make: (n) => new Uint16Array(n),
+    pick: (ed) => ed.country,
+  },
+  {
+    flag: SECTION_FLAGS.edgeFixed,
+    name: "edge_fixed_s",
+    make: (n) => new Float32Array(n),
+    pick: (ed) => ed.fixedSeconds,
+  },
+  {
+    flag: SECTION_FLAGS.edgeCurrent,
+    name: "edge_current_kmh",
+    make: (n) => new Float32Array(n),
+    pick: (ed) => ed.currentKmh,
+  },
+  {
+    flag: SECTION_FLAGS.edgeLocks,
+    name: "edge_locks",
+    make: (n) => new Uint8Array(n),
+    pick: (ed) => ed.locks,
+  },
+  {
+    flag: SECTION_FLAGS.edgeWaterway,
+    name: "edge_waterway",
+    make: (n) => new Uint16Array(n),
+    pick: (ed) => ed.waterway,
+  },
+];
+
+function optionalSections(edges: GraphEdge[]): Array<{ flag: number; name: string; bytes: Uint8Array }> {
   const optional: Array<{ flag: number; name: string; bytes: Uint8Array }> = [];
-  const column = <T extends Float32Array | Uint8Array | Uint16Array>(
-    make: (len: number) => T,
-    pick: (ed: GraphEdge) => number | undefined,
-  ): T | null => {
-    if (!edges.some((ed) => pick(ed) !== undefined)) return null;
-    const out = make(e);
+  for (const { flag, name, make, pick } of OPTIONAL_COLUMNS) {
+    if (!edges.some((ed) => pick(ed) !== undefined)) continue;
+    const out = make(edges.length);
     edges.forEach((ed, i) => {
       out[i] = pick(ed) ?? 0;
     });
-    return out;
-  };
-  const speed = column(
-    (len) => new Float32Array(len),
-    (ed) => ed.speedKmh,
-  );
-  if (speed) optional.push({ flag: SECTION_FLAGS.edgeSpeed, name: "edge_speed_kmh", bytes: bytesOf(speed) });
-  const cls = column(
-    (len) => new Uint8Array(len),
-    (ed) => ed.edgeClass,
-  );
-  if (cls) optional.push({ flag: SECTION_FLAGS.edgeClass, name: "edge_class", bytes: cls });
-  const country = column(
-    (len) => new Uint16Array(len),
-    (ed) => ed.country,
-  );
-  if (country)
-    optional.push({ flag: SECTION_FLAGS.edgeCountry, name: "edge_country", bytes: bytesOf(country) });
-  const fixed = column(
-    (len) => new Float32Array(len),
-    (ed) => ed.fixedSeconds,
-  );
-  if (fixed) optional.push({ flag: SECTION_FLAGS.edgeFixed, name: "edge_fixed_s", bytes: bytesOf(fixed) });
-  const current = column(
-    (len) => new Float32Array(len),
-    (ed) => ed.currentKmh,
-  );
-  if (current)
-    optional.push({ flag: SECTION_FLAGS.edgeCurrent, name: "edge_current_kmh", bytes: bytesOf(current) });
-  const locks = column(
-    (len) => new Uint8Array(len),
-    (ed) => ed.locks,
-  );
-  if (locks) optional.push({ flag: SECTION_FLAGS.edgeLocks, name: "edge_locks", bytes: locks });
-  const waterway = column(
-    (len) => new Uint16Array(len),
-    (ed) => ed.waterway,
-  );
-  if (waterway)
-    optional.push({ flag: SECTION_FLAGS.edgeWaterway, name: "edge_waterway", bytes: bytesOf(waterway) });
+    optional.push({ flag, name, bytes: bytesOf(out) });
+  }
   if (edges.some((ed) => ed.rules?.length)) {
-    const ruleStart = new Uint32Array(e + 1);
+    const ruleStart = new Uint32Array(edges.length + 1);
     edges.forEach((ed, i) => {
       ruleStart[i + 1] = ruleStart[i]! + (ed.rules?.length ?? 0);
     });
-    const ruleId = new Uint8Array(ruleStart[e]!);
+    const ruleId = new Uint8Array(ruleStart[edges.length]!);
     edges.forEach((ed, i) => {
       if (ed.rules) ruleId.set(ed.rules, ruleStart[i]!);
     });
@@ -189,6 +207,16 @@ export function encodeGraph(spec: GraphSpec, buildId: string): Uint8Array {
       { flag: SECTION_FLAGS.edgeRules, name: "rule_id", bytes: ruleId },
     );
   }
+  return optional;
+}
+
+export function encodeGraph(spec: GraphSpec, buildId: string): Uint8Array {
+  const { nodes, edges } = spec;
+  const n = nodes.length / 2;
+  const e = edges.length;
+  const { arcStart, arcHead, arcEdge } = adjacencyOf(edges, n);
+  const { edgeLen, edgeGate, edgeMode, geomStart, geom, zoneStart, zoneId, zoneLen } = edgeSections(spec);
+  const optional = optionalSections(edges);
 
   const landmarks = selectLandmarks({ arcStart, arcHead, arcEdge, edgeLen, edgeGate }, spec.landmarkClosed);
   const flags = optional.reduce((f, s) => f | s.flag, SECTION_FLAGS.landmarks);

@@ -10,7 +10,7 @@
  * contains `baseClosed`; the router uses the table only for those (other queries fall back to the
  * great-circle bound). A time query divides the bound by the fastest speed it may use.
  */
-import { bytesOf, fnv1a64 } from "../format/container.ts";
+import { bytesOf, fnv1a64 } from "../../formats/container.ts";
 
 export const LANDMARK_COUNT = 24;
 

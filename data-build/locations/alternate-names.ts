@@ -7,9 +7,9 @@
  * "Goeteborg") are added to every key at encode time (keyForms).
  */
 import { haversineM } from "../../common/geo.ts";
-import { normalize } from "../../engine/locations/normalize.ts";
+import { csvRecords } from "../../formats/csv.ts";
+import { normalize } from "../../formats/normalize.ts";
 import type { City } from "./collect.ts";
-import { csvRecords } from "./csv.ts";
 import exonymsCsv from "./exonyms.csv" with { type: "text" };
 
 /** A Natural Earth point farther than this from its GeoNames city is a mismatched id. */

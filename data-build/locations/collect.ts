@@ -4,9 +4,9 @@
  * cities stay separate rows. Importance is fixed here: rows are later stored in importance order.
  */
 import { haversineM } from "../../common/geo.ts";
-import type { PlaceKind, PlaceSource } from "../../engine/locations/format.ts";
-import { normalize } from "../../engine/locations/normalize.ts";
-import { csvRecords, parseCsv, rejoinSplitFields } from "./csv.ts";
+import { csvRecords, parseCsv, rejoinSplitFields } from "../../formats/csv.ts";
+import type { PlaceKind, PlaceSource } from "../../formats/locations.ts";
+import { normalize } from "../../formats/normalize.ts";
 
 export interface Place {
   kind: PlaceKind;
@@ -212,17 +212,14 @@ function collectCountries(src: LocationSources): CountryInfo[] & { points: Map<s
   return Object.assign(out, { points });
 }
 
-export function collectLocations(src: LocationSources): CollectedLocations {
-  const countries = collectCountries(src);
-  const countryByName = new Map<string, string>();
-  for (const c of countries) {
-    for (const n of [c.name, ...c.altNames]) countryByName.set(n.toLowerCase(), c.code);
-  }
-  const places: Place[] = [];
-  const byLocode = new Map<string, Place>();
-  const dcsaTz = new Map(csvRecords(src.dcsaTzCsv).map((r) => [r.unlocode!, r.timezone!]));
+/** The places collected so far, and the one row of each UN/LOCODE. */
+interface PlaceTable {
+  places: Place[];
+  byLocode: Map<string, Place>;
+}
 
-  // UN/LOCODE: every coded place; ports (function 1) become port rows, the rest places to geocode.
+/** UN/LOCODE: every coded place; ports (function 1) become port rows, the rest places to geocode. */
+function addUnlocode(table: PlaceTable, src: LocationSources): void {
   let unlocodeRows = 0;
   let skipped = 0;
   for (const [file, text] of src.unlocodeCsvs) {
@@ -251,16 +248,18 @@ export function collectLocations(src: LocationSources): CollectedLocations {
         importance:
           (isPort ? IMPORTANCE.unlocodePort : IMPORTANCE.unlocodePlace) - (row.geocoded ? 1_000 : 0),
       });
-      if (!byLocode.has(locode)) {
-        byLocode.set(locode, place);
-        places.push(place);
+      if (!table.byLocode.has(locode)) {
+        table.byLocode.set(locode, place);
+        table.places.push(place);
       }
     }
     if (rows.length === 0) src.warn(`${file}: no rows`);
   }
   src.warn(`unlocode: ${unlocodeRows} rows with coordinates, ${skipped} skipped (no usable position)`);
+}
 
-  // World Port Index: surveyed port positions and harbour size.
+/** World Port Index: surveyed port positions and harbour size. */
+function addWpi(table: PlaceTable, src: LocationSources, countryByName: Map<string, string>): void {
   for (const r of csvRecords(src.wpiCsv)) {
     const name = clean(r["Main Port Name"] ?? "");
     const lat = num(r.Latitude);
@@ -269,7 +268,7 @@ export function collectLocations(src: LocationSources): CollectedLocations {
     const locode = (r["UN/LOCODE"] ?? "").replace(/\s+/g, "").toUpperCase();
     const size = (r["Harbor Size"] ?? "").trim();
     const importance = IMPORTANCE.wpi[size] ?? IMPORTANCE.wpiUnknown;
-    const existing = locode.length === 5 ? byLocode.get(locode) : undefined;
+    const existing = locode.length === 5 ? table.byLocode.get(locode) : undefined;
     if (existing) {
       const unlocodeName = existing.name;
       Object.assign(existing, { kind: "port", source: "wpi", name, lat, lng });
@@ -292,11 +291,13 @@ export function collectLocations(src: LocationSources): CollectedLocations {
       locode: locode.length === 5 ? locode : null,
       importance,
     });
-    if (place.locode) byLocode.set(place.locode, place);
-    places.push(place);
+    if (place.locode) table.byLocode.set(place.locode, place);
+    table.places.push(place);
   }
+}
 
-  // Main container ports: throughput rank and the carriers' legacy codes.
+/** Main container ports: throughput rank and the carriers' legacy codes (returned: legacy -> current). */
+function addMainPorts(table: PlaceTable, src: LocationSources): Record<string, string> {
   const aliases: Record<string, string> = {};
   const [, ...mainRows] = parseCsv(src.mainPortsCsv);
   for (const raw of mainRows) {
@@ -306,7 +307,7 @@ export function collectLocations(src: LocationSources): CollectedLocations {
     let [lat, lng, offsetKm] = raw.slice(-3).map(num) as [number, number, number];
     if (!current || !name || !validPoint(lat, lng)) continue;
     if (legacy && legacy !== current) aliases[legacy] = current;
-    const existing = byLocode.get(current);
+    const existing = table.byLocode.get(current);
     // Tanjung Priok is listed at +6.09 (north of the equator): a flipped sign, not a far-off port.
     if (existing && offsetKm > MAX_MAIN_PORT_OFFSET_KM) {
       if (haversineM(-lat, lng, existing.lat, existing.lng) / 1000 < MAX_MAIN_PORT_OFFSET_KM) {
@@ -331,12 +332,16 @@ export function collectLocations(src: LocationSources): CollectedLocations {
         locode: current,
         importance,
       });
-      byLocode.set(current, place);
-      places.push(place);
+      table.byLocode.set(current, place);
+      table.places.push(place);
     }
   }
+  return aliases;
+}
 
-  // Airports: positions and zones from airportsdata; size from OurAirports and the cargo ranking.
+/** Airports: positions and zones from airportsdata; size from OurAirports and the cargo ranking. */
+function airportPlaces(src: LocationSources): Place[] {
+  const places: Place[] = [];
   const cargoTier = new Map(csvRecords(src.cargoAirportsCsv).map((r) => [r.iata!, Number(r.tier)]));
   const ourType = new Map<string, string>();
   for (const a of src.ourAirports) {
@@ -374,7 +379,12 @@ export function collectLocations(src: LocationSources): CollectedLocations {
     if (city && !name.toLowerCase().includes(city.toLowerCase())) addKey(place, city);
     places.push(place);
   }
+  return places;
+}
 
+/** Countries at their label points, with their other names as keys. */
+function countryPlaces(countries: ReturnType<typeof collectCountries>): Place[] {
+  const places: Place[] = [];
   for (const c of countries) {
     const point = countries.points.get(c.code);
     if (!point) continue;
@@ -390,9 +400,24 @@ export function collectLocations(src: LocationSources): CollectedLocations {
     for (const alt of c.altNames) addKey(place, alt);
     places.push(place);
   }
+  return places;
+}
 
+export function collectLocations(src: LocationSources): CollectedLocations {
+  const countries = collectCountries(src);
+  const countryByName = new Map<string, string>();
+  for (const c of countries) {
+    for (const n of [c.name, ...c.altNames]) countryByName.set(n.toLowerCase(), c.code);
+  }
+  const table: PlaceTable = { places: [], byLocode: new Map() };
+  const { places, byLocode } = table;
+  const dcsaTz = new Map(csvRecords(src.dcsaTzCsv).map((r) => [r.unlocode!, r.timezone!]));
+  addUnlocode(table, src);
+  addWpi(table, src, countryByName);
+  const aliases = addMainPorts(table, src);
+  places.push(...airportPlaces(src));
+  places.push(...countryPlaces(countries));
   places.push(...cityPlaces(src.cities, countries));
-
   for (const p of places) {
     if (p.kind === "country") continue;
     if (p.locode) p.timezone = dcsaTz.get(p.locode) ?? p.timezone;

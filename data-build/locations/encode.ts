@@ -1,4 +1,6 @@
-/** Encodes collected places into the `locations` artifact (layout in engine/locations/format.ts). */
+/** Encodes collected places into the `locations` artifact (layout in formats/locations.ts). */
+
+import { bytesOf, encodeArtifact } from "../../formats/container.ts";
 import {
   CODE_BYTES,
   CODE_FIELDS,
@@ -10,9 +12,8 @@ import {
   NO_INDEX,
   SECTION,
   SOURCES,
-} from "../../engine/locations/format.ts";
-import { normalize } from "../../engine/locations/normalize.ts";
-import { bytesOf, encodeArtifact } from "../format/container.ts";
+} from "../../formats/locations.ts";
+import { normalize } from "../../formats/normalize.ts";
 import { keyForms } from "./alternate-names.ts";
 import type { CollectedLocations } from "./collect.ts";
 
@@ -42,12 +43,8 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return a.length - b.length;
 }
 
-export function encodeLocations(data: CollectedLocations, buildId: string): Uint8Array {
-  // Row order is importance order: search and geocoder ties resolve to the lower row.
-  const places = [...data.places].sort((a, b) => b.importance - a.importance);
-  const n = places.length;
-  const enc = new TextEncoder();
-
+/** The countries table (code, name, normalized names) and the row index of a country code. */
+function countryTable(data: CollectedLocations) {
   const countryIndex = new Map<string, number>();
   const countries: LocationsMeta["countries"] = [];
   const countryOf = (code: string | null): number => {
@@ -65,6 +62,11 @@ export function encodeLocations(data: CollectedLocations, buildId: string): Uint
     const names = [...c.altNames, ...c.shortNames].map(normalize);
     countries[countryIndex.get(c.code)!] = [c.code, c.name, [...new Set(names)]];
   }
+  return { countries, countryOf };
+}
+
+/** The timezone names in first-use order and the index of one. */
+function timezoneTable() {
   const timezones: string[] = [];
   const tzIndex = new Map<string, number>();
   const tzOf = (tz: string | null): number => {
@@ -77,6 +79,82 @@ export function encodeLocations(data: CollectedLocations, buildId: string): Uint
     }
     return i;
   };
+  return { timezones, tzOf };
+}
+
+const enc = new TextEncoder();
+
+/** One row's code fields, fixed width: codes are ASCII by definition. */
+function writeCodes(codes: Uint8Array, row: number, p: CollectedLocations["places"][number]): void {
+  const fields: Record<CodeField, string | null> = {
+    locode: p.locode,
+    iata: p.iata,
+    icao: p.icao,
+    admin: p.admin,
+  };
+  for (const [field, [at, width]] of Object.entries(CODE_FIELDS)) {
+    const value = fields[field as CodeField];
+    // Anything not ASCII (a stray admin name) is not a code.
+    if (value && /^[\x20-\x7e]+$/.test(value))
+      codes.set(enc.encode(value.slice(0, width)), row * CODE_BYTES + at);
+  }
+}
+
+/** The search keys: each key's bytes (0-terminated), its row, and a word entry per word start. */
+class KeyWriter {
+  readonly keys = new ByteSink();
+  readonly words: Array<{ start: number; end: number; row: number }> = [];
+  readonly keyRows: number[] = [];
+  private readonly zero = new Uint8Array(1);
+
+  add(row: number, placeKeys: string[]): void {
+    // The first key is the normalized display name (the reader tells an airport's own name by it).
+    for (const key of new Set(placeKeys.flatMap(keyForms))) {
+      if (!key) continue;
+      const bytes = enc.encode(key);
+      const start = this.keys.push(bytes);
+      this.keys.push(this.zero);
+      const end = start + bytes.length;
+      this.keyRows.push(start, row);
+      for (let i = 0; i < bytes.length; i++) {
+        if (i === 0 || bytes[i - 1] === 0x20) this.words.push({ start: start + i, end, row });
+      }
+    }
+  }
+
+  /** Word starts in byte order of the rest of their key (the reader's binary search), then row. */
+  wordTable(): Uint32Array {
+    const keyBytes = this.keys.bytes();
+    // Buffer#compare over ranges of one buffer: byte order, no copies.
+    const keyBuf = Buffer.from(keyBytes.buffer, keyBytes.byteOffset, keyBytes.byteLength);
+    const words = [...this.words].sort(
+      (a, b) => keyBuf.compare(keyBuf, b.start, b.end, a.start, a.end) || a.row - b.row,
+    );
+    const table = new Uint32Array(words.length * 2);
+    words.forEach((w, i) => {
+      table[i * 2] = w.start;
+      table[i * 2 + 1] = w.row;
+    });
+    return table;
+  }
+}
+
+/** Rows holding a code field, sorted by that code's bytes (then row). */
+function codeIndex(codes: Uint8Array, n: number, field: CodeField): Uint32Array {
+  const [at, width] = CODE_FIELDS[field];
+  const code = (row: number) => codes.subarray(row * CODE_BYTES + at, row * CODE_BYTES + at + width);
+  const rows: number[] = [];
+  for (let row = 0; row < n; row++) if (codes[row * CODE_BYTES + at] !== 0) rows.push(row);
+  rows.sort((a, b) => compareBytes(code(a), code(b)) || a - b);
+  return Uint32Array.from(rows);
+}
+
+export function encodeLocations(data: CollectedLocations, buildId: string): Uint8Array {
+  // Row order is importance order: search and geocoder ties resolve to the lower row.
+  const places = [...data.places].sort((a, b) => b.importance - a.importance);
+  const n = places.length;
+  const { countries, countryOf } = countryTable(data);
+  const { timezones, tzOf } = timezoneTable();
 
   const lat = new Int32Array(n);
   const lng = new Int32Array(n);
@@ -88,11 +166,7 @@ export function encodeLocations(data: CollectedLocations, buildId: string): Uint
   const tz = new Uint16Array(n);
   const codes = new Uint8Array(n * CODE_BYTES);
   const names = new ByteSink();
-  const keys = new ByteSink();
-  const words: Array<{ start: number; end: number; row: number }> = [];
-  const keyRows: number[] = [];
-  const zero = new Uint8Array(1);
-
+  const keys = new KeyWriter();
   places.forEach((p, row) => {
     lat[row] = Math.round(p.lat * 1e6);
     lng[row] = Math.round(p.lng * 1e6);
@@ -103,50 +177,9 @@ export function encodeLocations(data: CollectedLocations, buildId: string): Uint
     source[row] = SOURCES.indexOf(p.source);
     country[row] = countryOf(p.countryCode);
     tz[row] = tzOf(p.timezone);
-    const fields: Record<CodeField, string | null> = {
-      locode: p.locode,
-      iata: p.iata,
-      icao: p.icao,
-      admin: p.admin,
-    };
-    for (const [field, [at, width]] of Object.entries(CODE_FIELDS)) {
-      const value = fields[field as CodeField];
-      // Codes are ASCII by definition; anything else (a stray admin name) is not a code.
-      if (value && /^[\x20-\x7e]+$/.test(value))
-        codes.set(enc.encode(value.slice(0, width)), row * CODE_BYTES + at);
-    }
-    // The first key is the normalized display name (the reader tells an airport's own name by it).
-    for (const key of new Set(p.keys.flatMap(keyForms))) {
-      if (!key) continue;
-      const bytes = enc.encode(key);
-      const start = keys.push(bytes);
-      keys.push(zero);
-      const end = start + bytes.length;
-      keyRows.push(start, row);
-      for (let i = 0; i < bytes.length; i++) {
-        if (i === 0 || bytes[i - 1] === 0x20) words.push({ start: start + i, end, row });
-      }
-    }
+    writeCodes(codes, row, p);
+    keys.add(row, p.keys);
   });
-
-  const keyBytes = keys.bytes();
-  // Buffer#compare over ranges of one buffer: byte order (what the reader's binary search uses), no copies.
-  const keyBuf = Buffer.from(keyBytes.buffer, keyBytes.byteOffset, keyBytes.byteLength);
-  words.sort((a, b) => keyBuf.compare(keyBuf, b.start, b.end, a.start, a.end) || a.row - b.row);
-  const wordTable = new Uint32Array(words.length * 2);
-  words.forEach((w, i) => {
-    wordTable[i * 2] = w.start;
-    wordTable[i * 2 + 1] = w.row;
-  });
-
-  const codeIndex = (field: CodeField): Uint32Array => {
-    const [at, width] = CODE_FIELDS[field];
-    const code = (row: number) => codes.subarray(row * CODE_BYTES + at, row * CODE_BYTES + at + width);
-    const rows: number[] = [];
-    for (let row = 0; row < n; row++) if (codes[row * CODE_BYTES + at] !== 0) rows.push(row);
-    rows.sort((a, b) => compareBytes(code(a), code(b)) || a - b);
-    return Uint32Array.from(rows);
-  };
 
   const meta: LocationsMeta = {
     rows: n,
@@ -158,9 +191,9 @@ export function encodeLocations(data: CollectedLocations, buildId: string): Uint
   return encodeArtifact(LOCATIONS_KIND, LOCATIONS_FORMAT_VERSION, buildId, [
     { name: SECTION.meta, bytes: enc.encode(JSON.stringify(meta)) },
     { name: SECTION.names, bytes: names.bytes() },
-    { name: SECTION.keys, bytes: keyBytes },
-    { name: SECTION.words, bytes: bytesOf(wordTable) },
-    { name: SECTION.keyRows, bytes: bytesOf(Uint32Array.from(keyRows)) },
+    { name: SECTION.keys, bytes: keys.keys.bytes() },
+    { name: SECTION.words, bytes: bytesOf(keys.wordTable()) },
+    { name: SECTION.keyRows, bytes: bytesOf(Uint32Array.from(keys.keyRows)) },
     { name: SECTION.lat, bytes: bytesOf(lat) },
     { name: SECTION.lng, bytes: bytesOf(lng) },
     { name: SECTION.nameOff, bytes: bytesOf(nameOff) },
@@ -170,8 +203,8 @@ export function encodeLocations(data: CollectedLocations, buildId: string): Uint
     { name: SECTION.country, bytes: bytesOf(country) },
     { name: SECTION.tz, bytes: bytesOf(tz) },
     { name: SECTION.codes, bytes: codes },
-    { name: SECTION.byLocode, bytes: bytesOf(codeIndex("locode")) },
-    { name: SECTION.byIata, bytes: bytesOf(codeIndex("iata")) },
-    { name: SECTION.byIcao, bytes: bytesOf(codeIndex("icao")) },
+    { name: SECTION.byLocode, bytes: bytesOf(codeIndex(codes, n, "locode")) },
+    { name: SECTION.byIata, bytes: bytesOf(codeIndex(codes, n, "iata")) },
+    { name: SECTION.byIcao, bytes: bytesOf(codeIndex(codes, n, "icao")) },
   ]);
 }

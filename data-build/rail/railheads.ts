@@ -3,38 +3,11 @@
  * graph within 150 km (the spec's railhead access limit). Artifact `railheads` (docs/rail.md).
  */
 import { polylineM } from "../../common/geo.ts";
-import { decodeArtifact, encodeArtifact } from "../format/container.ts";
-import { fromRows, jsonSection, readJson, toRows } from "../format/row-table.ts";
+import { parseCsv } from "../../formats/csv.ts";
+import { RAILHEAD_MAX_M, type Railhead, type RailPlace } from "../../formats/railheads.ts";
 import { GRAPH_MODE, type GraphEdge } from "../graph/encode.ts";
 import { parseUnlocodeRow } from "../locations/collect.ts";
-import { parseCsv } from "../locations/csv.ts";
 import { PointGrid } from "./grid.ts";
-
-export const RAILHEADS_KIND = "railheads";
-export const RAILHEADS_VERSION = 2;
-export const RAILHEADS_OUTPUT = "railheads.bin";
-/** Spec: railhead access up to 150 km. */
-export const RAILHEAD_MAX_M = 150_000;
-
-export interface RailPlace {
-  locode: string;
-  name: string;
-  country: string;
-  lat: number;
-  lng: number;
-  /** Coordinates added by geocoding (sometimes far off) rather than surveyed. */
-  geocoded: boolean;
-}
-
-export interface Railhead extends RailPlace {
-  /** Rail graph node to route from. */
-  node: number;
-  /** The nearest point of the graph (a node or an edge's intermediate point). */
-  snapLat: number;
-  snapLng: number;
-  /** Great-circle km from the place to the snapped point. */
-  snapKm: number;
-}
 
 /** UN/LOCODE rows with the rail function and usable coordinates, first row per locode. */
 export const collectRailPlaces = (unlocodeCsvs: string[]): RailPlace[] =>
@@ -133,41 +106,4 @@ export function snapRailheads(
     });
   }
   return out;
-}
-
-const ROW_FIELDS = [
-  "locode",
-  "name",
-  "country",
-  "lat",
-  "lng",
-  "node",
-  "snapKm",
-  "snapLat",
-  "snapLng",
-  "geocoded",
-] as const satisfies ReadonlyArray<keyof Railhead>;
-
-/** Container kind `railheads`: `meta` (JSON) and `rows` (a row table, one row per railhead). */
-export function encodeRailheads(
-  rows: Railhead[],
-  meta: Record<string, unknown>,
-  buildId: string,
-): Uint8Array {
-  return encodeArtifact(RAILHEADS_KIND, RAILHEADS_VERSION, buildId, [
-    jsonSection("meta", meta),
-    jsonSection("rows", toRows(ROW_FIELDS, rows)),
-  ]);
-}
-
-export function decodeRailheads(
-  bytes: Uint8Array,
-  path = RAILHEADS_OUTPUT,
-): { buildId: string; meta: Record<string, unknown>; railheads: Railhead[] } {
-  const art = decodeArtifact(bytes, { kind: RAILHEADS_KIND, formatVersion: RAILHEADS_VERSION, path });
-  return {
-    buildId: art.buildId,
-    meta: readJson(art, "meta", path),
-    railheads: fromRows<Railhead>(readJson(art, "rows", path), ROW_FIELDS, path),
-  };
 }

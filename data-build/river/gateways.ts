@@ -12,6 +12,7 @@
  * 95-105 km off the coast and the gateway joins across that gap (`seaKm`).
  */
 import { haversineM } from "../../common/geo.ts";
+import type { SeaGateway } from "../../formats/river-ports.ts";
 import { PointGrid } from "../rail/grid.ts";
 import type { CuratedGateway } from "./inputs.ts";
 import type { RiverNet } from "./noding.ts";
@@ -33,30 +34,6 @@ export const UNCURATED_JOIN_PENALTY = 10;
 /** One mouth gateway per this distance (a delta's many line ends are one way out). */
 export const MOUTH_SPACING_M = 10_000;
 
-export interface SeaGateway {
-  id: string;
-  name: string;
-  locode: string;
-  source: "curated" | "mouth";
-  /** waterways.csv id for a curated gateway ("" for a mouth). */
-  waterwayId: string;
-  lat: number;
-  lng: number;
-  riverNode: number;
-  riverSnapKm: number;
-  /** River node joined to the sea node: riverNode, or where its water meets the sea lanes. */
-  joinNode: number;
-  /** km along the water from riverNode to joinNode. */
-  joinRiverKm: number;
-  /** Sea-graph node a sea route to the gateway ends at (the sea point, or its edge's nearer end). */
-  seaNode: number;
-  /** The sea-graph point joined (a node or a point of a sea edge). */
-  seaLat: number;
-  seaLng: number;
-  /** km from joinNode to the sea point. */
-  seaKm: number;
-}
-
 export interface GatewayStats {
   curated: number;
   curatedOnOwnWaterway: number;
@@ -68,6 +45,74 @@ export interface GatewayStats {
   curatedNoSeaJoin: number;
   mouthCandidates: number;
   mouths: number;
+}
+
+/**
+ * Where the networks meet: every river node near the sea lanes starts at its weighted gap; every
+ * node learns the best of them along the water. Uncurated water costs UNCURATED_JOIN_PENALTY times
+ * its length: a ship leaves Iquitos down the Amazon, not up an Andean stream that ends nearer some
+ * Pacific lane.
+ */
+function seaJoins(
+  net: RiverNet,
+  nearestSea: (lat: number, lng: number, maxM: number) => { id: number; m: number } | null,
+  curatedEdge: (edge: number) => boolean,
+) {
+  const seaOf = new Map<number, { id: number; m: number }>();
+  const sources: Array<{ node: number; offset: number }> = [];
+  for (let n = 0; n < net.lat.length; n++) {
+    const s = nearestSea(net.lat[n]!, net.lng[n]!, FAR_SEA_M);
+    if (!s) continue;
+    seaOf.set(n, s);
+    sources.push({ node: n, offset: SEA_GAP_WEIGHT * s.m });
+  }
+  const meet = nearestSource(net, adjacency(net), sources, (e) =>
+    curatedEdge(e) ? net.edges[e]!.metres : UNCURATED_JOIN_PENALTY * net.edges[e]!.metres,
+  );
+  return { seaOf, meet };
+}
+
+/** A curated gateway's river node: the nearest on its own waterway, else any within GATEWAY_SNAP_M. */
+function snapCurated(
+  net: RiverNet,
+  g: CuratedGateway,
+  own: number[],
+  all: PointGrid,
+): { n: number; m: number; own: boolean } | null {
+  let best: { n: number; m: number; own: boolean } | null = null;
+  for (const n of own) {
+    const m = haversineM(g.lat, g.lng, net.lat[n]!, net.lng[n]!);
+    if (m <= GATEWAY_SNAP_M && (!best || m < best.m)) best = { n, m, own: true };
+  }
+  if (best) return best;
+  const hit = all.nearest(g.lat, g.lng, GATEWAY_SNAP_M);
+  return hit ? { n: hit.id, m: hit.m, own: false } : null;
+}
+
+/**
+ * River ends (degree 1) on the coast with sea lanes near: the mouths a gateway may stand at,
+ * nearest to the sea lanes first, so a delta keeps its most seaward end.
+ */
+function mouthCandidates(
+  net: RiverNet,
+  coast: Pick<CoastTest, "seaWithin">,
+  nearestSea: (lat: number, lng: number, maxM: number) => { id: number; m: number } | null,
+): Array<{ n: number; s: { id: number; m: number } }> {
+  const degree = new Int32Array(net.lat.length);
+  for (const e of net.edges) {
+    degree[e.from]!++;
+    degree[e.to]!++;
+  }
+  const candidates: Array<{ n: number; s: { id: number; m: number } }> = [];
+  for (let n = 0; n < degree.length; n++) {
+    if (degree[n] !== 1) continue;
+    const lat = net.lat[n]!;
+    const lng = net.lng[n]!;
+    if (!coast.seaWithin(lat, lng, MOUTH_COAST_M)) continue;
+    const s = nearestSea(lat, lng, MOUTH_SEA_M);
+    if (s) candidates.push({ n, s });
+  }
+  return candidates.sort((a, b) => a.s.m - b.s.m);
 }
 
 /**
@@ -95,21 +140,7 @@ export function placeGateways(
     mouthCandidates: 0,
     mouths: 0,
   };
-  // Where the networks meet: every river node near the sea lanes starts at its weighted gap;
-  // every node learns the best of them along the water.
-  const seaOf = new Map<number, { id: number; m: number }>();
-  const sources: Array<{ node: number; offset: number }> = [];
-  for (let n = 0; n < net.lat.length; n++) {
-    const s = nearestSea(net.lat[n]!, net.lng[n]!, FAR_SEA_M);
-    if (!s) continue;
-    seaOf.set(n, s);
-    sources.push({ node: n, offset: SEA_GAP_WEIGHT * s.m });
-  }
-  // Uncurated water costs UNCURATED_JOIN_PENALTY times its length: a ship leaves Iquitos down
-  // the Amazon, not up an Andean stream that ends nearer some Pacific lane.
-  const meet = nearestSource(net, adjacency(net), sources, (e) =>
-    curatedEdge(e) ? net.edges[e]!.metres : UNCURATED_JOIN_PENALTY * net.edges[e]!.metres,
-  );
+  const { seaOf, meet } = seaJoins(net, nearestSea, curatedEdge);
   const gateways: SeaGateway[] = [];
   const ids = new Set<string>();
   const uniqueId = (base: string) => {
@@ -119,16 +150,8 @@ export function placeGateways(
     return id;
   };
   for (const g of curated) {
-    let best: { n: number; m: number } | null = null;
-    for (const n of ownNodes(g.waterwayId)) {
-      const m = haversineM(g.lat, g.lng, net.lat[n]!, net.lng[n]!);
-      if (m <= GATEWAY_SNAP_M && (!best || m < best.m)) best = { n, m };
-    }
-    if (best) stats.curatedOnOwnWaterway++;
-    else {
-      const hit = all.nearest(g.lat, g.lng, GATEWAY_SNAP_M);
-      if (hit) best = { n: hit.id, m: hit.m };
-    }
+    const best = snapCurated(net, g, ownNodes(g.waterwayId), all);
+    if (best?.own) stats.curatedOnOwnWaterway++;
     if (!best) {
       stats.curatedOffNetwork++;
       continue;
@@ -142,35 +165,20 @@ export function placeGateways(
     const joinSea = seaOf.get(join)!;
     const id = uniqueId(`gw:${g.locode || g.waterwayId}`);
     gateways.push(
-      gateway(id, g.name, g.locode, "curated", g.waterwayId, g, best, {
+      gateway(net, sea, id, g.name, g.locode, "curated", g.waterwayId, g, best, {
         node: join,
         riverM: meet.metres[best.n]!,
         sea: joinSea,
       }),
     );
   }
-  const degree = new Int32Array(net.lat.length);
-  for (const e of net.edges) {
-    degree[e.from]!++;
-    degree[e.to]!++;
-  }
   const taken = new PointGrid(
     gateways.map((g) => net.lat[g.riverNode]!),
     gateways.map((g) => net.lng[g.riverNode]!),
     0.25,
   );
-  const candidates: Array<{ n: number; s: { id: number; m: number } }> = [];
-  for (let n = 0; n < degree.length; n++) {
-    if (degree[n] !== 1) continue;
-    const lat = net.lat[n]!;
-    const lng = net.lng[n]!;
-    if (!coast.seaWithin(lat, lng, MOUTH_COAST_M)) continue;
-    const s = nearestSea(lat, lng, MOUTH_SEA_M);
-    if (s) candidates.push({ n, s });
-  }
+  const candidates = mouthCandidates(net, coast, nearestSea);
   stats.mouthCandidates = candidates.length;
-  // Nearest to the sea lanes first, so a delta keeps its most seaward end.
-  candidates.sort((a, b) => a.s.m - b.s.m);
   const kept: number[] = [];
   const keptLat: number[] = [];
   const keptLng: number[] = [];
@@ -192,42 +200,56 @@ export function placeGateways(
     const id = uniqueId(`mouth:${lat.toFixed(2)},${lng.toFixed(2)}`);
     const label = name ? `${name} mouth` : "River mouth";
     gateways.push(
-      gateway(id, label, "", "mouth", "", { lat, lng }, { n, m: 0 }, { node: n, riverM: 0, sea: s }),
+      gateway(
+        net,
+        sea,
+        id,
+        label,
+        "",
+        "mouth",
+        "",
+        { lat, lng },
+        { n, m: 0 },
+        { node: n, riverM: 0, sea: s },
+      ),
     );
     stats.mouths++;
   }
   return { gateways, stats };
+}
 
-  function gateway(
-    id: string,
-    name: string,
-    locode: string,
-    source: SeaGateway["source"],
-    waterwayId: string,
-    at: { lat: number; lng: number },
-    river: { n: number; m: number },
-    join: { node: number; riverM: number; sea: { id: number; m: number } },
-  ): SeaGateway {
-    const s = join.sea;
-    return {
-      id,
-      name,
-      locode,
-      source,
-      waterwayId,
-      lat: at.lat,
-      lng: at.lng,
-      riverNode: river.n,
-      riverSnapKm: Math.round(river.m) / 1000,
-      joinNode: join.node,
-      joinRiverKm: Math.round(join.riverM) / 1000,
-      seaNode: sea.pointNode[s.id]!,
-      seaLat: sea.pointLat[s.id]!,
-      seaLng: sea.pointLng[s.id]!,
-      seaKm:
-        Math.round(
-          haversineM(net.lat[join.node]!, net.lng[join.node]!, sea.pointLat[s.id]!, sea.pointLng[s.id]!),
-        ) / 1000,
-    };
-  }
+/** A gateway record: where it stands, the river node it snaps to, and where its water joins the sea lanes. */
+function gateway(
+  net: RiverNet,
+  sea: SeaNodes,
+  id: string,
+  name: string,
+  locode: string,
+  source: SeaGateway["source"],
+  waterwayId: string,
+  at: { lat: number; lng: number },
+  river: { n: number; m: number },
+  join: { node: number; riverM: number; sea: { id: number; m: number } },
+): SeaGateway {
+  const s = join.sea;
+  return {
+    id,
+    name,
+    locode,
+    source,
+    waterwayId,
+    lat: at.lat,
+    lng: at.lng,
+    riverNode: river.n,
+    riverSnapKm: Math.round(river.m) / 1000,
+    joinNode: join.node,
+    joinRiverKm: Math.round(join.riverM) / 1000,
+    seaNode: sea.pointNode[s.id]!,
+    seaLat: sea.pointLat[s.id]!,
+    seaLng: sea.pointLng[s.id]!,
+    seaKm:
+      Math.round(
+        haversineM(net.lat[join.node]!, net.lng[join.node]!, sea.pointLat[s.id]!, sea.pointLng[s.id]!),
+      ) / 1000,
+  };
 }

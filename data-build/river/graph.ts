@@ -4,11 +4,11 @@
  * time, class code, waterway name, seasonal rules.
  */
 import { UnionFind } from "../../common/union-find.ts";
+import type { RiverRule } from "../../formats/river-rules.ts";
 import type { GraphEdge, GraphSpec } from "../graph/encode.ts";
 import { classLabel, stretchClass } from "./classes.ts";
 import type { Stretch } from "./inputs.ts";
 import type { RiverNet } from "./noding.ts";
-import type { RiverRule } from "./seasonal-rules.ts";
 import type { EdgeAttrs } from "./stretches.ts";
 
 export const RIVER_GRAPH_KIND = "river-graph";

@@ -4,7 +4,7 @@
  * gateways.csv, seasonal-rules.json). Lines come out as flat [lat, lng, ...] with a tag saying
  * what they are; the tag is what the network keeps per edge until the curated attributes land.
  */
-import { csvRecords } from "../locations/csv.ts";
+import { csvRecords } from "../../formats/csv.ts";
 
 export type WaterKind = "river" | "canal" | "lake";
 /** ne: Natural Earth; wdb: GSHHG WDB II; canal: missing_canals.geojson; lake: a lake crossing; link: a curated gap link. */

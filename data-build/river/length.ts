@@ -12,7 +12,7 @@
  * the check stays independent of the factor.
  */
 import { median } from "../../common/median.ts";
-import { csvRecords } from "../locations/csv.ts";
+import { csvRecords } from "../../formats/csv.ts";
 import type { LineSource } from "./inputs.ts";
 import calibrationCsv from "./length-calibration.csv" with { type: "text" };
 import type { RiverNet } from "./noding.ts";

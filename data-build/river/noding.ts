@@ -51,135 +51,151 @@ interface Cut {
   point: number;
 }
 
-export function nodeLines(
-  lines: SourceLine[],
-  opts: { joinM?: number; wdbJoinM?: number; canalJoinM?: number } = {},
-): { net: RiverNet; stats: NodingStats } {
-  const tolerance = {
-    ne: opts.joinM ?? JOIN_M,
-    wdb: opts.wdbJoinM ?? WDB_JOIN_M,
-    canal: opts.canalJoinM ?? CANAL_JOIN_M,
-  } as Record<string, number>;
-  const { lat: vLat, lng: vLng, start } = vertexArrays(lines);
-  const V = vLat.length;
-  const lineOf = new Int32Array(V);
-  for (let li = 0; li < lines.length; li++) lineOf.fill(li, start[li]!, start[li + 1]!);
-  // Points: the vertices, then the crossing / snap points noding adds.
-  const xLat: number[] = [];
-  const xLng: number[] = [];
-  const addPoint = (lat: number, lng: number): number => {
-    xLat.push(lat);
-    xLng.push(lng);
-    return V + xLat.length - 1;
-  };
-  const isNode = new Uint8Array(V);
-  const attached = new Uint8Array(V);
-  const joins: Array<[number, number]> = [];
-  const cuts = new Map<number, Cut[]>();
-  const cut = (seg: number, t: number, point: number) => {
-    const li = lineOf[seg]!;
-    const list = cuts.get(li);
-    if (list) list.push({ seg, t, point });
-    else cuts.set(li, [{ seg, t, point }]);
-  };
-  const stats: NodingStats = {
-    lines: lines.length,
-    sharedVertexJoins: 0,
-    crossings: 0,
-    endSnaps: 0,
-    loopsDropped: 0,
-    parallelDropped: 0,
-  };
+/** What noding collects: the source vertices, the points it adds, and the joins and cuts between them. */
+class NodingState {
+  readonly lineOf: Int32Array;
+  readonly V: number;
+  /** Points beyond the vertices: the crossing and snap points noding adds. */
+  readonly xLat: number[] = [];
+  readonly xLng: number[] = [];
+  readonly isNode: Uint8Array;
+  readonly attached: Uint8Array;
+  readonly joins: Array<[number, number]> = [];
+  readonly cuts = new Map<number, Cut[]>();
 
-  // Vertices shared exactly (~1 m) by two lines, or twice by one, are junctions.
+  constructor(
+    readonly vLat: Float64Array,
+    readonly vLng: Float64Array,
+    readonly start: Int32Array,
+    lineCount: number,
+    readonly stats: NodingStats,
+  ) {
+    this.V = vLat.length;
+    this.lineOf = new Int32Array(this.V);
+    for (let li = 0; li < lineCount; li++) this.lineOf.fill(li, start[li]!, start[li + 1]!);
+    this.isNode = new Uint8Array(this.V);
+    this.attached = new Uint8Array(this.V);
+  }
+
+  addPoint(lat: number, lng: number): number {
+    this.xLat.push(lat);
+    this.xLng.push(lng);
+    return this.V + this.xLat.length - 1;
+  }
+
+  cut(seg: number, t: number, point: number): void {
+    const li = this.lineOf[seg]!;
+    const list = this.cuts.get(li);
+    if (list) list.push({ seg, t, point });
+    else this.cuts.set(li, [{ seg, t, point }]);
+  }
+}
+
+/** Vertices shared exactly (~1 m) by two lines, or twice by one, are junctions. */
+function joinSharedVertices(st: NodingState): void {
   const seen = new Map<number, number>();
-  for (let v = 0; v < V; v++) {
-    const key = Math.round((vLat[v]! + 90) * 1e5) * 4e7 + Math.round((vLng[v]! + 180) * 1e5);
+  for (let v = 0; v < st.V; v++) {
+    const key = Math.round((st.vLat[v]! + 90) * 1e5) * 4e7 + Math.round((st.vLng[v]! + 180) * 1e5);
     const first = seen.get(key);
     if (first === undefined) seen.set(key, v);
     else {
-      joins.push([v, first]);
-      isNode[v] = 1;
-      isNode[first] = 1;
-      if (lineOf[v] !== lineOf[first]) {
-        attached[v] = 1;
-        attached[first] = 1;
+      st.joins.push([v, first]);
+      st.isNode[v] = 1;
+      st.isNode[first] = 1;
+      if (st.lineOf[v] !== st.lineOf[first]) {
+        st.attached[v] = 1;
+        st.attached[first] = 1;
       }
-      stats.sharedVertexJoins++;
+      st.stats.sharedVertexJoins++;
     }
   }
   seen.clear();
+}
 
-  // Crossings: segments of different lines (or far apart on one) that intersect.
-  const index = new SegmentIndex(vLat, vLng, segmentsOf(start));
+/** Crossings: segments of different lines (or far apart on one) that intersect. */
+function nodeCrossings(st: NodingState, index: SegmentIndex): void {
   index.pairs((a, b) => {
-    if (lineOf[a] === lineOf[b] && b - a <= 1) return;
+    if (st.lineOf[a] === st.lineOf[b] && b - a <= 1) return;
     const hit = segmentIntersection(
-      vLat[a]!,
-      vLng[a]!,
-      vLat[a + 1]!,
-      vLng[a + 1]!,
-      vLat[b]!,
-      vLng[b]!,
-      vLat[b + 1]!,
-      vLng[b + 1]!,
+      st.vLat[a]!,
+      st.vLng[a]!,
+      st.vLat[a + 1]!,
+      st.vLng[a + 1]!,
+      st.vLat[b]!,
+      st.vLng[b]!,
+      st.vLat[b + 1]!,
+      st.vLng[b + 1]!,
     );
     if (!hit) return;
     const [t, u] = hit;
     const tEnd = t <= EPS ? a : t >= 1 - EPS ? a + 1 : -1;
     const uEnd = u <= EPS ? b : u >= 1 - EPS ? b + 1 : -1;
-    const other = lineOf[a] !== lineOf[b];
+    const other = st.lineOf[a] !== st.lineOf[b];
     if (tEnd < 0 && uEnd < 0) {
-      const p = addPoint(vLat[a]! + t * (vLat[a + 1]! - vLat[a]!), vLng[a]! + t * (vLng[a + 1]! - vLng[a]!));
-      cut(a, t, p);
-      cut(b, u, p);
-      stats.crossings++;
+      const p = st.addPoint(
+        st.vLat[a]! + t * (st.vLat[a + 1]! - st.vLat[a]!),
+        st.vLng[a]! + t * (st.vLng[a + 1]! - st.vLng[a]!),
+      );
+      st.cut(a, t, p);
+      st.cut(b, u, p);
+      st.stats.crossings++;
     } else if (tEnd >= 0 && uEnd >= 0) {
-      if (tEnd !== uEnd && (vLat[tEnd] !== vLat[uEnd] || vLng[tEnd] !== vLng[uEnd])) {
-        joins.push([tEnd, uEnd]);
-        isNode[tEnd] = 1;
-        isNode[uEnd] = 1;
-        if (other) attached[tEnd] = attached[uEnd] = 1;
+      if (tEnd !== uEnd && (st.vLat[tEnd] !== st.vLat[uEnd] || st.vLng[tEnd] !== st.vLng[uEnd])) {
+        st.joins.push([tEnd, uEnd]);
+        st.isNode[tEnd] = 1;
+        st.isNode[uEnd] = 1;
+        if (other) st.attached[tEnd] = st.attached[uEnd] = 1;
       }
     } else if (tEnd >= 0) {
       // A vertex of a's line lies on segment b.
-      cut(b, u, tEnd);
-      isNode[tEnd] = 1;
-      if (other) attached[tEnd] = 1;
+      st.cut(b, u, tEnd);
+      st.isNode[tEnd] = 1;
+      if (other) st.attached[tEnd] = 1;
     } else {
-      cut(a, t, uEnd);
-      isNode[uEnd] = 1;
-      if (other) attached[uEnd] = 1;
+      st.cut(a, t, uEnd);
+      st.isNode[uEnd] = 1;
+      if (other) st.attached[uEnd] = 1;
     }
   });
+}
 
-  // Free line ends: joined to the nearest point of another line within the tolerance.
+/** Free line ends: joined to the nearest point of another line within the tolerance. */
+function snapFreeEnds(
+  st: NodingState,
+  index: SegmentIndex,
+  lines: SourceLine[],
+  tolerance: Record<string, number>,
+): void {
   for (let li = 0; li < lines.length; li++) {
     const tol = tolerance[lines[li]!.tag.source] ?? tolerance.ne!;
-    for (const end of [start[li]!, start[li + 1]! - 1]) {
-      isNode[end] = 1;
-      if (attached[end]) continue;
-      const p = index.nearest(vLat[end]!, vLng[end]!, tol, (s) => lineOf[s] !== li);
+    for (const end of [st.start[li]!, st.start[li + 1]! - 1]) {
+      st.isNode[end] = 1;
+      if (st.attached[end]) continue;
+      const p = index.nearest(st.vLat[end]!, st.vLng[end]!, tol, (s) => st.lineOf[s] !== li);
       if (!p) continue;
-      stats.endSnaps++;
-      attached[end] = 1;
+      st.stats.endSnaps++;
+      st.attached[end] = 1;
       if (p.t <= EPS || p.t >= 1 - EPS) {
         const w = p.t <= EPS ? p.seg : p.seg + 1;
-        joins.push([end, w]);
-        isNode[w] = 1;
-        attached[w] = 1;
+        st.joins.push([end, w]);
+        st.isNode[w] = 1;
+        st.attached[w] = 1;
       } else {
-        const q = addPoint(p.lat, p.lng);
-        cut(p.seg, p.t, q);
+        const q = st.addPoint(p.lat, p.lng);
+        st.cut(p.seg, p.t, q);
         // Joined with the snap point as representative: the node sits on the line joined.
-        joins.push([end, q]);
+        st.joins.push([end, q]);
       }
     }
   }
+}
 
+/** The network: joined points become nodes, each line is cut into edges at its nodes. */
+function edgesOf(st: NodingState, lines: SourceLine[]): RiverNet {
+  const { vLat, vLng, xLat, xLng, V, start, isNode, stats } = st;
   const P = V + xLat.length;
   const uf = new UnionFind(P);
-  for (const [a, b] of joins) uf.union(a, b);
+  for (const [a, b] of st.joins) uf.union(a, b);
   const latOf = (p: number) => (p < V ? vLat[p]! : xLat[p - V]!);
   const lngOf = (p: number) => (p < V ? vLng[p]! : xLng[p - V]!);
   const net: RiverNet = { lat: [], lng: [], edges: [] };
@@ -197,7 +213,7 @@ export function nodeLines(
   };
   const parallel = new Map<string, number[]>();
   lines.forEach((line, li) => {
-    const list = (cuts.get(li) ?? []).sort((x, y) => x.seg - y.seg || x.t - y.t);
+    const list = (st.cuts.get(li) ?? []).sort((x, y) => x.seg - y.seg || x.t - y.t);
     const seq: number[] = [];
     let c = 0;
     for (let v = start[li]!; v < start[li + 1]!; v++) {
@@ -230,7 +246,33 @@ export function nodeLines(
       inner = [];
     }
   });
-  return { net: compactNodes(net), stats };
+  return net;
+}
+
+export function nodeLines(
+  lines: SourceLine[],
+  opts: { joinM?: number; wdbJoinM?: number; canalJoinM?: number } = {},
+): { net: RiverNet; stats: NodingStats } {
+  const tolerance = {
+    ne: opts.joinM ?? JOIN_M,
+    wdb: opts.wdbJoinM ?? WDB_JOIN_M,
+    canal: opts.canalJoinM ?? CANAL_JOIN_M,
+  } as Record<string, number>;
+  const { lat: vLat, lng: vLng, start } = vertexArrays(lines);
+  const stats: NodingStats = {
+    lines: lines.length,
+    sharedVertexJoins: 0,
+    crossings: 0,
+    endSnaps: 0,
+    loopsDropped: 0,
+    parallelDropped: 0,
+  };
+  const st = new NodingState(vLat, vLng, start, lines.length, stats);
+  joinSharedVertices(st);
+  const index = new SegmentIndex(vLat, vLng, segmentsOf(start));
+  nodeCrossings(st, index);
+  snapFreeEnds(st, index, lines, tolerance);
+  return { net: compactNodes(edgesOf(st, lines)), stats };
 }
 
 /** Renumbers away nodes no edge uses. */

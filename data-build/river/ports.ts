@@ -8,9 +8,9 @@
  * seaports at a river or canal mouth the coastal test leaves out (Constanta).
  */
 import { haversineM } from "../../common/geo.ts";
-import { csvRecords } from "../locations/csv.ts";
+import { csvRecords } from "../../formats/csv.ts";
+import type { PortPlace, RiverPort, SeaGateway } from "../../formats/river-ports.ts";
 import { collectUnlocodePlaces } from "../rail/railheads.ts";
-import type { SeaGateway } from "./gateways.ts";
 import mainPortsCsv from "./main-river-ports.csv" with { type: "text" };
 import { cutEdges, NetIndex } from "./network.ts";
 import type { RiverNet } from "./noding.ts";
@@ -52,28 +52,9 @@ export const QUAY_COVER_M = 2_000;
 /** WPI harbour types kept. */
 export const WPI_TYPES = ["River (Natural)", "River (Basins)", "River (Tide Gates)", "Canal or Lake"];
 
-export interface PortPlace {
-  locode: string;
-  name: string;
-  country: string;
-  lat: number;
-  lng: number;
-  geocoded: boolean;
-  /** WPI harbour type ("" for UN/LOCODE rows). */
-  harbour: string;
-  source: "unlocode" | "wpi" | "curated";
-}
-
 /** A main-river-ports.csv row: the quay and the waterway it lies on (its names, as a pattern). */
 export interface MainRiverPort extends PortPlace {
   waterway: RegExp;
-}
-
-export interface RiverPort extends Omit<PortPlace, "source"> {
-  /** curated: main-river-ports.csv; gateway: a curated sea gateway's port (gatewayPorts). */
-  source: "unlocode" | "wpi" | "unlocode+wpi" | "curated" | "gateway";
-  node: number;
-  snapKm: number;
 }
 
 /** UN/LOCODE rows with the port function (position 1) and usable coordinates, first row per code. */

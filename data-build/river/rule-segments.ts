@@ -8,10 +8,10 @@
  * Imported as text so the build's code version covers it. docs/river.md, "Seasonal rules".
  */
 import { haversineM } from "../../common/geo.ts";
-import { csvRecords } from "../locations/csv.ts";
+import { csvRecords } from "../../formats/csv.ts";
+import type { RiverRule } from "../../formats/river-rules.ts";
 import type { RiverNet } from "./noding.ts";
 import { type Adjacency, adjacency, shortestPath } from "./path.ts";
-import type { RiverRule } from "./seasonal-rules.ts";
 import segmentsCsv from "./seasonal-segments.csv" with { type: "text" };
 import type { EdgeAttrs } from "./stretches.ts";
 

@@ -5,23 +5,12 @@
  * the stretches beside the graph and the route map page serves them (GET
  * /map/seasonal-stretches.json; engine/river/rule-stretches.ts; docs/maps.md).
  */
-import { decodeArtifact } from "../format/container.ts";
-import { GRAPH_FORMAT_VERSION } from "../graph/encode.ts";
+
+import { decodeArtifact } from "../../formats/container.ts";
+import { GRAPH_FORMAT_VERSION } from "../../formats/graph-version.ts";
+import type { RiverRule } from "../../formats/river-rules.ts";
+import type { RuleStretch } from "../../formats/river-stretches.ts";
 import { RIVER_GRAPH_KIND } from "./graph.ts";
-import type { RiverRule, RuleKind } from "./seasonal-rules.ts";
-
-/** The river-graph stage's output beside river.graph: `{ build_id, stretches }`. */
-export const RIVER_STRETCHES_OUTPUT = "river-stretches.json";
-
-export interface RuleStretch {
-  kind: RuleKind;
-  waterway: string;
-  segment: string;
-  /** Length of the rule's edges. */
-  km: number;
-  /** Runs of joined edges, each [[lat, lng], ...]; a stretch with branches or gaps has several. */
-  lines: Array<Array<[number, number]>>;
-}
 
 const push = <K>(m: Map<K, number[]>, k: K, v: number) => {
   const list = m.get(k);
@@ -162,9 +151,4 @@ export function ruleStretches(
     };
   }
   return out;
-}
-
-/** The stage's file: the stretches stamped with the build that made them. */
-export function encodeRuleStretches(stretches: Record<string, RuleStretch>, buildId: string): string {
-  return `${JSON.stringify({ build_id: buildId, stretches })}\n`;
 }

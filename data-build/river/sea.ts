@@ -4,8 +4,8 @@
  */
 import type { Topology } from "topojson-specification";
 import { haversineM, polylineM } from "../../common/geo.ts";
-import { decodeArtifact } from "../format/container.ts";
-import { GRAPH_FORMAT_VERSION } from "../graph/encode.ts";
+import { decodeArtifact } from "../../formats/container.ts";
+import { GRAPH_FORMAT_VERSION } from "../../formats/graph-version.ts";
 import { PointGrid } from "../rail/grid.ts";
 import { GRAPH_KIND as SEA_GRAPH_KIND } from "../sea/graph.ts";
 import { LandRaster } from "../sea/land.ts";

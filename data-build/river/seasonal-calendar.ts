@@ -5,9 +5,9 @@
  * a note the rule keeps the source's effect and note. The table is imported as text so the build's
  * code version covers it: editing it reruns the river stage.
  */
-import { csvRecords } from "../locations/csv.ts";
+import { csvRecords } from "../../formats/csv.ts";
+import { type RiverRule, RULE_KINDS, type RuleKind } from "../../formats/river-rules.ts";
 import calendarCsv from "./seasonal-calendar.csv" with { type: "text" };
-import { type RiverRule, RULE_KINDS, type RuleKind } from "./seasonal-rules.ts";
 
 export const SEASONAL_RULES_SOURCE = "inland/seasonal-rules.json";
 export const SEASONAL_CALENDAR_CSV: string = calendarCsv;

@@ -6,10 +6,10 @@
  * notes cite first (NA06, the Upper Mississippi, cited an article on the Missouri). Imported as text
  * so the build's code version covers it.
  */
-import { csvRecords } from "../locations/csv.ts";
+import { csvRecords } from "../../formats/csv.ts";
+import type { RiverRule } from "../../formats/river-rules.ts";
 import type { Stretch } from "./inputs.ts";
 import correctionsCsv from "./seasonal-corrections.csv" with { type: "text" };
-import type { RiverRule } from "./seasonal-rules.ts";
 
 export const SEASONAL_CORRECTIONS_CSV: string = correctionsCsv;
 

@@ -118,6 +118,63 @@ const linkTag = (s: Stretch): LineTag => ({
   curatedId: s.id,
 });
 
+/** Where a stretch end cut the network (a request index), how far it snapped, or the gap link's km. */
+type End = { cut: number | null; snapKm: number | null; linkKm: number };
+
+/**
+ * Marks the edges of stretch `si`'s path with its attributes (current, locks) where no other
+ * stretch holds them, and says how the stretch matched.
+ */
+function recordMatch(
+  net: RiverNet,
+  attrs: EdgeAttrs[],
+  s: Stretch,
+  si: number,
+  path: { steps: PathStep[]; method: MatchMethod },
+  ends: [End, End],
+): StretchMatch {
+  const { steps, method } = path;
+  const total = steps.reduce((sum, st) => sum + net.edges[st.edge]!.metres, 0);
+  const sign = flowSign(s.flowHint);
+  // Lock k sits at (k + 0.5) / locks of the way along the path.
+  const lockAt = Array.from({ length: s.locks ?? 0 }, (_, k) => ((k + 0.5) / (s.locks ?? 1)) * total);
+  let along = 0;
+  let shared = 0;
+  const bySource = new Map<LineSource, number>();
+  for (const st of steps) {
+    const e = net.edges[st.edge]!;
+    const next = along + e.metres;
+    bySource.set(e.tag.source, (bySource.get(e.tag.source) ?? 0) + e.metres);
+    const a = attrs[st.edge]!;
+    if (a.stretch >= 0 && a.stretch !== si) {
+      shared++;
+    } else {
+      a.stretch = si;
+      // Positive when the water runs the way the edge is stored.
+      a.currentKmh = sign === 0 ? 0 : sign * s.currentKmh * (st.reversed ? -1 : 1);
+      a.locks = lockAt.filter((x) => x >= along && x < next).length;
+    }
+    along = next;
+  }
+  const [fromEnd, toEnd] = ends;
+  let source: LineSource = "link";
+  let sourceM = 0;
+  for (const [src, m] of bySource) {
+    if (m > sourceM) [source, sourceM] = [src, m];
+  }
+  return {
+    id: s.id,
+    method,
+    km: Math.round(total / 100) / 10,
+    edges: steps.length,
+    snapKm: [round1(fromEnd.snapKm), round1(toEnd.snapKm)],
+    gapLinkKm: Math.round(fromEnd.linkKm + toEnd.linkKm),
+    shared,
+    source,
+    sourceShare: total > 0 ? Math.round((sourceM / total) * 1000) / 1000 : 0,
+  };
+}
+
 /**
  * Places every stretch on `net` (cutting edges at limits, adding links) and returns the attributes
  * of each edge (index = edge id after the call) and how each stretch matched.
@@ -134,7 +191,6 @@ export function applyStretches(
 
   // Limits: cut requests on the pre-cut network, gathered for all stretches first.
   const index = new NetIndex(net);
-  type End = { cut: number | null; snapKm: number | null; linkKm: number };
   const requests: CutRequest[] = [];
   const ends: Array<[End, End]> = stretches.map((s, si) => {
     const hasOwn = net.edges.some((e) => own(si, e));
@@ -202,48 +258,7 @@ export function applyStretches(
   });
 
   const attrs: EdgeAttrs[] = net.edges.map(() => ({ stretch: -1, currentKmh: 0, locks: 0 }));
-  const matches = stretches.map((s, si): StretchMatch => {
-    const { steps, method } = paths[si]!;
-    const total = steps.reduce((sum, st) => sum + net.edges[st.edge]!.metres, 0);
-    const sign = flowSign(s.flowHint);
-    // Lock k sits at (k + 0.5) / locks of the way along the path.
-    const lockAt = Array.from({ length: s.locks ?? 0 }, (_, k) => ((k + 0.5) / (s.locks ?? 1)) * total);
-    let along = 0;
-    let shared = 0;
-    const bySource = new Map<LineSource, number>();
-    for (const st of steps) {
-      const e = net.edges[st.edge]!;
-      const next = along + e.metres;
-      bySource.set(e.tag.source, (bySource.get(e.tag.source) ?? 0) + e.metres);
-      const a = attrs[st.edge]!;
-      if (a.stretch >= 0 && a.stretch !== si) {
-        shared++;
-      } else {
-        a.stretch = si;
-        // Positive when the water runs the way the edge is stored.
-        a.currentKmh = sign === 0 ? 0 : sign * s.currentKmh * (st.reversed ? -1 : 1);
-        a.locks = lockAt.filter((x) => x >= along && x < next).length;
-      }
-      along = next;
-    }
-    const [fromEnd, toEnd] = ends[si]!;
-    let source: LineSource = "link";
-    let sourceM = 0;
-    for (const [src, m] of bySource) {
-      if (m > sourceM) [source, sourceM] = [src, m];
-    }
-    return {
-      id: s.id,
-      method,
-      km: Math.round(total / 100) / 10,
-      edges: steps.length,
-      snapKm: [round1(fromEnd.snapKm), round1(toEnd.snapKm)],
-      gapLinkKm: Math.round(fromEnd.linkKm + toEnd.linkKm),
-      shared,
-      source,
-      sourceShare: total > 0 ? Math.round((sourceM / total) * 1000) / 1000 : 0,
-    };
-  });
+  const matches = stretches.map((s, si) => recordMatch(net, attrs, s, si, paths[si]!, ends[si]!));
   return { attrs, matches };
 }
 

@@ -3,8 +3,9 @@
  * and intermodal rail terminals from UN/LOCODE, large and medium airports, then towns (GeoNames and
  * Natural Earth) by falling population.
  */
+
+import { parseCsv } from "../../formats/csv.ts";
 import { parseUnlocodeRow } from "../locations/collect.ts";
-import { parseCsv } from "../locations/csv.ts";
 import type { PopulatedPlace } from "./inputs.ts";
 import type { RoadNode } from "./network.ts";
 

@@ -3,15 +3,9 @@
  * `road-network`), column per section so a reader maps typed arrays without copying. Byte layout:
  * docs/road-network.md. Not a routable graph: the graph stage builds one from this table.
  */
-import { bytesOf, decodeArtifact, encodeArtifact } from "../format/container.ts";
-import {
-  LINK_KINDS,
-  type LinkKind,
-  NODE_KINDS,
-  type NodeKind,
-  type RoadLink,
-  type RoadNode,
-} from "./network.ts";
+import { bytesOf, decodeArtifact, encodeArtifact } from "../../formats/container.ts";
+import { LINK_KINDS, type LinkKind } from "../../formats/road-graph.ts";
+import { NODE_KINDS, type NodeKind, type RoadLink, type RoadNode } from "./network.ts";
 
 export const ROAD_NETWORK_KIND = "road-network";
 export const ROAD_NETWORK_VERSION = 1;

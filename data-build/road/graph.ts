@@ -11,33 +11,19 @@
  * water it crosses.
  */
 import { UnionFind } from "../../common/union-find.ts";
-import { ROAD_GRAPH_SETTINGS, TRUCK_TIME_FACTOR } from "../../engine/road/truck.ts";
+import {
+  CROSSING_KINDS,
+  crossingZoneId,
+  EDGE_CLASS,
+  FERRY_GATE,
+  NAMED_KINDS,
+  ROAD_GATES,
+  ROAD_GRAPH_KIND,
+  ROAD_GRAPH_SETTINGS,
+  TRUCK_TIME_FACTOR,
+} from "../../formats/road-graph.ts";
 import { GRAPH_MODE, type GraphEdge, type GraphSpec } from "../graph/encode.ts";
-import { LINK_KINDS, type LinkKind, type RoadLink, type RoadNode } from "./network.ts";
-
-export const ROAD_GRAPH_KIND = "road-graph";
-export const ROAD_GRAPH_OUTPUT = "road.graph";
-
-/** Gate codes (1-based): closing gate 1 avoids every ferry. */
-export const ROAD_GATES = [{ id: "ferry", name: "Ferries" }] as const;
-export const FERRY_GATE = 1;
-
-/** edge_class codes: the network's link kinds in order (0 road, 1 ferry, 2 tunnel, 3 bridge). */
-export const EDGE_CLASS: Record<LinkKind, number> = Object.fromEntries(
-  LINK_KINDS.map((k, i) => [k, i]),
-) as Record<LinkKind, number>;
-
-/** Link kinds timed as fixed crossings and listed in ferry_paths (a tunnel here is a shuttle or strait tunnel). */
-export const CROSSING_KINDS: ReadonlySet<LinkKind> = new Set<LinkKind>(["ferry", "tunnel"]);
-/** Link kinds a route names (a zone each): the crossings and the bridges, which are driven. */
-export const NAMED_KINDS: ReadonlySet<LinkKind> = new Set<LinkKind>(["ferry", "tunnel", "bridge"]);
-
-/** Zone ids of named links: `${kind}:${index}`; the planner reads the kind back with crossingKindOf. */
-export const crossingZoneId = (kind: LinkKind, index: number) => `${kind}:${index}`;
-export const crossingKindOf = (zoneId: string): LinkKind | null => {
-  const k = zoneId.split(":")[0] as LinkKind;
-  return NAMED_KINDS.has(k) ? k : null;
-};
+import type { RoadLink, RoadNode } from "./network.ts";
 
 export interface RoadGraphStats {
   nodes: number;

@@ -2,8 +2,9 @@
  * Parsers for the road-model tables (../shared/data/road: circuity, truck speeds, ferries) and the
  * Natural Earth populated places. Pure functions over file text so tests can feed small inputs.
  */
-import { csvRecords } from "../locations/csv.ts";
-import type { CountryModel, FerryRow, LinkKind, RoadModel } from "./network.ts";
+import { csvRecords } from "../../formats/csv.ts";
+import type { LinkKind } from "../../formats/road-graph.ts";
+import type { CountryModel, FerryRow, RoadModel } from "./network.ts";
 import { laneLimitKmh, type TruckSpeedLimit } from "./speed-limits.ts";
 
 const num = (s: string | undefined): number => (s === undefined || s.trim() === "" ? Number.NaN : Number(s));

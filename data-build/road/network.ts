@@ -9,13 +9,13 @@ import { haversineM } from "../../common/geo.ts";
 import { median } from "../../common/median.ts";
 import { prng } from "../../common/random.ts";
 import { UnionFind } from "../../common/union-find.ts";
-import { DEFAULT_SEGMENT_RULES, type SegmentRules, segmentOnLand, type WaterTest } from "./mask.ts";
+import type { LinkKind } from "../../formats/road-graph.ts";
+import { LinkBuilder } from "./links.ts";
+import { DEFAULT_SEGMENT_RULES, type SegmentRules, type WaterTest } from "./mask.ts";
 import type { StraitTest } from "./straits.ts";
 
 export const NODE_KINDS = ["city", "port", "airport", "rail", "border"] as const;
 export type NodeKind = (typeof NODE_KINDS)[number];
-export const LINK_KINDS = ["road", "ferry", "tunnel", "bridge"] as const;
-export type LinkKind = (typeof LINK_KINDS)[number];
 
 export interface RoadNode {
   lat: number;
@@ -391,119 +391,11 @@ export function buildRoadNetwork(
     n.country = near[0] ? nodes[near[0][0]]!.country : "";
   }
 
-  const links: RoadLink[] = [];
-  const pairs = new Set<number>();
-  const forbidden = new Set(opts.forbiddenPairs);
-  let landRejected = 0;
-  let straitRejected = 0;
-  let forbiddenCount = 0;
-  const pairKey = (a: number, b: number) => (a < b ? a * nodes.length + b : b * nodes.length + a);
-  const isForbidden = (a: number, b: number) => {
-    const ca = nodes[a]!.country;
-    const cb = nodes[b]!.country;
-    return ca !== cb && forbidden.has(ca < cb ? `${ca}-${cb}` : `${cb}-${ca}`);
-  };
-  const addRoad = (a: number, b: number, gcM: number) => {
-    pairs.add(pairKey(a, b));
-    links.push({
-      a,
-      b,
-      kind: "road",
-      gcM,
-      factor: 1,
-      lengthM: gcM,
-      country: nodes[a]!.country,
-      countryB: nodes[b]!.country,
-      speedKmh: 0,
-      crossingHours: null,
-      carriesTruck: true,
-      name: "",
-    });
-  };
-  const tryRoad = (a: number, b: number, gcM: number): boolean => {
-    if (a === b || pairs.has(pairKey(a, b))) return false;
-    if (isForbidden(a, b)) {
-      forbiddenCount++;
-      return false;
-    }
-    if (!overLand(a, b)) return false;
-    addRoad(a, b, gcM);
-    return true;
-  };
-  // The 2 km land mask, then the finer strait test: a road crosses a strait only on a listed link.
-  function overLand(a: number, b: number): boolean {
-    const na = nodes[a]!;
-    const nb = nodes[b]!;
-    if (!segmentOnLand(water, na.lat, na.lng, nb.lat, nb.lng, opts.segment)) {
-      landRejected++;
-      return false;
-    }
-    if (straits?.strait(na.lat, na.lng, nb.lat, nb.lng)) {
-      straitRejected++;
-      return false;
-    }
-    return true;
-  }
-
-  // k nearest neighbours over land, then the nearest land-valid neighbour per compass sector.
-  let sectorLinks = 0;
-  const tries = new Int32Array(Math.max(1, opts.sectors));
-  const covered = new Uint8Array(Math.max(1, opts.sectors));
-  for (let a = 0; a < nodes.length; a++) {
-    const n = nodes[a]!;
-    const near = grid.nearest(n.lat, n.lng, opts.k + 1, opts.maxLinkM, (j) => j !== a);
-    const rejectedBefore = landRejected + straitRejected;
-    for (const [b, d] of near) tryRoad(a, b, d);
-    // Only where water took some of the k nearest (shores, coasts): elsewhere the k-NN graph and
-    // its calibrated zig-zag stay as they are.
-    if (opts.sectors <= 0 || near.length === 0 || landRejected + straitRejected === rejectedBefore) continue;
-    const reach = Math.min(opts.maxLinkM, Math.max(opts.sectorMinReachM, opts.sectorReach * near.at(-1)![1]));
-    tries.fill(0);
-    covered.fill(0);
-    const cosLat = Math.cos((n.lat * Math.PI) / 180);
-    for (const [b, d] of grid.within(n.lat, n.lng, reach)) {
-      if (b === a) continue;
-      const m = nodes[b]!;
-      const dLng = ((((m.lng - n.lng) % 360) + 540) % 360) - 180;
-      const angle = Math.atan2(m.lat - n.lat, dLng * cosLat);
-      const s = Math.floor(((angle + Math.PI) / (2 * Math.PI)) * opts.sectors) % opts.sectors;
-      if (covered[s]) continue;
-      // A link already in this sector (k-NN or another node's) covers it.
-      if (pairs.has(pairKey(a, b))) {
-        covered[s] = 1;
-        continue;
-      }
-      if (tries[s]! >= opts.sectorTries) continue;
-      tries[s]!++;
-      if (tryRoad(a, b, d)) {
-        covered[s] = 1;
-        sectorLinks++;
-      }
-    }
-  }
-  ferries.forEach((f, i) => {
-    const [a, b] = ferryEnds[i]!;
-    const gcM = haversineM(f.from.lat, f.from.lng, f.to.lat, f.to.lng);
-    pairs.add(pairKey(a, b));
-    links.push({
-      a,
-      b,
-      kind: f.kind,
-      gcM,
-      factor: 1,
-      lengthM: gcM,
-      country: nodes[a]!.country,
-      countryB: nodes[b]!.country,
-      speedKmh: gcM / 1000 / f.hours,
-      crossingHours: f.hours,
-      carriesTruck: f.carriesTruck,
-      name: f.name,
-    });
-  });
-
-  // Repair: a k-NN graph leaves small clusters cut off on the same landmass; join each to its
-  // nearest outside node over land (Boruvka rounds), never across water.
-  const repairLinks = repair();
+  const builder = new LinkBuilder(nodes, grid, water, straits, opts);
+  builder.linkNeighbours();
+  builder.addFerries(ferries, ferryEnds);
+  const repairLinks = builder.repair();
+  const { links, sectorLinks, landRejected, straitRejected, forbiddenCount } = builder;
   log(
     `road-network: ${nodes.length} nodes, ${links.length} links (${sectorLinks} sector links, ` +
       `${landRejected} candidate links over water, ${straitRejected} across straits, ${forbiddenCount} forbidden, ` +
@@ -531,50 +423,6 @@ export function buildRoadNetwork(
       repairLinks,
     },
   };
-
-  function repair(): number {
-    let added = 0;
-    for (let round = 0; round < 6; round++) {
-      const uf = new UnionFind(nodes.length);
-      for (const l of links) uf.union(l.a, l.b);
-      const members = new Map<number, number[]>();
-      for (let i = 0; i < nodes.length; i++) {
-        const r = uf.find(i);
-        const list = members.get(r);
-        if (list) list.push(i);
-        else members.set(r, [i]);
-      }
-      let roundAdded = 0;
-      for (const [root, list] of members) {
-        if (list.length >= opts.repairBelow) continue;
-        let best: [number, number, number] | null = null;
-        const candidates: Array<[number, number, number]> = [];
-        for (const a of list) {
-          const n = nodes[a]!;
-          for (const [b, d] of grid.nearest(n.lat, n.lng, 12, opts.repairMaxM, (j) => uf.find(j) !== root)) {
-            candidates.push([a, b, d]);
-          }
-        }
-        candidates.sort((x, y) => x[2] - y[2]);
-        // Bounded: beyond a few thousand failed tries the cluster is an island.
-        for (const c of candidates.slice(0, 3000)) {
-          if (isForbidden(c[0], c[1]) || pairs.has(pairKey(c[0], c[1]))) continue;
-          if (overLand(c[0], c[1])) {
-            best = c;
-            break;
-          }
-        }
-        if (best && uf.find(best[0]) !== uf.find(best[1])) {
-          addRoad(best[0], best[1], best[2]);
-          uf.union(best[0], best[1]);
-          roundAdded++;
-        }
-      }
-      added += roundAdded;
-      if (roundAdded === 0) break;
-    }
-    return added;
-  }
 }
 
 function labelComponents(uf: UnionFind, n: number): { component: Int32Array; sizes: number[] } {

@@ -13,7 +13,7 @@
  */
 import { haversineM } from "../../common/geo.ts";
 import { median } from "../../common/median.ts";
-import { csvRecords } from "../locations/csv.ts";
+import { csvRecords } from "../../formats/csv.ts";
 import pairsCsv from "./calibration-pairs.csv" with { type: "text" };
 import { adjacency, dijkstra, NodeGrid, type RoadLink, type RoadModel, type RoadNode } from "./network.ts";
 

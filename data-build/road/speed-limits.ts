@@ -4,7 +4,7 @@
  * over a lane: no lane is all motorway, so the cap is the time-weighted blend of a lane run at the
  * motorway limit for MOTORWAY_SHARE of its length and at the other-roads limit for the rest.
  */
-import { csvRecords } from "../locations/csv.ts";
+import { csvRecords } from "../../formats/csv.ts";
 import limitsCsv from "./truck-speed-limits.csv" with { type: "text" };
 
 /**

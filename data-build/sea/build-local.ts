@@ -6,11 +6,12 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { buildDirFrom } from "../../common/build-dir.ts";
+import { sourcesDirFrom } from "../../common/sources-dir.ts";
 import { PACKAGE_PREFIX, packageInfo } from "../manifest.ts";
 import { seaGraphStage } from "../stages/sea-graph.ts";
 
 export async function buildSeaGraphLocally(outDir: string, buildId = "local-sea"): Promise<string> {
-  const sourcesDir = resolve(process.env.PORTOLAN_SOURCES ?? join(import.meta.dir, "../../../shared/data"));
+  const sourcesDir = sourcesDirFrom();
   mkdirSync(outDir, { recursive: true });
   await seaGraphStage.run({
     sourcesDir,
@@ -22,6 +23,9 @@ export async function buildSeaGraphLocally(outDir: string, buildId = "local-sea"
       const path = join(sourcesDir, key);
       if (!existsSync(path)) throw new Error(`missing source ${path}`);
       return path;
+    },
+    artifact: (file) => {
+      throw new Error(`the sea-graph stage reads no build output (asked for ${file})`);
     },
   });
   return join(outDir, "sea.graph");

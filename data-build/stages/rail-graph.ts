@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { encodeRailheads, RAILHEAD_MAX_M, RAILHEADS_OUTPUT } from "../../formats/railheads.ts";
 import { encodeGraph } from "../graph/encode.ts";
 import { expandInputs, loadManifest } from "../manifest.ts";
 import type { BuildContext, Stage } from "../pipeline.ts";
@@ -19,13 +20,7 @@ import {
   railGraphSpec,
   railLines,
 } from "../rail/network.ts";
-import {
-  collectRailPlaces,
-  encodeRailheads,
-  RAILHEAD_MAX_M,
-  RAILHEADS_OUTPUT,
-  snapRailheads,
-} from "../rail/railheads.ts";
+import { collectRailPlaces, snapRailheads } from "../rail/railheads.ts";
 import { StageMeter } from "../stage-meter.ts";
 
 const RAILROADS = "rail/ne_10m_railroads.geojson.gz";

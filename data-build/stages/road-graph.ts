@@ -1,34 +1,25 @@
 /**
  * Pipeline stage: data/build/road-network.bin -> data/build/road.graph (docs/road.md "Road graph").
- *
- * The pipeline knows only source inputs, not stage outputs, so this stage declares the
- * road-network stage's inputs as its own and imports that stage's module: any change to the
- * network's sources or code changes this stage's fingerprint too, and the registry runs it after
- * road-network. Declaring the same inputs also credits the same sources in ATTRIBUTION.
+ * It reads the road-network stage's artifact (declared in `reads`), so a changed network reruns it,
+ * and the registry runs it after road-network.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ROAD_GRAPH_OUTPUT } from "../../formats/road-graph.ts";
 import { encodeGraph } from "../graph/encode.ts";
 import type { BuildContext, Stage } from "../pipeline.ts";
 import { decodeRoadNetwork, ROAD_NETWORK_OUTPUT } from "../road/encode.ts";
-import { buildRoadGraph, ROAD_GRAPH_OUTPUT } from "../road/graph.ts";
-import { roadNetworkStage } from "./road-network.ts";
+import { buildRoadGraph } from "../road/graph.ts";
 
 const COUNTRIES = "countries/countries.json";
 
 export const roadGraphStage: Stage = {
   name: "road-graph",
-  inputs: [...roadNetworkStage.inputs],
+  inputs: [COUNTRIES],
+  reads: [ROAD_NETWORK_OUTPUT],
   outputs: [ROAD_GRAPH_OUTPUT],
   async run(ctx: BuildContext): Promise<void> {
-    const netPath = join(ctx.outDir, ROAD_NETWORK_OUTPUT);
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(netPath);
-    } catch {
-      throw new Error(`${netPath} missing: run the road-network stage first (\`npm run build\`)`);
-    }
-    const net = decodeRoadNetwork(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), netPath);
+    const net = decodeRoadNetwork(ctx.artifact(ROAD_NETWORK_OUTPUT), join(ctx.outDir, ROAD_NETWORK_OUTPUT));
     const countries = JSON.parse(readFileSync(ctx.source(COUNTRIES), "utf8")) as Array<{
       cca2: string;
       name: { common: string };

@@ -85,30 +85,8 @@ function basis(source: string, path: string, value: unknown): void {
     fail(source, `${path} must be "chargeable weight" (the only basis priced)`);
 }
 
-/** Parses and checks a card's text; `source` (its path) goes into every message. */
-export function parseRateCard(text: string, source: string): RateCard {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    fail(source, `not valid JSON (${(err as Error).message})`);
-  }
-  const card = object(source, "card", raw, [
-    "currency",
-    "weight_breaks_kg",
-    "break_multipliers_vs_N",
-    "min_charge",
-    "chargeable_weight",
-    "region_pair_N_rate_usd_per_kg",
-    "surcharges_usd_per_kg",
-    "other_charges_per_awb_usd",
-  ]);
-  const note = card._note;
-  if (note !== undefined && typeof note !== "string") fail(source, "_note must be a string");
-  if (typeof card.currency !== "string" || !/^[A-Z]{3}$/.test(card.currency))
-    fail(source, `currency must be an ISO 4217 code such as USD, got ${JSON.stringify(card.currency)}`);
-
-  // Breaks: MIN, one "-w" (the N rate, under w kg), then "+w" with w rising from that same w.
+/** The weight breaks: MIN, one "-w" (the N rate, under w kg), then "+w" with w rising from that same w. */
+function breaksOf(source: string, card: Json): WeightBreak[] {
   const labels = card.weight_breaks_kg;
   if (!Array.isArray(labels) || labels.some((l) => typeof l !== "string"))
     fail(source, "weight_breaks_kg must be an array of break labels");
@@ -146,22 +124,24 @@ export function parseRateCard(text: string, source: string): RateCard {
     breaks.push({ label, fromKg: i === 0 ? 0 : kg, multiplier });
   }
   if (breaks.length < 1) fail(source, 'weight_breaks_kg needs at least "MIN" and the "-<kg>" N-rate break');
+  return breaks;
+}
 
-  const min = object(source, "min_charge", card.min_charge, ["floor_usd", "n_rate_multiple"]);
-  const cw = object(source, "chargeable_weight", card.chargeable_weight, [
-    "volumetric_divisor_cm3_per_kg",
-    "rounding",
-  ]);
-  const rounding = /^up to next (\d+(?:\.\d+)?) kg$/.exec(String(cw.rounding));
+/** The chargeable-weight rounding step from "up to next <step> kg". */
+function roundingStep(source: string, value: unknown): number {
+  const rounding = /^up to next (\d+(?:\.\d+)?) kg$/.exec(String(value));
   const step = rounding ? Number(rounding[1]) : Number.NaN;
   // Whole steps per kg keep the rounding exact in binary floating point (0.5, 0.25, 1).
   if (!(step > 0) || !Number.isInteger(1 / step))
     fail(
       source,
-      `chargeable_weight.rounding must read "up to next <step> kg" with 1/step whole, got ${JSON.stringify(cw.rounding)}`,
+      `chargeable_weight.rounding must read "up to next <step> kg" with 1/step whole, got ${JSON.stringify(value)}`,
     );
+  return step;
+}
 
-  const lanes = card.region_pair_N_rate_usd_per_kg;
+/** N rates by "FROM>TO" region pair, with the DEFAULT rate for lanes the card does not list. */
+function laneRatesOf(source: string, lanes: unknown): Map<string, number> {
   if (typeof lanes !== "object" || lanes === null || Array.isArray(lanes))
     fail(source, "region_pair_N_rate_usd_per_kg must be an object");
   const laneRates = new Map<string, number>();
@@ -178,17 +158,11 @@ export function parseRateCard(text: string, source: string): RateCard {
   }
   if (!laneRates.has(DEFAULT_LANE))
     fail(source, `region_pair_N_rate_usd_per_kg needs a ${DEFAULT_LANE} rate for lanes it does not list`);
+  return laneRates;
+}
 
-  const sur = object(source, "surcharges_usd_per_kg", card.surcharges_usd_per_kg, [
-    "fuel_MYC",
-    "security_SSC",
-  ]);
-  const fuel = object(source, "surcharges_usd_per_kg.fuel_MYC", sur.fuel_MYC, [
-    "basis",
-    "by_great_circle_km",
-  ]);
-  basis(source, "surcharges_usd_per_kg.fuel_MYC.basis", fuel.basis);
-  const tiersRaw = fuel.by_great_circle_km;
+/** Fuel surcharge tiers by great-circle km, rising and reaching the antipode. */
+function fuelTiersOf(source: string, tiersRaw: unknown): RateCard["fuelTiers"] {
   if (!Array.isArray(tiersRaw) || tiersRaw.length === 0)
     fail(source, "surcharges_usd_per_kg.fuel_MYC.by_great_circle_km must be a non-empty array");
   const fuelTiers = tiersRaw.map((t: unknown, i) => {
@@ -205,6 +179,53 @@ export function parseRateCard(text: string, source: string): RateCard {
   });
   if (fuelTiers.at(-1)!.maxKm < ANTIPODE_KM)
     fail(source, `the last fuel_MYC tier must reach ${ANTIPODE_KM} km so every lane has a fuel rate`);
+  return fuelTiers;
+}
+
+/** Parses and checks a card's text; `source` (its path) goes into every message. */
+export function parseRateCard(text: string, source: string): RateCard {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    fail(source, `not valid JSON (${(err as Error).message})`);
+  }
+  const card = object(source, "card", raw, [
+    "currency",
+    "weight_breaks_kg",
+    "break_multipliers_vs_N",
+    "min_charge",
+    "chargeable_weight",
+    "region_pair_N_rate_usd_per_kg",
+    "surcharges_usd_per_kg",
+    "other_charges_per_awb_usd",
+  ]);
+  const note = card._note;
+  if (note !== undefined && typeof note !== "string") fail(source, "_note must be a string");
+  if (typeof card.currency !== "string" || !/^[A-Z]{3}$/.test(card.currency))
+    fail(source, `currency must be an ISO 4217 code such as USD, got ${JSON.stringify(card.currency)}`);
+
+  const breaks = breaksOf(source, card);
+
+  const min = object(source, "min_charge", card.min_charge, ["floor_usd", "n_rate_multiple"]);
+  const cw = object(source, "chargeable_weight", card.chargeable_weight, [
+    "volumetric_divisor_cm3_per_kg",
+    "rounding",
+  ]);
+  const step = roundingStep(source, cw.rounding);
+
+  const laneRates = laneRatesOf(source, card.region_pair_N_rate_usd_per_kg);
+
+  const sur = object(source, "surcharges_usd_per_kg", card.surcharges_usd_per_kg, [
+    "fuel_MYC",
+    "security_SSC",
+  ]);
+  const fuel = object(source, "surcharges_usd_per_kg.fuel_MYC", sur.fuel_MYC, [
+    "basis",
+    "by_great_circle_km",
+  ]);
+  basis(source, "surcharges_usd_per_kg.fuel_MYC.basis", fuel.basis);
+  const fuelTiers = fuelTiersOf(source, fuel.by_great_circle_km);
   const ssc = object(source, "surcharges_usd_per_kg.security_SSC", sur.security_SSC, [
     "basis",
     "rate",

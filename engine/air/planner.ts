@@ -8,7 +8,7 @@
 
 import { densify, haversineM, latLngPairs } from "../../common/geo.ts";
 import { round } from "../../common/round.ts";
-import { CARGO_AIRPORTS_OUTPUT, decodeCargoAirports } from "../../data-build/locations/cargo-airports.ts";
+import { CARGO_AIRPORTS_OUTPUT, decodeCargoAirports } from "../../formats/cargo-airports.ts";
 import { readArtifact } from "../artifacts.ts";
 import { type Chain, sideLabel } from "../chain.ts";
 import { EngineError } from "../errors.ts";

@@ -69,28 +69,33 @@ function orientationMask(v: unknown, field: string): number {
   return mask;
 }
 
-/** Checks `input` and converts it for the engine; throws LoadPlanError("invalid_request"). */
-export function prepare(input: unknown, defaultWork: number): Prepared {
-  if (!isObject(input)) return bad("$", "must be an object");
-  const dimensionUnit = oneOf<DimensionUnit>(input.dimensionUnit, ["mm", "cm", "m", "in"], "dimensionUnit");
-  const weightUnit = oneOf<WeightUnit>(input.weightUnit ?? "kg", ["kg", "lb"], "weightUnit");
-  const objective = oneOf<Objective>(
-    input.objective ?? "fewest_units",
-    ["fewest_units", "cheapest"],
-    "objective",
-  );
-  const mm = (v: unknown, field: string) => {
-    const given = num(v, field, { positive: true });
-    const exact = given * MM_PER[dimensionUnit];
-    // Below 1 mm the whole-mm rounding would give a piece of no size.
-    if (exact < SIDE_MM.min || exact > SIDE_MM.max)
-      bad(field, `must be from ${SIDE_MM.min} mm to ${SIDE_MM.max / 1000} m; got ${given} ${dimensionUnit}`);
-    return Math.ceil(exact - 1e-9);
-  };
-  const kg = (v: unknown, field: string) => num(v, field, { min: 0 }) * KG_PER[weightUnit];
+/** Unit conversions of one request: sides to whole mm, weights to kg. */
+interface Units {
+  mm(v: unknown, field: string): number;
+  kg(v: unknown, field: string): number;
+}
 
-  if (!Array.isArray(input.items) || input.items.length === 0) bad("items", "must be a non-empty array");
-  const rawItems = input.items as unknown[];
+function unitsOf(dimensionUnit: DimensionUnit, weightUnit: WeightUnit): Units {
+  return {
+    mm(v, field) {
+      const given = num(v, field, { positive: true });
+      const exact = given * MM_PER[dimensionUnit];
+      // Below 1 mm the whole-mm rounding would give a piece of no size.
+      if (exact < SIDE_MM.min || exact > SIDE_MM.max)
+        bad(
+          field,
+          `must be from ${SIDE_MM.min} mm to ${SIDE_MM.max / 1000} m; got ${given} ${dimensionUnit}`,
+        );
+      return Math.ceil(exact - 1e-9);
+    },
+    kg: (v, field) => num(v, field, { min: 0 }) * KG_PER[weightUnit],
+  };
+}
+
+/** The item types, in engine units, within the type and piece limits. */
+function itemsOf(value: unknown, units: Units): RawProblem["items"] {
+  if (!Array.isArray(value) || value.length === 0) bad("items", "must be a non-empty array");
+  const rawItems = value as unknown[];
   if (rawItems.length > LIMITS.itemTypes) bad("items", `at most ${LIMITS.itemTypes} item types`);
   let boxes = 0;
   const items = rawItems.map((it, i) => {
@@ -103,23 +108,29 @@ export function prepare(input: unknown, defaultWork: number): Prepared {
       bad(`${f}.stackable`, "must be a boolean");
     const maxTop = it.maxLoadOnTop ?? null;
     return {
-      length: mm(it.length, `${f}.length`),
-      width: mm(it.width, `${f}.width`),
-      height: mm(it.height, `${f}.height`),
+      length: units.mm(it.length, `${f}.length`),
+      width: units.mm(it.width, `${f}.width`),
+      height: units.mm(it.height, `${f}.height`),
       quantity,
       orientations: orientationMask(it.orientations, `${f}.orientations`),
-      weight: kg(it.weight, `${f}.weight`),
+      weight: units.kg(it.weight, `${f}.weight`),
       stackable: it.stackable !== false,
-      maxLoadOnTop: maxTop === null ? Number.POSITIVE_INFINITY : kg(maxTop, `${f}.maxLoadOnTop`),
+      maxLoadOnTop: maxTop === null ? Number.POSITIVE_INFINITY : units.kg(maxTop, `${f}.maxLoadOnTop`),
       priority: it.priority === undefined ? 0 : num(it.priority, `${f}.priority`, { int: true }),
     };
   });
   if (boxes > LIMITS.boxes) bad("items", `at most ${LIMITS.boxes} pieces in one plan`);
+  return items;
+}
 
-  if (!Array.isArray(input.equipment) || input.equipment.length === 0)
-    bad("equipment", "must be a non-empty array");
+/** The equipment choices: each code once, with a cost where the objective needs one. */
+function equipmentOf(
+  value: unknown,
+  objective: Objective,
+): Array<{ code: EquipmentCode; cost: number | null; maxCount: number }> {
+  if (!Array.isArray(value) || value.length === 0) bad("equipment", "must be a non-empty array");
   const seen = new Set<string>();
-  const equipment = (input.equipment as unknown[]).map((e, k) => {
+  return (value as unknown[]).map((e, k) => {
     const f = `equipment[${k}]`;
     const choice =
       typeof e === "string" ? { type: e } : isObject(e) ? e : bad(f, "must be a code or an object");
@@ -134,17 +145,34 @@ export function prepare(input: unknown, defaultWork: number): Prepared {
         : num(choice.maxCount, `${f}.maxCount`, { int: true, positive: true });
     return { code, cost, maxCount };
   });
+}
 
-  let cog: { longitudinal: number; lateral: number } = { ...DEFAULT_COG };
-  if (input.cog !== undefined) {
-    if (!isObject(input.cog)) bad("cog", "must be an object");
-    const c = input.cog as Record<string, unknown>;
-    cog = {
-      longitudinal: num(c.longitudinal, "cog.longitudinal", { min: 0 }),
-      lateral: num(c.lateral, "cog.lateral", { min: 0 }),
-    };
-    if (cog.longitudinal > 0.5 || cog.lateral > 0.5) bad("cog", "bounds are fractions of at most 0.5");
-  }
+/** The centre-of-gravity bounds, fractions of the unit's length and width. */
+function cogOf(value: unknown): { longitudinal: number; lateral: number } {
+  if (value === undefined) return { ...DEFAULT_COG };
+  if (!isObject(value)) bad("cog", "must be an object");
+  const c = value as Record<string, unknown>;
+  const cog = {
+    longitudinal: num(c.longitudinal, "cog.longitudinal", { min: 0 }),
+    lateral: num(c.lateral, "cog.lateral", { min: 0 }),
+  };
+  if (cog.longitudinal > 0.5 || cog.lateral > 0.5) bad("cog", "bounds are fractions of at most 0.5");
+  return cog;
+}
+
+/** Checks `input` and converts it for the engine; throws LoadPlanError("invalid_request"). */
+export function prepare(input: unknown, defaultWork: number): Prepared {
+  if (!isObject(input)) return bad("$", "must be an object");
+  const dimensionUnit = oneOf<DimensionUnit>(input.dimensionUnit, ["mm", "cm", "m", "in"], "dimensionUnit");
+  const weightUnit = oneOf<WeightUnit>(input.weightUnit ?? "kg", ["kg", "lb"], "weightUnit");
+  const objective = oneOf<Objective>(
+    input.objective ?? "fewest_units",
+    ["fewest_units", "cheapest"],
+    "objective",
+  );
+  const items = itemsOf(input.items, unitsOf(dimensionUnit, weightUnit));
+  const equipment = equipmentOf(input.equipment, objective);
+  const cog = cogOf(input.cog);
   const maxUnits =
     input.maxUnits === undefined ? 0 : num(input.maxUnits, "maxUnits", { int: true, positive: true });
   const workBudget =

@@ -5,8 +5,7 @@
  */
 
 import { own } from "../../common/own.ts";
-import { decodeArtifact } from "../../data-build/format/container.ts";
-import { EngineError } from "../errors.ts";
+import { decodeArtifact } from "../../formats/container.ts";
 import {
   CODE_BYTES,
   CODE_FIELDS,
@@ -19,12 +18,13 @@ import {
   type PlaceKind,
   SECTION,
   SOURCES,
-} from "./format.ts";
+} from "../../formats/locations.ts";
+import { normalize } from "../../formats/normalize.ts";
+import { EngineError } from "../errors.ts";
 import { comparePrefix, NameKeys, splitQualifier } from "./names.ts";
-import { normalize } from "./normalize.ts";
 
-export type { PlaceKind } from "./format.ts";
-export { normalize } from "./normalize.ts";
+export type { PlaceKind } from "../../formats/locations.ts";
+export { normalize } from "../../formats/normalize.ts";
 
 export interface ResolvedPoint {
   kind: "port" | "airport" | "country" | "address" | "coordinates" | "rail_terminal";

@@ -2,8 +2,8 @@
  * The name ranking that search lists and resolution picks from (docs/locations.md, "Ranking").
  * Matches fall into tiers; within a tier the lower row (the more important place) comes first.
  */
-import { KINDS, SOURCES } from "./format.ts";
-import { normalize } from "./normalize.ts";
+import { KINDS, SOURCES } from "../../formats/locations.ts";
+import { normalize } from "../../formats/normalize.ts";
 
 /** Tier order: a key equal to the text, a key starting with it, a later word of a key starting with it. */
 const TIER_COUNT = 3;

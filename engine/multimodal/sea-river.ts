@@ -8,7 +8,7 @@
  * planner, which knows the other chains.
  */
 import { haversineM } from "../../common/geo.ts";
-import type { SeaGateway } from "../../data-build/river/gateways.ts";
+import type { SeaGateway } from "../../formats/river-ports.ts";
 import type { Chain, SectionInput } from "../chain.ts";
 import { RIVER } from "../modes/river.ts";
 import { SEA } from "../modes/sea.ts";

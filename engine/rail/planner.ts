@@ -10,7 +10,7 @@
 
 import { dirname, resolve } from "node:path";
 import type { PathPoint } from "../../common/geo.ts";
-import { decodeRailheads, RAILHEAD_MAX_M, RAILHEADS_OUTPUT } from "../../data-build/rail/railheads.ts";
+import { decodeRailheads, RAILHEAD_MAX_M, RAILHEADS_OUTPUT } from "../../formats/railheads.ts";
 import { type LoadedGraph, type Objective, WasmRouter } from "../../router-wasm/binding/router.ts";
 import { readArtifact, sameBuild } from "../artifacts.ts";
 import { type Chain, sideLabel } from "../chain.ts";

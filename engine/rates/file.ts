@@ -4,7 +4,7 @@
  * the rules are the same; the first bad record stops the read with its CSV line or JSON path.
  * docs/rates.md, "File format".
  */
-import { parseCsvRows } from "../../data-build/locations/csv.ts";
+import { parseCsvRows } from "../../formats/csv.ts";
 import {
   AIR_BREAKS,
   assembleSheet,

@@ -139,6 +139,109 @@ function airBase(line: RateLine, kg: number): Charge {
   return best!;
 }
 
+/** What a base freight was charged on: the air chargeable weight (kg) for weight-break lines. */
+interface Base {
+  charge: Charge;
+  airKg: number;
+}
+
+/** The base freight of `line` for the shipment, recording what it was charged on in `chargeable`. */
+function baseCharge(
+  line: RateLine,
+  s: Shipment,
+  distanceKm: number | null,
+  chargeable: PricedLine["chargeable"],
+): Base | { unpriced: string } {
+  switch (line.basis) {
+    // A rate per unit shipped: a container, or a truck on a flat-rate lane.
+    case "per_container":
+    case "per_lane":
+      return {
+        charge: {
+          code: "BASE",
+          basis: line.basis,
+          rate: line.rate!,
+          quantity: s.quantity,
+          amount: money(line.rate! * s.quantity),
+        },
+        airKg: 0,
+      };
+    case "per_wm": {
+      const wm = revenueTons(s);
+      chargeable.wm = wm;
+      const amount = money(line.rate! * wm);
+      const charge: Charge =
+        line.minimum !== null && amount < line.minimum
+          ? { code: "BASE", basis: "minimum", rate: line.minimum, quantity: 1, amount: money(line.minimum) }
+          : { code: "BASE", basis: "per_wm", rate: line.rate!, quantity: wm, amount };
+      return { charge, airKg: 0 };
+    }
+    case "weight_break": {
+      const airKg = chargeableWeight(AIR_VOLUMETRIC, s.weightKg, s.volumeM3 * 1e6);
+      chargeable.weight_kg = airKg;
+      return { charge: airBase(line, airKg), airKg };
+    }
+    case "per_km":
+      return perKmBase(line, s, line.distanceKm ?? distanceKm, chargeable);
+  }
+}
+
+function perKmBase(
+  line: RateLine,
+  s: Shipment,
+  raw: number | null,
+  chargeable: PricedLine["chargeable"],
+): Base | { unpriced: string } {
+  if (raw === null)
+    return { unpriced: "a per_km line without distance_km, and the distance engine found no route" };
+  // Charged on the distance as shown (0.1 km), so the breakdown multiplies out.
+  const km = round(raw, 1);
+  chargeable.distance_km = km;
+  const perUnit = Math.max(line.rate! * km, line.minimum ?? 0);
+  const charge: Charge =
+    line.minimum !== null && line.rate! * km < line.minimum
+      ? {
+          code: "BASE",
+          basis: "minimum",
+          rate: line.minimum,
+          quantity: s.quantity,
+          amount: money(perUnit * s.quantity),
+        }
+      : {
+          code: "BASE",
+          basis: "per_km",
+          rate: line.rate!,
+          quantity: money(km * s.quantity),
+          amount: money(perUnit * s.quantity),
+        };
+  return { charge, airKg: 0 };
+}
+
+/** Surcharge `c` on a line whose base freight is `base`. */
+function surchargeOf(c: RateSurcharge, line: RateLine, s: Shipment, base: Base): Charge {
+  if (c.basis === "percent") {
+    // rate in percent, quantity the base freight it is a percentage of.
+    return {
+      code: c.code,
+      basis: c.basis,
+      rate: c.amount,
+      quantity: base.charge.amount,
+      amount: money((c.amount * base.charge.amount) / 100),
+    };
+  }
+  const quantity =
+    c.basis === "per_container"
+      ? s.quantity
+      : c.basis === "per_kg"
+        ? line.basis === "weight_break"
+          ? base.airKg
+          : s.weightKg
+        : c.basis === "per_wm"
+          ? revenueTons(s)
+          : 1;
+  return { code: c.code, basis: c.basis, rate: c.amount, quantity, amount: money(c.amount * quantity) };
+}
+
 /**
  * Prices `line` for the shipment with the surcharges that apply. `distanceKm` is the distance
  * engine's figure for per_km lines without their own; null when there is none (the line cannot be
@@ -151,100 +254,18 @@ export function priceLine(
   distanceKm: number | null,
 ): PricedLine | { unpriced: string } {
   const chargeable: PricedLine["chargeable"] = {};
-  let base: Charge;
-  const wm = revenueTons(s);
-  let airKg = 0;
-  switch (line.basis) {
-    // A rate per unit shipped: a container, or a truck on a flat-rate lane.
-    case "per_container":
-    case "per_lane":
-      base = {
-        code: "BASE",
-        basis: line.basis,
-        rate: line.rate!,
-        quantity: s.quantity,
-        amount: money(line.rate! * s.quantity),
-      };
-      break;
-    case "per_wm": {
-      chargeable.wm = wm;
-      const amount = money(line.rate! * wm);
-      base =
-        line.minimum !== null && amount < line.minimum
-          ? { code: "BASE", basis: "minimum", rate: line.minimum, quantity: 1, amount: money(line.minimum) }
-          : { code: "BASE", basis: "per_wm", rate: line.rate!, quantity: wm, amount };
-      break;
-    }
-    case "weight_break":
-      airKg = chargeableWeight(AIR_VOLUMETRIC, s.weightKg, s.volumeM3 * 1e6);
-      chargeable.weight_kg = airKg;
-      base = airBase(line, airKg);
-      break;
-    case "per_km": {
-      const raw = line.distanceKm ?? distanceKm;
-      if (raw === null)
-        return { unpriced: "a per_km line without distance_km, and the distance engine found no route" };
-      // Charged on the distance as shown (0.1 km), so the breakdown multiplies out.
-      const km = round(raw, 1);
-      chargeable.distance_km = km;
-      const perUnit = Math.max(line.rate! * km, line.minimum ?? 0);
-      base =
-        line.minimum !== null && line.rate! * km < line.minimum
-          ? {
-              code: "BASE",
-              basis: "minimum",
-              rate: line.minimum,
-              quantity: s.quantity,
-              amount: money(perUnit * s.quantity),
-            }
-          : {
-              code: "BASE",
-              basis: "per_km",
-              rate: line.rate!,
-              quantity: money(km * s.quantity),
-              amount: money(perUnit * s.quantity),
-            };
-      break;
-    }
-  }
-  const charges: Charge[] = [base];
-  for (const c of surcharges) {
-    if (!applies(c, line, s)) continue;
-    if (c.basis === "percent") {
-      // rate in percent, quantity the base freight it is a percentage of.
-      charges.push({
-        code: c.code,
-        basis: c.basis,
-        rate: c.amount,
-        quantity: base.amount,
-        amount: money((c.amount * base.amount) / 100),
-      });
-      continue;
-    }
-    const quantity =
-      c.basis === "per_container"
-        ? s.quantity
-        : c.basis === "per_kg"
-          ? line.basis === "weight_break"
-            ? airKg
-            : s.weightKg
-          : c.basis === "per_wm"
-            ? wm
-            : 1;
-    charges.push({
-      code: c.code,
-      basis: c.basis,
-      rate: c.amount,
-      quantity,
-      amount: money(c.amount * quantity),
-    });
-  }
+  const base = baseCharge(line, s, distanceKm, chargeable);
+  if ("unpriced" in base) return base;
+  const charges: Charge[] = [
+    base.charge,
+    ...surcharges.filter((c) => applies(c, line, s)).map((c) => surchargeOf(c, line, s, base)),
+  ];
   const extra = charges.slice(1).reduce((sum, c) => sum + c.amount, 0);
   return {
     charges,
-    base: base.amount,
+    base: base.charge.amount,
     surcharges: money(extra),
-    total: money(base.amount + extra),
+    total: money(base.charge.amount + extra),
     chargeable,
   };
 }

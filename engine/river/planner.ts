@@ -8,14 +8,13 @@
 import { dirname, resolve } from "node:path";
 import { haversineM } from "../../common/geo.ts";
 import { round } from "../../common/round.ts";
-import type { SeaGateway } from "../../data-build/river/gateways.ts";
-import type { RiverPort } from "../../data-build/river/ports.ts";
-import { decodeRiverPorts, RIVER_PORTS_OUTPUT } from "../../data-build/river/river-ports.ts";
 import {
-  decodeRiverRules,
-  RIVER_RULES_OUTPUT,
-  type RiverRule,
-} from "../../data-build/river/seasonal-rules.ts";
+  decodeRiverPorts,
+  RIVER_PORTS_OUTPUT,
+  type RiverPort,
+  type SeaGateway,
+} from "../../formats/river-ports.ts";
+import { decodeRiverRules, RIVER_RULES_OUTPUT, type RiverRule } from "../../formats/river-rules.ts";
 import {
   type LoadedGraph,
   type RiverFigures,

@@ -2,8 +2,9 @@
  * The seasonal rules' stretches (where each rule applies, as lines) that the river-graph stage
  * writes beside river.graph (data-build/river/rule-stretches.ts); the route map page serves them.
  */
-import { RIVER_STRETCHES_OUTPUT, type RuleStretch } from "../../data-build/river/rule-stretches.ts";
-import { decodeRiverRules, RIVER_RULES_OUTPUT } from "../../data-build/river/seasonal-rules.ts";
+
+import { decodeRiverRules, RIVER_RULES_OUTPUT } from "../../formats/river-rules.ts";
+import { RIVER_STRETCHES_OUTPUT, type RuleStretch } from "../../formats/river-stretches.ts";
 import { readArtifact, sameBuild } from "../artifacts.ts";
 
 /**

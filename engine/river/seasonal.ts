@@ -4,7 +4,7 @@
  * Windows are typical calendar estimates, never live ice or gauge data (docs/river.md).
  */
 import { isCalendarDate } from "../../common/calendar-date.ts";
-import type { RiverRule, RuleKind } from "../../data-build/river/seasonal-rules.ts";
+import type { RiverRule, RuleKind } from "../../formats/river-rules.ts";
 import { EngineError } from "../errors.ts";
 
 /** One rule in force on the date. */

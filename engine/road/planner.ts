@@ -13,13 +13,8 @@ import { buildDirFrom } from "../../common/build-dir.ts";
 import { haversineM, type PathPoint } from "../../common/geo.ts";
 import { round } from "../../common/round.ts";
 import { UnionFind } from "../../common/union-find.ts";
-import type { Artifact } from "../../data-build/format/container.ts";
-import {
-  crossingKindOf,
-  FERRY_GATE,
-  ROAD_GRAPH_KIND,
-  ROAD_GRAPH_OUTPUT,
-} from "../../data-build/road/graph.ts";
+import type { Artifact } from "../../formats/container.ts";
+import { crossingKindOf, FERRY_GATE, ROAD_GRAPH_KIND, ROAD_GRAPH_OUTPUT } from "../../formats/road-graph.ts";
 import { type LoadedGraph, type RawRoute, STATUS, WasmRouter } from "../../router-wasm/binding/router.ts";
 import { readArtifact, sameSettings } from "../artifacts.ts";
 import { type Chain, renderChain, type SectionInput } from "../chain.ts";

@@ -3,14 +3,9 @@
  * 11-hour rest follows every 9 hours of driving (EU Regulation 561/2006 daily driving and rest).
  * No rest is added after the last stint: the truck has arrived.
  */
+import { ROAD_GRAPH_SETTINGS, TRUCK_TIME_FACTOR } from "../../formats/road-graph.ts";
 
-export const TRUCK_TIME_FACTOR = 1.2;
-/**
- * What road.graph bakes in and the planner applies again: its edges carry car speed (the network's
- * truck speed x the factor) and the planner turns car time back into truck time with the same
- * factor, so a graph built with another factor is refused at load.
- */
-export const ROAD_GRAPH_SETTINGS = { truck_time_factor: TRUCK_TIME_FACTOR } as const;
+export { ROAD_GRAPH_SETTINGS, TRUCK_TIME_FACTOR };
 export const MAX_DRIVING_HOURS = 9;
 export const REST_HOURS = 11;
 

@@ -5,8 +5,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { csvRecords } from "../../data-build/locations/csv.ts";
-import { sourcesDir } from "../carriers/resolve.ts";
+import { sourcesDirFrom } from "../../common/sources-dir.ts";
+import { csvRecords } from "../../formats/csv.ts";
 
 /** A well-formed AWB whose check digit holds. */
 export interface ParsedAwb {
@@ -158,7 +158,7 @@ export class AwbPrefixes {
    * The table from a sources directory (config sourcesDir, PORTOLAN_SOURCES), read once per
    * directory: the quote, air tracking and the sandbox airline share it.
    */
-  static load(dir: string = sourcesDir()): Promise<AwbPrefixes> {
+  static load(dir: string = sourcesDirFrom()): Promise<AwbPrefixes> {
     let table = loaded.get(dir);
     if (!table) {
       table = readFile(join(dir, AWB_PREFIXES_FILE), "utf8").then((csv) => new AwbPrefixes(csv));

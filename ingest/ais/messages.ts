@@ -217,6 +217,178 @@ const MIN_BITS: Record<number, number> = {
 
 export type PayloadError = "unsupported" | "short";
 
+/** The fields every message starts with. */
+interface Head<T extends number> {
+  type: T;
+  repeat: number;
+  mmsi: number;
+}
+
+/** Types 1-3: class A position report. */
+function positionReportA(b: Bits, head: Head<1 | 2 | 3>): PositionReportA {
+  const rotRaw = b.int(42, 8);
+  return {
+    ...head,
+    navStatus: navStatus(b.uint(38, 4)),
+    rotRaw,
+    rot: Math.abs(rotRaw) >= 127 ? null : Math.sign(rotRaw) * (rotRaw / 4.733) ** 2,
+    sog: sog(b.uint(50, 10)),
+    accuracy: b.bool(60),
+    lon: lon(b.int(61, 28), 600000),
+    lat: lat(b.int(89, 27), 600000),
+    cog: cog(b.uint(116, 12)),
+    heading: heading(b.uint(128, 9)),
+    second: second(b.uint(137, 6)),
+    maneuver: b.uint(143, 2),
+    raim: b.bool(148),
+    radio: b.length >= 168 ? b.uint(149, 19) : null,
+  };
+}
+
+/** Type 4: base station report (UTC and position). */
+function baseStationReport(b: Bits, head: Head<4>): BaseStationReport {
+  const year = b.uint(38, 14) || null;
+  const month = range(b.uint(52, 4), 1, 12);
+  const day = range(b.uint(56, 5), 1, 31);
+  const hour = range(b.uint(61, 5), 0, 23);
+  const minute = range(b.uint(66, 6), 0, 59);
+  const sec = range(b.uint(72, 6), 0, 59);
+  const parts = [year, month, day, hour, minute, sec];
+  return {
+    ...head,
+    year,
+    month,
+    day,
+    hour,
+    minute,
+    second: sec,
+    utc: parts.includes(null)
+      ? null
+      : `${pad(year!, 4)}-${pad(month!)}-${pad(day!)}T${pad(hour!)}:${pad(minute!)}:${pad(sec!)}Z`,
+    accuracy: b.bool(78),
+    lon: lon(b.int(79, 28), 600000),
+    lat: lat(b.int(107, 27), 600000),
+    epfd: b.uint(134, 4) || null,
+    raim: b.bool(148),
+    radio: b.uint(149, 19),
+  };
+}
+
+/** Type 5: static and voyage data. */
+function staticVoyageData(b: Bits, head: Head<5>): StaticVoyageData {
+  return {
+    ...head,
+    aisVersion: b.uint(38, 2),
+    imo: b.uint(40, 30) || null,
+    callsign: b.text(70, 7) || null,
+    shipname: b.text(112, 20) || null,
+    shiptype: b.uint(232, 8) || null,
+    ...dimensions(b, 240),
+    epfd: b.uint(270, 4) || null,
+    eta: {
+      month: range(b.uint(274, 4), 1, 12),
+      day: range(b.uint(278, 5), 1, 31),
+      hour: range(b.uint(283, 5), 0, 23),
+      minute: range(b.uint(288, 6), 0, 59),
+    },
+    draught: b.uint(294, 8) / 10 || null,
+    destination: b.text(302, 20) || null,
+    dte: b.bool(422),
+  };
+}
+
+/** Type 18: class B position report. */
+function positionReportB(b: Bits, head: Head<18>): PositionReportB {
+  return {
+    ...head,
+    ...classBPosition(b),
+    regional: b.uint(139, 2),
+    cs: b.bool(141),
+    display: b.bool(142),
+    dsc: b.bool(143),
+    band: b.bool(144),
+    msg22: b.bool(145),
+    assigned: b.bool(146),
+    raim: b.bool(147),
+    radio: b.uint(148, 20),
+  };
+}
+
+/** Type 19: extended class B position report. */
+function extendedPositionReportB(b: Bits, head: Head<19>): ExtendedPositionReportB {
+  return {
+    ...head,
+    ...classBPosition(b),
+    regional: b.uint(139, 4),
+    shipname: b.text(143, 20) || null,
+    shiptype: b.uint(263, 8) || null,
+    ...dimensions(b, 271),
+    epfd: b.uint(301, 4) || null,
+    raim: b.bool(305),
+    dte: b.bool(306),
+    assigned: b.bool(307),
+  };
+}
+
+/** Type 21: aid-to-navigation report. */
+function aidToNavigation(b: Bits, head: Head<21>): AidToNavigation {
+  const name = b.text(43, 20);
+  // The extension only continues a full 20-character name; it is byte-padded, hence the floor.
+  const extension = name.length === 20 ? b.text(272, Math.floor((b.length - 272) / 6)) : "";
+  return {
+    ...head,
+    aidType: b.uint(38, 5),
+    name: name + extension || null,
+    accuracy: b.bool(163),
+    lon: lon(b.int(164, 28), 600000),
+    lat: lat(b.int(192, 27), 600000),
+    ...dimensions(b, 219),
+    epfd: b.uint(249, 4) || null,
+    second: second(b.uint(253, 6)),
+    offPosition: b.bool(259),
+    regional: b.uint(260, 8),
+    raim: b.bool(268),
+    virtualAid: b.bool(269),
+    assigned: b.bool(270),
+  };
+}
+
+/** Type 24: static data, part A (name) or B (type, vendor, call sign, dimensions). */
+function staticData(b: Bits, head: Head<24>): StaticDataA | StaticDataB | PayloadError {
+  const partno = b.uint(38, 2);
+  if (partno === 0) return { ...head, partno, shipname: b.text(40, 20) || null };
+  if (partno !== 1 || b.length < 162) return "short";
+  const auxiliary = Math.floor(head.mmsi / 10000000) === 98;
+  return {
+    ...head,
+    partno,
+    shiptype: b.uint(40, 8) || null,
+    vendorId: b.text(48, 3) || null,
+    model: b.uint(66, 4),
+    serial: b.uint(70, 20),
+    callsign: b.text(90, 7) || null,
+    ...(auxiliary ? { toBow: null, toStern: null, toPort: null, toStarboard: null } : dimensions(b, 132)),
+    mothershipMmsi: auxiliary ? b.uint(132, 30) : null,
+  };
+}
+
+/** Type 27: long-range broadcast, 1/10 minute positions, whole knots and degrees. */
+function longRangeReport(b: Bits, head: Head<27>): LongRangeReport {
+  const sogRaw = b.uint(79, 6);
+  const cogRaw = b.uint(85, 9);
+  return {
+    ...head,
+    accuracy: b.bool(38),
+    raim: b.bool(39),
+    navStatus: navStatus(b.uint(40, 4)),
+    lon: lon(b.int(44, 18), 600),
+    lat: lat(b.int(62, 17), 600),
+    sog: sogRaw === 63 ? null : sogRaw,
+    cog: cogRaw >= 360 ? null : cogRaw,
+    latency: b.bool(94),
+  };
+}
+
 /** Decodes a loaded payload; never reads past what `MIN_BITS` guarantees except for text. */
 export function decodePayload(b: Bits): AisPayload | PayloadError {
   const type = b.uint(0, 6);
@@ -228,169 +400,22 @@ export function decodePayload(b: Bits): AisPayload | PayloadError {
   switch (type) {
     case 1:
     case 2:
-    case 3: {
-      const rotRaw = b.int(42, 8);
-      return {
-        type,
-        repeat,
-        mmsi,
-        navStatus: navStatus(b.uint(38, 4)),
-        rotRaw,
-        rot: Math.abs(rotRaw) >= 127 ? null : Math.sign(rotRaw) * (rotRaw / 4.733) ** 2,
-        sog: sog(b.uint(50, 10)),
-        accuracy: b.bool(60),
-        lon: lon(b.int(61, 28), 600000),
-        lat: lat(b.int(89, 27), 600000),
-        cog: cog(b.uint(116, 12)),
-        heading: heading(b.uint(128, 9)),
-        second: second(b.uint(137, 6)),
-        maneuver: b.uint(143, 2),
-        raim: b.bool(148),
-        radio: b.length >= 168 ? b.uint(149, 19) : null,
-      };
-    }
-    case 4: {
-      const year = b.uint(38, 14) || null;
-      const month = range(b.uint(52, 4), 1, 12);
-      const day = range(b.uint(56, 5), 1, 31);
-      const hour = range(b.uint(61, 5), 0, 23);
-      const minute = range(b.uint(66, 6), 0, 59);
-      const sec = range(b.uint(72, 6), 0, 59);
-      const parts = [year, month, day, hour, minute, sec];
-      return {
-        type,
-        repeat,
-        mmsi,
-        year,
-        month,
-        day,
-        hour,
-        minute,
-        second: sec,
-        utc: parts.includes(null)
-          ? null
-          : `${pad(year!, 4)}-${pad(month!)}-${pad(day!)}T${pad(hour!)}:${pad(minute!)}:${pad(sec!)}Z`,
-        accuracy: b.bool(78),
-        lon: lon(b.int(79, 28), 600000),
-        lat: lat(b.int(107, 27), 600000),
-        epfd: b.uint(134, 4) || null,
-        raim: b.bool(148),
-        radio: b.uint(149, 19),
-      };
-    }
+    case 3:
+      return positionReportA(b, { type, repeat, mmsi });
+    case 4:
+      return baseStationReport(b, { type, repeat, mmsi });
     case 5:
-      return {
-        type,
-        repeat,
-        mmsi,
-        aisVersion: b.uint(38, 2),
-        imo: b.uint(40, 30) || null,
-        callsign: b.text(70, 7) || null,
-        shipname: b.text(112, 20) || null,
-        shiptype: b.uint(232, 8) || null,
-        ...dimensions(b, 240),
-        epfd: b.uint(270, 4) || null,
-        eta: {
-          month: range(b.uint(274, 4), 1, 12),
-          day: range(b.uint(278, 5), 1, 31),
-          hour: range(b.uint(283, 5), 0, 23),
-          minute: range(b.uint(288, 6), 0, 59),
-        },
-        draught: b.uint(294, 8) / 10 || null,
-        destination: b.text(302, 20) || null,
-        dte: b.bool(422),
-      };
+      return staticVoyageData(b, { type, repeat, mmsi });
     case 18:
-      return {
-        type,
-        repeat,
-        mmsi,
-        ...classBPosition(b),
-        regional: b.uint(139, 2),
-        cs: b.bool(141),
-        display: b.bool(142),
-        dsc: b.bool(143),
-        band: b.bool(144),
-        msg22: b.bool(145),
-        assigned: b.bool(146),
-        raim: b.bool(147),
-        radio: b.uint(148, 20),
-      };
+      return positionReportB(b, { type, repeat, mmsi });
     case 19:
-      return {
-        type,
-        repeat,
-        mmsi,
-        ...classBPosition(b),
-        regional: b.uint(139, 4),
-        shipname: b.text(143, 20) || null,
-        shiptype: b.uint(263, 8) || null,
-        ...dimensions(b, 271),
-        epfd: b.uint(301, 4) || null,
-        raim: b.bool(305),
-        dte: b.bool(306),
-        assigned: b.bool(307),
-      };
-    case 21: {
-      const name = b.text(43, 20);
-      // The extension only continues a full 20-character name; it is byte-padded, hence the floor.
-      const extension = name.length === 20 ? b.text(272, Math.floor((b.length - 272) / 6)) : "";
-      return {
-        type,
-        repeat,
-        mmsi,
-        aidType: b.uint(38, 5),
-        name: name + extension || null,
-        accuracy: b.bool(163),
-        lon: lon(b.int(164, 28), 600000),
-        lat: lat(b.int(192, 27), 600000),
-        ...dimensions(b, 219),
-        epfd: b.uint(249, 4) || null,
-        second: second(b.uint(253, 6)),
-        offPosition: b.bool(259),
-        regional: b.uint(260, 8),
-        raim: b.bool(268),
-        virtualAid: b.bool(269),
-        assigned: b.bool(270),
-      };
-    }
-    case 24: {
-      const partno = b.uint(38, 2);
-      if (partno === 0) return { type, repeat, mmsi, partno, shipname: b.text(40, 20) || null };
-      if (partno !== 1 || b.length < 162) return "short";
-      const auxiliary = Math.floor(mmsi / 10000000) === 98;
-      return {
-        type,
-        repeat,
-        mmsi,
-        partno,
-        shiptype: b.uint(40, 8) || null,
-        vendorId: b.text(48, 3) || null,
-        model: b.uint(66, 4),
-        serial: b.uint(70, 20),
-        callsign: b.text(90, 7) || null,
-        ...(auxiliary ? { toBow: null, toStern: null, toPort: null, toStarboard: null } : dimensions(b, 132)),
-        mothershipMmsi: auxiliary ? b.uint(132, 30) : null,
-      };
-    }
-    default: {
-      // 27: 1/10 minute positions, whole knots and degrees.
-      const sogRaw = b.uint(79, 6);
-      const cogRaw = b.uint(85, 9);
-      return {
-        type: 27,
-        repeat,
-        mmsi,
-        accuracy: b.bool(38),
-        raim: b.bool(39),
-        navStatus: navStatus(b.uint(40, 4)),
-        lon: lon(b.int(44, 18), 600),
-        lat: lat(b.int(62, 17), 600),
-        sog: sogRaw === 63 ? null : sogRaw,
-        cog: cogRaw >= 360 ? null : cogRaw,
-        latency: b.bool(94),
-      };
-    }
+      return extendedPositionReportB(b, { type, repeat, mmsi });
+    case 21:
+      return aidToNavigation(b, { type, repeat, mmsi });
+    case 24:
+      return staticData(b, { type, repeat, mmsi });
+    default:
+      return longRangeReport(b, { type: 27, repeat, mmsi });
   }
 }
 

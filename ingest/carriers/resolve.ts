@@ -7,8 +7,9 @@
  * tracking engine's carrier_hint_code.
  */
 import { readFile } from "node:fs/promises";
-import { join, resolve as resolvePath } from "node:path";
-import { csvRecords } from "../../data-build/locations/csv.ts";
+import { join } from "node:path";
+import { sourcesDirFrom } from "../../common/sources-dir.ts";
+import { csvRecords } from "../../formats/csv.ts";
 import type { ReferenceKind } from "./connector.ts";
 
 export interface OceanCarrier {
@@ -36,11 +37,6 @@ interface Owner {
 }
 
 const fold = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, "");
-
-/** Default sources dir: PORTOLAN_SOURCES, else ../shared/data beside the project root. */
-export function sourcesDir(env: Record<string, string | undefined> = process.env): string {
-  return resolvePath(env.PORTOLAN_SOURCES ?? join(import.meta.dir, "../../../shared/data"));
-}
 
 export class CarrierDirectory {
   private readonly byScac = new Map<string, OceanCarrier>();
@@ -78,7 +74,7 @@ export class CarrierDirectory {
     return new CarrierDirectory(oceanCarriersCsv, ownerPrefixesCsv);
   }
 
-  static async load(dir: string = sourcesDir()): Promise<CarrierDirectory> {
+  static async load(dir: string = sourcesDirFrom()): Promise<CarrierDirectory> {
     const [carriers, owners] = await Promise.all([
       readFile(join(dir, "carriers/ocean-carriers.csv"), "utf8"),
       readFile(join(dir, "carriers/container-owner-prefixes.csv"), "utf8"),

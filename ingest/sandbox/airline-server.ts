@@ -92,6 +92,154 @@ function location(a: Airport) {
 /** Parses "awb-020-12345675" / "shipment-020-12345675" logistics object ids. */
 const LO_ID = /^(awb|shipment)-(\d{3})-(\d{8})$/;
 
+function uris(base: string, s: SimulatedAwb) {
+  const number = `${s.awb.slice(0, 3)}-${s.awb.slice(3)}`;
+  return {
+    waybill: `${base}/logistics-objects/awb-${number}`,
+    shipment: `${base}/logistics-objects/shipment-${number}`,
+    piece: (i: number) => `${base}/logistics-objects/piece-${number}-${i}`,
+    company: `${base}/logistics-objects/company-${s.airline.iata}`,
+  };
+}
+
+function shipmentBody(base: string, s: SimulatedAwb) {
+  const u = uris(base, s);
+  return {
+    "@id": u.shipment,
+    "@type": "cargo:Shipment",
+    "cargo:waybill": { "@id": u.waybill, "@type": "cargo:Waybill" },
+    "cargo:totalGrossWeight": {
+      "@type": "cargo:Value",
+      "cargo:numericalValue": { "@type": "xsd:double", "@value": s.weightKg },
+      "cargo:unit": { "@id": `${UNIT}KGM` },
+    },
+    "cargo:pieces": Array.from({ length: s.pieces }, (_, i) => ({
+      "@id": u.piece(i + 1),
+      "@type": "cargo:Piece",
+    })),
+  };
+}
+
+function waybillBody(base: string, s: SimulatedAwb, embedded: boolean) {
+  const u = uris(base, s);
+  return {
+    "@context": CONTEXT,
+    "@id": u.waybill,
+    "@type": "cargo:Waybill",
+    "cargo:waybillType": { "@id": "cargo:MASTER" },
+    "cargo:waybillPrefix": s.awb.slice(0, 3),
+    "cargo:waybillNumber": s.awb.slice(3),
+    "cargo:departureLocation": location(s.origin),
+    "cargo:arrivalLocation": location(s.destination),
+    "cargo:shipment": embedded ? shipmentBody(base, s) : { "@id": u.shipment, "@type": "cargo:Shipment" },
+  };
+}
+
+/**
+ * One event as the IATA examples write it. The examples vary between {"@id": ...} and plain
+ * "cargo:ACTUAL" for eventTimeType and between plain and {"@value"} literals: the sandbox uses
+ * both (by the event id), so a client reading only one form fails here, not at a real airline.
+ */
+function eventBody(base: string, s: SimulatedAwb, e: AirEvent) {
+  const u = uris(base, s);
+  const id = uuidFrom(`${s.awb}|${e.key}`);
+  const plain = Number.parseInt(id[0]!, 16) % 2 === 0;
+  const body: Record<string, unknown> = {
+    "@id": `${u.shipment}/logistics-events/${id}`,
+    "@type": "cargo:LogisticsEvent",
+    "cargo:creationDate": dateTime(e.created),
+    "cargo:eventDate": dateTime(e.at),
+    "cargo:eventCode": { "@id": `${STATUS_CODE}${e.code}`, "@type": "cargo:CodeListElement" },
+    "cargo:eventName": EVENT_NAMES[e.code] ?? e.code,
+    "cargo:eventTimeType": plain
+      ? `cargo:${e.timeType}`
+      : { "@id": `cargo:${e.timeType}`, "@type": "cargo:EventTimeType" },
+    "cargo:partialEventIndicator": plain ? e.partial : { "@type": "xsd:boolean", "@value": e.partial },
+    "cargo:eventFor": { "@id": u.shipment, "@type": "cargo:Shipment" },
+    "cargo:eventLocation": location(e.airport),
+    "cargo:recordingOrganization": { "@id": u.company, "@type": "cargo:Company" },
+    "portolan:pieceCount": plain ? e.pieces : { "@type": "xsd:nonNegativeInteger", "@value": e.pieces },
+  };
+  if (e.flight) {
+    body["portolan:flight"] = {
+      "@type": "cargo:TransportMovement",
+      "cargo:transportIdentifier": e.flight.flight,
+      "cargo:departureLocation": location(e.flight.from),
+      "cargo:arrivalLocation": location(e.flight.to),
+    };
+  }
+  return body;
+}
+
+/** ONE Record's filter timestamps: 20190926T075830Z, or any ISO 8601 date-time. */
+const stamp = (v: string) => {
+  const basic = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(v);
+  return basic
+    ? Date.parse(`${basic[1]}-${basic[2]}-${basic[3]}T${basic[4]}:${basic[5]}:${basic[6]}Z`)
+    : Date.parse(v);
+};
+
+/** A shipment's status updates as a collection: code and time filters, skip and limit. */
+function eventsResponse(
+  req: Request,
+  base: string,
+  s: SimulatedAwb,
+  now: number,
+  pageSize: number,
+): Response {
+  const q = new URL(req.url).searchParams;
+  let list = s.events.filter((e) => e.created <= now);
+  const lastModified = list.length ? list[list.length - 1]!.created : s.bookedAt;
+  const codes = q
+    .get("event-code")
+    ?.split(",")
+    .map((c) => c.trim().replace(STATUS_CODE, ""))
+    .filter(Boolean);
+  if (codes?.length) list = list.filter((e) => codes.includes(e.code));
+  const bounds: Array<[string, (e: AirEvent) => number, (a: number, b: number) => boolean]> = [
+    ["created-after", (e) => e.created, (a, b) => a > b],
+    ["created-before", (e) => e.created, (a, b) => a < b],
+    ["occurred-after", (e) => e.at, (a, b) => a > b],
+    ["occurred-before", (e) => e.at, (a, b) => a < b],
+  ];
+  for (const [name, field, cmp] of bounds) {
+    const raw = q.get(name);
+    if (raw === null) continue;
+    const t = stamp(raw);
+    if (Number.isNaN(t)) return apiError(400, `${name}: "${raw}" is not a timestamp (20190926T075830Z)`);
+    list = list.filter((e) => cmp(field(e), t));
+  }
+  const skip = Number(q.get("skip") ?? 0);
+  const limit = Math.min(pageSize, Number(q.get("limit") ?? pageSize));
+  if (!Number.isInteger(skip) || skip < 0 || !Number.isInteger(limit) || limit < 1)
+    return apiError(400, "skip must be an integer >= 0 and limit an integer >= 1");
+  const page = list.slice(skip, skip + limit).map((e) => eventBody(base, s, e));
+  const body: Record<string, unknown> = {
+    "@context": CONTEXT,
+    "@id": `${uris(base, s).shipment}/logistics-events`,
+    "@type": "api:Collection",
+    "api:hasTotalItems": list.length,
+  };
+  // As the API chapter describes JSON-LD collections: no hasItem for none, the object for one.
+  if (page.length === 1) body["api:hasItem"] = page[0];
+  else if (page.length > 1) body["api:hasItem"] = page;
+  return ldJson(body, 200, { "Last-Modified": httpDate(lastModified) });
+}
+
+/** The airlines the sandbox plays, with their AWB prefixes, hubs and paths. */
+function airlinesListing(world: AirlineServerOptions["world"]): Response {
+  return Response.json(
+    [...world.airlines.values()].map((a) => ({
+      iata: a.iata,
+      icao: a.icao,
+      name: a.name,
+      awb_prefix: a.prefix,
+      hub: a.hub.iata,
+      base_path: `/${a.iata}`,
+    })),
+  );
+}
+
 export function createAirlineSandbox(opts: AirlineServerOptions): (req: Request) => Promise<Response> {
   const { world, clock } = opts;
   const epoch = opts.epoch ?? DEFAULT_EPOCH;
@@ -129,134 +277,6 @@ export function createAirlineSandbox(opts: AirlineServerOptions): (req: Request)
     return s;
   }
 
-  function uris(base: string, s: SimulatedAwb) {
-    const number = `${s.awb.slice(0, 3)}-${s.awb.slice(3)}`;
-    return {
-      waybill: `${base}/logistics-objects/awb-${number}`,
-      shipment: `${base}/logistics-objects/shipment-${number}`,
-      piece: (i: number) => `${base}/logistics-objects/piece-${number}-${i}`,
-      company: `${base}/logistics-objects/company-${s.airline.iata}`,
-    };
-  }
-
-  function shipmentBody(base: string, s: SimulatedAwb) {
-    const u = uris(base, s);
-    return {
-      "@id": u.shipment,
-      "@type": "cargo:Shipment",
-      "cargo:waybill": { "@id": u.waybill, "@type": "cargo:Waybill" },
-      "cargo:totalGrossWeight": {
-        "@type": "cargo:Value",
-        "cargo:numericalValue": { "@type": "xsd:double", "@value": s.weightKg },
-        "cargo:unit": { "@id": `${UNIT}KGM` },
-      },
-      "cargo:pieces": Array.from({ length: s.pieces }, (_, i) => ({
-        "@id": u.piece(i + 1),
-        "@type": "cargo:Piece",
-      })),
-    };
-  }
-
-  function waybillBody(base: string, s: SimulatedAwb, embedded: boolean) {
-    const u = uris(base, s);
-    return {
-      "@context": CONTEXT,
-      "@id": u.waybill,
-      "@type": "cargo:Waybill",
-      "cargo:waybillType": { "@id": "cargo:MASTER" },
-      "cargo:waybillPrefix": s.awb.slice(0, 3),
-      "cargo:waybillNumber": s.awb.slice(3),
-      "cargo:departureLocation": location(s.origin),
-      "cargo:arrivalLocation": location(s.destination),
-      "cargo:shipment": embedded ? shipmentBody(base, s) : { "@id": u.shipment, "@type": "cargo:Shipment" },
-    };
-  }
-
-  /**
-   * One event as the IATA examples write it. The examples vary between {"@id": ...} and plain
-   * "cargo:ACTUAL" for eventTimeType and between plain and {"@value"} literals: the sandbox uses
-   * both (by the event id), so a client reading only one form fails here, not at a real airline.
-   */
-  function eventBody(base: string, s: SimulatedAwb, e: AirEvent) {
-    const u = uris(base, s);
-    const id = uuidFrom(`${s.awb}|${e.key}`);
-    const plain = Number.parseInt(id[0]!, 16) % 2 === 0;
-    const body: Record<string, unknown> = {
-      "@id": `${u.shipment}/logistics-events/${id}`,
-      "@type": "cargo:LogisticsEvent",
-      "cargo:creationDate": dateTime(e.created),
-      "cargo:eventDate": dateTime(e.at),
-      "cargo:eventCode": { "@id": `${STATUS_CODE}${e.code}`, "@type": "cargo:CodeListElement" },
-      "cargo:eventName": EVENT_NAMES[e.code] ?? e.code,
-      "cargo:eventTimeType": plain
-        ? `cargo:${e.timeType}`
-        : { "@id": `cargo:${e.timeType}`, "@type": "cargo:EventTimeType" },
-      "cargo:partialEventIndicator": plain ? e.partial : { "@type": "xsd:boolean", "@value": e.partial },
-      "cargo:eventFor": { "@id": u.shipment, "@type": "cargo:Shipment" },
-      "cargo:eventLocation": location(e.airport),
-      "cargo:recordingOrganization": { "@id": u.company, "@type": "cargo:Company" },
-      "portolan:pieceCount": plain ? e.pieces : { "@type": "xsd:nonNegativeInteger", "@value": e.pieces },
-    };
-    if (e.flight) {
-      body["portolan:flight"] = {
-        "@type": "cargo:TransportMovement",
-        "cargo:transportIdentifier": e.flight.flight,
-        "cargo:departureLocation": location(e.flight.from),
-        "cargo:arrivalLocation": location(e.flight.to),
-      };
-    }
-    return body;
-  }
-
-  /** ONE Record's filter timestamps: 20190926T075830Z, or any ISO 8601 date-time. */
-  const stamp = (v: string) => {
-    const basic = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(v);
-    return basic
-      ? Date.parse(`${basic[1]}-${basic[2]}-${basic[3]}T${basic[4]}:${basic[5]}:${basic[6]}Z`)
-      : Date.parse(v);
-  };
-
-  function events(req: Request, base: string, s: SimulatedAwb): Response {
-    const q = new URL(req.url).searchParams;
-    const now = clock.now();
-    let list = s.events.filter((e) => e.created <= now);
-    const lastModified = list.length ? list[list.length - 1]!.created : s.bookedAt;
-    const codes = q
-      .get("event-code")
-      ?.split(",")
-      .map((c) => c.trim().replace(STATUS_CODE, ""))
-      .filter(Boolean);
-    if (codes?.length) list = list.filter((e) => codes.includes(e.code));
-    const bounds: Array<[string, (e: AirEvent) => number, (a: number, b: number) => boolean]> = [
-      ["created-after", (e) => e.created, (a, b) => a > b],
-      ["created-before", (e) => e.created, (a, b) => a < b],
-      ["occurred-after", (e) => e.at, (a, b) => a > b],
-      ["occurred-before", (e) => e.at, (a, b) => a < b],
-    ];
-    for (const [name, field, cmp] of bounds) {
-      const raw = q.get(name);
-      if (raw === null) continue;
-      const t = stamp(raw);
-      if (Number.isNaN(t)) return apiError(400, `${name}: "${raw}" is not a timestamp (20190926T075830Z)`);
-      list = list.filter((e) => cmp(field(e), t));
-    }
-    const skip = Number(q.get("skip") ?? 0);
-    const limit = Math.min(pageSize, Number(q.get("limit") ?? pageSize));
-    if (!Number.isInteger(skip) || skip < 0 || !Number.isInteger(limit) || limit < 1)
-      return apiError(400, "skip must be an integer >= 0 and limit an integer >= 1");
-    const page = list.slice(skip, skip + limit).map((e) => eventBody(base, s, e));
-    const body: Record<string, unknown> = {
-      "@context": CONTEXT,
-      "@id": `${uris(base, s).shipment}/logistics-events`,
-      "@type": "api:Collection",
-      "api:hasTotalItems": list.length,
-    };
-    // As the API chapter describes JSON-LD collections: no hasItem for none, the object for one.
-    if (page.length === 1) body["api:hasItem"] = page[0];
-    else if (page.length > 1) body["api:hasItem"] = page;
-    return ldJson(body, 200, { "Last-Modified": httpDate(lastModified) });
-  }
-
   function airlineRoute(req: Request, airline: SandboxAirline, rest: string, base: string): Response {
     if (req.method !== "GET" && req.method !== "HEAD")
       return apiError(405, "the sandbox airline is read-only");
@@ -275,7 +295,7 @@ export function createAirlineSandbox(opts: AirlineServerOptions): (req: Request)
     const isShipment = id[1] === "shipment";
     if (lo[2]) {
       if (!isShipment) return apiError(404, "status updates are recorded on the Shipment (cargo:shipment)");
-      if (!lo[3]) return events(req, base, s);
+      if (!lo[3]) return eventsResponse(req, base, s, clock.now(), pageSize);
       const e = s.events.find((x) => x.created <= clock.now() && uuidFrom(`${s.awb}|${x.key}`) === lo[3]);
       return e
         ? ldJson({ "@context": CONTEXT, ...eventBody(base, s, e) }, 200, {
@@ -302,18 +322,7 @@ export function createAirlineSandbox(opts: AirlineServerOptions): (req: Request)
       return opts.clockControl
         ? opts.clockControl(req)
         : Response.json({ now: iso(clock.now()), mode: clock.mode });
-    if (path === "/_sandbox/airlines") {
-      return Response.json(
-        [...world.airlines.values()].map((a) => ({
-          iata: a.iata,
-          icao: a.icao,
-          name: a.name,
-          awb_prefix: a.prefix,
-          hub: a.hub.iata,
-          base_path: `/${a.iata}`,
-        })),
-      );
-    }
+    if (path === "/_sandbox/airlines") return airlinesListing(world);
     if (path === "/_sandbox/demo") return Response.json(DEMO_AWBS);
     if (path === "/healthz") return Response.json({ ok: true });
     const m = /^\/([A-Z0-9]{2})(\/.*)?$/i.exec(path);

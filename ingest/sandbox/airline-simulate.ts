@@ -204,6 +204,154 @@ interface Part {
   rebooked: boolean;
 }
 
+/** The run of one waybill that its parts' flights share. */
+interface AwbRun {
+  lanes: Lane[];
+  epoch: number;
+  emit: Emit;
+  book: (p: Part, r: Rng, at: number) => void;
+  /** Parts still to fly: offloaded pieces join as parts of their own. */
+  queue: Part[];
+  offloadLeg: number | null;
+  offloadAll: boolean;
+  offload: SimulatedAwb["offload"];
+}
+
+type Emit = (e: Omit<AirEvent, "partial">) => void;
+const lag = (r: Rng) => r.int(2, 20) * MIN;
+
+/** BKD for each flight from `leg` on, and their PLANNED departure and arrival. */
+function bookFlights(emit: Emit, legs: number, p: Part, r: Rng, at: number): void {
+  for (let i = p.leg; i < legs; i++) {
+    const f = p.flights[i]!;
+    const created = at + lag(r);
+    const key = `${p.name}|${i}|${f.day}`;
+    emit({
+      key: `${key}|BKD`,
+      code: "BKD",
+      timeType: "ACTUAL",
+      at,
+      created,
+      airport: f.from,
+      flight: f,
+      pieces: p.pieces,
+    });
+    const dep = { created, flight: f, pieces: p.pieces, timeType: "PLANNED" as const };
+    emit({ ...dep, key: `${key}|DEP|PLN`, code: "DEP", at: f.plannedDeparture, airport: f.from });
+    emit({ ...dep, key: `${key}|ARR|PLN`, code: "ARR", at: f.plannedArrival, airport: f.to });
+  }
+}
+
+/** One flown leg's estimates (when the flight moves) and actuals, then ready at the next airport. */
+function flyLeg(emit: Emit, key: string, f: AirFlight, p: Part, r: Rng): number {
+  const delay = f.departure - f.plannedDeparture;
+  if (Math.abs(delay) >= H) {
+    const known = round5(Math.max(p.bookedAt + 5 * MIN, f.plannedDeparture - r.range(1, 4) * H));
+    const est = { timeType: "ESTIMATED" as const, created: known, flight: f, pieces: p.pieces };
+    emit({ ...est, key: `${key}|DEP|EST`, code: "DEP", at: f.departure, airport: f.from });
+    emit({ ...est, key: `${key}|ARR|EST`, code: "ARR", at: f.plannedArrival + delay, airport: f.to });
+  }
+  if (Math.abs(f.arrival - (f.plannedArrival + delay)) >= 30 * MIN) {
+    const est = {
+      timeType: "ESTIMATED" as const,
+      created: f.departure + 30 * MIN,
+      flight: f,
+      pieces: p.pieces,
+    };
+    emit({ ...est, key: `${key}|ARR|EST2`, code: "ARR", at: f.arrival, airport: f.to });
+  }
+  const act = { timeType: "ACTUAL" as const, flight: f, pieces: p.pieces };
+  emit({
+    ...act,
+    key: `${key}|DEP`,
+    code: "DEP",
+    at: f.departure,
+    created: f.departure + lag(r),
+    airport: f.from,
+  });
+  emit({
+    ...act,
+    key: `${key}|ARR`,
+    code: "ARR",
+    at: f.arrival,
+    created: f.arrival + lag(r),
+    airport: f.to,
+  });
+  const ready = round5(f.arrival + r.range(1, 3) * H);
+  emit({ ...act, key: `${key}|RCF`, code: "RCF", at: ready, created: ready + lag(r), airport: f.to });
+  p.flown.push(f);
+  return ready;
+}
+
+/**
+ * Flies part `p` over its remaining legs: manifested, rebooked when it misses a connection,
+ * offloaded once on the waybill's offload leg. Returns when it is ready at the destination, or
+ * null when every piece was offloaded (they fly on as another part).
+ */
+function flyPart(run: AwbRun, p: Part, r: Rng): number | null {
+  const { lanes, epoch, emit, book, offloadLeg, offloadAll } = run;
+  let ready = p.ready;
+  for (let leg = p.leg; leg < lanes.length; leg++) {
+    let f = p.flights[leg]!;
+    if (ready + LATEST_READY > f.departure) {
+      // Missed the connection: rebooked from here on, onto the next flights that can be made.
+      p.flights = [...p.flights.slice(0, leg), ...plan(lanes, leg, ready + MIN_CONNECTION, epoch)];
+      p.leg = leg;
+      p.bookedAt = ready;
+      p.rebooked = true;
+      book(p, r, ready);
+      f = p.flights[leg]!;
+    }
+    const key = `${p.name}|${leg}|${f.day}`;
+    const manAt = round5(Math.max(ready + 30 * MIN, f.departure - r.range(1.5, 3) * H));
+    emit({
+      key: `${key}|MAN`,
+      code: "MAN",
+      timeType: "ACTUAL",
+      at: manAt,
+      created: manAt + lag(r),
+      airport: f.from,
+      flight: f,
+      pieces: p.pieces,
+    });
+    if (offloadLeg === leg && run.offload === null) {
+      // Offloaded after manifesting (weight, space, priority cargo): the rest flies on, the
+      // offloaded pieces take the same flight the next day.
+      const n = offloadAll || p.pieces === 1 ? p.pieces : r.int(1, p.pieces - 1);
+      const at = round5(Math.max(manAt + 15 * MIN, f.departure - r.range(0.5, 1.25) * H));
+      emit({
+        key: `${key}|DIS_OFLD`,
+        code: "DIS_OFLD",
+        timeType: "ACTUAL",
+        at,
+        created: at + lag(r),
+        airport: f.from,
+        flight: f,
+        pieces: n,
+      });
+      run.offload = { airport: f.from, flight: f.flight, pieces: n, at };
+      const moved: Part = {
+        name: `${p.name}o`,
+        pieces: n,
+        flights: [...p.flights.slice(0, leg), ...plan(lanes, leg, f.plannedDeparture + MIN, epoch)],
+        leg,
+        ready: at,
+        bookedAt: at,
+        flown: [...p.flown],
+        rebooked: false,
+      };
+      book(moved, r, at);
+      run.queue.push(moved);
+      p.pieces -= n;
+      if (p.pieces === 0) {
+        return null;
+      }
+    }
+    ready = flyLeg(emit, key, f, p, r);
+  }
+  return ready;
+}
+
 /** Every event of one waybill, or null when the sandbox does not play the prefix's airline. */
 export function simulateAwb(awb: string, opts: AirSimulateOptions): SimulatedAwb | null {
   const { world } = opts;
@@ -224,29 +372,8 @@ export function simulateAwb(awb: string, opts: AirSimulateOptions): SimulatedAwb
 
   const events: AirEvent[] = [];
   const emit = (e: Omit<AirEvent, "partial">) => events.push({ ...e, partial: e.pieces < pieces });
-  const lag = (r: Rng) => r.int(2, 20) * MIN;
 
-  /** BKD for each flight from `leg` on, and their PLANNED departure and arrival. */
-  const book = (p: Part, r: Rng, at: number) => {
-    for (let i = p.leg; i < lanes.length; i++) {
-      const f = p.flights[i]!;
-      const created = at + lag(r);
-      const key = `${p.name}|${i}|${f.day}`;
-      emit({
-        key: `${key}|BKD`,
-        code: "BKD",
-        timeType: "ACTUAL",
-        at,
-        created,
-        airport: f.from,
-        flight: f,
-        pieces: p.pieces,
-      });
-      const dep = { created, flight: f, pieces: p.pieces, timeType: "PLANNED" as const };
-      emit({ ...dep, key: `${key}|DEP|PLN`, code: "DEP", at: f.plannedDeparture, airport: f.from });
-      emit({ ...dep, key: `${key}|ARR|PLN`, code: "ARR", at: f.plannedArrival, airport: f.to });
-    }
-  };
+  const book = (p: Part, r: Rng, at: number) => bookFlights(emit, lanes.length, p, r, at);
 
   const planA = plan(lanes, 0, firstFlight, epoch);
   const rcsAt = round5(Math.max(bookedAt + H, planA[0]!.plannedDeparture - rng.range(4, 10) * H));
@@ -277,109 +404,14 @@ export function simulateAwb(awb: string, opts: AirSimulateOptions): SimulatedAwb
     pieces,
   });
 
-  let offload: SimulatedAwb["offload"] = null;
+  const run: AwbRun = { lanes, epoch, emit, book, queue, offloadLeg, offloadAll, offload: null };
   const parts: AirPart[] = [];
   const delivered: number[] = [];
   for (let q = 0; q < queue.length; q++) {
     const p = queue[q]!;
     const r = new Rng(`part|${awb}|${p.name}`);
-    let ready = p.ready;
-    let ended = false;
-    for (let leg = p.leg; leg < lanes.length; leg++) {
-      let f = p.flights[leg]!;
-      if (ready + LATEST_READY > f.departure) {
-        // Missed the connection: rebooked from here on, onto the next flights that can be made.
-        p.flights = [...p.flights.slice(0, leg), ...plan(lanes, leg, ready + MIN_CONNECTION, epoch)];
-        p.leg = leg;
-        p.bookedAt = ready;
-        p.rebooked = true;
-        book(p, r, ready);
-        f = p.flights[leg]!;
-      }
-      const key = `${p.name}|${leg}|${f.day}`;
-      const manAt = round5(Math.max(ready + 30 * MIN, f.departure - r.range(1.5, 3) * H));
-      emit({
-        key: `${key}|MAN`,
-        code: "MAN",
-        timeType: "ACTUAL",
-        at: manAt,
-        created: manAt + lag(r),
-        airport: f.from,
-        flight: f,
-        pieces: p.pieces,
-      });
-      if (offloadLeg === leg && offload === null) {
-        // Offloaded after manifesting (weight, space, priority cargo): the rest flies on, the
-        // offloaded pieces take the same flight the next day.
-        const n = offloadAll || p.pieces === 1 ? p.pieces : r.int(1, p.pieces - 1);
-        const at = round5(Math.max(manAt + 15 * MIN, f.departure - r.range(0.5, 1.25) * H));
-        emit({
-          key: `${key}|DIS_OFLD`,
-          code: "DIS_OFLD",
-          timeType: "ACTUAL",
-          at,
-          created: at + lag(r),
-          airport: f.from,
-          flight: f,
-          pieces: n,
-        });
-        offload = { airport: f.from, flight: f.flight, pieces: n, at };
-        const moved: Part = {
-          name: `${p.name}o`,
-          pieces: n,
-          flights: [...p.flights.slice(0, leg), ...plan(lanes, leg, f.plannedDeparture + MIN, epoch)],
-          leg,
-          ready: at,
-          bookedAt: at,
-          flown: [...p.flown],
-          rebooked: false,
-        };
-        book(moved, r, at);
-        queue.push(moved);
-        p.pieces -= n;
-        if (p.pieces === 0) {
-          ended = true;
-          break;
-        }
-      }
-      const delay = f.departure - f.plannedDeparture;
-      if (Math.abs(delay) >= H) {
-        const known = round5(Math.max(p.bookedAt + 5 * MIN, f.plannedDeparture - r.range(1, 4) * H));
-        const est = { timeType: "ESTIMATED" as const, created: known, flight: f, pieces: p.pieces };
-        emit({ ...est, key: `${key}|DEP|EST`, code: "DEP", at: f.departure, airport: f.from });
-        emit({ ...est, key: `${key}|ARR|EST`, code: "ARR", at: f.plannedArrival + delay, airport: f.to });
-      }
-      if (Math.abs(f.arrival - (f.plannedArrival + delay)) >= 30 * MIN) {
-        const est = {
-          timeType: "ESTIMATED" as const,
-          created: f.departure + 30 * MIN,
-          flight: f,
-          pieces: p.pieces,
-        };
-        emit({ ...est, key: `${key}|ARR|EST2`, code: "ARR", at: f.arrival, airport: f.to });
-      }
-      const act = { timeType: "ACTUAL" as const, flight: f, pieces: p.pieces };
-      emit({
-        ...act,
-        key: `${key}|DEP`,
-        code: "DEP",
-        at: f.departure,
-        created: f.departure + lag(r),
-        airport: f.from,
-      });
-      emit({
-        ...act,
-        key: `${key}|ARR`,
-        code: "ARR",
-        at: f.arrival,
-        created: f.arrival + lag(r),
-        airport: f.to,
-      });
-      ready = round5(f.arrival + r.range(1, 3) * H);
-      emit({ ...act, key: `${key}|RCF`, code: "RCF", at: ready, created: ready + lag(r), airport: f.to });
-      p.flown.push(f);
-    }
-    if (ended) continue;
+    const ready = flyPart(run, p, r);
+    if (ready === null) continue;
     const destination = stops[stops.length - 1]!;
     const nfd = round5(ready + r.range(0.5, 3) * H);
     const dlv = round5(nfd + r.range(6, 60) * H);
@@ -389,6 +421,7 @@ export function simulateAwb(awb: string, opts: AirSimulateOptions): SimulatedAwb
     delivered.push(nfd);
     parts.push({ pieces: p.pieces, flights: p.flown, rebooked: p.rebooked });
   }
+  const { offload } = run;
   // The documents travel once, with the first part to arrive.
   const awd = round5(Math.min(...delivered) + rng.range(1, 4) * H);
   emit({

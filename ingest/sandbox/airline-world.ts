@@ -5,9 +5,9 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { csvRecords } from "../../data-build/locations/csv.ts";
+import { sourcesDirFrom } from "../../common/sources-dir.ts";
+import { csvRecords } from "../../formats/csv.ts";
 import { AwbPrefixes } from "../airlines/awb.ts";
-import { sourcesDir } from "../carriers/resolve.ts";
 
 /** Airlines the sandbox plays, each under /{iata} with its hub: every itinerary touches the hub. */
 export const SANDBOX_AIRLINES = [
@@ -79,7 +79,7 @@ export function airlineWorldFrom(prefixes: AwbPrefixes, airportsCsv: string): Ai
   return { airlines, airports, airport };
 }
 
-export async function loadAirlineWorld(dir: string = sourcesDir()): Promise<AirlineWorld> {
+export async function loadAirlineWorld(dir: string = sourcesDirFrom()): Promise<AirlineWorld> {
   const [prefixes, csv] = await Promise.all([
     AwbPrefixes.load(dir),
     readFile(join(dir, CARGO_AIRPORTS_FILE), "utf8"),

@@ -4,6 +4,7 @@
  */
 import { Lru } from "../../common/lru.ts";
 import type { DcsaErrorBody, DcsaEvent } from "../carriers/dcsa.ts";
+import { visibleEvents } from "./box-view.ts";
 import { DEMO_REFERENCES } from "./demo.ts";
 import { lessorUnit } from "./lessor.ts";
 import { CS_ENDPOINTS, type CsEndpoint, csError, csResponse } from "./network/cs-api.ts";
@@ -14,7 +15,6 @@ import {
   resolveSandboxReference,
   type SimulatedVoyage,
   simulateShipment,
-  visibleEvents,
 } from "./simulate.ts";
 import type { SandboxWorld } from "./world.ts";
 
@@ -113,6 +113,96 @@ function decodeCursor(s: string): Cursor | null {
   }
 }
 
+/** The page size and cursor of an events query (a fresh cursor reads the clock at `now`). */
+function pagingOf(
+  req: Request,
+  q: URLSearchParams,
+  now: number,
+): { limit: number; cursor: Cursor } | Response {
+  const limitRaw = q.get("limit");
+  const limit = limitRaw === null ? DEFAULT_LIMIT : Number(limitRaw);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    return dcsaError(req, 400, "invalidParameter", `limit must be an integer from 1 to ${MAX_LIMIT}`);
+  const cursorRaw = q.get("cursor");
+  const cursor = cursorRaw === null ? { offset: 0, asOf: now } : decodeCursor(cursorRaw);
+  if (!cursor) return dcsaError(req, 400, "invalidCursor", "cursor is not one this server issued");
+  return { limit, cursor };
+}
+
+/** The events a query's code filters and eventCreatedDateTime bounds keep. */
+function filterEvents(req: Request, events: DcsaEvent[], q: URLSearchParams): DcsaEvent[] | Response {
+  let list = events;
+  for (const [name, field] of CODE_FILTERS) {
+    const wanted = q.get(name)?.split(",").filter(Boolean);
+    if (wanted?.length) list = list.filter((e) => wanted.includes(field(e) ?? ""));
+  }
+  for (const [k, raw] of q) {
+    const m = /^eventCreatedDateTime(?::(gte|gt|lte|lt|eq))?$/.exec(k);
+    if (!m) continue;
+    const bound = Date.parse(raw);
+    if (Number.isNaN(bound)) return dcsaError(req, 400, "invalidParameter", `${k} is not a date-time`);
+    const cmp = COMPARE[m[1] ?? "eq"]!;
+    list = list.filter((e) => cmp(Date.parse(e.eventCreatedDateTime), bound));
+  }
+  return list;
+}
+
+/** One page of events with the DCSA paging headers (links keep the first page's clock reading). */
+function pageResponse(url: URL, list: unknown[], cursor: Cursor, limit: number): Response {
+  const page = list.slice(cursor.offset, cursor.offset + limit);
+  const link = (offset: number) => {
+    const u = new URL(url);
+    u.searchParams.set("cursor", encodeCursor({ offset, asOf: cursor.asOf }));
+    return u.toString();
+  };
+  const headers = new Headers({ "API-Version": API_VERSION, "Current-Page": link(cursor.offset) });
+  if (cursor.offset > 0) {
+    headers.set("First-Page", link(0));
+    headers.set("Prev-Page", link(Math.max(0, cursor.offset - limit)));
+  }
+  if (cursor.offset + limit < list.length) {
+    const next = encodeCursor({ offset: cursor.offset + limit, asOf: cursor.asOf });
+    headers.set("Next-Page", link(cursor.offset + limit));
+    headers.set("Next-Page-Cursor", next);
+  }
+  return Response.json(page, { headers });
+}
+
+/** The carriers the sandbox plays, with their paths and reference prefixes. */
+function carriersListing(world: SandboxOptions["world"]): Response {
+  return Response.json(
+    [...world.carriers.values()].map((c) => ({
+      scac: c.scac,
+      name: c.name,
+      base_path: `/${c.scac}`,
+      schedules_base_path: `/${c.scac}/cs/v1`,
+      container_prefixes: c.containerPrefixes,
+      bl_prefixes: c.blPrefixes,
+    })),
+  );
+}
+
+/** Sets the manual clock to a time or moves it on by hours. */
+async function setClock(req: Request, clock: SandboxClock, onClock?: () => void): Promise<Response> {
+  if (clock.mode !== "manual")
+    return dcsaError(
+      req,
+      409,
+      "clockNotManual",
+      "start the sandbox with SANDBOX_CLOCK=manual to set its clock",
+    );
+  const body = (await req.json().catch(() => null)) as { now?: unknown; advance_hours?: unknown } | null;
+  if (typeof body?.now === "string" && !Number.isNaN(Date.parse(body.now))) clock.set(Date.parse(body.now));
+  else if (typeof body?.advance_hours === "number" && Number.isFinite(body.advance_hours))
+    clock.set(clock.now() + body.advance_hours * 3600_000);
+  else return dcsaError(req, 400, "invalidBody", 'send {"now": "<ISO 8601>"} or {"advance_hours": <number>}');
+  onClock?.();
+  return clockState(clock);
+}
+
+const clockState = (clock: SandboxClock) =>
+  Response.json({ now: new Date(clock.now()).toISOString(), mode: clock.mode });
+
 export function createSandbox(opts: SandboxOptions): (req: Request) => Promise<Response> {
   const { world, clock } = opts;
   const epoch = opts.epoch ?? DEFAULT_EPOCH;
@@ -151,13 +241,9 @@ export function createSandbox(opts: SandboxOptions): (req: Request) => Promise<R
       );
     }
     const param = refs[0]!;
-    const limitRaw = q.get("limit");
-    const limit = limitRaw === null ? DEFAULT_LIMIT : Number(limitRaw);
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
-      return dcsaError(req, 400, "invalidParameter", `limit must be an integer from 1 to ${MAX_LIMIT}`);
-    const cursorRaw = q.get("cursor");
-    const cursor = cursorRaw === null ? { offset: 0, asOf: clock.now() } : decodeCursor(cursorRaw);
-    if (!cursor) return dcsaError(req, 400, "invalidCursor", "cursor is not one this server issued");
+    const paging = pagingOf(req, q, clock.now());
+    if (paging instanceof Response) return paging;
+    const { limit, cursor } = paging;
 
     const found = lookupReference(world, scac, QUERY[param]!, q.get(param)!);
     if (!found.ok)
@@ -168,58 +254,9 @@ export function createSandbox(opts: SandboxOptions): (req: Request) => Promise<R
         found.message,
       );
     const v = voyage(found.ref.shipment, found.ref.documentNumber);
-    let list = visibleEvents(v, cursor.asOf, found.ref.container);
-    for (const [name, field] of CODE_FILTERS) {
-      const wanted = q.get(name)?.split(",").filter(Boolean);
-      if (wanted?.length) list = list.filter((e) => wanted.includes(field(e) ?? ""));
-    }
-    for (const [k, raw] of q) {
-      const m = /^eventCreatedDateTime(?::(gte|gt|lte|lt|eq))?$/.exec(k);
-      if (!m) continue;
-      const bound = Date.parse(raw);
-      if (Number.isNaN(bound)) return dcsaError(req, 400, "invalidParameter", `${k} is not a date-time`);
-      const cmp = COMPARE[m[1] ?? "eq"]!;
-      list = list.filter((e) => cmp(Date.parse(e.eventCreatedDateTime), bound));
-    }
-
-    const page = list.slice(cursor.offset, cursor.offset + limit);
-    const link = (offset: number) => {
-      const u = new URL(url);
-      u.searchParams.set("cursor", encodeCursor({ offset, asOf: cursor.asOf }));
-      return u.toString();
-    };
-    const headers = new Headers({ "API-Version": API_VERSION, "Current-Page": link(cursor.offset) });
-    if (cursor.offset > 0) {
-      headers.set("First-Page", link(0));
-      headers.set("Prev-Page", link(Math.max(0, cursor.offset - limit)));
-    }
-    if (cursor.offset + limit < list.length) {
-      const next = encodeCursor({ offset: cursor.offset + limit, asOf: cursor.asOf });
-      headers.set("Next-Page", link(cursor.offset + limit));
-      headers.set("Next-Page-Cursor", next);
-    }
-    return Response.json(page, { headers });
+    const list = filterEvents(req, visibleEvents(v, cursor.asOf, found.ref.container), q);
+    return list instanceof Response ? list : pageResponse(url, list, cursor, limit);
   }
-
-  async function setClock(req: Request): Promise<Response> {
-    if (clock.mode !== "manual")
-      return dcsaError(
-        req,
-        409,
-        "clockNotManual",
-        "start the sandbox with SANDBOX_CLOCK=manual to set its clock",
-      );
-    const body = (await req.json().catch(() => null)) as { now?: unknown; advance_hours?: unknown } | null;
-    if (typeof body?.now === "string" && !Number.isNaN(Date.parse(body.now))) clock.set(Date.parse(body.now));
-    else if (typeof body?.advance_hours === "number" && Number.isFinite(body.advance_hours))
-      clock.set(clock.now() + body.advance_hours * 3600_000);
-    else
-      return dcsaError(req, 400, "invalidBody", 'send {"now": "<ISO 8601>"} or {"advance_hours": <number>}');
-    opts.onClock?.();
-    return clockState();
-  }
-
-  const clockState = () => Response.json({ now: new Date(clock.now()).toISOString(), mode: clock.mode });
 
   return async (req: Request): Promise<Response> => {
     const path = new URL(req.url).pathname;
@@ -237,19 +274,9 @@ export function createSandbox(opts: SandboxOptions): (req: Request) => Promise<R
       if (!authorized(req)) return csError(req, 401, "unauthorized", "missing or wrong API key");
       return csResponse(req, serviceNetwork(world), epoch, clock.now(), scac, cs[2] as CsEndpoint);
     }
-    if (path === "/_sandbox/clock") return req.method === "POST" ? setClock(req) : clockState();
-    if (path === "/_sandbox/carriers") {
-      return Response.json(
-        [...world.carriers.values()].map((c) => ({
-          scac: c.scac,
-          name: c.name,
-          base_path: `/${c.scac}`,
-          schedules_base_path: `/${c.scac}/cs/v1`,
-          container_prefixes: c.containerPrefixes,
-          bl_prefixes: c.blPrefixes,
-        })),
-      );
-    }
+    if (path === "/_sandbox/clock")
+      return req.method === "POST" ? setClock(req, clock, opts.onClock) : clockState(clock);
+    if (path === "/_sandbox/carriers") return carriersListing(world);
     if (path === "/_sandbox/demo") return Response.json(DEMO_REFERENCES);
     const unit = /^\/lessor\/v1\/units\/([^/]+)$/.exec(path);
     if (unit) {

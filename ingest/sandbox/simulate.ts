@@ -11,26 +11,16 @@
  */
 
 import type { PathPoint } from "../../common/geo.ts";
-import type {
-  DcsaDocumentReference,
-  DcsaEquipmentEvent,
-  DcsaEvent,
-  DcsaLocation,
-  DcsaShipmentEvent,
-  DcsaTransportCall,
-  DcsaTransportEvent,
-  DocumentTypeCode,
-  EquipmentEventCode,
-  ShipmentEventCode,
-} from "../carriers/dcsa.ts";
+import type { DcsaEvent } from "../carriers/dcsa.ts";
 import { looksLikeContainer } from "../iso6346.ts";
+import { boxMoves, type ShipmentRun } from "./box-moves.ts";
+import { type Call, Emitter, iso } from "./dcsa-events.ts";
 import type { Vessel } from "./fleet.ts";
 import { type BookedCall, bookedCall, bookRouting, connected, nextSailing } from "./network/booking.ts";
 import { type Network, serviceNetwork } from "./network/network.ts";
 import { convergenceTimes, publish } from "./network/noise.ts";
 import { MIN_CONNECTION_H, type RouteLeg } from "./network/routes.ts";
-import type { Sailing } from "./network/sailings.ts";
-import { Rng, uuidFrom } from "./random.ts";
+import { Rng } from "./random.ts";
 import {
   isSandboxScac,
   lesseeOf,
@@ -39,11 +29,8 @@ import {
   type ShipmentKey,
   shipmentContainers,
 } from "./references.ts";
+import { D, H, hour, MIN } from "./sim-time.ts";
 import type { Port, SandboxWorld } from "./world.ts";
-
-const MIN = 60_000;
-const H = 60 * MIN;
-const D = 24 * H;
 
 /** Default anchor of booking dates; bookings fall from 90 days before it to 30 days after. */
 export const DEFAULT_EPOCH = Date.parse("2026-11-21T00:00:00Z");
@@ -54,18 +41,6 @@ const LEAD_D: [number, number] = [7, 14];
 const DEPARTURE_WINDOW_D = 28;
 /** No booking rides more than this times the sea miles between its ports (no round-the-world direct legs). */
 const MAX_DETOUR = 1.6;
-const ISO_TYPES: Array<[string, number]> = [
-  ["45G1", 0.5],
-  ["42G1", 0.2],
-  ["22G1", 0.25],
-  ["45R1", 0.05],
-];
-const HOLD_REASONS = [
-  "Customs hold: documentary check of the commercial invoice",
-  "Customs hold: X-ray examination ordered",
-  "Customs hold: physical inspection ordered",
-];
-
 export interface SimulateOptions {
   world: SandboxWorld;
   /** Anchor of booking dates, ms since 1970 (default DEFAULT_EPOCH). */
@@ -142,25 +117,7 @@ export interface SimulatedVoyage {
   events: DcsaEvent[];
 }
 
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
-
-const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
-/** The port's wall clock with its offset, as carriers send eventDateTime ("2026-11-03T14:00:00+08:00"). */
-export function localIso(ms: number, timeZone: string): string {
-  let f = offsetFormatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" });
-    offsetFormatters.set(timeZone, f);
-  }
-  const name = f.formatToParts(ms).find((p) => p.type === "timeZoneName")?.value ?? "GMT";
-  const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
-  const offsetMin = m ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
-  const wall = new Date(Math.floor(ms / 1000) * 1000 + offsetMin * MIN).toISOString().slice(0, 19);
-  return `${wall}${m ? `${m[1]}${m[2]}:${m[3]}` : "Z"}`;
-}
-
 const country = (p: Port) => p.locode.slice(0, 2);
-const hour = (ms: number) => Math.round(ms / H) * H;
 
 /** Sea miles of the calls a routing's hulls make. */
 function seaMiles(world: SandboxWorld, legs: RouteLeg[]): number {
@@ -169,7 +126,7 @@ function seaMiles(world: SandboxWorld, legs: RouteLeg[]): number {
     .reduce((a, b) => a + b, 0);
 }
 
-interface Booking {
+export interface Booking {
   origin: Port;
   destination: Port;
   hub: Port | null;
@@ -221,161 +178,6 @@ function book(
   throw new Error(`${scac}: no routing found for a booking at ${iso(bookedAt)}`);
 }
 
-/** One vessel call and the boxes aboard. */
-interface Call {
-  key: string;
-  leg: VoyageLeg;
-  sailing: Sailing;
-  index: number;
-  port: Port;
-  code: "DEPA" | "ARRI";
-  sequence: number;
-  planned: number | null;
-  actual: number;
-}
-
-class Emitter {
-  readonly events: Array<{ created: number; event: DcsaEvent }> = [];
-  /** When the transport document (B/L) is issued; set before any event that references documents. */
-  trdIssuedAt = Number.POSITIVE_INFINITY;
-  constructor(
-    private readonly documentNumber: string,
-    private readonly scac: string,
-  ) {}
-
-  /**
-   * Until the B/L is issued the number is only a booking, and a real carrier cannot name a
-   * transport document that does not exist yet: events created before the issue list BKG alone.
-   */
-  documentReferences(created: number): DcsaDocumentReference[] {
-    const bkg = { documentReferenceType: "BKG" as const, documentReferenceValue: this.documentNumber };
-    return created < this.trdIssuedAt
-      ? [bkg]
-      : [bkg, { documentReferenceType: "TRD", documentReferenceValue: this.documentNumber }];
-  }
-
-  private id(key: string) {
-    return uuidFrom(`${this.scac}|${this.documentNumber}|${key}`);
-  }
-
-  shipment(
-    key: string,
-    at: number,
-    code: ShipmentEventCode,
-    documentTypeCode: DocumentTypeCode,
-    extra: Partial<DcsaShipmentEvent> = {},
-  ) {
-    // The schema wants a shipment event's eventDateTime equal to its eventCreatedDateTime.
-    this.events.push({
-      created: at,
-      event: {
-        eventID: this.id(key),
-        eventType: "SHIPMENT",
-        eventClassifierCode: "ACT",
-        eventCreatedDateTime: iso(at),
-        eventDateTime: iso(at),
-        shipmentEventTypeCode: code,
-        documentID: this.documentNumber,
-        documentTypeCode,
-        ...extra,
-      },
-    });
-  }
-
-  transport(
-    key: string,
-    created: number,
-    call: Call,
-    classifier: "PLN" | "EST" | "ACT",
-    at: number,
-    boxes: string[],
-    extra: Partial<DcsaTransportEvent> = {},
-  ) {
-    this.events.push({
-      created,
-      event: {
-        eventID: this.id(key),
-        eventType: "TRANSPORT",
-        eventClassifierCode: classifier,
-        eventCreatedDateTime: iso(created),
-        eventDateTime: localIso(at, call.port.timezone),
-        transportEventTypeCode: call.code,
-        transportCall: transportCall(call.leg, call.code === "DEPA" ? "from" : "to", call.sequence),
-        documentReferences: this.documentReferences(created),
-        references: boxes.map((b) => ({ referenceType: "EQ" as const, referenceValue: b })),
-        ...extra,
-      },
-    });
-  }
-
-  equipment(
-    key: string,
-    at: number,
-    box: SimulatedContainer,
-    code: EquipmentEventCode,
-    empty: boolean,
-    place: { port: Port; location: DcsaLocation; call?: DcsaTransportCall },
-    lag: number,
-  ) {
-    const created = at + lag;
-    const event: DcsaEquipmentEvent = {
-      eventID: this.id(key),
-      eventType: "EQUIPMENT",
-      eventClassifierCode: "ACT",
-      eventCreatedDateTime: iso(created),
-      eventDateTime: localIso(at, place.port.timezone),
-      equipmentEventTypeCode: code,
-      equipmentReference: box.number,
-      ISOEquipmentCode: box.isoEquipmentCode,
-      emptyIndicatorCode: empty ? "EMPTY" : "LADEN",
-      eventLocation: place.location,
-      documentReferences: this.documentReferences(created),
-    };
-    if (place.call) event.transportCall = place.call;
-    this.events.push({ created, event });
-  }
-}
-
-/**
- * The call where a leg loads (`from`) or discharges (`to`). Its ID names the network call, so every
- * box on the sailing sees the same one; carrierVoyageNumber is the voyage the box sails (the export
- * voyage where it loads), import and export voyages are the call's own.
- */
-function transportCall(leg: VoyageLeg, end: "from" | "to", sequence: number): DcsaTransportCall {
-  const call = end === "from" ? leg.departureCall : leg.arrivalCall;
-  const port = leg[end];
-  return {
-    transportCallID: uuidFrom(`call|${call.sailing}|${call.index}`),
-    // TNT 2.2 caps the code at 5 characters where CS allows 11 (DRAGON, AMERICAS): its head.
-    carrierServiceCode: leg.service.slice(0, 5),
-    carrierVoyageNumber: leg.voyage,
-    exportVoyageNumber: call.exportVoyage,
-    importVoyageNumber: call.importVoyage,
-    transportCallSequenceNumber: sequence,
-    UNLocationCode: port.locode,
-    facilityTypeCode: "POTE",
-    modeOfTransport: "VESSEL",
-    location: location(port, "container terminal"),
-    vessel: {
-      vesselIMONumber: leg.vessel.imo,
-      vesselName: leg.vessel.name,
-      vesselFlag: leg.vessel.flag,
-      vesselCallSignNumber: leg.vessel.callSign,
-      vesselOperatorCarrierCode: leg.operator,
-      vesselOperatorCarrierCodeListProvider: "NMFTA",
-    },
-  };
-}
-
-function location(port: Port, what: string): DcsaLocation {
-  return {
-    locationName: `${port.name} ${what}`.slice(0, 100),
-    UNLocationCode: port.locode,
-    latitude: port.lat.toFixed(4),
-    longitude: port.lng.toFixed(4),
-  };
-}
-
 /** A leg of the booking: the hull, voyage and times of the network sailing it rides. */
 function legOn(
   world: SandboxWorld,
@@ -424,26 +226,19 @@ function legOn(
 }
 
 /**
- * Every event of one shipment. `documentNumber` is the B/L (= booking) number printed on the
- * events: the canonical one, or the alias a caller queried. It is printed as TRD only on events
- * created once the B/L is issued (after departure); before that it is a booking alone.
+ * The legs a shipment's boxes sail: the first leg, then at the hub the onward sailing. A missed
+ * connection (the first leg too late for the onward sailing) strands every box; otherwise, as with
+ * any carrier, the cut-off is missed or the vessel full for some boxes now and then. Either way
+ * they move to the next sailing of the onward service (a leg of its own, unplanned).
  */
-export function simulateShipment(
+function sailedLegs(
+  world: SandboxWorld,
   key: ShipmentKey,
-  documentNumber: string,
-  opts: SimulateOptions,
-): SimulatedVoyage {
-  const { world } = opts;
-  const epoch = opts.epoch ?? DEFAULT_EPOCH;
-  const network = serviceNetwork(world);
-  const rng = new Rng(`shipment|${key.scac}|${key.index}`);
-  const carrier = world.carriers.get(key.scac)!;
-  const numbers = shipmentContainers(world, key);
-
-  const bookedAt = hour(epoch + rng.range(-90, 30) * D);
-  const confirmedAt = bookedAt + hour(rng.range(2, 20) * H);
-  const route = book(rng, world, network, key.scac, epoch, bookedAt);
-
+  route: Booking,
+  numbers: string[],
+  rng: Rng,
+  epoch: number,
+) {
   const legs: VoyageLeg[] = [];
   const booked = new Map<VoyageLeg, [BookedCall, BookedCall]>();
   const add = (r: RouteLeg, containers: string[], unplanned: boolean) => {
@@ -453,13 +248,8 @@ export function simulateShipment(
     return leg;
   };
   const firstLeg = add(route.legs[0]!, numbers, false);
-  const plannedDep1 = Date.parse(firstLeg.plannedDeparture);
-  const dep1 = Date.parse(firstLeg.departure);
   const arr1 = Date.parse(firstLeg.arrival);
 
-  // At the hub: a connection missed (the first leg too late for the onward sailing) strands every
-  // box; otherwise, as with any carrier, the cut-off is missed or the vessel full for some boxes now
-  // and then. Either way they move to the next sailing of the onward service.
   const rolled = new Set<string>();
   let onwardDep: number | null = null;
   const rollByChance = rng.chance(0.4);
@@ -483,23 +273,16 @@ export function simulateShipment(
     if (next) add(next, [...rolled], true);
   }
 
-  const emit = new Emitter(documentNumber, key.scac);
-  // Booking and documents.
-  emit.shipment("bkg-rece", bookedAt, "RECE", "BKG");
-  emit.shipment("bkg-conf", confirmedAt, "CONF", "BKG");
-  emit.shipment(
-    "shi-rece",
-    Math.max(confirmedAt + H, hour(plannedDep1 - rng.range(2, 4) * D)),
-    "RECE",
-    "SHI",
-  );
-  emit.trdIssuedAt = hour(dep1 + rng.range(12, 48) * H);
-  emit.shipment("trd-issu", emit.trdIssuedAt, "ISSU", "TRD");
+  return { legs, booked, rolled, onwardDep };
+}
 
-  // Vessel calls. Route leg 0 is calls 1-2, route leg 1 (planned or rolled-onto sailing) calls 3-4.
-  const seqOf = (leg: VoyageLeg, code: "DEPA" | "ARRI") =>
-    (leg === legs[0] ? 0 : 2) + (code === "DEPA" ? 1 : 2);
-  const calls: Call[] = legs.flatMap((leg) =>
+/** The vessel calls of a shipment's legs, a departure and an arrival each, in sequence. */
+function vesselCalls(
+  legs: VoyageLeg[],
+  booked: Map<VoyageLeg, [BookedCall, BookedCall]>,
+  seqOf: (leg: VoyageLeg, code: "DEPA" | "ARRI") => number,
+): Call[] {
+  return legs.flatMap((leg) =>
     (["DEPA", "ARRI"] as const).map((code) => {
       const [dep, arr] = booked.get(leg)!;
       const at = code === "DEPA" ? dep : arr;
@@ -516,135 +299,82 @@ export function simulateShipment(
       };
     }),
   );
+}
+
+/**
+ * Every event of one shipment. `documentNumber` is the B/L (= booking) number printed on the
+ * events: the canonical one, or the alias a caller queried. It is printed as TRD only on events
+ * created once the B/L is issued (after departure); before that it is a booking alone.
+ */
+export function simulateShipment(
+  key: ShipmentKey,
+  documentNumber: string,
+  opts: SimulateOptions,
+): SimulatedVoyage {
+  const { world } = opts;
+  const epoch = opts.epoch ?? DEFAULT_EPOCH;
+  const network = serviceNetwork(world);
+  const rng = new Rng(`shipment|${key.scac}|${key.index}`);
+  const carrier = world.carriers.get(key.scac)!;
+  const numbers = shipmentContainers(world, key);
+
+  const bookedAt = hour(epoch + rng.range(-90, 30) * D);
+  const confirmedAt = bookedAt + hour(rng.range(2, 20) * H);
+  const route = book(rng, world, network, key.scac, epoch, bookedAt);
+
+  const { legs, booked, rolled, onwardDep } = sailedLegs(world, key, route, numbers, rng, epoch);
+  const firstLeg = legs[0]!;
+  const plannedDep1 = Date.parse(firstLeg.plannedDeparture);
+  const dep1 = Date.parse(firstLeg.departure);
+  const arr1 = Date.parse(firstLeg.arrival);
+
+  const emit = new Emitter(documentNumber, key.scac);
+  // Booking and documents.
+  emit.shipment("bkg-rece", bookedAt, "RECE", "BKG");
+  emit.shipment("bkg-conf", confirmedAt, "CONF", "BKG");
+  emit.shipment(
+    "shi-rece",
+    Math.max(confirmedAt + H, hour(plannedDep1 - rng.range(2, 4) * D)),
+    "RECE",
+    "SHI",
+  );
+  emit.trdIssuedAt = hour(dep1 + rng.range(12, 48) * H);
+  emit.shipment("trd-issu", emit.trdIssuedAt, "ISSU", "TRD");
+
+  // Vessel calls. Route leg 0 is calls 1-2, route leg 1 (planned or rolled-onto sailing) calls 3-4.
+  const seqOf = (leg: VoyageLeg, code: "DEPA" | "ARRI") =>
+    (leg === legs[0] ? 0 : 2) + (code === "DEPA" ? 1 : 2);
+  const calls = vesselCalls(legs, booked, seqOf);
 
   // Per box: terminal moves, customs, delivery, empty return.
   const holdBox = rng.chance(0.3) ? rng.pick(numbers) : null;
   const lag = (r: Rng) => Math.round(r.range(5, 90)) * MIN;
   const containers: SimulatedContainer[] = [];
-  let rollKnownAt = Number.POSITIVE_INFINITY;
   let finalArrival = 0;
   // The hull may sail up to MAX_EARLY_H before its proforma: the gate closes before either.
   const sails = Math.min(plannedDep1, dep1);
+  const run: ShipmentRun = {
+    key,
+    rng,
+    emit,
+    route,
+    legs,
+    seqOf,
+    rolled,
+    onwardDep,
+    confirmedAt,
+    dep1,
+    arr1,
+    sails,
+    lag,
+    rollKnownAt: Number.POSITIVE_INFINITY,
+  };
   for (const number of numbers) {
-    const r = new Rng(`box|${key.scac}|${key.index}|${number}`);
-    const box: SimulatedContainer = {
-      number,
-      isoEquipmentCode: r.weighted(ISO_TYPES, (t) => t[1])[0],
-      rolled: rolled.has(number),
-      customsHold: null,
-      milestones: {} as SimulatedContainer["milestones"],
-    };
-    const origin = route.origin;
-    const destination = route.destination;
-    const pick = hour(Math.max(confirmedAt + 6 * H, sails - r.range(4, 9) * D));
-    const gateIn = hour(Math.max(pick + 10 * H, sails - r.range(1.2, 3) * D));
-    const load = hour(dep1 - r.range(4, 16) * H);
-    const depot = { port: origin, location: location(origin, "empty depot") };
-    const terminal = (p: Port) => ({ port: p, location: location(p, "container terminal") });
-    const firstCall = transportCall(legs[0]!, "from", seqOf(legs[0]!, "DEPA"));
-    emit.equipment(`${number}|PICK`, pick, box, "PICK", true, depot, lag(r));
-    emit.equipment(`${number}|GTIN`, gateIn, box, "GTIN", false, terminal(origin), lag(r));
-    emit.equipment(
-      `${number}|LOAD|1`,
-      load,
-      box,
-      "LOAD",
-      false,
-      { ...terminal(origin), call: firstCall },
-      lag(r),
-    );
-
-    let last = legs[0]!;
-    if (route.hub && onwardDep !== null) {
-      const hub = route.hub;
-      const discHub = hour(arr1 + r.range(3, 8) * H);
-      const leg = box.rolled ? legs[2]! : legs[1]!;
-      const dep = Date.parse(leg.departure);
-      const loadHub = hour(Math.max(discHub + 4 * H, dep - r.range(3, 10) * H));
-      emit.equipment(
-        `${number}|DISC|hub`,
-        discHub,
-        box,
-        "DISC",
-        false,
-        { ...terminal(hub), call: transportCall(legs[0]!, "to", seqOf(legs[0]!, "ARRI")) },
-        lag(r),
-      );
-      emit.equipment(
-        `${number}|LOAD|hub`,
-        loadHub,
-        box,
-        "LOAD",
-        false,
-        { ...terminal(hub), call: transportCall(leg, "from", seqOf(leg, "DEPA")) },
-        lag(r),
-      );
-      // Known at the hub: once the box is ashore, or when the onward hull is about to sail.
-      if (box.rolled)
-        rollKnownAt = Math.min(
-          rollKnownAt,
-          Math.max(hour(dep1 + 12 * H), hour(Math.min(onwardDep - 6 * H, discHub + 12 * H))),
-        );
-      last = leg;
-    }
-    const arrival = Date.parse(last.arrival);
+    const { box, arrival } = boxMoves(run, number, holdBox);
     finalArrival = Math.max(finalArrival, arrival);
-    const disc = hour(arrival + r.range(5, 30) * H);
-    emit.equipment(
-      `${number}|DISC|dest`,
-      disc,
-      box,
-      "DISC",
-      false,
-      { ...terminal(destination), call: transportCall(last, "to", seqOf(last, "ARRI")) },
-      lag(r),
-    );
-    let free = disc;
-    if (number === holdBox) {
-      const reason = rng.pick(HOLD_REASONS);
-      const hold = hour(disc + r.range(2, 14) * H);
-      const insp = hour(hold + r.range(20, 72) * H);
-      const release = hour(insp + r.range(4, 30) * H);
-      const eq = [{ referenceType: "EQ" as const, referenceValue: number }];
-      emit.shipment(`${number}|HOLD`, hold, "HOLD", "CUS", { reason, references: eq });
-      emit.equipment(`${number}|INSP`, insp, box, "INSP", false, terminal(destination), lag(r));
-      emit.shipment(`${number}|RELS`, release, "RELS", "CUS", { reason: "Customs released", references: eq });
-      box.customsHold = { reason, from: iso(hold), to: iso(release) };
-      free = release;
-    }
-    const gateOut = hour(free + r.range(1, 5) * D);
-    const stripped = hour(gateOut + r.range(0.5, 3) * D);
-    const emptyReturn = hour(stripped + r.range(1, 4) * D);
-    emit.equipment(`${number}|GTOT`, gateOut, box, "GTOT", false, terminal(destination), lag(r));
-    emit.equipment(
-      `${number}|STRP`,
-      stripped,
-      box,
-      "STRP",
-      false,
-      { port: destination, location: location(destination, "consignee warehouse") },
-      lag(r),
-    );
-    emit.equipment(
-      `${number}|GTIN|empty`,
-      emptyReturn,
-      box,
-      "GTIN",
-      true,
-      { port: destination, location: location(destination, "empty depot") },
-      lag(r),
-    );
-    box.milestones = {
-      emptyPickup: iso(pick),
-      gateIn: iso(gateIn),
-      loaded: iso(load),
-      discharged: iso(disc),
-      gateOut: iso(gateOut),
-      stripped: iso(stripped),
-      emptyReturn: iso(emptyReturn),
-    };
     containers.push(box);
   }
+  const { rollKnownAt } = run;
   emit.shipment("arn-issu", hour(Math.max(dep1 + D, finalArrival - rng.range(24, 60) * H)), "ISSU", "ARN");
 
   // The roll becomes known at the hub: from then the planned onward sailing stops listing the
@@ -742,43 +472,4 @@ export function resolveSandboxReference(world: SandboxWorld, reference: string):
 export function simulateVoyage(reference: string, opts: SimulateOptions): SimulatedVoyage | null {
   const ref = resolveSandboxReference(opts.world, reference);
   return ref && simulateShipment(ref.shipment, ref.documentNumber, opts);
-}
-
-/** The events a query sees at `now`: published by then, and about the box when one is named. */
-export function visibleEvents(
-  voyage: SimulatedVoyage,
-  now: number,
-  container: string | null = null,
-): DcsaEvent[] {
-  return voyage.events.filter(
-    (e) => Date.parse(e.eventCreatedDateTime) <= now && (container === null || concerns(e, container)),
-  );
-}
-
-function concerns(e: DcsaEvent, box: string): boolean {
-  if (e.eventType === "EQUIPMENT") return e.equipmentReference === box;
-  const eq = (e.references ?? []).filter((r) => r.referenceType === "EQ");
-  return e.eventType === "SHIPMENT"
-    ? eq.length === 0 || eq.some((r) => r.referenceValue === box)
-    : eq.some((r) => r.referenceValue === box);
-}
-
-export type BoxPhase =
-  | "booked"
-  | "in_transit"
-  | "customs_hold"
-  | "discharged"
-  | "delivered"
-  | "returned_empty";
-
-/** Where a box stands at `now` (for docs, demos and tests; the tracking engine derives its own status). */
-export function boxPhaseAt(box: SimulatedContainer, now: number): BoxPhase {
-  const m = box.milestones;
-  const t = (s: string) => Date.parse(s);
-  if (now < t(m.loaded)) return "booked";
-  if (now < t(m.discharged)) return "in_transit";
-  if (box.customsHold && now >= t(box.customsHold.from) && now < t(box.customsHold.to)) return "customs_hold";
-  if (now < t(m.gateOut)) return "discharged";
-  if (now < t(m.emptyReturn)) return "delivered";
-  return "returned_empty";
 }

@@ -8,10 +8,11 @@ import { join, resolve } from "node:path";
 import { buildDirFrom } from "../../common/build-dir.ts";
 import type { PathPoint } from "../../common/geo.ts";
 import { Lru } from "../../common/lru.ts";
-import { csvRecords } from "../../data-build/locations/csv.ts";
+import { sourcesDirFrom } from "../../common/sources-dir.ts";
 import { LocationIndex } from "../../engine/locations/index.ts";
 import { getSeaRouter } from "../../engine/sea/router.ts";
-import { CarrierDirectory, type OceanCarrier, sourcesDir } from "../carriers/resolve.ts";
+import { csvRecords } from "../../formats/csv.ts";
+import { CarrierDirectory, type OceanCarrier } from "../carriers/resolve.ts";
 
 /** Carriers the sandbox plays, each under /{scac}/v2/events. */
 export const SANDBOX_SCACS = ["MAEU", "MSCU", "CMDU", "HLCU", "ONEY"] as const;
@@ -62,7 +63,7 @@ export interface WorldOptions {
  * has left artifacts of two different builds side by side.
  */
 export async function loadWorld(opts: WorldOptions = {}): Promise<SandboxWorld> {
-  const sources = opts.sourcesDir ?? sourcesDir();
+  const sources = opts.sourcesDir ?? sourcesDirFrom();
   const buildDir = resolve(opts.buildDir ?? buildDirFrom());
   const idxPath = join(buildDir, "locations.idx");
   const [directory, portsCsv, idx, sea] = await Promise.all([

@@ -294,66 +294,18 @@ export class ScheduleSync {
         )
       ).map((r) => [r.id, r]),
     );
-    const changes: NewSailingChange[] = [];
-    const raised: RaisedScheduleEvent[] = [];
+    const run: ApplyRun = { tx, seenAt, changes: [], raised: [], result };
     for (const s of fresh) {
       const before = stored.get(s.id);
       stored.delete(s.id);
-      const first = firstDeparture(s.calls, s.voyage);
-      if (!before) {
-        await tx.sailings.insert({
-          ...s,
-          status: "active",
-          firstSeenAt: seenAt,
-          changedAt: seenAt,
-          slipBaselineAt: first?.expected ?? null,
-        });
-        result.inserted++;
-        continue;
-      }
-      const found = differences(before, s);
-      if (found.length === 0) continue;
-      // Only a refresh that found a difference can raise: the same schedule again raises nothing.
-      const slip = slipped(
-        s,
-        firstDeparture(before.calls as ScheduleCall[], before.voyage),
-        first,
-        before.slipBaselineAt,
-        this.slipThresholdMs,
-        seenAt,
-      );
-      if (slip.raised) raised.push(slip.raised);
-      await tx.sailings.update(s.id, {
-        ...s,
-        status: "active",
-        changedAt: seenAt,
-        slipBaselineAt: slip.baseline,
-      });
-      changes.push(...found.map((c) => ({ ...c, sailingId: s.id, seenAt })));
-      result.changed++;
+      await this.refresh(run, s, before);
     }
     // Left over: stored sailings of the window the carrier no longer publishes.
     for (const gone of stored.values()) {
       if (gone.status === "withdrawn" || gone.departsAt < from || gone.departsAt > to) continue;
-      await tx.sailings.update(gone.id, { status: "withdrawn", changedAt: seenAt });
-      const calls = gone.calls as ScheduleCall[];
-      const blank = blankSailing(
-        gone,
-        firstDeparture(calls, gone.voyage),
-        calls.map((c) => c.place.unlocode),
-        seenAt,
-      );
-      if (blank) raised.push(blank);
-      changes.push({
-        sailingId: gone.id,
-        call: null,
-        field: "status",
-        before: gone.status,
-        after: "withdrawn",
-        seenAt,
-      });
-      result.withdrawn++;
+      await withdraw(run, gone);
     }
+    const { changes, raised } = run;
     await tx.sailings.appendChanges(changes);
     await appendScheduleEvents(tx, raised, seenAt);
     result.blankSailings = raised.filter((e) => e.type === "blank_sailing").length;
@@ -368,4 +320,72 @@ export class ScheduleSync {
     result.applied = true;
     return result;
   }
+
+  /** One published sailing: inserted when new, updated (with its changes and a slip) when different. */
+  private async refresh(run: ApplyRun, s: FetchedSailing, before: SailingRow | undefined): Promise<void> {
+    const { tx, seenAt } = run;
+    const first = firstDeparture(s.calls, s.voyage);
+    if (!before) {
+      await tx.sailings.insert({
+        ...s,
+        status: "active",
+        firstSeenAt: seenAt,
+        changedAt: seenAt,
+        slipBaselineAt: first?.expected ?? null,
+      });
+      run.result.inserted++;
+      return;
+    }
+    const found = differences(before, s);
+    if (found.length === 0) return;
+    // Only a refresh that found a difference can raise: the same schedule again raises nothing.
+    const slip = slipped(
+      s,
+      firstDeparture(before.calls as ScheduleCall[], before.voyage),
+      first,
+      before.slipBaselineAt,
+      this.slipThresholdMs,
+      seenAt,
+    );
+    if (slip.raised) run.raised.push(slip.raised);
+    await tx.sailings.update(s.id, {
+      ...s,
+      status: "active",
+      changedAt: seenAt,
+      slipBaselineAt: slip.baseline,
+    });
+    run.changes.push(...found.map((c) => ({ ...c, sailingId: s.id, seenAt })));
+    run.result.changed++;
+  }
+}
+
+/** What one apply collects for the end of its transaction. */
+interface ApplyRun {
+  tx: Repositories;
+  seenAt: string;
+  changes: NewSailingChange[];
+  raised: RaisedScheduleEvent[];
+  result: CarrierSyncResult;
+}
+
+/** A stored sailing of the window the carrier no longer publishes: withdrawn, a blank sailing raised. */
+async function withdraw(run: ApplyRun, gone: SailingRow): Promise<void> {
+  await run.tx.sailings.update(gone.id, { status: "withdrawn", changedAt: run.seenAt });
+  const calls = gone.calls as ScheduleCall[];
+  const blank = blankSailing(
+    gone,
+    firstDeparture(calls, gone.voyage),
+    calls.map((c) => c.place.unlocode),
+    run.seenAt,
+  );
+  if (blank) run.raised.push(blank);
+  run.changes.push({
+    sailingId: gone.id,
+    call: null,
+    field: "status",
+    before: gone.status,
+    after: "withdrawn",
+    seenAt: run.seenAt,
+  });
+  run.result.withdrawn++;
 }

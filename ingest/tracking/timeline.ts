@@ -376,7 +376,6 @@ function answersHold(answers: string, places: PlaceLookup): boolean {
 const DAY = 86_400_000;
 const days = (a: number, b: number) => Math.round(((a - b) / DAY) * 10) / 10;
 
-/** Derives the record's state from a container's current events (see docs/tracking.md for the rules). */
 export interface FirstPlan {
   at: string;
   vesselImo: string | null;
@@ -384,15 +383,18 @@ export interface FirstPlan {
   createdAt: string;
 }
 
-export function derive(
-  current: DcsaEventLike[],
-  firstPlan: (key: string) => FirstPlan | null = () => null,
-): Derived {
-  const of = (code: string) => current.filter((e) => codeOf(e) === code);
-  const act = (e: DcsaEventLike) => e.eventClassifierCode === "ACT";
-  const loads = of("LOAD");
-  const discs = of("DISC");
-  const origin = locationOf(loads[0] ?? of("DEPA")[0] ?? ({} as DcsaEventLike));
+const act = (e: DcsaEventLike) => e.eventClassifierCode === "ACT";
+
+/** Where the box goes: origin, destination and every port it calls at by vessel, with its role. */
+function routeOf(current: DcsaEventLike[]): Pick<Derived, "routePorts"> & {
+  origin: string | null;
+  destination: string | null;
+} {
+  const origin = locationOf(
+    current.find((e) => codeOf(e) === "LOAD") ??
+      current.find((e) => codeOf(e) === "DEPA") ??
+      ({} as DcsaEventLike),
+  );
   // The last port of call by time (a planned arrival beyond a transshipment discharge counts).
   const destination = locationOf(
     current.filter((e) => codeOf(e) === "DISC" || codeOf(e) === "ARRI").at(-1) ?? ({} as DcsaEventLike),
@@ -409,7 +411,11 @@ export function derive(
           ? ("destination" as const)
           : ("transshipment" as const),
   }));
+  return { origin, destination, routePorts };
+}
 
+/** The box's stage and status by its actual events at the destination, customs holds and gate moves. */
+function stageOf(current: DcsaEventLike[], destination: string | null) {
   const lastAct = (code: string, at?: string | null) =>
     current.filter((e) => codeOf(e) === code && act(e) && (at === undefined || locationOf(e) === at)).at(-1);
   const dischargedAtPod = destination ? lastAct("DISC", destination) : undefined;
@@ -444,6 +450,34 @@ export function derive(
   }
   const status: Status =
     holdActive && stage !== "delivered" && stage !== "returned_empty" ? "customs_hold" : stage;
+  return { stage, status, dischargedAtPod, gateOutFull, holdActive, lastHold };
+}
+
+/** Missed connection: the box left a transshipment port on another vessel than first planned there. */
+function missedConnectionOf(
+  current: DcsaEventLike[],
+  tsPorts: string[],
+  firstPlan: (key: string) => FirstPlan | null,
+): boolean {
+  return tsPorts.some((port) => {
+    // Carriers plan the onward move as a load or as the connecting vessel's departure.
+    const planned = (firstPlan(`LOAD|${port}`) ?? firstPlan(`DEPA|${port}`))?.vesselImo;
+    const latest = current.filter((e) => codeOf(e) === "LOAD" && locationOf(e) === port).at(-1);
+    const vessel = latest?.transportCall?.vessel?.vesselIMONumber;
+    return !!planned && !!vessel && planned !== vessel;
+  });
+}
+
+/** Derives the record's state from a container's current events (see docs/tracking.md for the rules). */
+export function derive(
+  current: DcsaEventLike[],
+  firstPlan: (key: string) => FirstPlan | null = () => null,
+): Derived {
+  const of = (code: string) => current.filter((e) => codeOf(e) === code);
+  const loads = of("LOAD");
+  const discs = of("DISC");
+  const { origin, destination, routePorts } = routeOf(current);
+  const { stage, status, dischargedAtPod, gateOutFull, holdActive, lastHold } = stageOf(current, destination);
 
   const arrival = destination
     ? current.filter((e) => codeOf(e) === "ARRI" && locationOf(e) === destination).at(-1)
@@ -465,15 +499,8 @@ export function derive(
     lastLoad && (!lastDisc || ms(lastLoad.eventDateTime) > ms(lastDisc.eventDateTime)) ? lastLoad : undefined;
   const aboardVessel = aboard?.transportCall?.vessel;
 
-  // Missed connection: the box left a transshipment port on another vessel than first planned there.
   const tsPorts = routePorts.filter((p) => p.role === "transshipment").map((p) => p.unlocode);
-  const missedConnection = tsPorts.some((port) => {
-    // Carriers plan the onward move as a load or as the connecting vessel's departure.
-    const planned = (firstPlan(`LOAD|${port}`) ?? firstPlan(`DEPA|${port}`))?.vesselImo;
-    const latest = current.filter((e) => codeOf(e) === "LOAD" && locationOf(e) === port).at(-1);
-    const vessel = latest?.transportCall?.vessel?.vesselIMONumber;
-    return !!planned && !!vessel && planned !== vessel;
-  });
+  const missedConnection = missedConnectionOf(current, tsPorts, firstPlan);
 
   const bar = (key: string, e: DcsaEventLike | undefined): number | null => {
     const planned = firstPlan(key);

@@ -5,18 +5,24 @@
  * each named by the handle `load` returns; not shareable across threads.
  */
 import { latLngPairs, type PathPoint } from "../../common/geo.ts";
-import { type Artifact, decodeArtifact } from "../../data-build/format/container.ts";
+import { type Artifact, decodeArtifact } from "../../formats/container.ts";
+import { GRAPH_FORMAT_VERSION } from "../../formats/graph-version.ts";
+import { type Exports, M, PATH, RIVER } from "./ffi.ts";
+import type {
+  GraphNames,
+  LoadedGraph,
+  ManyResult,
+  RawRoute,
+  RiverFigures,
+  RiverRoute,
+  SnappedNode,
+} from "./results.ts";
 
-/** Graph payload version (docs/graph-format.md); graph.rs FORMAT_VERSION. */
-export const GRAPH_FORMAT_VERSION = 2;
+export type { GraphNames, LoadedGraph, ManyResult, RawRoute, RiverFigures, RiverRoute, SnappedNode };
+export { GRAPH_FORMAT_VERSION };
 
-/**
- * The contraction hierarchy artifact (docs/routing-speed.md): kind and payload version,
- * hierarchy.rs KIND and FORMAT_VERSION. The data build's sea-hierarchy stage imports these, so a
- * version bump here reruns it.
- */
+/** The contraction hierarchy artifact's kind (docs/routing-speed.md), hierarchy.rs KIND. */
 export const HIERARCHY_KIND = "sea-hierarchy";
-export const HIERARCHY_FORMAT_VERSION = 1;
 
 export const STATUS = {
   found: 0,
@@ -65,213 +71,6 @@ const objectiveArgs = (o: Objective): [number, number] => {
   return [0, 0];
 };
 
-/** Indices into the result meta array (ffi.rs `meta`). */
-const M = {
-  status: 0,
-  metres: 1,
-  fromNode: 2,
-  toNode: 3,
-  fromLat: 4,
-  fromLng: 5,
-  toLat: 6,
-  toLng: 7,
-  fromSnapM: 8,
-  toSnapM: 9,
-  settled: 10,
-  gateCount: 11,
-  pathPoints: 12,
-  cost: 13,
-  riverLen: 14,
-  pathJsonBytes: 15,
-} as const;
-
-/** pr_route's `want_path` (ffi.rs `PATH_*`). */
-const PATH = { none: 0, points: 1, ids: 2, json: 3 } as const;
-
-/** Layout of the pr_result_river array (ffi.rs `river`). */
-const RIVER = {
-  seconds: 0,
-  lockSeconds: 1,
-  locks: 2,
-  downstreamM: 3,
-  upstreamM: 4,
-  slackM: 5,
-  waterways: 6,
-  rules: 7,
-  head: 8,
-} as const;
-
-interface Exports {
-  memory: WebAssembly.Memory;
-  pr_alloc(len: number): number;
-  pr_free(ptr: number, len: number): void;
-  pr_load(
-    ptr: number,
-    len: number,
-    kindPtr: number,
-    kindLen: number,
-    pathPtr: number,
-    pathLen: number,
-  ): number;
-  pr_unload(handle: number): number;
-  pr_error_ptr(): number;
-  pr_error_len(): number;
-  pr_input(len: number): number;
-  pr_snap(handle: number, lat: number, lng: number): number;
-  pr_route(
-    handle: number,
-    fromLat: number,
-    fromLng: number,
-    toLat: number,
-    toLng: number,
-    closed: number,
-    maxSettled: number,
-    wantPath: number,
-    objective: number,
-    defaultSpeedKmh: number,
-  ): number;
-  pr_one_to_many(
-    handle: number,
-    fromLat: number,
-    fromLng: number,
-    count: number,
-    closed: number,
-    maxSettled: number,
-    objective: number,
-    defaultSpeedKmh: number,
-  ): number;
-  pr_many_to_many(
-    handle: number,
-    sources: number,
-    targets: number,
-    closed: number,
-    maxSettled: number,
-    objective: number,
-    defaultSpeedKmh: number,
-  ): number;
-  pr_result_meta(): number;
-  pr_result_gates(): number;
-  pr_result_zones(): number;
-  pr_result_path(): number;
-  pr_result_path_ids(): number;
-  pr_result_path_json(): number;
-  pr_point_id_count(handle: number): number;
-  pr_rounded_points(handle: number): number;
-  pr_result_many(): number;
-  pr_result_river(): number;
-  pr_waterway_count(handle: number): number;
-  pr_rule_count(handle: number): number;
-  pr_zone_count(handle: number): number;
-  pr_node_count(handle: number): number;
-  pr_graph_sections(handle: number): number;
-  pr_landmark_count(handle: number): number;
-  pr_landmark_closed(handle: number): number;
-  pr_load_hierarchy(handle: number, ptr: number, len: number, pathPtr: number, pathLen: number): number;
-  pr_has_hierarchy(handle: number): number;
-  pr_hierarchy_build(handle: number, idPtr: number, idLen: number): number;
-  pr_hierarchy_ptr(): number;
-  pr_hierarchy_astar_first(handle: number, settles: number): number;
-  pr_hierarchy_table(handle: number, closed: number): number;
-  pr_top_tables(handle: number): number;
-  pr_result_tables(): number;
-}
-
-export interface SnappedNode {
-  node: number;
-  lat: number;
-  lng: number;
-  /** Great-circle metres from the query point to the node. */
-  snapM: number;
-}
-
-export interface RawRoute {
-  status: Status;
-  metres: number;
-  /** What the search minimised: metres (distance) or seconds (time). */
-  cost: number;
-  from: SnappedNode;
-  to: SnappedNode;
-  /** Heap pops the search used (its cost, and what the budget limits). */
-  settled: number;
-  /** 1-based gate codes in travel order, each once. */
-  gates: number[];
-  /** Metres per zone index. */
-  zoneMetres: number[];
-  /**
-   * [lat, lng] points from the snapped origin to the snapped destination, when asked for. Read
-   * only: on a graph with a hierarchy each point's array is shared by every path through it.
-   */
-  path?: PathPoint[];
-  /** The path as its JSON text (JSON.stringify of `path`), when asked for instead of the pairs. */
-  pathJson?: string;
-}
-
-/** What a river route amounts to (ffi.rs `river`); partial edges at the ends pro rata. */
-export interface RiverFigures {
-  /** Real duration in seconds: moving time with the rule factors, plus locks (no class avoid factor). */
-  seconds: number;
-  /** Lock seconds, inside `seconds`. */
-  lockSeconds: number;
-  /** Locks passed (fractional only when a query point lies on an edge with locks). */
-  locks: number;
-  downstreamM: number;
-  upstreamM: number;
-  /** Metres on slack water (current 0: canals, lakes, tidal stretches). */
-  slackM: number;
-  /** Metres per `names.waterways` index. */
-  waterwayMetres: number[];
-  /** Metres per `names.rules` index, on the stretches each rule touches. */
-  ruleMetres: number[];
-}
-
-export interface RiverRoute extends RawRoute {
-  /** Present when status is found. `cost` is the search cost (avoid factor included). */
-  river: RiverFigures | null;
-}
-
-export interface ManyResult {
-  /** found once the search completed (each target may still be unreachable). */
-  status: Status;
-  /** Per target: metres; Infinity = unreachable, NaN = did not snap (or budget ran out first). */
-  metres: Float64Array;
-  /** Per target: what the search minimised (metres or seconds), same conventions. */
-  cost: Float64Array;
-  /** Per target: the cost without search-only penalties (river: real seconds); else equal to cost. */
-  real: Float64Array;
-  /** Per target: metres on class-0 edges (river: uncurated water); 0 on graphs without classes. */
-  class0M: Float64Array;
-  from: SnappedNode | null;
-  settled: number;
-}
-
-/** The graph's `names` section: gate and zone ids in code order. */
-export interface GraphNames {
-  mode: string;
-  gates: Array<{ id: string; name: string }>;
-  zones: Array<{ id: string; name: string }>;
-  countries?: Array<{ id: string; name: string }>;
-  /** River graphs: waterway per index (edge_waterway) and seasonal rule ids (rule_id). */
-  waterways?: Array<{ name: string; class: string }>;
-  rules?: Array<{ id: string }>;
-  /** Values baked in at build time that the planner applies again (GraphSpec.settings). */
-  settings?: Record<string, number>;
-}
-
-/** A graph loaded into a WasmRouter. */
-export interface LoadedGraph {
-  handle: number;
-  kind: string;
-  path: string;
-  buildId: string;
-  names: GraphNames;
-  nodes: number;
-  /** Optional sections carried (graph.rs HAS_* flags). */
-  sections: number;
-  /** Landmarks from the artifact and the closed mask they assume (0 = great-circle bounds only). */
-  landmarks: { count: number; baseClosed: number };
-}
-
-/** A path point's id for the query's own ends (search.rs NO_POINT): not a graph point. */
 const NO_POINT = 0xffffffff;
 
 const UTF8 = new TextDecoder();

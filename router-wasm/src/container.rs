@@ -1,5 +1,5 @@
 //! Reader for the Portolan artifact container (docs/artifact-format.md); the TypeScript writer
-//! lives in data-build/format/container.ts and both must change together.
+//! lives in formats/container.ts and both must change together.
 
 pub const MAGIC: &[u8; 8] = b"PRTLART\0";
 pub const CONTAINER_VERSION: u32 = 1;
@@ -162,7 +162,7 @@ pub fn decode<'a>(
     })
 }
 
-/// Writes a container the way data-build/format/container.ts does (for tests and tools).
+/// Writes a container the way formats/container.ts does (for tests and tools).
 pub fn encode(
     kind: &str,
     format_version: u32,
@@ -198,6 +198,21 @@ pub fn encode(
     let sum = fnv1a64(&out[..p]);
     out[p..p + 8].copy_from_slice(&sum.to_le_bytes());
     out
+}
+
+/// A payload version held as decimal digits in a text file that the TypeScript side reads too
+/// (formats/graph.version), read at compile time so the writer and the readers share one number.
+pub const fn version_from_text(text: &str) -> u32 {
+    let b = text.as_bytes();
+    let mut i = 0;
+    let mut n: u32 = 0;
+    while i < b.len() && b[i] != b'\n' {
+        assert!(b[i].is_ascii_digit(), "a version file holds decimal digits");
+        n = n * 10 + (b[i] - b'0') as u32;
+        i += 1;
+    }
+    assert!(i > 0, "a version file holds decimal digits");
+    n
 }
 
 #[cfg(test)]

@@ -7,8 +7,8 @@
 use crate::container;
 use crate::hierarchy::Hierarchy;
 use crate::landmarks::Landmarks;
-
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 =
+    container::version_from_text(include_str!("../../formats/graph.version"));
 /// Mean Earth radius in metres (IUGG), the same value the data build uses.
 pub const EARTH_RADIUS_M: f64 = 6_371_008.8;
 pub const MODE_SEA: u32 = 0;

@@ -7,6 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
+import { sourcesDirFrom } from "../../common/sources-dir.ts";
 import {
   AWB_PREFIXES_FILE,
   AwbPrefixes,
@@ -15,7 +16,6 @@ import {
   parseAwb,
   withAwbCheckDigit,
 } from "../../ingest/airlines/awb.ts";
-import { sourcesDir } from "../../ingest/carriers/resolve.ts";
 
 describe("check digit", () => {
   test.each([
@@ -175,10 +175,10 @@ describe("typos and hints", () => {
 });
 
 describe("prefix table", () => {
-  const csvPath = join(sourcesDir(), AWB_PREFIXES_FILE);
+  const csvPath = join(sourcesDirFrom(), AWB_PREFIXES_FILE);
 
   test("loads every row of the shared table", async () => {
-    const table = await AwbPrefixes.load(sourcesDir());
+    const table = await AwbPrefixes.load(sourcesDirFrom());
     const lines = readFileSync(csvPath, "utf8").split(/\r?\n/).filter(Boolean);
     expect(table.airlines().length).toBe(lines.length - 1);
     const prefixes = table.airlines().map((a) => a.prefix);

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { loadConfig } from "../../api/config.ts";
 import { loadRateCard, parseRateCard, RateCardError } from "../../engine/air-quote/rate-card.ts";
 import { SHARED_CARD, testCardJson } from "./setup.ts";
@@ -42,7 +42,9 @@ describe("the shared indicative card", () => {
   });
 
   test("the default path is the card in the sources directory; PORTOLAN_AIR_RATE_CARD replaces it", () => {
-    expect(loadConfig({}).airRateCard).toBe(join("../shared/data", "air/indicative-rate-card.json"));
+    expect(loadConfig({}).airRateCard).toBe(
+      resolve(import.meta.dir, "../../../shared/data/air/indicative-rate-card.json"),
+    );
     expect(loadConfig({ PORTOLAN_SOURCES: "/srv/src" }).airRateCard).toBe(
       "/srv/src/air/indicative-rate-card.json",
     );

@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { buildDirFrom } from "../../common/build-dir.ts";
+import { sourcesDirFrom } from "../../common/sources-dir.ts";
 import { AirPlanner } from "../../engine/air/planner.ts";
 import { AirQuoter } from "../../engine/air-quote/quoter.ts";
 import { parseRateCard, type RateCard } from "../../engine/air-quote/rate-card.ts";
@@ -12,9 +13,8 @@ import { CountryRegions } from "../../engine/air-quote/regions.ts";
 import { readArtifact } from "../../engine/artifacts.ts";
 import { LocationIndex } from "../../engine/locations/index.ts";
 import { AwbPrefixes } from "../../ingest/airlines/awb.ts";
-import { sourcesDir } from "../../ingest/carriers/resolve.ts";
 
-export const SOURCES = sourcesDir();
+export const SOURCES = sourcesDirFrom();
 export const SHARED_CARD = join(SOURCES, "air/indicative-rate-card.json");
 
 /**

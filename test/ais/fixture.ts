@@ -1,14 +1,12 @@
 /** AIS reference files from PORTOLAN_SOURCES (default ../shared/data beside the project root); never copied here. */
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { sourcesDirFrom } from "../../common/sources-dir.ts";
 import { AisDecoder } from "../../ingest/ais/decoder.ts";
 import { encodePosition, encodeStatic, type VesselReport } from "../../ingest/ais/encode.ts";
 import type { AisMessage } from "../../ingest/ais/messages.ts";
 
-export const AIS_DIR = join(
-  resolve(process.env.PORTOLAN_SOURCES ?? join(import.meta.dir, "../../../shared/data")),
-  "ais",
-);
+export const AIS_DIR = join(sourcesDirFrom(), "ais");
 
 export function aisLines(relative: string): string[] {
   return readFileSync(join(AIS_DIR, relative), "utf8").split(/\r?\n/);

@@ -3,9 +3,9 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseUnlocodeRow } from "../../data-build/locations/collect.ts";
-import { parseCsv } from "../../data-build/locations/csv.ts";
 import { loadManifest } from "../../data-build/manifest.ts";
 import { defaultDirs } from "../../data-build/pipeline.ts";
+import { parseCsv } from "../../formats/csv.ts";
 
 describe("UN/LOCODE rows", () => {
   test("a name split at its comma by broken quoting is re-joined, columns re-anchored", () => {

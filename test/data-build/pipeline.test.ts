@@ -7,9 +7,9 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { decodeArtifact, encodeArtifact } from "../../data-build/format/container.ts";
 import type { SourceManifest } from "../../data-build/manifest.ts";
 import { type RegisteredStage, runPipeline, type Stage } from "../../data-build/pipeline.ts";
+import { decodeArtifact, encodeArtifact } from "../../formats/container.ts";
 
 const root = mkdtempSync(join(tmpdir(), "portolan-pipeline-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -168,6 +168,84 @@ describe("stage runner", () => {
   test("an input missing from the manifest is refused", async () => {
     registry = [{ stage: copyStage("alpha", ["c/unknown.csv"], "alpha.bin"), module: moduleFile }];
     await expect(run()).rejects.toThrow(/input "c\/unknown\.csv" is not listed/);
+  });
+});
+
+/** A stage copying the sections of the first artifact it reads into its own. */
+function readerStage(name: string, reads: string[], output: string): Stage {
+  return {
+    name,
+    inputs: [],
+    reads,
+    outputs: [output],
+    async run(ctx) {
+      runs[name] = (runs[name] ?? 0) + 1;
+      const read = decodeArtifact(ctx.artifact(reads[0]!), { kind: "test", formatVersion: 1 });
+      writeFileSync(
+        join(ctx.outDir, output),
+        encodeArtifact(
+          "test",
+          1,
+          ctx.buildId,
+          [...read.sections].map(([n, b]) => ({ name: n, bytes: b })),
+        ),
+      );
+    },
+  };
+}
+
+describe("stages reading other stages' artifacts", () => {
+  beforeEach(() => {
+    registry.push({ stage: readerStage("gamma", ["alpha.bin"], "gamma.bin"), module: moduleFile });
+  });
+
+  test("a changed artifact reruns its readers in the same run; a restamped build id alone does not", async () => {
+    expect((await run()).ran).toEqual(["alpha", "beta", "gamma"]);
+    // beta's change gives the build a new id and restamps alpha.bin: its content is the same.
+    pin("b/three.json", '{"changed":true}');
+    const second = await run();
+    expect(second.ran).toEqual(["beta"]);
+    expect(buildIdOf("alpha.bin")).toBe(second.buildId);
+    // alpha writes other bytes: gamma, which reads them, reruns after it.
+    pin("a/one.csv", "x,y\n5,6\n");
+    expect((await run()).ran).toEqual(["alpha", "gamma"]);
+    expect(runs).toEqual({ alpha: 2, beta: 2, gamma: 2 });
+  });
+
+  test("a reader credits the sources behind what it reads", async () => {
+    await run();
+    rmSync(join(outDir, "alpha.bin"));
+    await run({ only: ["beta"] });
+    // alpha.bin is gone: ATTRIBUTION names alpha's sources through gamma.bin, which is made from it.
+    expect(readFileSync(join(outDir, "ATTRIBUTION"), "utf8")).toContain("test data a/one.csv");
+  });
+
+  test("an artifact read without declaring it, or listed after its reader, is refused", async () => {
+    const sneaky: Stage = {
+      name: "sneaky",
+      inputs: [],
+      reads: [],
+      outputs: ["sneaky.bin"],
+      async run(ctx) {
+        ctx.artifact("alpha.bin");
+      },
+    };
+    registry = [registry[0]!, { stage: sneaky, module: moduleFile }];
+    await expect(run()).rejects.toThrow(
+      /stage sneaky read build output alpha\.bin without declaring it in its reads/,
+    );
+    registry = [
+      registry[0]!,
+      { stage: readerStage("gamma", ["beta.bin"], "gamma.bin"), module: moduleFile },
+      { stage: copyStage("beta", ["b/three.json"], "beta.bin"), module: moduleFile },
+    ];
+    await expect(run()).rejects.toThrow(
+      /stage gamma reads beta\.bin, which beta writes: list beta before it/,
+    );
+  });
+
+  test("a missing artifact names the stage that writes it", async () => {
+    await expect(run({ only: ["gamma"] })).rejects.toThrow(/alpha\.bin missing: run the alpha stage first/);
   });
 });
 

@@ -17,7 +17,8 @@ import {
   railComponents,
   railLines,
 } from "../../data-build/rail/network.ts";
-import { decodeRailheads, snapRailheads } from "../../data-build/rail/railheads.ts";
+import { snapRailheads } from "../../data-build/rail/railheads.ts";
+import { decodeRailheads } from "../../formats/railheads.ts";
 import { STATUS, WasmRouter } from "../../router-wasm/binding/router.ts";
 
 /** Metres north of a latitude, in degrees (1 degree of latitude ~ 111.195 km). */

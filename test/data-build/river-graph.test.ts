@@ -8,14 +8,11 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { haversineM } from "../../common/geo.ts";
-import { decodeArtifact } from "../../data-build/format/container.ts";
-import { GRAPH_FORMAT_VERSION } from "../../data-build/graph/encode.ts";
-import { csvRecords } from "../../data-build/locations/csv.ts";
 import { defaultDirs } from "../../data-build/pipeline.ts";
 import { PointGrid } from "../../data-build/rail/grid.ts";
 import { buildRiverNetwork } from "../../data-build/river/build.ts";
 import { CLASS, classCode } from "../../data-build/river/classes.ts";
-import { placeGateways, type SeaGateway } from "../../data-build/river/gateways.ts";
+import { placeGateways } from "../../data-build/river/gateways.ts";
 import { CANAL_KMH, RIVER_GRAPH_KIND, RIVER_KMH, riverGraphSpec } from "../../data-build/river/graph.ts";
 import {
   type Lake,
@@ -41,18 +38,20 @@ import {
   GATEWAY_PORT_TOWN_M,
   gatewayPorts,
   type MainRiverPort,
-  type PortPlace,
   parseMainRiverPorts,
   placeRiverPorts,
   QUAY_COVER_M,
-  type RiverPort,
   waterwayPattern,
 } from "../../data-build/river/ports.ts";
-import { decodeRiverPorts } from "../../data-build/river/river-ports.ts";
 import type { SeaNodes } from "../../data-build/river/sea.ts";
 import { parseSeasonalRules } from "../../data-build/river/seasonal-calendar.ts";
 import { addLink, applyStretches, type StretchMatch } from "../../data-build/river/stretches.ts";
 import { clipRepeats, mergeAtSharedEnds } from "../../data-build/river/wdb.ts";
+import { decodeArtifact } from "../../formats/container.ts";
+import { csvRecords } from "../../formats/csv.ts";
+import { GRAPH_FORMAT_VERSION } from "../../formats/graph-version.ts";
+import type { PortPlace, RiverPort, SeaGateway } from "../../formats/river-ports.ts";
+import { decodeRiverPorts } from "../../formats/river-ports.ts";
 import { STATUS, WasmRouter } from "../../router-wasm/binding/router.ts";
 
 /** Degrees of latitude for a distance north (1 degree ~ 111.195 km). */

@@ -13,8 +13,8 @@ import {
   parseCorrections,
   ruleStretchIndexes,
 } from "../../data-build/river/seasonal-corrections.ts";
-import type { RiverRule } from "../../data-build/river/seasonal-rules.ts";
 import type { EdgeAttrs } from "../../data-build/river/stretches.ts";
+import type { RiverRule } from "../../formats/river-rules.ts";
 
 const TAG: LineTag = { name: "River", names: ["River"], kind: "river", source: "ne" };
 

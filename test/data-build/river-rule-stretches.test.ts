@@ -13,9 +13,10 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { haversineM } from "../../common/geo.ts";
 import { defaultDirs } from "../../data-build/pipeline.ts";
-import { type RuleStretch, ruleStretches } from "../../data-build/river/rule-stretches.ts";
-import { type RiverRule, RULE_KINDS, type RuleKind } from "../../data-build/river/seasonal-rules.ts";
+import { ruleStretches } from "../../data-build/river/rule-stretches.ts";
 import { loadRuleStretches } from "../../engine/river/rule-stretches.ts";
+import { type RiverRule, RULE_KINDS, type RuleKind } from "../../formats/river-rules.ts";
+import type { RuleStretch } from "../../formats/river-stretches.ts";
 import { encodeRiver, type LatLng, type Reach } from "../distance-river/map.ts";
 
 const [A, B, C, D, E, F] = [0, 1, 2, 3, 4, 5] as const;

@@ -7,7 +7,6 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { haversineM } from "../../common/geo.ts";
-import { csvRecords } from "../../data-build/locations/csv.ts";
 import { defaultDirs } from "../../data-build/pipeline.ts";
 import { parseRoadModel } from "../../data-build/road/inputs.ts";
 import type { RoadLink, RoadModel, RoadNode } from "../../data-build/road/network.ts";
@@ -17,6 +16,7 @@ import {
   type PublishedPair,
   parsePublishedPairs,
 } from "../../data-build/road/pair-calibration.ts";
+import { csvRecords } from "../../formats/csv.ts";
 
 const { sourcesDir } = defaultDirs();
 const roadFile = (name: string) => readFileSync(join(sourcesDir, "road", name), "utf8");

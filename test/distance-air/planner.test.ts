@@ -12,12 +12,12 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { EARTH_RADIUS_M, haversineM } from "../../common/geo.ts";
-import { encodeCargoAirports } from "../../data-build/locations/cargo-airports.ts";
 import type { RoadNode } from "../../data-build/road/network.ts";
 import { AIR_ACCESS_MAX_KM, AirPlanner } from "../../engine/air/planner.ts";
 import type { Chain } from "../../engine/chain.ts";
 import { EngineError } from "../../engine/errors.ts";
 import type { RoadRoutePlanner } from "../../engine/road/planner.ts";
+import { encodeCargoAirports } from "../../formats/cargo-airports.ts";
 import { checkChain } from "../support/chain.ts";
 import { roadLinker, roadNode, TRUCK_KMH, tinyRoadPlanner } from "../support/tiny-road.ts";
 

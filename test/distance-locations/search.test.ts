@@ -2,10 +2,10 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { encodeArtifact } from "../../data-build/format/container.ts";
 import { defaultDirs } from "../../data-build/pipeline.ts";
 import type { EngineError } from "../../engine/errors.ts";
 import { LocationIndex } from "../../engine/locations/index.ts";
+import { encodeArtifact } from "../../formats/container.ts";
 import { locationsFixture } from "./fixture.ts";
 
 let index: LocationIndex;

@@ -20,18 +20,14 @@
  */
 import { haversineM } from "../../common/geo.ts";
 import { encodeGraph, type GraphEdge } from "../../data-build/graph/encode.ts";
-import { encodeCargoAirports } from "../../data-build/locations/cargo-airports.ts";
 import {
   buildRailGraph,
   dropRepeatedDuplicates,
   type RailFeature,
   railLines,
 } from "../../data-build/rail/network.ts";
-import { collectRailPlaces, encodeRailheads, snapRailheads } from "../../data-build/rail/railheads.ts";
-import type { SeaGateway } from "../../data-build/river/gateways.ts";
-import { encodeRiverPorts } from "../../data-build/river/river-ports.ts";
+import { collectRailPlaces, snapRailheads } from "../../data-build/rail/railheads.ts";
 import { parseSeasonalRules } from "../../data-build/river/seasonal-calendar.ts";
-import { encodeRiverRules } from "../../data-build/river/seasonal-rules.ts";
 import type { RoadNode } from "../../data-build/road/network.ts";
 import { GRAPH_KIND, landmarkClosedMask, PASSAGES } from "../../data-build/sea/graph.ts";
 import { AirPlanner } from "../../engine/air/planner.ts";
@@ -41,6 +37,11 @@ import { RailPlanner } from "../../engine/rail/planner.ts";
 import { RiverPlanner } from "../../engine/river/planner.ts";
 import type { RoadRoutePlanner } from "../../engine/road/planner.ts";
 import { SeaRouter } from "../../engine/sea/router.ts";
+import { encodeCargoAirports } from "../../formats/cargo-airports.ts";
+import { encodeRailheads } from "../../formats/railheads.ts";
+import type { SeaGateway } from "../../formats/river-ports.ts";
+import { encodeRiverPorts } from "../../formats/river-ports.ts";
+import { encodeRiverRules } from "../../formats/river-rules.ts";
 import { encodeRiver, type LatLng, type Reach } from "../distance-river/map.ts";
 import { roadLinker, roadNode, routerWasm, tinyRoadPlanner } from "../support/tiny-road.ts";
 

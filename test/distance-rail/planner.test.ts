@@ -25,13 +25,14 @@ import {
   railGraphSpec,
   railLines,
 } from "../../data-build/rail/network.ts";
-import { collectRailPlaces, encodeRailheads, snapRailheads } from "../../data-build/rail/railheads.ts";
+import { collectRailPlaces, snapRailheads } from "../../data-build/rail/railheads.ts";
 import type { RoadNode } from "../../data-build/road/network.ts";
 import type { Chain } from "../../engine/chain.ts";
 import { EngineError } from "../../engine/errors.ts";
 import { RAIL_SPEED_KMH } from "../../engine/modes/rail.ts";
 import { RAIL_ACCESS_MAX_KM, RailPlanner } from "../../engine/rail/planner.ts";
 import type { RoadRoutePlanner } from "../../engine/road/planner.ts";
+import { encodeRailheads } from "../../formats/railheads.ts";
 import { checkChain } from "../support/chain.ts";
 import { roadLinker, roadNode, TRUCK_KMH, tinyRoadPlanner } from "../support/tiny-road.ts";
 

@@ -9,14 +9,14 @@
  *   D ===(rule CLO2: the only reach)=== E          F === G  (joined to nothing else)
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { encodeRiverPorts } from "../../data-build/river/river-ports.ts";
 import { parseSeasonalRules } from "../../data-build/river/seasonal-calendar.ts";
-import { encodeRiverRules } from "../../data-build/river/seasonal-rules.ts";
 import type { RoadNode } from "../../data-build/road/network.ts";
 import { EngineError } from "../../engine/errors.ts";
 import { RIVER } from "../../engine/modes/river.ts";
 import { RiverPlanner } from "../../engine/river/planner.ts";
 import type { RoadRoutePlanner } from "../../engine/road/planner.ts";
+import { encodeRiverPorts } from "../../formats/river-ports.ts";
+import { encodeRiverRules } from "../../formats/river-rules.ts";
 import { checkChain } from "../support/chain.ts";
 import { roadLinker, roadNode, routerWasm, tinyRoadPlanner } from "../support/tiny-road.ts";
 import { encodeRiver, type LatLng, type Reach, reachM, riverSeconds } from "./map.ts";

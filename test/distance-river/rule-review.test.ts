@@ -17,16 +17,16 @@ import { defaultDirs } from "../../data-build/pipeline.ts";
 import { parseSegments, type SegmentPlace } from "../../data-build/river/rule-segments.ts";
 import { decodeRuleEdges, type RuleEdges } from "../../data-build/river/rule-stretches.ts";
 import { SEASONAL_RULES_SOURCE } from "../../data-build/river/seasonal-calendar.ts";
+import { EngineError } from "../../engine/errors.ts";
+import { RiverPlanner } from "../../engine/river/planner.ts";
+import { type SeasonalNote, seasonalNote, seasonalState } from "../../engine/river/seasonal.ts";
+import { RoadPlanner, type RoadRoutePlanner } from "../../engine/road/planner.ts";
 import {
   decodeRiverRules,
   RIVER_RULES_OUTPUT,
   type RiverRule,
   type RuleKind,
-} from "../../data-build/river/seasonal-rules.ts";
-import { EngineError } from "../../engine/errors.ts";
-import { RiverPlanner } from "../../engine/river/planner.ts";
-import { type SeasonalNote, seasonalNote, seasonalState } from "../../engine/river/seasonal.ts";
-import { RoadPlanner, type RoadRoutePlanner } from "../../engine/road/planner.ts";
+} from "../../formats/river-rules.ts";
 
 const { outDir, sourcesDir } = defaultDirs();
 const built = ["river.graph", "river-ports.bin", RIVER_RULES_OUTPUT, "road.graph", "router.wasm"].every((f) =>

@@ -5,12 +5,13 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { sourcesDirFrom } from "../../common/sources-dir.ts";
 import { parseSeasonalRules, SEASONAL_RULES_SOURCE } from "../../data-build/river/seasonal-calendar.ts";
-import { decodeRiverRules, encodeRiverRules } from "../../data-build/river/seasonal-rules.ts";
 import { EngineError } from "../../engine/errors.ts";
 import { parseRiverDate, seasonalNote, seasonalState } from "../../engine/river/seasonal.ts";
+import { decodeRiverRules, encodeRiverRules } from "../../formats/river-rules.ts";
 
-const sourcesDir = process.env.PORTOLAN_SOURCES ?? join(import.meta.dir, "../../../shared/data");
+const sourcesDir = sourcesDirFrom();
 const sourceJson = readFileSync(join(sourcesDir, SEASONAL_RULES_SOURCE), "utf8");
 const rules = parseSeasonalRules(sourceJson);
 const byId = (id: string) => rules.findIndex((r) => r.id === id);

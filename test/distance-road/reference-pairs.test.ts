@@ -9,7 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { haversineM } from "../../common/geo.ts";
-import { csvRecords } from "../../data-build/locations/csv.ts";
+import { csvRecords } from "../../formats/csv.ts";
 
 const COLUMNS = [
   "from_name",

@@ -1,13 +1,15 @@
 /** Shared setup for the sea router tests: artifacts (built on demand) and reference data. */
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { csvRecords } from "../../data-build/locations/csv.ts";
+import { buildDirFrom } from "../../common/build-dir.ts";
+import { sourcesDirFrom } from "../../common/sources-dir.ts";
 import { buildSeaGraphLocally } from "../../data-build/sea/build-local.ts";
 import { SeaRouter } from "../../engine/sea/router.ts";
+import { csvRecords } from "../../formats/csv.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
-export const BUILD_DIR = resolve(process.env.PORTOLAN_BUILD_DIR ?? join(ROOT, "data/build"));
-export const SOURCES = resolve(process.env.PORTOLAN_SOURCES ?? join(ROOT, "../shared/data"));
+export const BUILD_DIR = buildDirFrom();
+export const SOURCES = sourcesDirFrom();
 
 let router: Promise<SeaRouter> | null = null;
 

@@ -8,9 +8,9 @@ import { readFileSync, rmSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { decodeArtifact, encodeArtifact } from "../../data-build/format/container.ts";
 import { DEFAULT_MASK } from "../../engine/sea/policy.ts";
 import { SeaRouter } from "../../engine/sea/router.ts";
+import { decodeArtifact, encodeArtifact } from "../../formats/container.ts";
 import { GRAPH_FORMAT_VERSION, STATUS, WasmRouter } from "../../router-wasm/binding/router.ts";
 import { BUILD_DIR, mainPorts, seaRouter } from "./fixture.ts";
 

@@ -8,7 +8,6 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { haversineM } from "../../common/geo.ts";
-import { encodeCargoAirports } from "../../data-build/locations/cargo-airports.ts";
 import { AirPlanner } from "../../engine/air/planner.ts";
 import {
   type Chain,
@@ -21,6 +20,7 @@ import {
 import { checkCargoTonnes, EMISSIONS_METHOD, MAX_CARGO_TONNES } from "../../engine/emissions.ts";
 import { EngineError } from "../../engine/errors.ts";
 import type { RoadRoutePlanner } from "../../engine/road/planner.ts";
+import { encodeCargoAirports } from "../../formats/cargo-airports.ts";
 import { checkChain } from "../support/chain.ts";
 import { roadLinker, roadNode, tinyRoadPlanner } from "../support/tiny-road.ts";
 

@@ -12,7 +12,7 @@ import type { Browser, Page } from "playwright-core";
 import { serveBun } from "../../api/runtime/bun-serve.ts";
 import { PAGE_CSP } from "../../api/shared/pages/serve.ts";
 import { haversineM } from "../../common/geo.ts";
-import { decodeRiverRules, RIVER_RULES_OUTPUT } from "../../data-build/river/seasonal-rules.ts";
+import { decodeRiverRules, RIVER_RULES_OUTPUT } from "../../formats/river-rules.ts";
 import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 import {
   drawnPaths,

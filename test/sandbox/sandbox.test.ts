@@ -12,9 +12,10 @@ import type {
   DcsaTransportEvent,
 } from "../../ingest/carriers/dcsa.ts";
 import { validateContainerNumber } from "../../ingest/iso6346.ts";
+import { visibleEvents } from "../../ingest/sandbox/box-view.ts";
 import { DEMO_REFERENCES, type DemoScenario } from "../../ingest/sandbox/demo.ts";
 import { isValidImo } from "../../ingest/sandbox/fleet.ts";
-import { type SimulatedVoyage, simulateVoyage, visibleEvents } from "../../ingest/sandbox/simulate.ts";
+import { type SimulatedVoyage, simulateVoyage } from "../../ingest/sandbox/simulate.ts";
 import { loadWorld, type SandboxWorld } from "../../ingest/sandbox/world.ts";
 import { type RunningSandbox, startSandbox } from "./spawn.ts";
 

@@ -9,8 +9,9 @@ import { buildDirFrom } from "../../common/build-dir.ts";
 import { haversineM } from "../../common/geo.ts";
 import { encodeGraph } from "../../data-build/graph/encode.ts";
 import { buildRoadGraph, type RoadGraphStats } from "../../data-build/road/graph.ts";
-import type { LinkKind, RoadLink, RoadNode } from "../../data-build/road/network.ts";
+import type { RoadLink, RoadNode } from "../../data-build/road/network.ts";
 import { RoadPlanner } from "../../engine/road/planner.ts";
+import type { LinkKind } from "../../formats/road-graph.ts";
 import { WasmRouter } from "../../router-wasm/binding/router.ts";
 
 /** Truck speed on tiny road links: 75 km/h truck = 90 km/h car (the graph stores car speed). */

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq, isNull } from "drizzle-orm";
 import { planNeeded } from "../../common/plans.ts";
-import { type SimulatedVoyage, simulateVoyage, visibleEvents } from "../../ingest/sandbox/simulate.ts";
+import { visibleEvents } from "../../ingest/sandbox/box-view.ts";
+import { type SimulatedVoyage, simulateVoyage } from "../../ingest/sandbox/simulate.ts";
 import { loadWorld, type SandboxWorld } from "../../ingest/sandbox/world.ts";
 import { containerQuotaError } from "../../ingest/tracking/quotas.ts";
 import type { Org } from "../../storage/orgs.ts";

@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { isCalendarDate } from "../../../common/calendar-date.ts";
-import { localIso } from "../simulate.ts";
+import { localIso } from "../dcsa-events.ts";
 import type { Port } from "../world.ts";
 import { D, type Network, type Service } from "./network.ts";
 import type { PublishedCall, PublishedTime } from "./noise.ts";

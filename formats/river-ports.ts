@@ -1,16 +1,53 @@
 /**
  * Artifact `river-ports` (data/build/river-ports.bin, payload version 2; docs/river-network.md):
  * the river ports and sea gateways of river.graph, with the graph node each stands on. Sections:
- * `meta` (JSON), `ports` and `gateways` (row tables: data-build/format/row-table.ts).
+ * `meta` (JSON), `ports` and `gateways` (row tables: formats/row-table.ts).
  */
-import { decodeArtifact, encodeArtifact } from "../format/container.ts";
-import { fromRows, jsonSection, readJson, toRows } from "../format/row-table.ts";
-import type { SeaGateway } from "./gateways.ts";
-import type { RiverPort } from "./ports.ts";
+import { decodeArtifact, encodeArtifact } from "./container.ts";
+import type { RailPlace } from "./railheads.ts";
+import { fromRows, jsonSection, readJson, toRows } from "./row-table.ts";
 
 export const RIVER_PORTS_KIND = "river-ports";
 export const RIVER_PORTS_VERSION = 2;
 export const RIVER_PORTS_OUTPUT = "river-ports.bin";
+
+/** What a river port is made from: a UN/LOCODE place, a WPI harbour or a curated quay. */
+export interface PortPlace extends RailPlace {
+  /** WPI harbour type ("" for UN/LOCODE rows). */
+  harbour: string;
+  source: "unlocode" | "wpi" | "curated";
+}
+
+export interface RiverPort extends Omit<PortPlace, "source"> {
+  /** curated: main-river-ports.csv; gateway: a curated sea gateway's port (gatewayPorts). */
+  source: "unlocode" | "wpi" | "unlocode+wpi" | "curated" | "gateway";
+  node: number;
+  snapKm: number;
+}
+
+export interface SeaGateway {
+  id: string;
+  name: string;
+  locode: string;
+  source: "curated" | "mouth";
+  /** waterways.csv id for a curated gateway ("" for a mouth). */
+  waterwayId: string;
+  lat: number;
+  lng: number;
+  riverNode: number;
+  riverSnapKm: number;
+  /** River node joined to the sea node: riverNode, or where its water meets the sea lanes. */
+  joinNode: number;
+  /** km along the water from riverNode to joinNode. */
+  joinRiverKm: number;
+  /** Sea-graph node a sea route to the gateway ends at (the sea point, or its edge's nearer end). */
+  seaNode: number;
+  /** The sea-graph point joined (a node or a point of a sea edge). */
+  seaLat: number;
+  seaLng: number;
+  /** km from joinNode to the sea point. */
+  seaKm: number;
+}
 
 const PORT_FIELDS = [
   "locode",

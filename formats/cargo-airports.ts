@@ -3,7 +3,7 @@
  * `cargo-airports`, one JSON section `airports`), written by the locations stage from
  * airports/large-cargo-airports.csv so the API never reads a raw source.
  */
-import { decodeArtifact, encodeArtifact } from "../format/container.ts";
+import { decodeArtifact, encodeArtifact } from "./container.ts";
 import { csvRecords } from "./csv.ts";
 
 export const CARGO_AIRPORTS_OUTPUT = "cargo-airports.bin";

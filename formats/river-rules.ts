@@ -5,8 +5,8 @@
  * factors use the same order. docs/river.md, "Seasonal rules".
  */
 
-import { decodeArtifact, encodeArtifact } from "../format/container.ts";
-import { jsonSection, readJson } from "../format/row-table.ts";
+import { decodeArtifact, encodeArtifact } from "./container.ts";
+import { jsonSection, readJson } from "./row-table.ts";
 
 export const RIVER_RULES_KIND = "river-rules";
 export const RIVER_RULES_VERSION = 1;

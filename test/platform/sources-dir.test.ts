@@ -1,0 +1,44 @@
+/**
+ * The raw source data has one base: common/sources-dir.ts. A relative PORTOLAN_SOURCES means the
+ * same folder to the data build, the API's config and the carrier tables whatever the working
+ * directory, and no other module reads the variable.
+ */
+import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { CODE_FOLDERS, ROOT, sources } from "./source-files.ts";
+
+const HOME = "common/sources-dir.ts";
+
+test("only common/sources-dir.ts reads PORTOLAN_SOURCES", () => {
+  const readers = [...CODE_FOLDERS, "test"]
+    .flatMap((dir) => sources(dir))
+    .filter(
+      (file) =>
+        file !== HOME &&
+        file !== "test/platform/sources-dir.test.ts" &&
+        /\.PORTOLAN_SOURCES\b|\["PORTOLAN_SOURCES"\]/.test(readFileSync(join(ROOT, file), "utf8")),
+    );
+  expect(readers).toEqual([]);
+});
+
+test("a relative PORTOLAN_SOURCES is taken from the project root by every reader, from any working directory", () => {
+  // A fresh process in another working directory: the readers resolve at their own import time.
+  const script = `
+    const { loadConfig } = await import(${JSON.stringify(join(ROOT, "api/config.ts"))});
+    const { defaultDirs } = await import(${JSON.stringify(join(ROOT, "data-build/pipeline.ts"))});
+    const { sourcesDirFrom } = await import(${JSON.stringify(join(ROOT, HOME))});
+    console.log(JSON.stringify([loadConfig().sourcesDir, defaultDirs().sourcesDir, sourcesDirFrom(), loadConfig().airRateCard]));
+  `;
+  for (const env of [{ PORTOLAN_SOURCES: "../elsewhere/data" }, {}]) {
+    const run = Bun.spawnSync([process.execPath, "-e", script], {
+      cwd: "/tmp",
+      env: { PATH: process.env.PATH, ...env },
+    });
+    expect(run.stderr.toString()).toBe("");
+    const [config, build, common, card] = JSON.parse(run.stdout.toString()) as string[];
+    const expected = resolve(ROOT, env.PORTOLAN_SOURCES ?? "../shared/data");
+    expect([config, build, common]).toEqual([expected, expected, expected]);
+    expect(card).toBe(join(expected, "air/indicative-rate-card.json"));
+  }
+});
