@@ -10,6 +10,7 @@ import packageJson from "../../package.json" with { type: "json" };
 import { keyCommands, orgCommands, planCommands } from "./accounts.ts";
 import { announceCommand, dbCommands } from "./admin.ts";
 import { type Cli, CommandFailed, UsageError } from "./context.ts";
+import { distanceCommands } from "./distance.ts";
 import { ratesCommands } from "./rates.ts";
 import { routeCommands } from "./routes.ts";
 import { webhooksCommands } from "./webhooks.ts";
@@ -20,7 +21,7 @@ export { CommandFailed, UsageError };
 export function program(cli: Cli, err: (text: string) => void): Command {
   const root = new Command("portolan")
     .description(
-      "Portolan administration: organisations, keys, plans, announcements, rate sheets, databases, batch routes, a local webhook receiver",
+      "Portolan administration: organisations, keys, plans, announcements, rate sheets, databases, routes and places (one or a batch), a local webhook receiver",
     )
     .exitOverride()
     // Commander's own error line is left out: run() throws it as a UsageError, printed once.
@@ -36,6 +37,7 @@ export function program(cli: Cli, err: (text: string) => void): Command {
   dbCommands(root, cli);
   ratesCommands(root, cli);
   routeCommands(root, cli);
+  distanceCommands(root, cli);
   webhooksCommands(root, cli);
   withVersion(root);
   return root;
@@ -51,8 +53,10 @@ function withVersion(command: Command): void {
 function usage(root: Command, argv: string[]): string {
   const group = root.commands.find((c) => c.name() === argv[0]);
   const subs = group?.commands.map((c) => c.name()) ?? [];
+  // A group with flags of its own (route) also answers by itself.
+  const own = group?.options.some((o) => o.long !== "--version") ? "[flags]|" : "";
   if (group && subs.length)
-    return `usage: portolan ${group.name()} ${subs.join("|")} (--help lists their flags)`;
+    return `usage: portolan ${group.name()} ${own}${subs.join("|")} (--help lists their flags)`;
   return "portolan --help lists the commands and their flags";
 }
 
