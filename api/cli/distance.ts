@@ -137,9 +137,12 @@ export function distanceQuestion(command: Command, cli: Cli, kind: keyof typeof 
     .action(async (o: { json?: boolean; buildDir?: string }) => {
       const query = queryOf(command, options, question.schema);
       const engine = engineOf(o.buildDir);
-      const json = await question.ask(engine, query).catch((err) => {
+      let json: string;
+      try {
+        json = await question.ask(engine, query);
+      } catch (err) {
         throw failure(err, query);
-      });
+      }
       if (o.json) cli.out(json);
       else for (const line of question.lines(JSON.parse(json))) cli.out(line);
     });

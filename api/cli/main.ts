@@ -24,6 +24,9 @@ export function program(cli: Cli, err: (text: string) => void): Command {
       "Portolan administration: organisations, keys, plans, announcements, rate sheets, databases, routes and places (one or a batch), a local webhook receiver",
     )
     .exitOverride()
+    // A command's flags come after its name and before a subcommand's: `route --date` is one
+    // route's, `route batch --date` the batch's.
+    .enablePositionalOptions()
     // Commander's own error line is left out: run() throws it as a UsageError, printed once.
     .configureOutput({
       writeOut: (text) => cli.out(text.trimEnd()),

@@ -134,9 +134,7 @@ export function routeCommands(program: Command, cli: Cli): void {
     .command("route")
     .description(
       "one route, as GET /v1/distance/route: each flag is its query parameter; `route batch` for a file of them",
-    )
-    // The flags before `batch` are route's, those after it batch's: both have --path.
-    .enablePositionalOptions();
+    );
   distanceQuestion(route, cli, "route");
   route
     .command("batch")
