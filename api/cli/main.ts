@@ -3,7 +3,7 @@
  * command answers --help and --version; commands that print records take --json; every flag is
  * checked before anything is written. The value a script needs (an org id, a new key, a sheet id)
  * is printed on the last line. Exit codes: 0 done, 2 refused (nothing written), 1 failed after it
- * began (what it wrote rolled back).
+ * began (what it wrote rolled back; for a distance question, no answer: api/cli/distance.ts).
  */
 import { Command, CommanderError } from "commander";
 import packageJson from "../../package.json" with { type: "json" };
