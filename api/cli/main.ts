@@ -3,13 +3,14 @@
  * command answers --help and --version; commands that print records take --json; every flag is
  * checked before anything is written. The value a script needs (an org id, a new key, a sheet id)
  * is printed on the last line. Exit codes: 0 done, 2 refused (nothing written), 1 failed after it
- * began (what it wrote rolled back).
+ * began (what it wrote rolled back; for a distance question, no answer: api/cli/distance.ts).
  */
 import { Command, CommanderError } from "commander";
 import packageJson from "../../package.json" with { type: "json" };
 import { keyCommands, orgCommands, planCommands } from "./accounts.ts";
 import { announceCommand, dbCommands } from "./admin.ts";
 import { type Cli, CommandFailed, UsageError } from "./context.ts";
+import { distanceCommands } from "./distance.ts";
 import { ratesCommands } from "./rates.ts";
 import { routeCommands } from "./routes.ts";
 import { webhooksCommands } from "./webhooks.ts";
@@ -20,9 +21,12 @@ export { CommandFailed, UsageError };
 export function program(cli: Cli, err: (text: string) => void): Command {
   const root = new Command("portolan")
     .description(
-      "Portolan administration: organisations, keys, plans, announcements, rate sheets, databases, batch routes, a local webhook receiver",
+      "Portolan administration: organisations, keys, plans, announcements, rate sheets, databases, routes and places (one or a batch), a local webhook receiver",
     )
     .exitOverride()
+    // A command's flags come after its name and before a subcommand's: `route --date` is one
+    // route's, `route batch --date` the batch's.
+    .enablePositionalOptions()
     // Commander's own error line is left out: run() throws it as a UsageError, printed once.
     .configureOutput({
       writeOut: (text) => cli.out(text.trimEnd()),
@@ -36,6 +40,7 @@ export function program(cli: Cli, err: (text: string) => void): Command {
   dbCommands(root, cli);
   ratesCommands(root, cli);
   routeCommands(root, cli);
+  distanceCommands(root, cli);
   webhooksCommands(root, cli);
   withVersion(root);
   return root;
@@ -51,8 +56,10 @@ function withVersion(command: Command): void {
 function usage(root: Command, argv: string[]): string {
   const group = root.commands.find((c) => c.name() === argv[0]);
   const subs = group?.commands.map((c) => c.name()) ?? [];
+  // A group with flags of its own (route) also answers by itself.
+  const own = group?.options.some((o) => o.long !== "--version") ? "[flags]|" : "";
   if (group && subs.length)
-    return `usage: portolan ${group.name()} ${subs.join("|")} (--help lists their flags)`;
+    return `usage: portolan ${group.name()} ${own}${subs.join("|")} (--help lists their flags)`;
   return "portolan --help lists the commands and their flags";
 }
 

@@ -1,6 +1,6 @@
 /**
- * `portolan route batch`: sea distances or door-to-door chains for a file of pairs, on every core
- * (engine/batch.ts). Input CSV or NDJSON (a file, or - for stdin); output NDJSON or CSV in input
+ * `portolan route` (one route: api/cli/distance.ts) and `portolan route batch`: sea distances or
+ * door-to-door chains for a file of pairs, on every core (engine/batch.ts). Input CSV or NDJSON (a file, or - for stdin); output NDJSON or CSV in input
  * order, to --out or stdout; a progress bar on stderr when it is a terminal and a closing count
  * always; --resume plans only the rows --out does not hold yet, and appends them.
  */
@@ -14,6 +14,7 @@ import { EngineError } from "../../engine/errors.ts";
 import { checkMode, checkSpeed, parseAvoid } from "../../engine/sea/policy.ts";
 import { type BatchFormat, CSV_HEADER, formatted, rowsWritten } from "./batch-output.ts";
 import { type Cli, CommandFailed, UsageError } from "./context.ts";
+import { distanceQuestion } from "./distance.ts";
 
 interface BatchFlags {
   out?: string;
@@ -129,9 +130,13 @@ async function batch(input: string, o: BatchFlags, cli: Cli): Promise<void> {
 }
 
 export function routeCommands(program: Command, cli: Cli): void {
-  program
+  const route = program
     .command("route")
-    .description("routes from a shell")
+    .description(
+      "one route, as GET /v1/distance/route: each flag is its query parameter; `route batch` for a file of them",
+    );
+  distanceQuestion(route, cli, "route");
+  route
     .command("batch")
     .description(
       "sea routes (or door-to-door chains with --multimodal) for every pair of a CSV or NDJSON file",

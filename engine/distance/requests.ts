@@ -108,7 +108,14 @@ export const csv = (value: string | undefined): string[] =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-function flag(name: string, raw: string | undefined, fallback: boolean): boolean {
+/** The parameters read as true or false (common/boolean-text.ts): the CLI gives them as switches. */
+export const BOOLEAN_PARAMETERS = ["path", "alternatives", "handling", "seasonal", "geocode"] as const;
+
+function flag(
+  name: (typeof BOOLEAN_PARAMETERS)[number],
+  raw: string | undefined,
+  fallback: boolean,
+): boolean {
   const value = booleanText(raw, fallback);
   if (value === null) throw new EngineError("invalid_request", notBoolean(name, raw));
   return value;

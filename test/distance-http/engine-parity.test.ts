@@ -1,15 +1,18 @@
 /**
- * One distance engine behind the API and the batch CLI (engine/distance/engine.ts): the same
- * requests, asked over HTTP and as rows of `portolan route batch`, get the same data or the same
- * error. The table covers the mode aliases (TRUCK, barge), the sea-port rule for a sea route's
+ * One distance engine behind the API and the CLI (engine/distance/engine.ts): the same requests,
+ * asked over HTTP, as rows of `portolan route batch` and one at a time as `portolan route`,
+ * `multimodal` and `locations` (the query's parameters as flags, --json), get the same data or the
+ * same error. The tables cover the mode aliases (TRUCK, barge), the sea-port rule for a sea route's
  * ends and for pol / pod (Basel is a UN/LOCODE river port, not a sea port), options per row and
- * errors.
+ * errors: the one-off commands exit 2 naming the flag of an invalid parameter, 1 with the code of
+ * any other error.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { BOOLEAN_PARAMETERS } from "../../engine/distance/requests.ts";
 import { closeRoutePlanners } from "../../engine/services.ts";
 import { BUILD_DIR, ROOT } from "../distance-sea/fixture.ts";
 import type { TestPlatform } from "../helpers/platform.ts";
@@ -56,7 +59,8 @@ afterAll(async () => {
 type Answer = { data: unknown } | { error: { code: string; message: string } };
 
 async function overHttp(path: string, [from, to, options]: Row): Promise<Answer> {
-  const query = new URLSearchParams({ from, to, ...options });
+  // A locations search has neither end.
+  const query = new URLSearchParams({ ...(from && { from }), ...(to && { to }), ...options });
   const body = (await get(`${path}?${query}`)).body as {
     data?: unknown;
     error?: { code: string; message: string };
@@ -91,3 +95,58 @@ test("a door-to-door route is the same answer over HTTP and in a batch", async (
     expect({ row, ...batch[i]! }).toEqual({ row, ...http });
   }
 }, 180_000);
+
+/**
+ * [command, query, the flag an invalid_request names]: the HTTP path is the command's; a "true"
+ * switch is given bare (--path).
+ */
+type Question = [string, Record<string, string>, string?];
+
+const QUESTIONS: Question[] = [
+  ["route", { from: "NLRTM", to: "SGSIN" }],
+  ["route", { from: "NLRTM", to: "SGSIN", alternatives: "true", speed_knots: "12", avoid: "suez" }],
+  ["route", { from: "Basel", to: "Rotterdam" }],
+  ["route", { from: "Madrid", to: "Lisbon", mode: "TRUCK", path: "true" }],
+  ["route", { from: "DEDUI", to: "CHBSL", mode: "barge", date: DATE, cargo_tonnes: "10" }],
+  ["route", { from: "ZZZZZ", to: "NLRTM" }],
+  ["route", { from: "NLRTM", to: "SGSIN", speed_knots: "50" }, "--speed-knots"],
+  ["route", { from: "NLRTM", to: "SGSIN", routing_mode: "scenic" }, "--routing-mode"],
+  ["route", { from: "Madrid", to: "Lisbon", mode: "BOAT" }, "--mode"],
+  ["multimodal", { from: "Madrid", to: "Lisbon", modes: "ROAD", date: DATE }],
+  ["multimodal", { from: "Munich", to: "Shanghai", pol: "DEHAM", pod: "CNSHA", date: DATE }],
+  ["multimodal", { from: "Munich", to: "Shanghai", pol: "CHBSL", date: DATE }, "--pol"],
+  ["multimodal", { from: "Madrid", to: "Lisbon", modes: "BOAT", date: DATE }, "--modes"],
+  ["locations", { q: "rotter", limit: "5" }],
+  ["locations", { q: "Hamburg", types: "port,airport", geocode: "false" }],
+  ["locations", { q: "r" }, "--q"],
+];
+
+async function oneOff(command: string, query: Record<string, string>) {
+  const flags = Object.entries(query).flatMap(([name, value]) => {
+    const flag = `--${name.replaceAll("_", "-")}`;
+    const isSwitch = (BOOLEAN_PARAMETERS as readonly string[]).includes(name) && value === "true";
+    return isSwitch ? [flag] : [flag, value];
+  });
+  const cli = [join(ROOT, "bin/portolan"), command, ...flags, "--json", "--build-dir", BUILD_DIR];
+  const run = Bun.spawn(cli, { stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([
+    new Response(run.stdout).text(),
+    new Response(run.stderr).text(),
+    run.exited,
+  ]);
+  return code === 0 ? { code, data: JSON.parse(out) } : { code, err: err.trim() };
+}
+
+test("one question is the same answer over HTTP and from portolan route, multimodal or locations", async () => {
+  for (const [command, query, flag] of QUESTIONS) {
+    const { from = "", to = "", ...rest } = query;
+    const http = await overHttp(`/v1/distance/${command}`, [from, to, rest]);
+    const expected =
+      "data" in http
+        ? { code: 0, data: http.data }
+        : http.error.code === "invalid_request"
+          ? { code: 2, err: `portolan: ${flag}: ${http.error.message}` }
+          : { code: 1, err: `portolan: ${http.error.code}: ${http.error.message}` };
+    expect({ command, query, ...(await oneOff(command, query)) }).toEqual({ command, query, ...expected });
+  }
+}, 240_000);
