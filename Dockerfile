@@ -38,6 +38,7 @@ COPY api ./api
 COPY common ./common
 COPY data-build ./data-build
 COPY engine ./engine
+COPY formats ./formats
 COPY ingest ./ingest
 COPY router-wasm/binding ./router-wasm/binding
 COPY storage ./storage

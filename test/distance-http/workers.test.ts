@@ -53,9 +53,11 @@ const appWith = (routes: SeaPlanner) => {
   const app = distanceApp(p, { routes });
   return (path: string) => app.handle(new Request(`http://localhost${path}`, bearer(keys.distance)));
 };
+/** The answer's data, or its error without the request id each answer has its own of. */
 const dataOf = async (res: Response) => {
-  const body = (await res.json()) as { data?: unknown; error?: unknown };
-  return { status: res.status, answer: body.data ?? body.error };
+  const body = (await res.json()) as { data?: unknown; error?: Record<string, unknown> };
+  const error = body.error && { ...body.error, request_id: undefined };
+  return { status: res.status, answer: body.data ?? error };
 };
 const until = async (ready: () => boolean) => {
   while (!ready()) await Bun.sleep(1);

@@ -12,6 +12,7 @@ import { seaHierarchyBytes } from "../../data-build/stages/sea-hierarchy.ts";
 import { DEFAULT_MASK, maskOf, SAFE_CLOSED } from "../../engine/sea/policy.ts";
 import { SEA_HIERARCHY, SeaRouter } from "../../engine/sea/router.ts";
 import { STATUS, WasmRouter } from "../../router-wasm/binding/router.ts";
+import { captureLogs } from "../helpers/logs.ts";
 import { BUILD_DIR, seaRouter } from "./fixture.ts";
 
 await seaRouter(); // builds sea.graph and router.wasm when missing
@@ -184,17 +185,15 @@ describe("contraction hierarchy", () => {
     const dir = mkdtempSync(join(tmpdir(), "portolan-ch-"));
     try {
       for (const f of ["sea.graph", "router.wasm"]) copyFileSync(join(BUILD_DIR, f), join(dir, f));
-      const warnings: string[] = [];
-      const warn = console.warn;
-      console.warn = (msg: string) => warnings.push(msg);
+      const logs = captureLogs("warn");
       let old: SeaRouter;
       try {
         old = await SeaRouter.load(dir);
       } finally {
-        console.warn = warn;
+        logs.restore();
       }
       expect(old.hierarchical).toBe(false);
-      expect(warnings.join("\n")).toMatch(/sea\.hierarchy missing: sea routes use A\*/);
+      expect(logs.lines.map((l) => l.msg).join("\n")).toMatch(/sea\.hierarchy missing: sea routes use A\*/);
       const p = pairs[0]!;
       expect(old.routeRaw(p.from, p.to, DEFAULT_MASK, false).metres).toBe(
         astar.routeRaw(p.from, p.to, DEFAULT_MASK, false).metres,
