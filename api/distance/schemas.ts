@@ -2,6 +2,9 @@
 import { t } from "elysia";
 
 const optional = t.Optional(t.String());
+const geometry = t.Optional(
+  t.String({ description: "geojson: each chain's geometry as a GeoJSON FeatureCollection" }),
+);
 
 export const ROUTE_QUERY = t.Object({
   from: t.String({
@@ -12,6 +15,7 @@ export const ROUTE_QUERY = t.Object({
   mode: optional,
   speed_knots: optional,
   path: optional,
+  geometry,
   alternatives: optional,
   handling: optional,
   date: t.Optional(t.String({ description: "YYYY-MM-DD: departure date for seasonal river rules (RIVER)" })),
@@ -34,6 +38,7 @@ export const MULTIMODAL_QUERY = t.Object({
   alternatives: optional,
   handling: optional,
   path: optional,
+  geometry,
   date: t.Optional(t.String({ description: "YYYY-MM-DD: departure date for seasonal river rules" })),
   seasonal: optional,
   cargo_tonnes: t.Optional(t.String({ description: "cargo mass for emissions, default 1 t" })),
