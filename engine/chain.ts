@@ -57,6 +57,8 @@ export interface ChainSection<P> {
   distance: ChainDistance;
   duration: ChainDuration;
   emissions: Emissions;
+  /** [lat, lng] pairs, when the path is drawn. */
+  path?: PathPoint[];
   [field: string]: unknown;
 }
 

@@ -16,6 +16,9 @@ export const ROUTE_QUERY = t.Object({
   mode: described("ROAD, RAIL, AIR or RIVER (or an alias such as TRUCK); omitted: a sea route"),
   speed_knots: described("SEA: speed, 3 to 40 knots (default 14)"),
   path: described("true: each route's geometry (default false)"),
+  geometry: described(
+    "geojson: each route's geometry as a GeoJSON FeatureCollection, one feature per section",
+  ),
   alternatives: described("true or false: alternative routes (default false for SEA and RIVER)"),
   handling: described("RAIL, AIR, RIVER: false drops terminal handling (default true)"),
   date: described("YYYY-MM-DD: departure date for seasonal river rules (RIVER)"),
@@ -38,6 +41,9 @@ export const MULTIMODAL_QUERY = t.Object({
   alternatives: described("true or false: the other chains (default true)"),
   handling: described("false drops terminal handling (default true)"),
   path: described("true: each section's geometry (default false)"),
+  geometry: described(
+    "geojson: each chain's geometry as a GeoJSON FeatureCollection, one feature per section",
+  ),
   date: described("YYYY-MM-DD: departure date for seasonal river rules"),
   seasonal: described("false turns the seasonal river rules off (default true)"),
   cargo_tonnes: described("cargo mass for emissions, default 1 t"),

@@ -6,8 +6,9 @@
  * or in-thread (services.ts) and keeps repeated route answers (route-cache.ts). Answers are the
  * response data's JSON text; failures are EngineErrors (Overloaded when the workers shed).
  */
-import { planWithCargoTonnes, withCargoTonnes } from "../chain.ts";
+import { type Chain, planWithCargoTonnes, withCargoTonnes } from "../chain.ts";
 import type { RouteConfig } from "../config.ts";
+import { answerWithGeometry, chainWithGeometry } from "../geojson.ts";
 import type { GeocoderConfig } from "../locations/config.ts";
 import { createGeocoder } from "../locations/geocoders.ts";
 import type { Geocoder, LocationIndex, ResolvedPoint, SearchResult } from "../locations/index.ts";
@@ -52,22 +53,34 @@ type RoutePlan = (
   to: ResolvedPoint,
 ) => Promise<string>;
 
+/** Whether the planner draws the path: shown (path=true), or for the geometry. */
+const drawn = (r: Pick<RouteRequest, "path" | "geometry">) => r.path || r.geometry !== undefined;
+
+/** The answer's chains with their geometry when asked for (their paths then shown only with path=true). */
+function withGeometry<T extends { route: Chain<unknown>; alternatives: Chain<unknown>[] }>(
+  answer: T,
+  r: Pick<RouteRequest, "path" | "geometry">,
+): T {
+  if (r.geometry === undefined) return answer;
+  return answerWithGeometry(answer, (chain: Chain<unknown>) => chainWithGeometry(chain, r.path));
+}
+
 /** A chain plan's answer: the shown ends, then the plan with its emissions for the cargo mass. */
 const chainAnswer = <T extends Parameters<typeof planWithCargoTonnes>[0]>(
   a: ReturnType<typeof shownPoint>,
   b: ReturnType<typeof shownPoint>,
   planned: T,
-  cargoTonnes: number,
-) => JSON.stringify({ from: a, to: b, ...planWithCargoTonnes(planned, cargoTonnes) });
+  r: RouteRequest,
+) => JSON.stringify({ from: a, to: b, ...withGeometry(planWithCargoTonnes(planned, r.cargoTonnes), r) });
 
 /** How each mode's route is planned and rendered. */
 const ROUTE_PLANS: Record<TransportMode, RoutePlan> = {
   SEA: async (engine, r, from, to) => {
-    const { speedKnots, routingMode, avoid = [], cargoTonnes, path, alternatives } = r;
+    const { speedKnots, routingMode, avoid = [], cargoTonnes, path, geometry, alternatives } = r;
     const planned = await (await engine.sea()).planJson({
       from: seaEnd(from),
       to: seaEnd(to),
-      ...{ speedKnots, routingMode, avoid, cargoTonnes, path, alternatives },
+      ...{ speedKnots, routingMode, avoid, cargoTonnes, path, geometry, alternatives },
     });
     // JSON.stringify({ from, to, ...planned }): the planned text is an object with neither key.
     return `{"from":${JSON.stringify(shownPoint(from))},"to":${JSON.stringify(shownPoint(to))},${planned.slice(1)}`;
@@ -76,44 +89,55 @@ const ROUTE_PLANS: Record<TransportMode, RoutePlan> = {
     const planned = await (await engine.modes()).road.plan({
       from,
       to,
-      path: r.path,
+      path: drawn(r),
       alternatives: r.alternatives,
     });
     const [a, b] = [shownPoint(from), shownPoint(to)];
-    return JSON.stringify({
-      from: a,
-      to: b,
+    const chains = {
       route: withCargoTonnes(renderRoadChain(planned.route, a, b), r.cargoTonnes),
       alternatives: planned.alternatives.map((leg) =>
         withCargoTonnes(renderRoadChain(leg, a, b), r.cargoTonnes),
       ),
-    });
+    };
+    return JSON.stringify({ from: a, to: b, ...withGeometry(chains, r) });
   },
   RAIL: async (engine, r, from, to) => {
     const [a, b] = [shownPoint(from), shownPoint(to)];
-    const { path, alternatives, handling } = r;
-    const planned = await (await engine.modes()).rail({ from: a, to: b, path, alternatives, handling });
-    return chainAnswer(a, b, planned, r.cargoTonnes);
+    const { alternatives, handling } = r;
+    const planned = await (await engine.modes()).rail({
+      from: a,
+      to: b,
+      path: drawn(r),
+      alternatives,
+      handling,
+    });
+    return chainAnswer(a, b, planned, r);
   },
   AIR: async (engine, r, from, to) => {
     const [a, b] = [shownPoint(from), shownPoint(to)];
-    const { path, alternatives, handling } = r;
-    const planned = await (await engine.modes()).air({ from: a, to: b, path, alternatives, handling });
-    return chainAnswer(a, b, planned, r.cargoTonnes);
+    const { alternatives, handling } = r;
+    const planned = await (await engine.modes()).air({
+      from: a,
+      to: b,
+      path: drawn(r),
+      alternatives,
+      handling,
+    });
+    return chainAnswer(a, b, planned, r);
   },
   RIVER: async (engine, r, from, to) => {
     const [a, b] = [shownPoint(from), shownPoint(to)];
-    const { path, alternatives, handling, date, seasonal } = r;
+    const { alternatives, handling, date, seasonal } = r;
     const planned = await (await engine.modes()).river({
       from: a,
       to: b,
-      path,
+      path: drawn(r),
       alternatives,
       handling,
       date,
       seasonal,
     });
-    return chainAnswer(a, b, planned, r.cargoTonnes);
+    return chainAnswer(a, b, planned, r);
   },
 };
 
@@ -149,9 +173,21 @@ export class DistanceEngine {
   /** One mode's route: the response data's JSON text. */
   async route(req: RouteRequest): Promise<string> {
     const [from, to] = await this.routeEnds(req.from, req.to);
-    const { path, alternatives, handling, date, seasonal, speedKnots, routingMode, avoid, cargoTonnes } = req;
+    const {
+      path,
+      geometry,
+      alternatives,
+      handling,
+      date,
+      seasonal,
+      speedKnots,
+      routingMode,
+      avoid,
+      cargoTonnes,
+    } = req;
     const options = [
       path,
+      geometry,
       alternatives,
       handling,
       date,
@@ -170,13 +206,20 @@ export class DistanceEngine {
   async multimodal(req: MultimodalParsed): Promise<string> {
     const [from, to] = await this.routeEnds(req.from, req.to);
     const [pol, pod] = await Promise.all([this.seaPort("pol", req.pol), this.seaPort("pod", req.pod)]);
-    const { from: _from, to: _to, pol: _pol, pod: _pod, ...options } = req;
-    const key = await this.keyOf("MULTIMODAL", from, to, [...Object.values(options), pol, pod], true);
+    const { from: _from, to: _to, pol: _pol, pod: _pod, geometry, ...options } = req;
+    const key = await this.keyOf(
+      "MULTIMODAL",
+      from,
+      to,
+      [...Object.values(options), geometry, pol, pod],
+      true,
+    );
     return this.cached(key, async () => {
       const [a, b] = [shownPoint(from), shownPoint(to)];
-      const planned = await (await this.modes()).multimodal({ from: a, to: b, pol, pod, ...options });
+      const path = drawn(req);
+      const planned = await (await this.modes()).multimodal({ from: a, to: b, pol, pod, ...options, path });
       const { considered: _, ...shown } = planned;
-      return JSON.stringify({ from: a, to: b, ...shown });
+      return JSON.stringify({ from: a, to: b, ...withGeometry(shown, req) });
     });
   }
 

@@ -8,6 +8,7 @@
 import { booleanText, notBoolean } from "../../common/boolean-text.ts";
 import { checkCargoTonnes } from "../emissions.ts";
 import { EngineError } from "../errors.ts";
+import { GEOMETRY_FORMATS, type GeometryFormat } from "../geojson.ts";
 import type { PlaceKind } from "../locations/index.ts";
 import { MODE_PROFILES, MODES, modeNamed } from "../modes/index.ts";
 import type { TransportMode } from "../modes/profile.ts";
@@ -20,6 +21,7 @@ export interface RouteQuery {
   mode?: string;
   speed_knots?: string;
   path?: string;
+  geometry?: string;
   alternatives?: string;
   handling?: string;
   date?: string;
@@ -43,6 +45,7 @@ export interface MultimodalQuery {
   alternatives?: string;
   handling?: string;
   path?: string;
+  geometry?: string;
   date?: string;
   seasonal?: string;
   cargo_tonnes?: string;
@@ -63,7 +66,10 @@ export interface RouteRequest {
   to: string;
   /** Beyond the spec: emissions are stated for this cargo mass (default 1 t; docs/emissions.md). */
   cargoTonnes: number;
+  /** The path shown ([lat, lng] pairs); the planner draws it for `geometry` too. */
   path: boolean;
+  /** Beyond the spec: each chain's geometry in this format too (engine/geojson.ts). */
+  geometry: GeometryFormat | undefined;
   alternatives: boolean;
   /** RAIL, AIR, RIVER: terminal handling at each transfer. */
   handling?: boolean;
@@ -90,6 +96,7 @@ export interface MultimodalParsed {
   alternatives: boolean;
   handling: boolean;
   path: boolean;
+  geometry: GeometryFormat | undefined;
   date: string;
   seasonal: boolean;
   cargoTonnes: number | undefined;
@@ -121,6 +128,18 @@ function flag(
   return value;
 }
 
+/** geometry: a format of GEOMETRY_FORMATS (any case); absent or empty asks for none. */
+function geometryOf(raw: string | undefined): GeometryFormat | undefined {
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const format = GEOMETRY_FORMATS.find((f) => f === raw.trim().toLowerCase());
+  if (!format)
+    throw new EngineError(
+      "invalid_request",
+      `geometry must be ${GEOMETRY_FORMATS.join(" or ")}; got "${raw}".`,
+    );
+  return format;
+}
+
 /** speed_knots as a number; the router checks its range (3 to 40). */
 function speedOf(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
@@ -147,7 +166,13 @@ function routeMode(raw: string | undefined): TransportMode {
 /** The route query for its mode; only the parameters the mode reads are checked. */
 export function parseRouteQuery(q: RouteQuery): RouteRequest {
   const mode = routeMode(q.mode);
-  const base = { mode, from: q.from, to: q.to, cargoTonnes: checkCargoTonnes(q.cargo_tonnes) };
+  const base = {
+    mode,
+    from: q.from,
+    to: q.to,
+    cargoTonnes: checkCargoTonnes(q.cargo_tonnes),
+    geometry: geometryOf(q.geometry),
+  };
   const speedKnots = mode === "SEA" ? speedOf(q.speed_knots) : undefined;
   const path = flag("path", q.path, false);
   const alternatives = flag("alternatives", q.alternatives, MODE_PROFILES[mode].alternatives);
@@ -192,6 +217,7 @@ export function parseMultimodalQuery(q: MultimodalQuery): MultimodalParsed {
     alternatives: flag("alternatives", q.alternatives, true),
     handling: flag("handling", q.handling, true),
     path: flag("path", q.path, false),
+    geometry: geometryOf(q.geometry),
     date: dateOf(q.date),
     seasonal: flag("seasonal", q.seasonal, true),
     cargoTonnes: q.cargo_tonnes === undefined ? undefined : checkCargoTonnes(q.cargo_tonnes),

@@ -21,6 +21,12 @@ import {
 import { readArtifact } from "../artifacts.ts";
 import { checkCargoTonnes, type Emissions, legEmissions } from "../emissions.ts";
 import { EngineError } from "../errors.ts";
+import {
+  answerWithGeometry,
+  type FeatureCollection,
+  type GeometryFormat,
+  seaRouteWithGeometry,
+} from "../geojson.ts";
 import { alternativeLabel, type Found, nextCorridorClosure, pickAlternatives } from "./alternatives.ts";
 import {
   alternativeClosures,
@@ -70,6 +76,8 @@ export interface SeaRouteRequest {
   avoid?: readonly string[];
   /** Include the geometry; the `path` key is omitted otherwise. */
   path?: boolean;
+  /** Each route's geometry in this format too, as its `geometry` (engine/geojson.ts). */
+  geometry?: GeometryFormat;
   alternatives?: boolean;
   /** Cargo mass the emissions are stated for; default 1 t, more than 0 and at most 100000. */
   cargoTonnes?: number;
@@ -92,6 +100,8 @@ export interface SeaRoute {
   emissions: Emissions;
   /** [lat, lng] pairs from the snapped origin to the snapped destination. */
   path?: PathPoint[];
+  /** Beyond the spec: the route as a GeoJSON FeatureCollection (one SEA feature), when asked. */
+  geometry?: FeatureCollection;
 }
 
 export interface SeaRouteData {
@@ -210,17 +220,20 @@ export class SeaRouter {
 
   /** Plans a sea route; throws EngineError validation / noRoute. */
   plan(req: SeaRouteRequest): SeaRouteData {
-    return this.planned(req, req.path === true).data;
+    const { data } = this.planned(req, req.path === true || req.geometry !== undefined);
+    if (req.geometry === undefined) return data;
+    return answerWithGeometry(data, (route: SeaRoute) => seaRouteWithGeometry(route, req.path === true));
   }
 
   /**
    * JSON.stringify(this.plan(req)), its paths' text written by the router from each graph point's
    * JSON text, kept once per point (router-wasm/src/path_json.rs): writing a long path's numbers
    * took 3x the route's planning, and joining hundreds of texts here left a string that took as
-   * long again to flatten (docs/routing-speed.md). Each route's `path` is its last member.
+   * long again to flatten (docs/routing-speed.md). Each route's `path` is its last member. With
+   * `geometry` the path's numbers are needed anyway: the data is rendered whole.
    */
   planJson(req: SeaRouteRequest): string {
-    if (req.path !== true) return JSON.stringify(this.plan(req));
+    if (req.path !== true || req.geometry !== undefined) return JSON.stringify(this.plan(req));
     const { data, paths } = this.planned(req, "json");
     const routeJson = (r: SeaRoute, k: number) => `${JSON.stringify(r).slice(0, -1)},"path":${paths[k]}}`;
     const alternatives = data.alternatives.map((r, k) => routeJson(r, k + 1)).join(",");

@@ -166,8 +166,8 @@ describe("ferries", () => {
     expect(String(s.attribution)).toContain(
       "road distances come from a model unless an engine is set".replace(/^r/, "R"),
     );
-    expect((s.path as number[][])[0]).toEqual([0, 0]);
-    expect((s.path as number[][]).at(-1)).toEqual([1.5, 7]);
+    expect(s.path![0]).toEqual([0, 0]);
+    expect(s.path!.at(-1)).toEqual([1.5, 7]);
   });
 });
 
