@@ -149,6 +149,20 @@ describe("errors in the distance envelope", () => {
   });
 });
 
+test("an unknown UN/LOCODE answers 404 naming the nearest codes, in the message and as suggestions", async () => {
+  const { status, body } = await get("/v1/distance/route?from=NLRTN&to=SGSIN");
+  expect(status).toBe(404);
+  expect(errorProblems("distance", body)).toEqual([]);
+  const error = body.error as {
+    code: string;
+    message: string;
+    suggestions: Array<{ code: string; name: string }>;
+  };
+  expect(error.code).toBe("location_not_found");
+  expect(error.message).toStartWith("unknown UN/LOCODE NLRTN; did you mean NLRTM (Rotterdam)");
+  expect(error.suggestions[0]).toEqual({ code: "NLRTM", name: "Rotterdam" });
+});
+
 test("locations: {data: []} without meta, exact code first, types and limit honoured", async () => {
   const { status, body } = await get("/v1/distance/locations?q=NLRTM");
   expect(status).toBe(200);
