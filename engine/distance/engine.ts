@@ -23,7 +23,7 @@ import {
   pooledModes,
   routePlanner,
 } from "../services.ts";
-import { seaEnd, seaPortOf, shownPoint } from "./places.ts";
+import { seaEnd, seaPortOf, shownPoint, withResolvedEnds } from "./places.ts";
 import type { LocationsRequest, MultimodalParsed, RouteRequest } from "./requests.ts";
 import { RouteCache, type RouteOption, routeKey } from "./route-cache.ts";
 
@@ -163,7 +163,12 @@ export class DistanceEngine {
     ];
     // A sea route never involves the road planner.
     const key = await this.keyOf(req.mode, from, to, options, req.mode !== "SEA");
-    return this.cached(key, () => ROUTE_PLANS[req.mode](this, req, from, to));
+    return this.cached(key, () => ROUTE_PLANS[req.mode](this, req, from, to)).catch((err) => {
+      throw withResolvedEnds(err, [
+        ["from", req.from, from],
+        ["to", req.to, to],
+      ]);
+    });
   }
 
   /** A door-to-door route (GET /v1/distance/multimodal): the response data's JSON text. */
@@ -172,11 +177,17 @@ export class DistanceEngine {
     const [pol, pod] = await Promise.all([this.seaPort("pol", req.pol), this.seaPort("pod", req.pod)]);
     const { from: _from, to: _to, pol: _pol, pod: _pod, ...options } = req;
     const key = await this.keyOf("MULTIMODAL", from, to, [...Object.values(options), pol, pod], true);
-    return this.cached(key, async () => {
+    const answer = this.cached(key, async () => {
       const [a, b] = [shownPoint(from), shownPoint(to)];
       const planned = await (await this.modes()).multimodal({ from: a, to: b, pol, pod, ...options });
       const { considered: _, ...shown } = planned;
       return JSON.stringify({ from: a, to: b, ...shown });
+    });
+    return answer.catch((err) => {
+      throw withResolvedEnds(err, [
+        ["from", req.from, from],
+        ["to", req.to, to],
+      ]);
     });
   }
 

@@ -163,6 +163,21 @@ test("an unknown UN/LOCODE answers 404 naming the nearest codes, in the message 
   expect(error.suggestions[0]).toEqual({ code: "NLRTM", name: "Rotterdam" });
 });
 
+test("no_route names where each end's text resolved: name, country, coordinates", async () => {
+  const sea = await get("/v1/distance/route?from=NLRTM&to=Denver");
+  expect(sea.status).toBe(422);
+  expect(errorProblems("distance", sea.body)).toEqual([]);
+  const seaMessage = (sea.body.error as { message: string }).message;
+  expect(seaMessage).toContain("km from the nearest sea lane");
+  // The end asked by its code is named by the code already.
+  expect(seaMessage).toEndWith('; to "Denver" resolved to Denver, US (39.74, -104.98)');
+  const chain = await get("/v1/distance/multimodal?from=Berlin&to=Denver&modes=RAIL");
+  expect(chain.status).toBe(422);
+  expect((chain.body.error as { message: string }).message).toEndWith(
+    '; from "Berlin" resolved to Berlin, DE (52.52, 13.41); to "Denver" resolved to Denver, US (39.74, -104.98)',
+  );
+});
+
 test("locations: {data: []} without meta, exact code first, types and limit honoured", async () => {
   const { status, body } = await get("/v1/distance/locations?q=NLRTM");
   expect(status).toBe(200);
