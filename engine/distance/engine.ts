@@ -64,13 +64,12 @@ const chainAnswer = <T extends Parameters<typeof planWithCargoTonnes>[0]>(
 const ROUTE_PLANS: Record<TransportMode, RoutePlan> = {
   SEA: async (engine, r, from, to) => {
     const { speedKnots, routingMode, avoid = [], cargoTonnes, path, alternatives } = r;
-    const planned = await (await engine.sea()).planJson({
+    return (await engine.sea()).planJson({
       from: seaEnd(from),
       to: seaEnd(to),
+      show: { from: shownPoint(from), to: shownPoint(to) },
       ...{ speedKnots, routingMode, avoid, cargoTonnes, path, alternatives },
     });
-    // JSON.stringify({ from, to, ...planned }): the planned text is an object with neither key.
-    return `{"from":${JSON.stringify(shownPoint(from))},"to":${JSON.stringify(shownPoint(to))},${planned.slice(1)}`;
   },
   ROAD: async (engine, r, from, to) => {
     const planned = await (await engine.modes()).road.plan({

@@ -15,6 +15,7 @@ import {
   type ManyResult,
   type PathOutput,
   type RawRoute,
+  type SnappedNode,
   STATUS,
   WasmRouter,
 } from "../../router-wasm/binding/router.ts";
@@ -37,6 +38,7 @@ import {
   SAFE_CLOSED,
   SPEED_KNOTS,
 } from "./policy.ts";
+import { routePoint } from "./route-point.ts";
 
 const METRES_PER_NM = 1852;
 /** The sea graph's contraction hierarchy, next to sea.graph (data-build/stages/sea-hierarchy.ts). */
@@ -75,6 +77,11 @@ export interface SeaRouteRequest {
   cargoTonnes?: number;
   /** Search budget override (tests, batch jobs). */
   maxSettled?: number;
+  /**
+   * The ends as the answer shows them: planJson then writes them first, as `from` and `to`, each
+   * with its route_point (route-point.ts).
+   */
+  show?: { from: object; to: object };
 }
 
 export interface SeaRoute {
@@ -220,15 +227,30 @@ export class SeaRouter {
    * long again to flatten (docs/routing-speed.md). Each route's `path` is its last member.
    */
   planJson(req: SeaRouteRequest): string {
-    if (req.path !== true) return JSON.stringify(this.plan(req));
-    const { data, paths } = this.planned(req, "json");
-    const routeJson = (r: SeaRoute, k: number) => `${JSON.stringify(r).slice(0, -1)},"path":${paths[k]}}`;
+    const withPath = req.path === true;
+    const { data, paths, ends } = this.planned(req, withPath ? "json" : false);
+    const routeJson = (r: SeaRoute, k: number) =>
+      withPath ? `${JSON.stringify(r).slice(0, -1)},"path":${paths[k]}}` : JSON.stringify(r);
     const alternatives = data.alternatives.map((r, k) => routeJson(r, k + 1)).join(",");
-    return `{"routing_mode":${JSON.stringify(data.routing_mode)},"avoided":${JSON.stringify(data.avoided)},"route":${routeJson(data.route, 0)},"alternatives":[${alternatives}]}`;
+    return `{${this.endsJson(req, ends)}"routing_mode":${JSON.stringify(data.routing_mode)},"avoided":${JSON.stringify(data.avoided)},"route":${routeJson(data.route, 0)},"alternatives":[${alternatives}]}`;
+  }
+
+  /** The shown ends with their route points, as the answer's first members; "" when not asked for. */
+  private endsJson(req: SeaRouteRequest, ends: readonly [SnappedNode, SnappedNode]): string {
+    if (!req.show) return "";
+    const end = (side: "from" | "to", k: 0 | 1) => {
+      const p = req[side];
+      const point = routePoint(side, { name: p.name, port: p.kind === "port" }, ends[k]);
+      return JSON.stringify({ ...req.show![side], route_point: point });
+    };
+    return `"from":${end("from", 0)},"to":${end("to", 1)},`;
   }
 
   /** plan's work: the data, and with `path` "json" each route's path text (main route first), not in the data. */
-  private planned(req: SeaRouteRequest, path: PathOutput): { data: SeaRouteData; paths: string[] } {
+  private planned(
+    req: SeaRouteRequest,
+    path: PathOutput,
+  ): { data: SeaRouteData; paths: string[]; ends: readonly [SnappedNode, SnappedNode] } {
     const speed = checkSpeed(req.speedKnots ?? SPEED_KNOTS.default);
     const mode = checkMode(req.routingMode ?? "short");
     const tonnes = checkCargoTonnes(req.cargoTonnes);
@@ -266,7 +288,7 @@ export class SeaRouter {
         paths.push(f.raw.pathJson ?? "");
       }
     }
-    return { data: { routing_mode: mode, avoided, route, alternatives }, paths };
+    return { data: { routing_mode: mode, avoided, route, alternatives }, paths, ends: [main.from, main.to] };
   }
 
   /**
