@@ -220,12 +220,8 @@ export class LocationIndex {
     const form = this.readInput(input);
     if ("point" in form) return form.point;
     const code = form.code?.first ? this.codePoint(form.code) : null;
-    return (
-      code ??
-      this.geocodeOffline(form.text) ??
-      this.codePoint(form.code) ??
-      this.notFound(form.text, form.code)
-    );
+    const named = code ?? this.geocodeOffline(form.text) ?? this.codePoint(form.code);
+    return named ?? this.notFound(form.text, form.code);
   }
 
   /**
@@ -315,16 +311,18 @@ export class LocationIndex {
     }));
   }
 
-  /** Every known code of `field` once, with its most important row; read on the first unknown code. */
+  /** Every known code of `field` once (a port's as products show it) with its row; listed once asked. */
   private knownCodes(field: SuggestedField): KnownCodes {
     const cached = this.codeLists.get(field);
     if (cached) return cached;
     const [at, width] = CODE_FIELDS[field];
     const list: KnownCodes = { codes: [], rows: [] };
+    let last: string | null = null;
     for (const row of this.byCode[field]) {
       const code = this.codeString(row, at, width);
-      if (code === null || code === list.codes.at(-1)) continue;
-      list.codes.push(code);
+      if (code === null || code === last) continue;
+      last = code;
+      list.codes.push(field === "locode" ? this.productCode(code)! : code);
       list.rows.push(row);
     }
     this.codeLists.set(field, list);

@@ -48,6 +48,8 @@ describe("unknown codes name the nearest known ones", () => {
     ["NL RTN", "unknown UN/LOCODE NLRTN; did you mean NLRTM (Rotterdam)", "NLRTM"],
     ["NLTRM", "unknown UN/LOCODE NLTRM; did you mean NLRTM (Rotterdam)", "NLRTM"],
     ["SGSIM", "unknown UN/LOCODE SGSIM; did you mean SGSIN (Singapore)", "SGSIN"],
+    // A port is suggested by the code products show it by (CNSHA, not UN/LOCODE's current CNSHG).
+    ["CNSHB", "unknown UN/LOCODE CNSHB; did you mean CNSHA (Shanghai)", "CNSHA"],
   ])("%s", (input, message, first) => {
     const err = failure(input);
     expect(err.code).toBe("location_not_found");
