@@ -45,7 +45,7 @@ export const shownPoint = (p: ResolvedPoint) => ({
 /** A sea route's ends as the engine plans and shows them (the batch's chunks take the same). */
 export const SEA_ENDS = { plan: seaEnd, show: shownPoint };
 
-/** "to "Singapur" resolved to Singāpur, IN (17.47, 78.13)"; null for an end asked by coordinates or its own code. */
+/** 'to "Denver" resolved to Denver, US (39.74, -104.98)'; null for an end asked by coordinates or its own code. */
 function resolvedAs(side: "from" | "to", input: string, p: ResolvedPoint): string | null {
   const asked = input.replace(/\s/g, "").toUpperCase();
   if (p.kind === "coordinates" || asked === p.locode || asked === p.iata) return null;
@@ -55,7 +55,7 @@ function resolvedAs(side: "from" | "to", input: string, p: ResolvedPoint): strin
 
 /**
  * A no_route about resolved ends names where each end's text resolved, so an answer about a
- * namesake (Singapur, India) says so; other failures pass unchanged.
+ * namesake (Paris, FR for Paris, Texas) says so; other failures pass unchanged.
  */
 export function withResolvedEnds(
   err: unknown,
