@@ -34,7 +34,7 @@ export class SeaChunker {
     if (end === undefined) {
       try {
         const point = this.resolvePoint(input);
-        end = { point: this.ends.plan(point), json: JSON.stringify(this.ends.show(point)) };
+        end = { input, point: this.ends.plan(point), shown: this.ends.show(point) };
       } catch (err) {
         if (!(err instanceof EngineError)) throw err;
         end = { error: errorJson(err) };

@@ -3,19 +3,20 @@
  * per route, ends resolved once on the calling thread (a batch repeats its ports), NDJSON lines
  * built in the worker and sent back as UTF-8 bytes (transferred, not copied). The lines are
  * exactly what engine/batch.ts wrote per row before: {row, id?, ok: true, data: {from, to,
- * ...SeaRouteData}} or {row, id?, ok: false, error: {code, message}}.
+ * ...SeaRouteData}} (each end with its route_point) or {row, id?, ok: false, error: {code, message}}.
  */
 
+import { withResolvedEnds } from "../distance/places.ts";
 import { EngineError } from "../errors.ts";
 import type { ResolvedPoint } from "../locations/index.ts";
 import type { SeaRouteRequest, SeaRouter } from "../sea/router.ts";
 
-/** A row's end as the calling thread resolved it: the point and its JSON, or its error's JSON. */
-export type ChunkEnd = { point: ResolvedPoint; json: string } | { error: string };
+/** A row's end as the calling thread resolved it: its text, the point planned and shown; or its error's JSON. */
+export type ChunkEnd = { input: string; point: ResolvedPoint; shown: object } | { error: string };
 
 export interface SeaChunk {
   /** The batch's options, the same for every row. */
-  request: Omit<SeaRouteRequest, "from" | "to">;
+  request: Omit<SeaRouteRequest, "from" | "to" | "show">;
   /** Row number of the chunk's first row; rows are consecutive. */
   start: number;
   /** Each row's id (null: none), or null when the input has no ids at all. */
@@ -53,13 +54,17 @@ export function seaChunkLines(router: SeaRouter, chunk: SeaChunk): Uint8Array {
       continue;
     }
     try {
-      // JSON.stringify(plan(...)), with a path's text written by the router (SeaRouter.planJson).
-      const data = router.planJson({ ...request, from: f.point, to: t.point });
-      // SeaRouteData's keys follow from and to, as in {from, to, ...data}.
-      text += `${head},"ok":true,"data":{"from":${f.json},"to":${t.json},${data.slice(1)}}\n`;
+      // {from, to, ...plan(...)}, the ends with their route points (SeaRouter.planJson).
+      const show = { from: f.shown, to: t.shown };
+      const data = router.planJson({ ...request, from: f.point, to: t.point, show });
+      text += `${head},"ok":true,"data":${data}}\n`;
     } catch (err) {
       if (!(err instanceof EngineError)) throw err;
-      text += `${head},"ok":false,"error":${errorJson(err)}}\n`;
+      const named = withResolvedEnds(err, [
+        ["from", f.input, f.point],
+        ["to", t.input, t.point],
+      ]) as EngineError;
+      text += `${head},"ok":false,"error":${errorJson(named)}}\n`;
     }
   }
   return encoder.encode(text);

@@ -24,7 +24,7 @@ import {
   pooledModes,
   routePlanner,
 } from "../services.ts";
-import { seaEnd, seaPortOf, shownPoint } from "./places.ts";
+import { seaEnd, seaPortOf, shownPoint, withResolvedEnds } from "./places.ts";
 import type { LocationsRequest, MultimodalParsed, RouteRequest } from "./requests.ts";
 import { RouteCache, type RouteOption, routeKey } from "./route-cache.ts";
 
@@ -77,13 +77,12 @@ const chainAnswer = <T extends Parameters<typeof planWithCargoTonnes>[0]>(
 const ROUTE_PLANS: Record<TransportMode, RoutePlan> = {
   SEA: async (engine, r, from, to) => {
     const { speedKnots, routingMode, avoid = [], cargoTonnes, path, geometry, alternatives } = r;
-    const planned = await (await engine.sea()).planJson({
+    return (await engine.sea()).planJson({
       from: seaEnd(from),
       to: seaEnd(to),
+      show: { from: shownPoint(from), to: shownPoint(to) },
       ...{ speedKnots, routingMode, avoid, cargoTonnes, path, geometry, alternatives },
     });
-    // JSON.stringify({ from, to, ...planned }): the planned text is an object with neither key.
-    return `{"from":${JSON.stringify(shownPoint(from))},"to":${JSON.stringify(shownPoint(to))},${planned.slice(1)}`;
   },
   ROAD: async (engine, r, from, to) => {
     const planned = await (await engine.modes()).road.plan({
@@ -199,7 +198,12 @@ export class DistanceEngine {
     ];
     // A sea route never involves the road planner.
     const key = await this.keyOf(req.mode, from, to, options, req.mode !== "SEA");
-    return this.cached(key, () => ROUTE_PLANS[req.mode](this, req, from, to));
+    return this.cached(key, () => ROUTE_PLANS[req.mode](this, req, from, to)).catch((err) => {
+      throw withResolvedEnds(err, [
+        ["from", req.from, from],
+        ["to", req.to, to],
+      ]);
+    });
   }
 
   /** A door-to-door route (GET /v1/distance/multimodal): the response data's JSON text. */
@@ -214,12 +218,18 @@ export class DistanceEngine {
       [...Object.values(options), geometry, pol, pod],
       true,
     );
-    return this.cached(key, async () => {
+    const answer = this.cached(key, async () => {
       const [a, b] = [shownPoint(from), shownPoint(to)];
       const path = drawn(req);
       const planned = await (await this.modes()).multimodal({ from: a, to: b, pol, pod, ...options, path });
       const { considered: _, ...shown } = planned;
       return JSON.stringify({ from: a, to: b, ...withGeometry(shown, req) });
+    });
+    return answer.catch((err) => {
+      throw withResolvedEnds(err, [
+        ["from", req.from, from],
+        ["to", req.to, to],
+      ]);
     });
   }
 

@@ -2,6 +2,7 @@
  * The distance engine's policy for resolved places: which count as sea ports (for a sea route's
  * ends and a chain's pol / pod), and how an end is shown in an answer.
  */
+import { round } from "../../common/round.ts";
 import { EngineError } from "../errors.ts";
 import type { LocationIndex, ResolvedPoint } from "../locations/index.ts";
 
@@ -43,3 +44,25 @@ export const shownPoint = (p: ResolvedPoint) => ({
 
 /** A sea route's ends as the engine plans and shows them (the batch's chunks take the same). */
 export const SEA_ENDS = { plan: seaEnd, show: shownPoint };
+
+/** 'to "Denver" resolved to Denver, US (39.74, -104.98)'; null for an end asked by coordinates or its own code. */
+function resolvedAs(side: "from" | "to", input: string, p: ResolvedPoint): string | null {
+  const asked = input.replace(/\s/g, "").toUpperCase();
+  if (p.kind === "coordinates" || asked === p.locode || asked === p.iata) return null;
+  const where = [p.name, p.country_code].filter(Boolean).join(", ");
+  return `${side} "${input.trim()}" resolved to ${where} (${round(p.lat, 2)}, ${round(p.lng, 2)})`;
+}
+
+/**
+ * A no_route about resolved ends names where each end's text resolved, so an answer about a
+ * namesake (Paris, FR for Paris, Texas) says so; other failures pass unchanged.
+ */
+export function withResolvedEnds(
+  err: unknown,
+  ends: ReadonlyArray<readonly ["from" | "to", string, ResolvedPoint]>,
+): unknown {
+  if (!(err instanceof EngineError) || err.code !== "no_route") return err;
+  const named = ends.map(([side, input, p]) => resolvedAs(side, input, p)).filter((s) => s !== null);
+  if (named.length === 0) return err;
+  return new EngineError(err.code, `${err.message}; ${named.join("; ")}`, err.extra);
+}

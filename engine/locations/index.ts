@@ -22,6 +22,7 @@ import {
 import { normalize } from "../../formats/normalize.ts";
 import { EngineError } from "../errors.ts";
 import { comparePrefix, NameKeys, splitQualifier } from "./names.ts";
+import { type KnownCodes, type SuggestedField, unknownCode } from "./suggest.ts";
 
 export type { PlaceKind } from "../../formats/locations.ts";
 export { normalize } from "../../formats/normalize.ts";
@@ -76,6 +77,8 @@ interface CodeReading {
   first: boolean;
   /** The UN/LOCODE asked for, which a port answer echoes; null for other codes. */
   locode: string | null;
+  /** The code kind an unknown code gets suggestions from (UN/LOCODE, IATA), else null. */
+  suggestFrom: SuggestedField | null;
 }
 
 const MAX_LIMIT = 50;
@@ -136,6 +139,8 @@ export class LocationIndex {
   private readonly countryRow = new Map<number, number>();
   /** Normalized admin-1 names -> [country index, admin code] ("illinois" -> US, "IL"). */
   private readonly adminByName = new Map<string, Array<[number, string]>>();
+  /** Known codes for suggestions (knownCodes), listed once asked for. */
+  private readonly codeLists = new Map<SuggestedField, KnownCodes>();
   /** A port's current UN/LOCODE -> the code carriers send for it (CNSHG -> CNSHA): the one every product shows. */
   private readonly carrierCode: ReadonlyMap<string, string>;
   readonly offline: Geocoder = { geocode: (text) => this.geocodeOffline(text) };
@@ -215,7 +220,8 @@ export class LocationIndex {
     const form = this.readInput(input);
     if ("point" in form) return form.point;
     const code = form.code?.first ? this.codePoint(form.code) : null;
-    return code ?? this.geocodeOffline(form.text) ?? this.codePoint(form.code) ?? this.notFound(form.text);
+    const named = code ?? this.geocodeOffline(form.text) ?? this.codePoint(form.code);
+    return named ?? this.notFound(form.text, form.code);
   }
 
   /**
@@ -237,7 +243,7 @@ export class LocationIndex {
         `address lookup is unavailable: ${(err as Error).message ?? err}`,
       );
     }
-    return point ?? this.codePoint(form.code) ?? this.notFound(form.text);
+    return point ?? this.codePoint(form.code) ?? this.notFound(form.text, form.code);
   }
 
   /**
@@ -265,13 +271,14 @@ export class LocationIndex {
     const upper = input.toUpperCase();
     if (/^[A-Za-z]{2}$/.test(input)) {
       const row = this.countryRow.get(this.countryByCode.get(upper) ?? NO_INDEX);
-      return { rows: () => (row === undefined ? [] : [row]), first: true, locode: null };
+      return { rows: () => (row === undefined ? [] : [row]), first: true, locode: null, suggestFrom: null };
     }
     if (/^[A-Za-z]{3}$/.test(input)) {
-      return { rows: () => this.codeRange("iata", upper), first: true, locode: null };
+      return { rows: () => this.codeRange("iata", upper), first: true, locode: null, suggestFrom: "iata" };
     }
     if (/^[A-Za-z]{4}$/.test(input)) {
-      return { rows: () => this.codeRange("icao", upper), first: input === upper, locode: null };
+      const rows = () => this.codeRange("icao", upper);
+      return { rows, first: input === upper, locode: null, suggestFrom: null };
     }
     const m = LOCODE_RE.exec(input);
     if (!m) return null;
@@ -280,7 +287,7 @@ export class LocationIndex {
       const row = this.locodeRow(locode);
       return row === -1 ? [] : [row];
     };
-    return { rows, first: input === upper || /[\s2-9]/.test(input), locode };
+    return { rows, first: input === upper || /[\s2-9]/.test(input), locode, suggestFrom: "locode" };
   }
 
   /** The place a code names, or null; a port answers with the code asked for (CNSHG stays CNSHG). */
@@ -291,8 +298,35 @@ export class LocationIndex {
     return code.locode === null ? point : { ...point, locode: code.locode };
   }
 
-  private notFound(input: string): never {
-    throw new EngineError("location_not_found", `location "${input.trim()}" could not be found`);
+  /** location_not_found; an unknown UN/LOCODE or IATA code names the nearest known codes. */
+  private notFound(input: string, code: CodeReading | null = null): never {
+    const text = input.trim();
+    if (!code?.suggestFrom)
+      throw new EngineError("location_not_found", `location "${text}" could not be found`);
+    const known = this.knownCodes(code.suggestFrom);
+    const asked = { text, code: code.locode ?? text.toUpperCase(), first: code.first };
+    throw unknownCode(asked, code.suggestFrom, known, (row) => ({
+      name: this.displayName(row),
+      source: SOURCES[this.source[row]!]!,
+    }));
+  }
+
+  /** Every known code of `field` once (a port's as products show it) with its row; listed once asked. */
+  private knownCodes(field: SuggestedField): KnownCodes {
+    const cached = this.codeLists.get(field);
+    if (cached) return cached;
+    const [at, width] = CODE_FIELDS[field];
+    const list: KnownCodes = { codes: [], rows: [] };
+    let last: string | null = null;
+    for (const row of this.byCode[field]) {
+      const code = this.codeString(row, at, width);
+      if (code === null || code === last) continue;
+      last = code;
+      list.codes.push(field === "locode" ? this.productCode(code)! : code);
+      list.rows.push(row);
+    }
+    this.codeLists.set(field, list);
+    return list;
   }
 
   // ---- ranking (shared by search and resolution) ---------------------------------------------

@@ -15,6 +15,7 @@ import {
   type ManyResult,
   type PathOutput,
   type RawRoute,
+  type SnappedNode,
   STATUS,
   WasmRouter,
 } from "../../router-wasm/binding/router.ts";
@@ -43,6 +44,7 @@ import {
   SAFE_CLOSED,
   SPEED_KNOTS,
 } from "./policy.ts";
+import { routePoint } from "./route-point.ts";
 
 const METRES_PER_NM = 1852;
 /** The sea graph's contraction hierarchy, next to sea.graph (data-build/stages/sea-hierarchy.ts). */
@@ -83,6 +85,11 @@ export interface SeaRouteRequest {
   cargoTonnes?: number;
   /** Search budget override (tests, batch jobs). */
   maxSettled?: number;
+  /**
+   * The ends as the answer shows them: planJson then writes them first, as `from` and `to`, each
+   * with its route_point (route-point.ts).
+   */
+  show?: { from: object; to: object };
 }
 
 export interface SeaRoute {
@@ -220,9 +227,18 @@ export class SeaRouter {
 
   /** Plans a sea route; throws EngineError validation / noRoute. */
   plan(req: SeaRouteRequest): SeaRouteData {
-    const { data } = this.planned(req, req.path === true || req.geometry !== undefined);
-    if (req.geometry === undefined) return data;
-    return answerWithGeometry(data, (route: SeaRoute) => seaRouteWithGeometry(route, req.path === true));
+    return this.plannedWithGeometry(req).data;
+  }
+
+  /** plan's answer and the ends it snapped to, with each route's GeoJSON when asked for. */
+  private plannedWithGeometry(req: SeaRouteRequest): {
+    data: SeaRouteData;
+    ends: readonly [SnappedNode, SnappedNode];
+  } {
+    const { data, ends } = this.planned(req, req.path === true || req.geometry !== undefined);
+    if (req.geometry === undefined) return { data, ends };
+    const withGeometry = (route: SeaRoute) => seaRouteWithGeometry(route, req.path === true);
+    return { data: answerWithGeometry(data, withGeometry), ends };
   }
 
   /**
@@ -233,15 +249,34 @@ export class SeaRouter {
    * `geometry` the path's numbers are needed anyway: the data is rendered whole.
    */
   planJson(req: SeaRouteRequest): string {
-    if (req.path !== true || req.geometry !== undefined) return JSON.stringify(this.plan(req));
-    const { data, paths } = this.planned(req, "json");
-    const routeJson = (r: SeaRoute, k: number) => `${JSON.stringify(r).slice(0, -1)},"path":${paths[k]}}`;
+    if (req.geometry !== undefined) {
+      const { data, ends } = this.plannedWithGeometry(req);
+      return `{${this.endsJson(req, ends)}${JSON.stringify(data).slice(1)}`;
+    }
+    const withPath = req.path === true;
+    const { data, paths, ends } = this.planned(req, withPath ? "json" : false);
+    const routeJson = (r: SeaRoute, k: number) =>
+      withPath ? `${JSON.stringify(r).slice(0, -1)},"path":${paths[k]}}` : JSON.stringify(r);
     const alternatives = data.alternatives.map((r, k) => routeJson(r, k + 1)).join(",");
-    return `{"routing_mode":${JSON.stringify(data.routing_mode)},"avoided":${JSON.stringify(data.avoided)},"route":${routeJson(data.route, 0)},"alternatives":[${alternatives}]}`;
+    return `{${this.endsJson(req, ends)}"routing_mode":${JSON.stringify(data.routing_mode)},"avoided":${JSON.stringify(data.avoided)},"route":${routeJson(data.route, 0)},"alternatives":[${alternatives}]}`;
+  }
+
+  /** The shown ends with their route points, as the answer's first members; "" when not asked for. */
+  private endsJson(req: SeaRouteRequest, ends: readonly [SnappedNode, SnappedNode]): string {
+    if (!req.show) return "";
+    const end = (side: "from" | "to", k: 0 | 1) => {
+      const p = req[side];
+      const point = routePoint(side, { name: p.name, port: p.kind === "port" }, ends[k]);
+      return JSON.stringify({ ...req.show![side], route_point: point });
+    };
+    return `"from":${end("from", 0)},"to":${end("to", 1)},`;
   }
 
   /** plan's work: the data, and with `path` "json" each route's path text (main route first), not in the data. */
-  private planned(req: SeaRouteRequest, path: PathOutput): { data: SeaRouteData; paths: string[] } {
+  private planned(
+    req: SeaRouteRequest,
+    path: PathOutput,
+  ): { data: SeaRouteData; paths: string[]; ends: readonly [SnappedNode, SnappedNode] } {
     const speed = checkSpeed(req.speedKnots ?? SPEED_KNOTS.default);
     const mode = checkMode(req.routingMode ?? "short");
     const tonnes = checkCargoTonnes(req.cargoTonnes);
@@ -279,7 +314,7 @@ export class SeaRouter {
         paths.push(f.raw.pathJson ?? "");
       }
     }
-    return { data: { routing_mode: mode, avoided, route, alternatives }, paths };
+    return { data: { routing_mode: mode, avoided, route, alternatives }, paths, ends: [main.from, main.to] };
   }
 
   /**

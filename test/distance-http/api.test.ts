@@ -1,6 +1,7 @@
 /** The distance product over its HTTP surface: spec shapes, every error code, envelopes. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { haversineM } from "../../common/geo.ts";
 import { errorCode, errorProblems, successProblems } from "../helpers/envelopes.ts";
 import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 
@@ -147,6 +148,63 @@ describe("errors in the distance envelope", () => {
     expect(errorProblems("distance", res.body)).toEqual([]);
     expect(errorCode(res.body)).toBe(code);
   });
+});
+
+test("an unknown UN/LOCODE answers 404 naming the nearest codes, in the message and as suggestions", async () => {
+  const { status, body } = await get("/v1/distance/route?from=NLRTN&to=SGSIN");
+  expect(status).toBe(404);
+  expect(errorProblems("distance", body)).toEqual([]);
+  const error = body.error as {
+    code: string;
+    message: string;
+    suggestions: Array<{ code: string; name: string }>;
+  };
+  expect(error.code).toBe("location_not_found");
+  expect(error.message).toStartWith("unknown UN/LOCODE NLRTN; did you mean NLRTM (Rotterdam)");
+  expect(error.suggestions[0]).toEqual({ code: "NLRTM", name: "Rotterdam" });
+});
+
+test("no_route names where each end's text resolved: name, country, coordinates", async () => {
+  const sea = await get("/v1/distance/route?from=NLRTM&to=Denver");
+  expect(sea.status).toBe(422);
+  expect(errorProblems("distance", sea.body)).toEqual([]);
+  const seaMessage = (sea.body.error as { message: string }).message;
+  expect(seaMessage).toContain("km from the nearest sea lane");
+  // The end asked by its code is named by the code already.
+  expect(seaMessage).toEndWith('; to "Denver" resolved to Denver, US (39.74, -104.98)');
+  const chain = await get("/v1/distance/multimodal?from=Berlin&to=Denver&modes=RAIL");
+  expect(chain.status).toBe(422);
+  expect((chain.body.error as { message: string }).message).toEndWith(
+    '; from "Berlin" resolved to Berlin, DE (52.52, 13.41); to "Denver" resolved to Denver, US (39.74, -104.98)',
+  );
+});
+
+test("a sea route's ends say where the route meets the lanes; to an inland place it stops at the coast", async () => {
+  type End = {
+    lat: number;
+    lng: number;
+    route_point: { lat: number; lng: number; distance_km: number; note?: string };
+  };
+  const { status, body } = await get("/v1/distance/route?from=NLRTM&to=Paris&path=true");
+  expect(status).toBe(200);
+  const data = body.data as { from: End; to: End; route: { path: number[][] } };
+  const path = data.route.path;
+  for (const [end, at] of [
+    [data.from, path[0]!],
+    [data.to, path.at(-1)!],
+  ] as const) {
+    // The route point is where the path starts or ends, distance_km its distance from the asked point.
+    expect([end.route_point.lat, end.route_point.lng]).toEqual([at[0]!, at[1]!]);
+    const km = haversineM(end.lat, end.lng, at[0]!, at[1]!) / 1000;
+    expect(end.route_point.distance_km).toBeCloseTo(km, 0);
+  }
+  // Rotterdam is a sea port: no note. Paris is 100+ km inland: the route ends near Rouen.
+  expect(data.from.route_point.note).toBeUndefined();
+  expect(data.to.route_point.distance_km).toBeGreaterThan(100);
+  expect(data.to.route_point.lng).toBeLessThan(1.5);
+  expect(data.to.route_point.note).toBe(
+    `the sea route ends at the nearest sea lane, ${data.to.route_point.distance_km} km from Paris`,
+  );
 });
 
 test("locations: {data: []} without meta, exact code first, types and limit honoured", async () => {

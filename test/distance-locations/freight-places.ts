@@ -230,6 +230,8 @@ export const FREIGHT_PLACES: FreightPlace[] = [
   ["Nagoya", "JP", 35.18, 136.91],
   // South-East and South Asia
   ["Singapore", "SG", 1.29, 103.85],
+  // The German and Spanish exonym: the city-state, not Singāpur, India (ask "Singapur, India" for it).
+  ["Singapur", "SG", 1.29, 103.85],
   ["Port Klang", "MY", 3.0, 101.39],
   ["Kuala Lumpur", "MY", 3.14, 101.69],
   ["Penang", "MY", 5.41, 100.33],

@@ -10,9 +10,11 @@ import { join } from "node:path";
 import { SeaChunker } from "../../engine/batch/chunker.ts";
 import { seaChunkLines } from "../../engine/batch/sea-chunk.ts";
 import type { BatchRow } from "../../engine/batch.ts";
+import { withResolvedEnds } from "../../engine/distance/places.ts";
 import { EngineError } from "../../engine/errors.ts";
-import { LocationIndex } from "../../engine/locations/index.ts";
+import { LocationIndex, type ResolvedPoint } from "../../engine/locations/index.ts";
 import { Overloaded, RoutePool } from "../../engine/sea/pool.ts";
+import { routePoint } from "../../engine/sea/route-point.ts";
 import type { SeaRouter } from "../../engine/sea/router.ts";
 import { BUILD_DIR, seaRouter } from "./fixture.ts";
 
@@ -36,17 +38,31 @@ const batchRows = (start: number): BatchRow[] =>
 const loadIndex = () =>
   LocationIndex.fromBytes(new Uint8Array(readFileSync(join(BUILD_DIR, "locations.idx"))));
 
-/** The line of one row planned on its own, as the batch wrote it per row. */
+/** An end with where the route meets the lanes: the router's snap of the point. */
+function withRoutePoint(router: SeaRouter, side: "from" | "to", p: ResolvedPoint) {
+  const s = router.snap(p.lat, p.lng)!;
+  const snapped = { node: 0, lat: s.lat, lng: s.lng, snapM: s.km * 1000 };
+  return { ...p, route_point: routePoint(side, { name: p.name, port: p.kind === "port" }, snapped) };
+}
+
+/** The line of one row planned on its own, as the batch writes it per row. */
 function reference(router: SeaRouter, index: LocationIndex, r: BatchRow, request: object): string {
   const head = { row: r.row, ...(r.id === undefined ? {} : { id: r.id }) };
+  let ends: Array<["from" | "to", string, ResolvedPoint]> = [];
   try {
     const from = index.resolve(r.from);
     const to = index.resolve(r.to);
+    ends = [
+      ["from", r.from, from],
+      ["to", r.to, to],
+    ];
     const data = router.plan({ ...request, from, to });
-    return JSON.stringify({ ...head, ok: true, data: { from, to, ...data } });
+    const shown = { from: withRoutePoint(router, "from", from), to: withRoutePoint(router, "to", to) };
+    return JSON.stringify({ ...head, ok: true, data: { ...shown, ...data } });
   } catch (err) {
     if (!(err instanceof EngineError)) throw err;
-    return JSON.stringify({ ...head, ok: false, error: { code: err.code, message: err.message } });
+    const named = withResolvedEnds(err, ends) as EngineError;
+    return JSON.stringify({ ...head, ok: false, error: { code: named.code, message: named.message } });
   }
 }
 
