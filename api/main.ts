@@ -70,7 +70,7 @@ const apps = roles.has("api") ? buildApps(platform) : null;
 for (const p of apps ? PRODUCTS : []) {
   const server = serveBun(apps![p.id], config.host, config.ports[p.id]);
   console.log(
-    `${p.title.padEnd(32)} ${config.publicUrls[p.id]}  (docs ${config.publicUrls[p.id]}/swagger, port ${server.port})`,
+    `${p.title.padEnd(32)} ${config.publicUrls[p.id]}  (docs ${config.publicUrls[p.id]}/docs, port ${server.port})`,
   );
 }
 const { wakeups } = platform.tracking;

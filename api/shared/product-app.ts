@@ -1,19 +1,21 @@
 /**
- * The base Elysia app every product starts from: OpenAPI, then one plugin per concern (plugins/):
- * the request target, the body cap, access and rate limits before routing; the body parser; errors
- * and success bodies in the product's envelope; then /healthz, the account routes and the webhook
- * routes. Product folders only add their own routes; a new cross-cutting concern is a new plugin.
+ * The base Elysia app every product starts from, one plugin per concern (plugins/): the request
+ * target, the body cap, access and rate limits before routing; the body parser; errors and success
+ * bodies in the product's envelope; the API reference (/docs); then /healthz, the account routes
+ * and the webhook routes. Product folders only add their own routes; a new cross-cutting concern
+ * is a new plugin.
  */
-import { swagger } from "@elysiajs/swagger";
 import { Elysia } from "elysia";
 import { webhookRoutes } from "../webhooks/routes.ts";
 import { health } from "./health.ts";
+import type { RouteEntry } from "./openapi/document.ts";
 import type { Platform } from "./platform.ts";
 import { type AccessRule, access, accessRules } from "./plugins/access.ts";
 import { accountRoutes } from "./plugins/account-routes.ts";
 import { jsonBody } from "./plugins/body.ts";
 import { envelope } from "./plugins/envelope.ts";
 import { errors } from "./plugins/errors.ts";
+import { openApi } from "./plugins/openapi.ts";
 import { rateLimit } from "./plugins/rate-limit.ts";
 import { ROUTER_HANDLER, requestTarget } from "./plugins/request-target.ts";
 import type { ProductDef } from "./products.ts";
@@ -37,18 +39,6 @@ export function createProductApp(opts: ProductAppOptions) {
   const { config } = platform;
   const accessOf = accessRules(def, opts.access);
   const app = new Elysia({ name: `portolan-${def.id}`, handler: ROUTER_HANDLER })
-    // Before the hooks that shape bodies: the OpenAPI document and UI go out as they are.
-    .use(
-      swagger({
-        path: "/swagger",
-        documentation: {
-          info: { title: `Portolan ${def.title} API`, version: "1" },
-          servers: [{ url: config.publicUrls[def.id] }],
-          components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
-          security: [{ bearer: [] }],
-        },
-      }),
-    )
     // Pre-routing hooks run in this order: the request's clock, its target, its declared length,
     // its key, its rate window.
     .use(envelope(def))
@@ -57,6 +47,14 @@ export function createProductApp(opts: ProductAppOptions) {
     .use(access(def, platform, accessOf))
     .use(rateLimit(def, platform))
     .use(errors(def, { accessOf, routes: (): ReadonlyArray<{ method: string; path: string }> => app.routes }))
+    .use(
+      openApi(def, {
+        server: config.publicUrls[def.id],
+        accessOf,
+        getOnly: opts.getOnly,
+        routes: (): ReadonlyArray<RouteEntry> => app.routes as ReadonlyArray<RouteEntry>,
+      }),
+    )
     .get("/healthz", () => ({ product: def.id, ...health(platform) }), {
       detail: { summary: "Liveness", security: [] },
     })

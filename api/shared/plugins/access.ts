@@ -19,7 +19,11 @@ export type Access =
 /** A product's own rule for a path; undefined falls back to keyed bearer access. */
 export type AccessRule = (path: string) => Access | undefined;
 
-/** Every path's access: /healthz open, the OpenAPI docs open and limited per IP, the product's rule, else a bearer key. */
+/** Paths of the API reference (plugins/openapi.ts): open, limited per address, left out of the document. */
+export const isDocsPath = (path: string) =>
+  path === "/docs" || path.startsWith("/docs/") || path === "/swagger" || path.startsWith("/swagger/");
+
+/** Every path's access: /healthz open, the API reference (/docs, /swagger) open and limited per IP, the product's rule, else a bearer key. */
 export function accessRules(def: ProductDef, rule?: AccessRule): (path: string) => Access {
   const openStyle: ErrorStyle = def.family === "ok" ? "open" : "data";
   const health: Access = { auth: "none", limited: false, errors: openStyle };
@@ -27,7 +31,7 @@ export function accessRules(def: ProductDef, rule?: AccessRule): (path: string) 
   const keyed: Access = { auth: "bearer", errors: keyedErrorStyle(def) };
   return (path) => {
     if (path === "/healthz") return health;
-    if (path === "/swagger" || path.startsWith("/swagger/")) return docs;
+    if (isDocsPath(path)) return docs;
     return rule?.(path) ?? keyed;
   };
 }
