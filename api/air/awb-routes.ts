@@ -12,9 +12,11 @@ import { formatAwb } from "../../ingest/airlines/awb.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
 import { flag } from "../shared/flag.ts";
+import { AnyObject, routeAnswers, WARNING } from "../shared/openapi/responses.ts";
 import { pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
 import { caller, requireEntitlement } from "../shared/plugins/access.ts";
+import { product } from "../shared/products.ts";
 
 /** A tracked waybill as the list, the read and the delete show it (every field always present). */
 export function awbRecord(row: AirWaybillRow, airports: AirportLookup) {
@@ -77,7 +79,14 @@ export function awbRoutes(platform: FullPlatform) {
             description: "11 digits, dashes and spaces allowed: 020-12345675",
           }),
         }),
-        detail: { summary: "Start tracking an air waybill" },
+        detail: {
+          ...routeAnswers(
+            product("air"),
+            { 201: { description: "The tracked waybill", data: AnyObject, beside: WARNING } },
+            [402, 409],
+          ),
+          summary: "Start tracking an air waybill",
+        },
       },
     )
     .get(

@@ -19,9 +19,11 @@ import { Overloaded, RoutePool } from "../../engine/sea/pool.ts";
 import { routePlanner } from "../../engine/services.ts";
 import type { LoadPlanRow } from "../../storage/load-plans.ts";
 import { ApiError } from "../shared/errors.ts";
+import { AnyObject, routeAnswers } from "../shared/openapi/responses.ts";
 import { PAGE_DEFAULT, PAGE_MAX, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
 import { caller, requireEntitlement } from "../shared/plugins/access.ts";
+import { product } from "../shared/products.ts";
 import { appendPlanEvents, planCreated, planDeleted, planUpdated } from "./events.ts";
 import {
   apiErrorOf,
@@ -152,6 +154,7 @@ export function loadPlanRoutes(platform: FullPlatform) {
       {
         body: CreateBody,
         detail: {
+          ...routeAnswers(product("loading"), { 201: { description: "The stored plan", data: AnyObject } }),
           summary: "Plan a load and store the plan",
           description:
             "Plans at once (the request returns when the plan is made) and stores input and result. Units used, each piece's position (mm from the front wall, the left side and the floor), size as placed and orientation, load order and wall, volume and weight utilisation, centre of gravity per unit, unplaced pieces with the reason, and a link to each unit's SVG. Needs the load-plan entitlement. docs/loadplan.md, The load-plan product.",
@@ -282,6 +285,12 @@ export function loadPlanRoutes(platform: FullPlatform) {
           file: t.String({ maxLength: 20, description: "{n}.svg, n the unit's number from 1" }),
         }),
         detail: {
+          responses: {
+            200: {
+              description: "The picture",
+              content: { "image/svg+xml": { schema: { type: "string" } } },
+            },
+          },
           summary: "Isometric picture of one unit's load (image/svg+xml)",
           description:
             "The unit's outline, every piece drawn far to near with three shaded faces, one colour per item type, and a legend. Keyed like the plan (Authorization: Bearer or x-api-key).",

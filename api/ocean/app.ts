@@ -11,6 +11,7 @@ import type { ListFilter } from "../../storage/trackings.ts";
 import { compatRoutes } from "../compat/routes.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
+import { AnyObject, routeAnswers, WARNING } from "../shared/openapi/responses.ts";
 import { flag, PAGE_MAX, pageAfter, pageLimit } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
 import { type Access, createProductApp, principalOf, requireEntitlement } from "../shared/product-app.ts";
@@ -39,6 +40,8 @@ const STATUSES = [
 
 const IDENTIFIER_TYPES = ["container_id", "bill_of_lading", "booking"] as const;
 
+const OCEAN = product("ocean");
+
 export function oceanApp(platform: FullPlatform) {
   const page = trackingPage();
   const access = (path: string): Access | undefined => {
@@ -49,7 +52,7 @@ export function oceanApp(platform: FullPlatform) {
   const { ocean, views } = platform.tracking;
   const orgOf = (request: Request) => principalOf(request).org;
 
-  return createProductApp({ def: product("ocean"), platform, access })
+  return createProductApp({ def: OCEAN, platform, access })
     .use(containerRoutes(platform))
     .use(recordRoutes(platform))
     .use(demurrageRoutes(platform))
@@ -106,7 +109,14 @@ function containerRoutes(platform: FullPlatform) {
           carrier_code: t.Optional(t.String({ minLength: 2, maxLength: 10 })),
           tags: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 64 }), { maxItems: MAX_TAGS })),
         }),
-        detail: { summary: "Start tracking a container, bill of lading or booking" },
+        detail: {
+          ...routeAnswers(
+            OCEAN,
+            { 201: { description: "The tracked record", data: AnyObject, beside: WARNING } },
+            [402, 404, 409],
+          ),
+          summary: "Start tracking a container, bill of lading or booking",
+        },
       },
     )
     .get(
@@ -242,7 +252,10 @@ function demurrageRoutes(platform: FullPlatform) {
           },
           { additionalProperties: false },
         ),
-        detail: { summary: "Add free-time terms (the most specific match per box wins)" },
+        detail: {
+          ...routeAnswers(OCEAN, { 201: { description: "The stored terms", data: AnyObject } }),
+          summary: "Add free-time terms (the most specific match per box wins)",
+        },
       },
     )
     .delete(

@@ -17,8 +17,10 @@ import {
 } from "../../ingest/schedules/follows.ts";
 import type { FollowRow } from "../../storage/follows.ts";
 import { ApiError } from "../shared/errors.ts";
+import { AnyObject, routeAnswers } from "../shared/openapi/responses.ts";
 import type { FullPlatform } from "../shared/platform.ts";
 import { caller, requireEntitlement } from "../shared/plugins/access.ts";
+import { product } from "../shared/products.ts";
 import * as p from "./params.ts";
 
 /** `{carrier}/{service code}/{voyage}`, as the refresh names sailings. */
@@ -190,6 +192,14 @@ export function followRoutes(platform: FullPlatform) {
       {
         body: FollowBodySchema,
         detail: {
+          ...routeAnswers(
+            product("schedules"),
+            {
+              200: { description: "The same follow, already stored", data: AnyObject },
+              201: { description: "The follow", data: AnyObject },
+            },
+            [409],
+          ),
           summary: "Follow a sailing, a lane or a service",
           description: `cutoff_approaching is raised for the cut-offs it covers, lead_hours ahead; a followed lane is also a reliability_drop scope. The same follow posted again answers the stored one (200). At most ${MAX_FOLLOWS} per account (409 FOLLOW_LIMIT_REACHED). Needs the schedules entitlement.`,
           tags,

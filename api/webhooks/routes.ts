@@ -9,6 +9,7 @@ import { timeOrderedId } from "../../common/ids.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { type DeliveryRow, deliveryBody, type ListedEndpoint } from "../../storage/webhooks.ts";
 import { ApiError } from "../shared/errors.ts";
+import { AnyObject, routeAnswers } from "../shared/openapi/responses.ts";
 import { PAGE_DEFAULT, PAGE_MAX, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { Platform } from "../shared/platform.ts";
 import { caller, requireEntitlement } from "../shared/plugins/access.ts";
@@ -183,6 +184,11 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
       {
         body: CreateBody,
         detail: {
+          ...routeAnswers(
+            def,
+            { 201: { description: "The endpoint, with its signing secret", data: AnyObject } },
+            [409],
+          ),
           summary: "Register a webhook endpoint; the signing secret is in this response only",
           description: `At most ${maxEndpoints} endpoints per account on this product (409 WEBHOOK_LIMIT_REACHED). Needs the product's entitlement.`,
         },

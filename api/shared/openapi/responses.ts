@@ -3,10 +3,11 @@
  * product's envelope (envelopes.ts), the error bodies as named components whose codes are the
  * catalogue's (errors.ts), and the headers each answer carries. Routes declare what is theirs
  * (`answers`, `routeAnswers`); the product app adds what every route of an access kind answers
- * (`commonAnswers`): 400 for a malformed target, 401 and 403 for keyed routes, 429 where limited,
- * 500 and 503.
+ * (`commonAnswers`): 400 for a malformed target, 401 and 403 for keyed routes, 404 for a path
+ * parameter's unknown value, 429 where limited, 500 and 503.
  */
 import { type TSchema, t } from "elysia";
+import type { OpenAPIV3 } from "openapi-types";
 import type { ErrorStyle } from "../envelopes.ts";
 import { PROBLEMS } from "../errors.ts";
 import { API_VERSION, type ProductDef } from "../products.ts";
@@ -105,21 +106,27 @@ export interface Answer {
 
 export type Answers = Record<number, Answer>;
 
-/** The success body of a product: its envelope around `data`. */
-export function envelopeOf(def: ProductDef, data: TSchema): TSchema {
+/** Beside data on an add that succeeded with less than usual (the carrier did not answer). */
+export const WARNING = { warning: t.Optional(t.String()) };
+
+/** A JSON object: the data of routes whose fields the document does not spell out. */
+export const AnyObject = t.Object({}, { additionalProperties: true });
+
+/** The success body of a product: its envelope around `data` (and `beside` it, the fields given). */
+export function envelopeOf(def: ProductDef, data: TSchema, beside: Record<string, TSchema> = {}): TSchema {
   if (def.id === "distance") {
     return t.Object(
       { data, meta: t.Object({ took_ms: t.Number({ minimum: 0 }) }, { additionalProperties: false }) },
       { additionalProperties: false },
     );
   }
-  if (def.family === "data") return t.Object({ data }, { additionalProperties: false });
+  if (def.family === "data") return t.Object({ ...beside, data }, { additionalProperties: false });
   return def.versioned
     ? t.Object(
-        { api_version: t.Literal(API_VERSION), ok: t.Literal(true), data },
+        { api_version: t.Literal(API_VERSION), ok: t.Literal(true), ...beside, data },
         { additionalProperties: false },
       )
-    : t.Object({ ok: t.Literal(true), data }, { additionalProperties: false });
+    : t.Object({ ok: t.Literal(true), ...beside, data }, { additionalProperties: false });
 }
 
 /** An error answer in `style` with the catalogue's description for its status. */
@@ -148,20 +155,42 @@ export function answers(
 /** Successes in the product's envelope, errors in its keyed style: what most routes declare. */
 export function routeAnswers(
   def: ProductDef,
-  success: Record<number, { description: string; data: TSchema; headers?: Json }>,
+  success: Record<
+    number,
+    { description: string; data: TSchema; beside?: Record<string, TSchema>; headers?: Json }
+  >,
   errors: ReadonlyArray<number | [number, string]> = [],
-): { responses: Json } {
+): { responses: OpenAPIV3.ResponsesObject } {
   const ok: Answers = {};
   for (const [status, s] of Object.entries(success)) {
-    ok[Number(status)] = { description: s.description, body: envelopeOf(def, s.data), headers: s.headers };
+    ok[Number(status)] = {
+      description: s.description,
+      body: envelopeOf(def, s.data, s.beside),
+      headers: s.headers,
+    };
   }
   const style: ErrorStyle = def.family === "ok" ? "ok" : "data";
-  return { responses: toOpenApi(answers(style, ok, errors)) };
+  return { responses: toOpenApi(answers(style, ok, errors)) as OpenAPIV3.ResponsesObject };
 }
 
-/** What every route of an access kind may answer besides its own statuses. */
-export function commonAnswers(style: ErrorStyle, keyed: boolean, limited: boolean): Answers {
-  const statuses = [400, ...(keyed ? [401, 403] : []), ...(limited ? [429] : []), 500, 503];
+/**
+ * What every route of an access kind may answer besides its own statuses; a route with a path
+ * parameter answers 404 for a value it does not know.
+ */
+export function commonAnswers(
+  style: ErrorStyle,
+  keyed: boolean,
+  limited: boolean,
+  withParams: boolean,
+): Answers {
+  const statuses = [
+    400,
+    ...(keyed ? [401, 403] : []),
+    ...(withParams ? [404] : []),
+    ...(limited ? [429] : []),
+    500,
+    503,
+  ];
   return answers(style, {}, statuses);
 }
 

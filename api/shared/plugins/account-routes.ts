@@ -5,6 +5,7 @@
 import { Elysia, t } from "elysia";
 import type { KeyListing, Principal } from "../../accounts/repo.ts";
 import { ApiError } from "../errors.ts";
+import { AnyObject, routeAnswers } from "../openapi/responses.ts";
 import type { Platform } from "../platform.ts";
 import { type ProductDef, product } from "../products.ts";
 import { caller } from "./access.ts";
@@ -91,7 +92,10 @@ export function accountRoutes(def: ProductDef, platform: Platform) {
       {
         keyed: true,
         body: NewKey,
-        detail: { summary: "Issue another key for this product; the key is shown only in this response" },
+        detail: {
+          ...routeAnswers(def, { 201: { description: "The key, shown only here", data: AnyObject } }),
+          summary: "Issue another key for this product; the key is shown only in this response",
+        },
       },
     )
     .delete(

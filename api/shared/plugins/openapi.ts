@@ -35,7 +35,7 @@ function completeResponses(
     const a = accessOf(path);
     const keyed = a.auth !== "none";
     const limited = keyed || (a.auth === "none" && a.limited);
-    const common = toOpenApi(commonAnswers(a.errors, keyed, limited), limited);
+    const common = toOpenApi(commonAnswers(a.errors, keyed, limited, path.includes(":")), limited);
     const own = declared ?? fallback;
     return { ...common, ...withRateHeaders(own, limited) };
   };
@@ -70,10 +70,11 @@ export function openApi(def: ProductDef, opts: OpenApiOptions) {
       },
     );
   // A Response, so the envelope plugin sends it as it is.
-  const documentOf = () => {
+  const documentText = () => {
     text ??= JSON.stringify(build());
-    return jsonTextResponse(text);
+    return text;
   };
+  const documentOf = () => jsonTextResponse(documentText());
   const files = [
     { name: "", path: here("docs.html") },
     { name: "docs.js", path: here("docs.js") },
@@ -84,9 +85,13 @@ export function openApi(def: ProductDef, opts: OpenApiOptions) {
   const errors = def.family === "ok" ? "open" : "data";
   const page = pageSite({ base: "/docs", title: "API reference", errors, files });
   const alias = pageSite({ base: "/swagger", title: "API reference", errors, files: files.slice(0, 1) });
-  return new Elysia({ name: `portolan-openapi-${def.id}` })
-    .get("/docs/json", documentOf, { detail: { hide: true } })
-    .get("/swagger/json", documentOf, { detail: { hide: true } })
-    .use(page.routes)
-    .use(alias.routes);
+  return (
+    new Elysia({ name: `portolan-openapi-${def.id}` })
+      // The document as an object, for the test helpers that check every answer against it.
+      .state("openApiDocument", () => JSON.parse(documentText()) as Record<string, unknown>)
+      .get("/docs/json", documentOf, { detail: { hide: true } })
+      .get("/swagger/json", documentOf, { detail: { hide: true } })
+      .use(page.routes)
+      .use(alias.routes)
+  );
 }
