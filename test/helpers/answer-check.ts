@@ -24,6 +24,8 @@ const FORMATS: Record<string, RegExp> = {
   "date-time": /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/,
   uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
   uri: /^[a-z][a-z0-9+.-]*:/i,
+  // Elysia's t.Integer on request parameters: the numeric string it also takes.
+  integer: /^-?\d+$/,
 };
 
 const checkers = new Map<string, Checker>();

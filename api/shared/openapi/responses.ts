@@ -6,6 +6,8 @@
  * (`commonAnswers`): 400 for a malformed target, 401 and 403 for keyed routes, 404 for a path
  * parameter's unknown value, 429 where limited, 500 and 503.
  */
+
+import { Type } from "@sinclair/typebox";
 import { type TSchema, t } from "elysia";
 import type { OpenAPIV3 } from "openapi-types";
 import type { ErrorStyle } from "../envelopes.ts";
@@ -105,6 +107,22 @@ export interface Answer {
 }
 
 export type Answers = Record<number, Answer>;
+
+/** Field shapes the views share. */
+export const DateTime = t.String({ format: "date-time" });
+export const Day = t.String({ format: "date" });
+export const Uuid = t.String({ format: "uuid" });
+/** An integer as JSON Schema writes it (Elysia's t.Integer also takes a numeric string, for queries). */
+export const Int = (options: Json = {}) => Type.Integer(options);
+export const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
+
+/** A strict object: a field the schema does not name fails the answer check. */
+export const strict = <P extends Record<string, TSchema>>(properties: P, options: Json = {}) =>
+  t.Object(properties, { additionalProperties: false, ...options });
+
+/** A list page: its items, whether more follow and the cursor to ask for them. */
+export const listPage = (item: TSchema) =>
+  strict({ items: t.Array(item), has_more: t.Boolean(), next_cursor: nullable(t.String()) });
 
 /** Beside data on an add that succeeded with less than usual (the carrier did not answer). */
 export const WARNING = { warning: t.Optional(t.String()) };
