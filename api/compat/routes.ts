@@ -5,7 +5,6 @@
  * renders the service's outcome in the vendor's envelope. docs/compat.md has the rules.
  */
 import { Elysia, t } from "elysia";
-import type { OpenAPIV3 } from "openapi-types";
 import { distanceServices } from "../../engine/services.ts";
 import { errorBody, jsonResponse } from "../shared/envelopes.ts";
 import { ApiError, type ProblemKey } from "../shared/errors.ts";
@@ -231,7 +230,7 @@ export function compatRoutes(platform: FullPlatform) {
         body: t.Union([CompatSuccess, CompatLookupError]),
         headers: USAGE_HEADERS,
       },
-    }) as OpenAPIV3.ResponsesObject,
+    }),
   };
   const app = new Elysia();
   for (const path of COMPAT_PATHS) app.get(path, ({ request }) => handle(request), { detail });

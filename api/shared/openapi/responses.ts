@@ -83,7 +83,8 @@ export const RATE_HEADERS = {
   "X-RateLimit-Reset": intHeader("Unix time (seconds) when the window resets"),
 };
 
-const RETRY_AFTER = { "Retry-After": intHeader("Seconds to wait before retrying") };
+export const RETRY_HEADER = intHeader("Seconds to wait before retrying");
+const RETRY_AFTER = { "Retry-After": RETRY_HEADER };
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: "Invalid request: a parameter, the body or the request target does not pass validation",
@@ -188,7 +189,7 @@ export function routeAnswers(
     };
   }
   const style: ErrorStyle = def.family === "ok" ? "ok" : "data";
-  return { responses: toOpenApi(answers(style, ok, errors)) as OpenAPIV3.ResponsesObject };
+  return { responses: toOpenApi(answers(style, ok, errors)) };
 }
 
 /**
@@ -213,7 +214,7 @@ export function commonAnswers(
 }
 
 /** Answers as an OpenAPI responses object (rate headers added where the route is limited). */
-export function toOpenApi(all: Answers, limited = false): Json {
+export function toOpenApi(all: Answers, limited = false): OpenAPIV3.ResponsesObject {
   const out: Json = {};
   for (const [status, a] of Object.entries(all).sort(([x], [y]) => Number(x) - Number(y))) {
     const headers = { ...(limited ? RATE_HEADERS : {}), ...a.headers };
@@ -223,5 +224,6 @@ export function toOpenApi(all: Answers, limited = false): Json {
       ...(a.body ? { content: { "application/json": { schema: a.body } } } : {}),
     };
   }
-  return out;
+  // TypeBox schemas are JSON Schema; openapi-types spells the 3.0 subset.
+  return out as OpenAPIV3.ResponsesObject;
 }

@@ -7,9 +7,9 @@
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { Elysia } from "elysia";
-import { jsonTextResponse } from "../envelopes.ts";
+import { type ErrorStyle, jsonTextResponse } from "../envelopes.ts";
 import { type DocumentOptions, openApiDocument, type RouteEntry } from "../openapi/document.ts";
-import { commonAnswers, envelopeOf, toOpenApi } from "../openapi/responses.ts";
+import { commonAnswers, envelopeOf, errorAnswer, toOpenApi } from "../openapi/responses.ts";
 import { pageSite } from "../pages/serve.ts";
 import type { ProductDef } from "../products.ts";
 import { type Access, isDocsPath } from "./access.ts";
@@ -36,9 +36,20 @@ function completeResponses(
     const keyed = a.auth !== "none";
     const limited = keyed || (a.auth === "none" && a.limited);
     const common = toOpenApi(commonAnswers(a.errors, keyed, limited, path.includes(":")), limited);
-    const own = declared ?? fallback;
+    const own = inStyle(declared ?? fallback, a.errors);
     return { ...common, ...withRateHeaders(own, limited) };
   };
+}
+
+/** A route's declared error statuses in the error style of its path (open, keyed, compat). */
+function inStyle(responses: Record<string, unknown>, style: ErrorStyle): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, r]) => {
+      if (Number(status) < 400) return [status, r];
+      const { description } = r as { description: string };
+      return [status, toOpenApi({ 0: errorAnswer(style, Number(status), description) })["0"]];
+    }),
+  );
 }
 
 function withRateHeaders(responses: Record<string, unknown>, limited: boolean): Record<string, unknown> {
