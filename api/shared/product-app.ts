@@ -9,6 +9,7 @@ import { Elysia } from "elysia";
 import { webhookRoutes } from "../webhooks/routes.ts";
 import { health } from "./health.ts";
 import type { RouteEntry } from "./openapi/document.ts";
+import { HealthReport, routeAnswers } from "./openapi/responses.ts";
 import type { Platform } from "./platform.ts";
 import { type AccessRule, access, accessRules } from "./plugins/access.ts";
 import { accountRoutes } from "./plugins/account-routes.ts";
@@ -56,7 +57,11 @@ export function createProductApp(opts: ProductAppOptions) {
       }),
     )
     .get("/healthz", () => ({ product: def.id, ...health(platform) }), {
-      detail: { summary: "Liveness", security: [] },
+      detail: {
+        ...routeAnswers(def, { 200: { description: "Alive", data: HealthReport } }),
+        summary: "Liveness",
+        security: [],
+      },
     })
     .use(accountRoutes(def, platform))
     .use(webhookRoutes(platform, def));

@@ -51,7 +51,7 @@ describe.each(PRODUCT_IDS)("%s OpenAPI document", (product) => {
       for (const [status, r] of Object.entries(op.responses)) {
         expect(r.description, `${where} ${status}`).toBeTruthy();
         for (const [type, media] of Object.entries(r.content ?? {})) {
-          expect(["application/json", "image/svg+xml"], `${where} ${status}`).toContain(type);
+          expect(["application/json", "image/svg+xml", "text/html"], `${where} ${status}`).toContain(type);
           expect(media.schema, `${where} ${status}`).toBeDefined();
         }
       }

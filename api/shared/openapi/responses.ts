@@ -12,7 +12,7 @@ import { type TSchema, t } from "elysia";
 import type { OpenAPIV3 } from "openapi-types";
 import type { ErrorStyle } from "../envelopes.ts";
 import { PROBLEMS } from "../errors.ts";
-import { API_VERSION, type ProductDef } from "../products.ts";
+import { API_VERSION, PRODUCT_IDS, type ProductDef } from "../products.ts";
 
 type Json = Record<string, unknown>;
 
@@ -125,11 +125,18 @@ export const strict = <P extends Record<string, TSchema>>(properties: P, options
 export const listPage = (item: TSchema) =>
   strict({ items: t.Array(item), has_more: t.Boolean(), next_cursor: nullable(t.String()) });
 
+/** GET /healthz's data (health.ts). */
+export const HealthReport = strict(
+  {
+    product: t.Union(PRODUCT_IDS.map((id) => t.Literal(id))),
+    status: t.Union([t.Literal("ok"), t.Literal("degraded")]),
+    dependencies: strict({ redis: t.Optional(t.Union([t.Literal("up"), t.Literal("down")])) }),
+  },
+  { $id: "Health" },
+);
+
 /** Beside data on an add that succeeded with less than usual (the carrier did not answer). */
 export const WARNING = { warning: t.Optional(t.String()) };
-
-/** A JSON object: the data of routes whose fields the document does not spell out. */
-export const AnyObject = t.Object({}, { additionalProperties: true });
 
 /** The success body of a product: its envelope around `data` (and `beside` it, the fields given). */
 export function envelopeOf(def: ProductDef, data: TSchema, beside: Record<string, TSchema> = {}): TSchema {
