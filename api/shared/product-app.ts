@@ -47,7 +47,13 @@ export function createProductApp(opts: ProductAppOptions) {
     .use(jsonBody(def.id, config.maxBodyBytes))
     .use(access(def, platform, accessOf))
     .use(rateLimit(def, platform))
-    .use(errors(def, { accessOf, routes: (): ReadonlyArray<{ method: string; path: string }> => app.routes }))
+    .use(
+      errors(def, {
+        accessOf,
+        routes: (): ReadonlyArray<{ method: string; path: string }> => app.routes,
+        publicUrls: config.publicUrls,
+      }),
+    )
     .use(
       openApi(def, {
         server: config.publicUrls[def.id],
