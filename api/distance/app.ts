@@ -21,6 +21,7 @@ import type { Platform } from "../shared/platform.ts";
 import { createProductApp } from "../shared/product-app.ts";
 import { product } from "../shared/products.ts";
 import { routeMapPage } from "./pages/site.ts";
+import { LOCATIONS_DOC, MULTIMODAL_DOC, ROUTE_DOC } from "./responses.ts";
 import { RouteCache, type RouteOption, routeKey } from "./route-cache.ts";
 
 /** Spec mode names and aliases. */
@@ -265,6 +266,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
         }),
         keyed: true,
         detail: {
+          ...ROUTE_DOC,
           summary: "Port-to-port (or point-to-point) sea route with ECA split, passages and alternatives",
         },
       },
@@ -326,6 +328,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
         }),
         keyed: true,
         detail: {
+          ...MULTIMODAL_DOC,
           summary: "Door-to-door route across sea, road, rail, air and river legs, with alternatives",
         },
       },
@@ -357,7 +360,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
       {
         query: t.Object({ q: t.String(), types: optional, geocode: optional, limit: optional }),
         keyed: true,
-        detail: { summary: "Search ports, airports, countries and places" },
+        detail: { ...LOCATIONS_DOC, summary: "Search ports, airports, countries and places" },
       },
     );
 }
