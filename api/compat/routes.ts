@@ -138,11 +138,28 @@ const USAGE_HEADERS = {
   "X-Usage-Total": { description: "Calls by this key in all", schema: count },
 };
 
+const vendorObject = (description: string) => t.Object({}, { additionalProperties: true, description });
+const vendorList = (description: string) => t.Array(vendorObject(description));
+
+/** data: exactly the vendor's seven keys (shapes.ts, Data; spec, Versioning 3). */
+const COMPAT_DATA = t.Object(
+  {
+    metadata: vendorObject("Type, number, sealine, status, counters"),
+    locations: vendorList("A place the shipment touches"),
+    facilities: vendorList("A terminal or depot"),
+    route: vendorObject("prepol, pol, pod, postpod"),
+    vessels: vendorList("A vessel"),
+    containers: vendorList("A container with its events"),
+    route_data: t.Union([vendorObject("The route's path, pin and AIS (route=true)"), t.Null()]),
+  },
+  { $id: "CompatShipment", additionalProperties: false },
+);
+
 const CompatSuccess = t.Object(
   {
     status: t.Literal("success"),
     message: t.String(),
-    data: t.Object({}, { additionalProperties: true, description: "The seven keys of shapes.ts (Data)" }),
+    data: COMPAT_DATA,
   },
   { additionalProperties: false },
 );

@@ -66,3 +66,23 @@ test("rates documents no write on its GET-only paths (they answer 405)", async (
   expect(doc.paths["/v1/account/keys/{id}"]).toBeUndefined();
   expect(Object.keys(doc.paths["/v1/webhooks"]!).sort()).toEqual(["get", "post"]);
 });
+
+test("the compat surface documents its query key and parameters, not bearer auth; /v2/events its cursor", async () => {
+  const doc = (await documentOf("ocean")) as Doc & {
+    paths: Record<string, Record<string, Operation & { security?: unknown[] }>>;
+  };
+  for (const path of ["/compat/vendor/tracking", "/compat/vendor/container", "/compat/vendor/reference"]) {
+    const op = doc.paths[path]!.get!;
+    expect(op.security, path).toEqual([]);
+    const names = op.parameters!.filter((x) => x.in === "query").map((x) => x.name);
+    expect(names, path).toEqual(expect.arrayContaining(["api_key", "number", "type"]));
+    expect(Object.keys(op.responses), path).toEqual(
+      expect.arrayContaining(["200", "400", "401", "403", "429"]),
+    );
+  }
+  const feed = doc.paths["/v2/events"]!.get!;
+  expect(feed.parameters!.map((x) => x.name)).toEqual(expect.arrayContaining(["cursor", "limit"]));
+  expect(Object.keys((feed.responses["200"] as { headers: object }).headers)).toEqual(
+    expect.arrayContaining(["Next-Page", "Next-Page-Cursor", "Current-Page", "API-Version"]),
+  );
+});
