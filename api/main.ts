@@ -104,7 +104,7 @@ const listeners = (apps ? PRODUCTS : []).map((p) => {
   const server = serveBun(apps![p.id], config.host, config.ports[p.id]);
   const url = config.publicUrls[p.id];
   log.info(
-    { role: "api", product: p.id, url, docs: `${url}/swagger`, port: server.port },
+    { role: "api", product: p.id, url, docs: `${url}/docs`, port: server.port },
     `${p.title} listening`,
   );
   return server;

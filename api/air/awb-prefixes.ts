@@ -12,6 +12,9 @@ import {
   parseAwb,
 } from "../../ingest/airlines/awb.ts";
 import { ApiError } from "../shared/errors.ts";
+import { routeAnswers } from "../shared/openapi/responses.ts";
+import { product } from "../shared/products.ts";
+import { AwbPrefix } from "./schemas.ts";
 
 const USAGE = "Send a 3-digit airline prefix (020) or an 11-digit air waybill number (020-12345675).";
 
@@ -22,6 +25,7 @@ export function awbPrefixRoutes(prefixes: AwbPrefixes) {
     ({ params }) => resolveAwbPrefix(prefixes, params.reference),
     {
       detail: {
+        ...routeAnswers(product("air"), { 200: { description: "The airline", data: AwbPrefix } }),
         summary: "Airline behind an AWB prefix; check digit of a whole AWB (no key; limited per IP)",
         security: [],
       },

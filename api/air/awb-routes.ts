@@ -12,9 +12,14 @@ import { formatAwb } from "../../ingest/airlines/awb.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
 import { flag } from "../shared/flag.ts";
+import { listPage, routeAnswers, WARNING } from "../shared/openapi/responses.ts";
 import { pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
 import { caller, requireEntitlement } from "../shared/plugins/access.ts";
+import { product } from "../shared/products.ts";
+import { AirWaybill, AirWaybillDetail } from "./schemas.ts";
+
+const AIR = product("air");
 
 /** A tracked waybill as the list, the read and the delete show it (every field always present). */
 export function awbRecord(row: AirWaybillRow, airports: AirportLookup) {
@@ -77,7 +82,14 @@ export function awbRoutes(platform: FullPlatform) {
             description: "11 digits, dashes and spaces allowed: 020-12345675",
           }),
         }),
-        detail: { summary: "Start tracking an air waybill" },
+        detail: {
+          ...routeAnswers(
+            AIR,
+            { 201: { description: "The tracked waybill", data: AirWaybillDetail, beside: WARNING } },
+            [402, 409],
+          ),
+          summary: "Start tracking an air waybill",
+        },
       },
     )
     .get(
@@ -107,7 +119,10 @@ export function awbRoutes(platform: FullPlatform) {
           cursor: t.Optional(t.String()),
           archived: t.Optional(t.String({ description: "true lists deleted (archived) waybills instead" })),
         }),
-        detail: { summary: "List tracked air waybills, most recently updated first" },
+        detail: {
+          ...routeAnswers(AIR, { 200: { description: "A page of waybills", data: listPage(AirWaybill) } }),
+          summary: "List tracked air waybills, most recently updated first",
+        },
       },
     )
     .get(
@@ -117,13 +132,21 @@ export function awbRoutes(platform: FullPlatform) {
         return detailed(row, waybills.airports, timeline);
       },
       {
-        detail: { summary: "Read one tracked air waybill with its milestone timeline" },
+        detail: {
+          ...routeAnswers(AIR, { 200: { description: "The waybill", data: AirWaybillDetail } }),
+          summary: "Read one tracked air waybill with its milestone timeline",
+        },
       },
     )
     .delete(
       "/v1/awbs/:id",
       async ({ principal, params }) =>
         awbRecord(await waybills.archive(principal.org.id, params.id), waybills.airports),
-      { detail: { summary: "Stop tracking an air waybill (archives it)" } },
+      {
+        detail: {
+          ...routeAnswers(AIR, { 200: { description: "The archived waybill", data: AirWaybill } }),
+          summary: "Stop tracking an air waybill (archives it)",
+        },
+      },
     );
 }

@@ -12,8 +12,11 @@ import { once } from "../../engine/artifacts.ts";
 import { airPlanner, distanceServices } from "../../engine/services.ts";
 import { AwbPrefixes } from "../../ingest/airlines/awb.ts";
 import type { Config } from "../config.ts";
+import { routeAnswers } from "../shared/openapi/responses.ts";
 import type { Platform } from "../shared/platform.ts";
 import { caller } from "../shared/plugins/access.ts";
+import { product } from "../shared/products.ts";
+import { AirQuote } from "./schemas.ts";
 
 /** Heavier than any freighter load (a 747-8F lifts about 140 t): beyond it a typo, not a quote. */
 export const MAX_WEIGHT_KG = 1_000_000;
@@ -80,6 +83,7 @@ export function airQuoteRoutes(platform: Platform) {
   const handler = async ({ body }: { body: typeof QuoteBody.static }) =>
     (await airQuoter(platform.config)).quote(body);
   const detail = {
+    ...routeAnswers(product("air"), { 200: { description: "The quote", data: AirQuote } }, [404, 422]),
     summary: "Indicative air-freight quote for a lane, weight and volume (rate card model, not a tariff)",
   };
   return new Elysia({ name: "air-quote" })

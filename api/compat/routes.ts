@@ -4,10 +4,11 @@
  * entitlement (403) and the monthly call cap (429), counts the call, parses the query (400) and
  * renders the service's outcome in the vendor's envelope. docs/compat.md has the rules.
  */
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import { distanceServices } from "../../engine/services.ts";
 import { errorBody, jsonResponse } from "../shared/envelopes.ts";
 import { ApiError, type ProblemKey } from "../shared/errors.ts";
+import { toOpenApi } from "../shared/openapi/responses.ts";
 import type { FullPlatform } from "../shared/platform.ts";
 import { principalOf } from "../shared/product-app.ts";
 import { API_VERSION } from "../shared/products.ts";
@@ -100,6 +101,79 @@ function usageHeaders(u: Usage | null): Record<string, string> {
   return headers;
 }
 
+const query = (name: string, description: string, schema: Record<string, unknown>, required = false) => ({
+  name,
+  in: "query",
+  required,
+  description,
+  schema,
+});
+
+/** The vendor's query (params.ts reads it). */
+const COMPAT_PARAMETERS = [
+  query("api_key", "An ocean key (oc_...)", { type: "string" }, true),
+  query("number", "Container, bill of lading or booking number (container is an alias)", { type: "string" }),
+  query("container", "Alias of number", { type: "string" }),
+  query("type", "What number is: CT container, BL bill of lading, BK booking", {
+    type: "string",
+    enum: ["CT", "BL", "BK"],
+  }),
+  query("sealine", "Carrier SCAC, or auto", { type: "string" }),
+  query("route", "Include route_data (true/false)", { type: "string", enum: ["true", "false"] }),
+  query("ais", "Include AIS data in route_data (true/false)", { type: "string", enum: ["true", "false"] }),
+  query("force_update", "Ask the carrier again instead of the cached answer (true/false)", {
+    type: "string",
+    enum: ["true", "false"],
+  }),
+];
+
+const count = { type: "string", pattern: "^[0-9]+$" };
+/** Sent on every answer of the surface (usageHeaders). */
+const USAGE_HEADERS = {
+  "API-Version": { description: "The platform's API version", schema: { type: "string" } },
+  "X-Schema-Version": { description: "The envelope's version (vendor-compat/1)", schema: { type: "string" } },
+  "X-Usage-Day": { description: "Calls by this key today", schema: count },
+  "X-Usage-Week": { description: "Calls by this key this week", schema: count },
+  "X-Usage-Month": { description: "Calls by this key this month", schema: count },
+  "X-Usage-Total": { description: "Calls by this key in all", schema: count },
+};
+
+const vendorObject = (description: string) => t.Object({}, { additionalProperties: true, description });
+const vendorList = (description: string) => t.Array(vendorObject(description));
+
+/** data: exactly the vendor's seven keys (shapes.ts, Data; spec, Versioning 3). */
+const COMPAT_DATA = t.Object(
+  {
+    metadata: vendorObject("Type, number, sealine, status, counters"),
+    locations: vendorList("A place the shipment touches"),
+    facilities: vendorList("A terminal or depot"),
+    route: vendorObject("prepol, pol, pod, postpod"),
+    vessels: vendorList("A vessel"),
+    containers: vendorList("A container with its events"),
+    route_data: t.Union([vendorObject("The route's path, pin and AIS (route=true)"), t.Null()]),
+  },
+  { $id: "CompatShipment", additionalProperties: false },
+);
+
+const CompatSuccess = t.Object(
+  {
+    status: t.Literal("success"),
+    message: t.String(),
+    data: COMPAT_DATA,
+  },
+  { additionalProperties: false },
+);
+
+const CompatLookupError = t.Object(
+  {
+    status: t.Literal("error"),
+    message: t.String({ description: "The vendor's message code" }),
+    data: t.Object({}, { additionalProperties: false }),
+    detail: t.Optional(t.String()),
+  },
+  { additionalProperties: false },
+);
+
 /** Transport errors (400, 403, 429): the vendor's message codes, data null. */
 const transport = (key: ProblemKey, message: string, headers: Record<string, string>) => {
   const err = new ApiError(key, message);
@@ -163,7 +237,17 @@ export function compatRoutes(platform: FullPlatform) {
   const detail = {
     summary: "Vendor-compatible tracking: the vendor's v3 envelope, fields and codes (docs/compat.md)",
     description:
-      "Query: api_key (ocean key), number (or container), type CT|BL|BK, sealine, route, ais, force_update.",
+      "The key is the api_key query parameter (an ocean key). A lookup that fails answers HTTP 200 with status error and a message code; transport errors (400, 401, 403, 429) answer their status with data null.",
+    security: [],
+    parameters: COMPAT_PARAMETERS,
+    responses: toOpenApi({
+      200: {
+        description:
+          "The shipment (status success), or a lookup failure as the vendor answers it (status error, HTTP 200)",
+        body: t.Union([CompatSuccess, CompatLookupError]),
+        headers: USAGE_HEADERS,
+      },
+    }),
   };
   const app = new Elysia();
   for (const path of COMPAT_PATHS) app.get(path, ({ request }) => handle(request), { detail });

@@ -16,6 +16,7 @@ import type { Platform } from "../shared/platform.ts";
 import { createProductApp } from "../shared/product-app.ts";
 import { product } from "../shared/products.ts";
 import { routeMapPage } from "./pages/site.ts";
+import { LOCATIONS_DOC, MULTIMODAL_DOC, ROUTE_DOC } from "./responses.ts";
 import { LOCATIONS_QUERY, MULTIMODAL_QUERY, ROUTE_QUERY } from "./schemas.ts";
 
 export interface DistanceAppOptions {
@@ -45,6 +46,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
         query: ROUTE_QUERY,
         keyed: true,
         detail: {
+          ...ROUTE_DOC,
           summary: "Port-to-port (or point-to-point) sea route with ECA split, passages and alternatives",
         },
       },
@@ -57,6 +59,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
         query: MULTIMODAL_QUERY,
         keyed: true,
         detail: {
+          ...MULTIMODAL_DOC,
           summary: "Door-to-door route across sea, road, rail, air and river legs, with alternatives",
         },
       },
@@ -68,7 +71,7 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
       {
         query: LOCATIONS_QUERY,
         keyed: true,
-        detail: { summary: "Search ports, airports, countries and places" },
+        detail: { ...LOCATIONS_DOC, summary: "Search ports, airports, countries and places" },
       },
     );
 }

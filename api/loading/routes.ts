@@ -19,9 +19,15 @@ import { Overloaded, RoutePool } from "../../engine/sea/pool.ts";
 import { routePlanner } from "../../engine/services.ts";
 import type { LoadPlanRow } from "../../storage/load-plans.ts";
 import { ApiError } from "../shared/errors.ts";
+import { listPage, routeAnswers, strict } from "../shared/openapi/responses.ts";
 import { PAGE_DEFAULT, PAGE_MAX, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
 import { caller, requireEntitlement } from "../shared/plugins/access.ts";
+import { product } from "../shared/products.ts";
+import { LoadPlan, LoadPlanSummary } from "./schemas.ts";
+
+const LOADING = product("loading");
+
 import { appendPlanEvents, planCreated, planDeleted, planUpdated } from "./events.ts";
 import {
   apiErrorOf,
@@ -159,6 +165,7 @@ export function loadPlanRoutes(platform: FullPlatform) {
       {
         body: CreateBody,
         detail: {
+          ...routeAnswers(LOADING, { 201: { description: "The stored plan", data: LoadPlan } }, [503]),
           summary: "Plan a load and store the plan",
           description:
             "Plans at once (the request returns when the plan is made) and stores input and result. Units used, each piece's position (mm from the front wall, the left side and the floor), size as placed and orientation, load order and wall, volume and weight utilisation, centre of gravity per unit, unplaced pieces with the reason, and a link to each unit's SVG. Needs the load-plan entitlement. docs/loadplan.md, The load-plan product.",
@@ -194,7 +201,13 @@ export function loadPlanRoutes(platform: FullPlatform) {
             }),
           ),
         }),
-        detail: { summary: "The account's load plans, last changed first (no placements)", tags },
+        detail: {
+          ...routeAnswers(LOADING, {
+            200: { description: "A page of plans", data: listPage(LoadPlanSummary) },
+          }),
+          summary: "The account's load plans, last changed first (no placements)",
+          tags,
+        },
       },
     )
     .get(
@@ -202,7 +215,11 @@ export function loadPlanRoutes(platform: FullPlatform) {
       async ({ principal, params }) => planView(base, await find(principal.org.id, params.id)),
       {
         params: idParams,
-        detail: { summary: "One load plan with its input and every placement", tags },
+        detail: {
+          ...routeAnswers(LOADING, { 200: { description: "The plan", data: LoadPlan } }),
+          summary: "One load plan with its input and every placement",
+          tags,
+        },
       },
     )
     .patch(
@@ -248,6 +265,7 @@ export function loadPlanRoutes(platform: FullPlatform) {
         params: idParams,
         body: PatchBody,
         detail: {
+          ...routeAnswers(LOADING, { 200: { description: "The plan as changed", data: LoadPlan } }),
           summary: "Change a load plan (re-plans when the input changes)",
           description:
             "Any field of the create body; an input field replaces the stored one whole (items replaces every item), null resets an optional one to its default. A change of input plans again. Every change adds 1 to version and raises plan_updated; a body changing nothing answers the plan as it is. Needs the load-plan entitlement.",
@@ -271,7 +289,16 @@ export function loadPlanRoutes(platform: FullPlatform) {
         if (!gone) throw notFound(params.id);
         return { id: gone.id, deleted: true };
       },
-      { params: idParams, detail: { summary: "Delete a load plan (the row goes; plan_deleted)", tags } },
+      {
+        params: idParams,
+        detail: {
+          ...routeAnswers(LOADING, {
+            200: { description: "Deleted", data: strict({ id: t.String(), deleted: t.Literal(true) }) },
+          }),
+          summary: "Delete a load plan (the row goes; plan_deleted)",
+          tags,
+        },
+      },
     )
     .get(
       "/v1/load-plans/:id/units/:file",
@@ -294,6 +321,12 @@ export function loadPlanRoutes(platform: FullPlatform) {
           file: t.String({ maxLength: 20, description: "{n}.svg, n the unit's number from 1" }),
         }),
         detail: {
+          responses: {
+            200: {
+              description: "The picture",
+              content: { "image/svg+xml": { schema: { type: "string" } } },
+            },
+          },
           summary: "Isometric picture of one unit's load (image/svg+xml)",
           description:
             "The unit's outline, every piece drawn far to near with three shaded faces, one colour per item type, and a legend. Keyed like the plan (Authorization: Bearer or x-api-key).",

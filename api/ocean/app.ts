@@ -4,22 +4,40 @@
  * host. Handlers parse, call ocean tracking (ingest/tracking/ocean-tracking.ts, which owns state)
  * and render.
  */
-import { Elysia, t } from "elysia";
+import { Elysia, type TSchema, t } from "elysia";
 import type { FreeTimeTerms } from "../../ingest/tracking/demurrage.ts";
 import type { Status } from "../../ingest/tracking/timeline.ts";
 import type { ListFilter } from "../../storage/trackings.ts";
 import { compatRoutes } from "../compat/routes.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
+import {
+  Int,
+  listPage,
+  RETRY_HEADER,
+  routeAnswers,
+  strict,
+  toOpenApi,
+  WARNING,
+} from "../shared/openapi/responses.ts";
 import { flag, PAGE_MAX, pageAfter, pageLimit } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
 import { type Access, createProductApp, principalOf, requireEntitlement } from "../shared/product-app.ts";
 import { API_VERSION, product } from "../shared/products.ts";
-import { eventFeed } from "./event-feed.ts";
+import { EVENT_FEED_DOC, eventFeed } from "./event-feed.ts";
 import { listPageJson } from "./list-page.ts";
 import { trackingPage } from "./pages/site.ts";
 import { publicLookupView } from "./public-lookup.ts";
 import { lookupRecordJson, trackedRecord } from "./records.ts";
+import {
+  AddedRecord,
+  InProgress,
+  LookupRecord,
+  PublicLookup,
+  STATUS_VALUES,
+  FreeTimeTerms as Terms,
+  TrackedRecord,
+} from "./schemas.ts";
 
 /** Tags per add (spec, Limits). */
 const MAX_TAGS = 20;
@@ -27,17 +45,14 @@ const MAX_TAGS = 20;
 const RETRY_AFTER_SECONDS = 5;
 
 /** The spec's shipment status values, the only ones the list filter accepts. */
-const STATUSES = [
-  "unknown",
-  "in_transit",
-  "discharged",
-  "available",
-  "customs_hold",
-  "delivered",
-  "returned_empty",
-] as const satisfies readonly Status[];
+const STATUSES = STATUS_VALUES satisfies readonly Status[];
+
+const answered = (description: string, data: TSchema, errors: number[] = []) =>
+  routeAnswers(OCEAN, { 200: { description, data } }, errors);
 
 const IDENTIFIER_TYPES = ["container_id", "bill_of_lading", "booking"] as const;
+
+const OCEAN = product("ocean");
 
 export function oceanApp(platform: FullPlatform) {
   const page = trackingPage();
@@ -49,12 +64,13 @@ export function oceanApp(platform: FullPlatform) {
   const { ocean, views } = platform.tracking;
   const orgOf = (request: Request) => principalOf(request).org;
 
-  return createProductApp({ def: product("ocean"), platform, access })
+  return createProductApp({ def: OCEAN, platform, access })
     .use(containerRoutes(platform))
     .use(recordRoutes(platform))
     .use(demurrageRoutes(platform))
     .get("/v2/events", ({ request }) => eventFeed(platform, orgOf(request).id, request), {
       detail: {
+        ...EVENT_FEED_DOC,
         summary:
           "DCSA Track & Trace 2.2 event feed of this account's references (bare array, pagination in headers)",
       },
@@ -63,7 +79,11 @@ export function oceanApp(platform: FullPlatform) {
       "/public/v1/lookup/:number",
       async ({ params }) => publicLookupView(await ocean.publicLookup(params.number), views.places),
       {
-        detail: { summary: "Open container lookup (no key; limited per IP)", security: [] },
+        detail: {
+          ...answered("The reference's status and milestones", PublicLookup, [404]),
+          summary: "Open container lookup (no key; limited per IP)",
+          security: [],
+        },
       },
     )
     .use(compatRoutes(platform))
@@ -106,7 +126,14 @@ function containerRoutes(platform: FullPlatform) {
           carrier_code: t.Optional(t.String({ minLength: 2, maxLength: 10 })),
           tags: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 64 }), { maxItems: MAX_TAGS })),
         }),
-        detail: { summary: "Start tracking a container, bill of lading or booking" },
+        detail: {
+          ...routeAnswers(
+            OCEAN,
+            { 201: { description: "The tracked record", data: AddedRecord, beside: WARNING } },
+            [402, 404, 409],
+          ),
+          summary: "Start tracking a container, bill of lading or booking",
+        },
       },
     )
     .get(
@@ -125,7 +152,10 @@ function containerRoutes(platform: FullPlatform) {
             t.String({ description: "true lists archived boxes instead of the active fleet" }),
           ),
         }),
-        detail: { summary: "List tracked records, most recently updated first" },
+        detail: {
+          ...answered("A page of tracked records", listPage(TrackedRecord)),
+          summary: "List tracked records, most recently updated first",
+        },
       },
     )
     .get(
@@ -145,6 +175,16 @@ function containerRoutes(platform: FullPlatform) {
       },
       {
         detail: {
+          responses: {
+            ...answered("The lookup record", LookupRecord, [402, 409]).responses,
+            ...toOpenApi({
+              202: {
+                description: "Registered now; the carrier is being asked: read again after Retry-After",
+                body: InProgress,
+                headers: { "Retry-After": RETRY_HEADER },
+              },
+            }),
+          },
           summary: "Read by container number, bill of lading or booking (registers unknown ones: 202)",
         },
       },
@@ -161,7 +201,12 @@ function recordRoutes(platform: FullPlatform) {
       "/v1/containers/:id",
       async ({ request, params }) =>
         lookupRecordJson(tracking, await ocean.read(orgOf(request).id, params.id)),
-      { detail: { summary: "Read one tracked record by its UUID (lookup record)" } },
+      {
+        detail: {
+          ...answered("The lookup record", LookupRecord),
+          summary: "Read one tracked record by its UUID (lookup record)",
+        },
+      },
     )
     .post(
       "/v1/containers/:id/recheck",
@@ -169,7 +214,12 @@ function recordRoutes(platform: FullPlatform) {
         const row = await ocean.recheck(orgOf(request).id, params.id);
         return trackedRecord(views, row, "direct_carrier", await views.demurrage(row));
       },
-      { detail: { summary: "Ask the carrier again now (at most every 10 minutes per record)" } },
+      {
+        detail: {
+          ...answered("The record as the carrier answers now", TrackedRecord),
+          summary: "Ask the carrier again now (at most every 10 minutes per record)",
+        },
+      },
     )
     .post(
       "/v1/containers/:id/notify-connector",
@@ -177,7 +227,12 @@ function recordRoutes(platform: FullPlatform) {
         const row = await ocean.notifyConnector(orgOf(request).id, params.id);
         return trackedRecord(views, row, "warm_db", await views.demurrage(row));
       },
-      { detail: { summary: "Ask to be told when this carrier's connector goes live" } },
+      {
+        detail: {
+          ...answered("The record", TrackedRecord),
+          summary: "Ask to be told when this carrier's connector goes live",
+        },
+      },
     )
     .delete(
       "/v1/containers/:id",
@@ -185,7 +240,12 @@ function recordRoutes(platform: FullPlatform) {
         const row = await ocean.archive(orgOf(request).id, params.id, "deleted");
         return trackedRecord(views, row, "warm_db", await views.demurrage(row));
       },
-      { detail: { summary: "Stop tracking (archives the record)" } },
+      {
+        detail: {
+          ...answered("The archived record", TrackedRecord),
+          summary: "Stop tracking (archives the record)",
+        },
+      },
     );
 }
 
@@ -207,13 +267,24 @@ function demurrageRoutes(platform: FullPlatform) {
           })),
         };
       },
-      { detail: { summary: "Every active box, keyed by container number, with counts by status" } },
+      {
+        detail: {
+          ...answered(
+            "Counts by status and every active box",
+            strict({ by_status: t.Record(t.String(), Int({ minimum: 0 })), items: t.Array(TrackedRecord) }),
+          ),
+          summary: "Every active box, keyed by container number, with counts by status",
+        },
+      },
     )
     .get(
       "/v1/demurrage/terms",
       async ({ request }) => ({ items: (await ocean.terms(orgOf(request).id)).map(termsView) }),
       {
-        detail: { summary: "Free-time terms on file (demurrage is computed from these)" },
+        detail: {
+          ...answered("The terms", strict({ items: t.Array(Terms) })),
+          summary: "Free-time terms on file (demurrage is computed from these)",
+        },
       },
     )
     .post(
@@ -242,7 +313,10 @@ function demurrageRoutes(platform: FullPlatform) {
           },
           { additionalProperties: false },
         ),
-        detail: { summary: "Add free-time terms (the most specific match per box wins)" },
+        detail: {
+          ...routeAnswers(OCEAN, { 201: { description: "The stored terms", data: Terms } }),
+          summary: "Add free-time terms (the most specific match per box wins)",
+        },
       },
     )
     .delete(
@@ -251,7 +325,12 @@ function demurrageRoutes(platform: FullPlatform) {
         await ocean.removeTerms(orgOf(request).id, params.id);
         return { id: params.id, deleted: true };
       },
-      { detail: { summary: "Remove free-time terms" } },
+      {
+        detail: {
+          ...answered("Removed", strict({ id: t.String(), deleted: t.Literal(true) })),
+          summary: "Remove free-time terms",
+        },
+      },
     );
 }
 

@@ -3,14 +3,69 @@
  * oldest published first; pagination in headers (Current-Page, Next-Page as a full URL, and
  * Next-Page-Cursor, which DCSA's conformance tooling reads).
  */
+import { t } from "elysia";
 import { decodeCursor, encodeCursor } from "../shared/cursor.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
+import { toOpenApi } from "../shared/openapi/responses.ts";
 import type { FullPlatform } from "../shared/platform.ts";
 
 const LIMIT_DEFAULT = 100;
 const LIMIT_MAX = 1000;
 const EVENT_TYPES = ["SHIPMENT", "TRANSPORT", "EQUIPMENT"];
+
+const param = (name: string, description: string, schema: Record<string, unknown>) => ({
+  name,
+  in: "query",
+  required: false,
+  description,
+  schema,
+});
+const header = (description: string, format?: string) => ({
+  description,
+  schema: { type: "string", ...(format ? { format } : {}) },
+});
+
+/** A DCSA 2.2 event as the carrier sent it (validated on the way in, ingest/carriers/validate.ts). */
+const DcsaEvent = t.Object(
+  {
+    eventID: t.String({ format: "uuid" }),
+    eventType: t.Union(EVENT_TYPES.map((ty) => t.Literal(ty))),
+    eventCreatedDateTime: t.String(),
+    eventDateTime: t.String(),
+    eventClassifierCode: t.Union([t.Literal("ACT"), t.Literal("EST"), t.Literal("PLN")]),
+  },
+  { $id: "DcsaEvent", additionalProperties: true, description: "A DCSA Track & Trace 2.2 event" },
+);
+
+/** The feed's query and its answer (a bare array; pages in headers), for the OpenAPI document. */
+export const EVENT_FEED_DOC = {
+  parameters: [
+    param("limit", `Events per page, 1 to ${LIMIT_MAX}`, {
+      type: "integer",
+      minimum: 1,
+      maximum: LIMIT_MAX,
+      default: LIMIT_DEFAULT,
+    }),
+    param("cursor", "Next-Page-Cursor of the previous page, unchanged", { type: "string" }),
+    param("eventType", "Comma-separated: SHIPMENT, TRANSPORT, EQUIPMENT", { type: "string" }),
+    param("equipmentReference", "Container number", { type: "string" }),
+    param("transportDocumentReference", "Bill of lading number", { type: "string" }),
+    param("carrierBookingReference", "Booking number", { type: "string" }),
+  ],
+  responses: toOpenApi({
+    200: {
+      description: "Events, oldest published first",
+      body: t.Array(DcsaEvent),
+      headers: {
+        "API-Version": header("The DCSA version (2.2.0)"),
+        "Current-Page": header("This page's URL", "uri"),
+        "Next-Page": header("The next page's URL (absent on the last page)", "uri"),
+        "Next-Page-Cursor": header("The cursor of the next page (absent on the last page)"),
+      },
+    },
+  }),
+};
 
 export async function eventFeed(platform: FullPlatform, orgId: string, request: Request): Promise<Response> {
   const url = new URL(request.url);

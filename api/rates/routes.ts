@@ -11,10 +11,15 @@ import { lineOf, surchargeOf } from "../../ingest/rates/import.ts";
 import type { RateSheetRow } from "../../storage/rates.ts";
 import { ApiError } from "../shared/errors.ts";
 import { flag } from "../shared/flag.ts";
+import { listPage, routeAnswers } from "../shared/openapi/responses.ts";
 import { PAGE_DEFAULT, PAGE_MAX, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
 import { caller } from "../shared/plugins/access.ts";
+import { product } from "../shared/products.ts";
+import { RateSearchAnswer, RateSheet, RateSheetDetail } from "./schemas.ts";
 import { RateSearch, type SearchQuery } from "./search.ts";
+
+const RATES = product("rates");
 
 /** Larger than any one shipment: beyond them a typo, not a search. */
 const MAX_WEIGHT_KG = 1_000_000;
@@ -205,6 +210,7 @@ export function rateRoutes(platform: FullPlatform) {
       {
         query: SearchParams,
         detail: {
+          ...routeAnswers(RATES, { 200: { description: "The offers", data: RateSearchAnswer } }, [404, 422]),
           summary:
             "Rate offers for a lane, sorted by total, each with its breakdown, validity and transit time",
           description:
@@ -238,7 +244,10 @@ export function rateRoutes(platform: FullPlatform) {
           mode: text(RATE_MODES.join(", ")),
           carrier: text("exact carrier as imported"),
         }),
-        detail: { summary: "The organisation's rate sheets, most recently imported first" },
+        detail: {
+          ...routeAnswers(RATES, { 200: { description: "A page of sheets", data: listPage(RateSheet) } }),
+          summary: "The organisation's rate sheets, most recently imported first",
+        },
       },
     )
     .get(
@@ -258,7 +267,10 @@ export function rateRoutes(platform: FullPlatform) {
       },
       {
         params: t.Object({ id: t.String({ maxLength: 100 }) }),
-        detail: { summary: "One rate sheet with its lines and surcharges" },
+        detail: {
+          ...routeAnswers(RATES, { 200: { description: "The sheet", data: RateSheetDetail } }),
+          summary: "One rate sheet with its lines and surcharges",
+        },
       },
     );
 }

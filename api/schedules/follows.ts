@@ -17,8 +17,14 @@ import {
 } from "../../ingest/schedules/follows.ts";
 import type { FollowRow } from "../../storage/follows.ts";
 import { ApiError } from "../shared/errors.ts";
+import { Int, routeAnswers, strict } from "../shared/openapi/responses.ts";
 import type { FullPlatform } from "../shared/platform.ts";
 import { caller, requireEntitlement } from "../shared/plugins/access.ts";
+import { product } from "../shared/products.ts";
+import { Follow } from "./schemas.ts";
+
+const SCHEDULES = product("schedules");
+
 import * as p from "./params.ts";
 
 /** `{carrier}/{service code}/{voyage}`, as the refresh names sailings. */
@@ -190,6 +196,14 @@ export function followRoutes(platform: FullPlatform) {
       {
         body: FollowBodySchema,
         detail: {
+          ...routeAnswers(
+            SCHEDULES,
+            {
+              200: { description: "The same follow, already stored", data: Follow },
+              201: { description: "The follow", data: Follow },
+            },
+            [409],
+          ),
           summary: "Follow a sailing, a lane or a service",
           description: `cutoff_approaching is raised for the cut-offs it covers, lead_hours ahead; a followed lane is also a reliability_drop scope. The same follow posted again answers the stored one (200). At most ${MAX_FOLLOWS} per account (409 FOLLOW_LIMIT_REACHED). Needs the schedules entitlement.`,
           tags,
@@ -202,7 +216,18 @@ export function followRoutes(platform: FullPlatform) {
         items: (await storage.follows.list(principal.org.id)).map(followView),
         limit: MAX_FOLLOWS,
       }),
-      { detail: { summary: "The account's follows, oldest first", tags } },
+      {
+        detail: {
+          ...routeAnswers(SCHEDULES, {
+            200: {
+              description: "The follows and the most an account may hold",
+              data: strict({ items: t.Array(Follow), limit: Int({ minimum: 1 }) }),
+            },
+          }),
+          summary: "The account's follows, oldest first",
+          tags,
+        },
+      },
     )
     .get(
       "/v1/follows/:id",
@@ -212,7 +237,14 @@ export function followRoutes(platform: FullPlatform) {
         if (!found) throw notFound(params.id);
         return followView(found);
       },
-      { params: t.Object({ id: t.String() }), detail: { summary: "One follow", tags } },
+      {
+        params: t.Object({ id: t.String() }),
+        detail: {
+          ...routeAnswers(SCHEDULES, { 200: { description: "The follow", data: Follow } }),
+          summary: "One follow",
+          tags,
+        },
+      },
     )
     .delete(
       "/v1/follows/:id",
@@ -222,7 +254,13 @@ export function followRoutes(platform: FullPlatform) {
       },
       {
         params: t.Object({ id: t.String() }),
-        detail: { summary: "Stop following (notices already given stay given)", tags },
+        detail: {
+          ...routeAnswers(SCHEDULES, {
+            200: { description: "Removed", data: strict({ id: t.String(), deleted: t.Literal(true) }) },
+          }),
+          summary: "Stop following (notices already given stay given)",
+          tags,
+        },
       },
     );
 }

@@ -4,7 +4,7 @@
  * repository and render; search.ts and ingest/schedules/reliability.ts do the work. docs/schedules.md, "The
  * schedules product".
  */
-import { Elysia, t } from "elysia";
+import { Elysia, type TSchema, t } from "elysia";
 import {
   ON_TIME_MS,
   RELIABILITY_WINDOW_DAYS,
@@ -15,9 +15,12 @@ import { best, callKey, callsOf, HOUR_MS } from "../../ingest/schedules/stored.t
 import type { Sailings } from "../../storage/sailings.ts";
 import { ApiError } from "../shared/errors.ts";
 import { flag } from "../shared/flag.ts";
+import { routeAnswers } from "../shared/openapi/responses.ts";
 import { PAGE_DEFAULT, PAGE_MAX } from "../shared/paging.ts";
+import { product } from "../shared/products.ts";
 import { callView, sailingHeader, sailingView } from "./calls.ts";
 import * as p from "./params.ts";
+import { PointToPoint, PortCalls, ReliabilityAnswer, ServiceSchedule, VesselSchedule } from "./schemas.ts";
 import {
   MAX_CONNECTION_WAIT_MS,
   MAX_TRANSIT_MS,
@@ -29,6 +32,7 @@ import {
 } from "./search.ts";
 
 const DAY_MS = 24 * HOUR_MS;
+const SCHEDULES = product("schedules");
 /** Windows in days: default and maximum per route (docs/schedules.md). */
 export const WINDOWS = {
   pointToPoint: { default: 28, max: 56 },
@@ -57,7 +61,13 @@ export function scheduleRoutes(prefix: string, { sailings, now }: SchedulesDeps)
   const open = prefix.startsWith("/public");
   const tags = [open ? "public (no key, limited per IP)" : "keyed"];
   const security = open ? [] : undefined;
-  const doc = (summary: string, description?: string) => ({ summary, description, tags, security });
+  const doc = (data: TSchema, summary: string, description?: string) => ({
+    ...routeAnswers(SCHEDULES, { 200: { description: summary, data } }),
+    summary,
+    description,
+    tags,
+    security,
+  });
 
   return new Elysia()
     .get(
@@ -105,6 +115,7 @@ export function scheduleRoutes(prefix: string, { sailings, now }: SchedulesDeps)
           ),
         }),
         detail: doc(
+          PointToPoint,
           "Point-to-point routings between two ports",
           `Departures from origin (best-known time) within from..to (default ${WINDOWS.pointToPoint.default} days, at most ${WINDOWS.pointToPoint.max}). A transshipment connects two sailings of one carrier at a hub, ${MIN_CONNECTION_MS / HOUR_MS} h to ${MAX_CONNECTION_WAIT_MS / DAY_MS} days apart; a hull continuing through its turn into its next voyage is one vessel leg (no transshipment). Transits up to ${MAX_TRANSIT_MS / DAY_MS} days.`,
         ),
@@ -140,6 +151,7 @@ export function scheduleRoutes(prefix: string, { sailings, now }: SchedulesDeps)
         params: t.Object({ unlocode: t.String() }),
         query: t.Object({ ...windowQuery, carrier: carrierQuery }),
         detail: doc(
+          PortCalls,
           "Vessel calls at a port",
           `Calls whose best-known arrival or departure lies within from..to (default ${WINDOWS.port.default} days, at most ${WINDOWS.port.max}), earliest first.`,
         ),
@@ -157,6 +169,7 @@ export function scheduleRoutes(prefix: string, { sailings, now }: SchedulesDeps)
         params: t.Object({ imo: t.String() }),
         query: t.Object(windowQuery),
         detail: doc(
+          VesselSchedule,
           "A vessel's sailings",
           `Sailings whose planned span meets from..to (default ${WINDOWS.vessel.default} days, at most ${WINDOWS.vessel.max}).`,
         ),
@@ -179,6 +192,7 @@ export function scheduleRoutes(prefix: string, { sailings, now }: SchedulesDeps)
         params: t.Object({ code: t.String() }),
         query: t.Object({ ...windowQuery, carrier: carrierQuery }),
         detail: doc(
+          ServiceSchedule,
           "A service's sailings",
           `Sailings of the service code (every carrier using it unless carrier is given) whose planned span meets from..to (default ${WINDOWS.vessel.default} days, at most ${WINDOWS.vessel.max}).`,
         ),
@@ -223,6 +237,7 @@ export function scheduleRoutes(prefix: string, { sailings, now }: SchedulesDeps)
           ),
         }),
         detail: doc(
+          ReliabilityAnswer,
           "Schedule reliability per carrier, optionally on a lane",
           "Share of calls whose actual arrival is within one day of the planned arrival, over calls reached in the rolling window.",
         ),

@@ -1,14 +1,15 @@
 /**
- * The base Elysia app every product starts from: OpenAPI, then one plugin per concern (plugins/):
- * the request id, access log and request metrics, the request target, the body cap, access and
- * rate limits before routing; the body parser; errors and success bodies in the product's
- * envelope; then /healthz, the probes, the account routes and the webhook routes. Product folders
- * only add their own routes; a new cross-cutting concern is a new plugin.
+ * The base Elysia app every product starts from, one plugin per concern (plugins/): the request
+ * id, access log and request metrics, the request target, the body cap, access and rate limits
+ * before routing; the body parser; errors and success bodies in the product's envelope; the API
+ * reference (/docs); then /healthz, the probes, the account routes and the webhook routes. Product
+ * folders only add their own routes; a new cross-cutting concern is a new plugin.
  */
-import { swagger } from "@elysiajs/swagger";
 import { Elysia } from "elysia";
 import { webhookRoutes } from "../webhooks/routes.ts";
 import { health } from "./health.ts";
+import type { RouteEntry } from "./openapi/document.ts";
+import { HealthReport, routeAnswers } from "./openapi/responses.ts";
 import type { Platform } from "./platform.ts";
 import { type AccessRule, access, accessRules } from "./plugins/access.ts";
 import { accessLog } from "./plugins/access-log.ts";
@@ -17,6 +18,7 @@ import { jsonBody } from "./plugins/body.ts";
 import { envelope } from "./plugins/envelope.ts";
 import { errors } from "./plugins/errors.ts";
 import { httpMetrics } from "./plugins/http-metrics.ts";
+import { openApi } from "./plugins/openapi.ts";
 import { probes } from "./plugins/probes.ts";
 import { rateLimit } from "./plugins/rate-limit.ts";
 import { requestId } from "./plugins/request-id.ts";
@@ -42,18 +44,6 @@ export function createProductApp(opts: ProductAppOptions) {
   const { config } = platform;
   const accessOf = accessRules(def, opts.access);
   const app = new Elysia({ name: `portolan-${def.id}`, handler: ROUTER_HANDLER })
-    // Before the hooks that shape bodies: the OpenAPI document and UI go out as they are.
-    .use(
-      swagger({
-        path: "/swagger",
-        documentation: {
-          info: { title: `Portolan ${def.title} API`, version: "1" },
-          servers: [{ url: config.publicUrls[def.id] }],
-          components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
-          security: [{ bearer: [] }],
-        },
-      }),
-    )
     // Pre-routing hooks run in this order: the request's id, its clocks, its target, its declared
     // length, its key, its rate window.
     .use(requestId(config.trustProxy))
@@ -64,9 +54,27 @@ export function createProductApp(opts: ProductAppOptions) {
     .use(jsonBody(def.id, config.maxBodyBytes))
     .use(access(def, platform, accessOf))
     .use(rateLimit(def, platform))
-    .use(errors(def, { accessOf, routes: (): ReadonlyArray<{ method: string; path: string }> => app.routes }))
+    .use(
+      errors(def, {
+        accessOf,
+        routes: (): ReadonlyArray<{ method: string; path: string }> => app.routes,
+        publicUrls: config.publicUrls,
+      }),
+    )
+    .use(
+      openApi(def, {
+        server: config.publicUrls[def.id],
+        accessOf,
+        getOnly: opts.getOnly,
+        routes: (): ReadonlyArray<RouteEntry> => app.routes as ReadonlyArray<RouteEntry>,
+      }),
+    )
     .get("/healthz", () => ({ product: def.id, ...health(platform) }), {
-      detail: { summary: "Liveness", security: [] },
+      detail: {
+        ...routeAnswers(def, { 200: { description: "Alive", data: HealthReport } }),
+        summary: "Liveness",
+        security: [],
+      },
     })
     .use(probes(def.id, platform.readiness, config.metricsToken))
     .use(accountRoutes(def, platform))

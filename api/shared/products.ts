@@ -21,6 +21,8 @@ export interface ProductDef {
   family: EnvelopeFamily;
   /** Ocean success bodies also carry api_version. */
   versioned: boolean;
+  /** Path prefixes of the product's own routes: a request for one on another host is told where to go. */
+  paths: string[];
 }
 
 export const PRODUCTS: readonly ProductDef[] = [
@@ -33,6 +35,15 @@ export const PRODUCTS: readonly ProductDef[] = [
     xApiKey: false,
     family: "ok",
     versioned: true,
+    paths: [
+      "/v1/containers",
+      "/v1/portfolio",
+      "/v1/demurrage",
+      "/v2/events",
+      "/public/v1/lookup",
+      "/compat/vendor",
+      "/track",
+    ],
   },
   {
     id: "air",
@@ -43,6 +54,7 @@ export const PRODUCTS: readonly ProductDef[] = [
     xApiKey: false,
     family: "data",
     versioned: false,
+    paths: ["/v1/awbs", "/rates/quote", "/v1/rates/quote", "/public/v1/awb-prefixes"],
   },
   {
     id: "schedules",
@@ -53,6 +65,19 @@ export const PRODUCTS: readonly ProductDef[] = [
     xApiKey: true,
     family: "ok",
     versioned: false,
+    paths: [
+      "/v1/point-to-point",
+      "/v1/ports",
+      "/v1/vessels",
+      "/v1/services",
+      "/v1/reliability",
+      "/v1/follows",
+      "/public/v1/point-to-point",
+      "/public/v1/ports",
+      "/public/v1/vessels",
+      "/public/v1/services",
+      "/public/v1/reliability",
+    ],
   },
   {
     id: "loading",
@@ -63,6 +88,7 @@ export const PRODUCTS: readonly ProductDef[] = [
     xApiKey: true,
     family: "ok",
     versioned: false,
+    paths: ["/v1/load-plans"],
   },
   {
     id: "rates",
@@ -73,6 +99,7 @@ export const PRODUCTS: readonly ProductDef[] = [
     xApiKey: true,
     family: "data",
     versioned: false,
+    paths: ["/v1/rates/search", "/v1/rates/sheets"],
   },
   {
     id: "distance",
@@ -83,6 +110,7 @@ export const PRODUCTS: readonly ProductDef[] = [
     xApiKey: false,
     family: "data",
     versioned: false,
+    paths: ["/v1/distance", "/map"],
   },
 ];
 
@@ -90,6 +118,11 @@ export const PRODUCT_IDS = PRODUCTS.map((p) => p.id);
 
 export function product(id: ProductId): ProductDef {
   return PRODUCTS.find((p) => p.id === id)!;
+}
+
+/** The product whose routes `path` belongs to, if any. */
+export function productServing(path: string): ProductDef | undefined {
+  return PRODUCTS.find((p) => p.paths.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)));
 }
 
 export function isProductId(value: string): value is ProductId {

@@ -4,12 +4,21 @@
  * the context and only throw ApiError.
  */
 
-import { Elysia, t } from "elysia";
+import { Elysia, type TSchema, t } from "elysia";
 import { PING, type PingData } from "../../common/events/catalogue.ts";
 import { timeOrderedId } from "../../common/ids.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { type DeliveryRow, deliveryBody, type ListedEndpoint } from "../../storage/webhooks.ts";
 import { ApiError } from "../shared/errors.ts";
+import {
+  DateTime,
+  Int,
+  listPage,
+  nullable,
+  routeAnswers,
+  strict,
+  Uuid,
+} from "../shared/openapi/responses.ts";
 import { PAGE_DEFAULT, PAGE_MAX, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { FullPlatform, Platform } from "../shared/platform.ts";
 import { caller, requireEntitlement } from "../shared/plugins/access.ts";
@@ -19,6 +28,38 @@ import { newSecret, SecretBox, secretHash } from "./secrets.ts";
 import { checkTarget, resolverFor, TargetRefused } from "./ssrf.ts";
 
 const MAX_URL = 2048;
+
+const ENDPOINT_FIELDS = {
+  id: Uuid,
+  url: t.String({ format: "uri" }),
+  event_types: t.Array(t.String(), { description: "[] is every event the product emits" }),
+  description: t.String(),
+  active: t.Boolean(),
+};
+const WebhookEndpoint = strict(
+  {
+    ...ENDPOINT_FIELDS,
+    failure_count: Int({ minimum: 0 }),
+    last_delivery_at: nullable(DateTime),
+    created_at: DateTime,
+  },
+  { $id: "WebhookEndpoint" },
+);
+const DeliveryAttempt = strict(
+  {
+    id: Uuid,
+    event_type: t.String(),
+    status: t.Union([t.Literal("pending"), t.Literal("delivered"), t.Literal("dead")]),
+    attempt_count: Int({ minimum: 0 }),
+    last_status_code: nullable(Int()),
+    last_error: nullable(t.String()),
+    created_at: DateTime,
+    delivered_at: nullable(DateTime),
+  },
+  { $id: "DeliveryAttempt", description: "A delivery and its latest attempt" },
+);
+const answered = (def: ProductDef, description: string, data: TSchema, errors: number[] = []) =>
+  routeAnswers(def, { 200: { description, data } }, errors);
 
 function endpointView(e: ListedEndpoint) {
   return {
@@ -187,6 +228,16 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
       {
         body: CreateBody,
         detail: {
+          ...routeAnswers(
+            def,
+            {
+              201: {
+                description: "The endpoint, with its signing secret",
+                data: strict({ ...ENDPOINT_FIELDS, created_at: DateTime, secret: t.String() }),
+              },
+            },
+            [409],
+          ),
           summary: "Register a webhook endpoint; the signing secret is in this response only",
           description: `At most ${maxEndpoints} endpoints per account on this product (409 WEBHOOK_LIMIT_REACHED). Needs the product's entitlement.`,
         },
@@ -207,7 +258,13 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
         );
         return { items: page.map(endpointView), ...more };
       },
-      { query: ListQuery, detail: { summary: "Webhook endpoints, newest first, with health fields" } },
+      {
+        query: ListQuery,
+        detail: {
+          ...answered(def, "A page of endpoints", listPage(WebhookEndpoint)),
+          summary: "Webhook endpoints, newest first, with health fields",
+        },
+      },
     )
     .get(
       "/v1/webhooks/:id",
@@ -216,7 +273,18 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
         if (!found) throw notFound(params.id);
         return { ...endpointView(found.endpoint), recent_deliveries: found.recent.map(deliveryView) };
       },
-      { detail: { summary: "One endpoint with its 20 most recent deliveries" } },
+      {
+        detail: {
+          ...answered(
+            def,
+            "The endpoint",
+            t.Composite([WebhookEndpoint, strict({ recent_deliveries: t.Array(DeliveryAttempt) })], {
+              additionalProperties: false,
+            }),
+          ),
+          summary: "One endpoint with its 20 most recent deliveries",
+        },
+      },
     )
     .patch(
       "/v1/webhooks/:id",
@@ -229,6 +297,7 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
       {
         body: PatchBody,
         detail: {
+          ...answered(def, "The endpoint as changed", strict(ENDPOINT_FIELDS), [400]),
           summary: "Change url, event_types, description or active; active=true resets failure_count",
         },
       },
@@ -241,7 +310,12 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
         if (!removed && productId !== "ocean") throw notFound(params.id);
         return { id: params.id, deleted: true };
       },
-      { detail: { summary: "Remove an endpoint, its history and its queued deliveries" } },
+      {
+        detail: {
+          ...answered(def, "Removed", strict({ id: t.String(), deleted: t.Literal(true) })),
+          summary: "Remove an endpoint, its history and its queued deliveries",
+        },
+      },
     )
     .post(
       "/v1/webhooks/:id/test",
@@ -250,6 +324,11 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
         if (!(await writes.ping(principal.org.id, params.id))) throw notFound(params.id);
         return { id: params.id, test_queued: true };
       },
-      { detail: { summary: "Queue a ping delivery (the queue is swept every 30 seconds)" } },
+      {
+        detail: {
+          ...answered(def, "Queued", strict({ id: t.String(), test_queued: t.Literal(true) })),
+          summary: "Queue a ping delivery (the queue is swept every 30 seconds)",
+        },
+      },
     );
 }

@@ -1,9 +1,18 @@
-/** A real platform over a fresh database (test/helpers/database.ts), with helpers to call products. */
+/**
+ * A real platform over a fresh database (test/helpers/database.ts), with helpers to call products;
+ * every answer `call` returns has been checked against the product's OpenAPI document
+ * (answer-check.ts).
+ */
 import { buildApps, type FetchApp } from "../../api/app.ts";
 import { bootstrap, type Running } from "../../api/bootstrap.ts";
 import { type Config, loadConfig } from "../../api/config.ts";
 import type { ProductId } from "../../api/shared/products.ts";
+import { checkAnswer } from "./answer-check.ts";
 import { testDatabase } from "./database.ts";
+
+/** The OpenAPI document the product app serves (plugins/openapi.ts keeps it in the app's store). */
+const documentOf = (app: FetchApp) =>
+  (app as unknown as { store: { openApiDocument(): never } }).store.openApiDocument();
 
 export interface TestPlatform extends Running {
   apps: Record<ProductId, FetchApp>;
@@ -33,7 +42,12 @@ export async function makePlatform(
   return {
     ...running,
     apps,
-    call: (product, path, init) => apps[product].handle(new Request(`http://localhost${path}`, init)),
+    call: async (product, path, init) => {
+      const request = new Request(`http://localhost${path}`, init);
+      const response = await apps[product].handle(request);
+      await checkAnswer(() => documentOf(apps[product]), request, response);
+      return response;
+    },
     tenant: async (opts = {}) => {
       const org = await running.accounts.createOrg(opts.name ?? "tenant", {
         paid: opts.paid ?? false,

@@ -138,7 +138,13 @@ export function pageSite(opts: {
   };
   const routes = new Elysia({ name: `pages${base.replaceAll("/", "-")}` })
     .get(base, ({ request }) => serve(request, ""), {
-      detail: { summary: `${opts.title} (HTML page for people; asks for the key)`, security: [] },
+      detail: {
+        summary: `${opts.title} (HTML page for people; asks for the key)`,
+        security: [],
+        responses: {
+          200: { description: "The page", content: { "text/html": { schema: { type: "string" } } } },
+        },
+      },
     })
     .get(`${base}/:file`, ({ request, params }) => serve(request, params.file), { detail: { hide: true } });
   return {

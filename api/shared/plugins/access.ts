@@ -20,9 +20,13 @@ export type Access =
 /** A product's own rule for a path; undefined falls back to keyed bearer access. */
 export type AccessRule = (path: string) => Access | undefined;
 
+/** Paths of the API reference (plugins/openapi.ts): open, limited per address, left out of the document. */
+export const isDocsPath = (path: string) =>
+  path === "/docs" || path.startsWith("/docs/") || path === "/swagger" || path.startsWith("/swagger/");
+
 /**
- * Every path's access: /healthz and the probes open (/metrics checks its own token), the OpenAPI
- * docs open and limited per IP, the product's rule, else a bearer key.
+ * Every path's access: /healthz and the probes open (/metrics checks its own token), the API
+ * reference (/docs, /swagger) open and limited per IP, the product's rule, else a bearer key.
  */
 export function accessRules(def: ProductDef, rule?: AccessRule): (path: string) => Access {
   const openStyle: ErrorStyle = def.family === "ok" ? "open" : "data";
@@ -31,7 +35,7 @@ export function accessRules(def: ProductDef, rule?: AccessRule): (path: string) 
   const keyed: Access = { auth: "bearer", errors: keyedErrorStyle(def) };
   return (path) => {
     if (path === "/healthz" || PROBE_PATHS.has(path)) return health;
-    if (path === "/swagger" || path.startsWith("/swagger/")) return docs;
+    if (isDocsPath(path)) return docs;
     return rule?.(path) ?? keyed;
   };
 }
@@ -60,6 +64,7 @@ export function principalOf(request: Request): Principal {
   return keyedCaller(byRequest.get(request) ?? null);
 }
 
+/** The bearer key; "" for an Authorization header of another form (told apart in the message). */
 function bearerKey(request: Request, def: ProductDef): string | null {
   const auth = request.headers.get("authorization");
   if (auth) {
@@ -67,6 +72,18 @@ function bearerKey(request: Request, def: ProductDef): string | null {
     return m ? m[1]! : "";
   }
   return def.xApiKey ? request.headers.get("x-api-key") : null;
+}
+
+/** Why no key was read: what the client should send instead. */
+function missingKey(key: string | null, a: Access): ApiError {
+  if (key === "" && a.auth === "bearer") {
+    return new ApiError(
+      "unauthorized",
+      'Missing API key: the Authorization header must read "Bearer <key>" (it has no Bearer scheme or no key).',
+    );
+  }
+  const how = a.auth === "query" ? "the api_key query parameter" : "Authorization: Bearer <key>";
+  return new ApiError("unauthorized", `Missing API key: send it in ${how}.`);
 }
 
 function queryKey(request: Request): string | null {
@@ -83,8 +100,7 @@ interface AccessContext {
 /** Decides each request's access and, on keyed paths, authenticates its key before routing. */
 export function access(def: ProductDef, platform: Platform, accessOf: (path: string) => Access) {
   const accepted = new Set([def.keyPrefix, ...def.alsoAccepts.map((id) => product(id).keyPrefix)]);
-  const how = (a: Access) =>
-    a.auth === "query" ? "the api_key query parameter" : "Authorization: Bearer <key>";
+  const expected = [...accepted].map((p) => `${p}_`).join(" or ");
   // The hook destructures what it reads and hands no function the whole context: Elysia (sucrose)
   // reads hooks' source, and one taking the whole context makes it prepare every field (headers
   // copied to an object, cookies parsed) for every route.
@@ -94,10 +110,16 @@ export function access(def: ProductDef, platform: Platform, accessOf: (path: str
     context.access = a;
     if (a.auth === "none") return;
     const key = a.auth === "bearer" ? bearerKey(request, def) : queryKey(request);
-    if (!key) throw new ApiError("unauthorized", `Missing API key: send it in ${how(a)}.`);
+    if (!key) throw missingKey(key, a);
     // A malformed key or another product's is refused before any hashing or database work.
     const prefix = keyPrefixOf(key);
-    const principal = prefix && accepted.has(prefix) ? await platform.accounts.authenticate(key) : null;
+    if (prefix && !accepted.has(prefix)) {
+      throw new ApiError(
+        "unauthorized",
+        `API key of another product: the ${def.title} API expects a ${expected} key, got ${prefix}_.`,
+      );
+    }
+    const principal = prefix ? await platform.accounts.authenticate(key) : null;
     if (!principal)
       throw new ApiError(
         "unauthorized",

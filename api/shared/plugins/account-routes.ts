@@ -5,10 +5,35 @@
 import { Elysia, t } from "elysia";
 import type { KeyListing, Principal } from "../../accounts/repo.ts";
 import { ApiError } from "../errors.ts";
+import { DateTime, Int, nullable, routeAnswers, strict, Uuid } from "../openapi/responses.ts";
 import type { Platform } from "../platform.ts";
-import { type ProductDef, product } from "../products.ts";
+import { PRODUCT_IDS, type ProductDef, product } from "../products.ts";
 import { caller } from "./access.ts";
 import { windowLimit } from "./rate-limit.ts";
+
+const KEY_FIELDS = {
+  id: Uuid,
+  product: t.Union(PRODUCT_IDS.map((id) => t.Literal(id))),
+  hint: t.String(),
+  label: nullable(t.String()),
+  created_at: DateTime,
+  expires_at: nullable(DateTime),
+  revoked_at: nullable(DateTime),
+};
+const ApiKey = strict(KEY_FIELDS, { $id: "ApiKey", description: "An API key, never the key itself" });
+
+const Account = strict(
+  {
+    org_id: t.String(),
+    org_name: t.String(),
+    plan: t.String(),
+    paid: t.Boolean(),
+    key_product: t.Union(PRODUCT_IDS.map((id) => t.Literal(id))),
+    entitlement: t.Union([t.Literal("active"), t.Literal("expired"), t.Literal("none")]),
+    rate_limit: strict({ limit: Int({ minimum: 1 }), window_seconds: t.Number({ minimum: 0 }) }),
+  },
+  { $id: "Account" },
+);
 
 /** A key as the routes show it: never the key itself, which only its creation answers. */
 const keyView = ({ id, product: of, hint, label, createdAt, expiresAt, revokedAt }: KeyListing) => ({
@@ -63,7 +88,13 @@ export function accountRoutes(def: ProductDef, platform: Platform) {
           rate_limit: { limit: windowLimit(org), window_seconds: config.rateWindowMs / 1000 },
         };
       },
-      { keyed: true, detail: { summary: "The calling account, its plan and rate limit" } },
+      {
+        keyed: true,
+        detail: {
+          ...routeAnswers(def, { 200: { description: "The calling account", data: Account } }),
+          summary: "The calling account, its plan and rate limit",
+        },
+      },
     )
     .get(
       "/v1/account/keys",
@@ -72,7 +103,12 @@ export function accountRoutes(def: ProductDef, platform: Platform) {
       }),
       {
         keyed: true,
-        detail: { summary: `The account's ${def.title} API keys (hints only, never the keys)` },
+        detail: {
+          ...routeAnswers(def, {
+            200: { description: "The keys", data: strict({ items: t.Array(ApiKey) }) },
+          }),
+          summary: `The account's ${def.title} API keys (hints only, never the keys)`,
+        },
       },
     )
     .post(
@@ -91,7 +127,15 @@ export function accountRoutes(def: ProductDef, platform: Platform) {
       {
         keyed: true,
         body: NewKey,
-        detail: { summary: "Issue another key for this product; the key is shown only in this response" },
+        detail: {
+          ...routeAnswers(def, {
+            201: {
+              description: "The key, shown only here",
+              data: strict({ ...KEY_FIELDS, key: t.String() }),
+            },
+          }),
+          summary: "Issue another key for this product; the key is shown only in this response",
+        },
       },
     )
     .delete(
@@ -103,6 +147,14 @@ export function accountRoutes(def: ProductDef, platform: Platform) {
         }
         return { id: params.id, revoked: true };
       },
-      { keyed: true, detail: { summary: `Revoke a ${def.title} key of this account` } },
+      {
+        keyed: true,
+        detail: {
+          ...routeAnswers(def, {
+            200: { description: "Revoked", data: strict({ id: t.String(), revoked: t.Literal(true) }) },
+          }),
+          summary: `Revoke a ${def.title} key of this account`,
+        },
+      },
     );
 }

@@ -11,7 +11,7 @@ import { TrackingError } from "../../../ingest/tracking/errors.ts";
 import { StorageUnavailableError } from "../../../storage/errors.ts";
 import { errorBody, jsonResponse } from "../envelopes.ts";
 import { ApiError, fromEngine, fromTracking } from "../errors.ts";
-import type { ProductDef } from "../products.ts";
+import { type ProductDef, type ProductId, productServing } from "../products.ts";
 import { type Access, caller } from "./access.ts";
 import { UNMATCHED } from "./access-log.ts";
 import { requestContext } from "./request-id.ts";
@@ -65,6 +65,8 @@ export interface ErrorOptions {
   accessOf: (path: string) => Access;
   /** The app's routes once all are added (read at the first unknown path). */
   routes: Routes;
+  /** Each host's public URL, named when a path belongs to another host. */
+  publicUrls?: Record<ProductId, string>;
 }
 
 /** The failing request, and the fields its log line carries (never its path's values or query). */
@@ -92,8 +94,15 @@ export function errors(def: ProductDef, opts: ErrorOptions) {
       });
     }
     if (code === "NOT_FOUND") {
-      return allowedElsewhere(path, request.method)
-        ? new ApiError("methodNotAllowed", `Method ${request.method} is not allowed on ${path}.`)
+      if (allowedElsewhere(path, request.method)) {
+        return new ApiError("methodNotAllowed", `Method ${request.method} is not allowed on ${path}.`);
+      }
+      const other = productServing(path);
+      return other && other.id !== def.id
+        ? new ApiError(
+            "notFound",
+            `No route ${request.method} ${path} on the ${def.title} host: the ${other.title} host serves it${opts.publicUrls ? ` (${opts.publicUrls[other.id]})` : ""}.`,
+          )
         : new ApiError("notFound", `No route ${request.method} ${path}.`);
     }
     if (code === "VALIDATION") return new ApiError("validation", describeValidation(error));

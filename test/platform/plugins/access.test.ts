@@ -92,11 +92,11 @@ describe("access", () => {
     expect(text).toContain(message);
   });
 
-  test("another product's key is refused, however valid", async () => {
+  test("another product's key is refused, however valid, naming the prefix this host expects", async () => {
     const [status, text] = await call("schedules", "/v1/who", bearer(keys.rates));
     expect([status, text]).toEqual([
       401,
-      "API key is malformed, unknown, revoked or expired for the Sailing schedules API.",
+      "API key of another product: the Sailing schedules API expects a ss_ key, got rt_.",
     ]);
   });
 });

@@ -1,0 +1,87 @@
+/**
+ * Every answer a test receives through the platform helpers, checked against the host's served
+ * OpenAPI document (api/shared/plugins/openapi.ts): the route template and method the request
+ * matched, the status among those the operation documents, and a JSON body valid against that
+ * status's schema (Ajv, JSON Schema 2020-12, as OpenAPI 3.1 writes it). A mismatch throws, so the
+ * test that saw it fails. PORTOLAN_OPENAPI_COVERAGE=<file> appends the (route, status) pairs seen.
+ */
+import { appendFileSync } from "node:fs";
+import Ajv2020, { type ValidateFunction } from "ajv/dist/2020.js";
+
+type Json = Record<string, unknown>;
+type Operation = { responses: Record<string, { content?: Record<string, unknown> }> };
+type Doc = { paths: Record<string, Record<string, Operation>> };
+
+interface Checker {
+  doc: Doc;
+  routes: Array<{ template: string; re: RegExp; params: number }>;
+  validators: Map<string, ValidateFunction>;
+  ajv: Ajv2020;
+}
+
+const FORMATS: Record<string, RegExp> = {
+  date: /^\d{4}-\d{2}-\d{2}$/,
+  "date-time": /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/,
+  uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+  uri: /^[a-z][a-z0-9+.-]*:/i,
+  // Elysia's t.Integer on request parameters: the numeric string it also takes.
+  integer: /^-?\d+$/,
+};
+
+const checkers = new Map<string, Checker>();
+
+function checkerOf(doc: Doc): Checker {
+  const key = JSON.stringify(doc);
+  let c = checkers.get(key);
+  if (!c) {
+    const ajv = new Ajv2020({ strict: false, allErrors: false });
+    for (const [name, re] of Object.entries(FORMATS)) ajv.addFormat(name, re);
+    ajv.addSchema(doc as Json, "doc");
+    const routes = Object.keys(doc.paths).map((template) => ({
+      template,
+      re: new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}/?$`),
+      params: (template.match(/\{/g) ?? []).length,
+    }));
+    // The router prefers static segments: the template with fewer parameters wins.
+    routes.sort((a, b) => a.params - b.params);
+    c = { doc, routes, validators: new Map(), ajv };
+    checkers.set(key, c);
+  }
+  return c;
+}
+
+const pointer = (...parts: string[]) =>
+  parts.map((p) => p.replaceAll("~", "~0").replaceAll("/", "~1")).join("/");
+
+/** Throws when the answer to `method path` is not what the document says that route answers. */
+export async function checkAnswer(docOf: () => Doc, request: Request, response: Response): Promise<void> {
+  const { pathname } = new URL(request.url);
+  const method = request.method.toLowerCase();
+  if (method === "head" || response.status === 304) return;
+  const c = checkerOf(docOf());
+  const route = c.routes.find((r) => r.re.test(pathname) && c.doc.paths[r.template]![method]);
+  // Paths and methods no route serves answer 404/405 before any route: nothing to compare with.
+  if (!route) return;
+  const what = `${request.method} ${route.template} answered ${response.status}`;
+  const documented = c.doc.paths[route.template]![method]!.responses[String(response.status)];
+  if (!documented) throw new Error(`${what}: the OpenAPI document does not list this status`);
+  const coverage = process.env.PORTOLAN_OPENAPI_COVERAGE;
+  if (coverage) appendFileSync(coverage, `${request.method} ${route.template} ${response.status}\n`);
+  if (!documented.content?.["application/json"]) return;
+  if (!(response.headers.get("content-type") ?? "").includes("application/json")) {
+    throw new Error(`${what}: documented as JSON, sent ${response.headers.get("content-type")}`);
+  }
+  const ref = `doc#/${pointer("paths", route.template, method, "responses", String(response.status), "content", "application/json", "schema")}`;
+  let validate = c.validators.get(ref);
+  if (!validate) {
+    validate = c.ajv.compile({ $ref: ref });
+    c.validators.set(ref, validate);
+  }
+  const body: unknown = await response.clone().json();
+  if (!validate(body)) {
+    const e = validate.errors?.[0];
+    throw new Error(
+      `${what}: body does not match the document at ${e?.instancePath || "/"}: ${e?.message} ${JSON.stringify(e?.params)}\n${JSON.stringify(body).slice(0, 400)}`,
+    );
+  }
+}

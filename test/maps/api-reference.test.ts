@@ -1,0 +1,53 @@
+/**
+ * The API reference page (/docs, alias /swagger) in Debian's chromium against a real server: it
+ * draws every operation of the host's document, and every request it makes stays on the host.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { Browser } from "playwright-core";
+import { serveBun } from "../../api/runtime/bun-serve.ts";
+import { makePlatform, type TestPlatform } from "../helpers/platform.ts";
+import { launchChromium, openPage } from "./browser.ts";
+
+let p: TestPlatform;
+let server: ReturnType<typeof serveBun>;
+let origin: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  p = await makePlatform();
+  server = serveBun(p.apps.ocean, "127.0.0.1", 0);
+  origin = `http://127.0.0.1:${server.port}`;
+  browser = await launchChromium();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  server?.stop(true);
+  await p?.close();
+});
+
+test.each(["/docs", "/swagger"])(
+  "%s lists every operation and loads nothing from elsewhere",
+  async (path) => {
+    const doc = (await (await fetch(`${origin}/docs/json`)).json()) as { paths: Record<string, object> };
+    const expected = Object.entries(doc.paths)
+      .flatMap(([where, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${where}`))
+      .sort();
+    const page = await openPage(browser, `${origin}${path}`);
+    try {
+      await page.page.waitForSelector(".opblock", { timeout: 20_000 });
+      const shown = await page.page.$$eval(".opblock-summary", (els) =>
+        els.map((e) => {
+          const method = e.querySelector(".opblock-summary-method")?.textContent ?? "";
+          const where = e.querySelector(".opblock-summary-path")?.getAttribute("data-path") ?? "";
+          return `${method} ${where}`;
+        }),
+      );
+      expect(shown.sort()).toEqual(expected);
+      expect(page.requests.filter((u) => !u.startsWith(`${origin}/`))).toEqual([]);
+      expect(page.errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  },
+  60_000,
+);
