@@ -151,6 +151,7 @@ export const LookupRecord = strict(
       t.Record(t.String(), ChildContainer, { description: "A B/L's or booking's boxes by container number" }),
     ),
     status: Status,
+    route_alert: Text,
     carrier: t.String(),
     vessel_name: Text,
     vessel_imo: Text,

@@ -29,6 +29,7 @@ test("a key of another product answers 401 naming the prefix this host expects",
         code: "missing_key",
         message:
           "API key of another product: the Distance and multimodal routing API expects a ds_ key, got oc_.",
+        request_id: expect.any(String),
       },
     },
   ]);
@@ -36,7 +37,8 @@ test("a key of another product answers 401 naming the prefix this host expects",
   expect(air).toEqual({
     error: {
       code: "missing_key",
-      message: "API key of another product: the Air cargo API expects a ac_ or oc_ key, got rt_.",
+      message: "API key of another product: the Air cargo API expects an ac_ or oc_ key, got rt_.",
+      request_id: expect.any(String),
     },
   });
 });

@@ -375,7 +375,7 @@ describe("validation, resolution and errors", () => {
     const open = await p.call("ocean", "/public/v1/lookup/CSQU3054384");
     expect(open.status).toBe(400);
     const body = (await open.json()) as Json;
-    expect(Object.keys(body).sort()).toEqual(["message", "ok"]);
+    expect(Object.keys(body).sort()).toEqual(["message", "ok", "request_id"]);
     expect(body.message).toContain("did you mean CSQU3054383");
   });
 
@@ -482,7 +482,7 @@ describe("validation, resolution and errors", () => {
     expect(await trackedCount()).toBe(before);
     const unknownLine = await p.call("ocean", `/public/v1/lookup/${withCheckDigit("EGHU765432")}`);
     expect(unknownLine.status).toBe(404);
-    expect(Object.keys((await unknownLine.json()) as Json).sort()).toEqual(["message", "ok"]);
+    expect(Object.keys((await unknownLine.json()) as Json).sort()).toEqual(["message", "ok", "request_id"]);
   });
 
   test("recheck is limited to once per 10 minutes per record", async () => {

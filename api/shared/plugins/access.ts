@@ -116,7 +116,7 @@ export function access(def: ProductDef, platform: Platform, accessOf: (path: str
     if (prefix && !accepted.has(prefix)) {
       throw new ApiError(
         "unauthorized",
-        `API key of another product: the ${def.title} API expects a ${expected} key, got ${prefix}_.`,
+        `API key of another product: the ${def.title} API expects ${/^[aeio]/.test(expected) ? "an" : "a"} ${expected} key, got ${prefix}_.`,
       );
     }
     const principal = prefix ? await platform.accounts.authenticate(key) : null;
