@@ -8,7 +8,7 @@
  * pieces ~20 ms of drawing. Pictures are kept once drawn (pictures.ts). docs/loadplan.md, "The
  * load-plan product".
  */
-import { Elysia, t } from "elysia";
+import { Elysia, type Static, t } from "elysia";
 import { timeOrderedId } from "../../common/ids.ts";
 import { once } from "../../engine/artifacts.ts";
 import { LoadPlanError } from "../../engine/loadplan/errors.ts";
@@ -18,6 +18,7 @@ import type { LoadPlanResult } from "../../engine/loadplan/types.ts";
 import { Overloaded, RoutePool } from "../../engine/sea/pool.ts";
 import { routePlanner } from "../../engine/services.ts";
 import type { LoadPlanRow } from "../../storage/load-plans.ts";
+import type { Principal } from "../accounts/repo.ts";
 import { ApiError } from "../shared/errors.ts";
 import { listPage, routeAnswers, strict } from "../shared/openapi/responses.ts";
 import { PAGE_DEFAULT, PAGE_MAX, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
@@ -62,12 +63,15 @@ const PLAN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 const same = (a: PlanInputJson, b: PlanInputJson) => JSON.stringify(a) === JSON.stringify(b);
 
-export function loadPlanRoutes(platform: FullPlatform) {
+type Headers = { headers: Record<string, unknown> };
+type PlanTools = ReturnType<typeof planTools>;
+
+/** What the handlers share: the store, plan and picture work off the event loop, the 404. */
+function planTools(platform: FullPlatform) {
   const { storage, config } = platform;
   const base = config.publicUrls.loading;
   const iso = () => new Date(platform.now()).toISOString();
   const notFound = (id: string) => new ApiError("notFound", `No load plan ${id} on this account.`);
-  const tags = ["load plans"];
   const pictures = new UnitPictures(config.pictureCacheBytes);
 
   /**
@@ -79,13 +83,13 @@ export function loadPlanRoutes(platform: FullPlatform) {
     return pool instanceof RoutePool ? pooled(pool) : here();
   };
   /** A refused input answers in the product's envelope; a full pool sheds as routes do. */
-  const shed = (set: { headers: Record<string, unknown> }) => (err: unknown) => {
+  const shed = (set: Headers) => (err: unknown) => {
     if (err instanceof LoadPlanError) throw apiErrorOf(err);
     if (err instanceof Overloaded) set.headers["retry-after"] = String(err.retryAfterSeconds);
     throw err;
   };
 
-  const plan = (input: PlanInputJson, set: { headers: Record<string, unknown> }): Promise<LoadPlanResult> =>
+  const plan = (input: PlanInputJson, set: Headers): Promise<LoadPlanResult> =>
     offLoop(
       (pool) => pool.planLoad(engineInput(input)),
       async () => (await loadPlannerFor(config.buildDir)).plan(engineInput(input)),
@@ -112,10 +116,6 @@ export function loadPlanRoutes(platform: FullPlatform) {
       ),
     );
   };
-  const svgResponse = (bytes: Uint8Array<ArrayBuffer>) =>
-    new Response(bytes, {
-      headers: { "content-type": "image/svg+xml; charset=utf-8", "cache-control": "private, no-cache" },
-    });
 
   const find = async (orgId: string, id: string): Promise<LoadPlanRow> => {
     const row = PLAN_ID.test(id) ? await storage.loadPlans.get(orgId, id) : undefined;
@@ -128,210 +128,234 @@ export function loadPlanRoutes(platform: FullPlatform) {
     if (raised > 0) platform.tracking.wakeups.signal("webhooks.outbox");
   };
 
-  const idParams = t.Object({ id: t.String({ maxLength: 100, description: "The plan's id" }) });
+  return { platform, storage, base, iso, notFound, pictures, shed, plan, picture, find, eventsCommitted };
+}
 
+const svgResponse = (bytes: Uint8Array<ArrayBuffer>) =>
+  new Response(bytes, {
+    headers: { "content-type": "image/svg+xml; charset=utf-8", "cache-control": "private, no-cache" },
+  });
+
+const tags = ["load plans"];
+const idParams = t.Object({ id: t.String({ maxLength: 100, description: "The plan's id" }) });
+
+const createOptions = {
+  body: CreateBody,
+  detail: {
+    ...routeAnswers(LOADING, { 201: { description: "The stored plan", data: LoadPlan } }, [503]),
+    summary: "Plan a load and store the plan",
+    description:
+      "Plans at once (the request returns when the plan is made) and stores input and result. Units used, each piece's position (mm from the front wall, the left side and the floor), size as placed and orientation, load order and wall, volume and weight utilisation, centre of gravity per unit, unplaced pieces with the reason, and a link to each unit's SVG. Needs the load-plan entitlement. docs/loadplan.md, The load-plan product.",
+    tags,
+  },
+};
+
+const listQuery = t.Object({
+  limit: t.Optional(t.String({ description: `page size, 1 to ${PAGE_MAX} (default ${PAGE_DEFAULT})` })),
+  cursor: t.Optional(t.String({ description: "next_cursor of the previous page" })),
+  reference: t.Optional(
+    t.String({
+      maxLength: REFERENCE_MAX,
+      pattern: PRINTABLE,
+      description: "only plans with this reference",
+    }),
+  ),
+});
+const listOptions = {
+  query: listQuery,
+  detail: {
+    ...routeAnswers(LOADING, {
+      200: { description: "A page of plans", data: listPage(LoadPlanSummary) },
+    }),
+    summary: "The account's load plans, last changed first (no placements)",
+    tags,
+  },
+};
+
+const readOptions = {
+  params: idParams,
+  detail: {
+    ...routeAnswers(LOADING, { 200: { description: "The plan", data: LoadPlan } }),
+    summary: "One load plan with its input and every placement",
+    tags,
+  },
+};
+
+const changeOptions = {
+  params: idParams,
+  body: PatchBody,
+  detail: {
+    ...routeAnswers(LOADING, { 200: { description: "The plan as changed", data: LoadPlan } }),
+    summary: "Change a load plan (re-plans when the input changes)",
+    description:
+      "Any field of the create body; an input field replaces the stored one whole (items replaces every item), null resets an optional one to its default. A change of input plans again. Every change adds 1 to version and raises plan_updated; a body changing nothing answers the plan as it is. Needs the load-plan entitlement.",
+    tags,
+  },
+};
+
+const deleteOptions = {
+  params: idParams,
+  detail: {
+    ...routeAnswers(LOADING, {
+      200: { description: "Deleted", data: strict({ id: t.String(), deleted: t.Literal(true) }) },
+    }),
+    summary: "Delete a load plan (the row goes; plan_deleted)",
+    tags,
+  },
+};
+
+const unitOptions = {
+  params: t.Object({
+    id: t.String({ maxLength: 100, description: "The plan's id" }),
+    file: t.String({ maxLength: 20, description: "{n}.svg, n the unit's number from 1" }),
+  }),
+  detail: {
+    responses: {
+      200: {
+        description: "The picture",
+        content: { "image/svg+xml": { schema: { type: "string" as const } } },
+      },
+    },
+    summary: "Isometric picture of one unit's load (image/svg+xml)",
+    description:
+      "The unit's outline, every piece drawn far to near with three shaded faces, one colour per item type, and a legend. Keyed like the plan (Authorization: Bearer or x-api-key).",
+    tags,
+  },
+};
+
+type Keyed = { principal: Principal };
+type IdParams = { params: Static<typeof idParams> };
+
+async function createPlan(
+  x: PlanTools,
+  { principal, body, set }: Keyed & { body: Static<typeof CreateBody>; set: Headers & { status?: unknown } },
+) {
+  await requireEntitlement(x.platform, principal, "loading");
+  const orgId = principal.org.id;
+  const input = inputOf(body);
+  const result = await x.plan(input, set);
+  const at = x.iso();
+  let raised = 0;
+  const row = await x.storage.transaction(async (tx) => {
+    const stored = await tx.loadPlans.insert({
+      id: timeOrderedId(),
+      orgId,
+      name: body.name,
+      reference: body.reference ?? null,
+      input,
+      result: result as unknown as Record<string, unknown>,
+      status: statusOf(result),
+      version: 1,
+      createdAt: at,
+      updatedAt: at,
+    });
+    raised = await appendPlanEvents(tx, orgId, [planCreated(x.base, stored)], at);
+    return stored;
+  });
+  x.eventsCommitted(raised);
+  set.status = 201;
+  return planView(x.base, row);
+}
+
+async function listPlans(x: PlanTools, { principal, query }: Keyed & { query: Static<typeof listQuery> }) {
+  const limit = pageLimit(query.limit);
+  const after = pageAfter(query.cursor);
+  const rows = await x.storage.loadPlans.page({
+    orgId: principal.org.id,
+    limit,
+    after,
+    reference: query.reference,
+  });
+  const { page, ...more } = pageOf(rows, limit);
+  return { items: page.map((r) => planSummary(x.base, r)), ...more };
+}
+
+async function readPlan(x: PlanTools, { principal, params }: Keyed & IdParams) {
+  return planView(x.base, await x.find(principal.org.id, params.id));
+}
+
+async function changePlan(
+  x: PlanTools,
+  { principal, params, body, set }: Keyed & IdParams & { body: Static<typeof PatchBody>; set: Headers },
+) {
+  await requireEntitlement(x.platform, principal, "loading");
+  const orgId = principal.org.id;
+  for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
+    const current = await x.find(orgId, params.id);
+    const input = inputOf(body, current.input);
+    const changed: string[] = [];
+    if (body.name !== undefined && body.name !== current.name) changed.push("name");
+    if (body.reference !== undefined && body.reference !== current.reference) changed.push("reference");
+    const replan = !same(input, current.input);
+    if (replan) changed.push("input");
+    if (changed.length === 0) return planView(x.base, current);
+    const result = replan ? await x.plan(input, set) : resultOf(current);
+    const at = x.iso();
+    let raised = 0;
+    const row = await x.storage.transaction(async (tx) => {
+      const stored = await tx.loadPlans.update(orgId, current.id, current.version, {
+        name: body.name ?? current.name,
+        reference: body.reference === undefined ? current.reference : body.reference,
+        input,
+        result: result as unknown as Record<string, unknown>,
+        status: statusOf(result),
+        version: current.version + 1,
+        updatedAt: at,
+      });
+      if (stored)
+        raised = await appendPlanEvents(tx, orgId, [planUpdated(x.base, stored, current, changed)], at);
+      return stored;
+    });
+    x.eventsCommitted(raised);
+    if (row) return planView(x.base, row);
+    // Changed or deleted since it was read: read it again (find answers 404 if it went).
+  }
+  throw new ApiError("overloaded", "The plan kept changing under this request; retry.", {
+    retry_after_seconds: 1,
+  });
+}
+
+async function deletePlan(x: PlanTools, { principal, params }: Keyed & IdParams) {
+  const orgId = principal.org.id;
+  const at = x.iso();
+  if (!PLAN_ID.test(params.id)) throw x.notFound(params.id);
+  let raised = 0;
+  const gone = await x.storage.transaction(async (tx) => {
+    const row = await tx.loadPlans.delete(orgId, params.id);
+    if (row) raised = await appendPlanEvents(tx, orgId, [planDeleted(row, at)], at);
+    return row;
+  });
+  x.eventsCommitted(raised);
+  if (!gone) throw x.notFound(params.id);
+  return { id: gone.id, deleted: true };
+}
+
+async function unitPicture(
+  x: PlanTools,
+  { principal, params, set }: Keyed & { params: Static<typeof unitOptions.params>; set: Headers },
+) {
+  const m = SVG_FILE.exec(params.file);
+  const n = m ? Number(m[1]) : 0;
+  // A kept picture is found by the plan's version alone: its input and result stay unread.
+  const version = PLAN_ID.test(params.id)
+    ? await x.storage.loadPlans.version(principal.org.id, params.id)
+    : undefined;
+  if (version === undefined) throw x.notFound(params.id);
+  const kept = x.pictures.get(pictureKey(params.id, version, n, "svg"));
+  if (kept) return svgResponse(kept);
+  const row = await x.find(principal.org.id, params.id);
+  return svgResponse(await x.picture(row, n, params.file).catch(x.shed(set)));
+}
+
+export function loadPlanRoutes(platform: FullPlatform) {
+  const x = planTools(platform);
   return new Elysia({ name: "load-plans" })
     .use(caller)
     .guard({ keyed: true })
-    .post(
-      "/v1/load-plans",
-      async ({ principal, body, set }) => {
-        await requireEntitlement(platform, principal, "loading");
-        const orgId = principal.org.id;
-        const input = inputOf(body);
-        const result = await plan(input, set);
-        const at = iso();
-        let raised = 0;
-        const row = await storage.transaction(async (tx) => {
-          const stored = await tx.loadPlans.insert({
-            id: timeOrderedId(),
-            orgId,
-            name: body.name,
-            reference: body.reference ?? null,
-            input,
-            result: result as unknown as Record<string, unknown>,
-            status: statusOf(result),
-            version: 1,
-            createdAt: at,
-            updatedAt: at,
-          });
-          raised = await appendPlanEvents(tx, orgId, [planCreated(base, stored)], at);
-          return stored;
-        });
-        eventsCommitted(raised);
-        set.status = 201;
-        return planView(base, row);
-      },
-      {
-        body: CreateBody,
-        detail: {
-          ...routeAnswers(LOADING, { 201: { description: "The stored plan", data: LoadPlan } }, [503]),
-          summary: "Plan a load and store the plan",
-          description:
-            "Plans at once (the request returns when the plan is made) and stores input and result. Units used, each piece's position (mm from the front wall, the left side and the floor), size as placed and orientation, load order and wall, volume and weight utilisation, centre of gravity per unit, unplaced pieces with the reason, and a link to each unit's SVG. Needs the load-plan entitlement. docs/loadplan.md, The load-plan product.",
-          tags,
-        },
-      },
-    )
-    .get(
-      "/v1/load-plans",
-      async ({ principal, query }) => {
-        const limit = pageLimit(query.limit);
-        const after = pageAfter(query.cursor);
-        const rows = await storage.loadPlans.page({
-          orgId: principal.org.id,
-          limit,
-          after,
-          reference: query.reference,
-        });
-        const { page, ...more } = pageOf(rows, limit);
-        return { items: page.map((r) => planSummary(base, r)), ...more };
-      },
-      {
-        query: t.Object({
-          limit: t.Optional(
-            t.String({ description: `page size, 1 to ${PAGE_MAX} (default ${PAGE_DEFAULT})` }),
-          ),
-          cursor: t.Optional(t.String({ description: "next_cursor of the previous page" })),
-          reference: t.Optional(
-            t.String({
-              maxLength: REFERENCE_MAX,
-              pattern: PRINTABLE,
-              description: "only plans with this reference",
-            }),
-          ),
-        }),
-        detail: {
-          ...routeAnswers(LOADING, {
-            200: { description: "A page of plans", data: listPage(LoadPlanSummary) },
-          }),
-          summary: "The account's load plans, last changed first (no placements)",
-          tags,
-        },
-      },
-    )
-    .get(
-      "/v1/load-plans/:id",
-      async ({ principal, params }) => planView(base, await find(principal.org.id, params.id)),
-      {
-        params: idParams,
-        detail: {
-          ...routeAnswers(LOADING, { 200: { description: "The plan", data: LoadPlan } }),
-          summary: "One load plan with its input and every placement",
-          tags,
-        },
-      },
-    )
-    .patch(
-      "/v1/load-plans/:id",
-      async ({ principal, params, body, set }) => {
-        await requireEntitlement(platform, principal, "loading");
-        const orgId = principal.org.id;
-        for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
-          const current = await find(orgId, params.id);
-          const input = inputOf(body, current.input);
-          const changed: string[] = [];
-          if (body.name !== undefined && body.name !== current.name) changed.push("name");
-          if (body.reference !== undefined && body.reference !== current.reference) changed.push("reference");
-          const replan = !same(input, current.input);
-          if (replan) changed.push("input");
-          if (changed.length === 0) return planView(base, current);
-          const result = replan ? await plan(input, set) : resultOf(current);
-          const at = iso();
-          let raised = 0;
-          const row = await storage.transaction(async (tx) => {
-            const stored = await tx.loadPlans.update(orgId, current.id, current.version, {
-              name: body.name ?? current.name,
-              reference: body.reference === undefined ? current.reference : body.reference,
-              input,
-              result: result as unknown as Record<string, unknown>,
-              status: statusOf(result),
-              version: current.version + 1,
-              updatedAt: at,
-            });
-            if (stored)
-              raised = await appendPlanEvents(tx, orgId, [planUpdated(base, stored, current, changed)], at);
-            return stored;
-          });
-          eventsCommitted(raised);
-          if (row) return planView(base, row);
-          // Changed or deleted since it was read: read it again (find answers 404 if it went).
-        }
-        throw new ApiError("overloaded", "The plan kept changing under this request; retry.", {
-          retry_after_seconds: 1,
-        });
-      },
-      {
-        params: idParams,
-        body: PatchBody,
-        detail: {
-          ...routeAnswers(LOADING, { 200: { description: "The plan as changed", data: LoadPlan } }),
-          summary: "Change a load plan (re-plans when the input changes)",
-          description:
-            "Any field of the create body; an input field replaces the stored one whole (items replaces every item), null resets an optional one to its default. A change of input plans again. Every change adds 1 to version and raises plan_updated; a body changing nothing answers the plan as it is. Needs the load-plan entitlement.",
-          tags,
-        },
-      },
-    )
-    .delete(
-      "/v1/load-plans/:id",
-      async ({ principal, params }) => {
-        const orgId = principal.org.id;
-        const at = iso();
-        if (!PLAN_ID.test(params.id)) throw notFound(params.id);
-        let raised = 0;
-        const gone = await storage.transaction(async (tx) => {
-          const row = await tx.loadPlans.delete(orgId, params.id);
-          if (row) raised = await appendPlanEvents(tx, orgId, [planDeleted(row, at)], at);
-          return row;
-        });
-        eventsCommitted(raised);
-        if (!gone) throw notFound(params.id);
-        return { id: gone.id, deleted: true };
-      },
-      {
-        params: idParams,
-        detail: {
-          ...routeAnswers(LOADING, {
-            200: { description: "Deleted", data: strict({ id: t.String(), deleted: t.Literal(true) }) },
-          }),
-          summary: "Delete a load plan (the row goes; plan_deleted)",
-          tags,
-        },
-      },
-    )
-    .get(
-      "/v1/load-plans/:id/units/:file",
-      async ({ principal, params, set }) => {
-        const m = SVG_FILE.exec(params.file);
-        const n = m ? Number(m[1]) : 0;
-        // A kept picture is found by the plan's version alone: its input and result stay unread.
-        const version = PLAN_ID.test(params.id)
-          ? await storage.loadPlans.version(principal.org.id, params.id)
-          : undefined;
-        if (version === undefined) throw notFound(params.id);
-        const kept = pictures.get(pictureKey(params.id, version, n, "svg"));
-        if (kept) return svgResponse(kept);
-        const row = await find(principal.org.id, params.id);
-        return svgResponse(await picture(row, n, params.file).catch(shed(set)));
-      },
-      {
-        params: t.Object({
-          id: t.String({ maxLength: 100, description: "The plan's id" }),
-          file: t.String({ maxLength: 20, description: "{n}.svg, n the unit's number from 1" }),
-        }),
-        detail: {
-          responses: {
-            200: {
-              description: "The picture",
-              content: { "image/svg+xml": { schema: { type: "string" } } },
-            },
-          },
-          summary: "Isometric picture of one unit's load (image/svg+xml)",
-          description:
-            "The unit's outline, every piece drawn far to near with three shaded faces, one colour per item type, and a legend. Keyed like the plan (Authorization: Bearer or x-api-key).",
-          tags,
-        },
-      },
-    );
+    .post("/v1/load-plans", (c) => createPlan(x, c), createOptions)
+    .get("/v1/load-plans", (c) => listPlans(x, c), listOptions)
+    .get("/v1/load-plans/:id", (c) => readPlan(x, c), readOptions)
+    .patch("/v1/load-plans/:id", (c) => changePlan(x, c), changeOptions)
+    .delete("/v1/load-plans/:id", (c) => deletePlan(x, c), deleteOptions)
+    .get("/v1/load-plans/:id/units/:file", (c) => unitPicture(x, c), unitOptions);
 }

@@ -5,7 +5,7 @@
  * holds the model). Creating one is a write and needs the schedules entitlement, as registering a
  * webhook does; reading and deleting need only a key. docs/schedules.md, "Follows".
  */
-import { Elysia, t } from "elysia";
+import { Elysia, type Static, t } from "elysia";
 import { timeOrderedId } from "../../common/ids.ts";
 import {
   type FollowKind,
@@ -16,6 +16,7 @@ import {
   MAX_FOLLOWS,
 } from "../../ingest/schedules/follows.ts";
 import type { FollowRow } from "../../storage/follows.ts";
+import type { Principal } from "../accounts/repo.ts";
 import { ApiError } from "../shared/errors.ts";
 import { Int, routeAnswers, strict } from "../shared/openapi/responses.ts";
 import type { FullPlatform } from "../shared/platform.ts";
@@ -157,110 +158,116 @@ const FollowBodySchema = t.Object(
   { additionalProperties: false },
 );
 
-export function followRoutes(platform: FullPlatform) {
-  const { storage } = platform;
-  const notFound = (id: string) => new ApiError("notFound", `No follow ${id} on this account.`);
-  const tags = ["keyed", "follows"];
+const tags = ["keyed", "follows"];
+const idParams = t.Object({ id: t.String() });
 
+const createOptions = {
+  body: FollowBodySchema,
+  detail: {
+    ...routeAnswers(
+      SCHEDULES,
+      {
+        200: { description: "The same follow, already stored", data: Follow },
+        201: { description: "The follow", data: Follow },
+      },
+      [409],
+    ),
+    summary: "Follow a sailing, a lane or a service",
+    description: `cutoff_approaching is raised for the cut-offs it covers, lead_hours ahead; a followed lane is also a reliability_drop scope. The same follow posted again answers the stored one (200). At most ${MAX_FOLLOWS} per account (409 FOLLOW_LIMIT_REACHED). Needs the schedules entitlement.`,
+    tags,
+  },
+};
+
+const listOptions = {
+  detail: {
+    ...routeAnswers(SCHEDULES, {
+      200: {
+        description: "The follows and the most an account may hold",
+        data: strict({ items: t.Array(Follow), limit: Int({ minimum: 1 }) }),
+      },
+    }),
+    summary: "The account's follows, oldest first",
+    tags,
+  },
+};
+
+const readOptions = {
+  params: idParams,
+  detail: {
+    ...routeAnswers(SCHEDULES, { 200: { description: "The follow", data: Follow } }),
+    summary: "One follow",
+    tags,
+  },
+};
+
+const deleteOptions = {
+  params: idParams,
+  detail: {
+    ...routeAnswers(SCHEDULES, {
+      200: { description: "Removed", data: strict({ id: t.String(), deleted: t.Literal(true) }) },
+    }),
+    summary: "Stop following (notices already given stay given)",
+    tags,
+  },
+};
+
+type Keyed = { principal: Principal };
+type IdParams = { params: Static<typeof idParams> };
+const notFound = (id: string) => new ApiError("notFound", `No follow ${id} on this account.`);
+
+async function createFollow(
+  platform: FullPlatform,
+  { principal, body, set }: Keyed & { body: Static<typeof FollowBodySchema>; set: { status?: unknown } },
+) {
+  const { storage } = platform;
+  await requireEntitlement(platform, principal, "schedules");
+  const target = parseFollow(body as FollowBody);
+  if (target.sailingId !== null && !(await storage.sailings.get(target.sailingId))) {
+    throw new ApiError("validation", `sailing_id names no stored sailing: "${target.sailingId}".`);
+  }
+  const done = await storage.follows.create(
+    {
+      ...target,
+      id: timeOrderedId(),
+      orgId: principal.org.id,
+      identity: followIdentity(target),
+      createdAt: new Date(platform.now()).toISOString(),
+    },
+    MAX_FOLLOWS,
+  );
+  if (done.outcome === "limit") {
+    throw new ApiError(
+      "followLimit",
+      `This account holds ${done.held} follows, the most allowed (${MAX_FOLLOWS}); delete one first.`,
+    );
+  }
+  // The same follow again answers the one stored (200), so a retried POST makes no second.
+  set.status = done.outcome === "created" ? 201 : 200;
+  return followView(done.row);
+}
+
+async function listFollows({ storage }: FullPlatform, { principal }: Keyed) {
+  return { items: (await storage.follows.list(principal.org.id)).map(followView), limit: MAX_FOLLOWS };
+}
+
+async function readFollow({ storage }: FullPlatform, { principal, params }: Keyed & IdParams) {
+  // Another account's follow answers 404, exactly like an id that never existed.
+  const found = await storage.follows.get(principal.org.id, params.id);
+  if (!found) throw notFound(params.id);
+  return followView(found);
+}
+
+async function deleteFollow({ storage }: FullPlatform, { principal, params }: Keyed & IdParams) {
+  if (!(await storage.follows.delete(principal.org.id, params.id))) throw notFound(params.id);
+  return { id: params.id, deleted: true };
+}
+
+export function followRoutes(platform: FullPlatform) {
   return new Elysia({ name: "schedules-follows" })
     .use(caller)
     .guard({ keyed: true })
-    .post(
-      "/v1/follows",
-      async ({ principal, body, set }) => {
-        await requireEntitlement(platform, principal, "schedules");
-        const target = parseFollow(body as FollowBody);
-        if (target.sailingId !== null && !(await storage.sailings.get(target.sailingId))) {
-          throw new ApiError("validation", `sailing_id names no stored sailing: "${target.sailingId}".`);
-        }
-        const done = await storage.follows.create(
-          {
-            ...target,
-            id: timeOrderedId(),
-            orgId: principal.org.id,
-            identity: followIdentity(target),
-            createdAt: new Date(platform.now()).toISOString(),
-          },
-          MAX_FOLLOWS,
-        );
-        if (done.outcome === "limit") {
-          throw new ApiError(
-            "followLimit",
-            `This account holds ${done.held} follows, the most allowed (${MAX_FOLLOWS}); delete one first.`,
-          );
-        }
-        // The same follow again answers the one stored (200), so a retried POST makes no second.
-        set.status = done.outcome === "created" ? 201 : 200;
-        return followView(done.row);
-      },
-      {
-        body: FollowBodySchema,
-        detail: {
-          ...routeAnswers(
-            SCHEDULES,
-            {
-              200: { description: "The same follow, already stored", data: Follow },
-              201: { description: "The follow", data: Follow },
-            },
-            [409],
-          ),
-          summary: "Follow a sailing, a lane or a service",
-          description: `cutoff_approaching is raised for the cut-offs it covers, lead_hours ahead; a followed lane is also a reliability_drop scope. The same follow posted again answers the stored one (200). At most ${MAX_FOLLOWS} per account (409 FOLLOW_LIMIT_REACHED). Needs the schedules entitlement.`,
-          tags,
-        },
-      },
-    )
-    .get(
-      "/v1/follows",
-      async ({ principal }) => ({
-        items: (await storage.follows.list(principal.org.id)).map(followView),
-        limit: MAX_FOLLOWS,
-      }),
-      {
-        detail: {
-          ...routeAnswers(SCHEDULES, {
-            200: {
-              description: "The follows and the most an account may hold",
-              data: strict({ items: t.Array(Follow), limit: Int({ minimum: 1 }) }),
-            },
-          }),
-          summary: "The account's follows, oldest first",
-          tags,
-        },
-      },
-    )
-    .get(
-      "/v1/follows/:id",
-      async ({ principal, params }) => {
-        // Another account's follow answers 404, exactly like an id that never existed.
-        const found = await storage.follows.get(principal.org.id, params.id);
-        if (!found) throw notFound(params.id);
-        return followView(found);
-      },
-      {
-        params: t.Object({ id: t.String() }),
-        detail: {
-          ...routeAnswers(SCHEDULES, { 200: { description: "The follow", data: Follow } }),
-          summary: "One follow",
-          tags,
-        },
-      },
-    )
-    .delete(
-      "/v1/follows/:id",
-      async ({ principal, params }) => {
-        if (!(await storage.follows.delete(principal.org.id, params.id))) throw notFound(params.id);
-        return { id: params.id, deleted: true };
-      },
-      {
-        params: t.Object({ id: t.String() }),
-        detail: {
-          ...routeAnswers(SCHEDULES, {
-            200: { description: "Removed", data: strict({ id: t.String(), deleted: t.Literal(true) }) },
-          }),
-          summary: "Stop following (notices already given stay given)",
-          tags,
-        },
-      },
-    );
+    .post("/v1/follows", (c) => createFollow(platform, c), createOptions)
+    .get("/v1/follows", (c) => listFollows(platform, c), listOptions)
+    .get("/v1/follows/:id", (c) => readFollow(platform, c), readOptions)
+    .delete("/v1/follows/:id", (c) => deleteFollow(platform, c), deleteOptions);
 }

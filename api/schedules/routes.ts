@@ -4,7 +4,7 @@
  * repository and render; search.ts and ingest/schedules/reliability.ts do the work. docs/schedules.md, "The
  * schedules product".
  */
-import { Elysia, type TSchema, t } from "elysia";
+import { Elysia, type Static, type TSchema, t } from "elysia";
 import {
   ON_TIME_MS,
   RELIABILITY_WINDOW_DAYS,
@@ -56,12 +56,179 @@ export interface SchedulesDeps {
   now: () => number;
 }
 
+const PointToPointQuery = t.Object({
+  origin: t.String({ description: "UN/LOCODE of the port of loading" }),
+  destination: t.String({ description: "UN/LOCODE of the port of discharge" }),
+  ...windowQuery,
+  carrier: carrierQuery,
+  direct_only: t.Optional(t.String({ description: "true: no transshipment (as max_transshipments=0)" })),
+  max_transshipments: t.Optional(t.String({ description: `0 to ${MAX_TRANSSHIPMENTS} (default 1)` })),
+  sort: t.Optional(t.String({ description: "departure (default) or transit_time" })),
+  limit: t.Optional(t.String({ description: `routes returned, 1 to ${PAGE_MAX} (default ${PAGE_DEFAULT})` })),
+});
+const CarrierWindowQuery = t.Object({ ...windowQuery, carrier: carrierQuery });
+const WindowQuery = t.Object(windowQuery);
+const ReliabilityQuery = t.Object({
+  carrier: carrierQuery,
+  origin: t.Optional(t.String({ description: "UN/LOCODE; with destination, the lane" })),
+  destination: optional,
+  window_days: t.Optional(
+    t.String({
+      description: `rolling window ending now, 1 to ${WINDOWS.reliability.max} days (default ${WINDOWS.reliability.default})`,
+    }),
+  ),
+});
+const PortParams = t.Object({ unlocode: t.String() });
+const VesselParams = t.Object({ imo: t.String() });
+const ServiceParams = t.Object({ code: t.String() });
+
+/** Each route's answer schema, summary and description, for `doc`. */
+const DOCS = {
+  pointToPoint: [
+    PointToPoint,
+    "Point-to-point routings between two ports",
+    `Departures from origin (best-known time) within from..to (default ${WINDOWS.pointToPoint.default} days, at most ${WINDOWS.pointToPoint.max}). A transshipment connects two sailings of one carrier at a hub, ${MIN_CONNECTION_MS / HOUR_MS} h to ${MAX_CONNECTION_WAIT_MS / DAY_MS} days apart; a hull continuing through its turn into its next voyage is one vessel leg (no transshipment). Transits up to ${MAX_TRANSIT_MS / DAY_MS} days.`,
+  ],
+  portCalls: [
+    PortCalls,
+    "Vessel calls at a port",
+    `Calls whose best-known arrival or departure lies within from..to (default ${WINDOWS.port.default} days, at most ${WINDOWS.port.max}), earliest first.`,
+  ],
+  vessel: [
+    VesselSchedule,
+    "A vessel's sailings",
+    `Sailings whose planned span meets from..to (default ${WINDOWS.vessel.default} days, at most ${WINDOWS.vessel.max}).`,
+  ],
+  service: [
+    ServiceSchedule,
+    "A service's sailings",
+    `Sailings of the service code (every carrier using it unless carrier is given) whose planned span meets from..to (default ${WINDOWS.vessel.default} days, at most ${WINDOWS.vessel.max}).`,
+  ],
+  reliability: [
+    ReliabilityAnswer,
+    "Schedule reliability per carrier, optionally on a lane",
+    "Share of calls whose actual arrival is within one day of the planned arrival, over calls reached in the rolling window.",
+  ],
+} satisfies Record<string, [TSchema, string, string]>;
+
+async function pointToPoint(
+  { sailings, now }: SchedulesDeps,
+  { query }: { query: Static<typeof PointToPointQuery> },
+) {
+  const origin = p.unlocode("origin", query.origin);
+  const destination = p.unlocode("destination", query.destination);
+  if (origin === destination) throw new ApiError("validation", "origin and destination must differ.");
+  const win = p.dateWindow(query, now(), WINDOWS.pointToPoint.default, WINDOWS.pointToPoint.max);
+  const limitTs = p.intParam("max_transshipments", query.max_transshipments, 1, 0, MAX_TRANSSHIPMENTS);
+  const maxTransshipments = flag("direct_only", query.direct_only) ? 0 : (limitTs as 0 | 1 | 2);
+  const sort = p.oneOf("sort", query.sort, ["departure", "transit_time"] as const, "departure");
+  const limit = p.intParam("limit", query.limit, PAGE_DEFAULT, 1, PAGE_MAX);
+  const carriers = p.carriers(query.carrier);
+  const { routes: found } = await searchReading(
+    (from, to, only) => sailings.overlapping({ from: iso(from), to: iso(to), carriers: only ?? carriers }),
+    { origin, destination, fromMs: win.fromMs, toMs: win.toMs, maxTransshipments, sort },
+  );
+  return {
+    origin,
+    destination,
+    from: win.from,
+    to: win.to,
+    max_transshipments: maxTransshipments,
+    min_connection_hours: MIN_CONNECTION_MS / HOUR_MS,
+    sort,
+    total: found.length,
+    routes: found.slice(0, limit).map(routeView),
+  };
+}
+
+async function portCalls(
+  { sailings, now }: SchedulesDeps,
+  { params, query }: { params: Static<typeof PortParams>; query: Static<typeof CarrierWindowQuery> },
+) {
+  const port = p.unlocode("unlocode", params.unlocode);
+  const win = p.dateWindow(query, now(), WINDOWS.port.default, WINDOWS.port.max);
+  const rows = await sailings.overlapping({
+    from: iso(win.fromMs - SLACK_MS),
+    to: iso(win.toMs + SLACK_MS),
+    carriers: p.carriers(query.carrier),
+  });
+  const seen = new Set<string>();
+  const calls = [];
+  for (const s of rows) {
+    for (const c of callsOf(s)) {
+      if (c.place.unlocode !== port) continue;
+      const at = [best(c.arrival), best(c.departure)].filter((x) => x !== undefined);
+      if (!at.some((x) => x >= win.fromMs && x < win.toMs)) continue;
+      const key = callKey(s, c);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      calls.push({ at: Math.min(...at), view: { ...sailingHeader(s), ...callView(c) } });
+    }
+  }
+  calls.sort((a, b) => a.at - b.at || a.view.sailing_id.localeCompare(b.view.sailing_id));
+  return { unlocode: port, from: win.from, to: win.to, calls: calls.map((c) => c.view) };
+}
+
+async function vesselSchedule(
+  { sailings, now }: SchedulesDeps,
+  { params, query }: { params: Static<typeof VesselParams>; query: Static<typeof WindowQuery> },
+) {
+  const vesselImo = p.imo(params.imo);
+  const win = p.dateWindow(query, now(), WINDOWS.vessel.default, WINDOWS.vessel.max);
+  const rows = await sailings.overlapping({ from: iso(win.fromMs), to: iso(win.toMs), vesselImo });
+  return { imo: vesselImo, from: win.from, to: win.to, sailings: rows.map(sailingView) };
+}
+
+async function serviceSchedule(
+  { sailings, now }: SchedulesDeps,
+  { params, query }: { params: Static<typeof ServiceParams>; query: Static<typeof CarrierWindowQuery> },
+) {
+  const serviceCode = p.serviceCode(params.code);
+  const win = p.dateWindow(query, now(), WINDOWS.vessel.default, WINDOWS.vessel.max);
+  const rows = await sailings.overlapping({
+    from: iso(win.fromMs),
+    to: iso(win.toMs),
+    serviceCode,
+    carriers: p.carriers(query.carrier),
+  });
+  return { service_code: serviceCode, from: win.from, to: win.to, sailings: rows.map(sailingView) };
+}
+
+async function carrierReliability(
+  { sailings, now }: SchedulesDeps,
+  { query }: { query: Static<typeof ReliabilityQuery> },
+) {
+  const origin = p.optionalUnlocode("origin", query.origin);
+  const destination = p.optionalUnlocode("destination", query.destination);
+  if ((origin === undefined) !== (destination === undefined)) {
+    throw new ApiError("validation", "origin and destination go together: a lane needs both.");
+  }
+  if (origin !== undefined && origin === destination) {
+    throw new ApiError("validation", "origin and destination must differ.");
+  }
+  const days = p.intParam(
+    "window_days",
+    query.window_days,
+    WINDOWS.reliability.default,
+    1,
+    WINDOWS.reliability.max,
+  );
+  const { window, rows } = await windowSailings(sailings, now(), days, p.carriers(query.carrier));
+  const lane = origin && destination ? { origin, destination } : undefined;
+  return {
+    window: { from: iso(window.fromMs), to: iso(window.toMs), days },
+    tolerance_hours: ON_TIME_MS / HOUR_MS,
+    lane: lane ?? null,
+    ...reliability(rows, window, lane),
+  };
+}
+
 /** The read routes under `prefix` ("/v1" keyed, "/public/v1" open). */
-export function scheduleRoutes(prefix: string, { sailings, now }: SchedulesDeps) {
+export function scheduleRoutes(prefix: string, deps: SchedulesDeps) {
   const open = prefix.startsWith("/public");
   const tags = [open ? "public (no key, limited per IP)" : "keyed"];
   const security = open ? [] : undefined;
-  const doc = (data: TSchema, summary: string, description?: string) => ({
+  const doc = ([data, summary, description]: [TSchema, string, string]) => ({
     ...routeAnswers(SCHEDULES, { 200: { description: summary, data } }),
     summary,
     description,
@@ -70,177 +237,27 @@ export function scheduleRoutes(prefix: string, { sailings, now }: SchedulesDeps)
   });
 
   return new Elysia()
-    .get(
-      `${prefix}/point-to-point`,
-      async ({ query }) => {
-        const origin = p.unlocode("origin", query.origin);
-        const destination = p.unlocode("destination", query.destination);
-        if (origin === destination) throw new ApiError("validation", "origin and destination must differ.");
-        const win = p.dateWindow(query, now(), WINDOWS.pointToPoint.default, WINDOWS.pointToPoint.max);
-        const limitTs = p.intParam("max_transshipments", query.max_transshipments, 1, 0, MAX_TRANSSHIPMENTS);
-        const maxTransshipments = flag("direct_only", query.direct_only) ? 0 : (limitTs as 0 | 1 | 2);
-        const sort = p.oneOf("sort", query.sort, ["departure", "transit_time"] as const, "departure");
-        const limit = p.intParam("limit", query.limit, PAGE_DEFAULT, 1, PAGE_MAX);
-        const carriers = p.carriers(query.carrier);
-        const { routes: found } = await searchReading(
-          (from, to, only) =>
-            sailings.overlapping({ from: iso(from), to: iso(to), carriers: only ?? carriers }),
-          { origin, destination, fromMs: win.fromMs, toMs: win.toMs, maxTransshipments, sort },
-        );
-        return {
-          origin,
-          destination,
-          from: win.from,
-          to: win.to,
-          max_transshipments: maxTransshipments,
-          min_connection_hours: MIN_CONNECTION_MS / HOUR_MS,
-          sort,
-          total: found.length,
-          routes: found.slice(0, limit).map(routeView),
-        };
-      },
-      {
-        query: t.Object({
-          origin: t.String({ description: "UN/LOCODE of the port of loading" }),
-          destination: t.String({ description: "UN/LOCODE of the port of discharge" }),
-          ...windowQuery,
-          carrier: carrierQuery,
-          direct_only: t.Optional(
-            t.String({ description: "true: no transshipment (as max_transshipments=0)" }),
-          ),
-          max_transshipments: t.Optional(t.String({ description: `0 to ${MAX_TRANSSHIPMENTS} (default 1)` })),
-          sort: t.Optional(t.String({ description: "departure (default) or transit_time" })),
-          limit: t.Optional(
-            t.String({ description: `routes returned, 1 to ${PAGE_MAX} (default ${PAGE_DEFAULT})` }),
-          ),
-        }),
-        detail: doc(
-          PointToPoint,
-          "Point-to-point routings between two ports",
-          `Departures from origin (best-known time) within from..to (default ${WINDOWS.pointToPoint.default} days, at most ${WINDOWS.pointToPoint.max}). A transshipment connects two sailings of one carrier at a hub, ${MIN_CONNECTION_MS / HOUR_MS} h to ${MAX_CONNECTION_WAIT_MS / DAY_MS} days apart; a hull continuing through its turn into its next voyage is one vessel leg (no transshipment). Transits up to ${MAX_TRANSIT_MS / DAY_MS} days.`,
-        ),
-      },
-    )
-    .get(
-      `${prefix}/ports/:unlocode/calls`,
-      async ({ params, query }) => {
-        const port = p.unlocode("unlocode", params.unlocode);
-        const win = p.dateWindow(query, now(), WINDOWS.port.default, WINDOWS.port.max);
-        const rows = await sailings.overlapping({
-          from: iso(win.fromMs - SLACK_MS),
-          to: iso(win.toMs + SLACK_MS),
-          carriers: p.carriers(query.carrier),
-        });
-        const seen = new Set<string>();
-        const calls = [];
-        for (const s of rows) {
-          for (const c of callsOf(s)) {
-            if (c.place.unlocode !== port) continue;
-            const at = [best(c.arrival), best(c.departure)].filter((x) => x !== undefined);
-            if (!at.some((x) => x >= win.fromMs && x < win.toMs)) continue;
-            const key = callKey(s, c);
-            if (seen.has(key)) continue;
-            seen.add(key);
-            calls.push({ at: Math.min(...at), view: { ...sailingHeader(s), ...callView(c) } });
-          }
-        }
-        calls.sort((a, b) => a.at - b.at || a.view.sailing_id.localeCompare(b.view.sailing_id));
-        return { unlocode: port, from: win.from, to: win.to, calls: calls.map((c) => c.view) };
-      },
-      {
-        params: t.Object({ unlocode: t.String() }),
-        query: t.Object({ ...windowQuery, carrier: carrierQuery }),
-        detail: doc(
-          PortCalls,
-          "Vessel calls at a port",
-          `Calls whose best-known arrival or departure lies within from..to (default ${WINDOWS.port.default} days, at most ${WINDOWS.port.max}), earliest first.`,
-        ),
-      },
-    )
-    .get(
-      `${prefix}/vessels/:imo/schedule`,
-      async ({ params, query }) => {
-        const vesselImo = p.imo(params.imo);
-        const win = p.dateWindow(query, now(), WINDOWS.vessel.default, WINDOWS.vessel.max);
-        const rows = await sailings.overlapping({ from: iso(win.fromMs), to: iso(win.toMs), vesselImo });
-        return { imo: vesselImo, from: win.from, to: win.to, sailings: rows.map(sailingView) };
-      },
-      {
-        params: t.Object({ imo: t.String() }),
-        query: t.Object(windowQuery),
-        detail: doc(
-          VesselSchedule,
-          "A vessel's sailings",
-          `Sailings whose planned span meets from..to (default ${WINDOWS.vessel.default} days, at most ${WINDOWS.vessel.max}).`,
-        ),
-      },
-    )
-    .get(
-      `${prefix}/services/:code/schedule`,
-      async ({ params, query }) => {
-        const serviceCode = p.serviceCode(params.code);
-        const win = p.dateWindow(query, now(), WINDOWS.vessel.default, WINDOWS.vessel.max);
-        const rows = await sailings.overlapping({
-          from: iso(win.fromMs),
-          to: iso(win.toMs),
-          serviceCode,
-          carriers: p.carriers(query.carrier),
-        });
-        return { service_code: serviceCode, from: win.from, to: win.to, sailings: rows.map(sailingView) };
-      },
-      {
-        params: t.Object({ code: t.String() }),
-        query: t.Object({ ...windowQuery, carrier: carrierQuery }),
-        detail: doc(
-          ServiceSchedule,
-          "A service's sailings",
-          `Sailings of the service code (every carrier using it unless carrier is given) whose planned span meets from..to (default ${WINDOWS.vessel.default} days, at most ${WINDOWS.vessel.max}).`,
-        ),
-      },
-    )
-    .get(
-      `${prefix}/reliability`,
-      async ({ query }) => {
-        const origin = p.optionalUnlocode("origin", query.origin);
-        const destination = p.optionalUnlocode("destination", query.destination);
-        if ((origin === undefined) !== (destination === undefined)) {
-          throw new ApiError("validation", "origin and destination go together: a lane needs both.");
-        }
-        if (origin !== undefined && origin === destination) {
-          throw new ApiError("validation", "origin and destination must differ.");
-        }
-        const days = p.intParam(
-          "window_days",
-          query.window_days,
-          WINDOWS.reliability.default,
-          1,
-          WINDOWS.reliability.max,
-        );
-        const { window, rows } = await windowSailings(sailings, now(), days, p.carriers(query.carrier));
-        const lane = origin && destination ? { origin, destination } : undefined;
-        return {
-          window: { from: iso(window.fromMs), to: iso(window.toMs), days },
-          tolerance_hours: ON_TIME_MS / HOUR_MS,
-          lane: lane ?? null,
-          ...reliability(rows, window, lane),
-        };
-      },
-      {
-        query: t.Object({
-          carrier: carrierQuery,
-          origin: t.Optional(t.String({ description: "UN/LOCODE; with destination, the lane" })),
-          destination: optional,
-          window_days: t.Optional(
-            t.String({
-              description: `rolling window ending now, 1 to ${WINDOWS.reliability.max} days (default ${WINDOWS.reliability.default})`,
-            }),
-          ),
-        }),
-        detail: doc(
-          ReliabilityAnswer,
-          "Schedule reliability per carrier, optionally on a lane",
-          "Share of calls whose actual arrival is within one day of the planned arrival, over calls reached in the rolling window.",
-        ),
-      },
-    );
+    .get(`${prefix}/point-to-point`, (c) => pointToPoint(deps, c), {
+      query: PointToPointQuery,
+      detail: doc(DOCS.pointToPoint),
+    })
+    .get(`${prefix}/ports/:unlocode/calls`, (c) => portCalls(deps, c), {
+      params: PortParams,
+      query: CarrierWindowQuery,
+      detail: doc(DOCS.portCalls),
+    })
+    .get(`${prefix}/vessels/:imo/schedule`, (c) => vesselSchedule(deps, c), {
+      params: VesselParams,
+      query: WindowQuery,
+      detail: doc(DOCS.vessel),
+    })
+    .get(`${prefix}/services/:code/schedule`, (c) => serviceSchedule(deps, c), {
+      params: ServiceParams,
+      query: CarrierWindowQuery,
+      detail: doc(DOCS.service),
+    })
+    .get(`${prefix}/reliability`, (c) => carrierReliability(deps, c), {
+      query: ReliabilityQuery,
+      detail: doc(DOCS.reliability),
+    });
 }

@@ -9,6 +9,7 @@ import { PING, type PingData } from "../../common/events/catalogue.ts";
 import { timeOrderedId } from "../../common/ids.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { type DeliveryRow, deliveryBody, type ListedEndpoint } from "../../storage/webhooks.ts";
+import type { Principal } from "../accounts/repo.ts";
 import { ApiError } from "../shared/errors.ts";
 import {
   DateTime,
@@ -204,131 +205,137 @@ function endpointWrites(platform: Platform, storage: Storage, productId: Webhook
   };
 }
 
+/** Each route's OpenAPI detail: the product names the envelope, maxEndpoints the 409. */
+function routeDocs(def: ProductDef, maxEndpoints: number) {
+  return {
+    create: {
+      ...routeAnswers(
+        def,
+        {
+          201: {
+            description: "The endpoint, with its signing secret",
+            data: strict({ ...ENDPOINT_FIELDS, created_at: DateTime, secret: t.String() }),
+          },
+        },
+        [409],
+      ),
+      summary: "Register a webhook endpoint; the signing secret is in this response only",
+      description: `At most ${maxEndpoints} endpoints per account on this product (409 WEBHOOK_LIMIT_REACHED). Needs the product's entitlement.`,
+    },
+    list: {
+      ...answered(def, "A page of endpoints", listPage(WebhookEndpoint)),
+      summary: "Webhook endpoints, newest first, with health fields",
+    },
+    read: {
+      ...answered(
+        def,
+        "The endpoint",
+        t.Composite([WebhookEndpoint, strict({ recent_deliveries: t.Array(DeliveryAttempt) })], {
+          additionalProperties: false,
+        }),
+      ),
+      summary: "One endpoint with its 20 most recent deliveries",
+    },
+    change: {
+      ...answered(def, "The endpoint as changed", strict(ENDPOINT_FIELDS), [400]),
+      summary: "Change url, event_types, description or active; active=true resets failure_count",
+    },
+    remove: {
+      ...answered(def, "Removed", strict({ id: t.String(), deleted: t.Literal(true) })),
+      summary: "Remove an endpoint, its history and its queued deliveries",
+    },
+    test: {
+      ...answered(def, "Queued", strict({ id: t.String(), test_queued: t.Literal(true) })),
+      summary: "Queue a ping delivery (the queue is swept every 30 seconds)",
+    },
+  };
+}
+
+/** What the handlers of one product share. */
+interface Endpoints {
+  platform: Platform;
+  productId: WebhookProduct;
+  store: Storage["webhooks"];
+  writes: ReturnType<typeof endpointWrites>;
+}
+type Keyed = { principal: Principal };
+type ById = Keyed & { params: { id: string } };
+
+const notFound = (id: string) => new ApiError("notFound", `No webhook endpoint ${id} on this account.`);
+
+async function createEndpoint(
+  x: Endpoints,
+  { principal, body, set }: Keyed & { body: typeof CreateBody.static; set: { status?: unknown } },
+) {
+  await requireEntitlement(x.platform, principal, x.productId);
+  const created = await x.writes.create(principal.org.id, body);
+  set.status = 201;
+  return created;
+}
+
+async function listEndpoints(x: Endpoints, { principal, query }: Keyed & { query: typeof ListQuery.static }) {
+  const limit = pageLimit(query.limit);
+  const after = pageAfter(query.cursor);
+  const rows = await x.store.page(principal.org.id, x.productId, {
+    limit,
+    after: after && { createdAt: after.updatedAt, id: after.id },
+  });
+  const { page, ...more } = pageOf(
+    rows.map((r) => ({ ...r, updatedAt: r.createdAt })),
+    limit,
+  );
+  return { items: page.map(endpointView), ...more };
+}
+
+async function readEndpoint(x: Endpoints, { principal, params }: ById) {
+  const found = await x.store.detail(principal.org.id, x.productId, params.id);
+  if (!found) throw notFound(params.id);
+  return { ...endpointView(found.endpoint), recent_deliveries: found.recent.map(deliveryView) };
+}
+
+async function changeEndpoint(
+  x: Endpoints,
+  { principal, params, body }: ById & { body: typeof PatchBody.static },
+) {
+  const row = await x.writes.update(principal.org.id, params.id, body);
+  if (!row) throw notFound(params.id);
+  const { id, url, event_types, description, active } = endpointView(row);
+  return { id, url, event_types, description, active };
+}
+
+async function removeEndpoint(x: Endpoints, { principal, params }: ById) {
+  const removed = await x.store.delete(principal.org.id, x.productId, params.id);
+  // Ocean's DELETE is idempotent and never checks existence (spec); elsewhere unknown is 404.
+  if (!removed && x.productId !== "ocean") throw notFound(params.id);
+  return { id: params.id, deleted: true };
+}
+
+async function testEndpoint(x: Endpoints, { principal, params }: ById) {
+  await requireEntitlement(x.platform, principal, x.productId);
+  if (!(await x.writes.ping(principal.org.id, params.id))) throw notFound(params.id);
+  return { id: params.id, test_queued: true };
+}
+
 export function webhookRoutes(platform: Platform, def: ProductDef) {
   // buildApps hands every product the full platform; the distance-only Deno server has no database.
   const storage = (platform as Platform & { storage?: Storage }).storage;
   if (!storage || !isWebhookProduct(def.id)) return new Elysia({ name: `webhooks-none-${def.id}` });
   const productId: WebhookProduct = def.id;
-  const { maxEndpoints } = platform.config.webhooks;
-  const store = storage.webhooks;
-  const writes = endpointWrites(platform, storage, productId);
-  const notFound = (id: string) => new ApiError("notFound", `No webhook endpoint ${id} on this account.`);
+  const x: Endpoints = {
+    platform,
+    productId,
+    store: storage.webhooks,
+    writes: endpointWrites(platform, storage, productId),
+  };
+  const docs = routeDocs(def, platform.config.webhooks.maxEndpoints);
 
   return new Elysia({ name: `webhooks-${def.id}` })
     .use(caller)
     .guard({ keyed: true })
-    .post(
-      "/v1/webhooks",
-      async ({ principal, body, set }) => {
-        await requireEntitlement(platform, principal, productId);
-        const created = await writes.create(principal.org.id, body);
-        set.status = 201;
-        return created;
-      },
-      {
-        body: CreateBody,
-        detail: {
-          ...routeAnswers(
-            def,
-            {
-              201: {
-                description: "The endpoint, with its signing secret",
-                data: strict({ ...ENDPOINT_FIELDS, created_at: DateTime, secret: t.String() }),
-              },
-            },
-            [409],
-          ),
-          summary: "Register a webhook endpoint; the signing secret is in this response only",
-          description: `At most ${maxEndpoints} endpoints per account on this product (409 WEBHOOK_LIMIT_REACHED). Needs the product's entitlement.`,
-        },
-      },
-    )
-    .get(
-      "/v1/webhooks",
-      async ({ principal, query }) => {
-        const limit = pageLimit(query.limit);
-        const after = pageAfter(query.cursor);
-        const rows = await store.page(principal.org.id, productId, {
-          limit,
-          after: after && { createdAt: after.updatedAt, id: after.id },
-        });
-        const { page, ...more } = pageOf(
-          rows.map((r) => ({ ...r, updatedAt: r.createdAt })),
-          limit,
-        );
-        return { items: page.map(endpointView), ...more };
-      },
-      {
-        query: ListQuery,
-        detail: {
-          ...answered(def, "A page of endpoints", listPage(WebhookEndpoint)),
-          summary: "Webhook endpoints, newest first, with health fields",
-        },
-      },
-    )
-    .get(
-      "/v1/webhooks/:id",
-      async ({ principal, params }) => {
-        const found = await store.detail(principal.org.id, productId, params.id);
-        if (!found) throw notFound(params.id);
-        return { ...endpointView(found.endpoint), recent_deliveries: found.recent.map(deliveryView) };
-      },
-      {
-        detail: {
-          ...answered(
-            def,
-            "The endpoint",
-            t.Composite([WebhookEndpoint, strict({ recent_deliveries: t.Array(DeliveryAttempt) })], {
-              additionalProperties: false,
-            }),
-          ),
-          summary: "One endpoint with its 20 most recent deliveries",
-        },
-      },
-    )
-    .patch(
-      "/v1/webhooks/:id",
-      async ({ principal, params, body }) => {
-        const row = await writes.update(principal.org.id, params.id, body);
-        if (!row) throw notFound(params.id);
-        const { id, url, event_types, description, active } = endpointView(row);
-        return { id, url, event_types, description, active };
-      },
-      {
-        body: PatchBody,
-        detail: {
-          ...answered(def, "The endpoint as changed", strict(ENDPOINT_FIELDS), [400]),
-          summary: "Change url, event_types, description or active; active=true resets failure_count",
-        },
-      },
-    )
-    .delete(
-      "/v1/webhooks/:id",
-      async ({ principal, params }) => {
-        const removed = await store.delete(principal.org.id, productId, params.id);
-        // Ocean's DELETE is idempotent and never checks existence (spec); elsewhere unknown is 404.
-        if (!removed && productId !== "ocean") throw notFound(params.id);
-        return { id: params.id, deleted: true };
-      },
-      {
-        detail: {
-          ...answered(def, "Removed", strict({ id: t.String(), deleted: t.Literal(true) })),
-          summary: "Remove an endpoint, its history and its queued deliveries",
-        },
-      },
-    )
-    .post(
-      "/v1/webhooks/:id/test",
-      async ({ principal, params }) => {
-        await requireEntitlement(platform, principal, productId);
-        if (!(await writes.ping(principal.org.id, params.id))) throw notFound(params.id);
-        return { id: params.id, test_queued: true };
-      },
-      {
-        detail: {
-          ...answered(def, "Queued", strict({ id: t.String(), test_queued: t.Literal(true) })),
-          summary: "Queue a ping delivery (the queue is swept every 30 seconds)",
-        },
-      },
-    );
+    .post("/v1/webhooks", (c) => createEndpoint(x, c), { body: CreateBody, detail: docs.create })
+    .get("/v1/webhooks", (c) => listEndpoints(x, c), { query: ListQuery, detail: docs.list })
+    .get("/v1/webhooks/:id", (c) => readEndpoint(x, c), { detail: docs.read })
+    .patch("/v1/webhooks/:id", (c) => changeEndpoint(x, c), { body: PatchBody, detail: docs.change })
+    .delete("/v1/webhooks/:id", (c) => removeEndpoint(x, c), { detail: docs.remove })
+    .post("/v1/webhooks/:id/test", (c) => testEndpoint(x, c), { detail: docs.test });
 }

@@ -2,7 +2,7 @@
  * The account routes every product serves: GET /v1/account (the keyed no-op: the caller, its plan
  * and rate limit) and the management of the product's own keys.
  */
-import { Elysia, t } from "elysia";
+import { Elysia, type Static, t } from "elysia";
 import type { KeyListing, Principal } from "../../accounts/repo.ts";
 import { ApiError } from "../errors.ts";
 import { DateTime, Int, nullable, routeAnswers, strict, Uuid } from "../openapi/responses.ts";
@@ -54,107 +54,110 @@ const NewKey = t.Object(
   { additionalProperties: false },
 );
 
-export function accountRoutes(def: ProductDef, platform: Platform) {
-  const { accounts, config } = platform;
-
-  /**
-   * The organisation whose keys of this product the caller may manage. Only a key of this product
-   * manages them: the family key another product accepts (an ocean key on the air host) and every
-   * other product's keys stay out of reach; organisation-wide management is the operator's CLI.
-   */
-  const keyManager = ({ org, keyProduct }: Principal): string => {
-    if (keyProduct !== def.id) {
-      throw new ApiError(
-        "forbidden",
-        `A ${product(keyProduct).title} key cannot manage ${def.title} keys: use a ${def.title} key (${def.keyPrefix}) or \`portolan key\`.`,
-      );
-    }
-    return org.id;
+/** Each route's OpenAPI detail; the product names the envelope and the keys. */
+function routeDocs(def: ProductDef) {
+  return {
+    account: {
+      ...routeAnswers(def, { 200: { description: "The calling account", data: Account } }),
+      summary: "The calling account, its plan and rate limit",
+    },
+    keys: {
+      ...routeAnswers(def, {
+        200: { description: "The keys", data: strict({ items: t.Array(ApiKey) }) },
+      }),
+      summary: `The account's ${def.title} API keys (hints only, never the keys)`,
+    },
+    newKey: {
+      ...routeAnswers(def, {
+        201: {
+          description: "The key, shown only here",
+          data: strict({ ...KEY_FIELDS, key: t.String() }),
+        },
+      }),
+      summary: "Issue another key for this product; the key is shown only in this response",
+    },
+    revoke: {
+      ...routeAnswers(def, {
+        200: { description: "Revoked", data: strict({ id: t.String(), revoked: t.Literal(true) }) },
+      }),
+      summary: `Revoke a ${def.title} key of this account`,
+    },
   };
+}
 
+type Keyed = { principal: Principal };
+
+/**
+ * The organisation whose keys of this product the caller may manage. Only a key of this product
+ * manages them: the family key another product accepts (an ocean key on the air host) and every
+ * other product's keys stay out of reach; organisation-wide management is the operator's CLI.
+ */
+function keyManager(def: ProductDef, { org, keyProduct }: Principal): string {
+  if (keyProduct !== def.id) {
+    throw new ApiError(
+      "forbidden",
+      `A ${product(keyProduct).title} key cannot manage ${def.title} keys: use a ${def.title} key (${def.keyPrefix}) or \`portolan key\`.`,
+    );
+  }
+  return org.id;
+}
+
+async function accountOf(def: ProductDef, { accounts, config }: Platform, { principal }: Keyed) {
+  const { org, keyProduct } = principal;
+  return {
+    org_id: org.id,
+    org_name: org.name,
+    plan: org.plan,
+    paid: org.paid,
+    key_product: keyProduct,
+    entitlement: await accounts.entitlement(org.id, def.id),
+    rate_limit: { limit: windowLimit(org), window_seconds: config.rateWindowMs / 1000 },
+  };
+}
+
+async function listKeys(def: ProductDef, { accounts }: Platform, { principal }: Keyed) {
+  return { items: (await accounts.listKeys(keyManager(def, principal), def.id)).map(keyView) };
+}
+
+async function issueKey(
+  def: ProductDef,
+  platform: Platform,
+  { principal, body, set }: Keyed & { body: Static<typeof NewKey>; set: { status?: unknown } },
+) {
+  const { accounts } = platform;
+  const orgId = keyManager(def, principal);
+  const expiresAt =
+    body.expires_in_days === undefined
+      ? null
+      : new Date(platform.now() + body.expires_in_days * 86_400_000).toISOString();
+  const created = await accounts.createKey(orgId, def.id, { label: body.label, expiresAt });
+  set.status = 201;
+  const view = keyView((await accounts.listKeys(orgId, def.id)).find((k) => k.id === created.id)!);
+  return { ...view, key: created.key };
+}
+
+async function revokeKey(
+  def: ProductDef,
+  { accounts }: Platform,
+  { principal, params }: Keyed & { params: { id: string } },
+) {
+  // Another account's or another product's key id answers 404, exactly like an id that never existed.
+  if (!(await accounts.revokeOwnKey(keyManager(def, principal), def.id, params.id))) {
+    throw new ApiError("notFound", `No key ${params.id} on this account.`);
+  }
+  return { id: params.id, revoked: true };
+}
+
+export function accountRoutes(def: ProductDef, platform: Platform) {
+  const docs = routeDocs(def);
   return new Elysia({ name: `portolan-account-${def.id}` })
     .use(caller)
-    .get(
-      "/v1/account",
-      async ({ principal }) => {
-        const { org, keyProduct } = principal;
-        return {
-          org_id: org.id,
-          org_name: org.name,
-          plan: org.plan,
-          paid: org.paid,
-          key_product: keyProduct,
-          entitlement: await accounts.entitlement(org.id, def.id),
-          rate_limit: { limit: windowLimit(org), window_seconds: config.rateWindowMs / 1000 },
-        };
-      },
-      {
-        keyed: true,
-        detail: {
-          ...routeAnswers(def, { 200: { description: "The calling account", data: Account } }),
-          summary: "The calling account, its plan and rate limit",
-        },
-      },
-    )
-    .get(
-      "/v1/account/keys",
-      async ({ principal }) => ({
-        items: (await accounts.listKeys(keyManager(principal), def.id)).map(keyView),
-      }),
-      {
-        keyed: true,
-        detail: {
-          ...routeAnswers(def, {
-            200: { description: "The keys", data: strict({ items: t.Array(ApiKey) }) },
-          }),
-          summary: `The account's ${def.title} API keys (hints only, never the keys)`,
-        },
-      },
-    )
-    .post(
-      "/v1/account/keys",
-      async ({ principal, body, set }) => {
-        const orgId = keyManager(principal);
-        const expiresAt =
-          body.expires_in_days === undefined
-            ? null
-            : new Date(platform.now() + body.expires_in_days * 86_400_000).toISOString();
-        const created = await accounts.createKey(orgId, def.id, { label: body.label, expiresAt });
-        set.status = 201;
-        const view = keyView((await accounts.listKeys(orgId, def.id)).find((k) => k.id === created.id)!);
-        return { ...view, key: created.key };
-      },
-      {
-        keyed: true,
-        body: NewKey,
-        detail: {
-          ...routeAnswers(def, {
-            201: {
-              description: "The key, shown only here",
-              data: strict({ ...KEY_FIELDS, key: t.String() }),
-            },
-          }),
-          summary: "Issue another key for this product; the key is shown only in this response",
-        },
-      },
-    )
-    .delete(
-      "/v1/account/keys/:id",
-      async ({ principal, params }) => {
-        // Another account's or another product's key id answers 404, exactly like an id that never existed.
-        if (!(await accounts.revokeOwnKey(keyManager(principal), def.id, params.id))) {
-          throw new ApiError("notFound", `No key ${params.id} on this account.`);
-        }
-        return { id: params.id, revoked: true };
-      },
-      {
-        keyed: true,
-        detail: {
-          ...routeAnswers(def, {
-            200: { description: "Revoked", data: strict({ id: t.String(), revoked: t.Literal(true) }) },
-          }),
-          summary: `Revoke a ${def.title} key of this account`,
-        },
-      },
-    );
+    .get("/v1/account", (c) => accountOf(def, platform, c), { keyed: true, detail: docs.account })
+    .get("/v1/account/keys", (c) => listKeys(def, platform, c), { keyed: true, detail: docs.keys })
+    .post("/v1/account/keys", (c) => issueKey(def, platform, c), {
+      keyed: true,
+      body: NewKey,
+      detail: docs.newKey,
+    })
+    .delete("/v1/account/keys/:id", (c) => revokeKey(def, platform, c), { keyed: true, detail: docs.revoke });
 }
