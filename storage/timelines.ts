@@ -1,6 +1,6 @@
 /**
- * Records' stored milestone renderings (the `milestones_*` columns of tracked rows, schema.ts):
- * written by a refresh, read by lookups with their row (trackings.ts).
+ * Records' stored milestone renderings (the `milestones_*` columns of tracked rows,
+ * schema/tracking.ts): written by a refresh, read by lookups with their row (trackings.ts).
  */
 import { eq, sql } from "drizzle-orm";
 import type { Statement } from "./dialect.ts";

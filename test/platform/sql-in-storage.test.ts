@@ -28,7 +28,7 @@ function sqlImports(text: string): string[] {
     const [, typeOnly, spec] = m as unknown as [string, string | undefined, string];
     if (spec === "drizzle-orm" || spec.startsWith("drizzle-orm/")) found.push(spec);
     else if (spec === "bun:sqlite" || spec === "node:sqlite") found.push(spec);
-    else if (/(^|\/)storage\/schema\.ts$/.test(spec) && !typeOnly) found.push(spec);
+    else if (/(^|\/)storage\/schema(\.ts|\/[^/]+\.ts)$/.test(spec) && !typeOnly) found.push(spec);
   }
   for (const m of text.matchAll(
     /import\(\s*["']([^"']*(?:drizzle-orm|sqlite|storage\/schema)[^"']*)["']\s*\)/g,
@@ -43,6 +43,8 @@ test.each([
   ['import { tracked } from "../../storage/schema.ts";', ["../../storage/schema.ts"]],
   ['import {\n  orgs,\n  apiKeys,\n} from "../storage/schema.ts";', ["../storage/schema.ts"]],
   ['import type { tracked } from "../../storage/schema.ts";', []],
+  ['import { tracked } from "../../storage/schema/tracking.ts";', ["../../storage/schema/tracking.ts"]],
+  ['import type { orgs } from "../storage/schema/accounts.ts";', []],
   ['import { Database } from "bun:sqlite";', ["bun:sqlite"]],
   ['const s = await import("../../storage/schema.ts");', ["../../storage/schema.ts"]],
   ['import { sqliteStorage } from "../../storage/storage.ts";', []],

@@ -1,8 +1,9 @@
 /**
- * Stored milestone renderings (the `milestones_*` columns of tracked rows, schema.ts), against the
- * sandbox carrier: each refresh stores every tracked record's milestones exactly as a reader would
- * derive them from the events, reads answer the stored text, and a rendering that no longer fits
- * its record (events written since, another places build, other parked boxes) is never served.
+ * Stored milestone renderings (the `milestones_*` columns of tracked rows, storage/schema/tracking.ts),
+ * against the sandbox carrier: each refresh stores every tracked record's milestones exactly as a
+ * reader would derive them from the events, reads answer the stored text, and a rendering that no
+ * longer fits its record (events written since, another places build, other parked boxes) is never
+ * served.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
