@@ -73,6 +73,26 @@ const chainAnswer = <T extends Parameters<typeof planWithCargoTonnes>[0]>(
   r: RouteRequest,
 ) => JSON.stringify({ from: a, to: b, ...withGeometry(planWithCargoTonnes(planned, r.cargoTonnes), r) });
 
+/** A rail or air chain: terminals in reach of each end, road access legs, handling. */
+async function terminalChain(
+  mode: "rail" | "air",
+  engine: DistanceEngine,
+  r: RouteRequest,
+  from: ResolvedPoint,
+  to: ResolvedPoint,
+): Promise<string> {
+  const [a, b] = [shownPoint(from), shownPoint(to)];
+  const { alternatives, handling } = r;
+  const planned = await (await engine.modes())[mode]({
+    from: a,
+    to: b,
+    path: drawn(r),
+    alternatives,
+    handling,
+  });
+  return chainAnswer(a, b, planned, r);
+}
+
 /** How each mode's route is planned and rendered. */
 const ROUTE_PLANS: Record<TransportMode, RoutePlan> = {
   SEA: async (engine, r, from, to) => {
@@ -100,30 +120,8 @@ const ROUTE_PLANS: Record<TransportMode, RoutePlan> = {
     };
     return JSON.stringify({ from: a, to: b, ...withGeometry(chains, r) });
   },
-  RAIL: async (engine, r, from, to) => {
-    const [a, b] = [shownPoint(from), shownPoint(to)];
-    const { alternatives, handling } = r;
-    const planned = await (await engine.modes()).rail({
-      from: a,
-      to: b,
-      path: drawn(r),
-      alternatives,
-      handling,
-    });
-    return chainAnswer(a, b, planned, r);
-  },
-  AIR: async (engine, r, from, to) => {
-    const [a, b] = [shownPoint(from), shownPoint(to)];
-    const { alternatives, handling } = r;
-    const planned = await (await engine.modes()).air({
-      from: a,
-      to: b,
-      path: drawn(r),
-      alternatives,
-      handling,
-    });
-    return chainAnswer(a, b, planned, r);
-  },
+  RAIL: (engine, r, from, to) => terminalChain("rail", engine, r, from, to),
+  AIR: (engine, r, from, to) => terminalChain("air", engine, r, from, to),
   RIVER: async (engine, r, from, to) => {
     const [a, b] = [shownPoint(from), shownPoint(to)];
     const { alternatives, handling, date, seasonal } = r;
