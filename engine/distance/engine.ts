@@ -170,30 +170,10 @@ export class DistanceEngine {
   /** One mode's route: the response data's JSON text. */
   async route(req: RouteRequest): Promise<string> {
     const [from, to] = await this.routeEnds(req.from, req.to);
-    const {
-      path,
-      geometry,
-      alternatives,
-      handling,
-      date,
-      seasonal,
-      speedKnots,
-      routingMode,
-      avoid,
-      cargoTonnes,
-    } = req;
-    const options = [
-      path,
-      geometry,
-      alternatives,
-      handling,
-      date,
-      seasonal,
-      speedKnots,
-      routingMode,
-      avoid,
-      cargoTonnes,
-    ];
+    // Every option that changes the answer, in one fixed order.
+    const r = req;
+    const options: RouteOption[] = [r.path, r.geometry, r.alternatives, r.handling, r.date, r.seasonal];
+    options.push(r.speedKnots, r.routingMode, r.avoid, r.cargoTonnes);
     // A sea route never involves the road planner.
     const key = await this.keyOf(req.mode, from, to, options, req.mode !== "SEA");
     return this.cached(key, () => ROUTE_PLANS[req.mode](this, req, from, to)).catch((err) => {
