@@ -5,10 +5,9 @@
  */
 import { t } from "elysia";
 import { AWB_EXCEPTIONS, AWB_STATUSES } from "../../ingest/air-tracking/status.ts";
-import { DateTime, Int, nullable, strict, Uuid } from "../shared/openapi/responses.ts";
+import { DateTime, Int, LOCAL_MOMENT, nullable, strict, Text, Uuid } from "../shared/openapi/responses.ts";
 
 const oneOf = (values: readonly string[]) => t.Union(values.map((v) => t.Literal(v)));
-const Text = nullable(t.String());
 const Money = t.Number({ minimum: 0 });
 
 export const AirWaybill = strict(
@@ -47,13 +46,7 @@ export const AwbMilestone = strict(
   {
     type: t.String({ description: "ONE Record status code (BKD, RCS, DEP, ARR, ...)" }),
     time_type: oneOf(["ACTUAL", "PLANNED", "ESTIMATED"]),
-    is_actual: t.Boolean(),
-    label: t.String(),
-    timestamp: DateTime,
-    event_local_datetime: Text,
-    utc_offset_minutes: nullable(Int()),
-    event_timezone: Text,
-    location: Text,
+    ...LOCAL_MOMENT,
     flight: Text,
     to_location: Text,
     pieces: nullable(Int({ minimum: 0 })),

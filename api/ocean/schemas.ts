@@ -5,7 +5,7 @@
  * answer against them.
  */
 import { t } from "elysia";
-import { DateTime, Int, nullable, strict, Uuid } from "../shared/openapi/responses.ts";
+import { DateTime, Int, LOCAL_MOMENT, nullable, strict, Text, Uuid } from "../shared/openapi/responses.ts";
 
 const oneOf = (values: readonly string[], options: Record<string, unknown> = {}) =>
   t.Union(
@@ -24,7 +24,6 @@ export const STATUS_VALUES = [
 ] as const;
 const Status = oneOf(STATUS_VALUES, { description: "Shipment status" });
 const IdentifierType = oneOf(["container_id", "bill_of_lading", "booking"]);
-const Text = nullable(t.String());
 
 export const VesselPosition = strict(
   {
@@ -47,13 +46,7 @@ export const MilestoneEvent = strict(
   {
     type: t.String(),
     classifier: oneOf(["ACT", "EST", "PLN"]),
-    is_actual: t.Boolean(),
-    label: t.String(),
-    timestamp: DateTime,
-    event_local_datetime: Text,
-    utc_offset_minutes: nullable(Int()),
-    event_timezone: Text,
-    location: Text,
+    ...LOCAL_MOMENT,
   },
   { $id: "MilestoneEvent" },
 );

@@ -117,6 +117,20 @@ export const Uuid = t.String({ format: "uuid" });
 export const Int = (options: Json = {}) => Type.Integer(options);
 export const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
 
+/** Text that may be null. */
+export const Text = nullable(t.String());
+
+/** When and where a milestone happened, in UTC and in the place's local time (ocean and air alike). */
+export const LOCAL_MOMENT = {
+  is_actual: t.Boolean(),
+  label: t.String(),
+  timestamp: DateTime,
+  event_local_datetime: Text,
+  utc_offset_minutes: nullable(Int()),
+  event_timezone: Text,
+  location: Text,
+};
+
 /** A strict object: a field the schema does not name fails the answer check. */
 export const strict = <P extends Record<string, TSchema>>(properties: P, options: Json = {}) =>
   t.Object(properties, { additionalProperties: false, ...options });
