@@ -14,6 +14,8 @@ import type { Box } from "./svg.ts";
 export const DETAIL_MAX = 1000;
 /** Cells of the grid a larger unit is cut into, at most. */
 export const BLOCKS_MAX = 1000;
+/** Volume below any real piece's share of a cell: float sums within it of half count as half. */
+const ROUNDING_MM3 = 1e-6;
 
 interface Inside {
   length: number;
@@ -84,7 +86,8 @@ export function unitBlocks(
   const [nx, ny, nz] = n;
   const cell: [number, number, number] = [inside.length / nx, inside.width / ny, inside.height / nz];
   const { filled, top } = fill(pieces, n, cell);
-  const half = (cell[0] * cell[1] * cell[2]) / 2;
+  // A cell filled exactly half sums its pieces' shares to within rounding of half (1e-8 mm3 seen).
+  const half = (cell[0] * cell[1] * cell[2]) / 2 - ROUNDING_MM3;
   const solid = (i: number, j: number, k: number) =>
     i < nx && j < ny && k < nz && filled[(i * ny + j) * nz + k]! >= half;
   const boxes: Box[] = [];

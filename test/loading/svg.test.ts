@@ -235,7 +235,21 @@ describe("blocks", () => {
           }
         },
       ),
-      { numRuns: 12 },
+      {
+        numRuns: 12,
+        // Cells filled exactly half, their pieces' shares summing to half less 1e-8 mm3.
+        examples: [
+          [
+            [
+              { length: 113, width: 451, height: 599, quantity: 24, weight: 1 },
+              { length: 122, width: 634, height: 381, quantity: 45, weight: 1 },
+              { length: 140, width: 640, height: 248, quantity: 33, weight: 1 },
+              { length: 163, width: 840, height: 163, quantity: 7, weight: 1 },
+            ],
+            "20GP",
+          ],
+        ],
+      },
     );
   }, 120_000);
 });
