@@ -171,9 +171,18 @@ export class DistanceEngine {
   async route(req: RouteRequest): Promise<string> {
     const [from, to] = await this.routeEnds(req.from, req.to);
     // Every option that changes the answer, in one fixed order.
-    const r = req;
-    const options: RouteOption[] = [r.path, r.geometry, r.alternatives, r.handling, r.date, r.seasonal];
-    options.push(r.speedKnots, r.routingMode, r.avoid, r.cargoTonnes);
+    const options: RouteOption[] = [
+      req.path,
+      req.geometry,
+      req.alternatives,
+      req.handling,
+      req.date,
+      req.seasonal,
+      req.speedKnots,
+      req.routingMode,
+      req.avoid,
+      req.cargoTonnes,
+    ];
     // A sea route never involves the road planner.
     const key = await this.keyOf(req.mode, from, to, options, req.mode !== "SEA");
     return this.cached(key, () => ROUTE_PLANS[req.mode](this, req, from, to)).catch((err) => {
