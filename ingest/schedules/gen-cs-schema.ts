@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sourcesDirFrom } from "../../common/sources-dir.ts";
+import { referenceDirFrom } from "../../common/sources-dir.ts";
 
 /** The keywords the validator understands; descriptions, examples and titles are dropped. */
 const KEEP = new Set([
@@ -29,7 +29,7 @@ const KEEP = new Set([
 ]);
 
 export const csOpenApiPath = (env: Record<string, string | undefined> = process.env) =>
-  join(sourcesDirFrom(env), "../reference/dcsa/cs_v1.0.3.yaml");
+  join(referenceDirFrom(env), "dcsa/cs_v1.0.3.yaml");
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { referenceDirFrom } from "../../common/sources-dir.ts";
 import { AirlineError } from "../../ingest/airlines/connector.ts";
 import {
   OneRecordConnector,
@@ -17,7 +18,7 @@ import {
 } from "../../ingest/airlines/one-record.ts";
 import { CARGO, PORTOLAN } from "../../ingest/airlines/one-record-vocab.ts";
 
-const REF = join(import.meta.dir, "../../../shared/reference/one-record");
+const REF = join(referenceDirFrom(), "one-record");
 const EXAMPLE_HOST = "https://1r.example.com";
 const SHIPMENT = `${EXAMPLE_HOST}/logistics-objects/1a8ded38-1804-467c-a369-81a411416b3c`;
 /** A reference example, parsed afresh (tests change their copies), its host optionally replaced. */

@@ -2,11 +2,11 @@
 import { afterAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { sourcesDirFrom } from "../../common/sources-dir.ts";
+import { referenceDirFrom } from "../../common/sources-dir.ts";
 import { CarrierError, DcsaConnector } from "../../ingest/carriers/connector.ts";
 import { failure, json } from "../helpers/carrier-answers.ts";
 
-const FIXTURES = join(sourcesDirFrom(), "../reference/dcsa/conformance-messages");
+const FIXTURES = join(referenceDirFrom(), "dcsa/conformance-messages");
 const fixture = (name: string) => readFileSync(join(FIXTURES, `${name}.json`), "utf8");
 
 type Handler = (req: Request, url: URL) => Response | Promise<Response>;

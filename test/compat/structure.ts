@@ -4,6 +4,7 @@
  * never compared. Paths read like `data.containers[].events[].status`.
  */
 import { join } from "node:path";
+import { referenceDirFrom } from "../../common/sources-dir.ts";
 
 type JsonType = "null" | "boolean" | "number" | "string" | "array" | "object";
 
@@ -77,7 +78,7 @@ export function structuralDiff(ours: unknown, theirs: unknown, allow: Allowances
 }
 
 /** The vendor samples under ../shared/reference (read in place, never copied). */
-export const SAMPLES = join(import.meta.dir, "../../../shared/reference/compat-samples");
+export const SAMPLES = join(referenceDirFrom(), "compat-samples");
 
 export async function sample(name: string): Promise<Record<string, unknown>> {
   return (await Bun.file(join(SAMPLES, name)).json()) as Record<string, unknown>;

@@ -7,6 +7,7 @@ import { buildApps, type FetchApp } from "../../api/app.ts";
 import { bootstrap, type Running } from "../../api/bootstrap.ts";
 import { type Config, loadConfig } from "../../api/config.ts";
 import type { ProductId } from "../../api/shared/products.ts";
+import { sourcesEnv } from "../../common/sources-dir.ts";
 import { checkAnswer } from "./answer-check.ts";
 import { testDatabase } from "./database.ts";
 
@@ -36,7 +37,7 @@ export async function makePlatform(
   overrides: Partial<Config> = {},
   now?: () => number,
 ): Promise<TestPlatform> {
-  const config = { ...loadConfig({}), database: testDatabase(), ...overrides };
+  const config = { ...loadConfig(sourcesEnv()), database: testDatabase(), ...overrides };
   const running = await bootstrap(config, now);
   const apps = buildApps(running);
   return {
