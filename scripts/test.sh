@@ -24,6 +24,9 @@ gate() {
 # TypeScript 7 by its own path: the ts5 dev dependency (scripts/long-code.ts reads its compiler
 # API) installs a `tsc` too, and which one node_modules/.bin/tsc names is up to npm.
 gate typecheck ./node_modules/typescript/bin/tsc --noEmit -p tsconfig.json
+# The client package (clients/typescript) with the TypeScript 5 it is generated for: openapi-typescript
+# cannot use TypeScript 7.
+gate typecheck-client clients/typescript/node_modules/.bin/tsc --noEmit -p clients/typescript/tsconfig.json
 gate biome ./node_modules/.bin/biome check .
 gate rustfmt cargo fmt --manifest-path router-wasm/Cargo.toml --check
 gate clippy cargo clippy --manifest-path router-wasm/Cargo.toml --all-targets --quiet -- -D warnings
