@@ -3,7 +3,7 @@
  * OpenAPI document the product serves at /docs/json, built in this process by the same code
  * (api/app.ts over an in-memory database), so no server has to run.
  *
- *   bun clients/typescript/scripts/generate.ts
+ *   npx bun clients/typescript/scripts/generate.ts
  *
  * The files are committed; test/client/generated.test.ts fails when they differ from what this
  * script writes now.
