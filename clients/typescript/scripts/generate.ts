@@ -20,7 +20,7 @@ import { sourcesEnv } from "../../../common/sources-dir.ts";
 export const GENERATED_DIR = join(import.meta.dir, "../src/generated");
 
 /** The six documents as the products serve them (plugins/openapi.ts keeps each in its app's store). */
-export async function productDocuments(): Promise<Record<ProductId, OpenAPI3>> {
+async function productDocuments(): Promise<Record<ProductId, OpenAPI3>> {
   const running = await bootstrap({ ...loadConfig(sourcesEnv()), database: ":memory:" });
   try {
     const apps = buildApps(running);
