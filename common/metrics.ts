@@ -127,30 +127,54 @@ gauges.memory.from(() => {
   ];
 });
 
-/** A cache's hit and miss tallies since start (common/lru.ts keeps them). */
+/** A cache's tallies since start (common/lru.ts keeps hits and misses), and what it holds now. */
 export interface CacheTally {
   readonly hits: number;
   readonly misses: number;
+  /** Entries dropped to make room, for a cache that counts them. */
+  readonly evictions?: number;
+  /** Entries held now. */
+  readonly size?: number;
 }
 
 const caches = new Map<string, CacheTally>();
 
-/** A counter copied at scrape time from every watched cache's tally. */
-function cacheCounter(name: string, help: string, read: (c: CacheTally) => number) {
-  return new Counter({
+/** A metric copied at scrape time from every watched cache's tally that has the reading. */
+function cacheMetric(
+  kind: typeof Counter<"cache"> | typeof Gauge<"cache">,
+  name: string,
+  help: string,
+  read: (c: CacheTally) => number | undefined,
+) {
+  return new kind({
     name,
     help,
     labelNames: ["cache"],
     registers,
     collect() {
       this.reset();
-      for (const [cache, tally] of caches) this.inc({ cache }, read(tally));
+      for (const [cache, tally] of caches) {
+        const value = read(tally);
+        if (value !== undefined) this.inc({ cache }, value);
+      }
     },
   });
 }
 
-cacheCounter("portolan_cache_hits_total", "Cache lookups answered from the cache, by cache.", (c) => c.hits);
-cacheCounter("portolan_cache_misses_total", "Cache lookups that missed, by cache.", (c) => c.misses);
+cacheMetric(
+  Counter,
+  "portolan_cache_hits_total",
+  "Cache lookups answered from the cache, by cache.",
+  (c) => c.hits,
+);
+cacheMetric(Counter, "portolan_cache_misses_total", "Cache lookups that missed, by cache.", (c) => c.misses);
+cacheMetric(
+  Counter,
+  "portolan_cache_evictions_total",
+  "Entries dropped to make room, by cache (the caches that count them).",
+  (c) => c.evictions,
+);
+cacheMetric(Gauge, "portolan_cache_entries", "Entries a cache holds now, by cache.", (c) => c.size);
 
 /** Counts these caches' hits and misses under their names. */
 export function watchCaches(named: Record<string, CacheTally>): void {
