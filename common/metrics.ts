@@ -40,7 +40,7 @@ export const routeShed = new Counter({
 
 export const deliveryAttempts = new Counter({
   name: "portolan_webhook_delivery_attempts_total",
-  help: "Webhook delivery attempts, by outcome (delivered, retry, dead).",
+  help: "Webhook delivery attempts, by outcome (delivered, failed).",
   labelNames: ["outcome"] as const,
   registers,
 });
