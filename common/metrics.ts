@@ -95,6 +95,9 @@ function sample(name: string, help: string, labelNames: readonly string[] = []) 
 }
 
 export const gauges = {
+  // First: a scrape reads its gauges in the order they were made, so this one counts the
+  // statements running before the backlog gauges below send the scrape's own.
+  dbInUse: sample("portolan_db_connections_in_use", "Database statements and transactions running now."),
   routeQueueDepth: sample("portolan_route_queue_depth", "Route worker jobs waiting, by lane.", ["lane"]),
   routeWorkersBusy: sample("portolan_route_workers_busy", "Route workers with a job."),
   routeWorkers: sample("portolan_route_workers", "Route workers running and loaded."),
@@ -109,7 +112,6 @@ export const gauges = {
     "portolan_webhook_deliveries_pending",
     "Webhook deliveries waiting for an attempt.",
   ),
-  dbInUse: sample("portolan_db_connections_in_use", "Database statements and transactions running now."),
   memory: sample(
     "portolan_process_memory_bytes",
     "Process memory, by kind (rss, heap_used, heap_total, external).",

@@ -3,7 +3,8 @@
  * admin listener's socket with an npm Prometheus text parser: the route workers' queue, busy
  * workers and shed jobs under a burst of real routes; a carrier that does not answer, counted and
  * reported degraded in /readyz; webhook deliveries to a real HTTPS receiver by outcome, with the
- * event-to-delivery lag.
+ * event-to-delivery lag; a tracked record past its poll, as due records and poller lag; the
+ * database connections in use, the scrape's own statements not among them.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -13,6 +14,7 @@ import { observeProcess } from "../../api/observe.ts";
 import { serveAdmin, serveBun } from "../../api/runtime/bun-serve.ts";
 import { adminApp } from "../../api/shared/admin.ts";
 import { Dispatcher } from "../../api/webhooks/dispatcher.ts";
+import { registry } from "../../common/metrics.ts";
 import { RoutePool } from "../../engine/sea/pool.ts";
 import { carrierConnectors } from "../../ingest/carriers/registry.ts";
 import { bearer, type TestPlatform } from "../helpers/platform.ts";
@@ -140,5 +142,46 @@ describe("webhook deliveries", () => {
     } finally {
       await dispatcher.stop();
     }
+  });
+});
+
+describe("the poller's backlog", () => {
+  test("a record past its next poll counts as due, the lag as how long it has been due", async () => {
+    const before = value(await scrape(), "portolan_poller_due_records");
+    const at = new Date(p.now()).toISOString();
+    await p.storage.trackings.insert({
+      id: crypto.randomUUID(),
+      orgId: (await p.tenant()).orgId,
+      identifier: "MSCU1234565",
+      identifierType: "container_id",
+      updatedAt: at,
+      addedAt: at,
+      nextPollAt: new Date(p.now() - 90_000).toISOString(),
+    });
+    const after = await scrape();
+    expect(value(after, "portolan_poller_due_records")).toBe(before + 1);
+    expect(value(after, "portolan_poller_lag_seconds")).toBeGreaterThanOrEqual(90);
+  });
+});
+
+describe("the database", () => {
+  test("connections in use: none while idle, the scrape's own reads left out; a transaction held is one", async () => {
+    expect(value(await scrape(), "portolan_db_connections_in_use")).toBe(0);
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const held = p.storage.transaction(async (tx) => {
+      await tx.orgs.get("no-such-org");
+      await released;
+    });
+    await until(async () => p.storage.inUse() === 1, 10_000, "the transaction");
+    // In process: the gauges are read as the scrape starts, before the transaction ends (on
+    // SQLite the scrape's own reads wait for it).
+    const scraped = registry.metrics();
+    await Bun.sleep(10);
+    release();
+    await held;
+    expect(value(parse(await scraped), "portolan_db_connections_in_use")).toBe(1);
   });
 });
