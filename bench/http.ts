@@ -37,7 +37,12 @@ export async function startServer(args: string[], env: Record<string, string> = 
     stderr: "inherit",
     env: { ...process.env, ...env },
   });
-  await proc.stdout.getReader().read(); // "ready"
+  const stdout = proc.stdout.getReader();
+  await stdout.read(); // "ready"
+  // Its log (an access line a request) read and dropped as a collector would, so the pipe never fills.
+  void (async () => {
+    while (!(await stdout.read()).done);
+  })();
   return { port, pid: proc.pid, stop: () => proc.kill() };
 }
 

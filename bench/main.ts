@@ -4,6 +4,7 @@ import { join } from "node:path";
 
 const BENCHES = [
   "http.ts",
+  "observability.ts",
   "tracking.ts",
   "router.ts",
   "road.ts",

@@ -40,7 +40,7 @@ export const routeShed = new Counter({
 
 export const deliveryAttempts = new Counter({
   name: "portolan_webhook_delivery_attempts_total",
-  help: "Webhook delivery attempts, by outcome (delivered, retry, dead).",
+  help: "Webhook delivery attempts, by outcome (delivered, failed).",
   labelNames: ["outcome"] as const,
   registers,
 });
@@ -95,6 +95,9 @@ function sample(name: string, help: string, labelNames: readonly string[] = []) 
 }
 
 export const gauges = {
+  // First: a scrape reads its gauges in the order they were made, so this one counts the
+  // statements running before the backlog gauges below send the scrape's own.
+  dbInUse: sample("portolan_db_connections_in_use", "Database statements and transactions running now."),
   routeQueueDepth: sample("portolan_route_queue_depth", "Route worker jobs waiting, by lane.", ["lane"]),
   routeWorkersBusy: sample("portolan_route_workers_busy", "Route workers with a job."),
   routeWorkers: sample("portolan_route_workers", "Route workers running and loaded."),
@@ -109,7 +112,6 @@ export const gauges = {
     "portolan_webhook_deliveries_pending",
     "Webhook deliveries waiting for an attempt.",
   ),
-  dbInUse: sample("portolan_db_connections_in_use", "Database statements and transactions running now."),
   memory: sample(
     "portolan_process_memory_bytes",
     "Process memory, by kind (rss, heap_used, heap_total, external).",
@@ -127,30 +129,54 @@ gauges.memory.from(() => {
   ];
 });
 
-/** A cache's hit and miss tallies since start (common/lru.ts keeps them). */
+/** A cache's tallies since start (common/lru.ts keeps hits and misses), and what it holds now. */
 export interface CacheTally {
   readonly hits: number;
   readonly misses: number;
+  /** Entries dropped to make room, for a cache that counts them. */
+  readonly evictions?: number;
+  /** Entries held now. */
+  readonly size?: number;
 }
 
 const caches = new Map<string, CacheTally>();
 
-/** A counter copied at scrape time from every watched cache's tally. */
-function cacheCounter(name: string, help: string, read: (c: CacheTally) => number) {
-  return new Counter({
+/** A metric copied at scrape time from every watched cache's tally that has the reading. */
+function cacheMetric(
+  kind: typeof Counter<"cache"> | typeof Gauge<"cache">,
+  name: string,
+  help: string,
+  read: (c: CacheTally) => number | undefined,
+) {
+  return new kind({
     name,
     help,
     labelNames: ["cache"],
     registers,
     collect() {
       this.reset();
-      for (const [cache, tally] of caches) this.inc({ cache }, read(tally));
+      for (const [cache, tally] of caches) {
+        const value = read(tally);
+        if (value !== undefined) this.inc({ cache }, value);
+      }
     },
   });
 }
 
-cacheCounter("portolan_cache_hits_total", "Cache lookups answered from the cache, by cache.", (c) => c.hits);
-cacheCounter("portolan_cache_misses_total", "Cache lookups that missed, by cache.", (c) => c.misses);
+cacheMetric(
+  Counter,
+  "portolan_cache_hits_total",
+  "Cache lookups answered from the cache, by cache.",
+  (c) => c.hits,
+);
+cacheMetric(Counter, "portolan_cache_misses_total", "Cache lookups that missed, by cache.", (c) => c.misses);
+cacheMetric(
+  Counter,
+  "portolan_cache_evictions_total",
+  "Entries dropped to make room, by cache (the caches that count them).",
+  (c) => c.evictions,
+);
+cacheMetric(Gauge, "portolan_cache_entries", "Entries a cache holds now, by cache.", (c) => c.size);
 
 /** Counts these caches' hits and misses under their names. */
 export function watchCaches(named: Record<string, CacheTally>): void {

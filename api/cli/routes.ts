@@ -1,8 +1,9 @@
 /**
  * `portolan route` (one route: api/cli/distance.ts) and `portolan route batch`: sea distances or
- * door-to-door chains for a file of pairs, on every core (engine/batch.ts). Input CSV or NDJSON (a file, or - for stdin); output NDJSON or CSV in input
- * order, to --out or stdout; a progress bar on stderr when it is a terminal and a closing count
- * always; --resume plans only the rows --out does not hold yet, and appends them.
+ * door-to-door chains for a file of pairs, on every core (engine/batch.ts). Input CSV or NDJSON (a
+ * file, or - for stdin); output NDJSON, CSV or GeoJSON in input order (api/cli/batch-output.ts),
+ * to --out or stdout; a progress bar on stderr when it is a terminal and a closing count always;
+ * --resume plans only the rows --out does not hold yet, and appends them.
  */
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -12,7 +13,7 @@ import { type BatchRow, parsePairs, runBatch } from "../../engine/batch.ts";
 import type { MultimodalQuery } from "../../engine/distance/requests.ts";
 import { EngineError } from "../../engine/errors.ts";
 import { checkMode, checkSpeed, parseAvoid } from "../../engine/sea/policy.ts";
-import { type BatchFormat, CSV_HEADER, formatted, rowsWritten } from "./batch-output.ts";
+import { BATCH_FORMATS, type BatchFormat, batchOutput, rowsWritten } from "./batch-output.ts";
 import { type Cli, CommandFailed, UsageError } from "./context.ts";
 import { distanceQuestion } from "./distance.ts";
 
@@ -41,6 +42,8 @@ function batchOptions(o: BatchFlags) {
   if (workers !== undefined && !(Number.isInteger(workers) && workers > 0))
     throw new UsageError(`--workers takes a positive whole number, got "${o.workers}"`);
   // A chain's options as query parameters: the sea flags apply to its sea legs.
+  // GeoJSON draws each route: its line is the route's path.
+  const path = o.path || o.format === "geojson";
   const defaults: Omit<MultimodalQuery, "from" | "to"> = {
     modes: o.modes,
     optimize: o.optimize,
@@ -49,7 +52,7 @@ function batchOptions(o: BatchFlags) {
     speed_knots: o.speed,
     routing_mode: o.routingMode,
     avoid: o.avoid,
-    path: o.path ? "true" : undefined,
+    path: path ? "true" : undefined,
     handling: o.handling ? undefined : "false",
   };
   try {
@@ -60,7 +63,7 @@ function batchOptions(o: BatchFlags) {
         speedKnots: checkSpeed(Number(o.speed)),
         routingMode: checkMode(o.routingMode),
         avoid: parseAvoid(o.avoid.split(",")),
-        path: o.path ?? false,
+        path,
         alternatives: o.alternatives ?? false,
       },
       multimodal: o.multimodal ? { defaults } : null,
@@ -78,15 +81,20 @@ function readRows(input: string): BatchRow[] {
   }
 }
 
-/** Writes to --out (appending when resuming) or stdout, in the chosen format. */
-function writer(o: BatchFlags, cli: Cli, fresh: boolean): (ndjson: string) => void {
-  if (!o.out) {
-    if (o.format === "csv") cli.out(CSV_HEADER);
-    return (text) => process.stdout.write(formatted(text, o.format));
-  }
+/**
+ * Writes to --out (appending after `done` rows when resuming) or stdout, in the chosen format:
+ * the format's opening line on a fresh output, the rows, its closing line at the end.
+ */
+function writer(o: BatchFlags, done: number) {
+  const output = batchOutput(o.format, done);
   const path = o.out;
-  if (fresh) writeFileSync(path, o.format === "csv" ? `${CSV_HEADER}\n` : "");
-  return (text) => appendFileSync(path, formatted(text, o.format));
+  const put = (text: string) => (path ? appendFileSync(path, text) : process.stdout.write(text));
+  if (path && done === 0) writeFileSync(path, "");
+  if (done === 0 && output.head !== null) put(`${output.head}\n`);
+  return {
+    rows: (ndjson: string) => put(output.rows(ndjson)),
+    close: () => output.tail !== null && put(`${output.tail}\n`),
+  };
 }
 
 /** A bar redrawn at most every 100 ms on a terminal; the count line at the end always. */
@@ -109,23 +117,24 @@ function progressBar(started: number) {
   };
 }
 
-async function batch(input: string, o: BatchFlags, cli: Cli): Promise<void> {
+async function batch(input: string, o: BatchFlags): Promise<void> {
   if (o.resume && !o.out) throw new UsageError("--resume needs --out: the file whose rows are kept");
   const options = batchOptions(o);
   const all = readRows(input);
   const done = o.resume && o.out ? rowsWritten(o.out, o.format) : new Set<number>();
   const rows = all.filter((r) => !done.has(r.row));
-  const write = writer(o, cli, !o.resume || done.size === 0);
+  const write = writer(o, done.size);
   const bar = progressBar(performance.now());
   const decoder = new TextDecoder();
   try {
     await runBatch(rows, options, {
-      write: (ndjson) => write(typeof ndjson === "string" ? ndjson : decoder.decode(ndjson)),
+      write: (ndjson) => write.rows(typeof ndjson === "string" ? ndjson : decoder.decode(ndjson)),
       progress: bar.progress,
     });
   } catch (err) {
     throw new CommandFailed(`batch failed: ${(err as Error).message}`, { cause: err });
   }
+  write.close();
   bar.end(rows.length, rows.length);
 }
 
@@ -147,7 +156,14 @@ export function routeCommands(program: Command, cli: Cli): void {
       "-",
     )
     .option("--out <file>", "where the results go (default stdout)")
-    .addOption(new Option("--format <format>", "output format").choices(["ndjson", "csv"]).default("ndjson"))
+    .addOption(
+      new Option(
+        "--format <format>",
+        "output format: ndjson (the API's data a line), csv (figures), geojson (a FeatureCollection, a row's route line a Feature: draws every route)",
+      )
+        .choices(BATCH_FORMATS)
+        .default("ndjson"),
+    )
     .option("--resume", "plan only the rows --out does not hold yet, appending them")
     .option("--workers <n>", "worker threads at most (default: every core)")
     .option("--speed <knots>", "sea speed, 3 to 40", "14")
@@ -162,5 +178,5 @@ export function routeCommands(program: Command, cli: Cli): void {
     .option("--cargo-tonnes <t>", "with --multimodal: cargo mass for emissions")
     .option("--no-handling", "with --multimodal: no terminal handling")
     .option("--build-dir <dir>", "the build artifacts (default data/build)")
-    .action((input: string, o: BatchFlags) => batch(input, o, cli));
+    .action((input: string, o: BatchFlags) => batch(input, o));
 }

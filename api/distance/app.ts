@@ -4,6 +4,7 @@
  * GET /v1/distance/locations. Each handler parses its query, calls the distance engine
  * (engine/distance/engine.ts, the one the batch CLI and the rates search call) and renders.
  */
+import { watchCaches } from "../../common/metrics.ts";
 import { DistanceEngine } from "../../engine/distance/engine.ts";
 import {
   parseLocationsQuery,
@@ -36,6 +37,8 @@ const shed = (set: { headers: Record<string, unknown> }) => (err: unknown) => {
 export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
   // One engine per app: its route cache and geocoder serve this app's requests.
   const engine = new DistanceEngine(platform.config, opts);
+  // One distance surface per process: the latest one built is the one counted.
+  watchCaches({ routes: engine.routeCache });
   const page = routeMapPage(platform.config);
   return createProductApp({ def: product("distance"), platform, access: page.access })
     .use(page.routes)

@@ -149,6 +149,11 @@ export class DistanceEngine {
     this.cache = new RouteCache(config.routeCacheEntries);
   }
 
+  /** The route cache's tallies, for the metrics (api/distance/app.ts watches them). */
+  get routeCache(): Pick<RouteCache, "hits" | "misses" | "evictions" | "size"> {
+    return this.cache;
+  }
+
   /** The build's location index and this thread's sea router. */
   services(): Promise<DistanceServices> {
     return distanceServices(this.config.buildDir);

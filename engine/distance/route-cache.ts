@@ -9,7 +9,8 @@
  * the modes that use it out (engine.ts). meta.took_ms is computed per request: only
  * the data part is kept, as the JSON text the response carries. Bounded by entries
  * (PORTOLAN_ROUTE_CACHE_ENTRIES; 0 turns it off) and by the text held (a route with its path runs
- * to hundreds of kilobytes), the least recently used dropped first.
+ * to hundreds of kilobytes), the least recently used dropped first. Its lookups, hits and
+ * evictions are tallied for the metrics (common/metrics.ts, cache "routes").
  */
 import { Lru } from "../../common/lru.ts";
 import type { ResolvedPoint } from "../locations/index.ts";
@@ -89,6 +90,10 @@ export class RouteCache {
   private chars = 0;
   /** Ends by the text that named them (see resolved). */
   private readonly ends = new Map<string, ResolvedPoint>();
+  /** Lookups answered, lookups not, and entries dropped to make room (common/metrics.ts). */
+  hits = 0;
+  misses = 0;
+  evictions = 0;
 
   constructor(
     private readonly capacity: number,
@@ -107,7 +112,10 @@ export class RouteCache {
 
   /** The data part's JSON text stored under `key`, or undefined. */
   get(key: string): string | undefined {
-    return this.entries.get(key);
+    const json = this.entries.get(key);
+    if (json === undefined) this.misses++;
+    else this.hits++;
+    return json;
   }
 
   set(key: string, json: string): void {
@@ -116,6 +124,7 @@ export class RouteCache {
     // Room made here, not by the Lru's own bound, so that `chars` counts every entry dropped.
     while (this.entries.size >= this.capacity || this.chars + json.length > this.maxChars) {
       this.drop(this.entries.leastRecent()!);
+      this.evictions++;
     }
     this.entries.set(key, json);
     this.chars += json.length;
@@ -138,7 +147,7 @@ export class RouteCache {
   }
 
   private drop(key: string): void {
-    const old = this.entries.get(key);
+    const old = this.entries.peek(key);
     if (old === undefined) return;
     this.entries.delete(key);
     this.chars -= old.length;

@@ -1,13 +1,16 @@
 /**
  * `portolan route batch` as a user runs it (a real bin/portolan process on the real build): CSV
- * output carries each row's figures or error, and --resume after a run killed part-way (its output
- * cut mid-line) plans only the missing rows: the resumed file equals an uninterrupted run's, no
- * row lost or written twice.
+ * output carries each row's figures or error, GeoJSON output is a FeatureCollection that
+ * @placemarkio/check-geojson accepts (a route across the Pacific cut at the antimeridian, a row
+ * without a route a null geometry with its error), and --resume after a run killed part-way (its
+ * output cut mid-line) plans only the missing rows: the resumed file equals an uninterrupted
+ * run's, no row lost or written twice.
  */
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { check } from "@placemarkio/check-geojson";
 import { BUILD_DIR } from "./fixture.ts";
 
 const ROOT = join(import.meta.dir, "../..");
@@ -57,7 +60,42 @@ test("--format csv: a header, then each row's figures or its error", () => {
   expect(r.err).toContain("5/5 pairs");
 });
 
-test.each(["ndjson", "csv"])(
+test("--format geojson: a FeatureCollection, a Feature a row, the route's line or the row's error", () => {
+  const r = batch("--format", "geojson");
+  expect(r.code).toBe(0);
+  const collection = check(r.out);
+  if (collection.type !== "FeatureCollection") throw new Error(`a ${collection.type}`);
+  const { features } = collection;
+  expect(features.map((f) => [f.properties?.id, f.geometry?.type ?? null])).toEqual([
+    ["a", "LineString"],
+    // Shanghai to Los Angeles crosses the Pacific: two lines meeting at the antimeridian.
+    ["b", "MultiLineString"],
+    ["c", null],
+    ["d", "LineString"],
+    ["e", null],
+  ]);
+  const [a, b, c] = features;
+  expect(a!.properties).toMatchObject({ row: 0, ok: true, label: "Direct", error_code: null });
+  expect(a!.properties?.km).toBeGreaterThan(15_000);
+  const start = a!.geometry?.type === "LineString" ? a!.geometry.coordinates[0]! : [];
+  // [lng, lat], starting at Rotterdam (51.9 N, 4.5 E).
+  expect(Math.abs(start[0]! - 4.5) + Math.abs(start[1]! - 51.9)).toBeLessThan(1);
+  const lngs =
+    b!.geometry?.type === "MultiLineString" ? b!.geometry.coordinates.flat().map((p) => p[0]!) : [];
+  expect(Math.max(...lngs.map(Math.abs))).toBe(180);
+  expect(c!.properties).toMatchObject({ row: 2, ok: false, km: null, error_code: "no_route" });
+  expect(c!.properties?.error_message).toBeString();
+});
+
+test("--resume of a finished GeoJSON output changes nothing", () => {
+  const out = join(dir, "finished.geojson");
+  expect(batch("--format", "geojson", "--out", out).code).toBe(0);
+  const text = readFileSync(out, "utf8");
+  expect(batch("--format", "geojson", "--out", out, "--resume").code).toBe(0);
+  expect(readFileSync(out, "utf8")).toBe(text);
+});
+
+test.each(["ndjson", "csv", "geojson"])(
   "--resume (%s) after a run cut mid-line equals an uninterrupted run",
   (format) => {
     const full = join(dir, `full.${format}`);
