@@ -8,8 +8,9 @@
 set -euo pipefail
 bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 [ -x "$bindir/initdb" ] || { echo "postgres-temp: no PostgreSQL server (apt-get install postgresql)" >&2; exit 1; }
-# initdb and postgres refuse to run as root: run them as the package's postgres user.
-as_owner() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+# initdb and postgres refuse to run as root: run them as the package's postgres user, from a folder
+# it can enter (a clone in a private temporary folder is not one).
+as_owner() { if [ "$(id -u)" -eq 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi; }
 
 # Starts the server of folder $1 on port $2, or on the port its start chose.
 serve() {
