@@ -2,7 +2,7 @@
  * A product's OpenAPI 3.1 document, built from its routes: paths and parameters from the route
  * table and its TypeBox request schemas, request bodies as application/json (the only body the
  * body plugin parses), responses as each route declares them in `detail.responses`
- * (responses.ts). Any schema carrying an `$id` is a named component: defined once under
+ * (responses.ts), and the product's webhook events when it sends them. Any schema carrying an `$id` is a named component: defined once under
  * components.schemas and referenced wherever it appears. 3.1 because its schemas are JSON Schema,
  * which is what TypeBox writes (const, null, 2020-12 keywords).
  */
@@ -118,7 +118,7 @@ function operationOf(route: RouteEntry, opts: DocumentOptions, components: Recor
 export function openApiDocument(
   routes: ReadonlyArray<RouteEntry>,
   opts: DocumentOptions,
-  base: { securitySchemes: Json; security: Json[] },
+  base: { securitySchemes: Json; security: Json[]; webhooks?: Record<string, Json> },
 ): Json {
   const components: Record<string, Json> = {};
   const paths: Record<string, Json> = {};
@@ -134,6 +134,7 @@ export function openApiDocument(
     servers: [{ url: opts.server }],
     security: base.security,
     paths,
+    ...(base.webhooks ? { webhooks: hoist(plain(base.webhooks), components) } : {}),
     components: {
       securitySchemes: base.securitySchemes,
       schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),
