@@ -20,7 +20,7 @@ import {
   strict,
   Uuid,
 } from "../shared/openapi/responses.ts";
-import { PAGE_DEFAULT, PAGE_MAX, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
+import { limitQuery, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { FullPlatform, Platform } from "../shared/platform.ts";
 import { caller, requireEntitlement } from "../shared/plugins/access.ts";
 import type { ProductDef } from "../shared/products.ts";
@@ -114,7 +114,7 @@ const PatchBody = t.Object({
   active: t.Optional(t.Boolean()),
 });
 const ListQuery = t.Object({
-  limit: t.Optional(t.String({ description: `page size, 1 to ${PAGE_MAX} (default ${PAGE_DEFAULT})` })),
+  limit: limitQuery(),
   cursor: t.Optional(t.String({ description: "next_cursor of the previous page" })),
 });
 
