@@ -8,7 +8,7 @@
  * JSON Schema, which is what TypeBox writes (const, null, 2020-12 keywords).
  */
 
-import { QUERY_VALUE } from "./parameters.ts";
+import { TEXT_VALUE } from "./parameters.ts";
 
 export interface RouteEntry {
   method: string;
@@ -79,7 +79,7 @@ function parametersOf(route: RouteEntry, components: Record<string, Json>): Json
     const s = plain(schema) as { properties?: Record<string, Json>; required?: string[] };
     for (const [name, prop] of Object.entries(s.properties ?? {})) {
       // A text parameter documents the value it stands for (parameters.ts).
-      const { description, [QUERY_VALUE]: value, ...rest } = prop;
+      const { description, [TEXT_VALUE]: value, ...rest } = prop;
       params.push({
         name,
         in: where,

@@ -1,5 +1,5 @@
 /**
- * Query parameters arrive as text and each handler reads its own (the product's 400 naming the
+ * Query and path parameters arrive as text and each handler reads its own (the product's 400 naming the
  * parameter when a value is out of range or unknown). A parameter declared here is accepted as text
  * by the router and documented as the value it stands for: its type with the bounds, the enum or
  * the format the reading enforces. The bounds and value lists are the ones the reading checks,
@@ -10,7 +10,7 @@ import { t } from "elysia";
 type Json = Record<string, unknown>;
 
 /** Where a text parameter keeps the schema of the value it stands for (document.ts reads it). */
-export const QUERY_VALUE = "x-query-value";
+export const TEXT_VALUE = "x-text-value";
 
 /** The bounds a numeric reading enforces, and its default when absent. */
 export interface Range {
@@ -22,7 +22,7 @@ export interface Range {
 }
 
 /** A text parameter documented as `value`. */
-const text = (value: Json, description: string) => t.String({ description, [QUERY_VALUE]: value });
+const text = (value: Json, description: string) => t.String({ description, [TEXT_VALUE]: value });
 const documented = (value: Json, description: string) => t.Optional(text(value, description));
 
 export const integerQuery = (range: Range, description: string) =>
@@ -38,6 +38,9 @@ export const enumQuery = (values: readonly string[], description: string, fallba
 /** A required parameter, one of `values`. */
 export const requiredEnumQuery = (values: readonly string[], description: string) =>
   text({ type: "string", enum: [...values] }, description);
+
+/** A path parameter naming a resource by the UUID the server gave it (an unknown one answers 404). */
+export const uuidPath = (description: string) => text({ type: "string", format: "uuid" }, description);
 
 /** A UTC calendar date, YYYY-MM-DD. */
 export const dateQuery = (description: string) => documented({ type: "string", format: "date" }, description);
