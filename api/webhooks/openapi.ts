@@ -14,7 +14,7 @@ type Json = Record<string, unknown>;
 const pascal = (s: string) => s.replace(/(^|[_-])([a-z])/g, (_m, _sep, c: string) => c.toUpperCase());
 
 /** The body every delivery carries: id, type, occurred_at and the event's data, nothing else. */
-export function deliverySchema(product: WebhookProduct, type: string, data: TSchema): TSchema {
+function deliverySchema(product: WebhookProduct, type: string, data: TSchema): TSchema {
   return Type.Object(
     {
       id: Type.String({ format: "uuid", description: "Delivery id, as X-…-Delivery; stable across retries" }),

@@ -1,9 +1,9 @@
 /**
- * Query and path parameters arrive as text and each handler reads its own (the product's 400 naming the
- * parameter when a value is out of range or unknown). A parameter declared here is accepted as text
- * by the router and documented as the value it stands for: its type with the bounds, the enum or
- * the format the reading enforces. The bounds and value lists are the ones the reading checks,
- * passed in, so the document and the check cannot drift.
+ * Query and path parameters arrive as text and each handler reads its own (the product's 400
+ * naming the parameter when a value is out of range or unknown). A parameter declared here is
+ * accepted as text by the router and documented as the value it stands for: its type with the
+ * bounds, the enum or the format the reading enforces. The bounds and value lists are the ones the
+ * reading checks, passed in, so the document and the check cannot drift.
  */
 import { t } from "elysia";
 
