@@ -15,6 +15,12 @@ export const EMISSIONS_METHOD = "ISO 14083 / GLEC default intensity factors";
 /** Without cargo_tonnes, emissions are for one tonne of cargo. */
 export const DEFAULT_CARGO_TONNES = 1;
 export const MAX_CARGO_TONNES = 100_000;
+/** cargo_tonnes: above 0, at most MAX_CARGO_TONNES (checkCargoTonnes; the API documents it from here). */
+export const CARGO_TONNES = {
+  exclusiveMinimum: 0,
+  maximum: MAX_CARGO_TONNES,
+  default: DEFAULT_CARGO_TONNES,
+} as const;
 
 /** GLEC / EN 16258 air rule: default factors apply to the great circle plus 95 km. */
 export const AIR_GCD_ADD_KM = 95;
@@ -96,10 +102,11 @@ export const legEmissions = (leg: EmissionLeg, tonnes: number): Emissions =>
 export function checkCargoTonnes(value: unknown): number {
   if (value === undefined) return DEFAULT_CARGO_TONNES;
   const t = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
-  if (typeof t !== "number" || !Number.isFinite(t) || t <= 0 || t > MAX_CARGO_TONNES) {
+  const { exclusiveMinimum: above, maximum } = CARGO_TONNES;
+  if (typeof t !== "number" || !Number.isFinite(t) || t <= above || t > maximum) {
     throw new EngineError(
       "invalid_request",
-      `cargo_tonnes must be a number greater than 0 and at most ${MAX_CARGO_TONNES}, got ${JSON.stringify(value)}.`,
+      `cargo_tonnes must be a number greater than ${above} and at most ${maximum}, got ${JSON.stringify(value)}.`,
     );
   }
   return t;

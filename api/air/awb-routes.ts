@@ -12,8 +12,9 @@ import { formatAwb } from "../../ingest/airlines/awb.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
 import { flag } from "../shared/flag.ts";
+import { enumQuery } from "../shared/openapi/parameters.ts";
 import { listPage, routeAnswers, WARNING } from "../shared/openapi/responses.ts";
-import { pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
+import { limitQuery, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
 import { caller, requireEntitlement } from "../shared/plugins/access.ts";
 import { product } from "../shared/products.ts";
@@ -114,8 +115,8 @@ export function awbRoutes(platform: FullPlatform) {
       },
       {
         query: t.Object({
-          status: t.Optional(t.String()),
-          limit: t.Optional(t.String()),
+          status: enumQuery(AWB_STATUSES, "only waybills in this status"),
+          limit: limitQuery(),
           cursor: t.Optional(t.String()),
           archived: t.Optional(t.String({ description: "true lists deleted (archived) waybills instead" })),
         }),

@@ -1,32 +1,58 @@
 /**
  * What the distance routes answer, for the OpenAPI document: the route and multimodal answers
- * (their ends, then the planner's fields) and the location search. The chains' sections per mode
- * are described at the top level only; their fields are the planners' (docs/multimodal.md).
+ * (their ends, then the sea route or the route chains of sections.ts) and the location search.
  */
 import { t } from "elysia";
-import { routeAnswers, strict, toOpenApi } from "../shared/openapi/responses.ts";
+import { OPTIMIZE } from "../../engine/multimodal/options.ts";
+import { ROUTING_MODES } from "../../engine/sea/policy.ts";
+import { Day, routeAnswers, strict, toOpenApi } from "../shared/openapi/responses.ts";
 import { product } from "../shared/products.ts";
+import { Mode, Place, RouteChain, SeaRoute, SeasonalNotes } from "./sections.ts";
 
 const DISTANCE = product("distance");
 
-const open = (description: string) => t.Object({}, { additionalProperties: true, description });
-const End = open("An end as resolved: its name, code and coordinates");
+const RoutingMode = t.Union(ROUTING_MODES.map((m) => t.Literal(m)));
 
-export const RouteAnswer = t.Object(
-  { from: End, to: End },
+const open = (description: string) => t.Object({}, { additionalProperties: true, description });
+/** An end as resolved; a sea route's ends also carry the route_point the route starts or ends at. */
+const End = Place;
+
+/** RIVER chains (route and multimodal) add the date the seasonal rules were read for, and their notes. */
+const RIVER_FIELDS = { date: t.Optional(Day), seasonal_notes: t.Optional(SeasonalNotes) };
+
+const SeaRouteAnswer = strict(
   {
-    $id: "RouteAnswer",
-    additionalProperties: true,
-    description:
-      "The resolved ends, then the route (distance, time, emissions, legs or sections) and its alternatives",
+    from: End,
+    to: End,
+    routing_mode: RoutingMode,
+    avoided: t.Array(t.String()),
+    route: SeaRoute,
+    alternatives: t.Array(SeaRoute),
   },
+  { $id: "SeaRouteAnswer", description: "The SEA route (mode omitted or SEA) and its alternatives" },
 );
 
-export const MultimodalAnswer = t.Object(
-  { from: End, to: End },
+const ChainRouteAnswer = strict(
+  { from: End, to: End, route: RouteChain, alternatives: t.Array(RouteChain), ...RIVER_FIELDS },
+  { $id: "ChainRouteAnswer", description: "A ROAD, RAIL, AIR or RIVER route chain and its alternatives" },
+);
+
+export const RouteAnswer = t.Union([ChainRouteAnswer, SeaRouteAnswer], { $id: "RouteAnswer" });
+
+export const MultimodalAnswer = strict(
+  {
+    from: End,
+    to: End,
+    transport_modes: t.Array(Mode),
+    optimize: t.Union(OPTIMIZE.map((o) => t.Literal(o))),
+    routing_mode: RoutingMode,
+    avoided: t.Array(t.String()),
+    route: RouteChain,
+    alternatives: t.Array(RouteChain),
+    ...RIVER_FIELDS,
+  },
   {
     $id: "MultimodalAnswer",
-    additionalProperties: true,
     description: "The resolved ends, then the chosen route chain (a section per mode) and its alternatives",
   },
 );

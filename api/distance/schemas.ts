@@ -1,11 +1,25 @@
 /**
  * The distance routes' query schemas (TypeBox): the parameters as text, each described; the engine
- * parses them (engine/distance/requests.ts). `portolan route`, `multimodal` and `locations` take
+ * parses them (engine/distance/requests.ts). Numbers, enumerations and dates are documented as
+ * such, with the engine's own bounds and lists. `portolan route`, `multimodal` and `locations` take
  * the same parameters as flags, listed from these schemas (api/cli/distance.ts).
  */
 import { t } from "elysia";
+import { CARGO_TONNES } from "../../engine/emissions.ts";
+import { GEOMETRY_FORMATS } from "../../engine/geojson.ts";
+import { LOCATION_LIMIT } from "../../engine/locations/index.ts";
+import { MODE_NAMES } from "../../engine/modes/index.ts";
+import { OPTIMIZE } from "../../engine/multimodal/options.ts";
+import { ROUTING_MODES, SPEED_KNOTS } from "../../engine/sea/policy.ts";
+import { dateQuery, enumQuery, integerQuery, numberQuery } from "../shared/openapi/parameters.ts";
 
 const described = (description: string) => t.Optional(t.String({ description }));
+
+const SPEED = { minimum: SPEED_KNOTS.min, maximum: SPEED_KNOTS.max, default: SPEED_KNOTS.default };
+const speedKnots = (description: string) => numberQuery(SPEED, description);
+const cargoTonnes = numberQuery(CARGO_TONNES, "cargo mass for emissions, default 1 t");
+const geometry = (description: string) => enumQuery(GEOMETRY_FORMATS, description);
+const routingMode = (description: string) => enumQuery(ROUTING_MODES, description, "short");
 
 export const ROUTE_QUERY = t.Object({
   from: t.String({
@@ -13,45 +27,55 @@ export const ROUTE_QUERY = t.Object({
     description: "lat,lng, UN/LOCODE, IATA, ICAO, ISO country or free text",
   }),
   to: t.String({ minLength: 1, description: "the other end, in any form from takes" }),
-  mode: described("ROAD, RAIL, AIR or RIVER (or an alias such as TRUCK); omitted: a sea route"),
-  speed_knots: described("SEA: speed, 3 to 40 knots (default 14)"),
+  mode: enumQuery(
+    MODE_NAMES,
+    "ROAD, RAIL, AIR or RIVER (or an alias such as TRUCK; any case); omitted: a sea route",
+  ),
+  speed_knots: speedKnots(
+    `SEA: speed, ${SPEED.minimum} to ${SPEED.maximum} knots (default ${SPEED.default})`,
+  ),
   path: described("true: each route's geometry (default false)"),
-  geometry: described(
+  geometry: geometry(
     "geojson: each route's geometry as a GeoJSON FeatureCollection, one feature per section",
   ),
   alternatives: described("true or false: alternative routes (default false for SEA and RIVER)"),
   handling: described("RAIL, AIR, RIVER: false drops terminal handling (default true)"),
-  date: described("YYYY-MM-DD: departure date for seasonal river rules (RIVER)"),
+  date: dateQuery("YYYY-MM-DD: departure date for seasonal river rules (RIVER)"),
   seasonal: described("RIVER: false turns the seasonal rules off (default true)"),
-  routing_mode: described("SEA: short (default) or safe"),
+  routing_mode: routingMode("SEA: short (default) or safe"),
   avoid: described("comma-separated passage ids"),
-  cargo_tonnes: described("cargo mass for emissions, default 1 t"),
+  cargo_tonnes: cargoTonnes,
 });
 
 export const MULTIMODAL_QUERY = t.Object({
   from: t.String({ minLength: 1, description: "any location form, usually an address" }),
   to: t.String({ minLength: 1, description: "the other end, in any form from takes" }),
   modes: described("comma-separated SEA, ROAD, RAIL, AIR, RIVER (default all)"),
-  optimize: described("cost (default), time, distance or emissions"),
+  optimize: enumQuery(OPTIMIZE, "cost (default), time, distance or emissions", "cost"),
   pol: described("UN/LOCODE of the port of loading (a sea port)"),
   pod: described("UN/LOCODE of the port of discharge (a sea port)"),
-  speed_knots: described("speed on the sea legs, 3 to 40 knots (default 14)"),
-  routing_mode: described("sea legs: short (default) or safe"),
+  speed_knots: speedKnots(
+    `speed on the sea legs, ${SPEED.minimum} to ${SPEED.maximum} knots (default ${SPEED.default})`,
+  ),
+  routing_mode: routingMode("sea legs: short (default) or safe"),
   avoid: described("comma-separated passage ids closed on the sea legs"),
   alternatives: described("true or false: the other chains (default true)"),
   handling: described("false drops terminal handling (default true)"),
   path: described("true: each section's geometry (default false)"),
-  geometry: described(
+  geometry: geometry(
     "geojson: each chain's geometry as a GeoJSON FeatureCollection, one feature per section",
   ),
-  date: described("YYYY-MM-DD: departure date for seasonal river rules"),
+  date: dateQuery("YYYY-MM-DD: departure date for seasonal river rules"),
   seasonal: described("false turns the seasonal river rules off (default true)"),
-  cargo_tonnes: described("cargo mass for emissions, default 1 t"),
+  cargo_tonnes: cargoTonnes,
 });
 
 export const LOCATIONS_QUERY = t.Object({
   q: t.String({ description: "the text to match, at least 2 characters" }),
   types: described("comma-separated port, airport, country, address (default all)"),
   geocode: described("false: no geocoder for free text (default true)"),
-  limit: described("results, 1 to 50 (default 10)"),
+  limit: integerQuery(
+    LOCATION_LIMIT,
+    `results, ${LOCATION_LIMIT.minimum} to ${LOCATION_LIMIT.maximum} (default ${LOCATION_LIMIT.default})`,
+  ),
 });

@@ -21,7 +21,7 @@ import type { LoadPlanRow } from "../../storage/load-plans.ts";
 import type { Principal } from "../accounts/repo.ts";
 import { ApiError } from "../shared/errors.ts";
 import { listPage, routeAnswers, strict } from "../shared/openapi/responses.ts";
-import { PAGE_DEFAULT, PAGE_MAX, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
+import { limitQuery, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
 import { caller, requireEntitlement } from "../shared/plugins/access.ts";
 import { product } from "../shared/products.ts";
@@ -151,7 +151,7 @@ const createOptions = {
 };
 
 const listQuery = t.Object({
-  limit: t.Optional(t.String({ description: `page size, 1 to ${PAGE_MAX} (default ${PAGE_DEFAULT})` })),
+  limit: limitQuery(),
   cursor: t.Optional(t.String({ description: "next_cursor of the previous page" })),
   reference: t.Optional(
     t.String({

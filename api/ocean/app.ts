@@ -11,6 +11,7 @@ import type { ListFilter } from "../../storage/trackings.ts";
 import { compatRoutes } from "../compat/routes.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
+import { enumQuery } from "../shared/openapi/parameters.ts";
 import {
   Int,
   listPage,
@@ -20,7 +21,7 @@ import {
   toOpenApi,
   WARNING,
 } from "../shared/openapi/responses.ts";
-import { flag, PAGE_MAX, pageAfter, pageLimit } from "../shared/paging.ts";
+import { flag, limitQuery, PAGE_MAX, pageAfter, pageLimit } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
 import { type Access, createProductApp, principalOf, requireEntitlement } from "../shared/product-app.ts";
 import { API_VERSION, product } from "../shared/products.ts";
@@ -144,8 +145,8 @@ function containerRoutes(platform: FullPlatform) {
       },
       {
         query: t.Object({
-          status: t.Optional(t.String()),
-          limit: t.Optional(t.String()),
+          status: enumQuery(STATUSES, "only records in this status"),
+          limit: limitQuery(),
           cursor: t.Optional(t.String()),
           tags: t.Optional(t.String({ description: "comma-separated; a row must carry all of them" })),
           archived: t.Optional(

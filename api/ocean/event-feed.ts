@@ -7,11 +7,12 @@ import { t } from "elysia";
 import { decodeCursor, encodeCursor } from "../shared/cursor.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
+import type { Range } from "../shared/openapi/parameters.ts";
 import { toOpenApi } from "../shared/openapi/responses.ts";
 import type { FullPlatform } from "../shared/platform.ts";
 
-const LIMIT_DEFAULT = 100;
-const LIMIT_MAX = 1000;
+/** The feed's page size: the reading below and the document take the bounds from here. */
+const FEED_LIMIT = { minimum: 1, maximum: 1000, default: 100 } satisfies Range;
 const EVENT_TYPES = ["SHIPMENT", "TRANSPORT", "EQUIPMENT"];
 
 const param = (name: string, description: string, schema: Record<string, unknown>) => ({
@@ -41,11 +42,9 @@ const DcsaEvent = t.Object(
 /** The feed's query and its answer (a bare array; pages in headers), for the OpenAPI document. */
 export const EVENT_FEED_DOC = {
   parameters: [
-    param("limit", `Events per page, 1 to ${LIMIT_MAX}`, {
+    param("limit", `Events per page, ${FEED_LIMIT.minimum} to ${FEED_LIMIT.maximum}`, {
       type: "integer",
-      minimum: 1,
-      maximum: LIMIT_MAX,
-      default: LIMIT_DEFAULT,
+      ...FEED_LIMIT,
     }),
     param("cursor", "Next-Page-Cursor of the previous page, unchanged", { type: "string" }),
     param("eventType", "Comma-separated: SHIPMENT, TRANSPORT, EQUIPMENT", { type: "string" }),
@@ -70,9 +69,10 @@ export const EVENT_FEED_DOC = {
 export async function eventFeed(platform: FullPlatform, orgId: string, request: Request): Promise<Response> {
   const url = new URL(request.url);
   const q = url.searchParams;
-  const limit = q.has("limit") ? Number(q.get("limit")) : LIMIT_DEFAULT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > LIMIT_MAX) {
-    throw new ApiError("validation", `limit must be an integer from 1 to ${LIMIT_MAX}.`);
+  const { minimum, maximum } = FEED_LIMIT;
+  const limit = q.has("limit") ? Number(q.get("limit")) : FEED_LIMIT.default;
+  if (!Number.isInteger(limit) || limit < minimum || limit > maximum) {
+    throw new ApiError("validation", `limit must be an integer from ${minimum} to ${maximum}.`);
   }
   const types =
     q

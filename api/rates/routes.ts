@@ -11,8 +11,16 @@ import { lineOf, surchargeOf } from "../../ingest/rates/import.ts";
 import type { RateSheetRow } from "../../storage/rates.ts";
 import { ApiError } from "../shared/errors.ts";
 import { flag } from "../shared/flag.ts";
+import {
+  dateQuery,
+  enumQuery,
+  integerQuery,
+  numberQuery,
+  type Range,
+  requiredEnumQuery,
+} from "../shared/openapi/parameters.ts";
 import { listPage, routeAnswers } from "../shared/openapi/responses.ts";
-import { PAGE_DEFAULT, PAGE_MAX, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
+import { limitQuery, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
 import { caller } from "../shared/plugins/access.ts";
 import { product } from "../shared/products.ts";
@@ -21,10 +29,10 @@ import { RateSearch, type SearchQuery } from "./search.ts";
 
 const RATES = product("rates");
 
-/** Larger than any one shipment: beyond them a typo, not a search. */
-const MAX_WEIGHT_KG = 1_000_000;
-const MAX_VOLUME_M3 = 100_000;
-const MAX_QUANTITY = 1000;
+/** Larger than any one shipment: beyond them a typo, not a search. The query schema takes these too. */
+const WEIGHT_KG = { exclusiveMinimum: 0, maximum: 1_000_000 } satisfies Range;
+const VOLUME_M3 = { exclusiveMinimum: 0, maximum: 100_000 } satisfies Range;
+const QUANTITY = { minimum: 1, maximum: 1000, default: 1 } satisfies Range;
 
 const LOCODE = /^[A-Z]{2}[A-Z2-9]{3}$/;
 const IATA = /^[A-Z]{3}$/;
@@ -37,11 +45,15 @@ function placeParam(name: string, raw: string, mode: RateMode): string {
   throw new ApiError("validation", `${name} must be ${forms}; got "${raw}".`);
 }
 
-function numberParam(name: string, raw: string | undefined, max: number): number | null {
+function numberParam(name: string, raw: string | undefined, range: typeof WEIGHT_KG): number | null {
   if (raw === undefined) return null;
   const n = Number(raw);
-  if (raw.trim() === "" || !Number.isFinite(n) || n <= 0 || n > max) {
-    throw new ApiError("validation", `${name} must be a number above 0 and at most ${max}; got "${raw}".`);
+  const { exclusiveMinimum: above, maximum } = range;
+  if (raw.trim() === "" || !Number.isFinite(n) || n <= above || n > maximum) {
+    throw new ApiError(
+      "validation",
+      `${name} must be a number above ${above} and at most ${maximum}; got "${raw}".`,
+    );
   }
   return n;
 }
@@ -85,17 +97,17 @@ function searchQuery(q: Record<string, string | undefined>, now: number): Search
   const origin = placeParam("origin", q.origin ?? "", mode);
   const destination = placeParam("destination", q.destination ?? "", mode);
   if (origin === destination) throw new ApiError("validation", "origin and destination must differ.");
-  const weightKg = numberParam("weight_kg", q.weight_kg, MAX_WEIGHT_KG) ?? 0;
-  const volumeM3 = numberParam("volume_m3", q.volume_m3, MAX_VOLUME_M3) ?? 0;
+  const weightKg = numberParam("weight_kg", q.weight_kg, WEIGHT_KG) ?? 0;
+  const volumeM3 = numberParam("volume_m3", q.volume_m3, VOLUME_M3) ?? 0;
   if (mode === "AIR" && weightKg === 0) throw new ApiError("validation", "weight_kg is required for AIR.");
   if (mode === "OCEAN_LCL" && weightKg === 0 && volumeM3 === 0) {
     throw new ApiError("validation", "OCEAN_LCL needs weight_kg or volume_m3 (or both).");
   }
-  const quantity = q.quantity === undefined ? 1 : Number(q.quantity);
-  if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_QUANTITY) {
+  const quantity = q.quantity === undefined ? QUANTITY.default : Number(q.quantity);
+  if (!Number.isInteger(quantity) || quantity < QUANTITY.minimum || quantity > QUANTITY.maximum) {
     throw new ApiError(
       "validation",
-      `quantity must be an integer from 1 to ${MAX_QUANTITY}; got "${q.quantity}".`,
+      `quantity must be an integer from ${QUANTITY.minimum} to ${QUANTITY.maximum}; got "${q.quantity}".`,
     );
   }
   const currency = q.currency === undefined ? null : q.currency.trim().toUpperCase();
@@ -165,18 +177,21 @@ const text = (description: string) => t.Optional(t.String({ description }));
 const SearchParams = t.Object({
   origin: t.String({ description: "UN/LOCODE (NLRTM); for AIR also an IATA airport code (FRA)" }),
   destination: t.String({ description: "UN/LOCODE or, for AIR, IATA code" }),
-  mode: t.String({ description: RATE_MODES.join(", ") }),
+  mode: requiredEnumQuery(RATE_MODES, `${RATE_MODES.join(", ")} (any case)`),
   equipment: text(
     `OCEAN_FCL: ${CONTAINER_TYPES.join(", ")} (default: every type priced); ROAD/RAIL: the sheet's equipment text`,
   ),
-  date: text("UTC date YYYY-MM-DD the rate must be valid on (default today)"),
-  weight_kg: text("gross kilograms (required for AIR; LCL needs weight_kg or volume_m3)"),
-  volume_m3: text("cubic metres (LCL w/m; AIR volumetric weight at 6000 cm3 per kg)"),
-  quantity: text(`containers (FCL), trucks or wagons (ROAD/RAIL), 1 to ${MAX_QUANTITY}; default 1`),
+  date: dateQuery("UTC date YYYY-MM-DD the rate must be valid on (default today)"),
+  weight_kg: numberQuery(WEIGHT_KG, "gross kilograms (required for AIR; LCL needs weight_kg or volume_m3)"),
+  volume_m3: numberQuery(VOLUME_M3, "cubic metres (LCL w/m; AIR volumetric weight at 6000 cm3 per kg)"),
+  quantity: integerQuery(
+    QUANTITY,
+    `containers (FCL), trucks or wagons (ROAD/RAIL), 1 to ${QUANTITY.maximum}; default 1`,
+  ),
   currency: text("only offers in this currency (no conversion)"),
   carrier: text("only this carrier's sheets (leaves the indicative offer out)"),
   indicative: text("false leaves the built-in indicative offer out (default true)"),
-  limit: text(`offers returned, 1 to ${PAGE_MAX} (default ${PAGE_DEFAULT})`),
+  limit: limitQuery("offers returned"),
 });
 
 export function rateRoutes(platform: FullPlatform) {
@@ -239,9 +254,9 @@ export function rateRoutes(platform: FullPlatform) {
       },
       {
         query: t.Object({
-          limit: text(`page size, 1 to ${PAGE_MAX} (default ${PAGE_DEFAULT})`),
+          limit: limitQuery(),
           cursor: text("next_cursor of the previous page"),
-          mode: text(RATE_MODES.join(", ")),
+          mode: enumQuery(RATE_MODES, "only sheets of this mode"),
           carrier: text("exact carrier as imported"),
         }),
         detail: {

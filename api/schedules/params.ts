@@ -5,6 +5,7 @@
  */
 import { calendarDayMs } from "../../common/calendar-date.ts";
 import { ApiError } from "../shared/errors.ts";
+import type { Range } from "../shared/openapi/parameters.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -62,18 +63,19 @@ export function carrier(name: string, raw: string): string {
   return v;
 }
 
-/** A small integer query parameter within [min, max], `fallback` when absent. */
-export function intParam(
-  name: string,
-  raw: string | undefined,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  if (raw === undefined) return fallback;
+/** The bounds of an integer query parameter and its value when absent; the route's schema takes them too. */
+export type IntRange = Required<Pick<Range, "minimum" | "maximum" | "default">>;
+
+/** A small integer query parameter within its range, its default when absent. */
+export function intParam(name: string, raw: string | undefined, range: IntRange): number {
+  if (raw === undefined) return range.default;
   const n = Number(raw);
-  if (raw.trim() === "" || !Number.isInteger(n) || n < min || n > max) {
-    throw new ApiError("validation", `${name} must be an integer from ${min} to ${max}; got "${raw}".`);
+  const { minimum, maximum } = range;
+  if (raw.trim() === "" || !Number.isInteger(n) || n < minimum || n > maximum) {
+    throw new ApiError(
+      "validation",
+      `${name} must be an integer from ${minimum} to ${maximum}; got "${raw}".`,
+    );
   }
   return n;
 }

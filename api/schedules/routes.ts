@@ -15,8 +15,9 @@ import { best, callKey, callsOf, HOUR_MS } from "../../ingest/schedules/stored.t
 import type { Sailings } from "../../storage/sailings.ts";
 import { ApiError } from "../shared/errors.ts";
 import { flag } from "../shared/flag.ts";
+import { dateQuery, enumQuery, integerQuery } from "../shared/openapi/parameters.ts";
 import { routeAnswers } from "../shared/openapi/responses.ts";
-import { PAGE_DEFAULT, PAGE_MAX } from "../shared/paging.ts";
+import { limitQuery, PAGE_LIMIT } from "../shared/paging.ts";
 import { product } from "../shared/products.ts";
 import { callView, sailingHeader, sailingView } from "./calls.ts";
 import * as p from "./params.ts";
@@ -43,9 +44,18 @@ export const WINDOWS = {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const optional = t.Optional(t.String());
+/** The bounded integer parameters: the readings and the query schemas take them from here. */
+const TRANSSHIPMENTS: p.IntRange = { minimum: 0, maximum: MAX_TRANSSHIPMENTS, default: 1 };
+const RELIABILITY_DAYS: p.IntRange = {
+  minimum: 1,
+  maximum: WINDOWS.reliability.max,
+  default: WINDOWS.reliability.default,
+};
+const SORTS = ["departure", "transit_time"] as const;
+
 const windowQuery = {
-  from: t.Optional(t.String({ description: "UTC date YYYY-MM-DD (default: the current day)" })),
-  to: t.Optional(t.String({ description: "UTC date YYYY-MM-DD, inclusive" })),
+  from: dateQuery("UTC date YYYY-MM-DD (default: the current day)"),
+  to: dateQuery("UTC date YYYY-MM-DD, inclusive"),
 };
 const carrierQuery = t.Optional(
   t.String({ description: "Carrier code(s) (SCAC), comma-separated; default every carrier" }),
@@ -62,9 +72,9 @@ const PointToPointQuery = t.Object({
   ...windowQuery,
   carrier: carrierQuery,
   direct_only: t.Optional(t.String({ description: "true: no transshipment (as max_transshipments=0)" })),
-  max_transshipments: t.Optional(t.String({ description: `0 to ${MAX_TRANSSHIPMENTS} (default 1)` })),
-  sort: t.Optional(t.String({ description: "departure (default) or transit_time" })),
-  limit: t.Optional(t.String({ description: `routes returned, 1 to ${PAGE_MAX} (default ${PAGE_DEFAULT})` })),
+  max_transshipments: integerQuery(TRANSSHIPMENTS, `0 to ${MAX_TRANSSHIPMENTS} (default 1)`),
+  sort: enumQuery(SORTS, "departure (default) or transit_time", "departure"),
+  limit: limitQuery("routes returned"),
 });
 const CarrierWindowQuery = t.Object({ ...windowQuery, carrier: carrierQuery });
 const WindowQuery = t.Object(windowQuery);
@@ -72,10 +82,9 @@ const ReliabilityQuery = t.Object({
   carrier: carrierQuery,
   origin: t.Optional(t.String({ description: "UN/LOCODE; with destination, the lane" })),
   destination: optional,
-  window_days: t.Optional(
-    t.String({
-      description: `rolling window ending now, 1 to ${WINDOWS.reliability.max} days (default ${WINDOWS.reliability.default})`,
-    }),
+  window_days: integerQuery(
+    RELIABILITY_DAYS,
+    `rolling window ending now, 1 to ${WINDOWS.reliability.max} days (default ${WINDOWS.reliability.default})`,
   ),
 });
 const PortParams = t.Object({ unlocode: t.String() });
@@ -119,10 +128,10 @@ async function pointToPoint(
   const destination = p.unlocode("destination", query.destination);
   if (origin === destination) throw new ApiError("validation", "origin and destination must differ.");
   const win = p.dateWindow(query, now(), WINDOWS.pointToPoint.default, WINDOWS.pointToPoint.max);
-  const limitTs = p.intParam("max_transshipments", query.max_transshipments, 1, 0, MAX_TRANSSHIPMENTS);
+  const limitTs = p.intParam("max_transshipments", query.max_transshipments, TRANSSHIPMENTS);
   const maxTransshipments = flag("direct_only", query.direct_only) ? 0 : (limitTs as 0 | 1 | 2);
-  const sort = p.oneOf("sort", query.sort, ["departure", "transit_time"] as const, "departure");
-  const limit = p.intParam("limit", query.limit, PAGE_DEFAULT, 1, PAGE_MAX);
+  const sort = p.oneOf("sort", query.sort, SORTS, "departure");
+  const limit = p.intParam("limit", query.limit, PAGE_LIMIT);
   const carriers = p.carriers(query.carrier);
   const { routes: found } = await searchReading(
     (from, to, only) => sailings.overlapping({ from: iso(from), to: iso(to), carriers: only ?? carriers }),
@@ -206,13 +215,7 @@ async function carrierReliability(
   if (origin !== undefined && origin === destination) {
     throw new ApiError("validation", "origin and destination must differ.");
   }
-  const days = p.intParam(
-    "window_days",
-    query.window_days,
-    WINDOWS.reliability.default,
-    1,
-    WINDOWS.reliability.max,
-  );
+  const days = p.intParam("window_days", query.window_days, RELIABILITY_DAYS);
   const { window, rows } = await windowSailings(sailings, now(), days, p.carriers(query.carrier));
   const lane = origin && destination ? { origin, destination } : undefined;
   return {

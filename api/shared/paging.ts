@@ -4,19 +4,27 @@
  */
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { ApiError } from "./errors.ts";
+import { integerQuery, type Range } from "./openapi/parameters.ts";
 
 /** List page size (spec, Limits): default 50, at most 500. */
 export const PAGE_DEFAULT = 50;
 export const PAGE_MAX = 500;
+/** The limit query parameter's bounds: the reading below and the documents take them from here. */
+export const PAGE_LIMIT = { minimum: 1, maximum: PAGE_MAX, default: PAGE_DEFAULT } satisfies Range;
+
+/** The limit query parameter as the list routes declare it. */
+export const limitQuery = (what = "page size") =>
+  integerQuery(PAGE_LIMIT, `${what}, ${PAGE_LIMIT.minimum} to ${PAGE_MAX} (default ${PAGE_DEFAULT})`);
 
 /** The list routes' archived flag reads like every boolean parameter. */
 export { flag } from "./flag.ts";
 
 /** The limit query parameter: PAGE_DEFAULT when absent, an integer from 1 to PAGE_MAX otherwise. */
 export function pageLimit(raw: string | undefined): number {
-  const limit = raw === undefined ? PAGE_DEFAULT : Number(raw);
-  if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX) {
-    throw new ApiError("validation", `limit must be an integer from 1 to ${PAGE_MAX}.`);
+  const { minimum, maximum } = PAGE_LIMIT;
+  const limit = raw === undefined ? PAGE_LIMIT.default : Number(raw);
+  if (!Number.isInteger(limit) || limit < minimum || limit > maximum) {
+    throw new ApiError("validation", `limit must be an integer from ${minimum} to ${maximum}.`);
   }
   return limit;
 }

@@ -6,6 +6,8 @@
  * folders only add their own routes; a new cross-cutting concern is a new plugin.
  */
 import { Elysia } from "elysia";
+import { isWebhookProduct } from "../webhooks/catalogue.ts";
+import { webhookEvents } from "../webhooks/openapi.ts";
 import { webhookRoutes } from "../webhooks/routes.ts";
 import { health } from "./health.ts";
 import type { RouteEntry } from "./openapi/document.ts";
@@ -39,6 +41,12 @@ export interface ProductAppOptions {
   getOnly?: (path: string) => boolean;
 }
 
+/** The product's webhook events for its document, when it sends any. */
+const webhooksOf = (def: ProductDef) => {
+  const id = def.id;
+  return isWebhookProduct(id) ? () => webhookEvents(id) : undefined;
+};
+
 export function createProductApp(opts: ProductAppOptions) {
   const { def, platform } = opts;
   const { config } = platform;
@@ -67,6 +75,7 @@ export function createProductApp(opts: ProductAppOptions) {
         accessOf,
         getOnly: opts.getOnly,
         routes: (): ReadonlyArray<RouteEntry> => app.routes as ReadonlyArray<RouteEntry>,
+        webhooks: webhooksOf(def),
       }),
     )
     .get("/healthz", () => ({ product: def.id, ...health(platform) }), {

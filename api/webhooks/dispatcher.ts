@@ -55,14 +55,26 @@ export function deliveryIdFor(eventId: string, endpointId: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((Number.parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-export function deliveryHeaders(product: WebhookProduct, type: string, id: string, signature: string) {
+/** The User-Agent and X-<Product>-* header names of a product's deliveries, as the spec spells them. */
+export function deliveryHeaderNames(product: WebhookProduct) {
   const tag = WEBHOOK_PRODUCTS[product].tag;
+  const x = `X-${tag}`;
+  return {
+    agent: `${tag}-Webhooks/1`,
+    event: `${x}-Event`,
+    delivery: `${x}-Delivery`,
+    signature: `${x}-Signature`,
+  };
+}
+
+export function deliveryHeaders(product: WebhookProduct, type: string, id: string, signature: string) {
+  const names = deliveryHeaderNames(product);
   return {
     "content-type": "application/json",
-    "user-agent": `${tag}-Webhooks/1`,
-    [`x-${tag.toLowerCase()}-event`]: type,
-    [`x-${tag.toLowerCase()}-delivery`]: id,
-    [`x-${tag.toLowerCase()}-signature`]: signature,
+    "user-agent": names.agent,
+    [names.event]: type,
+    [names.delivery]: id,
+    [names.signature]: signature,
   };
 }
 

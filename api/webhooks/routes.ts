@@ -11,6 +11,7 @@ import type { Storage } from "../../storage/storage.ts";
 import { type DeliveryRow, deliveryBody, type ListedEndpoint } from "../../storage/webhooks.ts";
 import type { Principal } from "../accounts/repo.ts";
 import { ApiError } from "../shared/errors.ts";
+import { uuidPath } from "../shared/openapi/parameters.ts";
 import {
   DateTime,
   Int,
@@ -20,7 +21,7 @@ import {
   strict,
   Uuid,
 } from "../shared/openapi/responses.ts";
-import { PAGE_DEFAULT, PAGE_MAX, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
+import { limitQuery, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { FullPlatform, Platform } from "../shared/platform.ts";
 import { caller, requireEntitlement } from "../shared/plugins/access.ts";
 import type { ProductDef } from "../shared/products.ts";
@@ -113,8 +114,9 @@ const PatchBody = t.Object({
   description: DESCRIPTION,
   active: t.Optional(t.Boolean()),
 });
+const IdParams = t.Object({ id: uuidPath("The endpoint's id") });
 const ListQuery = t.Object({
-  limit: t.Optional(t.String({ description: `page size, 1 to ${PAGE_MAX} (default ${PAGE_DEFAULT})` })),
+  limit: limitQuery(),
   cursor: t.Optional(t.String({ description: "next_cursor of the previous page" })),
 });
 
@@ -334,8 +336,12 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
     .guard({ keyed: true })
     .post("/v1/webhooks", (c) => createEndpoint(x, c), { body: CreateBody, detail: docs.create })
     .get("/v1/webhooks", (c) => listEndpoints(x, c), { query: ListQuery, detail: docs.list })
-    .get("/v1/webhooks/:id", (c) => readEndpoint(x, c), { detail: docs.read })
-    .patch("/v1/webhooks/:id", (c) => changeEndpoint(x, c), { body: PatchBody, detail: docs.change })
-    .delete("/v1/webhooks/:id", (c) => removeEndpoint(x, c), { detail: docs.remove })
-    .post("/v1/webhooks/:id/test", (c) => testEndpoint(x, c), { detail: docs.test });
+    .get("/v1/webhooks/:id", (c) => readEndpoint(x, c), { params: IdParams, detail: docs.read })
+    .patch("/v1/webhooks/:id", (c) => changeEndpoint(x, c), {
+      params: IdParams,
+      body: PatchBody,
+      detail: docs.change,
+    })
+    .delete("/v1/webhooks/:id", (c) => removeEndpoint(x, c), { params: IdParams, detail: docs.remove })
+    .post("/v1/webhooks/:id/test", (c) => testEndpoint(x, c), { params: IdParams, detail: docs.test });
 }

@@ -9,10 +9,11 @@ import { booleanText, notBoolean } from "../../common/boolean-text.ts";
 import { checkCargoTonnes } from "../emissions.ts";
 import { EngineError } from "../errors.ts";
 import { GEOMETRY_FORMATS, type GeometryFormat } from "../geojson.ts";
-import type { PlaceKind } from "../locations/index.ts";
+import { LOCATION_LIMIT, type PlaceKind } from "../locations/index.ts";
 import { MODE_PROFILES, MODES, modeNamed } from "../modes/index.ts";
 import type { TransportMode } from "../modes/profile.ts";
 import { parseRiverDate, todayUtc } from "../river/seasonal.ts";
+import { SPEED_KNOTS } from "../sea/policy.ts";
 
 /** GET /v1/distance/route's parameters. */
 export interface RouteQuery {
@@ -140,12 +141,15 @@ function geometryOf(raw: string | undefined): GeometryFormat | undefined {
   return format;
 }
 
-/** speed_knots as a number; the router checks its range (3 to 40). */
+/** speed_knots as a number; the router checks its range (SPEED_KNOTS). */
 function speedOf(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
   if (raw.trim() === "" || !Number.isFinite(n))
-    throw new EngineError("invalid_request", `speed_knots must be a number from 3 to 40, got "${raw}".`);
+    throw new EngineError(
+      "invalid_request",
+      `speed_knots must be a number from ${SPEED_KNOTS.min} to ${SPEED_KNOTS.max}, got "${raw}".`,
+    );
   return n;
 }
 
@@ -239,7 +243,10 @@ export function parseLocationsQuery(query: LocationsQuery): LocationsRequest {
   if (query.limit !== undefined) {
     limit = Number(query.limit);
     if (!Number.isInteger(limit))
-      throw new EngineError("invalid_request", "limit must be an integer from 1 to 50.");
+      throw new EngineError(
+        "invalid_request",
+        `limit must be an integer from ${LOCATION_LIMIT.minimum} to ${LOCATION_LIMIT.maximum}.`,
+      );
   }
   return {
     q: query.q,

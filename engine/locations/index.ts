@@ -81,8 +81,8 @@ interface CodeReading {
   suggestFrom: SuggestedField | null;
 }
 
-const MAX_LIMIT = 50;
-const DEFAULT_LIMIT = 10;
+/** A search's result count: bounds and default (the distance API documents them from here). */
+export const LOCATION_LIMIT = { minimum: 1, maximum: 50, default: 10 } as const;
 const COORDS_RE = /^([+-]?\d+(?:\.\d+)?)\s*,\s*([+-]?\d+(?:\.\d+)?)$/;
 const NUMERIC_RE = /^[\d\s.,+-]+$/;
 const LOCODE_RE = /^([A-Za-z]{2})\s?([A-Za-z2-9]{3})$/;
@@ -399,9 +399,10 @@ export class LocationIndex {
   search(q: string, opts: SearchOptions = {}): SearchResult[] {
     const query = q.trim();
     if (query.length < 2) throw new EngineError("invalid_request", "q must be at least 2 characters");
-    const limit = opts.limit ?? DEFAULT_LIMIT;
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-      throw new EngineError("invalid_request", `limit must be an integer from 1 to ${MAX_LIMIT}`);
+    const { minimum, maximum } = LOCATION_LIMIT;
+    const limit = opts.limit ?? LOCATION_LIMIT.default;
+    if (!Number.isInteger(limit) || limit < minimum || limit > maximum) {
+      throw new EngineError("invalid_request", `limit must be an integer from ${minimum} to ${maximum}`);
     }
     for (const t of opts.types ?? []) {
       if (!KINDS.includes(t))
@@ -440,7 +441,7 @@ export class LocationIndex {
    */
   async searchWith(q: string, opts: SearchOptions, geocoder: Geocoder): Promise<SearchResult[]> {
     const results = this.search(q, opts);
-    const limit = opts.limit ?? DEFAULT_LIMIT;
+    const limit = opts.limit ?? LOCATION_LIMIT.default;
     const wantsAddress = !opts.types?.length || opts.types.includes("address");
     if (!geocoder.search || opts.geocode === false || !wantsAddress || results.length >= limit)
       return results;

@@ -15,5 +15,8 @@ const BY_ALIAS: ReadonlyMap<string, TransportMode> = new Map(
   MODES.flatMap((mode) => MODE_PROFILES[mode].aliases.map((alias) => [alias, mode] as const)),
 );
 
+/** Every name a request may give a mode by (upper case; any case is read). */
+export const MODE_NAMES: readonly string[] = [...BY_ALIAS.keys()];
+
 /** The mode a request names (any case, aliases included), or undefined. */
 export const modeNamed = (text: string): TransportMode | undefined => BY_ALIAS.get(text.trim().toUpperCase());

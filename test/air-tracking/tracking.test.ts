@@ -2,8 +2,8 @@
  * Air-waybill tracking end to end over HTTP: the sandbox airline (ONE Record, its own process, a
  * manual clock) publishes a waybill's events as its clock moves; the air host tracks the waybill,
  * added with the ocean family key; the poller fills its timeline; every awb_* event reaches a real
- * HTTPS receiver once, signed with the air-cargo header. Runs on SQLite and, under
- * PORTOLAN_TEST_DB, on PostgreSQL.
+ * HTTPS receiver once, signed with the air-cargo header, as the air document's webhook. Runs on
+ * SQLite and, under PORTOLAN_TEST_DB, on PostgreSQL.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
@@ -13,6 +13,7 @@ import { formatAwb } from "../../ingest/airlines/awb.ts";
 import type { SimulatedAwb } from "../../ingest/sandbox/airline-simulate.ts";
 import { type AirlineWorld, loadAirlineWorld } from "../../ingest/sandbox/airline-world.ts";
 import { ManualClock } from "../helpers/platform.ts";
+import { deliveryChecker } from "../webhooks/document-check.ts";
 import { schemaProblems, storedEvents } from "../webhooks/event-schemas.ts";
 import { until } from "../webhooks/setup.ts";
 import { airApi, airWorld, findAwb } from "./setup.ts";
@@ -118,10 +119,12 @@ test("an AWB added with the family key fills its timeline as the clock moves; ea
   await Bun.sleep(200); // anything extra would have arrived by now
   const hits = rx.received.filter((r) => r.path === "/ok/air");
   expect(hits).toHaveLength(rows.length);
+  const documented = await deliveryChecker(p, "air");
   for (const row of rows) {
     const hit = hits.find(
       (h) => h.headers["x-portolan-air-delivery"] === deliveryIdFor(row.id, hook.body.data.id as string),
     )!;
+    documented(hit);
     expect(hit.headers["x-portolan-air-event"]).toBe(row.type);
     expect(hit.headers["user-agent"]).toBe("Portolan-Air-Webhooks/1");
     expect(await verify(hit.raw, hit.headers["x-portolan-air-signature"]!, secret)).toBe(true);

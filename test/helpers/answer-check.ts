@@ -19,7 +19,7 @@ interface Checker {
   ajv: Ajv2020;
 }
 
-const FORMATS: Record<string, RegExp> = {
+export const FORMATS: Record<string, RegExp> = {
   date: /^\d{4}-\d{2}-\d{2}$/,
   "date-time": /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/,
   uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,

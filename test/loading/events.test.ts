@@ -137,5 +137,5 @@ test("each event reaches each subscribed endpoint once, signed with the load-pla
     { hook: hooks.all, rows: rows.filter((r) => r.orgId === org.orgId) },
     { hook: hooks.deleted, rows: rows.filter((r) => r.type === "plan_deleted") },
   ];
-  await expectDeliveredOnce(rx, p.storage, expected, "loadplan", 5);
+  await expectDeliveredOnce(rx, p, expected, "loadplan", 5);
 }, 60_000);

@@ -1,6 +1,7 @@
 /**
  * The API reference page (/docs, alias /swagger) in Debian's chromium against a real server: it
- * draws every operation of the host's document, and every request it makes stays on the host.
+ * draws every operation and webhook event of the host's document, and every request it makes
+ * stays on the host.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
@@ -28,10 +29,15 @@ afterAll(async () => {
 test.each(["/docs", "/swagger"])(
   "%s lists every operation and loads nothing from elsewhere",
   async (path) => {
-    const doc = (await (await fetch(`${origin}/docs/json`)).json()) as { paths: Record<string, object> };
-    const expected = Object.entries(doc.paths)
+    const doc = (await (await fetch(`${origin}/docs/json`)).json()) as {
+      paths: Record<string, object>;
+      webhooks?: Record<string, object>;
+    };
+    // Operations and webhook events alike: the page draws each with its method and name.
+    const expected = Object.entries({ ...doc.paths, ...doc.webhooks })
       .flatMap(([where, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${where}`))
       .sort();
+    expect(Object.keys(doc.webhooks ?? {}).length).toBeGreaterThan(0);
     const page = await openPage(browser, `${origin}${path}`);
     try {
       await page.page.waitForSelector(".opblock", { timeout: 20_000 });

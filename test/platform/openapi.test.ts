@@ -1,11 +1,13 @@
 /**
  * The six OpenAPI documents: valid for a real validator (@apidevtools/swagger-parser), every
- * operation answering with described statuses and bodies, request bodies as JSON only, and no
- * operation the host refuses.
+ * operation answering with described statuses and bodies, request bodies as JSON only, no
+ * operation the host refuses, and the webhook events of each product that sends them.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { PRODUCT_IDS } from "../../api/shared/products.ts";
+import { isWebhookProduct, WEBHOOK_PRODUCTS } from "../../api/webhooks/catalogue.ts";
+import { eventTypes } from "../../common/events/catalogue.ts";
 import { makePlatform, type TestPlatform } from "../helpers/platform.ts";
 
 type Operation = {
@@ -85,4 +87,32 @@ test("the compat surface documents its query key and parameters, not bearer auth
   expect(Object.keys((feed.responses["200"] as { headers: object }).headers)).toEqual(
     expect.arrayContaining(["Next-Page", "Next-Page-Cursor", "Current-Page", "API-Version"]),
   );
+});
+
+test("each product that sends webhooks lists every event of its catalogue and ping, signed, with its exact body", async () => {
+  for (const product of PRODUCT_IDS) {
+    const doc = (await documentOf(product)) as Doc & {
+      webhooks?: Record<string, { post: { parameters: Array<{ name: string }>; requestBody: unknown } }>;
+      components: { schemas: Record<string, { required?: string[]; additionalProperties?: boolean }> };
+    };
+    if (!isWebhookProduct(product)) {
+      expect(doc.webhooks, product).toBeUndefined();
+      continue;
+    }
+    expect(Object.keys(doc.webhooks ?? {}), product).toEqual([...eventTypes(product), "ping"]);
+    const tag = WEBHOOK_PRODUCTS[product].tag;
+    for (const [type, hook] of Object.entries(doc.webhooks!)) {
+      expect(hook.post.parameters.map((h) => h.name)).toEqual([
+        "User-Agent",
+        `X-${tag}-Event`,
+        `X-${tag}-Delivery`,
+        `X-${tag}-Signature`,
+      ]);
+      const ref = (hook.post.requestBody as { content: Record<string, { schema: { $ref: string } }> })
+        .content["application/json"]!.schema.$ref;
+      const body = doc.components.schemas[ref.split("/").pop()!]!;
+      expect(body.required, `${product} ${type}`).toEqual(["id", "type", "occurred_at", "data"]);
+      expect(body.additionalProperties).toBe(false);
+    }
+  }
 });

@@ -175,5 +175,5 @@ test("each event reaches each subscribed endpoint once, signed with the rates he
     { hook: hooks.all, rows },
     { hook: hooks.expiring, rows: rows.filter((r) => r.type === "rate_expiring") },
   ];
-  await expectDeliveredOnce(rx, w.p.storage, expected, "rates", 8);
+  await expectDeliveredOnce(rx, w.p, expected, "rates", 8);
 }, 60_000);

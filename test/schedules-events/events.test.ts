@@ -237,6 +237,6 @@ test("each event reaches each subscribed endpoint once, signed with the schedule
     const types = hook.path === "/ok/all-blanks" ? ["blank_sailing"] : ["blank_sailing", "sailing_slipped"];
     return { hook, rows: rows.filter((r) => r.orgId === orgId && types.includes(r.type)) };
   });
-  await expectDeliveredOnce(rx, p.storage, expected, "schedules");
+  await expectDeliveredOnce(rx, p, expected, "schedules");
   expect(rx.received.filter((r) => r.path === "/ok/cutoffs")).toEqual([]);
 }, 60_000);

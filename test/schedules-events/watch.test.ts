@@ -349,7 +349,7 @@ test("approaching cut-offs of followed sailings and lanes, and reliability drops
     hook: o.hook,
     rows: rowsNow.filter((r) => r.orgId === o.id && o.types.includes(r.type)),
   }));
-  await expectDeliveredOnce(rx, p.storage, expected, "schedules");
+  await expectDeliveredOnce(rx, p, expected, "schedules");
   expect(
     rx.received.filter(
       (r) => r.path === "/ok/slips" && r.headers["x-portolan-schedules-event"] !== "sailing_slipped",

@@ -15,6 +15,7 @@ import { type DisruptionContext, SLIP_MS, scheduleDisruptions } from "../../inge
 import { currentEvents } from "../../ingest/tracking/timeline.ts";
 import { ManualClock, type TestPlatform } from "../helpers/platform.ts";
 import type { RunningSandbox } from "../sandbox/spawn.ts";
+import { deliveryChecker } from "../webhooks/document-check.ts";
 import { schemaProblems, storedEvents } from "../webhooks/event-schemas.ts";
 import type { Receiver } from "../webhooks/receiver.ts";
 import { apiOf, until, voyageWorld } from "../webhooks/setup.ts";
@@ -228,8 +229,10 @@ describe("from the sandbox carrier", () => {
       delay_reason_code: null,
     });
 
-    // Delivered once, signed with the endpoint's secret, the bytes carrying the outbox row.
+    // Delivered once, signed with the endpoint's secret, the bytes carrying the outbox row, as the
+    // ocean document's webhook.
     const [hit] = await rx.waitFor(1, (r) => r.path === "/ok/disruption");
+    (await deliveryChecker(p, "ocean"))(hit!);
     expect(hit!.headers["x-portolan-ocean-event"]).toBe("schedule_disruption");
     expect(hit!.headers["x-portolan-ocean-delivery"]).toBe(deliveryIdFor(row.id, hook.id));
     expect(await verify(hit!.raw, hit!.headers["x-portolan-ocean-signature"]!, hook.secret)).toBe(true);

@@ -1,12 +1,14 @@
 /**
  * The delivery check the product webhook tests share: each outbox row reaches each endpoint that
  * should have it exactly once, under the product's own headers, signed with that endpoint's secret,
- * with the row as its body, and each row's data matches its event's schema.
+ * with the row as its body, and each row's data matches its event's schema and each delivery the
+ * webhook its product's OpenAPI document lists.
  */
 import { expect } from "bun:test";
 import { deliveryIdFor } from "../../api/webhooks/dispatcher.ts";
 import { verify } from "../../api/webhooks/verify.ts";
-import type { Storage } from "../../storage/storage.ts";
+import type { TestPlatform } from "../helpers/platform.ts";
+import { deliveryChecker } from "./document-check.ts";
 import { type StoredEvent, schemaProblems } from "./event-schemas.ts";
 import type { Receiver } from "./receiver.ts";
 import { until } from "./setup.ts";
@@ -27,11 +29,13 @@ export interface Expected {
  */
 export async function expectDeliveredOnce(
   rx: Receiver,
-  storage: Storage,
+  p: TestPlatform,
   expected: Expected[],
   product: "rates" | "loadplan" | "schedules",
   deliveries?: number,
 ): Promise<void> {
+  const storage = p.storage;
+  const documented = await deliveryChecker(p, product === "loadplan" ? "loading" : product);
   const header = (name: string) => `x-portolan-${product}-${name}`;
   const agent = `Portolan-${product[0]!.toUpperCase()}${product.slice(1)}-Webhooks/1`;
   expect(schemaProblems(expected.flatMap((e) => e.rows))).toEqual([]);
@@ -56,6 +60,7 @@ export async function expectDeliveredOnce(
       expect(hit.headers["user-agent"]).toBe(agent);
       expect(await verify(hit.raw, hit.headers[header("signature")]!, hook.secret)).toBe(true);
       expect(await verify(hit.raw, hit.headers[header("signature")]!, "whsec_wrong")).toBe(false);
+      documented(hit);
       expect(JSON.parse(hit.raw.toString())).toEqual({
         id,
         type: row.type,

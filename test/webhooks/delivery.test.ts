@@ -10,6 +10,7 @@ import type { WebhookConfig } from "../../api/webhooks/config.ts";
 import { Dispatcher, deliveryIdFor } from "../../api/webhooks/dispatcher.ts";
 import { verify } from "../../api/webhooks/verify.ts";
 import type { TestPlatform } from "../helpers/platform.ts";
+import { deliveryChecker } from "./document-check.ts";
 import { type Receiver, startReceiver } from "./receiver.ts";
 import { apiOf, type Json, testWebhookConfig, until, webhookPlatform } from "./setup.ts";
 
@@ -59,7 +60,7 @@ const settled = (s: Setup, id: string, status: string) =>
 
 const byPath = (prefix: string) => (r: { path: string }) => r.path.startsWith(prefix);
 
-test("a ping arrives signed over its exact bytes, with the documented headers and four body keys", async () => {
+test("a ping arrives signed over its exact bytes, with the documented headers and four body keys, as the document's webhook", async () => {
   const s = await setup();
   const ep = await s.register("/ok/signed");
   await s.ping(ep.id);
@@ -76,6 +77,7 @@ test("a ping arrives signed over its exact bytes, with the documented headers an
     host: `hooks.test:${rx.port}`,
   });
   expect(got!.headers["x-portolan-ocean-signature"]).toMatch(/^sha256=[0-9a-f]{64}$/);
+  (await deliveryChecker(s.p, "ocean"))(got!);
   expect(await verify(got!.raw, got!.headers["x-portolan-ocean-signature"]!, ep.secret)).toBe(true);
   // One flipped byte, or another endpoint's secret, fails.
   const tampered = Buffer.from(got!.raw);

@@ -1,7 +1,8 @@
 /**
  * Real events: a sandbox voyage (carrier in its own process, manual clock) raises ocean events in
  * the tracking engine's outbox; the dispatcher delivers each once to the endpoint subscribed to
- * those types, and nothing to an endpoint subscribed to others.
+ * those types, and nothing to an endpoint subscribed to others; each delivery is the webhook the
+ * ocean OpenAPI document lists.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
@@ -11,6 +12,7 @@ import { simulateVoyage } from "../../ingest/sandbox/simulate.ts";
 import { loadWorld } from "../../ingest/sandbox/world.ts";
 import { ManualClock, type TestPlatform } from "../helpers/platform.ts";
 import type { RunningSandbox } from "../sandbox/spawn.ts";
+import { deliveryChecker } from "./document-check.ts";
 import { schemaProblems, storedEvents } from "./event-schemas.ts";
 import type { Receiver } from "./receiver.ts";
 import { apiOf, until, voyageWorld } from "./setup.ts";
@@ -73,9 +75,11 @@ test("a voyage's ocean events reach the subscribed endpoint once each, and only 
   expect(other.id).toBeTruthy();
 
   const bodies = new Map(hits.map((h) => [h.headers["x-portolan-ocean-delivery"], h]));
+  const documented = await deliveryChecker(p, "ocean");
   for (const row of expected) {
     const h = bodies.get(deliveryIdFor(row.id, subscribed.id))!;
     expect(h).toBeDefined();
+    documented(h);
     expect(h.headers["x-portolan-ocean-event"]).toBe(row.type);
     expect(await verify(h.raw, h.headers["x-portolan-ocean-signature"]!, subscribed.secret)).toBe(true);
     const body = JSON.parse(h.raw.toString());

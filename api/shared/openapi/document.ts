@@ -1,11 +1,14 @@
 /**
  * A product's OpenAPI 3.1 document, built from its routes: paths and parameters from the route
- * table and its TypeBox request schemas, request bodies as application/json (the only body the
- * body plugin parses), responses as each route declares them in `detail.responses`
- * (responses.ts). Any schema carrying an `$id` is a named component: defined once under
- * components.schemas and referenced wherever it appears. 3.1 because its schemas are JSON Schema,
- * which is what TypeBox writes (const, null, 2020-12 keywords).
+ * table and its TypeBox request schemas (a text query parameter as the value it stands for,
+ * parameters.ts), request bodies as application/json (the only body the body plugin parses),
+ * responses as each route declares them in `detail.responses` (responses.ts), and the product's
+ * webhook events when it sends them. Any schema carrying an `$id` is a named component: defined
+ * once under components.schemas and referenced wherever it appears. 3.1 because its schemas are
+ * JSON Schema, which is what TypeBox writes (const, null, 2020-12 keywords).
  */
+
+import { TEXT_VALUE } from "./parameters.ts";
 
 export interface RouteEntry {
   method: string;
@@ -75,13 +78,14 @@ function parametersOf(route: RouteEntry, components: Record<string, Json>): Json
     if (!schema) return;
     const s = plain(schema) as { properties?: Record<string, Json>; required?: string[] };
     for (const [name, prop] of Object.entries(s.properties ?? {})) {
-      const { description, ...rest } = prop;
+      // A text parameter documents the value it stands for (parameters.ts).
+      const { description, [TEXT_VALUE]: value, ...rest } = prop;
       params.push({
         name,
         in: where,
         required: where === "path" || (s.required ?? []).includes(name),
         ...(description ? { description } : {}),
-        schema: hoist(rest, components),
+        schema: hoist(value ?? rest, components),
       });
     }
   };
@@ -118,7 +122,7 @@ function operationOf(route: RouteEntry, opts: DocumentOptions, components: Recor
 export function openApiDocument(
   routes: ReadonlyArray<RouteEntry>,
   opts: DocumentOptions,
-  base: { securitySchemes: Json; security: Json[] },
+  base: { securitySchemes: Json; security: Json[]; webhooks?: Record<string, Json> },
 ): Json {
   const components: Record<string, Json> = {};
   const paths: Record<string, Json> = {};
@@ -134,6 +138,7 @@ export function openApiDocument(
     servers: [{ url: opts.server }],
     security: base.security,
     paths,
+    ...(base.webhooks ? { webhooks: hoist(plain(base.webhooks), components) } : {}),
     components: {
       securitySchemes: base.securitySchemes,
       schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),

@@ -23,6 +23,8 @@ export interface OpenApiOptions {
   /** Paths on which only GET is served (request-target.ts): their other methods are not documented. */
   getOnly?: (path: string) => boolean;
   routes: () => ReadonlyArray<RouteEntry>;
+  /** The product's webhook events (OpenAPI `webhooks`), when it sends any. */
+  webhooks?: () => Record<string, Record<string, unknown>>;
 }
 
 /** The declared responses completed with what every route of its access kind answers. */
@@ -78,6 +80,7 @@ export function openApi(def: ProductDef, opts: OpenApiOptions) {
       {
         securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
         security: [{ bearer: [] }],
+        webhooks: opts.webhooks?.(),
       },
     );
   // A Response, so the envelope plugin sends it as it is.
