@@ -16,12 +16,14 @@ export interface ServerProcess {
 
 const root = join(import.meta.dir, "../..");
 
-async function until(url: string): Promise<void> {
+/** Waits for `url` to answer; false when the process exited first (a port taken in between, say). */
+async function until(url: string, exited: () => boolean): Promise<boolean> {
   for (let tries = 0; ; tries++) {
     try {
       await fetch(url);
-      return;
+      return true;
     } catch {
+      if (exited()) return false;
       // The start loads every route worker's graphs first: slow on a busy two-core machine.
       if (tries > 1200) throw new Error(`server did not start (${url})`);
       await Bun.sleep(50);
@@ -29,7 +31,19 @@ async function until(url: string): Promise<void> {
   }
 }
 
+/**
+ * A free port is free when asked, not when the server binds it: another process may take it in
+ * between. A start whose process exits before answering is tried again on other ports.
+ */
 export async function startServerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
+  for (let attempt = 1; ; attempt++) {
+    const started = await startOnce(env);
+    if (started) return started;
+    if (attempt === 3) throw new Error("the server process exited before it answered, three times");
+  }
+}
+
+async function startOnce(env: Record<string, string | undefined>): Promise<ServerProcess | null> {
   const ports = await Promise.all(PRODUCTS.map(() => freePort()));
   const portEnv: Record<string, string> = {
     ...Object.fromEntries(PRODUCTS.map((p, i) => [`PORTOLAN_${p.id.toUpperCase()}_PORT`, String(ports[i])])),
@@ -52,8 +66,11 @@ export async function startServerProcess(env: Record<string, string | undefined>
     server.kill("SIGTERM");
     await server.exited;
   };
+  const exited = () => server.exitCode !== null || server.signalCode !== null;
   try {
-    for (const url of Object.values(base)) await until(`${url}/healthz`);
+    for (const url of Object.values(base)) {
+      if (!(await until(`${url}/healthz`, exited))) return null;
+    }
   } catch (err) {
     await stop();
     throw err;
