@@ -80,7 +80,7 @@ test("ocean: track sandbox containers, read one, page the list and the DCSA even
 
   const listed: string[] = [];
   for await (const box of allItems((cursor) =>
-    ocean.GET("/v1/containers", { params: { query: { limit: "1", cursor } } }),
+    ocean.GET("/v1/containers", { params: { query: { limit: 1, cursor } } }),
   )) {
     listed.push(box.id);
   }
@@ -183,7 +183,7 @@ test("webhooks: endpoints listed page by page; a real delivery verifies, a tampe
   }
   const listed: string[] = [];
   for await (const endpoint of allItems((cursor) =>
-    plans.GET("/v1/webhooks", { params: { query: { limit: "2", cursor } } }),
+    plans.GET("/v1/webhooks", { params: { query: { limit: 2, cursor } } }),
   )) {
     listed.push(endpoint.id);
   }

@@ -39,7 +39,13 @@ const refused = (status: number, retryAfter?: string) => () =>
     { status, headers: retryAfter === undefined ? {} : { "retry-after": retryAfter } },
   );
 const route = () =>
-  Response.json({ data: { from: { locode: "NLRTM" }, to: { locode: "SGSIN" } }, meta: { took_ms: 3 } });
+  Response.json({
+    data: {
+      from: { locode: "NLRTM", lat: 51.95, lng: 4.14 },
+      to: { locode: "SGSIN", lat: 1.26, lng: 103.84 },
+    },
+    meta: { took_ms: 3 },
+  });
 
 function client(retry: { attempts?: number; maxDelayMs?: number; now?: () => number } = {}) {
   const waits: number[] = [];
@@ -56,7 +62,7 @@ test("429 then 200: waits the Retry-After seconds once, then reads the typed ans
   script = [refused(429, "7"), route];
   const { waits, call } = client();
   const answer = unwrap(await call());
-  expect(answer.data.from).toEqual({ locode: "NLRTM" });
+  expect(answer.data.from).toEqual({ locode: "NLRTM", lat: 51.95, lng: 4.14 });
   expect(answer.meta.took_ms).toBe(3);
   expect(waits).toEqual([7000]);
   expect(seen.map((s) => s.authorization)).toEqual(["Bearer ds_test", "Bearer ds_test"]);

@@ -220,7 +220,127 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    awb_accepted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Air event awb_accepted */
+        post: operations["webhookAirAwbAccepted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    awb_in_transit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Air event awb_in_transit */
+        post: operations["webhookAirAwbInTransit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    awb_arrived: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Air event awb_arrived */
+        post: operations["webhookAirAwbArrived"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    awb_available: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Air event awb_available */
+        post: operations["webhookAirAwbAvailable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    awb_delivered: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Air event awb_delivered */
+        post: operations["webhookAirAwbDelivered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    awb_departed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Air event awb_departed */
+        post: operations["webhookAirAwbDeparted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test delivery (POST /v1/webhooks/{id}/test) */
+        post: operations["webhookAirPing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Account: {
@@ -235,6 +355,240 @@ export interface components {
             rate_limit: {
                 limit: number;
                 window_seconds: number;
+            };
+        };
+        AirAwbAcceptedDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "awb_accepted";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                id: string;
+                awb: string;
+                airline_iata: string;
+                origin: string | null;
+                destination: string | null;
+                pieces: number | null;
+                weight_kg: number | null;
+                status: string;
+                exceptions: string[];
+                eta: string | null;
+                eta_is_estimated: boolean | null;
+                event_type?: string;
+                label?: string;
+                location?: string | null;
+                flight?: string | null;
+                event_pieces?: number | null;
+                event_date_time?: string;
+                event_local_datetime?: string;
+                utc_offset_minutes?: number;
+                event_timezone?: string;
+            };
+        };
+        AirAwbArrivedDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "awb_arrived";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                id: string;
+                awb: string;
+                airline_iata: string;
+                origin: string | null;
+                destination: string | null;
+                pieces: number | null;
+                weight_kg: number | null;
+                status: string;
+                exceptions: string[];
+                eta: string | null;
+                eta_is_estimated: boolean | null;
+                event_type?: string;
+                label?: string;
+                location?: string | null;
+                flight?: string | null;
+                event_pieces?: number | null;
+                event_date_time?: string;
+                event_local_datetime?: string;
+                utc_offset_minutes?: number;
+                event_timezone?: string;
+            };
+        };
+        AirAwbAvailableDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "awb_available";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                id: string;
+                awb: string;
+                airline_iata: string;
+                origin: string | null;
+                destination: string | null;
+                pieces: number | null;
+                weight_kg: number | null;
+                status: string;
+                exceptions: string[];
+                eta: string | null;
+                eta_is_estimated: boolean | null;
+                event_type?: string;
+                label?: string;
+                location?: string | null;
+                flight?: string | null;
+                event_pieces?: number | null;
+                event_date_time?: string;
+                event_local_datetime?: string;
+                utc_offset_minutes?: number;
+                event_timezone?: string;
+            };
+        };
+        AirAwbDeliveredDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "awb_delivered";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                id: string;
+                awb: string;
+                airline_iata: string;
+                origin: string | null;
+                destination: string | null;
+                pieces: number | null;
+                weight_kg: number | null;
+                status: string;
+                exceptions: string[];
+                eta: string | null;
+                eta_is_estimated: boolean | null;
+                event_type?: string;
+                label?: string;
+                location?: string | null;
+                flight?: string | null;
+                event_pieces?: number | null;
+                event_date_time?: string;
+                event_local_datetime?: string;
+                utc_offset_minutes?: number;
+                event_timezone?: string;
+            };
+        };
+        AirAwbDepartedDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "awb_departed";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                id: string;
+                awb: string;
+                airline_iata: string;
+                origin: string | null;
+                destination: string | null;
+                pieces: number | null;
+                weight_kg: number | null;
+                status: string;
+                exceptions: string[];
+                eta: string | null;
+                eta_is_estimated: boolean | null;
+                event_type?: string;
+                label?: string;
+                location?: string | null;
+                flight?: string | null;
+                event_pieces?: number | null;
+                event_date_time?: string;
+                event_local_datetime?: string;
+                utc_offset_minutes?: number;
+                event_timezone?: string;
+            };
+        };
+        AirAwbInTransitDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "awb_in_transit";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                id: string;
+                awb: string;
+                airline_iata: string;
+                origin: string | null;
+                destination: string | null;
+                pieces: number | null;
+                weight_kg: number | null;
+                status: string;
+                exceptions: string[];
+                eta: string | null;
+                eta_is_estimated: boolean | null;
+                event_type?: string;
+                label?: string;
+                location?: string | null;
+                flight?: string | null;
+                event_pieces?: number | null;
+                event_date_time?: string;
+                event_local_datetime?: string;
+                utc_offset_minutes?: number;
+                event_timezone?: string;
+            };
+        };
+        AirPingDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "ping";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                endpoint_id: string;
+                message: string;
             };
         };
         /** @description Indicative air-freight quote (rate card model, not a tariff) */
@@ -1011,7 +1365,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description page size, 1 to 500 (default 50) */
-                limit?: string;
+                limit?: number;
                 /** @description next_cursor of the previous page */
                 cursor?: string;
             };
@@ -1300,6 +1654,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -1453,6 +1808,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -1596,6 +1952,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -1753,6 +2110,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -2333,8 +2691,10 @@ export interface operations {
     getV1Awbs: {
         parameters: {
             query?: {
-                status?: string;
-                limit?: string;
+                /** @description only waybills in this status */
+                status?: "unknown" | "booked" | "received" | "in_transit" | "arrived" | "available" | "delivered";
+                /** @description page size, 1 to 500 (default 50) */
+                limit?: number;
                 cursor?: string;
                 /** @description true lists deleted (archived) waybills instead */
                 archived?: string;
@@ -2963,6 +3323,223 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["DataError"];
                 };
+            };
+        };
+    };
+    webhookAirAwbAccepted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Air-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Air-Event": "awb_accepted";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Air-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Air-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AirAwbAcceptedDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookAirAwbInTransit: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Air-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Air-Event": "awb_in_transit";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Air-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Air-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AirAwbInTransitDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookAirAwbArrived: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Air-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Air-Event": "awb_arrived";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Air-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Air-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AirAwbArrivedDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookAirAwbAvailable: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Air-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Air-Event": "awb_available";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Air-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Air-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AirAwbAvailableDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookAirAwbDelivered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Air-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Air-Event": "awb_delivered";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Air-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Air-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AirAwbDeliveredDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookAirAwbDeparted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Air-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Air-Event": "awb_departed";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Air-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Air-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AirAwbDepartedDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookAirPing: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Air-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Air-Event": "ping";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Air-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Air-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AirPingDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

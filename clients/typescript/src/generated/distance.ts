@@ -161,6 +161,22 @@ export interface components {
                 window_seconds: number;
             };
         };
+        AirSection: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            transport_mode: "AirSection";
+            from: components["schemas"]["Place"];
+            to: components["schemas"]["Place"];
+            distance: components["schemas"]["ChainDistance"];
+            duration: components["schemas"]["ChainDuration"];
+            great_circle_km: number;
+            speed_kmh: number;
+            path?: components["schemas"]["Path"];
+            estimated: boolean;
+            emissions: components["schemas"]["Emissions"];
+        };
         /** @description An API key, never the key itself */
         ApiKey: {
             /** Format: uuid */
@@ -174,6 +190,26 @@ export interface components {
             expires_at: string | null;
             revoked_at: string | null;
         };
+        ChainDistance: {
+            km: number;
+            nm: number;
+            meters: number;
+        };
+        ChainDuration: {
+            hours: number;
+            days: number;
+            seconds: number;
+        };
+        /** @description A ROAD, RAIL, AIR or RIVER route chain and its alternatives */
+        ChainRouteAnswer: {
+            from: components["schemas"]["Place"];
+            to: components["schemas"]["Place"];
+            route: components["schemas"]["RouteChain"];
+            alternatives: components["schemas"]["RouteChain"][];
+            /** Format: date */
+            date?: string;
+            seasonal_notes?: components["schemas"]["SeasonalNote"][];
+        };
         /** @description Error (lower-case code) */
         DataError: {
             error: {
@@ -183,6 +219,33 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+        };
+        /** @description Nautical miles inside Emission Control Areas, per zone */
+        EcaSplit: {
+            nm: number;
+            non_eca_nm: number;
+            share: number;
+            zones: {
+                id: string;
+                name: string;
+                nm: number;
+            }[];
+        };
+        /** @description Well-to-wheel and tank-to-wheel kg CO2e for the cargo mass (docs/emissions.md) */
+        Emissions: {
+            co2e_kg: number;
+            co2e_ttw_kg: number;
+            cargo_tonnes: number;
+            method: string;
+        };
+        GeoJsonGeometry: {
+            /** @constant */
+            type: "FeatureCollection";
+            features: {
+                [key: string]: unknown;
+            }[];
+        } & {
+            [key: string]: unknown;
         };
         Health: {
             /** @enum {string} */
@@ -196,30 +259,192 @@ export interface components {
         };
         /** @description The resolved ends, then the chosen route chain (a section per mode) and its alternatives */
         MultimodalAnswer: {
-            /** @description An end as resolved: its name, code and coordinates */
-            from: {
-                [key: string]: unknown;
-            };
-            /** @description An end as resolved: its name, code and coordinates */
-            to: {
-                [key: string]: unknown;
-            };
+            from: components["schemas"]["Place"];
+            to: components["schemas"]["Place"];
+            transport_modes: components["schemas"]["TransportMode"][];
+            /** @enum {string} */
+            optimize: "cost" | "time" | "distance" | "emissions";
+            /** @enum {string} */
+            routing_mode: "short" | "safe";
+            avoided: string[];
+            route: components["schemas"]["RouteChain"];
+            alternatives: components["schemas"]["RouteChain"][];
+            /** Format: date */
+            date?: string;
+            seasonal_notes?: components["schemas"]["SeasonalNote"][];
+        };
+        Passage: {
+            id: string;
+            name: string;
+        };
+        Path: number[][];
+        /** @description A place as resolved: kind, name, codes, lat, lng */
+        Place: {
+            lat: number;
+            lng: number;
         } & {
             [key: string]: unknown;
         };
-        /** @description The resolved ends, then the route (distance, time, emissions, legs or sections) and its alternatives */
-        RouteAnswer: {
-            /** @description An end as resolved: its name, code and coordinates */
-            from: {
-                [key: string]: unknown;
-            };
-            /** @description An end as resolved: its name, code and coordinates */
-            to: {
-                [key: string]: unknown;
-            };
-        } & {
-            [key: string]: unknown;
+        RailSection: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            transport_mode: "RailSection";
+            from: components["schemas"]["Place"];
+            to: components["schemas"]["Place"];
+            distance: components["schemas"]["ChainDistance"];
+            duration: components["schemas"]["ChainDuration"];
+            speed_kmh: number;
+            path?: components["schemas"]["Path"];
+            estimated: boolean;
+            emissions: components["schemas"]["Emissions"];
         };
+        RiverSection: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            transport_mode: "RiverSection";
+            from: components["schemas"]["Place"];
+            to: components["schemas"]["Place"];
+            distance: components["schemas"]["ChainDistance"];
+            duration: components["schemas"]["ChainDuration"];
+            speed_kmh: number;
+            current: {
+                downstream_km: number;
+                upstream_km: number;
+                slack_water_km: number;
+            };
+            locks: number;
+            lock_hours: number;
+            waterways: {
+                name: string;
+                km: number;
+                class: string | null;
+            }[];
+            seasonal: components["schemas"]["SeasonalNote"][];
+            attribution: string;
+            path?: components["schemas"]["Path"];
+            estimated: boolean;
+            emissions: components["schemas"]["Emissions"];
+        };
+        RoadSection: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            transport_mode: "RoadSection";
+            from: components["schemas"]["Place"];
+            to: components["schemas"]["Place"];
+            distance: components["schemas"]["ChainDistance"];
+            duration: components["schemas"]["ChainDuration"];
+            driving_hours: number;
+            rest_hours: number;
+            ferry_hours: number;
+            ferry_paths: components["schemas"]["Path"][];
+            crossings: {
+                name: string;
+                /** @enum {string} */
+                kind: "ferry" | "tunnel" | "bridge";
+                hours: number;
+                km: number;
+            }[];
+            /** @description model, osrm, valhalla, or estimate when the engine is down */
+            source: string;
+            attribution: string;
+            /** @description Why an estimate stands in for the engine */
+            reason?: string;
+            path?: components["schemas"]["Path"];
+            estimated: boolean;
+            emissions: components["schemas"]["Emissions"];
+        };
+        RouteAnswer: components["schemas"]["ChainRouteAnswer"] | components["schemas"]["SeaRouteAnswer"];
+        /** @description Sections and transfers; the summary is their sum (docs/multimodal.md) */
+        RouteChain: {
+            label: string;
+            transport_modes: components["schemas"]["TransportMode"][];
+            summary: {
+                distance: components["schemas"]["ChainDistance"];
+                duration: components["schemas"]["ChainDuration"];
+                moving_hours: number;
+                handling_hours: number;
+                speed_kmh: number;
+                cost_index: number;
+                emissions: components["schemas"]["Emissions"];
+            };
+            sections: components["schemas"]["Section"][];
+            transfers: components["schemas"]["Transfer"][];
+            estimated: boolean;
+            geometry?: components["schemas"]["GeoJsonGeometry"];
+        };
+        SeaRoute: {
+            label: string;
+            distance: {
+                nm: number;
+                km: number;
+            };
+            eca: components["schemas"]["EcaSplit"];
+            transit: {
+                speed_knots: number;
+                hours: number;
+                days: number;
+            };
+            passages: components["schemas"]["Passage"][];
+            emissions: components["schemas"]["Emissions"];
+            path?: components["schemas"]["Path"];
+            geometry?: components["schemas"]["GeoJsonGeometry"];
+        };
+        /** @description The SEA route (mode omitted or SEA) and its alternatives */
+        SeaRouteAnswer: {
+            from: components["schemas"]["Place"];
+            to: components["schemas"]["Place"];
+            /** @enum {string} */
+            routing_mode: "short" | "safe";
+            avoided: string[];
+            route: components["schemas"]["SeaRoute"];
+            alternatives: components["schemas"]["SeaRoute"][];
+        };
+        SeaSection: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            transport_mode: "SeaSection";
+            from: components["schemas"]["Place"];
+            to: components["schemas"]["Place"];
+            distance: components["schemas"]["ChainDistance"];
+            duration: components["schemas"]["ChainDuration"];
+            speed_knots: number;
+            via: string | null;
+            eca: components["schemas"]["EcaSplit"];
+            passages: components["schemas"]["Passage"][];
+            path?: components["schemas"]["Path"];
+            estimated: boolean;
+            emissions: components["schemas"]["Emissions"];
+        };
+        SeasonalNote: {
+            id: string;
+            kind: string;
+            note: string;
+            typical_window: string;
+            source: string;
+            km: number;
+            time_factor?: number;
+            reopens_about?: string;
+            /** @enum {string} */
+            effect: "no_route" | "detour" | "slower";
+        };
+        Section: components["schemas"]["SeaSection"] | components["schemas"]["RoadSection"] | components["schemas"]["RailSection"] | components["schemas"]["AirSection"] | components["schemas"]["RiverSection"];
+        /** @description Terminal handling where the freight changes mode (or starts or ends) */
+        Transfer: {
+            at: components["schemas"]["Place"];
+            from_mode: components["schemas"]["TransportMode"] | null;
+            to_mode: components["schemas"]["TransportMode"] | null;
+            hours: number;
+        };
+        /** @enum {string} */
+        TransportMode: "SEA" | "ROAD" | "RAIL" | "AIR" | "RIVER";
     };
     responses: never;
     parameters: never;
@@ -881,14 +1106,14 @@ export interface operations {
                 from: string;
                 /** @description the other end, in any form from takes */
                 to: string;
-                /** @description ROAD, RAIL, AIR or RIVER (or an alias such as TRUCK); omitted: a sea route */
-                mode?: string;
+                /** @description ROAD, RAIL, AIR or RIVER (or an alias such as TRUCK; any case); omitted: a sea route */
+                mode?: "SEA" | "ROAD" | "TRUCK" | "RAIL" | "AIR" | "FLIGHT" | "RIVER" | "INLAND" | "INLAND_WATERWAY" | "IWW" | "BARGE";
                 /** @description SEA: speed, 3 to 40 knots (default 14) */
-                speed_knots?: string;
+                speed_knots?: number;
                 /** @description true: each route's geometry (default false) */
                 path?: string;
                 /** @description geojson: each route's geometry as a GeoJSON FeatureCollection, one feature per section */
-                geometry?: string;
+                geometry?: "geojson";
                 /** @description true or false: alternative routes (default false for SEA and RIVER) */
                 alternatives?: string;
                 /** @description RAIL, AIR, RIVER: false drops terminal handling (default true) */
@@ -898,11 +1123,11 @@ export interface operations {
                 /** @description RIVER: false turns the seasonal rules off (default true) */
                 seasonal?: string;
                 /** @description SEA: short (default) or safe */
-                routing_mode?: string;
+                routing_mode?: "short" | "safe";
                 /** @description comma-separated passage ids */
                 avoid?: string;
                 /** @description cargo mass for emissions, default 1 t */
-                cargo_tonnes?: string;
+                cargo_tonnes?: number;
             };
             header?: never;
             path?: never;
@@ -1066,15 +1291,15 @@ export interface operations {
                 /** @description comma-separated SEA, ROAD, RAIL, AIR, RIVER (default all) */
                 modes?: string;
                 /** @description cost (default), time, distance or emissions */
-                optimize?: string;
+                optimize?: "cost" | "time" | "distance" | "emissions";
                 /** @description UN/LOCODE of the port of loading (a sea port) */
                 pol?: string;
                 /** @description UN/LOCODE of the port of discharge (a sea port) */
                 pod?: string;
                 /** @description speed on the sea legs, 3 to 40 knots (default 14) */
-                speed_knots?: string;
+                speed_knots?: number;
                 /** @description sea legs: short (default) or safe */
-                routing_mode?: string;
+                routing_mode?: "short" | "safe";
                 /** @description comma-separated passage ids closed on the sea legs */
                 avoid?: string;
                 /** @description true or false: the other chains (default true) */
@@ -1084,13 +1309,13 @@ export interface operations {
                 /** @description true: each section's geometry (default false) */
                 path?: string;
                 /** @description geojson: each chain's geometry as a GeoJSON FeatureCollection, one feature per section */
-                geometry?: string;
+                geometry?: "geojson";
                 /** @description YYYY-MM-DD: departure date for seasonal river rules */
                 date?: string;
                 /** @description false turns the seasonal river rules off (default true) */
                 seasonal?: string;
                 /** @description cargo mass for emissions, default 1 t */
-                cargo_tonnes?: string;
+                cargo_tonnes?: number;
             };
             header?: never;
             path?: never;
@@ -1254,7 +1479,7 @@ export interface operations {
                 /** @description false: no geocoder for free text (default true) */
                 geocode?: string;
                 /** @description results, 1 to 50 (default 10) */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path?: never;

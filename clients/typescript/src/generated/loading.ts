@@ -196,7 +196,76 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    plan_created: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Loadplan event plan_created */
+        post: operations["webhookLoadingPlanCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    plan_updated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Loadplan event plan_updated */
+        post: operations["webhookLoadingPlanUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    plan_deleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Loadplan event plan_deleted */
+        post: operations["webhookLoadingPlanDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test delivery (POST /v1/webhooks/{id}/test) */
+        post: operations["webhookLoadingPing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Account: {
@@ -248,6 +317,123 @@ export interface components {
             dependencies: {
                 /** @enum {string} */
                 redis?: "up" | "down";
+            };
+        };
+        LoadingPingDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "ping";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                endpoint_id: string;
+                message: string;
+            };
+        };
+        LoadingPlanCreatedDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "plan_created";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                id: string;
+                name: string;
+                reference: string | null;
+                status: string;
+                version: number;
+                /** @enum {string} */
+                objective: "fewest_units" | "cheapest";
+                units_used: number;
+                pieces_placed: number;
+                pieces_unplaced: number;
+                total_cost: number | null;
+                units: {
+                    number: number;
+                    equipment: string;
+                    pieces: number;
+                    volume_utilisation: number;
+                    weight_utilisation: number;
+                    svg_url: string;
+                }[];
+                created_at: string;
+                updated_at: string;
+            };
+        };
+        LoadingPlanDeletedDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "plan_deleted";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                id: string;
+                name: string;
+                reference: string | null;
+                version: number;
+                deleted_at: string;
+            };
+        };
+        LoadingPlanUpdatedDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "plan_updated";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                id: string;
+                name: string;
+                reference: string | null;
+                status: string;
+                version: number;
+                /** @enum {string} */
+                objective: "fewest_units" | "cheapest";
+                units_used: number;
+                pieces_placed: number;
+                pieces_unplaced: number;
+                total_cost: number | null;
+                units: {
+                    number: number;
+                    equipment: string;
+                    pieces: number;
+                    volume_utilisation: number;
+                    weight_utilisation: number;
+                    svg_url: string;
+                }[];
+                created_at: string;
+                updated_at: string;
+                previous_version: number;
+                previous_status: string;
+                changed: string[];
+                replanned: boolean;
             };
         };
         /** @description A load plan with its input and every placement */
@@ -1002,7 +1188,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description page size, 1 to 500 (default 50) */
-                limit?: string;
+                limit?: number;
                 /** @description next_cursor of the previous page */
                 cursor?: string;
             };
@@ -1295,6 +1481,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -1450,6 +1637,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -1595,6 +1783,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -1754,6 +1943,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -1898,7 +2088,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description page size, 1 to 500 (default 50) */
-                limit?: string;
+                limit?: number;
                 /** @description next_cursor of the previous page */
                 cursor?: string;
                 /** @description only plans with this reference */
@@ -2838,6 +3028,130 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["OkError"];
                 };
+            };
+        };
+    };
+    webhookLoadingPlanCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Loadplan-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Loadplan-Event": "plan_created";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Loadplan-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Loadplan-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoadingPlanCreatedDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookLoadingPlanUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Loadplan-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Loadplan-Event": "plan_updated";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Loadplan-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Loadplan-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoadingPlanUpdatedDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookLoadingPlanDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Loadplan-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Loadplan-Event": "plan_deleted";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Loadplan-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Loadplan-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoadingPlanDeletedDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookLoadingPing: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Loadplan-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Loadplan-Event": "ping";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Loadplan-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Loadplan-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoadingPingDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -383,7 +383,212 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    container_arrived: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Ocean event container_arrived */
+        post: operations["webhookOceanContainerArrived"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    container_available: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Ocean event container_available */
+        post: operations["webhookOceanContainerAvailable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    container_delivered: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Ocean event container_delivered */
+        post: operations["webhookOceanContainerDelivered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    customs_hold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Ocean event customs_hold */
+        post: operations["webhookOceanCustomsHold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    vessel_departed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Ocean event vessel_departed */
+        post: operations["webhookOceanVesselDeparted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    eta_changed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Ocean event eta_changed */
+        post: operations["webhookOceanEtaChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    container_misrouted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Ocean event container_misrouted */
+        post: operations["webhookOceanContainerMisrouted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    demurrage_started: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Ocean event demurrage_started */
+        post: operations["webhookOceanDemurrageStarted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    demurrage_warning: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Ocean event demurrage_warning */
+        post: operations["webhookOceanDemurrageWarning"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    schedule_disruption: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Ocean event schedule_disruption */
+        post: operations["webhookOceanScheduleDisruption"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    api_change_announced: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Ocean event api_change_announced */
+        post: operations["webhookOceanApiChangeAnnounced"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test delivery (POST /v1/webhooks/{id}/test) */
+        post: operations["webhookOceanPing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Account: {
@@ -569,6 +774,392 @@ export interface components {
             utc_offset_minutes: number | null;
             event_timezone: string | null;
             location: string | null;
+        };
+        OceanApiChangeAnnouncedDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "api_change_announced";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                announcement_id: string;
+                title: string;
+                message: string;
+                effective_date: string | null;
+                url: string | null;
+                api_version: string;
+                announced_at: string;
+            };
+        };
+        OceanContainerArrivedDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "container_arrived";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                id: string;
+                identifier: string;
+                identifier_type: string;
+                container_number: string | null;
+                bl_number: string | null;
+                booking_number: string | null;
+                carrier_code: string | null;
+                status: string;
+                eta: string | null;
+                origin_unlocode: string | null;
+                destination_unlocode: string | null;
+                event_type: string;
+                label: string;
+                location: string | null;
+                vessel_imo: string | null;
+                vessel_name: string | null;
+                event_date_time: string;
+                event_local_datetime?: string;
+                utc_offset_minutes?: number;
+                event_timezone?: string;
+            };
+        };
+        OceanContainerAvailableDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "container_available";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                id: string;
+                identifier: string;
+                identifier_type: string;
+                container_number: string | null;
+                bl_number: string | null;
+                booking_number: string | null;
+                carrier_code: string | null;
+                status: string;
+                eta: string | null;
+                origin_unlocode: string | null;
+                destination_unlocode: string | null;
+                event_type?: string;
+                label?: string;
+                location?: string | null;
+                vessel_imo?: string | null;
+                vessel_name?: string | null;
+                event_date_time?: string;
+                event_local_datetime?: string;
+                utc_offset_minutes?: number;
+                event_timezone?: string;
+            };
+        };
+        OceanContainerDeliveredDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "container_delivered";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                id: string;
+                identifier: string;
+                identifier_type: string;
+                container_number: string | null;
+                bl_number: string | null;
+                booking_number: string | null;
+                carrier_code: string | null;
+                status: string;
+                eta: string | null;
+                origin_unlocode: string | null;
+                destination_unlocode: string | null;
+                event_type?: string;
+                label?: string;
+                location?: string | null;
+                vessel_imo?: string | null;
+                vessel_name?: string | null;
+                event_date_time?: string;
+                event_local_datetime?: string;
+                utc_offset_minutes?: number;
+                event_timezone?: string;
+            };
+        };
+        OceanContainerMisroutedDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "container_misrouted";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                id: string;
+                identifier: string;
+                identifier_type: string;
+                container_number: string | null;
+                bl_number: string | null;
+                booking_number: string | null;
+                carrier_code: string | null;
+                status: string;
+                eta: string | null;
+                origin_unlocode: string | null;
+                destination_unlocode: string | null;
+                /** @enum {string} */
+                route_alert: "destination_change" | "missed_connection";
+                previous_destination_unlocode: string | null;
+            };
+        };
+        OceanCustomsHoldDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "customs_hold";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                id: string;
+                identifier: string;
+                identifier_type: string;
+                container_number: string | null;
+                bl_number: string | null;
+                booking_number: string | null;
+                carrier_code: string | null;
+                status: string;
+                eta: string | null;
+                origin_unlocode: string | null;
+                destination_unlocode: string | null;
+                reason: string | null;
+                since: string | null;
+                event_type?: string;
+                label?: string;
+                location?: string | null;
+                vessel_imo?: string | null;
+                vessel_name?: string | null;
+                event_date_time?: string;
+                event_local_datetime?: string;
+                utc_offset_minutes?: number;
+                event_timezone?: string;
+            };
+        };
+        OceanDemurrageStartedDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "demurrage_started";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                id: string;
+                identifier: string;
+                container_number: string | null;
+                carrier_code: string | null;
+                destination_unlocode: string | null;
+                demurrage_last_free_day: string | null;
+                demurrage_free_days_left: number | null;
+                demurrage_accrued_usd: number | null;
+                discharged_at: string | null;
+            };
+        };
+        OceanDemurrageWarningDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "demurrage_warning";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                id: string;
+                identifier: string;
+                container_number: string | null;
+                carrier_code: string | null;
+                destination_unlocode: string | null;
+                demurrage_last_free_day: string | null;
+                demurrage_free_days_left: number | null;
+                demurrage_accrued_usd: number | null;
+                discharged_at: string | null;
+            };
+        };
+        OceanEtaChangedDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "eta_changed";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                id: string;
+                identifier: string;
+                identifier_type: string;
+                container_number: string | null;
+                bl_number: string | null;
+                booking_number: string | null;
+                carrier_code: string | null;
+                status: string;
+                eta: string | null;
+                origin_unlocode: string | null;
+                destination_unlocode: string | null;
+                previous_eta: string;
+                eta_is_estimated: boolean | null;
+            };
+        };
+        OceanPingDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "ping";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                endpoint_id: string;
+                message: string;
+            };
+        };
+        OceanScheduleDisruptionDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "schedule_disruption";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                id: string;
+                identifier: string;
+                identifier_type: string;
+                container_number: string | null;
+                bl_number: string | null;
+                booking_number: string | null;
+                carrier_code: string | null;
+                status: string;
+                eta: string | null;
+                origin_unlocode: string | null;
+                destination_unlocode: string | null;
+                event_type: string;
+                label: string;
+                location: string | null;
+                vessel_imo: string | null;
+                vessel_name: string | null;
+                event_date_time: string;
+                event_local_datetime?: string;
+                utc_offset_minutes?: number;
+                event_timezone?: string;
+                /** @enum {string} */
+                kind: "slip" | "omission" | "sailing_change";
+                voyage: string | null;
+                previous_vessel_imo: string | null;
+                previous_vessel_name: string | null;
+                previous_voyage: string | null;
+                previous_time: string;
+                new_time: string | null;
+                delay_hours: number | null;
+                change_remark: string | null;
+                delay_reason_code: string | null;
+                calls: {
+                    event_type: string;
+                    location: string;
+                    previous_time: string;
+                    new_time: string | null;
+                    delay_hours: number | null;
+                }[];
+            };
+        };
+        OceanVesselDepartedDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "vessel_departed";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                id: string;
+                identifier: string;
+                identifier_type: string;
+                container_number: string | null;
+                bl_number: string | null;
+                booking_number: string | null;
+                carrier_code: string | null;
+                status: string;
+                eta: string | null;
+                origin_unlocode: string | null;
+                destination_unlocode: string | null;
+                event_type: string;
+                label: string;
+                location: string | null;
+                vessel_imo: string | null;
+                vessel_name: string | null;
+                event_date_time: string;
+                event_local_datetime?: string;
+                utc_offset_minutes?: number;
+                event_timezone?: string;
+            };
         };
         /** @description Error on a keyed route (upper-case code) */
         OkError: {
@@ -1331,7 +1922,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description page size, 1 to 500 (default 50) */
-                limit?: string;
+                limit?: number;
                 /** @description next_cursor of the previous page */
                 cursor?: string;
             };
@@ -1628,6 +2219,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -1785,6 +2377,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -1932,6 +2525,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -2093,6 +2687,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -2238,8 +2833,10 @@ export interface operations {
     getV1Containers: {
         parameters: {
             query?: {
-                status?: string;
-                limit?: string;
+                /** @description only records in this status */
+                status?: "unknown" | "in_transit" | "discharged" | "available" | "customs_hold" | "delivered" | "returned_empty";
+                /** @description page size, 1 to 500 (default 50) */
+                limit?: number;
                 cursor?: string;
                 /** @description comma-separated; a row must carry all of them */
                 tags?: string;
@@ -4653,6 +5250,378 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["OpenError"];
                 };
+            };
+        };
+    };
+    webhookOceanContainerArrived: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Ocean-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Ocean-Event": "container_arrived";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Ocean-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Ocean-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OceanContainerArrivedDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookOceanContainerAvailable: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Ocean-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Ocean-Event": "container_available";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Ocean-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Ocean-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OceanContainerAvailableDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookOceanContainerDelivered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Ocean-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Ocean-Event": "container_delivered";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Ocean-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Ocean-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OceanContainerDeliveredDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookOceanCustomsHold: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Ocean-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Ocean-Event": "customs_hold";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Ocean-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Ocean-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OceanCustomsHoldDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookOceanVesselDeparted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Ocean-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Ocean-Event": "vessel_departed";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Ocean-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Ocean-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OceanVesselDepartedDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookOceanEtaChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Ocean-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Ocean-Event": "eta_changed";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Ocean-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Ocean-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OceanEtaChangedDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookOceanContainerMisrouted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Ocean-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Ocean-Event": "container_misrouted";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Ocean-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Ocean-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OceanContainerMisroutedDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookOceanDemurrageStarted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Ocean-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Ocean-Event": "demurrage_started";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Ocean-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Ocean-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OceanDemurrageStartedDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookOceanDemurrageWarning: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Ocean-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Ocean-Event": "demurrage_warning";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Ocean-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Ocean-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OceanDemurrageWarningDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookOceanScheduleDisruption: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Ocean-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Ocean-Event": "schedule_disruption";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Ocean-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Ocean-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OceanScheduleDisruptionDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookOceanApiChangeAnnounced: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Ocean-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Ocean-Event": "api_change_announced";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Ocean-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Ocean-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OceanApiChangeAnnouncedDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookOceanPing: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Ocean-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Ocean-Event": "ping";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Ocean-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Ocean-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OceanPingDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -169,7 +169,76 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    rate_added: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Rates event rate_added */
+        post: operations["webhookRatesRateAdded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    rate_changed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Rates event rate_changed */
+        post: operations["webhookRatesRateChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    rate_expiring: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Rates event rate_expiring */
+        post: operations["webhookRatesRateExpiring"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test delivery (POST /v1/webhooks/{id}/test) */
+        post: operations["webhookRatesPing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Account: {
@@ -292,6 +361,170 @@ export interface components {
             digest: string;
             lines: number;
             surcharges: number;
+        };
+        RatesPingDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "ping";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                endpoint_id: string;
+                message: string;
+            };
+        };
+        RatesRateAddedDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "rate_added";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                sheet_id: string;
+                name: string;
+                carrier: string;
+                mode: string;
+                currency: string;
+                /** @description First day the sheet applies, YYYY-MM-DD */
+                valid_from: string;
+                /** @description Last day the sheet applies, YYYY-MM-DD */
+                valid_to: string;
+                version: number;
+                source_file: string;
+                imported_at: string;
+                lines: number;
+                surcharges: number;
+            };
+        };
+        RatesRateChangedDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "rate_changed";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                sheet_id: string;
+                name: string;
+                carrier: string;
+                mode: string;
+                currency: string;
+                /** @description First day the sheet applies, YYYY-MM-DD */
+                valid_from: string;
+                /** @description Last day the sheet applies, YYYY-MM-DD */
+                valid_to: string;
+                version: number;
+                source_file: string;
+                imported_at: string;
+                lines: number;
+                surcharges: number;
+                previous_version: number;
+                previous_valid_from: string;
+                previous_valid_to: string;
+                lanes_changed: number;
+                lanes_added: number;
+                lanes_removed: number;
+                changed: {
+                    origin: string;
+                    destination: string;
+                    equipment: string | null;
+                    previous: {
+                        basis: string;
+                        rate: number | null;
+                        minimum: number | null;
+                        breaks: {
+                            [key: string]: number;
+                        } | null;
+                    };
+                    current: {
+                        basis: string;
+                        rate: number | null;
+                        minimum: number | null;
+                        breaks: {
+                            [key: string]: number;
+                        } | null;
+                    };
+                }[];
+                added: {
+                    origin: string;
+                    destination: string;
+                    equipment: string | null;
+                    current: {
+                        basis: string;
+                        rate: number | null;
+                        minimum: number | null;
+                        breaks: {
+                            [key: string]: number;
+                        } | null;
+                    };
+                }[];
+                removed: {
+                    origin: string;
+                    destination: string;
+                    equipment: string | null;
+                    previous: {
+                        basis: string;
+                        rate: number | null;
+                        minimum: number | null;
+                        breaks: {
+                            [key: string]: number;
+                        } | null;
+                    };
+                }[];
+                surcharges_changed: boolean;
+            };
+        };
+        RatesRateExpiringDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "rate_expiring";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                sheet_id: string;
+                name: string;
+                carrier: string;
+                mode: string;
+                currency: string;
+                /** @description First day the sheet applies, YYYY-MM-DD */
+                valid_from: string;
+                /** @description Last day the sheet applies, YYYY-MM-DD */
+                valid_to: string;
+                version: number;
+                source_file: string;
+                imported_at: string;
+                lines: number;
+                surcharges: number;
+                days_left: number;
+                expiring_days: number;
+            };
         };
         WebhookEndpoint: {
             /** Format: uuid */
@@ -617,7 +850,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description page size, 1 to 500 (default 50) */
-                limit?: string;
+                limit?: number;
                 /** @description next_cursor of the previous page */
                 cursor?: string;
             };
@@ -906,6 +1139,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -1059,6 +1293,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -1202,6 +1437,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -1359,6 +1595,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -1504,18 +1741,18 @@ export interface operations {
                 origin: string;
                 /** @description UN/LOCODE or, for AIR, IATA code */
                 destination: string;
-                /** @description OCEAN_FCL, OCEAN_LCL, AIR, ROAD, RAIL */
-                mode: string;
+                /** @description OCEAN_FCL, OCEAN_LCL, AIR, ROAD, RAIL (any case) */
+                mode: "OCEAN_FCL" | "OCEAN_LCL" | "AIR" | "ROAD" | "RAIL";
                 /** @description OCEAN_FCL: 20GP, 40GP, 40HC, 45HC, 20RF, 40RH (default: every type priced); ROAD/RAIL: the sheet's equipment text */
                 equipment?: string;
                 /** @description UTC date YYYY-MM-DD the rate must be valid on (default today) */
                 date?: string;
                 /** @description gross kilograms (required for AIR; LCL needs weight_kg or volume_m3) */
-                weight_kg?: string;
+                weight_kg?: number;
                 /** @description cubic metres (LCL w/m; AIR volumetric weight at 6000 cm3 per kg) */
-                volume_m3?: string;
+                volume_m3?: number;
                 /** @description containers (FCL), trucks or wagons (ROAD/RAIL), 1 to 1000; default 1 */
-                quantity?: string;
+                quantity?: number;
                 /** @description only offers in this currency (no conversion) */
                 currency?: string;
                 /** @description only this carrier's sheets (leaves the indicative offer out) */
@@ -1523,7 +1760,7 @@ export interface operations {
                 /** @description false leaves the built-in indicative offer out (default true) */
                 indicative?: string;
                 /** @description offers returned, 1 to 500 (default 50) */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -1703,11 +1940,11 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description page size, 1 to 500 (default 50) */
-                limit?: string;
+                limit?: number;
                 /** @description next_cursor of the previous page */
                 cursor?: string;
-                /** @description OCEAN_FCL, OCEAN_LCL, AIR, ROAD, RAIL */
-                mode?: string;
+                /** @description only sheets of this mode */
+                mode?: "OCEAN_FCL" | "OCEAN_LCL" | "AIR" | "ROAD" | "RAIL";
                 /** @description exact carrier as imported */
                 carrier?: string;
             };
@@ -2015,6 +2252,130 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["DataError"];
                 };
+            };
+        };
+    };
+    webhookRatesRateAdded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Rates-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Rates-Event": "rate_added";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Rates-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Rates-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RatesRateAddedDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookRatesRateChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Rates-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Rates-Event": "rate_changed";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Rates-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Rates-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RatesRateChangedDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookRatesRateExpiring: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Rates-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Rates-Event": "rate_expiring";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Rates-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Rates-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RatesRateExpiringDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookRatesPing: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Rates-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Rates-Event": "ping";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Rates-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Rates-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RatesPingDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

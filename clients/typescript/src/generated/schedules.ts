@@ -372,7 +372,93 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    blank_sailing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Schedules event blank_sailing */
+        post: operations["webhookSchedulesBlankSailing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    cutoff_approaching: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Schedules event cutoff_approaching */
+        post: operations["webhookSchedulesCutoffApproaching"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    sailing_slipped: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Schedules event sailing_slipped */
+        post: operations["webhookSchedulesSailingSlipped"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    reliability_drop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Portolan-Schedules event reliability_drop */
+        post: operations["webhookSchedulesReliabilityDrop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test delivery (POST /v1/webhooks/{id}/test) */
+        post: operations["webhookSchedulesPing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Account: {
@@ -569,6 +655,159 @@ export interface components {
                 code: string;
                 at: string;
             }[];
+        };
+        SchedulesBlankSailingDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "blank_sailing";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                sailing_id: string;
+                /** @description SCAC */
+                carrier_code: string;
+                service_code: string;
+                service_name: string;
+                voyage: string;
+                vessel_imo: string | null;
+                vessel_name: string | null;
+                port_unlocode: string | null;
+                planned_departure: string | null;
+                expected_departure: string | null;
+                ports: (string | null)[];
+                withdrawn_at: string;
+            };
+        };
+        SchedulesCutoffApproachingDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "cutoff_approaching";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                sailing_id: string;
+                /** @description SCAC */
+                carrier_code: string;
+                service_code: string;
+                service_name: string;
+                voyage: string;
+                vessel_imo: string | null;
+                vessel_name: string | null;
+                port_unlocode: string | null;
+                planned_departure: string | null;
+                transport_call_reference: string | null;
+                call: string;
+                expected_departure: string | null;
+                cut_off_code: string;
+                cut_off_at: string;
+                cut_off_local: string;
+                hours_left: number;
+                lead_hours: number;
+                previous_cut_off_at: string | null;
+                follow_ids: string[];
+                detected_at: string;
+            };
+        };
+        SchedulesPingDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "ping";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                endpoint_id: string;
+                message: string;
+            };
+        };
+        SchedulesReliabilityDropDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "reliability_drop";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                /** @enum {string} */
+                scope: "carrier" | "lane";
+                carrier_code: string | null;
+                lane: {
+                    origin: string;
+                    destination: string;
+                } | null;
+                reliability: number | null;
+                previous_reliability: number | null;
+                threshold: number;
+                rearm_at: number;
+                calls: number;
+                on_time: number;
+                mean_delay_hours: number | null;
+                window: {
+                    from: string;
+                    to: string;
+                    days: number;
+                };
+                tolerance_hours: number;
+                detected_at: string;
+            };
+        };
+        SchedulesSailingSlippedDelivery: {
+            /**
+             * Format: uuid
+             * @description Delivery id, as X-…-Delivery; stable across retries
+             */
+            id: string;
+            /** @constant */
+            type: "sailing_slipped";
+            /**
+             * Format: date-time
+             * @description When the event was raised (UTC)
+             */
+            occurred_at: string;
+            data: {
+                sailing_id: string;
+                /** @description SCAC */
+                carrier_code: string;
+                service_code: string;
+                service_name: string;
+                voyage: string;
+                vessel_imo: string | null;
+                vessel_name: string | null;
+                port_unlocode: string | null;
+                planned_departure: string | null;
+                previous_departure: string;
+                new_departure: string;
+                slip_hours: number;
+                delay_hours: number | null;
+                threshold_hours: number;
+                detected_at: string;
+            };
         };
         WebhookEndpoint: {
             /** Format: uuid */
@@ -1188,7 +1427,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description page size, 1 to 500 (default 50) */
-                limit?: string;
+                limit?: number;
                 /** @description next_cursor of the previous page */
                 cursor?: string;
             };
@@ -1481,6 +1720,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -1636,6 +1876,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -1781,6 +2022,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -1940,6 +2182,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -2096,11 +2339,11 @@ export interface operations {
                 /** @description true: no transshipment (as max_transshipments=0) */
                 direct_only?: string;
                 /** @description 0 to 2 (default 1) */
-                max_transshipments?: string;
+                max_transshipments?: number;
                 /** @description departure (default) or transit_time */
-                sort?: string;
+                sort?: "departure" | "transit_time";
                 /** @description routes returned, 1 to 500 (default 50) */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -2708,7 +2951,7 @@ export interface operations {
                 origin?: string;
                 destination?: string;
                 /** @description rolling window ending now, 1 to 56 days (default 28) */
-                window_days?: string;
+                window_days?: number;
             };
             header?: never;
             path?: never;
@@ -2873,11 +3116,11 @@ export interface operations {
                 /** @description true: no transshipment (as max_transshipments=0) */
                 direct_only?: string;
                 /** @description 0 to 2 (default 1) */
-                max_transshipments?: string;
+                max_transshipments?: number;
                 /** @description departure (default) or transit_time */
-                sort?: string;
+                sort?: "departure" | "transit_time";
                 /** @description routes returned, 1 to 500 (default 50) */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -3365,7 +3608,7 @@ export interface operations {
                 origin?: string;
                 destination?: string;
                 /** @description rolling window ending now, 1 to 56 days (default 28) */
-                window_days?: string;
+                window_days?: number;
             };
             header?: never;
             path?: never;
@@ -4076,6 +4319,161 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["OkError"];
                 };
+            };
+        };
+    };
+    webhookSchedulesBlankSailing: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Schedules-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Schedules-Event": "blank_sailing";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Schedules-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Schedules-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SchedulesBlankSailingDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSchedulesCutoffApproaching: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Schedules-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Schedules-Event": "cutoff_approaching";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Schedules-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Schedules-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SchedulesCutoffApproachingDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSchedulesSailingSlipped: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Schedules-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Schedules-Event": "sailing_slipped";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Schedules-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Schedules-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SchedulesSailingSlippedDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSchedulesReliabilityDrop: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Schedules-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Schedules-Event": "reliability_drop";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Schedules-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Schedules-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SchedulesReliabilityDropDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSchedulesPing: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The product's webhook agent */
+                "User-Agent": "Portolan-Schedules-Webhooks/1";
+                /** @description The event type, as the body's type */
+                "X-Portolan-Schedules-Event": "ping";
+                /** @description The delivery id, as the body's id */
+                "X-Portolan-Schedules-Delivery": string;
+                /** @description sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the endpoint's whsec_ secret */
+                "X-Portolan-Schedules-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SchedulesPingDelivery"];
+            };
+        };
+        responses: {
+            /** @description Accepted: any 2xx marks the delivery delivered (docs/webhooks.md) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
