@@ -81,6 +81,36 @@ describe("the neighbour index answers as the scan of every code", () => {
   });
 });
 
+test("on the real UN/LOCODEs and IATA codes, codes one or two edits from a known one", () => {
+  const letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ2345679".split("");
+  for (const [field, maxEdits, prefix] of [
+    ["locode", 2, 2],
+    ["iata", 1, 0],
+  ] as const) {
+    const known = index.knownCodes(field);
+    const opts = { maxEdits, prefix, major: (i: number) => i % 3 === 0 };
+    const edit = fc.record({ at: fc.nat(), letter: fc.constantFrom(...letters), kind: fc.nat(2) });
+    fc.assert(
+      fc.property(
+        fc.nat(known.codes.length - 1),
+        fc.array(edit, { minLength: 1, maxLength: 2 }),
+        (i, edits) => {
+          // Each edit changes, drops or adds a letter: the input is within two edits of a real code.
+          let code = known.codes[i]!;
+          for (const e of edits) {
+            const at = e.at % (code.length + 1);
+            if (e.kind === 0) code = code.slice(0, at) + e.letter + code.slice(at + 1);
+            else if (e.kind === 1 && code.length > 1) code = code.slice(0, at) + code.slice(at + 1);
+            else code = code.slice(0, at) + e.letter + code.slice(at);
+          }
+          expect(known.neighbours.nearest(code, opts)).toEqual(nearestCodes(code, known.codes, opts));
+        },
+      ),
+      { numRuns: 25 },
+    );
+  }
+});
+
 describe("unknown codes name the nearest known ones", () => {
   test.each([
     ["NLRTN", "unknown UN/LOCODE NLRTN; did you mean NLRTM (Rotterdam)", "NLRTM"],
