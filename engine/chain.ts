@@ -11,6 +11,7 @@ import { round } from "../common/round.ts";
 import { chainEmissions, DEFAULT_CARGO_TONNES, type EmissionLeg, type Emissions } from "./emissions.ts";
 import { MODE_PROFILES } from "./modes/index.ts";
 import type { TransportMode } from "./modes/profile.ts";
+import { sectionRoutePoints } from "./route-point.ts";
 
 export type { TransportMode };
 
@@ -34,6 +35,13 @@ export interface SectionInput<P> {
   /** Door-to-door hours of the leg (moving, rests and crossings included; no transfer handling). */
   hours: number;
   path?: PathPoint[];
+  /**
+   * Where the leg really starts and ends on its network (a road's snapped node, a barge leg's river
+   * node, a sea leg's lane node, the terminal itself): shown as the section's `route_points`.
+   * Unknown (an external road engine's leg): none, or the ones `extra` already carries.
+   */
+  start?: { lat: number; lng: number };
+  end?: { lat: number; lng: number };
   estimated: boolean;
   /** Mode-specific fields (ROAD: driving_hours, ferry_paths ...), shown after the common ones. */
   extra?: Record<string, unknown>;
@@ -117,6 +125,7 @@ export function renderChain<P>(
       to: s.to,
       distance: distanceOf(s.distance_m),
       duration: durationOf(s.hours),
+      ...sectionRoutePoints(s),
       ...s.extra,
     } as ChainSection<P>;
     if (s.path) section.path = s.path;

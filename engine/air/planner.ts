@@ -173,6 +173,8 @@ export class AirPlanner {
             distance_m: m,
             hours: flightHours(m),
             path: req.path ? greatCirclePath(x.airport, y.airport) : undefined,
+            start: x.airport,
+            end: y.airport,
             estimated: false,
             extra: { great_circle_km: round(m / AIR_DISTANCE_FACTOR / 1000, 1), speed_kmh: AIR_CRUISE_KMH },
           },

@@ -15,6 +15,7 @@ import type { Geocoder, LocationIndex, ResolvedPoint, SearchResult } from "../lo
 import type { TransportMode } from "../modes/profile.ts";
 import type { RoadConfig } from "../road/config.ts";
 import { renderRoadChain } from "../road/planner.ts";
+import { chainEnds } from "../route-point.ts";
 import { RoutePool, type SeaPlanner } from "../sea/pool.ts";
 import {
   type DistanceServices,
@@ -65,13 +66,16 @@ function withGeometry<T extends { route: Chain<unknown>; alternatives: Chain<unk
   return answerWithGeometry(answer, (chain: Chain<unknown>) => chainWithGeometry(chain, r.path));
 }
 
-/** A chain plan's answer: the shown ends, then the plan with its emissions for the cargo mass. */
+/** A chain plan's answer: the shown ends with their route points, then the plan with its emissions for the cargo mass. */
 const chainAnswer = <T extends Parameters<typeof planWithCargoTonnes>[0]>(
   a: ReturnType<typeof shownPoint>,
   b: ReturnType<typeof shownPoint>,
   planned: T,
   r: RouteRequest,
-) => JSON.stringify({ from: a, to: b, ...withGeometry(planWithCargoTonnes(planned, r.cargoTonnes), r) });
+) => {
+  const [from, to] = chainEnds(a, b, planned.route);
+  return JSON.stringify({ from, to, ...withGeometry(planWithCargoTonnes(planned, r.cargoTonnes), r) });
+};
 
 /** A rail or air chain: terminals in reach of each end, road access legs, handling. */
 async function terminalChain(
@@ -118,7 +122,8 @@ const ROUTE_PLANS: Record<TransportMode, RoutePlan> = {
         withCargoTonnes(renderRoadChain(leg, a, b), r.cargoTonnes),
       ),
     };
-    return JSON.stringify({ from: a, to: b, ...withGeometry(chains, r) });
+    const [start, end] = chainEnds(a, b, chains.route);
+    return JSON.stringify({ from: start, to: end, ...withGeometry(chains, r) });
   },
   RAIL: (engine, r, from, to) => terminalChain("rail", engine, r, from, to),
   AIR: (engine, r, from, to) => terminalChain("air", engine, r, from, to),
@@ -215,7 +220,8 @@ export class DistanceEngine {
       const path = drawn(req);
       const planned = await (await this.modes()).multimodal({ from: a, to: b, pol, pod, ...options, path });
       const { considered: _, ...shown } = planned;
-      return JSON.stringify({ from: a, to: b, ...withGeometry(shown, req) });
+      const [start, end] = chainEnds(a, b, shown.route);
+      return JSON.stringify({ from: start, to: end, ...withGeometry(shown, req) });
     });
     return answer.catch((err) => {
       throw withResolvedEnds(err, [

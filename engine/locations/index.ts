@@ -22,7 +22,7 @@ import {
 import { normalize } from "../../formats/normalize.ts";
 import { EngineError } from "../errors.ts";
 import { comparePrefix, NameKeys, splitQualifier } from "./names.ts";
-import { type KnownCodes, type SuggestedField, unknownCode } from "./suggest.ts";
+import { indexCodes, type KnownCodes, type SuggestedField, unknownCode } from "./suggest.ts";
 
 export type { PlaceKind } from "../../formats/locations.ts";
 export { normalize } from "../../formats/normalize.ts";
@@ -139,7 +139,7 @@ export class LocationIndex {
   private readonly countryRow = new Map<number, number>();
   /** Normalized admin-1 names -> [country index, admin code] ("illinois" -> US, "IL"). */
   private readonly adminByName = new Map<string, Array<[number, string]>>();
-  /** Known codes for suggestions (knownCodes), listed once asked for. */
+  /** Known codes for suggestions (knownCodes), indexed once asked for. */
   private readonly codeLists = new Map<SuggestedField, KnownCodes>();
   /** A port's current UN/LOCODE -> the code carriers send for it (CNSHG -> CNSHA): the one every product shows. */
   private readonly carrierCode: ReadonlyMap<string, string>;
@@ -311,20 +311,22 @@ export class LocationIndex {
     }));
   }
 
-  /** Every known code of `field` once (a port's as products show it) with its row; listed once asked. */
-  private knownCodes(field: SuggestedField): KnownCodes {
+  /** Every known code of `field` once (a port's as products show it) with its row; indexed once asked. */
+  knownCodes(field: SuggestedField): KnownCodes {
     const cached = this.codeLists.get(field);
     if (cached) return cached;
     const [at, width] = CODE_FIELDS[field];
-    const list: KnownCodes = { codes: [], rows: [] };
+    const codes: string[] = [];
+    const rows: number[] = [];
     let last: string | null = null;
     for (const row of this.byCode[field]) {
       const code = this.codeString(row, at, width);
       if (code === null || code === last) continue;
       last = code;
-      list.codes.push(field === "locode" ? this.productCode(code)! : code);
-      list.rows.push(row);
+      codes.push(field === "locode" ? this.productCode(code)! : code);
+      rows.push(row);
     }
+    const list = indexCodes(field, codes, rows);
     this.codeLists.set(field, list);
     return list;
   }

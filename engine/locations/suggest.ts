@@ -7,10 +7,11 @@ import { EngineError } from "../errors.ts";
 
 export type SuggestedField = "locode" | "iata";
 
-/** Every known code of a kind once, with the row that names it. */
+/** Every known code of a kind once, with the row that names it, and the index that finds near ones. */
 export interface KnownCodes {
   codes: string[];
   rows: number[];
+  neighbours: CodeNeighbours;
 }
 
 /** How an unknown code is named, and how far its suggestions may be (edits; the shared country prefix). */
@@ -35,13 +36,18 @@ export function unknownCode(
 ): EngineError {
   const { label, ...near } = SUGGESTED[field];
   const major = (i: number) => MAJOR_SOURCES.has(place(known.rows[i]!).source);
-  const suggestions = nearestCodes(asked.code, known.codes, { ...near, major }).map((i) => ({
+  const suggestions = known.neighbours.nearest(asked.code, { ...near, major }).map((i) => ({
     code: known.codes[i]!,
     name: place(known.rows[i]!).name,
   }));
   const head = asked.first ? `unknown ${label} ${asked.code}` : `location "${asked.text}" could not be found`;
   const extra = suggestions.length ? { suggestions } : undefined;
   return new EngineError("location_not_found", `${head}${didYouMean(suggestions)}`, extra);
+}
+
+/** The known codes of a kind, indexed for suggestions as near as that kind's are. */
+export function indexCodes(field: SuggestedField, codes: string[], rows: number[]): KnownCodes {
+  return { codes, rows, neighbours: new CodeNeighbours(codes, SUGGESTED[field].maxEdits) };
 }
 
 /** At most this many suggestions. */
@@ -67,31 +73,139 @@ export function editDistance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
+/** How near a suggestion may be: edits at most, the shared prefix that ranks first, and which codes are major. */
+export interface NearOptions {
+  maxEdits: number;
+  prefix: number;
+  major: (i: number) => boolean;
+}
+
+/** A code within reach of an input: its index and its edits from the input. */
+interface Near {
+  i: number;
+  edits: number;
+}
+
 /**
  * The indices of the codes nearest to `code`, best first: fewest edits (at most `maxEdits`), then a
  * code sharing the first `prefix` letters (a UN/LOCODE's country), then a major one, then the code.
+ * This compares the input with every code: the reference that CodeNeighbours answers like.
  */
-export function nearestCodes(
-  code: string,
-  codes: readonly string[],
-  opts: { maxEdits: number; prefix: number; major: (i: number) => boolean },
-): number[] {
-  const head = code.slice(0, opts.prefix);
-  const near: Array<{ i: number; rank: [number, number, number] }> = [];
+export function nearestCodes(code: string, codes: readonly string[], opts: NearOptions): number[] {
+  const near: Near[] = [];
   codes.forEach((known, i) => {
     if (known === code || Math.abs(known.length - code.length) > opts.maxEdits) return;
     const edits = editDistance(code, known);
-    if (edits > opts.maxEdits) return;
-    near.push({ i, rank: [edits, known.startsWith(head) ? 0 : 1, opts.major(i) ? 0 : 1] });
+    if (edits <= opts.maxEdits) near.push({ i, edits });
   });
-  near.sort(
-    (x, y) =>
-      x.rank[0] - y.rank[0] ||
-      x.rank[1] - y.rank[1] ||
-      x.rank[2] - y.rank[2] ||
-      (codes[x.i]! < codes[y.i]! ? -1 : 1),
-  );
-  return near.slice(0, MAX_SUGGESTIONS).map((n) => n.i);
+  return rankNear(code, near, codes, opts);
+}
+
+/** The first MAX_SUGGESTIONS of the codes within reach, in nearestCodes' order. */
+function rankNear(
+  code: string,
+  near: readonly Near[],
+  codes: readonly string[],
+  opts: NearOptions,
+): number[] {
+  const head = code.slice(0, opts.prefix);
+  const tier = (n: Near) => n.edits * 2 + (codes[n.i]!.startsWith(head) ? 0 : 1);
+  // Only the tiers the suggestions come from are ranked on: whether a code is major costs a look-up.
+  const counts = new Array<number>(2 * opts.maxEdits + 2).fill(0);
+  for (const n of near) counts[tier(n)]!++;
+  let cut = 0;
+  for (let seen = counts[0]!; seen < MAX_SUGGESTIONS && cut < counts.length - 1; ) seen += counts[++cut]!;
+  const ranked = near
+    .filter((n) => tier(n) <= cut)
+    .map((n) => ({ code: codes[n.i]!, i: n.i, rank: tier(n) * 2 + (opts.major(n.i) ? 0 : 1) }));
+  ranked.sort((x, y) => x.rank - y.rank || (x.code < y.code ? -1 : 1));
+  return ranked.slice(0, MAX_SUGGESTIONS).map((n) => n.i);
+}
+
+/** Letters and digits as the digits 1..36 of a key; any other character shares digit 37. */
+const KEY_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+const KEY_BASE = KEY_ALPHABET.length + 2;
+/** Keys are of strings up to this long (38^6 < 2^32), packed with a code's index below 2^INDEX_BITS. */
+const MAX_KEY_LENGTH = 6;
+const INDEX_BITS = 20;
+
+/** A string of at most MAX_KEY_LENGTH characters as a number, one to one for letters and digits. */
+function keyOf(text: string): number {
+  let key = 0;
+  for (const ch of text) key = key * KEY_BASE + (KEY_ALPHABET.indexOf(ch) + 1 || KEY_BASE - 1);
+  return key;
+}
+
+/** The keys of `text` and of every string made from it by deleting up to `depth` characters, once each. */
+function deletionKeys(text: string, depth: number, into = new Set<number>()): Set<number> {
+  if (text.length <= MAX_KEY_LENGTH) into.add(keyOf(text)); // no longer string is filed
+  for (let at = 0; depth > 0 && at < text.length; at++)
+    deletionKeys(text.slice(0, at) + text.slice(at + 1), depth - 1, into);
+  return into;
+}
+
+/**
+ * The codes within `maxEdits` of an input, found without comparing it with every code (symmetric
+ * deletion): two strings within k edits (a swap counts once) share a string made from each by
+ * deleting at most k characters. Each code is filed under its deletion keys, in one sorted array of
+ * key * 2^20 + index (16 entries a UN/LOCODE). An input looks up its one-deletion keys first, which
+ * find every code one edit away; only when those are fewer than the suggestions does it look up the
+ * two-deletion keys, whose short strings each file thousands of codes.
+ */
+export class CodeNeighbours {
+  private readonly filed: Float64Array;
+
+  constructor(
+    private readonly codes: readonly string[],
+    private readonly maxEdits: number,
+  ) {
+    if (codes.length >= 2 ** INDEX_BITS) throw new Error(`more than 2^${INDEX_BITS} codes to index`);
+    const entries: number[] = [];
+    codes.forEach((code, i) => {
+      if (code.length > MAX_KEY_LENGTH) throw new Error(`code ${code} is longer than ${MAX_KEY_LENGTH}`);
+      for (const key of deletionKeys(code, maxEdits)) entries.push(key * 2 ** INDEX_BITS + i);
+    });
+    this.filed = Float64Array.from(entries).sort();
+  }
+
+  /** What nearestCodes answers for `code` over the same codes, with `opts.maxEdits` at most the index's. */
+  nearest(code: string, opts: NearOptions): number[] {
+    if (opts.maxEdits > this.maxEdits) throw new Error(`the index reaches ${this.maxEdits} edits`);
+    let near: Near[] = [];
+    for (let depth = Math.min(1, opts.maxEdits); depth <= opts.maxEdits; depth++) {
+      near = this.within(code, depth, opts.maxEdits);
+      // Every code `depth` edits away is in: enough of them rank before any farther one.
+      if (near.filter((n) => n.edits <= depth).length >= MAX_SUGGESTIONS) break;
+    }
+    return rankNear(code, near, this.codes, opts);
+  }
+
+  /** The codes sharing a key of up to `depth` deletions with `code`, those within `maxEdits` with their edits. */
+  private within(code: string, depth: number, maxEdits: number): Near[] {
+    const candidates = new Set<number>();
+    for (const key of deletionKeys(code, depth)) this.collect(key, candidates);
+    const near: Near[] = [];
+    for (const i of candidates) {
+      const known = this.codes[i]!;
+      const edits = known === code ? maxEdits + 1 : editDistance(code, known);
+      if (edits <= maxEdits) near.push({ i, edits });
+    }
+    return near;
+  }
+
+  /** Adds the index of every code filed under `key` to `into`. */
+  private collect(key: number, into: Set<number>): void {
+    const low = key * 2 ** INDEX_BITS;
+    let lo = 0;
+    let hi = this.filed.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.filed[mid]! < low) lo = mid + 1;
+      else hi = mid;
+    }
+    const high = low + 2 ** INDEX_BITS;
+    for (let at = lo; at < this.filed.length && this.filed[at]! < high; at++) into.add(this.filed[at]! - low);
+  }
 }
 
 /** The message's tail: "; did you mean NLRTM (Rotterdam)?" or "" without suggestions. */

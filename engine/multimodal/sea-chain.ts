@@ -68,8 +68,9 @@ async function seaChain(
   const route = ctx.sea.route(a.stop, b.stop, ctx.settings);
   if (!route) return null;
   const hours = ctx.settings.handling ? SEA.handlingHours : 0;
+  const lanePoints = { start: ctx.sea.lanePoint(a.stop), end: ctx.sea.lanePoint(b.stop) };
   const part = joinParts(
-    [pre, sectionPart(seaSection(route, a.stop, b.stop, ctx.settings)), post],
+    [pre, sectionPart({ ...seaSection(route, a.stop, b.stop, ctx.settings), ...lanePoints }), post],
     [
       { at: a.stop, hours },
       { at: b.stop, hours },

@@ -105,6 +105,12 @@ export class SeaDistances {
     return this.search(a, [b], mask)[0]!;
   }
 
+  /** Where a sea route from or to `p` starts or ends: the lane node it snaps to. */
+  lanePoint(p: Place): { lat: number; lng: number } | undefined {
+    const s = this.sea.snap(p.lat, p.lng);
+    return s ? { lat: s.lat, lng: s.lng } : undefined;
+  }
+
   /** The sea route between two points under the request's settings; null when none joins them. */
   route(from: Place, to: Place, s: Settings): SeaRoute | null {
     const plan = () => {

@@ -237,6 +237,9 @@ export class RailPlanner {
             distance_m: ride.metres,
             hours: ride.seconds / 3600,
             path: req.path ? this.railPath(ta, tb) : undefined,
+            // A railhead stands where its place meets the track: the ride starts at it.
+            start: ta,
+            end: tb,
             estimated: false,
             extra: { speed_kmh: RAIL_SPEED_KMH },
           },

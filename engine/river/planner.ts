@@ -260,7 +260,7 @@ export class RiverPlanner {
   }
 
   /** The spec's RIVER section of a barge route between two ports. */
-  private section<T>(
+  private section<T extends RiverPoint>(
     a: T,
     b: T,
     r: RiverRoute & { river: RiverFigures },
@@ -284,6 +284,8 @@ export class RiverPlanner {
       distance_m: r.metres,
       hours: f.seconds / 3600,
       path: r.path,
+      start: this.onWater(a),
+      end: this.onWater(b),
       estimated: false,
       extra: {
         speed_kmh: moving > 0 ? round(r.metres / 1000 / moving, 1) : 0,

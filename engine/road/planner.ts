@@ -90,6 +90,9 @@ export interface RoadLegPlan {
   /** One [lat, lng] line per ferry or tunnel, in travel order. */
   ferry_paths: Array<PathPoint[]>;
   path?: PathPoint[];
+  /** Where the leg joins and leaves the road network (the snapped nodes); unknown from an external engine. */
+  start?: { lat: number; lng: number };
+  end?: { lat: number; lng: number };
   estimated: boolean;
   source: RoadSource;
   reason?: string;
@@ -369,6 +372,9 @@ export class RoadPlanner {
         km: round((u.c.metres * u.share) / 1000, 1),
       })),
       ferry_paths: timed.map((u) => u.line),
+      // Two points on one node drive straight to each other: the leg starts and ends at them.
+      start: local ? req.from : { lat: a.lat, lng: a.lng },
+      end: local ? req.to : { lat: b.lat, lng: b.lng },
       estimated: false,
       source: "model",
     };
@@ -433,6 +439,8 @@ export function renderRoadSection<P>(leg: RoadLegPlan, from: P, to: P): SectionI
     distance_m: leg.distance_m,
     hours: leg.hours,
     path: leg.path,
+    start: leg.start,
+    end: leg.end,
     estimated: leg.estimated,
     extra,
   };

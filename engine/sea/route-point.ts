@@ -4,15 +4,7 @@
  */
 import { round } from "../../common/round.ts";
 import type { SnappedNode } from "../../router-wasm/binding/router.ts";
-
-export interface RoutePoint {
-  lat: number;
-  lng: number;
-  /** Great-circle km from the asked point to where the route starts or ends; not in the route's distance. */
-  distance_km: number;
-  /** For an end that is no sea port and at least 1 km off the lanes: that the route stops short of it. */
-  note?: string;
-}
+import type { RoutePoint } from "../route-point.ts";
 
 /** Below this a point is on the lane: no note. */
 const ON_LANE_KM = 1;

@@ -151,8 +151,13 @@ test("FRA -> ORD by IATA codes (and FLIGHT alias): only the flight, handling at 
   expect(r.transport_modes).toEqual(["AIR"]);
   expect(r.sections).toHaveLength(1);
   const air = r.sections[0]!;
-  expect(air.from).toEqual(data.from);
-  expect(air.to).toEqual(data.to);
+  // The ends as asked, and where the route starts and ends: at the airports themselves.
+  const { route_point: fromPoint, ...from } = data.from as typeof data.from & { route_point: unknown };
+  const { route_point: toPoint, ...to } = data.to as typeof data.to & { route_point: unknown };
+  expect(air.from).toEqual(from);
+  expect(air.to).toEqual(to);
+  expect(fromPoint).toEqual({ lat: from.lat, lng: from.lng, distance_km: 0 });
+  expect(toPoint).toEqual({ lat: to.lat, lng: to.lng, distance_km: 0 });
   expect(r.transfers.map((t) => [t.from_mode, t.to_mode, t.hours])).toEqual([
     [null, "AIR", 12],
     ["AIR", null, 12],

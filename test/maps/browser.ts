@@ -111,3 +111,56 @@ export async function mapPixels(page: Page, save: string, routeRgb: [number, num
     route: countNear(img, routeRgb, 24),
   };
 }
+
+/** Fills the route map's form and routes; resolves when the page has drawn the answer. */
+export async function routeOnPage(
+  o: OpenPage,
+  key: string,
+  fields: Record<string, string>,
+  api: "route" | "multimodal" = "route",
+) {
+  const { page } = o;
+  const before = Number((await page.getAttribute("body", "data-routed")) ?? 0);
+  await page.fill("#key", key);
+  await page.selectOption("select[name=api]", api);
+  for (const [name, value] of Object.entries(fields)) {
+    const tag = await page.$eval(`[name=${name}]`, (e) => e.tagName);
+    if (tag === "SELECT") await page.selectOption(`[name=${name}]`, value);
+    else await page.fill(`[name=${name}]`, value);
+  }
+  await page.click("button[type=submit]");
+  await waitDrawn(o, "routed", before + 1);
+}
+
+type Box = { left: number; top: number; right: number; bottom: number };
+
+/** The map's box, each label's (with its text) and each dot's, on screen. */
+export function mapBoxes(page: Page) {
+  return page.evaluate(() => {
+    const box = (e: Element) => {
+      const r = e.getBoundingClientRect();
+      return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+    };
+    const svg = document.querySelector("svg.worldmap")!;
+    return {
+      map: box(svg),
+      labels: [...svg.querySelectorAll("text.label")].map((t) => ({ text: t.textContent ?? "", ...box(t) })),
+      dots: [...svg.querySelectorAll("circle")].map((c) => ({
+        cls: c.getAttribute("class") ?? "",
+        ...box(c),
+      })),
+    };
+  });
+}
+
+/** Whether two boxes share any area. */
+export const overlaps = (a: Box, b: Box) =>
+  Math.min(a.right, b.right) > Math.max(a.left, b.left) &&
+  Math.min(a.bottom, b.bottom) > Math.max(a.top, b.top);
+
+/** Whether `inner` lies inside `outer`. */
+export const within = (inner: Box, outer: Box) =>
+  inner.left >= outer.left &&
+  inner.right <= outer.right &&
+  inner.top >= outer.top &&
+  inner.bottom <= outer.bottom;

@@ -20,7 +20,7 @@ import {
   mapPixels,
   type OpenPage,
   openPage,
-  waitDrawn,
+  routeOnPage,
   widestStep,
 } from "./browser.ts";
 
@@ -112,20 +112,9 @@ function kmAlong(path: Array<[number, number]>, runs: Array<Array<[number, numbe
   return m / 1000;
 }
 
-/** Fills the form and routes; resolves when the page has drawn the answer. */
-async function route(o: OpenPage, fields: Record<string, string>, api: "route" | "multimodal" = "route") {
-  const { page } = o;
-  const before = Number((await page.getAttribute("body", "data-routed")) ?? 0);
-  await page.fill("#key", key);
-  await page.selectOption("select[name=api]", api);
-  for (const [name, value] of Object.entries(fields)) {
-    const tag = await page.$eval(`[name=${name}]`, (e) => e.tagName);
-    if (tag === "SELECT") await page.selectOption(`[name=${name}]`, value);
-    else await page.fill(`[name=${name}]`, value);
-  }
-  await page.click("button[type=submit]");
-  await waitDrawn(o, "routed", before + 1);
-}
+/** Fills the form and routes with the test's key. */
+const route = (o: OpenPage, fields: Record<string, string>, api: "route" | "multimodal" = "route") =>
+  routeOnPage(o, key, fields, api);
 
 describe("route map page", () => {
   test("served open with a self-only CSP, nosniff, ETag and gzip; the API still needs a key", async () => {

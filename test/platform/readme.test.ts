@@ -15,9 +15,9 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PRODUCTS } from "../../api/shared/products.ts";
 import { sharedTestDatabase } from "../helpers/database.ts";
 import { type ServerProcess, startServerProcess } from "../helpers/server-process.ts";
+import { runBlocks, shellBlocks } from "../helpers/shell-blocks.ts";
 
 const root = join(import.meta.dir, "../..");
 const dir = mkdtempSync(join(tmpdir(), "portolan-readme-"));
@@ -29,52 +29,7 @@ const env = {
 };
 let server: ServerProcess;
 
-interface Block {
-  /** The heading the block sits under. */
-  section: string;
-  line: number;
-  text: string;
-}
-
-/** Every ```sh block of a Markdown text, with the heading above it and its first line number. */
-function shellBlocks(markdown: string): Block[] {
-  const blocks: Block[] = [];
-  let section = "";
-  let open: Block | null = null;
-  for (const [i, line] of markdown.split("\n").entries()) {
-    if (open) {
-      if (line.startsWith("```")) {
-        blocks.push(open);
-        open = null;
-      } else open.text += `${line}\n`;
-    } else if (line.startsWith("#")) section = line.replace(/^#+\s*/, "");
-    else if (line === "```sh") open = { section, line: i + 2, text: "" };
-  }
-  return blocks;
-}
-
 const SET_UP = /scripts\/(start|test)\.sh/;
-
-/** A block as this run executes it: this server's URLs, this run's folder, curl failing on errors. */
-function localised(block: Block): string {
-  let text = block.text.replaceAll("/tmp/", `${dir}/`);
-  for (const p of PRODUCTS) text = text.replaceAll(`http://127.0.0.1:${p.defaultPort}`, server.base[p.id]);
-  return text.replace(/\bcurl -s\b/g, "curl -sS --fail-with-body");
-}
-
-/** One bash script: the blocks in order, each announced by a marker line to split the output on. */
-function script(blocks: Block[]): string {
-  const parts = blocks.map(
-    // The newline first: a curl answer ends without one.
-    (b, i) => `printf '\\n@@block ${i}\\n'\n# README.md line ${b.line} (${b.section})\n${localised(b)}`,
-  );
-  return [
-    "set -eo pipefail",
-    `trap 'echo "README command failed (exit $?): $BASH_COMMAND" >&2' ERR`,
-    ...parts,
-    "printf '\\n@@end\\n'",
-  ].join("\n");
-}
 
 beforeAll(async () => {
   server = await startServerProcess(env);
@@ -85,29 +40,16 @@ afterAll(async () => {
 });
 
 test("the README's shell blocks find the set-up block and the examples", () => {
-  const blocks = shellBlocks(readFileSync(join(root, "README.md"), "utf8"));
+  const blocks = shellBlocks(readFileSync(join(root, "README.md"), "utf8"), "README.md");
   expect(blocks.filter((b) => SET_UP.test(b.text)).map((b) => b.section)).toEqual(["Set-up: two commands"]);
   expect(blocks.length).toBeGreaterThan(5);
 });
 
 test("every README shell example runs as written against a started server", async () => {
-  const blocks = shellBlocks(readFileSync(join(root, "README.md"), "utf8")).filter(
+  const blocks = shellBlocks(readFileSync(join(root, "README.md"), "utf8"), "README.md").filter(
     (b) => !SET_UP.test(b.text),
   );
-  const run = Bun.spawn(["timeout", "600", "bash", "-c", script(blocks)], {
-    env: { ...env, TMPDIR: dir }, // mktemp's files go with this run's folder
-    cwd: root,
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [out, err, code] = await Promise.all([
-    new Response(run.stdout).text(),
-    new Response(run.stderr).text(),
-    run.exited,
-  ]);
-  const outputs = out.split(/\n@@block \d+\n/).slice(1);
-  const reached = blocks[Math.max(0, outputs.length - 1)];
-  const failed = code === 0 ? null : `${reached?.section} (README.md line ${reached?.line}): ${err.trim()}`;
+  const { code, out, outputs, failed } = await runBlocks(blocks, { server, dir, cwd: root, env });
   expect({ code, failed }).toEqual({ code: 0, failed: null });
   expect(out).toEndWith("\n@@end\n");
   // What each example promises beyond its exit status, checked on that block's own output.

@@ -175,12 +175,26 @@ const at = (p) => [p.lat, p.lng];
 const sectionLine = (s) => (s.path?.length >= 2 ? s.path : [at(s.from), at(s.to)]);
 const placeName = (p) => (p.locode ? `${p.name} (${p.locode})` : p.iata ? `${p.name} (${p.iata})` : p.name);
 const fixed = (n, d = 1) => (typeof n === "number" ? n.toFixed(d) : "–");
+const MODE_NAMES = { SEA: "Sea", ROAD: "Road", RAIL: "Rail", AIR: "Air", RIVER: "River" };
+const shortName = (p) => p.locode ?? p.iata ?? p.name;
+
+/**
+ * A chain named by its legs and their ends ("Sea NLRTM → CNSHA", "Road Paris → BEANR, Sea BEANR →
+ * CNSHA"): the API's label says the modes only, alike for chains through different ports.
+ */
+const chainName = (c) =>
+  c.sections
+    .map(
+      (s) => `${MODE_NAMES[s.transport_mode] ?? s.transport_mode} ${shortName(s.from)} → ${shortName(s.to)}`,
+    )
+    .join(", ");
 
 function scene(data, chains, selected, known) {
   const lines = [];
   chains.forEach((chain, i) => {
     if (i === selected) return;
-    for (const s of chain.sections) lines.push({ points: sectionLine(s), cls: "alt", title: chain.label });
+    for (const s of chain.sections)
+      lines.push({ points: sectionLine(s), cls: "alt", title: chainName(chain) });
   });
   const chain = chains[selected];
   // Slow-downs as a band under the legs (they mostly lie along the barge leg); closures on top.
@@ -241,7 +255,7 @@ function renderTables(data, chains, selected, pick) {
       h(
         "tr",
         { class: `chain-row${i === selected ? " selected" : ""}`, "data-index": i },
-        h("td", {}, i === 0 ? `${c.label} (best)` : c.label),
+        h("td", { title: c.label }, i === 0 ? `${chainName(c)} (best)` : chainName(c)),
         h(
           "td",
           {},
@@ -257,7 +271,7 @@ function renderTables(data, chains, selected, pick) {
     row.addEventListener("click", () => pick(Number(row.dataset.index)));
   }
   const chain = chains[selected];
-  $("sections-title").textContent = `Sections: ${chain.label}`;
+  $("sections-title").textContent = `Sections: ${chainName(chain)}`;
   $("section-rows").replaceChildren(
     ...chain.sections.map((s, i) =>
       h(

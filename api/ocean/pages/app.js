@@ -3,9 +3,11 @@
  * typed key: the lookup record (status, ETA, the vessel's AIS position and its freshness, the
  * milestone timeline) and the compat answer's route_data (the legs between port calls on our sea
  * router, the pin) with its port-local event times. Legs sailed are solid, legs to sail dashed; the
- * leg under way is split at the pin.
+ * leg under way (departed, not arrived) is split at the pin, or solid without a pin on it. Times
+ * read in the place's zone (readable.js); a route alert (a missed connection) is shown.
  */
 import { failure, h } from "./dom.js";
+import { instant, wallClock, words } from "./readable.js";
 import { sessionKey } from "./session-key.js";
 import { createWorldMap, dLng } from "./worldmap.js";
 
@@ -92,17 +94,22 @@ function model(record, data) {
   return { legs, ports, pin, events, idsOf, tzOf, record };
 }
 
+const portName = (p) => `${p.name}${p.locode ? ` (${p.locode})` : ""}`;
+
 function scene(m) {
   const lines = [];
   for (const leg of m.legs) {
-    const title = `${leg.from.name} → ${leg.to.name}${leg.vessel ? ` on ${leg.vessel.name}` : ""}`;
+    const title = `${portName(leg.from)} → ${portName(leg.to)}${leg.vessel ? ` on ${leg.vessel.name}` : ""}`;
     const cls = (state) => `leg leg-${leg.index} ${state}`;
     const near = leg.state === "under-way" && m.pin ? nearest(leg.path, m.pin) : null;
     if (near && near.degrees <= PIN_ON_LEG_DEGREES) {
       const i = near.index;
       lines.push({ points: [...leg.path.slice(0, i + 1), m.pin], cls: cls("sailed"), title });
       lines.push({ points: [m.pin, ...leg.path.slice(i + 1)], cls: cls("to-sail"), title });
-    } else lines.push({ points: leg.path, cls: cls(leg.state === "sailed" ? "sailed" : "to-sail"), title });
+    } else {
+      const state = { sailed: "sailed", "under-way": "sailed under-way" }[leg.state] ?? "to-sail";
+      lines.push({ points: leg.path, cls: cls(state), title });
+    }
   }
   const markers = m.ports
     .filter((p) => p.lat !== null && p.lng !== null)
@@ -112,13 +119,13 @@ function scene(m) {
         at: [p.lat, p.lng],
         cls: visited ? "port visited" : "port",
         label: p.name,
-        title: `${p.name}${p.locode ? ` (${p.locode})` : ""}`,
+        title: portName(p),
       };
     });
   if (m.pin) {
     const pos = m.record.vessel_position;
     const title = pos
-      ? `${pos.name ?? "Vessel"}: AIS fix ${pos.position_fix_at ?? "?"} (${pos.position_freshness})`
+      ? `${pos.name ?? "Vessel"}: AIS fix ${instant(pos.position_fix_at)} (${words(pos.position_freshness)})`
       : "Estimated position";
     markers.push({ at: m.pin, cls: "vessel", title, r: 7 });
   }
@@ -128,11 +135,13 @@ function scene(m) {
 function renderSummary(m) {
   const r = m.record;
   const pos = r.vessel_position;
+  const destination = m.legs.at(-1)?.to.locode;
   const rows = [
-    ["Status", r.status.replaceAll("_", " ")],
+    ["Status", words(r.status)],
+    ...(r.route_alert ? [["Route alert", h("span", { class: "route-alert" }, words(r.route_alert))]] : []),
     ["Carrier", r.carrier],
     ["From → to", `${r.origin_name} → ${r.destination_name}`],
-    ["ETA", r.eta ?? "–"],
+    ["ETA", instant(r.eta, destination ? m.tzOf(destination) : null)],
     ["Vessel", r.vessel_name ? `${r.vessel_name}${r.vessel_imo ? ` (IMO ${r.vessel_imo})` : ""}` : "–"],
     [
       "AIS position",
@@ -150,13 +159,13 @@ function renderSummary(m) {
         ? h(
             "span",
             { class: `fresh-${pos.position_freshness}` },
-            `${pos.position_freshness}: fix ${pos.position_fix_at ?? "?"}, ${pos.position_age_hours ?? "?"} h old`,
+            `${words(pos.position_freshness)}: fix ${instant(pos.position_fix_at)}, ${pos.position_age_hours ?? "?"} h old`,
           )
         : "–",
     ],
-    ["Last updated", `${r.last_updated_at ?? "–"} (${r.last_updated_source ?? "–"})`],
+    ["Last updated", `${instant(r.last_updated_at)} (${words(r.last_updated_source)})`],
   ];
-  $("summary-title").textContent = `${r.identifier} (${r.identifier_type.replaceAll("_", " ")})`;
+  $("summary-title").textContent = `${r.identifier} (${words(r.identifier_type)})`;
   $("summary-rows").replaceChildren(...rows.map(([k, v]) => h("tr", {}, h("th", {}, k), h("td", {}, v))));
 }
 
@@ -168,11 +177,11 @@ function renderPorts(m) {
       const dep = portEvent(m.events, ids, ["DEPA", "LOAD"]);
       const tz = m.tzOf(p.locode);
       const cell = (e, actual, planned) =>
-        e ? h("td", {}, `${e.actual ? actual : planned} ${e.date}`) : h("td", {}, "–");
+        e ? h("td", {}, `${e.actual ? actual : planned} ${wallClock(e.date)}`) : h("td", {}, "–");
       return h(
         "tr",
         { class: "port-row" },
-        h("td", {}, `${p.name}${p.locode ? ` (${p.locode})` : ""}`),
+        h("td", {}, portName(p)),
         cell(arr, "ATA", "ETA"),
         cell(dep, "ATD", "ETD"),
         h("td", { class: "note" }, tz ?? "–"),
@@ -195,7 +204,7 @@ function renderTimeline(record) {
         h(
           "span",
           { class: "when" },
-          `${e.event_local_datetime ?? e.timestamp} ${e.event_timezone ?? ""} · ${e.is_actual ? "actual" : e.classifier === "PLN" ? "planned" : "estimated"}`,
+          `${instant(e.timestamp, e.event_timezone)} · ${e.is_actual ? "actual" : e.classifier === "PLN" ? "planned" : "estimated"}`,
         ),
       ),
     ),
@@ -222,7 +231,9 @@ async function run() {
   map.draw(scene(m));
   for (const id of ["summary", "ports", "timeline"]) $(id).classList.remove("hidden");
   const sailed = m.legs.filter((l) => l.state === "sailed").length;
-  say(`${m.legs.length} leg${m.legs.length === 1 ? "" : "s"}, ${sailed} sailed; ${m.ports.length} ports.`);
+  const underWay = m.legs.filter((l) => l.state === "under-way").length;
+  const legs = `${m.legs.length} leg${m.legs.length === 1 ? "" : "s"}, ${sailed} sailed`;
+  say(`${legs}${underWay ? `, ${underWay} under way` : ""}; ${m.ports.length} ports.`);
   document.body.dataset.tracked = String(Number(document.body.dataset.tracked ?? 0) + 1);
 }
 

@@ -12,6 +12,7 @@ export function trackingPage(): PageSite {
     files: [
       { name: "", path: here("track.html") },
       { name: "app.js", path: here("app.js") },
+      { name: "readable.js", path: here("readable.js") },
       ...sharedPageFiles(),
     ],
   });

@@ -54,10 +54,12 @@ export type PageFile = {
 
 const here = (name: string) => fileURLToPath(new URL(`./${name}`, import.meta.url));
 
-/** The files every page shares: the map drawing module, the key holder, the stylesheet, the basemap. */
+/** The files every page shares: the map drawing modules, the key holder, the stylesheet, the basemap. */
 export function sharedPageFiles(): PageFile[] {
   return [
     { name: "worldmap.js", path: here("worldmap.js") },
+    { name: "map-moves.js", path: here("map-moves.js") },
+    { name: "map-labels.js", path: here("map-labels.js") },
     { name: "session-key.js", path: here("session-key.js") },
     { name: "dom.js", path: here("dom.js") },
     { name: "pages.css", path: here("pages.css") },

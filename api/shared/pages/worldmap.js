@@ -6,6 +6,9 @@
  * line across the whole map.
  */
 
+import { placeLabels } from "./map-labels.js";
+import { attachMoves, unmoved } from "./map-moves.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 
 /** Longitude difference b - a the short way round, in (-180, 180]. */
@@ -145,12 +148,42 @@ function fit(placed, width, height) {
   return { cx: (x0 + x1) / 2, cy, k, c };
 }
 
+/** The markers' dots, then their labels placed clear of the dots and of each other. */
+function drawMarkers(marks, markers, px, width, height) {
+  const dots = [];
+  const labels = [];
+  for (const m of markers) {
+    const [x, y] = px(m.at[0], m.at[1]);
+    const r = m.r ?? 5;
+    const dot = el("circle", { class: m.cls, cx: x.toFixed(1), cy: y.toFixed(1), r }, marks);
+    if (m.title) el("title", {}, dot).textContent = m.title;
+    dots.push({ left: x - r, top: y - r, right: x + r, bottom: y + r });
+    if (m.label) labels.push({ x, y, r, label: m.label });
+  }
+  const texts = labels.map(({ label, ...at }) => {
+    const text = el("text", { class: "label", x: 0, y: 0 }, marks);
+    text.textContent = label;
+    return { text, ...at };
+  });
+  placeLabels(texts, dots, width, height);
+}
+
 /**
  * A map inside `container`. `draw(scene)` renders {lines: [{points | parts, cls, title}], markers:
- * [{at, cls, title, label, r}]}; it redraws itself when the container is resized.
+ * [{at, cls, title, label, r}]} fitted to the view; it redraws itself when the container is
+ * resized, and when moved or zoomed (map-moves.js) until the next scene.
  */
 export async function createWorldMap(container, landUrl) {
-  const svg = el("svg", { class: "worldmap", role: "img", "aria-label": "World map" }, container);
+  const svg = el(
+    "svg",
+    {
+      class: "worldmap",
+      role: "img",
+      tabindex: 0,
+      "aria-label": "World map: drag to move, wheel or + and - to zoom",
+    },
+    container,
+  );
   const res = await fetch(landUrl);
   if (!res.ok) throw new Error(`basemap: HTTP ${res.status}`);
   // One path in degrees (x = lng, y = -lat), placed by a transform and repeated per 360° tile.
@@ -163,6 +196,8 @@ export async function createWorldMap(container, landUrl) {
     )
     .join("");
   let scene = { lines: [], markers: [] };
+  const move = unmoved();
+  let fittedScale = { kx: 1, k: 1, width: 1, height: 1 };
 
   const render = () => {
     const width = Math.max(200, container.clientWidth);
@@ -172,8 +207,12 @@ export async function createWorldMap(container, landUrl) {
     svg.setAttribute("width", String(width));
     svg.setAttribute("height", String(height));
     const placed = place(scene);
-    const { cx, cy, k, c } = fit(placed, width, height);
-    const kx = k * c;
+    const fitted = fit(placed, width, height);
+    const k = fitted.k * move.zoom;
+    const kx = k * fitted.c;
+    const cx = fitted.cx + move.dx;
+    const cy = clamp(fitted.cy + move.dy, -85, 85);
+    fittedScale = { kx: fitted.k * fitted.c, k: fitted.k, width, height };
     // Pixels per degree of longitude, and the view (screen px back to degrees), for whoever
     // measures what is drawn (the browser tests).
     svg.dataset.pxPerDegree = String(kx);
@@ -215,23 +254,16 @@ export async function createWorldMap(container, landUrl) {
         if (line.title) el("title", {}, path).textContent = line.title;
       }
     }
-    const marks = el("g", { class: "markers" }, svg);
-    for (const m of placed.markers) {
-      const [a, b] = px(m.at[0], m.at[1]);
-      const dot = el("circle", { class: m.cls, cx: a.toFixed(1), cy: b.toFixed(1), r: m.r ?? 5 }, marks);
-      if (m.title) el("title", {}, dot).textContent = m.title;
-      if (m.label) {
-        const text = el("text", { class: "label", x: (a + 8).toFixed(1), y: (b + 4).toFixed(1) }, marks);
-        text.textContent = m.label;
-      }
-    }
+    drawMarkers(el("g", { class: "markers" }, svg), placed.markers, px, width, height);
   };
 
   new ResizeObserver(() => render()).observe(container);
+  attachMoves(svg, move, () => fittedScale, render);
   return {
     svg,
     draw(next) {
       scene = next;
+      Object.assign(move, unmoved());
       render();
     },
   };

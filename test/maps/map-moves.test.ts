@@ -1,0 +1,161 @@
+/**
+ * The route map moved and read on a phone, in Debian's chromium against the real server: a drag,
+ * the wheel and the keys change the view (and so the drawing); at 360 px the end labels lie inside
+ * the map and off every dot; multimodal chains are named by their legs' ports.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { serveBun } from "../../api/runtime/bun-serve.ts";
+import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
+import {
+  launchChromium,
+  mapBoxes,
+  type OpenPage,
+  openPage,
+  overlaps,
+  routeOnPage,
+  screenshotPath,
+  within,
+} from "./browser.ts";
+
+const BUILD = join(import.meta.dir, "../../data/build");
+let p: TestPlatform;
+let server: ReturnType<typeof serveBun>;
+let origin: string;
+let key: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  p = await makePlatform({ buildDir: BUILD });
+  const org = await p.accounts.createOrg("moves", { paid: true, rateLimit: 100_000 });
+  key = (await p.accounts.createKey(org.id, "distance")).key;
+  server = serveBun(p.apps.distance, "127.0.0.1", 0);
+  origin = `http://127.0.0.1:${server.port}`;
+  browser = await launchChromium();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  server?.stop(true);
+  await p?.close();
+});
+
+type View = { cx: number; cy: number; kx: number; ky: number; width: number; height: number };
+const viewOf = async (page: Page) =>
+  JSON.parse((await page.getAttribute("svg.worldmap", "data-view"))!) as View;
+const legD = (page: Page) => page.getAttribute("path.leg", "d");
+
+/** Waits for the map to show a view other than `before` (moves redraw on the next frame). */
+async function movedFrom(page: Page, before: View): Promise<View> {
+  await page.waitForFunction(
+    (was) => (document.querySelector("svg.worldmap") as SVGSVGElement).dataset.view !== was,
+    JSON.stringify(before),
+  );
+  return viewOf(page);
+}
+
+/** Labels inside the map, off every dot and off each other; answers them. */
+async function checkLabels(o: OpenPage) {
+  const { map, labels, dots } = await mapBoxes(o.page);
+  expect(labels.length).toBeGreaterThan(0);
+  for (const label of labels) {
+    expect(within(label, map), `${label.text} inside the map`).toBe(true);
+    for (const dot of dots) expect(overlaps(label, dot), `${label.text} off the ${dot.cls} dot`).toBe(false);
+    for (const other of labels)
+      if (other !== label) expect(overlaps(label, other), `${label.text} off ${other.text}`).toBe(false);
+  }
+  return labels;
+}
+
+describe("route map moves and labels", () => {
+  test("a drag pans, the wheel zooms about the pointer, keys pan and zoom, 0 fits again", async () => {
+    const o = await openPage(browser, `${origin}/map`);
+    await routeOnPage(o, key, { from: "NLRTM", to: "SGSIN", mode: "" });
+    const fitted = await viewOf(o.page);
+    const fittedD = await legD(o.page);
+    const box = (await o.page.locator("svg.worldmap").boundingBox())!;
+    const [mx, my] = [box.x + box.width / 2, box.y + box.height / 2];
+
+    await o.page.mouse.move(mx, my);
+    await o.page.mouse.down();
+    await o.page.mouse.move(mx + 120, my + 60, { steps: 4 });
+    await o.page.mouse.up();
+    const dragged = await movedFrom(o.page, fitted);
+    // The map follows the pointer: 120 px right shows what lay 120 px left of the centre.
+    expect(dragged.cx).toBeCloseTo(fitted.cx - 120 / fitted.kx, 3);
+    expect(dragged.cy).toBeCloseTo(fitted.cy + 60 / fitted.ky, 3);
+    expect(dragged.kx).toBe(fitted.kx);
+    expect(await legD(o.page)).not.toBe(fittedD);
+
+    // The point under the pointer stays under it while the wheel zooms in.
+    // Mouse events carry whole pixels: the pointer's place on the map is a whole pixel less the map's.
+    const [wx, wy] = [
+      Math.round(box.x + box.width * 0.25) - box.x,
+      Math.round(box.y + box.height * 0.75) - box.y,
+    ];
+    const lngAt = (v: View) => v.cx + (wx - v.width / 2) / v.kx;
+    const latAt = (v: View) => v.cy - (wy - v.height / 2) / v.ky;
+    await o.page.mouse.move(box.x + wx, box.y + wy);
+    await o.page.mouse.wheel(0, -300);
+    const zoomed = await movedFrom(o.page, dragged);
+    expect(zoomed.kx).toBeGreaterThan(dragged.kx * 1.5);
+    expect(lngAt(zoomed)).toBeCloseTo(lngAt(dragged), 3);
+    expect(latAt(zoomed)).toBeCloseTo(latAt(dragged), 3);
+    await o.page.screenshot({ path: await screenshotPath("route-map-zoomed.png") });
+
+    await o.page.focus("svg.worldmap");
+    await o.page.keyboard.press("-");
+    const out = await movedFrom(o.page, zoomed);
+    expect(out.kx).toBeLessThan(zoomed.kx);
+    await o.page.keyboard.press("ArrowRight");
+    const right = await movedFrom(o.page, out);
+    expect(right.cx).toBeGreaterThan(out.cx);
+    await o.page.keyboard.press("0");
+    expect(await movedFrom(o.page, right)).toEqual(fitted);
+    expect(await legD(o.page)).toBe(fittedD);
+    expect(o.errors).toEqual([]);
+    await o.close();
+  }, 90_000);
+
+  test("at 360 px the end labels are whole inside the map, clear of the dots", async () => {
+    const o = await openPage(browser, `${origin}/map`, { width: 360, height: 740 });
+    await routeOnPage(o, key, { from: "CNSHA", to: "USLAX", mode: "" });
+    const labels = await checkLabels(o);
+    expect(labels.map((l) => l.text)).toEqual(["Shanghai", "Los Angeles"]);
+    await o.page.locator("#map").screenshot({ path: await screenshotPath("route-map-360.png") });
+    // Zoomed in on Los Angeles, its label still finds room inside.
+    await o.page.locator("svg.worldmap").scrollIntoViewIfNeeded();
+    const box = (await o.page.locator("svg.worldmap").boundingBox())!;
+    const before = await viewOf(o.page);
+    await o.page.mouse.move(box.x + box.width - 20, box.y + box.height / 2);
+    await o.page.mouse.wheel(0, -600);
+    expect((await movedFrom(o.page, before)).kx).toBeGreaterThan(before.kx);
+    await checkLabels(o);
+    expect(o.errors).toEqual([]);
+    await o.close();
+  }, 90_000);
+
+  test("multimodal chains are named by each leg's mode and ports", async () => {
+    const o = await openPage(browser, `${origin}/map`);
+    await routeOnPage(o, key, { from: "Duisburg", to: "Shanghai" }, "multimodal");
+    const href = (await o.page.getAttribute("#api-link", "href"))!;
+    const res = await p.call("distance", href, bearer(key));
+    type End = { locode?: string | null; iata?: string | null; name: string };
+    type Chain = { sections: Array<{ transport_mode: string; from: End; to: End }> };
+    const data = ((await res.json()) as { data: { route: Chain; alternatives: Chain[] } }).data;
+    const chains = [data.route, ...data.alternatives];
+    const names = (await o.page.locator("tr.chain-row td:first-child").allTextContents()).map((t) =>
+      t.replace(/ \(best\)$/, ""),
+    );
+    expect(names.length).toBe(chains.length);
+    const code = (e: End) => e.locode ?? e.iata ?? e.name;
+    const mode = (m: string) => m[0] + m.slice(1).toLowerCase();
+    chains.forEach((c, i) => {
+      const legs = c.sections.map((s) => `${mode(s.transport_mode)} ${code(s.from)} → ${code(s.to)}`);
+      expect(names[i]).toBe(legs.join(", "));
+    });
+    expect(await o.page.textContent("#sections-title")).toBe(`Sections: ${names[0]}`);
+    expect(o.errors).toEqual([]);
+    await o.close();
+  }, 90_000);
+});
