@@ -132,7 +132,7 @@ pub struct EdgeSpec {
 }
 
 /// Optional per-edge attributes for [`Graph::build`] (tests, tools); each vector empty or one per edge.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct EdgeAttrs {
     pub speed_kmh: Vec<f32>,
     pub class: Vec<u8>,
