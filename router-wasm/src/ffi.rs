@@ -418,8 +418,8 @@ fn route_into(
     if status != Status::Found {
         return status as i32;
     }
-    // Sea paths copy pre-rounded coordinates (4.9 MB once); the A*-only graphs (river, rail:
-    // 10-13 MB each) keep rounding per query, a small part of their searches' time.
+    // Graphs with a hierarchy (sea, road, rail) copy pre-rounded coordinates (4.9 MB once for
+    // the sea); the A*-only river graph keeps rounding per query, a small part of its search.
     // Ids name points of `pr_rounded_points`, which only graphs with a hierarchy keep.
     let hierarchy = g.hierarchy.is_some();
     if want_path != PATH_NONE && hierarchy {
@@ -791,7 +791,8 @@ pub extern "C" fn pr_landmark_closed(handle: i32) -> u32 {
 }
 
 // Contraction hierarchies (router-wasm/src/hierarchy.rs, docs/routing-speed.md): attached to a
-// loaded sea graph as a separate artifact, built by the data build through these calls.
+// loaded graph (sea, road, rail) as a separate artifact, built by the data build through these
+// calls.
 
 thread_local! {
     /// The last `pr_hierarchy_build` artifact, read through `pr_hierarchy_ptr`.

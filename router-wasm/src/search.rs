@@ -327,7 +327,7 @@ pub struct Searcher {
     heap: BinaryHeap<Reverse<(u64, u32)>>,
     /// Landmarks used by this query and their distance to the target anchor.
     active: Vec<(usize, f64)>,
-    /// Hierarchy search state, made on the first distance query of a graph with a hierarchy.
+    /// Hierarchy search state, made on the first query in the metric of a graph's hierarchy.
     ch: Option<ChSearch>,
 }
 
@@ -587,8 +587,8 @@ impl Searcher {
         (Status::Found, out)
     }
 
-    /// Builds the hierarchy's top table for distance queries closing `closed` now, rather than
-    /// once they are frequent (`hierarchy::TABLE_AFTER`). False when the graph has no hierarchy.
+    /// Builds the hierarchy's top table for queries in its metric closing `closed` now, rather
+    /// than once they are frequent (`hierarchy::TABLE_AFTER`). False without a hierarchy.
     pub fn prepare_top_table(&mut self, g: &Graph, closed: u32) -> bool {
         match &g.hierarchy {
             Some(h) => {
