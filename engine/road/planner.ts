@@ -341,15 +341,16 @@ export class RoadPlanner {
       });
       return best;
     };
-    const used = this.crossings
-      .map((c, i) => ({ c, share: (raw.zoneMetres[i] ?? 0) / c.metres }))
-      .filter((u) => u.share > 1e-6)
-      .map((u) => {
-        const ia = nearestIndex(u.c.a);
-        const ib = nearestIndex(u.c.b);
-        return { ...u, at: Math.min(ia, ib), line: ia <= ib ? [u.c.a, u.c.b] : [u.c.b, u.c.a] };
-      })
-      .sort((x, y) => x.at - y.at);
+    // One pass over the crossings, objects only for the few a route uses.
+    const used: Array<{ c: Crossing; share: number; at: number; line: [number, number][] }> = [];
+    for (const [i, c] of this.crossings.entries()) {
+      const share = (raw.zoneMetres[i] ?? 0) / c.metres;
+      if (!(share > 1e-6)) continue;
+      const ia = nearestIndex(c.a);
+      const ib = nearestIndex(c.b);
+      used.push({ c, share, at: Math.min(ia, ib), line: ia <= ib ? [c.a, c.b] : [c.b, c.a] });
+    }
+    used.sort((x, y) => x.at - y.at);
     // Bridges are driven: their time is car time like any road's, so only ferries and tunnels count here.
     const timed = used.filter((u) => u.c.kind !== "bridge");
     const crossingSeconds = timed.reduce((s, u) => s + u.c.hours * 3600 * u.share, 0);
