@@ -87,7 +87,7 @@ function lowerBound(lats: Float64Array, lat: number): number {
 const RAD = Math.PI / 180;
 
 /**
- * The indices of the sites that may lie within `maxKm` of `p`, ascending: those of its latitude
+ * The indices of the sites that may lie within `maxKm` of `p`, by latitude: those of its latitude
  * band (a binary search) whose longitude is no farther than a circle of that radius reaches (a cap
  * that holds no pole), with a margin; the caller's great-circle test decides.
  */
@@ -104,14 +104,14 @@ function sitesNear(sites: readonly TerminalSite<Point>[], p: Point, maxKm: numbe
     const d = Math.abs(lngs[k]! - p.lng);
     if ((d > 180 ? 360 - d : d) <= maxLng) near.push(order[k]!);
   }
-  return near.sort((x, y) => x - y);
+  return near;
 }
 
 /**
  * The terminals within `maxKm` (great circle) of a point, best first, a geocoded one ranked
  * GEOCODED_PENALTY_KM farther; one per graph node (so pairings reach different places), at most
- * `count`. Only the sites near the point are measured (sitesNear), in the array's order so that
- * ties rank as they always did.
+ * `count`; of equal ranks the earlier site in the array comes first. Only the sites near the point
+ * are measured (sitesNear).
  */
 export function nearestTerminals<T extends Point, S extends TerminalSite<T>>(
   sites: readonly S[],
@@ -120,16 +120,20 @@ export function nearestTerminals<T extends Point, S extends TerminalSite<T>>(
   count: number,
 ): Array<S & { km: number; rank: number }> {
   const maxLat = maxKm / 111;
-  const all: Array<S & { km: number; rank: number }> = [];
+  // Each graph node's best site (lowest rank, the earlier site on a tie), then the best `count` of
+  // those: no sort of every site in reach (a dense network has hundreds within 150 km).
+  const best = new Map<number, { i: number; km: number; rank: number }>();
   for (const i of sitesNear(sites, p, maxKm, maxLat)) {
     const s = sites[i]!;
     if (Math.abs(s.terminal.lat - p.lat) > maxLat) continue;
     const km = haversineM(p.lat, p.lng, s.terminal.lat, s.terminal.lng) / 1000;
-    if (km <= maxKm) all.push({ ...s, km, rank: km + (s.geocoded ? GEOCODED_PENALTY_KM : 0) });
+    if (km > maxKm) continue;
+    const rank = km + (s.geocoded ? GEOCODED_PENALTY_KM : 0);
+    const seen = best.get(s.node);
+    if (!seen || rank < seen.rank || (rank === seen.rank && i < seen.i)) best.set(s.node, { i, km, rank });
   }
-  all.sort((a, b) => a.rank - b.rank);
-  const nodes = new Set<number>();
-  return all.filter((c) => !nodes.has(c.node) && nodes.add(c.node)).slice(0, count);
+  const kept = [...best.values()].sort((a, b) => a.rank - b.rank || a.i - b.i).slice(0, count);
+  return kept.map(({ i, km, rank }) => ({ ...sites[i]!, km, rank }));
 }
 
 /** Closer than this, the door is the terminal: no road leg. */

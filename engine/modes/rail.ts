@@ -14,5 +14,4 @@ export const RAIL: ModeProfile = {
   handlingHours: 12,
 };
 
-/** Spec, Limits: rail 30 km/h average including stops. */
-export const RAIL_SPEED_KMH = 30;
+export { RAIL_SPEED_KMH } from "../../formats/hierarchies.ts";

@@ -10,6 +10,7 @@
 
 import { dirname, resolve } from "node:path";
 import type { PathPoint } from "../../common/geo.ts";
+import { RAIL_HIERARCHY_OUTPUT } from "../../formats/hierarchies.ts";
 import { decodeRailheads, RAILHEAD_MAX_M, RAILHEADS_OUTPUT } from "../../formats/railheads.ts";
 import { type LoadedGraph, type Objective, WasmRouter } from "../../router-wasm/binding/router.ts";
 import { readArtifact, sameBuild } from "../artifacts.ts";
@@ -18,6 +19,7 @@ import { EngineError } from "../errors.ts";
 import { RAIL, RAIL_SPEED_KMH } from "../modes/rail.ts";
 import type { RoadRoutePlanner } from "../road/planner.ts";
 import { nearestTerminals, roadLegKey, terminalChains, terminalsInReach } from "../terminal-chain.ts";
+import { attachTimeHierarchy, readHierarchy } from "../time-hierarchy.ts";
 
 export const RAIL_GRAPH_KIND = "rail-graph";
 export const RAIL_GRAPH_FILE = "rail.graph";
@@ -100,12 +102,19 @@ export class RailPlanner {
     return this.graph.buildId;
   }
 
-  /** rail.graph and railheads.bin (same build) into `wasm`; tests hand it tiny built maps. */
+  /**
+   * rail.graph and railheads.bin (same build) into `wasm`, with rail.hierarchy when given (the
+   * searches then use it; one of another graph is refused); tests hand it tiny built maps.
+   */
   static fromBytes(
     wasm: WasmRouter,
     graphBytes: Uint8Array,
     railheadBytes: Uint8Array,
-    paths: { graph?: string; railheads?: string } = {},
+    paths: {
+      graph?: string;
+      railheads?: string;
+      hierarchy?: { path: string; bytes: Uint8Array } | null;
+    } = {},
   ): RailPlanner {
     const graphPath = paths.graph ?? RAIL_GRAPH_FILE;
     const headsPath = paths.railheads ?? RAILHEADS_OUTPUT;
@@ -116,6 +125,7 @@ export class RailPlanner {
       { file: RAILHEADS_OUTPUT, buildId: decoded.buildId },
       { file: RAIL_GRAPH_FILE, buildId: graph.buildId },
     );
+    if (paths.hierarchy) attachTimeHierarchy(wasm, graph.handle, paths.hierarchy, RAIL_SPEED_KMH);
     // Several places often meet the track at one point; keep one, surveyed before geocoded.
     const byPoint = new Map<string, Head>();
     for (const r of decoded.railheads) {
@@ -141,15 +151,22 @@ export class RailPlanner {
 
   static async load(buildDir: string): Promise<RailPlanner> {
     const dir = resolve(buildDir);
-    const [graphFile, headsFile, wasm] = await Promise.all([
+    const [graphFile, headsFile, wasm, hierarchy] = await Promise.all([
       readArtifact(dir, RAIL_GRAPH_FILE),
       readArtifact(dir, RAILHEADS_OUTPUT),
       readArtifact(dir, "router.wasm"),
+      readHierarchy(dir, RAIL_HIERARCHY_OUTPUT, "rail"),
     ]);
     return RailPlanner.fromBytes(await WasmRouter.instantiate(wasm.bytes), graphFile.bytes, headsFile.bytes, {
       graph: graphFile.path,
       railheads: headsFile.path,
+      hierarchy,
     });
+  }
+
+  /** Whether the searches use rail.hierarchy (else A* and Dijkstra). */
+  get hierarchical(): boolean {
+    return this.wasm.hasHierarchy(this.graph.handle);
   }
 
   /**

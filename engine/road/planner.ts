@@ -14,11 +14,13 @@ import { haversineM, type PathPoint } from "../../common/geo.ts";
 import { round } from "../../common/round.ts";
 import { UnionFind } from "../../common/union-find.ts";
 import type { Artifact } from "../../formats/container.ts";
+import { ROAD_DEFAULT_KMH, ROAD_HIERARCHY_OUTPUT } from "../../formats/hierarchies.ts";
 import { crossingKindOf, FERRY_GATE, ROAD_GRAPH_KIND, ROAD_GRAPH_OUTPUT } from "../../formats/road-graph.ts";
 import { type LoadedGraph, type RawRoute, STATUS, WasmRouter } from "../../router-wasm/binding/router.ts";
 import { readArtifact, sameSettings } from "../artifacts.ts";
 import { type Chain, renderChain, type SectionInput } from "../chain.ts";
 import { EngineError } from "../errors.ts";
+import { attachTimeHierarchy, readHierarchy } from "../time-hierarchy.ts";
 import { ROAD_DEFAULTS } from "./config.ts";
 import { type ExternalRoadEngine, truckTime } from "./external.ts";
 import { ROAD_GRAPH_SETTINGS, TRUCK_TIME_FACTOR, truckTimeFromCarSeconds } from "./truck.ts";
@@ -33,8 +35,6 @@ export const MAX_SNAP_KM = 300;
 export const UNLINKED_RESNAP_KM = 30;
 /** Search budget (heap pops): the largest component has ~23k nodes, so only a broken graph hits it. */
 const MAX_SETTLED = 500_000;
-/** Every road edge carries a speed; the default only matters for a graph without speeds. */
-const DEFAULT_SPEED_KMH = 60;
 
 export type RoadSource = "model" | "osrm" | "valhalla" | "estimate";
 
@@ -221,11 +221,14 @@ export class RoadPlanner {
     return this.graph.buildId;
   }
 
-  /** Loads road.graph into `shared` (or a new instance) from graph bytes. */
+  /**
+   * Loads road.graph into `shared` (or a new instance) from graph bytes, with its hierarchy when
+   * given (road.hierarchy: the searches then use it; one of another graph is refused).
+   */
   static fromBytes(
     wasm: WasmRouter,
     bytes: Uint8Array,
-    opts: RoadModelOptions & { path?: string } = {},
+    opts: RoadModelOptions & { path?: string; hierarchy?: { path: string; bytes: Uint8Array } | null } = {},
   ): RoadPlanner {
     const path = opts.path ?? ROAD_GRAPH_OUTPUT;
     const { artifact, ...graph } = wasm.load(bytes, { kind: ROAD_GRAPH_KIND, path });
@@ -235,7 +238,13 @@ export class RoadPlanner {
       wasm.unload(graph.handle);
       throw err;
     }
+    if (opts.hierarchy) attachTimeHierarchy(wasm, graph.handle, opts.hierarchy, ROAD_DEFAULT_KMH);
     return new RoadPlanner(wasm, graph, artifact, opts);
+  }
+
+  /** Whether the searches use road.hierarchy (else A*). */
+  get hierarchical(): boolean {
+    return this.wasm.hasHierarchy(this.graph.handle);
   }
 
   /** Loads road.graph and router.wasm from a build directory (default data/build or PORTOLAN_BUILD_DIR). */
@@ -244,12 +253,13 @@ export class RoadPlanner {
     opts: RoadModelOptions & { shared?: WasmRouter } = {},
   ): Promise<RoadPlanner> {
     const dir = resolve(buildDir ?? buildDirFrom());
-    const [graph, wasm] = await Promise.all([
+    const [graph, wasm, hierarchy] = await Promise.all([
       readArtifact(dir, ROAD_GRAPH_OUTPUT),
       readArtifact(dir, "router.wasm"),
+      readHierarchy(dir, ROAD_HIERARCHY_OUTPUT, "road"),
     ]);
     const router = opts.shared ?? (await WasmRouter.instantiate(wasm.bytes));
-    return RoadPlanner.fromBytes(router, graph.bytes, { ...opts, path: graph.path });
+    return RoadPlanner.fromBytes(router, graph.bytes, { ...opts, path: graph.path, hierarchy });
   }
 
   /** Plans a truck route over the model; throws EngineError invalid_request or no_route. */
@@ -316,7 +326,7 @@ export class RoadPlanner {
     // orders and orients the crossings used.
     return this.wasm.route(this.graph.handle, a.lat, a.lng, b.lat, b.lng, closed, MAX_SETTLED, true, {
       kind: "time",
-      defaultSpeedKmh: DEFAULT_SPEED_KMH,
+      defaultSpeedKmh: ROAD_DEFAULT_KMH,
     });
   }
 
@@ -334,15 +344,16 @@ export class RoadPlanner {
       });
       return best;
     };
-    const used = this.crossings
-      .map((c, i) => ({ c, share: (raw.zoneMetres[i] ?? 0) / c.metres }))
-      .filter((u) => u.share > 1e-6)
-      .map((u) => {
-        const ia = nearestIndex(u.c.a);
-        const ib = nearestIndex(u.c.b);
-        return { ...u, at: Math.min(ia, ib), line: ia <= ib ? [u.c.a, u.c.b] : [u.c.b, u.c.a] };
-      })
-      .sort((x, y) => x.at - y.at);
+    // One pass over the crossings, objects only for the few a route uses.
+    const used: Array<{ c: Crossing; share: number; at: number; line: [number, number][] }> = [];
+    for (const [i, c] of this.crossings.entries()) {
+      const share = (raw.zoneMetres[i] ?? 0) / c.metres;
+      if (!(share > 1e-6)) continue;
+      const ia = nearestIndex(c.a);
+      const ib = nearestIndex(c.b);
+      used.push({ c, share, at: Math.min(ia, ib), line: ia <= ib ? [c.a, c.b] : [c.b, c.a] });
+    }
+    used.sort((x, y) => x.at - y.at);
     // Bridges are driven: their time is car time like any road's, so only ferries and tunnels count here.
     const timed = used.filter((u) => u.c.kind !== "bridge");
     const crossingSeconds = timed.reduce((s, u) => s + u.c.hours * 3600 * u.share, 0);

@@ -105,9 +105,25 @@ export interface Exports {
   pr_graph_sections(handle: number): number;
   pr_landmark_count(handle: number): number;
   pr_landmark_closed(handle: number): number;
-  pr_load_hierarchy(handle: number, ptr: number, len: number, pathPtr: number, pathLen: number): number;
+  pr_load_hierarchy(
+    handle: number,
+    ptr: number,
+    len: number,
+    pathPtr: number,
+    pathLen: number,
+    kindPtr: number,
+    kindLen: number,
+  ): number;
   pr_has_hierarchy(handle: number): number;
-  pr_hierarchy_build(handle: number, idPtr: number, idLen: number): number;
+  pr_hierarchy_kmh(handle: number): number;
+  pr_hierarchy_build(
+    handle: number,
+    idPtr: number,
+    idLen: number,
+    kindPtr: number,
+    kindLen: number,
+    kmh: number,
+  ): number;
   pr_hierarchy_ptr(): number;
   pr_hierarchy_astar_first(handle: number, settles: number): number;
   pr_hierarchy_table(handle: number, closed: number): number;

@@ -21,8 +21,11 @@ import type {
 export type { GraphNames, LoadedGraph, ManyResult, RawRoute, RiverFigures, RiverRoute, SnappedNode };
 export { GRAPH_FORMAT_VERSION };
 
-/** The contraction hierarchy artifact's kind (docs/routing-speed.md), hierarchy.rs KIND. */
+/** The sea graph's contraction hierarchy artifact kind (docs/routing-speed.md), hierarchy.rs KIND. */
 export const HIERARCHY_KIND = "sea-hierarchy";
+
+/** The hierarchy artifact kind of a graph kind: `road-graph` -> `road-hierarchy`. */
+export const hierarchyKind = (graphKind: string): string => `${graphKind.replace(/-graph$/, "")}-hierarchy`;
 
 export const STATUS = {
   found: 0,
@@ -165,27 +168,49 @@ export class WasmRouter {
   }
 
   /**
-   * Attaches a contraction hierarchy artifact to graph `handle` (distance queries then use it,
-   * with the same answers as A*). Throws, naming `path` and how to rebuild, when it is not a
-   * hierarchy of this payload version or was built for another graph (checksum).
+   * Attaches a contraction hierarchy artifact to graph `handle` (queries in its metric then use
+   * it, with the same answers as A*). Throws, naming `path` and how to rebuild, when it is not a
+   * hierarchy of the graph's kind (`hierarchyKind`) and payload version or was built for another
+   * graph (checksum).
    */
   loadHierarchy(handle: number, bytes: Uint8Array, path = HIERARCHY_KIND): void {
     const x = this.x;
-    const pathBytes = new TextEncoder().encode(path);
-    const total = bytes.length + pathBytes.length;
+    const enc = new TextEncoder();
+    const pathBytes = enc.encode(path);
+    const kindBytes = enc.encode(hierarchyKind(this.graphs.get(handle)?.kind ?? ""));
+    const total = bytes.length + pathBytes.length + kindBytes.length;
     const ptr = x.pr_alloc(total);
     const mem = new Uint8Array(x.memory.buffer, ptr, total);
     mem.set(bytes);
     mem.set(pathBytes, bytes.length);
-    const status = x.pr_load_hierarchy(handle, ptr, bytes.length, ptr + bytes.length, pathBytes.length);
+    mem.set(kindBytes, bytes.length + pathBytes.length);
+    const kindPtr = ptr + bytes.length + pathBytes.length;
+    const status = x.pr_load_hierarchy(
+      handle,
+      ptr,
+      bytes.length,
+      ptr + bytes.length,
+      pathBytes.length,
+      kindPtr,
+      kindBytes.length,
+    );
     x.pr_free(ptr, total);
     if (status !== 0) throw new Error(this.error());
     this.sharedPairs.set(handle, new Array(x.pr_point_id_count(handle)).fill(null));
   }
 
-  /** Whether graph `handle` answers distance queries with a hierarchy (else A*). */
+  /** Whether graph `handle` answers queries in a hierarchy's metric with it (else A*). */
   hasHierarchy(handle: number): boolean {
     return this.x.pr_has_hierarchy(handle) === 1;
+  }
+
+  /**
+   * The metric of graph `handle`'s hierarchy: 0 for distance, else the default speed (km/h) of
+   * the time objective it serves; null without a hierarchy.
+   */
+  hierarchyKmh(handle: number): number | null {
+    const kmh = this.x.pr_hierarchy_kmh(handle);
+    return kmh < 0 ? null : kmh;
   }
 
   /**
@@ -219,15 +244,21 @@ export class WasmRouter {
     return Array.from({ length: count }, (_, i) => ({ closed: pairs[2 * i]!, ranks: pairs[2 * i + 1]! }));
   }
 
-  /** Contracts graph `handle` into a hierarchy artifact stamped `buildId` (the data build). */
-  buildHierarchy(handle: number, buildId: string): Uint8Array {
+  /**
+   * Contracts graph `handle` into a hierarchy artifact stamped `buildId` (the data build), in
+   * metres, or with `timeKmh` in the seconds of the time objective at that default speed.
+   */
+  buildHierarchy(handle: number, buildId: string, timeKmh = 0): Uint8Array {
     const x = this.x;
-    const id = new TextEncoder().encode(buildId);
-    const ptr = x.pr_alloc(id.length);
+    const enc = new TextEncoder();
+    const id = enc.encode(buildId);
+    const kind = enc.encode(hierarchyKind(this.graphs.get(handle)?.kind ?? ""));
+    const ptr = x.pr_alloc(id.length + kind.length);
     new Uint8Array(x.memory.buffer, ptr, id.length).set(id);
-    const len = x.pr_hierarchy_build(handle, ptr, id.length);
-    x.pr_free(ptr, id.length);
-    if (len === 0) throw new Error(`no graph loaded under handle ${handle}`);
+    new Uint8Array(x.memory.buffer, ptr + id.length, kind.length).set(kind);
+    const len = x.pr_hierarchy_build(handle, ptr, id.length, ptr + id.length, kind.length, timeKmh);
+    x.pr_free(ptr, id.length + kind.length);
+    if (len === 0) throw new Error(`no graph loaded under handle ${handle}, or no usable speed ${timeKmh}`);
     return new Uint8Array(x.memory.buffer, x.pr_hierarchy_ptr(), len).slice();
   }
 

@@ -418,8 +418,8 @@ fn route_into(
     if status != Status::Found {
         return status as i32;
     }
-    // Sea paths copy pre-rounded coordinates (4.9 MB once); the A*-only graphs (river, rail:
-    // 10-13 MB each) keep rounding per query, a small part of their searches' time.
+    // Graphs with a hierarchy (sea, road, rail) copy pre-rounded coordinates (4.9 MB once for
+    // the sea); the A*-only river graph keeps rounding per query, a small part of its search.
     // Ids name points of `pr_rounded_points`, which only graphs with a hierarchy keep.
     let hierarchy = g.hierarchy.is_some();
     if want_path != PATH_NONE && hierarchy {
@@ -791,19 +791,20 @@ pub extern "C" fn pr_landmark_closed(handle: i32) -> u32 {
 }
 
 // Contraction hierarchies (router-wasm/src/hierarchy.rs, docs/routing-speed.md): attached to a
-// loaded sea graph as a separate artifact, built by the data build through these calls.
+// loaded graph (sea, road, rail) as a separate artifact, built by the data build through these
+// calls.
 
 thread_local! {
     /// The last `pr_hierarchy_build` artifact, read through `pr_hierarchy_ptr`.
     static BUILT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Attaches a hierarchy artifact (`sea-hierarchy`, built for this graph: its checksum must match)
-/// to graph `handle`: its distance queries then use it. Returns 0, or -1 with the message behind
-/// `pr_error_*` (the graph keeps routing with A*).
+/// Attaches a hierarchy artifact of `kind` (`sea-hierarchy`, `road-hierarchy`..., built for this
+/// graph: its checksum must match) to graph `handle`: its queries in the hierarchy's metric then
+/// use it. Returns 0, or -1 with the message behind `pr_error_*` (the graph keeps routing with A*).
 ///
 /// # Safety
-/// Each `ptr..ptr + len` must be readable memory (the artifact, the file name).
+/// Each `ptr..ptr + len` must be readable memory (the artifact, the file name, the kind).
 #[no_mangle]
 pub unsafe extern "C" fn pr_load_hierarchy(
     handle: i32,
@@ -811,16 +812,21 @@ pub unsafe extern "C" fn pr_load_hierarchy(
     len: usize,
     path_ptr: *const u8,
     path_len: usize,
+    kind_ptr: *const u8,
+    kind_len: usize,
 ) -> i32 {
     let bytes = std::slice::from_raw_parts(ptr, len);
     let path = String::from_utf8_lossy(std::slice::from_raw_parts(path_ptr, path_len)).into_owned();
+    let kind = String::from_utf8_lossy(std::slice::from_raw_parts(kind_ptr, kind_len)).into_owned();
     STATE.with(|s| {
         let s = &mut *s.borrow_mut();
         let result = match slot(&mut s.graphs, handle) {
-            Some(x) => crate::hierarchy::Hierarchy::decode(&x.graph, bytes, &path).map(|h| {
-                x.graph.hierarchy = Some(h);
-                x.searcher.hierarchy_changed();
-            }),
+            Some(x) => {
+                crate::hierarchy::Hierarchy::decode(&x.graph, bytes, &path, &kind).map(|h| {
+                    x.graph.hierarchy = Some(h);
+                    x.searcher.hierarchy_changed();
+                })
+            }
             None => Err(format!("no graph loaded under handle {}", handle)),
         };
         match result {
@@ -833,27 +839,45 @@ pub unsafe extern "C" fn pr_load_hierarchy(
     })
 }
 
-/// Whether graph `handle` routes distance queries with a hierarchy (1) or A* (0).
+/// Whether graph `handle` routes queries in a hierarchy's metric with it (1) or only A* (0).
 #[no_mangle]
 pub extern "C" fn pr_has_hierarchy(handle: i32) -> u32 {
     with_graph(handle, 0, |g| u32::from(g.hierarchy.is_some()))
 }
 
-/// Contracts graph `handle` (the data build's sea-hierarchy stage) and keeps the encoded
-/// artifact, stamped `build_id`, for `pr_hierarchy_ptr`; returns its length in bytes (0 = no graph).
+/// The metric of graph `handle`'s hierarchy: 0 for distance, a time objective's default speed
+/// (km/h), or -1 without a hierarchy.
+#[no_mangle]
+pub extern "C" fn pr_hierarchy_kmh(handle: i32) -> f64 {
+    with_graph(handle, -1.0, |g| {
+        g.hierarchy.as_ref().map_or(-1.0, |h| h.metric.kmh())
+    })
+}
+
+/// Contracts graph `handle` (the data build's hierarchy stages) in the metric `kmh` names (0:
+/// distance, else the time objective at that default speed) and keeps the artifact of `kind`,
+/// stamped `build_id`, for `pr_hierarchy_ptr`; returns its length in bytes (0 = no graph or a
+/// speed that is not finite and > 0).
 ///
 /// # Safety
-/// `id_ptr..id_ptr + id_len` must be readable memory.
+/// `id_ptr..id_ptr + id_len` and `kind_ptr..kind_ptr + kind_len` must be readable memory.
 #[no_mangle]
 pub unsafe extern "C" fn pr_hierarchy_build(
     handle: i32,
     id_ptr: *const u8,
     id_len: usize,
+    kind_ptr: *const u8,
+    kind_len: usize,
+    kmh: f64,
 ) -> usize {
     let id = String::from_utf8_lossy(std::slice::from_raw_parts(id_ptr, id_len)).into_owned();
-    let bytes = with_graph(handle, Vec::new(), |g| {
-        crate::hierarchy::Hierarchy::build(g).encode(&id)
-    });
+    let kind = String::from_utf8_lossy(std::slice::from_raw_parts(kind_ptr, kind_len)).into_owned();
+    let bytes = match crate::metric::Metric::from_kmh(kmh) {
+        Some(metric) => with_graph(handle, Vec::new(), |g| {
+            crate::hierarchy::Hierarchy::build(g, metric).encode(&kind, &id)
+        }),
+        None => Vec::new(),
+    };
     BUILT.with(|b| {
         *b.borrow_mut() = bytes;
         b.borrow().len()

@@ -107,7 +107,7 @@ pub struct Graph {
     grid_point: Vec<u32>,
     grid_xyz: Vec<[f64; 3]>,
     pub landmarks: Option<Landmarks>,
-    /// Contraction hierarchy for distance queries (a separate artifact attached after load:
+    /// Contraction hierarchy for queries in its metric (a separate artifact attached after load:
     /// `Hierarchy::decode`); `None` = A* only.
     pub hierarchy: Option<Hierarchy>,
     /// `geom` and the nodes' `[lat, lng]` rounded as paths show them (`round_paths`), so a path
@@ -132,7 +132,7 @@ pub struct EdgeSpec {
 }
 
 /// Optional per-edge attributes for [`Graph::build`] (tests, tools); each vector empty or one per edge.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct EdgeAttrs {
     pub speed_kmh: Vec<f32>,
     pub class: Vec<u8>,

@@ -11,9 +11,12 @@
 
 use crate::container;
 use crate::graph::{chord, chord_bound_m, Graph};
+use crate::metric::Metric;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+/// The sea graph's hierarchy kind; a graph of kind `x-graph` has hierarchies of kind
+/// `x-hierarchy` (`road-hierarchy`, `rail-hierarchy`).
 pub const KIND: &str = "sea-hierarchy";
 pub const FORMAT_VERSION: u32 = 1;
 /// `ov_edge` of a shortcut.
@@ -29,10 +32,13 @@ const WITNESS_SETTLES: usize = 400;
 /// Overlay edges (original edges and shortcuts, undirected) and the upward adjacency.
 #[derive(Default)]
 pub struct Hierarchy {
-    /// `Graph::topology_checksum` of the graph it was built on.
+    /// `Metric::checksum` of the graph it was built on.
     pub checksum: u64,
+    /// What `ov_len` counts: metres, or seconds at one default speed.
+    pub metric: Metric,
     pub ov_a: Vec<u32>,
     pub ov_b: Vec<u32>,
+    /// Cost in the hierarchy's metric.
     pub ov_len: Vec<f64>,
     /// Original edge id, or `SHORTCUT`.
     pub ov_edge: Vec<u32>,
@@ -265,9 +271,10 @@ impl Contraction {
 
 impl Hierarchy {
     /// Contracts every node, cheapest first by edge difference, contracted neighbours and depth,
-    /// priorities updated lazily.
-    pub fn build(g: &Graph) -> Hierarchy {
+    /// priorities updated lazily; edges weigh what `metric` says.
+    pub fn build(g: &Graph, metric: Metric) -> Hierarchy {
         let n = g.node_count();
+        let weight = metric.weights(g);
         let mut c = Contraction {
             ov: Vec::new(),
             adj: vec![Vec::new(); n],
@@ -280,7 +287,7 @@ impl Hierarchy {
                 search: 0,
             },
         };
-        for e in 0..g.edge_len.len() {
+        for (e, &len) in weight.iter().enumerate() {
             let (a, b) = (g.edge_from[e], g.edge_to[e]);
             if a == b {
                 continue;
@@ -289,7 +296,7 @@ impl Hierarchy {
             c.ov.push(Work {
                 a,
                 b,
-                len: g.edge_len[e],
+                len,
                 mask: gate_mask(g.edge_gate[e]),
                 edge: e as u32,
                 c1: 0,
@@ -369,7 +376,8 @@ impl Hierarchy {
         }
         let ov = c.ov;
         let mut h = Hierarchy {
-            checksum: g.topology_checksum(),
+            checksum: metric.checksum(g),
+            metric,
             ov_a: ov.iter().map(|w| w.a).collect(),
             ov_b: ov.iter().map(|w| w.b).collect(),
             ov_len: ov.iter().map(|w| w.len).collect(),
@@ -480,14 +488,18 @@ impl Hierarchy {
         self.arcs_from_b = from_b;
     }
 
-    /// The artifact (`KIND`, docs/routing-speed.md): the graph's checksum, overlay edges and
-    /// upward lists.
-    pub fn encode(&self, build_id: &str) -> Vec<u8> {
+    /// The artifact (`kind`, docs/routing-speed.md): the graph's checksum (and a time metric's
+    /// default speed), overlay edges and upward lists.
+    pub fn encode(&self, kind: &str, build_id: &str) -> Vec<u8> {
         fn le<T: Copy, const N: usize>(v: &[T], f: fn(T) -> [u8; N]) -> Vec<u8> {
             v.iter().flat_map(|&x| f(x)).collect()
         }
+        let mut meta = self.checksum.to_le_bytes().to_vec();
+        if let Metric::Time(kmh) = self.metric {
+            meta.extend_from_slice(&kmh.to_le_bytes());
+        }
         let sections: Vec<(&str, Vec<u8>)> = vec![
-            ("ch_meta", self.checksum.to_le_bytes().to_vec()),
+            ("ch_meta", meta),
             ("ov_a", le(&self.ov_a, u32::to_le_bytes)),
             ("ov_b", le(&self.ov_b, u32::to_le_bytes)),
             ("ov_len", le(&self.ov_len, f64::to_le_bytes)),
@@ -499,13 +511,13 @@ impl Hierarchy {
             ("rank", le(&self.rank, u32::to_le_bytes)),
         ];
         let refs: Vec<(&str, &[u8])> = sections.iter().map(|(n, b)| (*n, b.as_slice())).collect();
-        container::encode(KIND, FORMAT_VERSION, build_id, &refs)
+        container::encode(kind, FORMAT_VERSION, build_id, &refs)
     }
 
-    /// Reads a hierarchy artifact for `g`: refused when built for another graph (checksum) or
-    /// when its indices do not fit.
-    pub fn decode(g: &Graph, bytes: &[u8], path: &str) -> Result<Hierarchy, String> {
-        let a = container::decode(bytes, KIND, FORMAT_VERSION, path)?;
+    /// Reads a hierarchy artifact of `kind` for `g`: refused when built for another graph
+    /// (checksum) or when its indices do not fit.
+    pub fn decode(g: &Graph, bytes: &[u8], path: &str, kind: &str) -> Result<Hierarchy, String> {
+        let a = container::decode(bytes, kind, FORMAT_VERSION, path)?;
         let fail = |why: &str| {
             format!(
                 "artifact {}: {}; run `npm run build` (or `bun run data-build/main.ts`) to rebuild the artifacts",
@@ -532,15 +544,23 @@ impl Hierarchy {
         };
         let meta = words::<8>(a.section("ch_meta")?).ok_or_else(|| fail("bad ch_meta"))?;
         let checksum = meta.first().map_or(0, |&w| u64::from_le_bytes(w));
-        let own = g.topology_checksum();
+        let metric = match meta.get(1) {
+            None => Some(Metric::Distance),
+            Some(&w) => Metric::from_kmh(f64::from_le_bytes(w)).filter(|m| *m != Metric::Distance),
+        }
+        .filter(|_| meta.len() <= 2)
+        .ok_or_else(|| fail("bad ch_meta"))?;
+        let own = metric.checksum(g);
         if checksum != own {
+            let graph = kind.strip_suffix("-hierarchy").unwrap_or(kind);
             return Err(fail(&format!(
-                "hierarchy built for another sea graph (checksum {:016x}, this graph {:016x})",
-                checksum, own
+                "hierarchy built for another {} graph (checksum {:016x}, this graph {:016x})",
+                graph, checksum, own
             )));
         }
         let mut h = Hierarchy {
             checksum,
+            metric,
             ov_a: u32s("ov_a")?,
             ov_b: u32s("ov_b")?,
             ov_len: words::<8>(a.section("ov_len")?)
@@ -1070,9 +1090,10 @@ impl ChSearch {
         self.tables.last().map_or(false, |t| t.closed == closed)
     }
 
-    /// Shortest distance route between seeded link nodes (`(node, link metres)` per anchor link),
-    /// beating `best` (a route along one edge, or infinity). `ends`: the snap points of the source
-    /// and target anchors, for goal pruning.
+    /// Cheapest route between seeded link nodes (`(node, link cost)` per anchor link), beating
+    /// `best` (a route along one edge, or infinity). `ends`: the snap points of the source and
+    /// target anchors, for goal pruning; `scale`: the least cost of a metre in the hierarchy's
+    /// metric (1 for distance).
     #[allow(clippy::too_many_arguments)]
     pub fn route(
         &mut self,
@@ -1080,6 +1101,7 @@ impl ChSearch {
         from: &[(u32, f64)],
         to: &[(u32, f64)],
         ends: [&[f64; 3]; 2],
+        scale: f64,
         closed: u32,
         max_settled: u32,
         mut best: f64,
@@ -1102,7 +1124,8 @@ impl ChSearch {
         let mut meet: Option<Meet> = None;
         // Nodes are ranks from here on (see `Hierarchy::derive`).
         // A side's bound is to the other side's end.
-        let bound = |r: u32, goal: &[f64; 3]| chord_bound_m(chord(&h.q_xyz[r as usize], goal));
+        let bound =
+            |r: u32, goal: &[f64; 3]| chord_bound_m(chord(&h.q_xyz[r as usize], goal)) * scale;
         for (i, &(v, c)) in from.iter().enumerate() {
             let v = h.rank[v as usize];
             self.fwd.bound[v as usize] = bound(v, ends[1]);

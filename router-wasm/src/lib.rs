@@ -7,6 +7,7 @@ pub mod ffi;
 pub mod graph;
 pub mod hierarchy;
 pub mod landmarks;
+pub mod metric;
 pub mod packing;
 pub mod path_json;
 pub mod search;
@@ -15,3 +16,5 @@ pub mod search;
 mod tests;
 #[cfg(test)]
 mod tests_hierarchy;
+#[cfg(test)]
+mod tests_time_hierarchy;

@@ -4,6 +4,7 @@
 
 use crate::graph::{chord, chord_bound_m, Anchor, Graph, Rounded};
 use crate::hierarchy::ChSearch;
+use crate::metric::Metric;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -249,8 +250,9 @@ impl<'a> Costing<'a> {
         }
     }
 
+    /// Least cost of `metres` (A*'s bound, and the hierarchy's goal pruning).
     #[inline]
-    fn bound(&self, metres: f64) -> f64 {
+    pub fn bound(&self, metres: f64) -> f64 {
         metres * self.h_scale
     }
 }
@@ -325,7 +327,7 @@ pub struct Searcher {
     heap: BinaryHeap<Reverse<(u64, u32)>>,
     /// Landmarks used by this query and their distance to the target anchor.
     active: Vec<(usize, f64)>,
-    /// Hierarchy search state, made on the first distance query of a graph with a hierarchy.
+    /// Hierarchy search state, made on the first query in the metric of a graph's hierarchy.
     ch: Option<ChSearch>,
 }
 
@@ -426,7 +428,11 @@ impl Searcher {
             "searcher built for another graph"
         );
         debug_assert!(q.objective.fits(g), "objective unusable on this graph");
-        if let (Objective::Distance, Some(h)) = (q.objective, &g.hierarchy) {
+        if let Some(h) = g
+            .hierarchy
+            .as_ref()
+            .filter(|h| h.metric.serves(&q.objective))
+        {
             let first = h.astar_first;
             if first == 0 || (q.max_settled != 0 && q.max_settled <= first) {
                 return if first == 0 {
@@ -581,8 +587,8 @@ impl Searcher {
         (Status::Found, out)
     }
 
-    /// Builds the hierarchy's top table for distance queries closing `closed` now, rather than
-    /// once they are frequent (`hierarchy::TABLE_AFTER`). False when the graph has no hierarchy.
+    /// Builds the hierarchy's top table for queries in its metric closing `closed` now, rather
+    /// than once they are frequent (`hierarchy::TABLE_AFTER`). False without a hierarchy.
     pub fn prepare_top_table(&mut self, g: &Graph, closed: u32) -> bool {
         match &g.hierarchy {
             Some(h) => {
@@ -608,32 +614,50 @@ impl Searcher {
         self.ch = None;
     }
 
-    /// [`Searcher::route`] for a distance query on a graph with a hierarchy: the same answers
+    /// [`Searcher::route`] for a query in the metric of the graph's hierarchy: the same answers
     /// (anchors, one-edge routes, components, budget), found by the hierarchy search.
     fn route_ch(&mut self, g: &Graph, q: &Query) -> (Status, Route) {
         let h = g.hierarchy.as_ref().expect("hierarchy present");
+        let cost = Costing::new(g, q.objective);
         let mut out = Route::default();
         let mut best = f64::INFINITY;
+        let mut direct_m = 0.0;
         if let (Some((e1, k1)), Some((e2, k2))) = (q.from.on_edge, q.to.on_edge) {
             if e1 == e2 {
-                best = (g.geom_off[k1 as usize] - g.geom_off[k2 as usize]).abs();
+                direct_m = (g.geom_off[k1 as usize] - g.geom_off[k2 as usize]).abs();
+                best = cost.part(within_arc(e1, k1, k2), direct_m);
                 out.direct = true;
             }
         }
         if q.from.point == q.to.point {
             best = 0.0;
+            direct_m = 0.0;
             out.direct = true;
         }
         if !out.direct && !g.connected(q.from, q.to) {
             return (Status::NoRoute, out);
         }
+        // Links seed the search at their cost: metres as they are, else priced by the objective.
+        let seeds = |a: &Anchor, source: bool| -> Vec<(u32, f64)> {
+            (0..a.links.len())
+                .map(|i| (a.links[i].0, cost.link(a, i, source).0))
+                .collect()
+        };
+        let priced;
+        let (from, to) = if cost.kind == Kind::Distance {
+            (&q.from.links, &q.to.links)
+        } else {
+            priced = (seeds(q.from, true), seeds(q.to, false));
+            (&priced.0, &priced.1)
+        };
         let n = g.node_count();
         let ch = self.ch.get_or_insert_with(|| ChSearch::new(n));
         let r = ch.route(
             h,
-            &q.from.links,
-            &q.to.links,
+            from,
+            to,
             [&q.from.xyz, &q.to.xyz],
+            cost.bound(1.0),
             q.closed,
             q.max_settled,
             best,
@@ -646,23 +670,56 @@ impl Searcher {
             return (Status::NoRoute, out);
         }
         out.cost = r.best;
-        out.metres = r.best;
+        out.metres = direct_m;
         if let Some((arcs, from_link, to_link)) = r.path {
-            // Summed in travel order, as A* sums: one path gives bit-identical metres whichever
-            // search found it (the two sides' sums would differ in the last bits).
-            let mut metres = q.from.links[from_link].1;
-            for &a in &arcs {
-                metres += g.edge_len[(g.arc_edge[a as usize] >> 1) as usize];
-            }
-            metres += q.to.links[to_link].1;
-            out.cost = metres;
-            out.metres = metres;
+            let (c, m) = travel_sums(g, &cost, q, &arcs, from_link, to_link);
+            out.cost = c;
+            out.metres = m;
             out.arcs = arcs;
             out.from_link = from_link;
             out.to_link = to_link;
             out.direct = false;
         }
         (Status::Found, out)
+    }
+
+    /// [`Searcher::one_to_many`] on a graph whose time hierarchy serves the objective: one
+    /// hierarchy query per target (the callers ask for a few: rail's railheads).
+    fn many_ch(&mut self, g: &Graph, from: &Anchor, targets: &[Option<Anchor>], q: Query) -> Many {
+        let k = targets.len();
+        let mut out = Many {
+            status: Status::Found,
+            metres: vec![f64::NAN; k],
+            cost: vec![f64::NAN; k],
+            real: vec![f64::NAN; k],
+            class0_m: vec![f64::NAN; k],
+            settled: 0,
+        };
+        for (i, t) in targets.iter().enumerate() {
+            let t = match t {
+                Some(t) => t,
+                None => continue,
+            };
+            let (status, route) = self.route_ch(g, &Query { to: t, ..q });
+            out.settled += route.settled;
+            match status {
+                Status::Found => {
+                    out.metres[i] = route.metres;
+                    out.cost[i] = route.cost;
+                    // Time costs have no search-only penalties.
+                    out.real[i] = route.cost;
+                    out.class0_m[i] = route_class0(g, from, t, &route);
+                }
+                Status::NoRoute => {
+                    out.metres[i] = f64::INFINITY;
+                    out.cost[i] = f64::INFINITY;
+                    out.real[i] = f64::INFINITY;
+                    out.class0_m[i] = f64::INFINITY;
+                }
+                Status::BudgetExhausted => out.status = Status::BudgetExhausted,
+            }
+        }
+        out
     }
 
     /// Dijkstra from one anchor to many: metres, cost and real cost (without search-only
@@ -683,6 +740,19 @@ impl Searcher {
             "searcher built for another graph"
         );
         debug_assert!(objective.fits(g), "objective unusable on this graph");
+        let time_ch = g.hierarchy.as_ref().map_or(false, |h| {
+            h.metric != Metric::Distance && h.metric.serves(&objective)
+        });
+        if time_ch {
+            let q = Query {
+                from,
+                to: from,
+                closed,
+                max_settled,
+                objective,
+            };
+            return self.many_ch(g, from, targets, q);
+        }
         self.next_generation();
         let cost = Costing::new(g, objective);
         let k = targets.len();
@@ -822,6 +892,54 @@ impl Searcher {
         }
         out
     }
+}
+
+/// Cost and metres of a found path summed in travel order, as A* sums them: one path gives
+/// bit-identical numbers whichever search found it (the two sides' sums differ in the last bits).
+fn travel_sums(
+    g: &Graph,
+    cost: &Costing,
+    q: &Query,
+    arcs: &[u32],
+    from_link: usize,
+    to_link: usize,
+) -> (f64, f64) {
+    let edge = |a: u32| g.arc_edge[a as usize];
+    if cost.kind == Kind::Distance {
+        let mut metres = q.from.links[from_link].1;
+        for &a in arcs {
+            metres += g.edge_len[(edge(a) >> 1) as usize];
+        }
+        metres += q.to.links[to_link].1;
+        return (metres, metres);
+    }
+    let mut c = cost.link(q.from, from_link, true).0;
+    for &a in arcs {
+        c += cost.arc(edge(a));
+    }
+    c += cost.link(q.to, to_link, false).0;
+    let inner: f64 = arcs
+        .iter()
+        .map(|&a| g.edge_len[(edge(a) >> 1) as usize])
+        .sum();
+    let metres = q.from.links[from_link].1 + inner + q.to.links[to_link].1;
+    (c, metres)
+}
+
+/// Class-0 metres of a found route, counted as `Searcher::one_to_many` counts them.
+fn route_class0(g: &Graph, from: &Anchor, to: &Anchor, route: &Route) -> f64 {
+    if route.direct {
+        return match from.on_edge {
+            Some((e, _)) if from.point != to.point => class0_part(g, e, route.metres),
+            _ => 0.0,
+        };
+    }
+    let mut low = anchor_class0(g, from, from.links[route.from_link].1);
+    for &a in &route.arcs {
+        let e = g.arc_edge[a as usize] >> 1;
+        low += class0_part(g, e, g.edge_len[e as usize]);
+    }
+    low + anchor_class0(g, to, to.links[route.to_link].1)
 }
 
 /// One-to-many answer: per target, metres and cost (NaN = not snapped or not final when the

@@ -2,7 +2,8 @@
 //! answers for every closed mask, paths included.
 
 use crate::graph::{haversine_m, EdgeSpec, Graph};
-use crate::hierarchy::{earned_top_size, Hierarchy, TABLE_AFTER};
+use crate::hierarchy::{earned_top_size, Hierarchy, KIND, TABLE_AFTER};
+use crate::metric::Metric;
 use crate::path_json::{js_number, PointTexts};
 use crate::search::{
     point_id_count, round_coord, summarize, summarize_into, Objective, PathOut, Query, Route,
@@ -10,7 +11,7 @@ use crate::search::{
 };
 use crate::tests::xorshift;
 
-fn edge(from: u32, to: u32, gate: u8, inner: &[(f64, f64)]) -> EdgeSpec {
+pub(crate) fn edge(from: u32, to: u32, gate: u8, inner: &[(f64, f64)]) -> EdgeSpec {
     EdgeSpec {
         from,
         to,
@@ -26,7 +27,7 @@ fn edge(from: u32, to: u32, gate: u8, inner: &[(f64, f64)]) -> EdgeSpec {
 fn pair(nodes: &[(f64, f64)], edges: &[EdgeSpec], gates: u32) -> (Graph, Graph) {
     let plain = Graph::build(0, nodes, edges, gates, 0);
     let mut ch = Graph::build(0, nodes, edges, gates, 0);
-    let mut h = Hierarchy::build(&ch);
+    let mut h = Hierarchy::build(&ch, Metric::Distance);
     h.astar_first = 0;
     ch.hierarchy = Some(h);
     (plain, ch)
@@ -294,7 +295,7 @@ fn same_edge_unreachable_and_budget() {
 
 /// A 16 x 16 mesh with jittered nodes, some lanes missing, diagonals (many equal-ish
 /// alternatives) and random gates 1-4 on 15% of the edges.
-fn random_mesh(rnd: &mut dyn FnMut() -> f64) -> (Vec<(f64, f64)>, Vec<EdgeSpec>) {
+pub(crate) fn random_mesh(rnd: &mut dyn FnMut() -> f64) -> (Vec<(f64, f64)>, Vec<EdgeSpec>) {
     let side = 16u32;
     let mut nodes = Vec::new();
     for i in 0..side {
@@ -481,15 +482,15 @@ fn artifact_round_trip_and_refusals() {
     let (nodes, edges) = gated_map();
     let (_, ch) = pair(&nodes, &edges, 2);
     let h = ch.hierarchy.as_ref().unwrap();
-    let bytes = h.encode("b1");
-    let back = Hierarchy::decode(&ch, &bytes, "data/build/sea.hierarchy").unwrap();
+    let bytes = h.encode(KIND, "b1");
+    let back = Hierarchy::decode(&ch, &bytes, "data/build/sea.hierarchy", KIND).unwrap();
     assert_eq!(back.overlay_count(), h.overlay_count());
     assert_eq!(back.up_ov, h.up_ov);
     // Another graph (one lane longer): refused by checksum.
     let mut moved = nodes.clone();
     moved[4] = (2.5, 1.0);
     let other = Graph::build(0, &moved, &edges, 2, 0);
-    let err = Hierarchy::decode(&other, &bytes, "data/build/sea.hierarchy")
+    let err = Hierarchy::decode(&other, &bytes, "data/build/sea.hierarchy", KIND)
         .err()
         .unwrap();
     assert!(
@@ -500,7 +501,7 @@ fn artifact_round_trip_and_refusals() {
     let mut corrupt = bytes.clone();
     let last = corrupt.len() - 9;
     corrupt[last] ^= 1;
-    assert!(Hierarchy::decode(&ch, &corrupt, "x")
+    assert!(Hierarchy::decode(&ch, &corrupt, "x", KIND)
         .err()
         .unwrap()
         .contains("checksum mismatch"));
@@ -538,7 +539,7 @@ fn shortcuts_that_cannot_be_unpacked_are_refused() {
         })
         .expect("a node with two edges");
     let refused = |h: &Hierarchy| {
-        Hierarchy::decode(&ch, &h.encode("b1"), "sea.hierarchy")
+        Hierarchy::decode(&ch, &h.encode(KIND, "b1"), "sea.hierarchy", KIND)
             .err()
             .unwrap_or_default()
     };
