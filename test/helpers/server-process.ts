@@ -1,5 +1,5 @@
 /**
- * `api/main.ts` as a user starts it, in a process of its own: every product and the sandbox on free
+ * `api/main.ts` as a user starts it (or api/runtime/deno-main.ts under Deno), in a process of its own: every product and the sandbox on free
  * loopback ports, on the database of `env.PORTOLAN_DB`, ready once every product answers /healthz.
  */
 import { join } from "node:path";
@@ -29,7 +29,22 @@ async function until(url: string): Promise<void> {
   }
 }
 
-export async function startServerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
+/** The command line of the start under each runtime, as the README gives it. */
+const START = {
+  bun: [join(root, "node_modules/.bin/bun"), join(root, "api/main.ts")],
+  deno: [
+    join(root, "node_modules/.bin/deno"),
+    "run",
+    "-A",
+    "--no-check",
+    join(root, "api/runtime/deno-main.ts"),
+  ],
+};
+
+export async function startServerProcess(
+  env: Record<string, string | undefined>,
+  runtime: keyof typeof START = "bun",
+): Promise<ServerProcess> {
   const ports = await Promise.all(PRODUCTS.map(() => freePort()));
   const portEnv: Record<string, string> = {
     ...Object.fromEntries(PRODUCTS.map((p, i) => [`PORTOLAN_${p.id.toUpperCase()}_PORT`, String(ports[i])])),
@@ -38,7 +53,7 @@ export async function startServerProcess(env: Record<string, string | undefined>
     PORTOLAN_SANDBOX_AIR_PORT: String(await freePort()),
     PORTOLAN_ADMIN_PORT: "off",
   };
-  const server = Bun.spawn([join(root, "node_modules/.bin/bun"), join(root, "api/main.ts")], {
+  const server = Bun.spawn(START[runtime], {
     env: { ...env, ...portEnv },
     cwd: root,
     stdout: "ignore",
