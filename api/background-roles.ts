@@ -10,9 +10,10 @@ import { CutoffSweep } from "../ingest/schedules/cutoffs.ts";
 import { ReliabilityWatch } from "../ingest/schedules/reliability-watch.ts";
 import { ScheduleSync } from "../ingest/schedules/sync.ts";
 import { startPoller } from "../ingest/tracking/poller.ts";
-import type { Running } from "./bootstrap.ts";
 import type { Config } from "./config.ts";
+import type { Running } from "./platform-wiring.ts";
 import { Dispatcher } from "./webhooks/dispatcher.ts";
+import type { PinnedPost } from "./webhooks/pinned-post.ts";
 
 export interface BackgroundRole {
   name: string;
@@ -49,7 +50,12 @@ function scheduleRoles(config: Config, platform: Running): BackgroundRole[] {
   ];
 }
 
-export async function startBackgroundRoles(config: Config, platform: Running): Promise<BackgroundRole[]> {
+/** `post`: the runtime's HTTPS client for webhook deliveries (api/runtime/). */
+export async function startBackgroundRoles(
+  config: Config,
+  platform: Running,
+  post?: PinnedPost,
+): Promise<BackgroundRole[]> {
   const { wakeups } = platform.tracking;
   const started: BackgroundRole[] = [];
   if (config.roles.has("poller")) {
@@ -61,7 +67,7 @@ export async function startBackgroundRoles(config: Config, platform: Running): P
     started.push({ name: "rates", ...startPoller([sweep], SWEEP_INTERVAL_MS, { immediate: true }) });
   }
   if (config.roles.has("dispatcher")) {
-    const dispatcher = await Dispatcher.start(platform.storage, config.webhooks, { wakeups });
+    const dispatcher = await Dispatcher.start(platform.storage, config.webhooks, { wakeups, post });
     started.push({ name: "dispatcher", stop: () => dispatcher.stop() });
   }
   for (const { name } of started) log.info({ role: name }, "role started");

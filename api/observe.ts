@@ -6,7 +6,7 @@
 import { gauges, watchCaches } from "../common/metrics.ts";
 import { RoutePool, type SeaPlanner } from "../engine/sea/pool.ts";
 import { unreachableLines } from "../ingest/connector-errors.ts";
-import type { Running } from "./bootstrap.ts";
+import type { Running } from "./platform-wiring.ts";
 
 const ageSeconds = (iso: string | null, nowMs: number) =>
   iso === null ? 0 : Math.max(0, (nowMs - Date.parse(iso)) / 1000);

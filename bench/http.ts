@@ -1,6 +1,7 @@
 /**
- * HTTP bench: real endpoints against a bare Bun.serve handler answering the same bytes, measured in
- * the same run. Targets: the keyed no-op GET /v1/account (auth, rate window, envelope) and a sea
+ * HTTP bench: real endpoints against a bare handler of the same runtime answering the same bytes,
+ * measured in the same run; the Deno rows serve the same apps through the Deno start's adapters
+ * (bench/deno-servers.ts) against a bare Deno.serve. Targets: the keyed no-op GET /v1/account (auth, rate window, envelope) and a sea
  * route GET /v1/distance/route (resolution + WASM search + rendering), without and with
  * alternatives; the last line says what the alternatives cost. The repeated NLRTM-SGSIN route is
  * answered from the route response cache (api/distance/route-cache.ts) after its first request;
@@ -20,7 +21,18 @@ import { freePort } from "../test/helpers/redis-server.ts";
 import { drive, fmt, type LoadResult } from "./http-driver.ts";
 
 const root = join(import.meta.dir, "..");
-const bun = join(root, "node_modules/.bin/bun");
+/** The bench server process of each runtime (bench/servers.ts, bench/deno-servers.ts). */
+const SERVER = {
+  bun: [join(root, "node_modules/.bin/bun"), join(root, "bench/servers.ts")],
+  deno: [
+    join(root, "node_modules/.bin/deno"),
+    "run",
+    "-A",
+    "--no-check",
+    join(root, "bench/deno-servers.ts"),
+  ],
+};
+type Runtime = keyof typeof SERVER;
 
 export interface BenchServer {
   port: number;
@@ -30,9 +42,13 @@ export interface BenchServer {
 }
 
 /** One bench/servers.ts process on a free loopback port, once it reports ready. */
-export async function startServer(args: string[], env: Record<string, string> = {}): Promise<BenchServer> {
+export async function startServer(
+  args: string[],
+  env: Record<string, string> = {},
+  runtime: Runtime = "bun",
+): Promise<BenchServer> {
   const port = await freePort();
-  const proc = Bun.spawn([bun, join(root, "bench/servers.ts"), args[0]!, String(port), ...args.slice(1)], {
+  const proc = Bun.spawn([...SERVER[runtime], args[0]!, String(port), ...args.slice(1)], {
     stdout: "pipe",
     stderr: "inherit",
     env: { ...process.env, ...env },
@@ -53,6 +69,8 @@ export interface Target {
   path: string | ((i: number) => string);
   /** Environment of the server process (say, the route cache off). */
   env?: Record<string, string>;
+  /** The runtime serving it and its bare ceiling (Bun unless named). */
+  runtime?: Runtime;
 }
 
 /** A server environment with the route cache off (api/distance/route-cache.ts). */
@@ -99,6 +117,14 @@ const TARGETS: Target[] = [
     path: (i) => `/v1/distance/route?${PAIRS[i % PAIRS.length]}&alternatives=false`,
     env: CACHE_OFF,
   },
+  { name: "keyed no-op GET /v1/account, Deno", product: "ocean", path: "/v1/account", runtime: "deno" },
+  {
+    name: "sea route NLRTM-SGSIN, route cache off, Deno",
+    product: "distance",
+    path: "/v1/distance/route?from=NLRTM&to=SGSIN&alternatives=false",
+    env: CACHE_OFF,
+    runtime: "deno",
+  },
 ];
 
 export async function httpBench(opts: { seconds: number; concurrency: number; targets?: Target[] }) {
@@ -116,13 +142,13 @@ export async function httpBench(opts: { seconds: number; concurrency: number; ta
     await storage.close();
     for (const target of targets) {
       const init = { headers: { authorization: `Bearer ${keys[target.product]}` } };
-      const ours = await startServer(["portolan", database, target.product], target.env);
+      const ours = await startServer(["portolan", database, target.product], target.env, target.runtime);
       const { path } = target;
       const pathOf = typeof path === "string" ? () => path : path;
       const url = (port: number) => (i: number) => `http://127.0.0.1:${port}${pathOf(i)}`;
       const bodyFile = join(dir, "body.json");
       writeFileSync(bodyFile, await (await fetch(url(ours.port)(0), init)).text());
-      const bare = await startServer(["bare", bodyFile]);
+      const bare = await startServer(["bare", bodyFile], {}, target.runtime);
       try {
         // Warm both, then measure one after the other under the same load.
         await drive(url(ours.port), init, { concurrency: 8, seconds: 1 });
@@ -148,8 +174,19 @@ if (import.meta.main) {
   for (const { target, ours, bare } of results) {
     console.log(target.name);
     console.log(`  portolan  ${fmt(ours)}`);
-    console.log(`  bare Bun  ${fmt(bare)}`);
+    console.log(`  bare ${target.runtime === "deno" ? "Deno" : "Bun "} ${fmt(bare)}`);
     console.log(`  ratio     ${(ours.rps / bare.rps).toFixed(2)} of the bare ceiling`);
+  }
+  // The same path under each runtime, each against its own ceiling and against each other.
+  for (const [bunTarget, denoTarget] of [
+    [TARGETS[0]!, TARGETS[5]!],
+    [TARGETS[2]!, TARGETS[6]!],
+  ] as const) {
+    const [b, d] = [bunTarget, denoTarget].map((t) => results.find((r) => r.target === t));
+    if (!b || !d) continue;
+    console.log(
+      `${bunTarget.name}: Deno ${(d.ours.rps / d.bare.rps).toFixed(2)} of its ceiling, Bun ${(b.ours.rps / b.bare.rps).toFixed(2)}; Deno at ${(d.ours.rps / b.ours.rps).toFixed(2)}x Bun's req/s`,
+    );
   }
   // Goal (issue 20): a route with alternatives costs at most 3x the same route without them (both
   // planned, not served from the cache).

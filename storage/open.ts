@@ -1,9 +1,8 @@
-/** Opens the database PORTOLAN_DB names: a file path or ":memory:" (SQLite), or a postgres:// URL. */
-import { isPostgresUrl, openPostgres } from "./postgres.ts";
+/** Opens the database PORTOLAN_DB names under Bun: a file path or ":memory:" (SQLite), or a postgres:// URL. */
+import { openTarget } from "./open-target.ts";
 import { openDatabase } from "./sqlite.ts";
-import { postgresStorage, type Storage, sqliteStorage } from "./storage.ts";
+import type { Storage } from "./storage.ts";
 
-export async function openStorage(target: string, opts: { poolSize?: number } = {}): Promise<Storage> {
-  if (isPostgresUrl(target)) return postgresStorage(await openPostgres(target, opts));
-  return sqliteStorage(openDatabase(target));
+export function openStorage(target: string, opts: { poolSize?: number } = {}): Promise<Storage> {
+  return openTarget(target, openDatabase, opts);
 }

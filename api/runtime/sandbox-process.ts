@@ -5,14 +5,13 @@
  * started again on the same ports and epoch, after a back-off that doubles up to a ceiling; /readyz
  * reports it degraded meanwhile and every exit and restart is logged.
  */
-import { join } from "node:path";
-import type { Subprocess } from "bun";
 import { log } from "../../common/log.ts";
 import type { OneRecordAirlineConfig } from "../../ingest/airlines/one-record.ts";
 import type { DcsaConnectorConfig } from "../../ingest/carriers/connector.ts";
 import type { HttpLessorConfig } from "../../ingest/lessors/connector.ts";
 import { SANDBOX_AIRLINES } from "../../ingest/sandbox/airline-world.ts";
 import { SANDBOX_SCACS } from "../../ingest/sandbox/world.ts";
+import type { Child, Runtime } from "./runtime.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -28,28 +27,29 @@ interface Ports {
 }
 
 interface Spawned {
-  proc: Subprocess<"pipe", "pipe", "inherit">;
+  proc: Child;
   url: string;
   airUrl: string;
   ais: string | null;
 }
 
 /** Starts the sandbox process and waits for it to name the addresses it listens on. */
-async function spawnSandbox(ports: Ports, env: Env, epoch: string): Promise<Spawned> {
-  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "../../ingest/sandbox/main.ts")], {
-    env: {
-      ...env,
-      SANDBOX_PORT: String(ports.port),
-      SANDBOX_AIS_PORT: String(ports.aisPort),
-      SANDBOX_AIR_PORT: String(ports.airPort),
-      SANDBOX_CLOCK: "real",
-      SANDBOX_EPOCH: epoch,
-      SANDBOX_EXIT_WITH_PARENT: "1",
-    },
-    // Our end of this pipe closes when this process dies however it dies; the child exits on EOF.
-    stdin: "pipe",
-    stdout: "pipe",
-    stderr: "inherit",
+async function spawnSandbox(
+  spawn: Runtime["spawnSandbox"],
+  ports: Ports,
+  env: Env,
+  epoch: string,
+): Promise<Spawned> {
+  // The child's stdin is a pipe whose our end closes when this process dies however it dies; the
+  // child exits on EOF (SANDBOX_EXIT_WITH_PARENT).
+  const proc = spawn({
+    ...env,
+    SANDBOX_PORT: String(ports.port),
+    SANDBOX_AIS_PORT: String(ports.aisPort),
+    SANDBOX_AIR_PORT: String(ports.airPort),
+    SANDBOX_CLOCK: "real",
+    SANDBOX_EPOCH: epoch,
+    SANDBOX_EXIT_WITH_PARENT: "1",
   });
   const reader = proc.stdout.getReader();
   let seen = "";
@@ -88,12 +88,12 @@ function supervise(first: Spawned, respawn: () => Promise<Spawned>) {
       }
     }
   };
-  const watch = (proc: Subprocess) => {
+  const watch = (proc: Child) => {
     current = proc;
     state = "up";
     startedAt = Date.now();
     if (proc !== first.proc) log.info({ role: "sandbox", child_pid: proc.pid }, "sandbox carrier restarted");
-    void proc.exited.then((code) => {
+    void proc.exited.then(({ code, signal }) => {
       if (stopped) return;
       state = "restarting";
       if (Date.now() - startedAt >= STABLE_RUN_MS) delay = RESTART_FIRST_MS;
@@ -102,7 +102,7 @@ function supervise(first: Spawned, respawn: () => Promise<Spawned>) {
           role: "sandbox",
           child_pid: proc.pid,
           exit_code: code,
-          signal: proc.signalCode,
+          signal,
           restart_in_ms: delay,
         },
         "sandbox carrier exited; restarting it",
@@ -124,6 +124,7 @@ function supervise(first: Spawned, respawn: () => Promise<Spawned>) {
 const portOf = (url: string) => Number(new URL(url).port);
 
 export async function startSandboxCarrier(
+  spawn: Runtime["spawnSandbox"],
   port: number,
   aisPort: number,
   env: Env = process.env,
@@ -132,11 +133,11 @@ export async function startSandboxCarrier(
   const today = new Date();
   today.setUTCHours(0, 0, 0, 0);
   const epoch = env.SANDBOX_EPOCH ?? today.toISOString();
-  const first = await spawnSandbox({ port, aisPort, airPort }, env, epoch);
+  const first = await spawnSandbox(spawn, { port, aisPort, airPort }, env, epoch);
   const { url, airUrl, ais } = first;
   // Restarts take the ports the first start got, so every address handed out stays right.
   const ports = { port: portOf(url), airPort: portOf(airUrl), aisPort: ais ? portOf(ais) : aisPort };
-  const supervisor = supervise(first, () => spawnSandbox(ports, env, epoch));
+  const supervisor = supervise(first, () => spawnSandbox(spawn, ports, env, epoch));
   const carriers: DcsaConnectorConfig[] = SANDBOX_SCACS.map((scac) => ({
     scac,
     baseUrl: `${url}/${scac}`,

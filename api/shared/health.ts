@@ -2,7 +2,6 @@
  * What GET /healthz reports beside liveness. The process answers 200 while it is alive; a
  * dependency that is down makes it "degraded" (requests still succeed, see the fail-open policy in
  * redis-link.ts), so monitors can alert on it without load balancers pulling a working instance.
- * No imports: the Deno distance server shares product-app.ts and must not pull in the Redis client.
  */
 
 export type DependencyState = "up" | "down";

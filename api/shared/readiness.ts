@@ -2,8 +2,7 @@
  * GET /readyz: whether this process should be sent traffic, one entry per dependency. A check that
  * answers "down" makes the process not ready (503); "degraded" is reported and stays ready (the
  * carriers: tracking answers from what it holds while a line is away). Each check is bounded in
- * time: a database that hangs reads as down, not as a probe that never answers. No imports: the
- * Deno distance server shares product-app.ts.
+ * time: a database that hangs reads as down, not as a probe that never answers.
  */
 
 export type CheckState = "up" | "down" | "degraded";

@@ -9,8 +9,8 @@
  * (endpointConcurrency) and per organisation (orgConcurrency; slots.ts), so a receiver that hangs
  * until the timeout holds only its endpoint's share, and one organisation's only its share.
  *
- * Runtime-specific on purpose: Bun's fetch with tls.serverName/ca lets us connect to the address we
- * checked while keeping the original Host and SNI, so DNS rebinding cannot slip in between.
+ * Each POST goes to the address checked, with the original Host and SNI (./pinned-post.ts), so DNS
+ * rebinding cannot slip in between.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -23,6 +23,7 @@ import type { Storage } from "../../storage/storage.ts";
 import type { AttemptPolicy, AttemptResult, Claimed, Webhooks } from "../../storage/webhooks.ts";
 import { WEBHOOK_PRODUCTS, type WebhookProduct } from "./catalogue.ts";
 import type { WebhookConfig } from "./config.ts";
+import { fetchPinned, type PinnedPost } from "./pinned-post.ts";
 import { accepted, attemptPolicy } from "./policy.ts";
 import { SecretBox } from "./secrets.ts";
 import { InFlight } from "./slots.ts";
@@ -139,6 +140,8 @@ export interface DispatcherOptions {
   resolve?: Resolve;
   /** Outbox rows written by other processes wake a sweep at once instead of at the next interval. */
   wakeups?: Wakeups;
+  /** The runtime's HTTPS client for pinned POSTs (Bun's fetch unless the entry hands another). */
+  post?: PinnedPost;
 }
 
 /** An attempt in the metrics: its outcome, and for a delivered event the time since it occurred. */
@@ -157,6 +160,7 @@ export class Dispatcher {
   private readonly log: (...args: unknown[]) => void;
   private readonly resolve: Resolve;
   private readonly ca: string[] | undefined;
+  private readonly post: PinnedPost;
   private readonly keys = new Map<string, { sealed: string; key: Promise<CryptoKey> }>();
   private readonly inFlight = new Set<Promise<void>>();
   /** Attempts in flight per endpoint and per organisation. */
@@ -184,6 +188,7 @@ export class Dispatcher {
     this.now = opts.now ?? Date.now;
     this.log = opts.log ?? errorLine("webhooks");
     this.resolve = opts.resolve ?? resolverFor(cfg);
+    this.post = opts.post ?? fetchPinned;
     // A CA list replaces the default trust store, so the public roots go in with the extra ones.
     this.ca = cfg.caFile ? [...rootCertificates, readFileSync(cfg.caFile, "utf8")] : undefined;
   }
@@ -325,7 +330,7 @@ export class Dispatcher {
     const t0 = performance.now();
     // One deadline for the whole attempt, DNS included: the lease is sized on it.
     const deadline = AbortSignal.timeout(this.cfg.timeoutMs);
-    const outcome = await this.post(c, deadline).catch(
+    const outcome = await this.send(c, deadline).catch(
       (err): Outcome => ({ statusCode: null, error: describe(err, this.cfg.timeoutMs), excerpt: null }),
     );
     const result: AttemptResult = {
@@ -341,7 +346,7 @@ export class Dispatcher {
     counted(c, accepted(outcome.statusCode), this.now());
   }
 
-  private async post(c: Claimed, deadline: AbortSignal): Promise<Outcome> {
+  private async send(c: Claimed, deadline: AbortSignal): Promise<Outcome> {
     const { delivery, endpoint } = c;
     const target = new URL(endpoint.url);
     let addresses: string[];
@@ -363,17 +368,17 @@ export class Dispatcher {
       deadline,
     );
     const url = `https://${ip.includes(":") ? `[${ip}]` : ip}${target.port ? `:${target.port}` : ""}${target.pathname}${target.search}`;
-    const res = await fetch(url, {
-      method: "POST",
+    const res = await this.post({
+      url,
       body: delivery.body,
       headers: {
         ...deliveryHeaders(endpoint.product as WebhookProduct, delivery.eventType, delivery.id, signature),
         host: target.host,
       },
-      redirect: "manual",
       signal: deadline,
-      tls: { ...(literal ? {} : { serverName: host }), ...this.trust(endpoint.localCa) },
-    } as RequestInit);
+      serverName: literal ? null : host,
+      ...this.trust(endpoint.localCa),
+    });
     // The status decides; a body that stalls or breaks off after it only costs the excerpt.
     const excerpt = await excerptOf(res).catch(() => null);
     if (accepted(res.status)) return { statusCode: res.status, error: null, excerpt };

@@ -319,7 +319,7 @@ async function testEndpoint(x: Endpoints, { principal, params }: ById) {
 }
 
 export function webhookRoutes(platform: Platform, def: ProductDef) {
-  // buildApps hands every product the full platform; the distance-only Deno server has no database.
+  // buildApps hands every product the full platform; a distance app built alone has no database.
   const storage = (platform as Platform & { storage?: Storage }).storage;
   if (!storage || !isWebhookProduct(def.id)) return new Elysia({ name: `webhooks-none-${def.id}` });
   const productId: WebhookProduct = def.id;

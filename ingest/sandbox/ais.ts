@@ -16,6 +16,19 @@ import { H, type Network, serviceNetwork } from "./network/network.ts";
 import { SANDBOX_SCACS, type SandboxWorld } from "./world.ts";
 
 const STATIC_EVERY = 10;
+
+/** One connected listener of the feed. */
+export interface TcpClient {
+  write(text: string): unknown;
+}
+
+/** The runtime's TCP server (Bun.listen, Deno.listen), handed in by the sandbox process's entry. */
+export type ListenTcp = (o: {
+  hostname: string;
+  port: number;
+  open(client: TcpClient): void;
+  close(client: TcpClient): void;
+}) => { port: number; stop(): void };
 /** AIS navigational status: under way using engine, at anchor, moored. */
 const UNDER_WAY = 0;
 const AT_ANCHOR = 1;
@@ -141,8 +154,8 @@ export class SandboxAis {
   }
 
   /** A TCP broadcaster: every listener gets every sentence, one per line. */
-  listen(port: number, hostname: string, intervalMs: number, now: () => number) {
-    const clients = new Set<{ write(data: string): number }>();
+  listen(listenTcp: ListenTcp, port: number, hostname: string, intervalMs: number, now: () => number) {
+    const clients = new Set<TcpClient>();
     let tick = 0;
     const publish = (withStatic: boolean) => {
       const text = this.sentences(now(), withStatic)
@@ -150,21 +163,18 @@ export class SandboxAis {
         .join("");
       if (text) for (const c of clients) c.write(text);
     };
-    const server = Bun.listen({
+    const server = listenTcp({
       hostname,
       port,
-      socket: {
-        open: (socket) => {
-          clients.add(socket);
-          const text = this.sentences(now(), true)
-            .map((l) => `${l}\r\n`)
-            .join("");
-          if (text) socket.write(text);
-        },
-        close: (socket) => {
-          clients.delete(socket);
-        },
-        data: () => {},
+      open: (client) => {
+        clients.add(client);
+        const text = this.sentences(now(), true)
+          .map((l) => `${l}\r\n`)
+          .join("");
+        if (text) client.write(text);
+      },
+      close: (client) => {
+        clients.delete(client);
       },
     });
     const timer = setInterval(() => publish(++tick % STATIC_EVERY === 0), intervalMs);
@@ -174,7 +184,7 @@ export class SandboxAis {
       publish: () => publish(true),
       stop: () => {
         clearInterval(timer);
-        server.stop(true);
+        server.stop();
       },
     };
   }

@@ -1,5 +1,5 @@
 /**
- * `api/main.ts` as a user starts it, in a process of its own: every product and the sandbox on free
+ * `api/main.ts` as a user starts it (or api/runtime/deno-main.ts under Deno), in a process of its own: every product and the sandbox on free
  * loopback ports, on the database of `env.PORTOLAN_DB`, ready once every product answers /healthz.
  */
 import { join } from "node:path";
@@ -31,19 +31,38 @@ async function until(url: string, exited: () => boolean): Promise<boolean> {
   }
 }
 
+/** The command line of the start under each runtime, as the README gives it. */
+const START = {
+  bun: [join(root, "node_modules/.bin/bun"), join(root, "api/main.ts")],
+  deno: [
+    join(root, "node_modules/.bin/deno"),
+    "run",
+    "-A",
+    "--no-check",
+    join(root, "api/runtime/deno-main.ts"),
+  ],
+};
+type Runtime = keyof typeof START;
+
 /**
  * A free port is free when asked, not when the server binds it: another process may take it in
  * between. A start whose process exits before answering is tried again on other ports.
  */
-export async function startServerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string | undefined>,
+  runtime: Runtime = "bun",
+): Promise<ServerProcess> {
   for (let attempt = 1; ; attempt++) {
-    const started = await startOnce(env);
+    const started = await startOnce(env, runtime);
     if (started) return started;
     if (attempt === 3) throw new Error("the server process exited before it answered, three times");
   }
 }
 
-async function startOnce(env: Record<string, string | undefined>): Promise<ServerProcess | null> {
+async function startOnce(
+  env: Record<string, string | undefined>,
+  runtime: Runtime,
+): Promise<ServerProcess | null> {
   const ports = await Promise.all(PRODUCTS.map(() => freePort()));
   const portEnv: Record<string, string> = {
     ...Object.fromEntries(PRODUCTS.map((p, i) => [`PORTOLAN_${p.id.toUpperCase()}_PORT`, String(ports[i])])),
@@ -52,7 +71,7 @@ async function startOnce(env: Record<string, string | undefined>): Promise<Serve
     PORTOLAN_SANDBOX_AIR_PORT: String(await freePort()),
     PORTOLAN_ADMIN_PORT: "off",
   };
-  const server = Bun.spawn([join(root, "node_modules/.bin/bun"), join(root, "api/main.ts")], {
+  const server = Bun.spawn(START[runtime], {
     env: { ...env, ...portEnv },
     cwd: root,
     stdout: "ignore",
