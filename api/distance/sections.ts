@@ -15,9 +15,20 @@ export const Mode = t.Union(
   { $id: "TransportMode" },
 );
 
+/** Where a leg really starts or ends, and how far that is from the place asked (docs/multimodal.md). */
+const RoutePoint = strict(
+  {
+    lat: t.Number(),
+    lng: t.Number(),
+    distance_km: t.Number(),
+    note: t.Optional(t.String({ description: "Why a sea route starts or ends away from the place" })),
+  },
+  { $id: "RoutePoint" },
+);
+
 /** A resolved end or transfer place: kind, name, codes and coordinates (fields vary by kind). */
 export const Place = t.Object(
-  { lat: t.Number(), lng: t.Number() },
+  { lat: t.Number(), lng: t.Number(), route_point: t.Optional(RoutePoint) },
   {
     $id: "Place",
     additionalProperties: true,
@@ -74,6 +85,7 @@ const section = (mode: TransportMode, own: Record<string, TSchema>) =>
       duration: Duration,
       ...own,
       path: t.Optional(Path),
+      route_points: t.Optional(strict({ from: t.Optional(RoutePoint), to: t.Optional(RoutePoint) })),
       estimated: t.Boolean(),
       emissions: Emissions,
     },

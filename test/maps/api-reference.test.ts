@@ -5,24 +5,21 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
-import { serveBun } from "../../api/runtime/bun-serve.ts";
 import { makePlatform, type TestPlatform } from "../helpers/platform.ts";
-import { launchChromium, openPage } from "./browser.ts";
+import { openPage, type PageServer, servePages } from "./browser.ts";
 
 let p: TestPlatform;
-let server: ReturnType<typeof serveBun>;
+let pages: PageServer;
 let origin: string;
 let browser: Browser;
 
 beforeAll(async () => {
   p = await makePlatform();
-  server = serveBun(p.apps.ocean, "127.0.0.1", 0);
-  origin = `http://127.0.0.1:${server.port}`;
-  browser = await launchChromium();
+  pages = await servePages(p.apps.ocean);
+  ({ origin, browser } = pages);
 }, 60_000);
 afterAll(async () => {
-  await browser?.close();
-  server?.stop(true);
+  await pages?.close();
   await p?.close();
 });
 

@@ -7,6 +7,8 @@ import { mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
+import type { FetchApp } from "../../api/app.ts";
+import { serveBun } from "../../api/runtime/bun-serve.ts";
 import { countNear, decodePng } from "./png.ts";
 
 export const CHROMIUM = "/usr/bin/chromium";
@@ -30,6 +32,29 @@ export async function launchChromium(): Promise<Browser> {
   }
   // --no-sandbox: test machines run as root, where chromium refuses its sandbox.
   return chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+}
+
+/** A product's app on a loopback port and a browser to open its pages; close() ends both. */
+export interface PageServer {
+  origin: string;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+export async function servePages(app: FetchApp): Promise<PageServer> {
+  const server = serveBun(app, "127.0.0.1", 0);
+  const browser = await launchChromium().catch((err) => {
+    server.stop(true);
+    throw err;
+  });
+  return {
+    origin: `http://127.0.0.1:${server.port}`,
+    browser,
+    close: async () => {
+      await browser.close();
+      server.stop(true);
+    },
+  };
 }
 
 export interface OpenPage {

@@ -6,22 +6,22 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { serveBun } from "../../api/runtime/bun-serve.ts";
 import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 import {
-  launchChromium,
   mapBoxes,
   type OpenPage,
   openPage,
   overlaps,
+  type PageServer,
   routeOnPage,
   screenshotPath,
+  servePages,
   within,
 } from "./browser.ts";
 
 const BUILD = join(import.meta.dir, "../../data/build");
 let p: TestPlatform;
-let server: ReturnType<typeof serveBun>;
+let pages: PageServer;
 let origin: string;
 let key: string;
 let browser: Browser;
@@ -30,13 +30,11 @@ beforeAll(async () => {
   p = await makePlatform({ buildDir: BUILD });
   const org = await p.accounts.createOrg("moves", { paid: true, rateLimit: 100_000 });
   key = (await p.accounts.createKey(org.id, "distance")).key;
-  server = serveBun(p.apps.distance, "127.0.0.1", 0);
-  origin = `http://127.0.0.1:${server.port}`;
-  browser = await launchChromium();
+  pages = await servePages(p.apps.distance);
+  ({ origin, browser } = pages);
 }, 60_000);
 afterAll(async () => {
-  await browser?.close();
-  server?.stop(true);
+  await pages?.close();
   await p?.close();
 });
 

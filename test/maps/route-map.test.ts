@@ -9,24 +9,24 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { serveBun } from "../../api/runtime/bun-serve.ts";
 import { PAGE_CSP } from "../../api/shared/pages/serve.ts";
 import { haversineM } from "../../common/geo.ts";
 import { decodeRiverRules, RIVER_RULES_OUTPUT } from "../../formats/river-rules.ts";
 import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 import {
   drawnPaths,
-  launchChromium,
   mapPixels,
   type OpenPage,
   openPage,
+  type PageServer,
   routeOnPage,
+  servePages,
   widestStep,
 } from "./browser.ts";
 
 const BUILD = join(import.meta.dir, "../../data/build");
 let p: TestPlatform;
-let server: ReturnType<typeof serveBun>;
+let pages: PageServer;
 let origin: string;
 let key: string;
 let browser: Browser;
@@ -35,13 +35,11 @@ beforeAll(async () => {
   p = await makePlatform({ buildDir: BUILD });
   const org = await p.accounts.createOrg("maps", { paid: true, rateLimit: 100_000 });
   key = (await p.accounts.createKey(org.id, "distance")).key;
-  server = serveBun(p.apps.distance, "127.0.0.1", 0);
-  origin = `http://127.0.0.1:${server.port}`;
-  browser = await launchChromium();
+  pages = await servePages(p.apps.distance);
+  ({ origin, browser } = pages);
 }, 60_000);
 afterAll(async () => {
-  await browser?.close();
-  server?.stop(true);
+  await pages?.close();
   await p?.close();
 });
 

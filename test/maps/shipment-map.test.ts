@@ -7,13 +7,20 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
-import { serveBun } from "../../api/runtime/bun-serve.ts";
 import { PAGE_CSP } from "../../api/shared/pages/serve.ts";
 import { simulateVoyage } from "../../ingest/sandbox/simulate.ts";
 import { loadWorld } from "../../ingest/sandbox/world.ts";
 import { type CompatWorld, compatGet, compatWorld, type Json } from "../compat/setup.ts";
 import { bearer } from "../helpers/platform.ts";
-import { drawnPaths, launchChromium, mapPixels, openPage, waitDrawn, widestStep } from "./browser.ts";
+import {
+  drawnPaths,
+  mapPixels,
+  openPage,
+  type PageServer,
+  servePages,
+  waitDrawn,
+  widestStep,
+} from "./browser.ts";
 
 /** Sandbox boxes; the first whose voyage has a transshipment (two legs or more) is shown. */
 const CANDIDATES = ["MSCU2375717", "CMAU1663002", "HLCU1662993", "MSKU8767972"];
@@ -35,7 +42,7 @@ let REF: string;
 
 let w: CompatWorld;
 let feeds: { close(): Promise<void> };
-let server: ReturnType<typeof serveBun>;
+let pages: PageServer;
 let origin: string;
 let browser: Browser;
 
@@ -49,13 +56,11 @@ beforeAll(async () => {
   });
   const { startAisFeeds } = await import("../../ingest/ais/feeds.ts");
   feeds = startAisFeeds([w.sandbox.aisUrl], w.p.tracking.positions, w.clock.now);
-  server = serveBun(w.p.apps.ocean, "127.0.0.1", 0);
-  origin = `http://127.0.0.1:${server.port}`;
-  browser = await launchChromium();
+  pages = await servePages(w.p.apps.ocean);
+  ({ origin, browser } = pages);
 }, 60_000);
 afterAll(async () => {
-  await browser?.close();
-  server?.stop(true);
+  await pages?.close();
   await feeds?.close();
   await w?.close();
 });

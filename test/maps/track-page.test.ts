@@ -8,16 +8,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { serveBun } from "../../api/runtime/bun-serve.ts";
 import { type CompatWorld, compatWorld } from "../compat/setup.ts";
 import { bearer } from "../helpers/platform.ts";
 import {
-  launchChromium,
   mapBoxes,
   type OpenPage,
   openPage,
   overlaps,
+  type PageServer,
   screenshotPath,
+  servePages,
   waitDrawn,
   within,
 } from "./browser.ts";
@@ -28,7 +28,7 @@ const EPOCH = "2026-11-21T00:00:00Z";
 
 let w: CompatWorld;
 let feeds: { close(): Promise<void> };
-let server: ReturnType<typeof serveBun>;
+let pages: PageServer;
 let origin: string;
 let browser: Browser;
 
@@ -40,13 +40,11 @@ beforeAll(async () => {
   });
   const { startAisFeeds } = await import("../../ingest/ais/feeds.ts");
   feeds = startAisFeeds([w.sandbox.aisUrl], w.p.tracking.positions, w.clock.now);
-  server = serveBun(w.p.apps.ocean, "127.0.0.1", 0);
-  origin = `http://127.0.0.1:${server.port}`;
-  browser = await launchChromium();
+  pages = await servePages(w.p.apps.ocean);
+  ({ origin, browser } = pages);
 }, 60_000);
 afterAll(async () => {
-  await browser?.close();
-  server?.stop(true);
+  await pages?.close();
   await feeds?.close();
   await w?.close();
 });
