@@ -11,6 +11,7 @@ import { gzipSync } from "node:zlib";
 import { Elysia } from "elysia";
 import type { ErrorStyle } from "../envelopes.ts";
 import { ApiError } from "../errors.ts";
+import { EXTRA_QUERY_IGNORED } from "../openapi/document.ts";
 import type { Access } from "../plugins/access.ts";
 
 /**
@@ -141,6 +142,8 @@ export function pageSite(opts: {
       detail: {
         summary: `${opts.title} (HTML page for people; asks for the key)`,
         security: [],
+        // Links to a page for people carry whatever their sender adds (campaign tags, say).
+        ...EXTRA_QUERY_IGNORED,
         responses: {
           200: { description: "The page", content: { "text/html": { schema: { type: "string" } } } },
         },
