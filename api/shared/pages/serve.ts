@@ -29,6 +29,19 @@ const SECURITY_HEADERS = {
   "referrer-policy": "no-referrer",
 };
 
+const pageHeader = (description: string, value: string) => ({
+  description,
+  required: true,
+  schema: { type: "string" as const, enum: [value] },
+});
+
+/** SECURITY_HEADERS as the page's operation documents them. */
+const PAGE_HEADERS = {
+  "Content-Security-Policy": pageHeader("This origin only; no framing", PAGE_CSP),
+  "X-Content-Type-Options": pageHeader("No type sniffing", "nosniff"),
+  "Referrer-Policy": pageHeader("No referrer to other sites", "no-referrer"),
+};
+
 const TYPES: Record<string, string> = {
   html: "text/html; charset=utf-8",
   js: "text/javascript; charset=utf-8",
@@ -145,7 +158,11 @@ export function pageSite(opts: {
         // Links to a page for people carry whatever their sender adds (campaign tags, say).
         ...EXTRA_QUERY_IGNORED,
         responses: {
-          200: { description: "The page", content: { "text/html": { schema: { type: "string" } } } },
+          200: {
+            description: "The page",
+            headers: PAGE_HEADERS,
+            content: { "text/html": { schema: { type: "string" } } },
+          },
         },
       },
     })
