@@ -52,6 +52,10 @@ describe("a parameter the route does not list is refused, naming it", () => {
     expect((await refusal(await get("loading", "/v1/load-plans?page=2"))).message).toStartWith(
       "Unknown query parameter `page`; ",
     );
+    const long = "x".repeat(5000);
+    expect((await refusal(await get("loading", `/v1/load-plans?${long}=1`))).message).toStartWith(
+      `Unknown query parameter \`${"x".repeat(64)}…\`; `,
+    );
   });
 
   test("schedules and the shared routes: a route with no parameters says it takes none", async () => {

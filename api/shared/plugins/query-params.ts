@@ -11,6 +11,9 @@ import { EXTRA_QUERY_IGNORED, queryParameterNames, type RouteEntry } from "../op
 
 const MARK = Object.keys(EXTRA_QUERY_IGNORED)[0]!;
 
+/** How much of an unknown name the refusal repeats. */
+const NAME_SHOWN = 64;
+
 /** Edit distance (insertions, deletions, substitutions) between two short names. */
 function distance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -39,7 +42,9 @@ export function closestName(given: string, names: readonly string[]): string | u
 export function unknownParameters(unknown: readonly string[], names: readonly string[]): ApiError {
   const each = unknown.map((u) => {
     const meant = closestName(u, names);
-    return meant ? `\`${u}\` (did you mean \`${meant}\`?)` : `\`${u}\``;
+    // A name of any length is echoed cut short: the message stays a line.
+    const shown = u.length > NAME_SHOWN ? `${u.slice(0, NAME_SHOWN)}…` : u;
+    return meant ? `\`${shown}\` (did you mean \`${meant}\`?)` : `\`${shown}\``;
   });
   const takes = names.length > 0 ? `this route takes ${names.join(", ")}` : "this route takes none";
   return new ApiError(
