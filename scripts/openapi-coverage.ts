@@ -6,7 +6,7 @@
  * many the run saw, and the operations without a 2xx or without a 4xx seen; --missing also lists
  * every documented pair no test saw.
  *
- *   bun scripts/openapi-coverage.ts <file> [--missing]
+ *   npx bun scripts/openapi-coverage.ts <file> [--missing]
  */
 import { readFileSync } from "node:fs";
 import { buildApps } from "../api/app.ts";
@@ -80,7 +80,7 @@ async function documents(): Promise<Doc[]> {
 log.level = "warn";
 const [file, flag] = process.argv.slice(2);
 if (!file) {
-  console.error("usage: bun scripts/openapi-coverage.ts <file> [--missing]");
+  console.error("usage: npx bun scripts/openapi-coverage.ts <file> [--missing]");
   process.exit(2);
 }
 const seen = new Set(readFileSync(file, "utf8").split("\n").filter(Boolean));
