@@ -39,7 +39,7 @@ interface Tally {
   missing: string[];
 }
 
-function tally(doc: Doc, seen: Set<string>): Tally {
+function tally(docs: Doc[], seen: Set<string>): Tally {
   const t: Tally = {
     operations: 0,
     pairs: 0,
@@ -49,18 +49,23 @@ function tally(doc: Doc, seen: Set<string>): Tally {
     no4xx: [],
     missing: [],
   };
-  for (const [op, statuses] of documented(doc)) {
-    t.operations++;
-    const hit = statuses.filter((s) => seen.has(`${doc.info.title}\t${op} ${s}`));
-    t.pairs += statuses.length;
-    t.seenPairs += hit.length;
-    if (hit.length > 0) t.seenOperations++;
-    if (!hit.some((s) => s.startsWith("2"))) t.no2xx.push(op);
-    if (!hit.some((s) => s.startsWith("4"))) t.no4xx.push(op);
-    for (const s of statuses) if (!hit.includes(s)) t.missing.push(`${op} ${s}`);
+  for (const doc of docs) {
+    for (const [op, statuses] of documented(doc)) {
+      t.operations++;
+      const hit = statuses.filter((s) => seen.has(`${doc.info.title}\t${op} ${s}`));
+      t.pairs += statuses.length;
+      t.seenPairs += hit.length;
+      if (hit.length > 0) t.seenOperations++;
+      if (!hit.some((s) => s.startsWith("2"))) t.no2xx.push(op);
+      if (!hit.some((s) => s.startsWith("4"))) t.no4xx.push(op);
+      for (const s of statuses) if (!hit.includes(s)) t.missing.push(`${op} ${s}`);
+    }
   }
   return t;
 }
+
+const summary = (name: string, t: Tally) =>
+  `${name}: ${t.seenPairs}/${t.pairs} (operation, status) pairs, ${t.seenOperations}/${t.operations} operations; without a 2xx seen: ${t.no2xx.length}, without a 4xx seen: ${t.no4xx.length}`;
 
 async function documents(): Promise<Doc[]> {
   const running = await bootstrap({ ...loadConfig(sourcesEnv()), database: ":memory:" });
@@ -84,29 +89,14 @@ if (!file) {
   process.exit(2);
 }
 const seen = new Set(readFileSync(file, "utf8").split("\n").filter(Boolean));
-const all: Tally = {
-  operations: 0,
-  pairs: 0,
-  seenPairs: 0,
-  seenOperations: 0,
-  no2xx: [],
-  no4xx: [],
-  missing: [],
-};
-for (const doc of await documents()) {
-  const t = tally(doc, seen);
-  console.log(
-    `${doc.info.title}: ${t.seenPairs}/${t.pairs} (operation, status) pairs, ${t.seenOperations}/${t.operations} operations; without a 2xx seen: ${t.no2xx.length}, without a 4xx seen: ${t.no4xx.length}`,
-  );
-  for (const [k, v] of Object.entries(t) as Array<[keyof Tally, number | string[]]>) {
-    all[k] = (typeof v === "number" ? (all[k] as number) + v : [...(all[k] as string[]), ...v]) as never;
-  }
+const docs = await documents();
+for (const doc of docs) {
+  const t = tally([doc], seen);
+  console.log(summary(doc.info.title, t));
   if (flag === "--missing") {
     for (const op of t.no2xx) console.log(`  no 2xx seen: ${op}`);
     for (const op of t.no4xx) console.log(`  no 4xx seen: ${op}`);
     for (const m of t.missing) console.log(`  not seen: ${m}`);
   }
 }
-console.log(
-  `all documents: ${all.seenPairs}/${all.pairs} pairs, ${all.seenOperations}/${all.operations} operations; without a 2xx seen: ${all.no2xx.length}, without a 4xx seen: ${all.no4xx.length}`,
-);
+console.log(summary("all documents", tally(docs, seen)));
