@@ -62,6 +62,9 @@ bun_suite() {
   failed=$((failed + f))
 }
 
+# Every answer the platform helpers check is recorded, for the coverage report below.
+PORTOLAN_OPENAPI_COVERAGE="$log/openapi-coverage.txt"
+export PORTOLAN_OPENAPI_COVERAGE
 echo "suite sqlite"
 bun_suite sqlite
 echo "suite postgres"
@@ -76,6 +79,12 @@ if pg=$(bash scripts/postgres-temp.sh start); then
 else
   echo "suite postgres: could not start PostgreSQL"
   failed=$((failed + 1))
+fi
+
+unset PORTOLAN_OPENAPI_COVERAGE
+if [ -s "$log/openapi-coverage.txt" ]; then
+  echo "OpenAPI coverage (scripts/openapi-coverage.ts):"
+  ./node_modules/.bin/bun scripts/openapi-coverage.ts "$log/openapi-coverage.txt"
 fi
 
 rm -rf "$log"

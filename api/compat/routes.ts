@@ -8,6 +8,7 @@ import { Elysia, t } from "elysia";
 import { distanceServices } from "../../engine/services.ts";
 import { errorBody, jsonResponse } from "../shared/envelopes.ts";
 import { ApiError, type ProblemKey } from "../shared/errors.ts";
+import { EXTRA_QUERY_IGNORED } from "../shared/openapi/document.ts";
 import { toOpenApi } from "../shared/openapi/responses.ts";
 import type { FullPlatform } from "../shared/platform.ts";
 import { principalOf } from "../shared/product-app.ts";
@@ -239,6 +240,8 @@ export function compatRoutes(platform: FullPlatform) {
     description:
       "The key is the api_key query parameter (an ocean key). A lookup that fails answers HTTP 200 with status error and a message code; transport errors (400, 401, 403, 429) answer their status with data null.",
     security: [],
+    // Vendor clients send parameters of their own; the vendor ignores them, and so does this surface.
+    ...EXTRA_QUERY_IGNORED,
     parameters: COMPAT_PARAMETERS,
     responses: toOpenApi({
       200: {

@@ -1,9 +1,10 @@
 /**
  * The base Elysia app every product starts from, one plugin per concern (plugins/): the request
  * id, access log and request metrics, the request target, the body cap, access and rate limits
- * before routing; the body parser; errors and success bodies in the product's envelope; the API
- * reference (/docs); then /healthz, the probes, the account routes and the webhook routes. Product
- * folders only add their own routes; a new cross-cutting concern is a new plugin.
+ * before routing; the body parser; errors and success bodies in the product's envelope; unknown
+ * query parameters refused before the route's schema is checked; the API reference (/docs); then
+ * /healthz, the probes, the account routes and the webhook routes. Product folders only add their
+ * own routes; a new cross-cutting concern is a new plugin.
  */
 import { Elysia } from "elysia";
 import { isWebhookProduct } from "../webhooks/catalogue.ts";
@@ -22,6 +23,7 @@ import { errors } from "./plugins/errors.ts";
 import { httpMetrics } from "./plugins/http-metrics.ts";
 import { openApi } from "./plugins/openapi.ts";
 import { probes } from "./plugins/probes.ts";
+import { queryParams } from "./plugins/query-params.ts";
 import { rateLimit } from "./plugins/rate-limit.ts";
 import { requestId } from "./plugins/request-id.ts";
 import { ROUTER_HANDLER, requestTarget } from "./plugins/request-target.ts";
@@ -69,6 +71,7 @@ export function createProductApp(opts: ProductAppOptions) {
         publicUrls: config.publicUrls,
       }),
     )
+    .use(queryParams(def.id, (): ReadonlyArray<RouteEntry> => app.routes as ReadonlyArray<RouteEntry>))
     .use(
       openApi(def, {
         server: config.publicUrls[def.id],

@@ -2,15 +2,18 @@
  * Every answer a test receives through the platform helpers, checked against the host's served
  * OpenAPI document (api/shared/plugins/openapi.ts): the route template and method the request
  * matched, the status among those the operation documents, and a JSON body valid against that
- * status's schema (Ajv, JSON Schema 2020-12, as OpenAPI 3.1 writes it). A mismatch throws, so the
- * test that saw it fails. PORTOLAN_OPENAPI_COVERAGE=<file> appends the (route, status) pairs seen.
+ * status's schema (Ajv, JSON Schema 2020-12, as OpenAPI 3.1 writes it), and the headers that status
+ * declares (each required one present, none sent undeclared). A mismatch throws, so the test that
+ * saw it fails. PORTOLAN_OPENAPI_COVERAGE=<file> appends each (document, method, route, status)
+ * seen, for scripts/openapi-coverage.ts to compare with the documents.
  */
 import { appendFileSync } from "node:fs";
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020.js";
 
 type Json = Record<string, unknown>;
-type Operation = { responses: Record<string, { content?: Record<string, unknown> }> };
-type Doc = { paths: Record<string, Record<string, Operation>> };
+type Documented = { content?: Record<string, unknown>; headers?: Record<string, { required?: boolean }> };
+type Operation = { responses: Record<string, Documented> };
+type Doc = { info: { title: string }; paths: Record<string, Record<string, Operation>> };
 
 interface Checker {
   doc: Doc;
@@ -27,6 +30,23 @@ export const FORMATS: Record<string, RegExp> = {
   // Elysia's t.Integer on request parameters: the numeric string it also takes.
   integer: /^-?\d+$/,
 };
+
+/**
+ * Headers of the transport and of caching and encoding, which no operation documents: everything
+ * else the server sends must be declared for the (route, status) that sent it.
+ */
+const TRANSPORT = new Set([
+  "date",
+  "content-length",
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "vary",
+  "content-encoding",
+  "etag",
+  "cache-control",
+  "server",
+]);
 
 const checkers = new Map<string, Checker>();
 
@@ -53,6 +73,31 @@ function checkerOf(doc: Doc): Checker {
 const pointer = (...parts: string[]) =>
   parts.map((p) => p.replaceAll("~", "~0").replaceAll("/", "~1")).join("/");
 
+/** The answer's headers against the declared ones: each required one present, each sent declared. */
+function checkHeaders(what: string, documented: Documented, headers: Headers): void {
+  const declared = new Map(
+    Object.entries(documented.headers ?? {}).map(([name, h]) => [name.toLowerCase(), h]),
+  );
+  for (const [name, h] of declared) {
+    if (h.required && !headers.has(name)) throw new Error(`${what}: the required header ${name} is missing`);
+  }
+  for (const name of headers.keys()) {
+    if (TRANSPORT.has(name) || name.startsWith("access-control-") || name === "content-type") continue;
+    if (!declared.has(name))
+      throw new Error(`${what}: sent the header ${name}, which the document does not declare`);
+  }
+}
+
+/** The answer's content type, one of the media types its status documents. */
+function checkContentType(what: string, documented: Documented, headers: Headers): void {
+  const types = Object.keys(documented.content ?? {});
+  if (types.length === 0) return;
+  const type = headers.get("content-type")?.split(";")[0]?.trim();
+  if (!type || !types.includes(type)) {
+    throw new Error(`${what}: documented as ${types.join(" or ")}, sent ${type ?? "no content type"}`);
+  }
+}
+
 /** Throws when the answer to `method path` is not what the document says that route answers. */
 export async function checkAnswer(docOf: () => Doc, request: Request, response: Response): Promise<void> {
   const { pathname } = new URL(request.url);
@@ -66,11 +111,12 @@ export async function checkAnswer(docOf: () => Doc, request: Request, response: 
   const documented = c.doc.paths[route.template]![method]!.responses[String(response.status)];
   if (!documented) throw new Error(`${what}: the OpenAPI document does not list this status`);
   const coverage = process.env.PORTOLAN_OPENAPI_COVERAGE;
-  if (coverage) appendFileSync(coverage, `${request.method} ${route.template} ${response.status}\n`);
-  if (!documented.content?.["application/json"]) return;
-  if (!(response.headers.get("content-type") ?? "").includes("application/json")) {
-    throw new Error(`${what}: documented as JSON, sent ${response.headers.get("content-type")}`);
+  if (coverage) {
+    appendFileSync(coverage, `${c.doc.info.title}\t${request.method} ${route.template} ${response.status}\n`);
   }
+  checkHeaders(what, documented, response.headers);
+  checkContentType(what, documented, response.headers);
+  if (!documented.content?.["application/json"]) return;
   const ref = `doc#/${pointer("paths", route.template, method, "responses", String(response.status), "content", "application/json", "schema")}`;
   let validate = c.validators.get(ref);
   if (!validate) {

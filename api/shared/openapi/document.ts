@@ -101,6 +101,19 @@ function parametersOf(route: RouteEntry, components: Record<string, Json>): Json
   return [...params, ...(extra ?? []).map((p) => hoist(plain(p), components) as Json)];
 }
 
+/** The query parameters the route's operation lists: its query schema's and its documented extras. */
+export function queryParameterNames(route: RouteEntry): string[] {
+  return parametersOf(route, {})
+    .filter((p) => p.in === "query")
+    .map((p) => p.name as string);
+}
+
+/**
+ * The operation extension saying a route ignores query parameters it does not list (the compat
+ * surface, pages for people); every other route refuses them (plugins/query-params.ts).
+ */
+export const EXTRA_QUERY_IGNORED = { "x-extra-query-parameters": "ignored" } as const;
+
 function operationOf(route: RouteEntry, opts: DocumentOptions, components: Record<string, Json>): Json {
   const { hide: _hide, parameters: _parameters, responses, ...detail } = route.hooks?.detail ?? {};
   const op: Json = {

@@ -76,14 +76,31 @@ const ERROR_BODIES: Record<ErrorStyle, TSchema> = {
 
 const intHeader = (description: string) => ({ description, schema: { type: "string", pattern: "^[0-9]+$" } });
 
-/** Sent on every answer of a keyed or per-address limited route (plugins/rate-limit.ts). */
-export const RATE_HEADERS = {
-  "X-RateLimit-Limit": intHeader("Requests allowed per window"),
-  "X-RateLimit-Remaining": intHeader("Requests left in this window"),
-  "X-RateLimit-Reset": intHeader("Unix time (seconds) when the window resets"),
-};
+/**
+ * Sent on the answers of a keyed or per-address limited route (plugins/rate-limit.ts): on every
+ * success and 429; an error raised before the window is counted (a malformed target, a missing
+ * key) goes without them.
+ */
+export function rateHeaders(status: number): Json {
+  const required = status < 300 || status === 429;
+  const header = (description: string) => ({ ...intHeader(description), ...(required ? { required } : {}) });
+  return {
+    "X-RateLimit-Limit": header("Requests allowed per window"),
+    "X-RateLimit-Remaining": header("Requests left in this window"),
+    "X-RateLimit-Reset": header("Unix time (seconds) when the window resets"),
+  };
+}
 
 export const RETRY_HEADER = intHeader("Seconds to wait before retrying");
+
+/** Sent on every answer of every route (plugins/request-id.ts); error bodies carry it too. */
+export const REQUEST_ID_HEADERS = {
+  "X-Request-Id": {
+    description: "This request's id, as the access log and error bodies name it",
+    required: true,
+    schema: { type: "string" },
+  },
+};
 const RETRY_AFTER = { "Retry-After": RETRY_HEADER };
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -238,7 +255,7 @@ export function commonAnswers(
 export function toOpenApi(all: Answers, limited = false): OpenAPIV3.ResponsesObject {
   const out: Json = {};
   for (const [status, a] of Object.entries(all).sort(([x], [y]) => Number(x) - Number(y))) {
-    const headers = { ...(limited ? RATE_HEADERS : {}), ...a.headers };
+    const headers = { ...(limited ? rateHeaders(Number(status)) : {}), ...a.headers };
     out[status] = {
       description: a.description,
       ...(Object.keys(headers).length > 0 ? { headers } : {}),

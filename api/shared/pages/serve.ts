@@ -11,6 +11,7 @@ import { gzipSync } from "node:zlib";
 import { Elysia } from "elysia";
 import type { ErrorStyle } from "../envelopes.ts";
 import { ApiError } from "../errors.ts";
+import { EXTRA_QUERY_IGNORED } from "../openapi/document.ts";
 import type { Access } from "../plugins/access.ts";
 
 /**
@@ -26,6 +27,19 @@ const SECURITY_HEADERS = {
   "x-content-type-options": "nosniff",
   // Page URLs carry the form's query (never the key); nothing leaks to other sites anyway.
   "referrer-policy": "no-referrer",
+};
+
+const pageHeader = (description: string, value: string) => ({
+  description,
+  required: true,
+  schema: { type: "string" as const, enum: [value] },
+});
+
+/** SECURITY_HEADERS as the page's operation documents them. */
+const PAGE_HEADERS = {
+  "Content-Security-Policy": pageHeader("This origin only; no framing", PAGE_CSP),
+  "X-Content-Type-Options": pageHeader("No type sniffing", "nosniff"),
+  "Referrer-Policy": pageHeader("No referrer to other sites", "no-referrer"),
 };
 
 const TYPES: Record<string, string> = {
@@ -143,8 +157,14 @@ export function pageSite(opts: {
       detail: {
         summary: `${opts.title} (HTML page for people; asks for the key)`,
         security: [],
+        // Links to a page for people carry whatever their sender adds (campaign tags, say).
+        ...EXTRA_QUERY_IGNORED,
         responses: {
-          200: { description: "The page", content: { "text/html": { schema: { type: "string" } } } },
+          200: {
+            description: "The page",
+            headers: PAGE_HEADERS,
+            content: { "text/html": { schema: { type: "string" } } },
+          },
         },
       },
     })

@@ -12,34 +12,13 @@ import { StorageUnavailableError } from "../../../storage/errors.ts";
 import { errorBody, jsonResponse } from "../envelopes.ts";
 import { ApiError, fromEngine, fromTracking } from "../errors.ts";
 import { type ProductDef, type ProductId, productServing } from "../products.ts";
+import { describeValidation, queryParameterHolding } from "../validation-message.ts";
 import { type Access, caller } from "./access.ts";
 import { UNMATCHED } from "./access-log.ts";
 import { requestContext } from "./request-id.ts";
 
 /** When a client told the database is unavailable (a restart, a failover) should come back. */
 const DATABASE_RETRY_S = 2;
-
-/** Validation messages from TypeBox, made readable: "query.limit: Expected integer". */
-export function describeValidation(error: unknown): string {
-  const e = error as {
-    type?: string;
-    on?: string;
-    all?: Array<{
-      path?: string;
-      message?: string;
-      summary?: string;
-      schema?: { anyOf?: Array<{ const?: unknown }> };
-    }>;
-  };
-  const first = e.all?.[0];
-  const where = `${e.on ?? "request"}${first?.path ? first.path.replaceAll("/", ".") : ""}`;
-  // TypeBox summarises a union of literals by their types ("'string', 'string'"): name the values.
-  const choices = first?.schema?.anyOf?.map((s) => s.const);
-  if (choices?.length && choices.every((c) => typeof c === "string")) {
-    return `Invalid ${where}: must be one of ${choices.join(", ")}.`;
-  }
-  return `Invalid ${where}: ${first?.summary ?? first?.message ?? "does not match the schema"}`;
-}
 
 type Routes = () => ReadonlyArray<{ method: string; path: string }>;
 
@@ -105,7 +84,12 @@ export function errors(def: ProductDef, opts: ErrorOptions) {
           )
         : new ApiError("notFound", `No route ${request.method} ${path}.`);
     }
-    if (code === "VALIDATION") return new ApiError("validation", describeValidation(error));
+    if (code === "VALIDATION") {
+      return new ApiError(
+        "validation",
+        describeValidation(error, (value) => queryParameterHolding(request.url, value)),
+      );
+    }
     if (code === "PARSE") return new ApiError("validation", "Request body could not be parsed.");
     log.error({ ...where.fields, err: error }, "internal error");
     return new ApiError("internal", "Internal error; retry shortly.");

@@ -9,7 +9,14 @@ import { fileURLToPath } from "node:url";
 import { Elysia } from "elysia";
 import { type ErrorStyle, jsonTextResponse } from "../envelopes.ts";
 import { type DocumentOptions, openApiDocument, type RouteEntry } from "../openapi/document.ts";
-import { commonAnswers, envelopeOf, errorAnswer, toOpenApi } from "../openapi/responses.ts";
+import {
+  commonAnswers,
+  envelopeOf,
+  errorAnswer,
+  REQUEST_ID_HEADERS,
+  rateHeaders,
+  toOpenApi,
+} from "../openapi/responses.ts";
 import { pageSite } from "../pages/serve.ts";
 import type { ProductDef } from "../products.ts";
 import { type Access, isDocsPath } from "./access.ts";
@@ -39,8 +46,18 @@ function completeResponses(
     const limited = keyed || (a.auth === "none" && a.limited);
     const common = toOpenApi(commonAnswers(a.errors, keyed, limited, path.includes(":")), limited);
     const own = inStyle(declared ?? fallback, a.errors);
-    return { ...common, ...withRateHeaders(own, limited) };
+    return withRequestId({ ...common, ...withRateHeaders(own, limited) });
   };
+}
+
+/** Every answer names its request (plugins/request-id.ts). */
+function withRequestId(responses: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, r]) => {
+      const res = r as { headers?: object };
+      return [status, { ...res, headers: { ...REQUEST_ID_HEADERS, ...res.headers } }];
+    }),
+  );
 }
 
 /** A route's declared error statuses in the error style of its path (open, keyed, compat). */
@@ -56,11 +73,10 @@ function inStyle(responses: Record<string, unknown>, style: ErrorStyle): Record<
 
 function withRateHeaders(responses: Record<string, unknown>, limited: boolean): Record<string, unknown> {
   if (!limited) return responses;
-  const rate = toOpenApi({ 0: { description: "" } }, true)["0"] as { headers: object };
   return Object.fromEntries(
     Object.entries(responses).map(([status, r]) => {
       const res = r as { headers?: object };
-      return [status, { ...res, headers: { ...rate.headers, ...res.headers } }];
+      return [status, { ...res, headers: { ...rateHeaders(Number(status)), ...res.headers } }];
     }),
   );
 }

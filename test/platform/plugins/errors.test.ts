@@ -4,8 +4,9 @@ import { DrizzleQueryError } from "drizzle-orm/errors";
 import { Elysia, t } from "elysia";
 import { ApiError } from "../../../api/shared/errors.ts";
 import { accessRules } from "../../../api/shared/plugins/access.ts";
-import { describeValidation, errors } from "../../../api/shared/plugins/errors.ts";
+import { errors } from "../../../api/shared/plugins/errors.ts";
 import { type ProductId, product } from "../../../api/shared/products.ts";
+import { describeValidation } from "../../../api/shared/validation-message.ts";
 import { EngineError } from "../../../engine/errors.ts";
 import { StorageUnavailableError } from "../../../storage/errors.ts";
 import { type CapturedLogs, captureLogs } from "../../helpers/logs.ts";
@@ -43,6 +44,15 @@ const appFor = (id: ProductId) => {
     .get("/v1/items/:id", ({ query }) => query.limit, { query: t.Object({ limit: t.Integer() }) })
     .get("/v1/kinds", ({ query }) => query.kind, {
       query: t.Object({ kind: t.Union([t.Literal("port"), t.Literal("airport")]) }),
+    })
+    .get("/v1/speeds", ({ query }) => query.speed_knots, {
+      query: t.Object({ from: t.String(), speed_knots: t.Optional(t.Number({ minimum: 3 })) }),
+    })
+    .get("/v1/plans/:id", ({ params }) => params.id, {
+      params: t.Object({ id: t.String({ format: "uuid" }) }),
+    })
+    .post("/v1/plans", ({ body }) => body.cargo.length, {
+      body: t.Object({ cargo: t.Array(t.Object({ weight_kg: t.Number({ exclusiveMinimum: 0 }) })) }),
     });
   return app;
 };
@@ -124,16 +134,41 @@ describe("errors", () => {
     });
   });
 
-  test("schema violations say which field and what", async () => {
-    expect((await call("rates", "/v1/items/7?limit=x")).body.error.message).toStartWith(
-      "Invalid request.limit: ",
+  test("schema violations name the parameter as the client sent it and the form it takes", async () => {
+    const message = async (path: string, init?: RequestInit) =>
+      (await call("rates", path, init)).body.error.message;
+    expect(await message("/v1/items/7?limit=x")).toBe(
+      "Invalid query parameter `limit`: expected an integer.",
     );
-    expect((await call("rates", "/v1/kinds?kind=volcano")).body.error.message).toBe(
-      "Invalid request.kind: must be one of port, airport.",
+    expect(await message("/v1/kinds?kind=volcano")).toBe(
+      "Invalid query parameter `kind`: must be one of port, airport.",
     );
+    expect(await message("/v1/speeds?speed_knots=12")).toBe(
+      "Missing query parameter `from`: expected string.",
+    );
+    expect(await message("/v1/speeds?from=NLRTM&speed_knots=fast")).toBe(
+      "Invalid query parameter `speed_knots`: expected a number.",
+    );
+    // Elysia refuses a numeric value out of range while decoding it, without naming the field.
+    expect(await message("/v1/speeds?from=NLRTM&speed_knots=2")).toBe(
+      "Invalid query parameter `speed_knots`: expected number to be greater or equal to 3.",
+    );
+    expect(await message("/v1/plans/nope")).toBe(
+      "Invalid path parameter `id`: expected string to match 'uuid' format.",
+    );
+    const post = (body: unknown) => ({
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    expect(
+      await message("/v1/plans", post({ cargo: [{ weight_kg: 1 }, { weight_kg: 2 }, { weight_kg: -1 }] })),
+    ).toBe("Invalid body field `cargo[2].weight_kg`: expected number to be greater than 0.");
+    expect(await message("/v1/plans", post({}))).toBe("Missing body field `cargo`: expected array.");
   });
 });
 
 test("describeValidation without details still names the part", () => {
-  expect(describeValidation({ on: "body" })).toBe("Invalid body: does not match the schema");
+  expect(describeValidation({ type: "body" })).toBe("Invalid body: does not match the schema.");
+  expect(describeValidation({})).toBe("Invalid request: does not match the schema.");
 });
