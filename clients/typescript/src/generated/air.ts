@@ -792,6 +792,8 @@ export interface operations {
             /** @description Alive */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -803,6 +805,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -812,6 +816,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -821,6 +827,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -843,12 +851,14 @@ export interface operations {
             /** @description The calling account */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -860,6 +870,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -875,6 +887,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -890,6 +904,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -905,12 +921,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -922,6 +940,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -937,6 +957,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -965,12 +987,14 @@ export interface operations {
             /** @description The keys */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -984,6 +1008,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -999,6 +1025,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1014,6 +1042,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1029,12 +1059,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1046,6 +1078,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1061,6 +1095,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1096,12 +1132,14 @@ export interface operations {
             /** @description The key, shown only here */
             201: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1125,6 +1163,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1140,6 +1180,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1155,6 +1197,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1170,12 +1214,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1187,6 +1233,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1202,6 +1250,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1232,12 +1282,14 @@ export interface operations {
             /** @description Revoked */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1253,6 +1305,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1268,6 +1322,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1283,6 +1339,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1298,6 +1356,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1313,12 +1373,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1330,6 +1392,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1345,6 +1409,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1378,12 +1444,14 @@ export interface operations {
             /** @description A page of endpoints */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1399,6 +1467,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1414,6 +1484,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1429,6 +1501,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1444,12 +1518,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1461,6 +1537,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1476,6 +1554,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1512,12 +1592,14 @@ export interface operations {
             /** @description The endpoint, with its signing secret */
             201: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1541,6 +1623,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1556,6 +1640,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1571,6 +1657,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1586,6 +1674,8 @@ export interface operations {
             /** @description Conflicts with what exists */
             409: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1601,12 +1691,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1618,6 +1710,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1633,6 +1727,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1664,12 +1760,14 @@ export interface operations {
             /** @description The endpoint */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1695,6 +1793,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1710,6 +1810,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1725,6 +1827,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1740,6 +1844,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1755,12 +1861,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1772,6 +1880,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1787,6 +1897,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1818,12 +1930,14 @@ export interface operations {
             /** @description Removed */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1839,6 +1953,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1854,6 +1970,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1869,6 +1987,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1884,6 +2004,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1899,12 +2021,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1916,6 +2040,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1931,6 +2057,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1971,12 +2099,14 @@ export interface operations {
             /** @description The endpoint as changed */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1997,6 +2127,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2012,6 +2144,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2027,6 +2161,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2042,6 +2178,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2057,12 +2195,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2074,6 +2214,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2089,6 +2231,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2120,12 +2264,14 @@ export interface operations {
             /** @description Queued */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2141,6 +2287,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2156,6 +2304,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2171,6 +2321,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2186,6 +2338,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2201,12 +2355,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2218,6 +2374,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2233,6 +2391,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2263,12 +2423,14 @@ export interface operations {
             /** @description The airline */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2280,6 +2442,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2295,6 +2459,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2310,12 +2476,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2327,6 +2495,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2342,6 +2512,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2383,12 +2555,14 @@ export interface operations {
             /** @description The quote */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2400,6 +2574,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2415,6 +2591,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2430,6 +2608,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2445,6 +2625,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2460,6 +2642,8 @@ export interface operations {
             /** @description No route between the places */
             422: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2475,12 +2659,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2492,6 +2678,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2507,6 +2695,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2548,12 +2738,14 @@ export interface operations {
             /** @description The quote */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2565,6 +2757,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2580,6 +2774,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2595,6 +2791,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2610,6 +2808,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2625,6 +2825,8 @@ export interface operations {
             /** @description No route between the places */
             422: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2640,12 +2842,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2657,6 +2861,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2672,6 +2878,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2708,12 +2916,14 @@ export interface operations {
             /** @description A page of waybills */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2729,6 +2939,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2744,6 +2956,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2759,6 +2973,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2774,12 +2990,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2791,6 +3009,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2806,6 +3026,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2841,12 +3063,14 @@ export interface operations {
             /** @description The tracked waybill */
             201: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2892,6 +3116,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2907,6 +3133,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2922,6 +3150,8 @@ export interface operations {
             /** @description A quota or spend cap of the plan is reached */
             402: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2937,6 +3167,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2952,6 +3184,8 @@ export interface operations {
             /** @description Conflicts with what exists */
             409: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2967,12 +3201,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2984,6 +3220,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2999,6 +3237,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3029,12 +3269,14 @@ export interface operations {
             /** @description The waybill */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3079,6 +3321,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3094,6 +3338,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3109,6 +3355,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3124,6 +3372,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3139,12 +3389,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3156,6 +3408,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3171,6 +3425,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3201,12 +3457,14 @@ export interface operations {
             /** @description The archived waybill */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3218,6 +3476,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3233,6 +3493,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3248,6 +3510,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3263,6 +3527,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3278,12 +3544,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3295,6 +3563,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3310,6 +3580,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */

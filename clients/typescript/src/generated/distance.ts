@@ -174,6 +174,10 @@ export interface components {
             great_circle_km: number;
             speed_kmh: number;
             path?: components["schemas"]["Path"];
+            route_points?: {
+                from?: components["schemas"]["RoutePoint"];
+                to?: components["schemas"]["RoutePoint"];
+            };
             estimated: boolean;
             emissions: components["schemas"]["Emissions"];
         };
@@ -282,6 +286,7 @@ export interface components {
         Place: {
             lat: number;
             lng: number;
+            route_point?: components["schemas"]["RoutePoint"];
         } & {
             [key: string]: unknown;
         };
@@ -297,6 +302,10 @@ export interface components {
             duration: components["schemas"]["ChainDuration"];
             speed_kmh: number;
             path?: components["schemas"]["Path"];
+            route_points?: {
+                from?: components["schemas"]["RoutePoint"];
+                to?: components["schemas"]["RoutePoint"];
+            };
             estimated: boolean;
             emissions: components["schemas"]["Emissions"];
         };
@@ -326,6 +335,10 @@ export interface components {
             seasonal: components["schemas"]["SeasonalNote"][];
             attribution: string;
             path?: components["schemas"]["Path"];
+            route_points?: {
+                from?: components["schemas"]["RoutePoint"];
+                to?: components["schemas"]["RoutePoint"];
+            };
             estimated: boolean;
             emissions: components["schemas"]["Emissions"];
         };
@@ -356,6 +369,10 @@ export interface components {
             /** @description Why an estimate stands in for the engine */
             reason?: string;
             path?: components["schemas"]["Path"];
+            route_points?: {
+                from?: components["schemas"]["RoutePoint"];
+                to?: components["schemas"]["RoutePoint"];
+            };
             estimated: boolean;
             emissions: components["schemas"]["Emissions"];
         };
@@ -377,6 +394,13 @@ export interface components {
             transfers: components["schemas"]["Transfer"][];
             estimated: boolean;
             geometry?: components["schemas"]["GeoJsonGeometry"];
+        };
+        RoutePoint: {
+            lat: number;
+            lng: number;
+            distance_km: number;
+            /** @description Why a sea route starts or ends away from the place */
+            note?: string;
         };
         SeaRoute: {
             label: string;
@@ -420,6 +444,10 @@ export interface components {
             eca: components["schemas"]["EcaSplit"];
             passages: components["schemas"]["Passage"][];
             path?: components["schemas"]["Path"];
+            route_points?: {
+                from?: components["schemas"]["RoutePoint"];
+                to?: components["schemas"]["RoutePoint"];
+            };
             estimated: boolean;
             emissions: components["schemas"]["Emissions"];
         };
@@ -466,6 +494,8 @@ export interface operations {
             /** @description Alive */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -480,6 +510,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -489,6 +521,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -498,6 +532,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -520,12 +556,14 @@ export interface operations {
             /** @description The calling account */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -540,6 +578,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -555,6 +595,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -570,6 +612,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -585,12 +629,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -602,6 +648,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -617,6 +665,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -645,12 +695,14 @@ export interface operations {
             /** @description The keys */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -667,6 +719,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -682,6 +736,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -697,6 +753,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -712,12 +770,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -729,6 +789,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -744,6 +806,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -779,12 +843,14 @@ export interface operations {
             /** @description The key, shown only here */
             201: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -811,6 +877,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -826,6 +894,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -841,6 +911,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -856,12 +928,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -873,6 +947,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -888,6 +964,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -918,12 +996,14 @@ export interface operations {
             /** @description Revoked */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -942,6 +1022,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -957,6 +1039,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -972,6 +1056,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -987,6 +1073,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1002,12 +1090,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1019,6 +1109,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1034,6 +1126,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1062,6 +1156,14 @@ export interface operations {
             /** @description The page */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
+                    /** @description This origin only; no framing */
+                    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+                    /** @description No type sniffing */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description No referrer to other sites */
+                    "Referrer-Policy": "no-referrer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1071,6 +1173,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1080,6 +1184,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1089,6 +1195,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1138,12 +1246,14 @@ export interface operations {
             /** @description The route */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1158,6 +1268,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1173,6 +1285,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1188,6 +1302,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1203,6 +1319,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1218,6 +1336,8 @@ export interface operations {
             /** @description No route between the places */
             422: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1233,12 +1353,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1250,6 +1372,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1265,6 +1389,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1326,12 +1452,14 @@ export interface operations {
             /** @description The route chain */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1346,6 +1474,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1361,6 +1491,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1376,6 +1508,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1391,6 +1525,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1406,6 +1542,8 @@ export interface operations {
             /** @description No route between the places */
             422: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1421,12 +1559,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1438,6 +1578,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1453,6 +1595,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1490,12 +1634,14 @@ export interface operations {
             /** @description Matching places, best first */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1509,6 +1655,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1524,6 +1672,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1539,6 +1689,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1554,12 +1706,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1571,6 +1725,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1586,6 +1742,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */

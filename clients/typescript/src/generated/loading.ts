@@ -605,6 +605,8 @@ export interface operations {
             /** @description Alive */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -618,6 +620,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -627,6 +631,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -636,6 +642,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -658,12 +666,14 @@ export interface operations {
             /** @description The calling account */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -677,6 +687,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -692,6 +704,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -707,6 +721,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -722,12 +738,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -739,6 +757,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -754,6 +774,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -782,12 +804,14 @@ export interface operations {
             /** @description The keys */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -803,6 +827,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -818,6 +844,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -833,6 +861,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -848,12 +878,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -865,6 +897,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -880,6 +914,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -915,12 +951,14 @@ export interface operations {
             /** @description The key, shown only here */
             201: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -946,6 +984,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -961,6 +1001,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -976,6 +1018,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -991,12 +1035,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1008,6 +1054,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1023,6 +1071,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1053,12 +1103,14 @@ export interface operations {
             /** @description Revoked */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1076,6 +1128,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1091,6 +1145,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1106,6 +1162,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1121,6 +1179,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1136,12 +1196,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1153,6 +1215,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1168,6 +1232,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1201,12 +1267,14 @@ export interface operations {
             /** @description A page of endpoints */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1224,6 +1292,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1239,6 +1309,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1254,6 +1326,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1269,12 +1343,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1286,6 +1362,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1301,6 +1379,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1337,12 +1417,14 @@ export interface operations {
             /** @description The endpoint, with its signing secret */
             201: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1368,6 +1450,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1383,6 +1467,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1398,6 +1484,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1413,6 +1501,8 @@ export interface operations {
             /** @description Conflicts with what exists */
             409: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1428,12 +1518,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1445,6 +1537,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1460,6 +1554,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1491,12 +1587,14 @@ export interface operations {
             /** @description The endpoint */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1524,6 +1622,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1539,6 +1639,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1554,6 +1656,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1569,6 +1673,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1584,12 +1690,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1601,6 +1709,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1616,6 +1726,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1647,12 +1759,14 @@ export interface operations {
             /** @description Removed */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1670,6 +1784,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1685,6 +1801,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1700,6 +1818,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1715,6 +1835,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1730,12 +1852,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1747,6 +1871,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1762,6 +1888,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1802,12 +1930,14 @@ export interface operations {
             /** @description The endpoint as changed */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1830,6 +1960,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1845,6 +1977,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1860,6 +1994,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1875,6 +2011,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1890,12 +2028,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1907,6 +2047,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1922,6 +2064,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1953,12 +2097,14 @@ export interface operations {
             /** @description Queued */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1976,6 +2122,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1991,6 +2139,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2006,6 +2156,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2021,6 +2173,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2036,12 +2190,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2053,6 +2209,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2068,6 +2226,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2103,12 +2263,14 @@ export interface operations {
             /** @description A page of plans */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2126,6 +2288,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2141,6 +2305,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2156,6 +2322,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2171,12 +2339,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2188,6 +2358,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2203,6 +2375,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2296,12 +2470,14 @@ export interface operations {
             /** @description The stored plan */
             201: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2315,6 +2491,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2330,6 +2508,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2345,6 +2525,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2360,12 +2542,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2377,6 +2561,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2392,6 +2578,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2423,12 +2611,14 @@ export interface operations {
             /** @description The plan */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2442,6 +2632,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2457,6 +2649,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2472,6 +2666,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2487,6 +2683,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2502,12 +2700,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2519,6 +2719,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2534,6 +2736,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2565,12 +2769,14 @@ export interface operations {
             /** @description Deleted */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2588,6 +2794,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2603,6 +2811,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2618,6 +2828,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2633,6 +2845,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2648,12 +2862,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2665,6 +2881,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2680,6 +2898,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2764,12 +2984,14 @@ export interface operations {
             /** @description The plan as changed */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2783,6 +3005,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2798,6 +3022,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2813,6 +3039,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2828,6 +3056,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2843,12 +3073,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2860,6 +3092,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2875,6 +3109,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2908,12 +3144,14 @@ export interface operations {
             /** @description The picture */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2923,6 +3161,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2938,6 +3178,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2953,6 +3195,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2968,6 +3212,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2983,12 +3229,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3000,6 +3248,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3015,6 +3265,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */

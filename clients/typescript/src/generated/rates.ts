@@ -561,6 +561,8 @@ export interface operations {
             /** @description Alive */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -572,6 +574,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -581,6 +585,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -590,6 +596,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -612,12 +620,14 @@ export interface operations {
             /** @description The calling account */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -629,6 +639,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -644,6 +656,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -659,6 +673,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -674,12 +690,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -691,6 +709,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -706,6 +726,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -734,12 +756,14 @@ export interface operations {
             /** @description The keys */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -753,6 +777,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -768,6 +794,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -783,6 +811,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -798,12 +828,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -815,6 +847,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -830,6 +864,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -863,12 +899,14 @@ export interface operations {
             /** @description A page of endpoints */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -884,6 +922,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -899,6 +939,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -914,6 +956,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -929,12 +973,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -946,6 +992,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -961,6 +1009,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -997,12 +1047,14 @@ export interface operations {
             /** @description The endpoint, with its signing secret */
             201: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1026,6 +1078,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1041,6 +1095,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1056,6 +1112,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1071,6 +1129,8 @@ export interface operations {
             /** @description Conflicts with what exists */
             409: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1086,12 +1146,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1103,6 +1165,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1118,6 +1182,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1149,12 +1215,14 @@ export interface operations {
             /** @description The endpoint */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1180,6 +1248,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1195,6 +1265,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1210,6 +1282,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1225,6 +1299,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1240,12 +1316,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1257,6 +1335,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1272,6 +1352,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1303,12 +1385,14 @@ export interface operations {
             /** @description Removed */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1324,6 +1408,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1339,6 +1425,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1354,6 +1442,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1369,6 +1459,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1384,12 +1476,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1401,6 +1495,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1416,6 +1512,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1456,12 +1554,14 @@ export interface operations {
             /** @description The endpoint as changed */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1482,6 +1582,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1497,6 +1599,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1512,6 +1616,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1527,6 +1633,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1542,12 +1650,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1559,6 +1669,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1574,6 +1686,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1605,12 +1719,14 @@ export interface operations {
             /** @description Queued */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1626,6 +1742,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1641,6 +1759,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1656,6 +1776,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1671,6 +1793,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1686,12 +1810,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1703,6 +1829,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1718,6 +1846,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1771,12 +1901,14 @@ export interface operations {
             /** @description The offers */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1813,6 +1945,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1828,6 +1962,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1843,6 +1979,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1858,6 +1996,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1873,6 +2013,8 @@ export interface operations {
             /** @description No route between the places */
             422: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1888,12 +2030,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1905,6 +2049,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1920,6 +2066,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1957,12 +2105,14 @@ export interface operations {
             /** @description A page of sheets */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1978,6 +2128,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1993,6 +2145,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2008,6 +2162,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2023,12 +2179,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2040,6 +2198,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2055,6 +2215,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2085,12 +2247,14 @@ export interface operations {
             /** @description The sheet */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2147,6 +2311,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2162,6 +2328,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2177,6 +2345,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2192,6 +2362,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2207,12 +2379,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2224,6 +2398,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2239,6 +2415,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */

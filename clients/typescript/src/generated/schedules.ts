@@ -844,6 +844,8 @@ export interface operations {
             /** @description Alive */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -857,6 +859,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -866,6 +870,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -875,6 +881,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -897,12 +905,14 @@ export interface operations {
             /** @description The calling account */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -916,6 +926,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -931,6 +943,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -946,6 +960,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -961,12 +977,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -978,6 +996,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -993,6 +1013,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1021,12 +1043,14 @@ export interface operations {
             /** @description The keys */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1042,6 +1066,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1057,6 +1083,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1072,6 +1100,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1087,12 +1117,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1104,6 +1136,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1119,6 +1153,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1154,12 +1190,14 @@ export interface operations {
             /** @description The key, shown only here */
             201: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1185,6 +1223,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1200,6 +1240,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1215,6 +1257,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1230,12 +1274,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1247,6 +1293,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1262,6 +1310,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1292,12 +1342,14 @@ export interface operations {
             /** @description Revoked */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1315,6 +1367,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1330,6 +1384,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1345,6 +1401,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1360,6 +1418,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1375,12 +1435,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1392,6 +1454,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1407,6 +1471,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1440,12 +1506,14 @@ export interface operations {
             /** @description A page of endpoints */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1463,6 +1531,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1478,6 +1548,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1493,6 +1565,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1508,12 +1582,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1525,6 +1601,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1540,6 +1618,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1576,12 +1656,14 @@ export interface operations {
             /** @description The endpoint, with its signing secret */
             201: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1607,6 +1689,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1622,6 +1706,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1637,6 +1723,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1652,6 +1740,8 @@ export interface operations {
             /** @description Conflicts with what exists */
             409: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1667,12 +1757,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1684,6 +1776,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1699,6 +1793,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1730,12 +1826,14 @@ export interface operations {
             /** @description The endpoint */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1763,6 +1861,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1778,6 +1878,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1793,6 +1895,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1808,6 +1912,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1823,12 +1929,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1840,6 +1948,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1855,6 +1965,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1886,12 +1998,14 @@ export interface operations {
             /** @description Removed */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1909,6 +2023,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1924,6 +2040,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1939,6 +2057,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1954,6 +2074,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -1969,12 +2091,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1986,6 +2110,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2001,6 +2127,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2041,12 +2169,14 @@ export interface operations {
             /** @description The endpoint as changed */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2069,6 +2199,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2084,6 +2216,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2099,6 +2233,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2114,6 +2250,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2129,12 +2267,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2146,6 +2286,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2161,6 +2303,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2192,12 +2336,14 @@ export interface operations {
             /** @description Queued */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2215,6 +2361,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2230,6 +2378,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2245,6 +2395,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2260,6 +2412,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2275,12 +2429,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2292,6 +2448,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2307,6 +2465,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2354,12 +2514,14 @@ export interface operations {
             /** @description Point-to-point routings between two ports */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2386,6 +2548,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2401,6 +2565,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2416,6 +2582,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2431,12 +2599,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2448,6 +2618,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2463,6 +2635,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2500,12 +2674,14 @@ export interface operations {
             /** @description Vessel calls at a port */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2526,6 +2702,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2541,6 +2719,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2556,6 +2736,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2571,6 +2753,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2586,12 +2770,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2603,6 +2789,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2618,6 +2806,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2653,12 +2843,14 @@ export interface operations {
             /** @description A vessel's sailings */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2679,6 +2871,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2694,6 +2888,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2709,6 +2905,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2724,6 +2922,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2739,12 +2939,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2756,6 +2958,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2771,6 +2975,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2808,12 +3014,14 @@ export interface operations {
             /** @description A service's sailings */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2834,6 +3042,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2849,6 +3059,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2864,6 +3076,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2879,6 +3093,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2894,12 +3110,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2911,6 +3129,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2926,6 +3146,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -2962,12 +3184,14 @@ export interface operations {
             /** @description Schedule reliability per carrier, optionally on a lane */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3007,6 +3231,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3022,6 +3248,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3037,6 +3265,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3052,12 +3282,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3069,6 +3301,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3084,6 +3318,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3131,12 +3367,14 @@ export interface operations {
             /** @description Point-to-point routings between two ports */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3163,6 +3401,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3178,12 +3418,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3195,6 +3437,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3210,6 +3454,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3247,12 +3493,14 @@ export interface operations {
             /** @description Vessel calls at a port */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3273,6 +3521,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3288,6 +3538,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3303,12 +3555,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3320,6 +3574,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3335,6 +3591,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3370,12 +3628,14 @@ export interface operations {
             /** @description A vessel's sailings */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3396,6 +3656,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3411,6 +3673,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3426,12 +3690,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3443,6 +3709,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3458,6 +3726,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3495,12 +3765,14 @@ export interface operations {
             /** @description A service's sailings */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3521,6 +3793,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3536,6 +3810,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3551,12 +3827,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3568,6 +3846,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3583,6 +3863,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3619,12 +3901,14 @@ export interface operations {
             /** @description Schedule reliability per carrier, optionally on a lane */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3664,6 +3948,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3679,12 +3965,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3696,6 +3984,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3711,6 +4001,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3739,12 +4031,14 @@ export interface operations {
             /** @description The follows and the most an account may hold */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3761,6 +4055,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3776,6 +4072,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3791,6 +4089,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3806,12 +4106,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3823,6 +4125,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3838,6 +4142,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3890,12 +4196,14 @@ export interface operations {
             /** @description The same follow, already stored */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3909,12 +4217,14 @@ export interface operations {
             /** @description The follow */
             201: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3928,6 +4238,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3943,6 +4255,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3958,6 +4272,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3973,6 +4289,8 @@ export interface operations {
             /** @description Conflicts with what exists */
             409: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -3988,12 +4306,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -4005,6 +4325,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -4020,6 +4342,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -4050,12 +4374,14 @@ export interface operations {
             /** @description The follow */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4069,6 +4395,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -4084,6 +4412,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -4099,6 +4429,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -4114,6 +4446,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -4129,12 +4463,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -4146,6 +4482,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -4161,6 +4499,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -4191,12 +4531,14 @@ export interface operations {
             /** @description Removed */
             200: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4214,6 +4556,8 @@ export interface operations {
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -4229,6 +4573,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -4244,6 +4590,8 @@ export interface operations {
             /** @description The account has no live entitlement to this product, or the key may not do this */
             403: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -4259,6 +4607,8 @@ export interface operations {
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -4274,12 +4624,14 @@ export interface operations {
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Limit": string;
                     /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Remaining": string;
                     /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
+                    "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -4291,6 +4643,8 @@ export interface operations {
             /** @description Internal error; retry shortly */
             500: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
@@ -4306,6 +4660,8 @@ export interface operations {
             /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
             503: {
                 headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
                     /** @description Requests allowed per window */
                     "X-RateLimit-Limit"?: string;
                     /** @description Requests left in this window */
