@@ -9,7 +9,7 @@ import { distanceServices } from "../../engine/services.ts";
 import { errorBody, jsonResponse } from "../shared/envelopes.ts";
 import { ApiError, type ProblemKey } from "../shared/errors.ts";
 import { EXTRA_QUERY_IGNORED } from "../shared/openapi/document.ts";
-import { toOpenApi } from "../shared/openapi/responses.ts";
+import { errorAnswer, toOpenApi } from "../shared/openapi/responses.ts";
 import type { FullPlatform } from "../shared/platform.ts";
 import { principalOf } from "../shared/product-app.ts";
 import { API_VERSION } from "../shared/products.ts";
@@ -176,6 +176,7 @@ const CompatLookupError = t.Object(
 );
 
 /** Transport errors (400, 403, 429): the vendor's message codes, data null. */
+const TRANSPORT_STATUSES = [400, 403, 429];
 const transport = (key: ProblemKey, message: string, headers: Record<string, string>) => {
   const err = new ApiError(key, message);
   return jsonResponse(errorBody("compat", err), err.status, headers);
@@ -250,6 +251,13 @@ export function compatRoutes(platform: FullPlatform) {
         body: t.Union([CompatSuccess, CompatLookupError]),
         headers: USAGE_HEADERS,
       },
+      // The transport errors the surface answers itself carry its version and usage headers too.
+      ...Object.fromEntries(
+        TRANSPORT_STATUSES.map((status) => [
+          status,
+          { ...errorAnswer("compat", status), headers: USAGE_HEADERS },
+        ]),
+      ),
     }),
   };
   const app = new Elysia();

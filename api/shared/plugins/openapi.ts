@@ -65,8 +65,12 @@ function inStyle(responses: Record<string, unknown>, style: ErrorStyle): Record<
   return Object.fromEntries(
     Object.entries(responses).map(([status, r]) => {
       if (Number(status) < 400) return [status, r];
-      const { description } = r as { description: string };
-      return [status, toOpenApi({ 0: errorAnswer(style, Number(status), description) })["0"]];
+      const { description, headers } = r as { description: string; headers?: object };
+      const styled = toOpenApi({ 0: errorAnswer(style, Number(status), description) })["0"] as {
+        headers?: object;
+      };
+      // Headers the route declares for its own errors stay beside the style's.
+      return [status, headers ? { ...styled, headers: { ...styled.headers, ...headers } } : styled];
     }),
   );
 }

@@ -5163,6 +5163,18 @@ export interface operations {
                     "X-RateLimit-Remaining"?: string;
                     /** @description Unix time (seconds) when the window resets */
                     "X-RateLimit-Reset"?: string;
+                    /** @description The platform's API version */
+                    "API-Version"?: string;
+                    /** @description The envelope's version (vendor-compat/1) */
+                    "X-Schema-Version"?: string;
+                    /** @description Calls by this key today */
+                    "X-Usage-Day"?: string;
+                    /** @description Calls by this key this week */
+                    "X-Usage-Week"?: string;
+                    /** @description Calls by this key this month */
+                    "X-Usage-Month"?: string;
+                    /** @description Calls by this key in all */
+                    "X-Usage-Total"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5197,6 +5209,18 @@ export interface operations {
                     "X-RateLimit-Remaining"?: string;
                     /** @description Unix time (seconds) when the window resets */
                     "X-RateLimit-Reset"?: string;
+                    /** @description The platform's API version */
+                    "API-Version"?: string;
+                    /** @description The envelope's version (vendor-compat/1) */
+                    "X-Schema-Version"?: string;
+                    /** @description Calls by this key today */
+                    "X-Usage-Day"?: string;
+                    /** @description Calls by this key this week */
+                    "X-Usage-Week"?: string;
+                    /** @description Calls by this key this month */
+                    "X-Usage-Month"?: string;
+                    /** @description Calls by this key in all */
+                    "X-Usage-Total"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5216,6 +5240,18 @@ export interface operations {
                     "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description The platform's API version */
+                    "API-Version"?: string;
+                    /** @description The envelope's version (vendor-compat/1) */
+                    "X-Schema-Version"?: string;
+                    /** @description Calls by this key today */
+                    "X-Usage-Day"?: string;
+                    /** @description Calls by this key this week */
+                    "X-Usage-Week"?: string;
+                    /** @description Calls by this key this month */
+                    "X-Usage-Month"?: string;
+                    /** @description Calls by this key in all */
+                    "X-Usage-Total"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5338,6 +5374,18 @@ export interface operations {
                     "X-RateLimit-Remaining"?: string;
                     /** @description Unix time (seconds) when the window resets */
                     "X-RateLimit-Reset"?: string;
+                    /** @description The platform's API version */
+                    "API-Version"?: string;
+                    /** @description The envelope's version (vendor-compat/1) */
+                    "X-Schema-Version"?: string;
+                    /** @description Calls by this key today */
+                    "X-Usage-Day"?: string;
+                    /** @description Calls by this key this week */
+                    "X-Usage-Week"?: string;
+                    /** @description Calls by this key this month */
+                    "X-Usage-Month"?: string;
+                    /** @description Calls by this key in all */
+                    "X-Usage-Total"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5372,6 +5420,18 @@ export interface operations {
                     "X-RateLimit-Remaining"?: string;
                     /** @description Unix time (seconds) when the window resets */
                     "X-RateLimit-Reset"?: string;
+                    /** @description The platform's API version */
+                    "API-Version"?: string;
+                    /** @description The envelope's version (vendor-compat/1) */
+                    "X-Schema-Version"?: string;
+                    /** @description Calls by this key today */
+                    "X-Usage-Day"?: string;
+                    /** @description Calls by this key this week */
+                    "X-Usage-Week"?: string;
+                    /** @description Calls by this key this month */
+                    "X-Usage-Month"?: string;
+                    /** @description Calls by this key in all */
+                    "X-Usage-Total"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5391,6 +5451,18 @@ export interface operations {
                     "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description The platform's API version */
+                    "API-Version"?: string;
+                    /** @description The envelope's version (vendor-compat/1) */
+                    "X-Schema-Version"?: string;
+                    /** @description Calls by this key today */
+                    "X-Usage-Day"?: string;
+                    /** @description Calls by this key this week */
+                    "X-Usage-Week"?: string;
+                    /** @description Calls by this key this month */
+                    "X-Usage-Month"?: string;
+                    /** @description Calls by this key in all */
+                    "X-Usage-Total"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5513,6 +5585,18 @@ export interface operations {
                     "X-RateLimit-Remaining"?: string;
                     /** @description Unix time (seconds) when the window resets */
                     "X-RateLimit-Reset"?: string;
+                    /** @description The platform's API version */
+                    "API-Version"?: string;
+                    /** @description The envelope's version (vendor-compat/1) */
+                    "X-Schema-Version"?: string;
+                    /** @description Calls by this key today */
+                    "X-Usage-Day"?: string;
+                    /** @description Calls by this key this week */
+                    "X-Usage-Week"?: string;
+                    /** @description Calls by this key this month */
+                    "X-Usage-Month"?: string;
+                    /** @description Calls by this key in all */
+                    "X-Usage-Total"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5547,6 +5631,18 @@ export interface operations {
                     "X-RateLimit-Remaining"?: string;
                     /** @description Unix time (seconds) when the window resets */
                     "X-RateLimit-Reset"?: string;
+                    /** @description The platform's API version */
+                    "API-Version"?: string;
+                    /** @description The envelope's version (vendor-compat/1) */
+                    "X-Schema-Version"?: string;
+                    /** @description Calls by this key today */
+                    "X-Usage-Day"?: string;
+                    /** @description Calls by this key this week */
+                    "X-Usage-Week"?: string;
+                    /** @description Calls by this key this month */
+                    "X-Usage-Month"?: string;
+                    /** @description Calls by this key in all */
+                    "X-Usage-Total"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5566,6 +5662,18 @@ export interface operations {
                     "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description The platform's API version */
+                    "API-Version"?: string;
+                    /** @description The envelope's version (vendor-compat/1) */
+                    "X-Schema-Version"?: string;
+                    /** @description Calls by this key today */
+                    "X-Usage-Day"?: string;
+                    /** @description Calls by this key this week */
+                    "X-Usage-Week"?: string;
+                    /** @description Calls by this key this month */
+                    "X-Usage-Month"?: string;
+                    /** @description Calls by this key in all */
+                    "X-Usage-Total"?: string;
                     [name: string]: unknown;
                 };
                 content: {
