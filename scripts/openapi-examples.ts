@@ -38,6 +38,11 @@ const sandbox = await startSandbox({ SANDBOX_START: START, SANDBOX_EPOCH: "2026-
 const p: TestPlatform = await makePlatform(
   {
     database: ":memory:",
+    // Links in answers (a load plan's unit pictures) name a deployment's hosts, not this machine.
+    publicUrls: Object.fromEntries(PRODUCT_IDS.map((id) => [id, `https://${id}.example.com`])) as Record<
+      ProductId,
+      string
+    >,
     carriers: SANDBOX_SCACS.map((scac) => ({ scac, baseUrl: sandbox.carrierUrl(scac) })),
     airlines: SANDBOX_AIRLINES.map(({ iata }) => ({ iata, baseUrl: `${sandbox.airUrl}/${iata}` })),
     webhooks: {

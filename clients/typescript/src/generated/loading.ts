@@ -2464,7 +2464,7 @@ export interface operations {
                      *                 "equipment": "20GP",
                      *                 "number": 1,
                      *                 "pieces": 16,
-                     *                 "svg_url": "http://127.0.0.1:8083/v1/load-plans/00000000-0000-4000-8000-000000000048/units/1.svg",
+                     *                 "svg_url": "https://loading.example.com/v1/load-plans/00000000-0000-4000-8000-000000000048/units/1.svg",
                      *                 "volume_utilisation": 0.2791,
                      *                 "weight_utilisation": 0.1418
                      *               }
@@ -3027,7 +3027,7 @@ export interface operations {
                      *                   "wall": 4
                      *                 }
                      *               ],
-                     *               "svg_url": "http://127.0.0.1:8083/v1/load-plans/00000000-0000-4000-8000-000000000048/units/1.svg",
+                     *               "svg_url": "https://loading.example.com/v1/load-plans/00000000-0000-4000-8000-000000000048/units/1.svg",
                      *               "volume_utilisation": 0.2791,
                      *               "weight_kg": 4000,
                      *               "weight_utilisation": 0.1418
@@ -3536,7 +3536,7 @@ export interface operations {
                      *                   "wall": 4
                      *                 }
                      *               ],
-                     *               "svg_url": "http://127.0.0.1:8083/v1/load-plans/00000000-0000-4000-8000-000000000048/units/1.svg",
+                     *               "svg_url": "https://loading.example.com/v1/load-plans/00000000-0000-4000-8000-000000000048/units/1.svg",
                      *               "volume_utilisation": 0.2791,
                      *               "weight_kg": 4000,
                      *               "weight_utilisation": 0.1418
@@ -4286,7 +4286,7 @@ export interface operations {
                      *                   "wall": 4
                      *                 }
                      *               ],
-                     *               "svg_url": "http://127.0.0.1:8083/v1/load-plans/00000000-0000-4000-8000-000000000048/units/1.svg",
+                     *               "svg_url": "https://loading.example.com/v1/load-plans/00000000-0000-4000-8000-000000000048/units/1.svg",
                      *               "volume_utilisation": 0.2791,
                      *               "weight_kg": 4000,
                      *               "weight_utilisation": 0.1418
