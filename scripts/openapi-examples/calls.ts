@@ -25,18 +25,18 @@ type Ask = (
 const UNKNOWN = "00000000-0000-4000-8000-0000000000ff";
 const HOOK = { url: "https://hooks.example.com/portolan", description: "Operations desk" };
 
-export async function* exampleCalls(
+export async function exampleCalls(
   p: TestPlatform,
   keys: Record<ProductId, string>,
   clock: ManualClock,
-): AsyncGenerator<ExampleAnswer> {
+): Promise<ExampleAnswer[]> {
   const found: ExampleAnswer[] = [];
   const askOf =
-    (product: ProductId, key = keys[product]): Ask =>
+    (product: ProductId): Ask =>
     async (op, status, opts = {}) => {
       const [method, template] = op.split(" ") as [string, string];
       const path = template.replace(/\{(\w+)\}/g, (_m, name: string) => opts.at?.[name] ?? UNKNOWN);
-      const init = bearer(key, { "content-type": "application/json" });
+      const init = bearer(keys[product], { "content-type": "application/json" });
       const res = await p.call(product, `${path}${opts.query ? `?${opts.query}` : ""}`, {
         method,
         ...init,
@@ -59,10 +59,10 @@ export async function* exampleCalls(
     await ask("GET /v1/account", 200);
     if (product !== "rates") await keyCalls(ask);
     else await ask("GET /v1/account/keys", 200);
-    await run(ask, { keys, clock, p });
+    await run(ask, { keys, p });
     if (product !== "distance") await webhookCalls(ask);
   }
-  yield* found;
+  return found;
 }
 
 async function keyCalls(ask: Ask) {
@@ -84,7 +84,6 @@ async function webhookCalls(ask: Ask) {
 
 interface Context {
   keys: Record<ProductId, string>;
-  clock: ManualClock;
   p: TestPlatform;
 }
 type ProductCalls = (ask: Ask, x: Context) => Promise<void>;
