@@ -13,7 +13,7 @@ import Ajv2020, { type ValidateFunction } from "ajv/dist/2020.js";
 type Json = Record<string, unknown>;
 type Documented = { content?: Record<string, unknown>; headers?: Record<string, { required?: boolean }> };
 type Operation = { responses: Record<string, Documented> };
-type Doc = { info: { title: string }; paths: Record<string, Record<string, Operation>> };
+export type Doc = { info: { title: string }; paths: Record<string, Record<string, Operation>> };
 
 interface Checker {
   doc: Doc;
@@ -49,8 +49,12 @@ const TRANSPORT = new Set([
 ]);
 
 const checkers = new Map<string, Checker>();
+/** The same document object finds its checker without serialising the document again. */
+const checkerOfObject = new WeakMap<Doc, Checker>();
 
 function checkerOf(doc: Doc): Checker {
+  const known = checkerOfObject.get(doc);
+  if (known) return known;
   const key = JSON.stringify(doc);
   let c = checkers.get(key);
   if (!c) {
@@ -67,6 +71,7 @@ function checkerOf(doc: Doc): Checker {
     c = { doc, routes, validators: new Map(), ajv };
     checkers.set(key, c);
   }
+  checkerOfObject.set(doc, c);
   return c;
 }
 
@@ -103,7 +108,8 @@ export async function checkAnswer(docOf: () => Doc, request: Request, response: 
   const { pathname } = new URL(request.url);
   const method = request.method.toLowerCase();
   if (method === "head" || response.status === 304) return;
-  const c = checkerOf(docOf());
+  const doc = docOf();
+  const c = checkerOf(doc);
   const route = c.routes.find((r) => r.re.test(pathname) && c.doc.paths[r.template]![method]);
   // Paths and methods no route serves answer 404/405 before any route: nothing to compare with.
   if (!route) return;
@@ -117,13 +123,28 @@ export async function checkAnswer(docOf: () => Doc, request: Request, response: 
   checkHeaders(what, documented, response.headers);
   checkContentType(what, documented, response.headers);
   if (!documented.content?.["application/json"]) return;
-  const ref = `doc#/${pointer("paths", route.template, method, "responses", String(response.status), "content", "application/json", "schema")}`;
+  checkBody(what, doc, route.template, method, response.status, await response.clone().json());
+}
+
+/**
+ * Throws when `body` is not valid against the JSON schema the document gives the answer of
+ * `method template` with `status` (the served examples are checked through this too).
+ */
+export function checkBody(
+  what: string,
+  doc: Doc,
+  template: string,
+  method: string,
+  status: number,
+  body: unknown,
+): void {
+  const c = checkerOf(doc);
+  const ref = `doc#/${pointer("paths", template, method, "responses", String(status), "content", "application/json", "schema")}`;
   let validate = c.validators.get(ref);
   if (!validate) {
     validate = c.ajv.compile({ $ref: ref });
     c.validators.set(ref, validate);
   }
-  const body: unknown = await response.clone().json();
   if (!validate(body)) {
     const e = validate.errors?.[0];
     throw new Error(

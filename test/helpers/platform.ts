@@ -11,9 +11,21 @@ import { sourcesEnv } from "../../common/sources-dir.ts";
 import { checkAnswer } from "./answer-check.ts";
 import { testDatabase } from "./database.ts";
 
-/** The OpenAPI document the product app serves (plugins/openapi.ts keeps it in the app's store). */
-const documentOf = (app: FetchApp) =>
-  (app as unknown as { store: { openApiDocument(): never } }).store.openApiDocument();
+type Served = Parameters<typeof checkAnswer>[0] extends () => infer D ? D : never;
+const documents = new WeakMap<FetchApp, Served>();
+
+/**
+ * The OpenAPI document the product app serves (plugins/openapi.ts keeps it in the app's store),
+ * parsed once per app: it is built once, and its examples make it large.
+ */
+function documentOf(app: FetchApp): Served {
+  let doc = documents.get(app);
+  if (!doc) {
+    doc = (app as unknown as { store: { openApiDocument(): Served } }).store.openApiDocument();
+    documents.set(app, doc);
+  }
+  return doc;
+}
 
 export interface TestPlatform extends Running {
   apps: Record<ProductId, FetchApp>;

@@ -1,7 +1,7 @@
 /**
  * The API reference page (/docs, alias /swagger) in Debian's chromium against a real server: it
  * draws every operation and webhook event of the host's document, and every request it makes
- * stays on the host.
+ * stays on the host; an opened operation shows its recorded example answer.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
@@ -54,3 +54,18 @@ test.each(["/docs", "/swagger"])(
   },
   60_000,
 );
+
+test("an operation opened on /docs shows its recorded answer as the example value", async () => {
+  const page = await openPage(browser, `${origin}/docs`);
+  try {
+    const account = page.page.locator("#operations-default-getV1Account");
+    await account.locator(".opblock-summary").click();
+    const example = account.locator(".responses-wrapper .microlight").first();
+    await example.waitFor({ timeout: 20_000 });
+    // The example's organisation, not a value generated from the schema ("string").
+    expect(await example.textContent()).toContain('"org_name": "Example Forwarding"');
+    expect(page.errors).toEqual([]);
+  } finally {
+    await page.close();
+  }
+}, 60_000);

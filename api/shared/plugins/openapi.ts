@@ -2,13 +2,14 @@
  * The API reference: GET /docs (alias /swagger) is Swagger UI served from this host
  * (swagger-ui-dist, pinned in package.json; the page loads nothing from elsewhere), over GET
  * /docs/json (alias /swagger/json), the product's OpenAPI document (../openapi/document.ts) built
- * once from the app's routes on first request.
+ * once from the app's routes on first request, with the example answers of ../openapi/examples.ts.
  */
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { Elysia } from "elysia";
 import { type ErrorStyle, jsonTextResponse } from "../envelopes.ts";
 import { type DocumentOptions, openApiDocument, type RouteEntry } from "../openapi/document.ts";
+import { examplesOf, withExamples } from "../openapi/examples.ts";
 import {
   commonAnswers,
   envelopeOf,
@@ -105,7 +106,7 @@ export function openApi(def: ProductDef, opts: OpenApiOptions) {
     );
   // A Response, so the envelope plugin sends it as it is.
   const documentText = () => {
-    text ??= JSON.stringify(build());
+    text ??= JSON.stringify(withExamples(build(), examplesOf(def.id)));
     return text;
   };
   const documentOf = () => jsonTextResponse(documentText());

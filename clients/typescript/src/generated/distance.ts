@@ -499,6 +499,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "dependencies": {},
+                     *         "product": "distance",
+                     *         "status": "ok"
+                     *       },
+                     *       "meta": {
+                     *         "took_ms": 1.5
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Health"];
                         meta: {
@@ -567,6 +579,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "entitlement": "active",
+                     *         "key_product": "distance",
+                     *         "org_id": "00000000-0000-4000-8000-000000000003",
+                     *         "org_name": "Example Forwarding",
+                     *         "paid": true,
+                     *         "plan": "pro",
+                     *         "rate_limit": {
+                     *           "limit": 1000000000,
+                     *           "window_seconds": 20
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "took_ms": 1.5
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Account"];
                         meta: {
@@ -706,6 +737,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "created_at": "2026-11-21T12:00:00.000Z",
+                     *             "expires_at": null,
+                     *             "hint": "ds_xxx…xxxx",
+                     *             "id": "00000000-0000-4000-8000-000000000062",
+                     *             "label": null,
+                     *             "product": "distance",
+                     *             "revoked_at": null
+                     *           },
+                     *           {
+                     *             "created_at": "2026-11-21T12:01:58.000Z",
+                     *             "expires_at": "2027-02-19T12:01:58.000Z",
+                     *             "hint": "ds_xxx…xxxx",
+                     *             "id": "00000000-0000-4000-8000-000000000060",
+                     *             "label": "reporting",
+                     *             "product": "distance",
+                     *             "revoked_at": null
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "took_ms": 1.5
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             items: components["schemas"]["ApiKey"][];
@@ -854,6 +914,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "created_at": "2026-11-21T12:01:58.000Z",
+                     *         "expires_at": "2027-02-19T12:01:58.000Z",
+                     *         "hint": "ds_xxx…xxxx",
+                     *         "id": "00000000-0000-4000-8000-000000000060",
+                     *         "key": "ds_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+                     *         "label": "reporting",
+                     *         "product": "distance",
+                     *         "revoked_at": null
+                     *       },
+                     *       "meta": {
+                     *         "took_ms": 1.5
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** Format: uuid */
@@ -1007,6 +1084,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "00000000-0000-4000-8000-000000000060",
+                     *         "revoked": true
+                     *       },
+                     *       "meta": {
+                     *         "took_ms": 1.5
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             id: string;
@@ -1084,6 +1172,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No key 00000000-0000-4000-8000-000000000008 on this account.",
+                     *         "request_id": "00000000-0000-4000-8000-000000000061"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["DataError"];
                 };
             };
@@ -1257,6 +1354,107 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "alternatives": [],
+                     *         "avoided": [],
+                     *         "from": {
+                     *           "country": "Netherlands",
+                     *           "country_code": "NL",
+                     *           "iata": null,
+                     *           "kind": "port",
+                     *           "lat": 51.88811,
+                     *           "lng": 4.45693,
+                     *           "locode": "NLRTM",
+                     *           "name": "Rotterdam",
+                     *           "route_point": {
+                     *             "distance_km": 9.1,
+                     *             "lat": 51.897,
+                     *             "lng": 4.589
+                     *           },
+                     *           "source": "main_ports"
+                     *         },
+                     *         "route": {
+                     *           "distance": {
+                     *             "km": 15594.7,
+                     *             "nm": 8420.5
+                     *           },
+                     *           "eca": {
+                     *             "nm": 2387.2,
+                     *             "non_eca_nm": 6033.3,
+                     *             "share": 0.283,
+                     *             "zones": [
+                     *               {
+                     *                 "id": "mediterranean",
+                     *                 "name": "Mediterranean Sea ECA",
+                     *                 "nm": 1946
+                     *               },
+                     *               {
+                     *                 "id": "north_sea",
+                     *                 "name": "North Sea ECA",
+                     *                 "nm": 441.2
+                     *               }
+                     *             ]
+                     *           },
+                     *           "emissions": {
+                     *             "cargo_tonnes": 1,
+                     *             "co2e_kg": 118.52,
+                     *             "co2e_ttw_kg": 101.054,
+                     *             "method": "ISO 14083 / GLEC default intensity factors"
+                     *           },
+                     *           "label": "Direct",
+                     *           "passages": [
+                     *             {
+                     *               "id": "dover",
+                     *               "name": "Strait of Dover"
+                     *             },
+                     *             {
+                     *               "id": "gibraltar",
+                     *               "name": "Strait of Gibraltar"
+                     *             },
+                     *             {
+                     *               "id": "suez",
+                     *               "name": "Suez Canal"
+                     *             },
+                     *             {
+                     *               "id": "babelmandeb",
+                     *               "name": "Bab-el-Mandeb"
+                     *             },
+                     *             {
+                     *               "id": "malacca",
+                     *               "name": "Strait of Malacca"
+                     *             }
+                     *           ],
+                     *           "transit": {
+                     *             "days": 25.06,
+                     *             "hours": 601.5,
+                     *             "speed_knots": 14
+                     *           }
+                     *         },
+                     *         "routing_mode": "short",
+                     *         "to": {
+                     *           "country": "Singapore",
+                     *           "country_code": "SG",
+                     *           "iata": null,
+                     *           "kind": "port",
+                     *           "lat": 1.30155,
+                     *           "lng": 103.74224,
+                     *           "locode": "SGSIN",
+                     *           "name": "Singapore",
+                     *           "route_point": {
+                     *             "distance_km": 15.7,
+                     *             "lat": 1.16075,
+                     *             "lng": 103.736
+                     *           },
+                     *           "source": "main_ports"
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "took_ms": 1.5
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["RouteAnswer"];
                         meta: {
@@ -1279,6 +1477,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "Missing query parameter `to`: expected string.",
+                     *         "request_id": "00000000-0000-4000-8000-000000000063"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["DataError"];
                 };
             };
@@ -1463,6 +1670,1436 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "alternatives": [
+                     *           {
+                     *             "estimated": false,
+                     *             "label": "Sea",
+                     *             "sections": [
+                     *               {
+                     *                 "distance": {
+                     *                   "km": 447.1,
+                     *                   "meters": 447073,
+                     *                   "nm": 241.4
+                     *                 },
+                     *                 "duration": {
+                     *                   "days": 0.72,
+                     *                   "hours": 17.24,
+                     *                   "seconds": 62074
+                     *                 },
+                     *                 "eca": {
+                     *                   "nm": 241.4,
+                     *                   "non_eca_nm": 0,
+                     *                   "share": 1,
+                     *                   "zones": [
+                     *                     {
+                     *                       "id": "north_sea",
+                     *                       "name": "North Sea ECA",
+                     *                       "nm": 241.4
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "emissions": {
+                     *                   "cargo_tonnes": 1,
+                     *                   "co2e_kg": 3.398,
+                     *                   "co2e_ttw_kg": 2.897,
+                     *                   "method": "ISO 14083 / GLEC default intensity factors"
+                     *                 },
+                     *                 "estimated": false,
+                     *                 "from": {
+                     *                   "country_code": "NL",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 51.88811,
+                     *                   "lng": 4.45693,
+                     *                   "locode": "NLRTM",
+                     *                   "name": "Rotterdam"
+                     *                 },
+                     *                 "passages": [],
+                     *                 "route_points": {
+                     *                   "from": {
+                     *                     "distance_km": 9.1,
+                     *                     "lat": 51.897,
+                     *                     "lng": 4.589
+                     *                   },
+                     *                   "to": {
+                     *                     "distance_km": 3.6,
+                     *                     "lat": 53.559,
+                     *                     "lng": 8.537
+                     *                   }
+                     *                 },
+                     *                 "speed_knots": 14,
+                     *                 "to": {
+                     *                   "country_code": "DE",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 53.5396,
+                     *                   "lng": 8.5809,
+                     *                   "locode": "DEBRV",
+                     *                   "name": "Bremerhaven"
+                     *                 },
+                     *                 "transport_mode": "SEA",
+                     *                 "via": null
+                     *               },
+                     *               {
+                     *                 "attribution": "Road distances come from a model unless an engine is set: Portolan's road network model (GeoNames, UN/LOCODE, OurAirports, Natural Earth; circuity and speeds from published tables), planning estimates.",
+                     *                 "crossings": [],
+                     *                 "distance": {
+                     *                   "km": 108.6,
+                     *                   "meters": 108571,
+                     *                   "nm": 58.6
+                     *                 },
+                     *                 "driving_hours": 1.45,
+                     *                 "duration": {
+                     *                   "days": 0.06,
+                     *                   "hours": 1.45,
+                     *                   "seconds": 5235
+                     *                 },
+                     *                 "emissions": {
+                     *                   "cargo_tonnes": 1,
+                     *                   "co2e_kg": 12.594,
+                     *                   "co2e_ttw_kg": 9.663,
+                     *                   "method": "ISO 14083 / GLEC default intensity factors"
+                     *                 },
+                     *                 "estimated": false,
+                     *                 "ferry_hours": 0,
+                     *                 "ferry_paths": [],
+                     *                 "from": {
+                     *                   "country_code": "DE",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 53.5396,
+                     *                   "lng": 8.5809,
+                     *                   "locode": "DEBRV",
+                     *                   "name": "Bremerhaven"
+                     *                 },
+                     *                 "rest_hours": 0,
+                     *                 "route_points": {
+                     *                   "from": {
+                     *                     "distance_km": 1.2,
+                     *                     "lat": 53.55044,
+                     *                     "lng": 8.57998
+                     *                   },
+                     *                   "to": {
+                     *                     "distance_km": 0.4,
+                     *                     "lat": 53.55002,
+                     *                     "lng": 10
+                     *                   }
+                     *                 },
+                     *                 "source": "model",
+                     *                 "to": {
+                     *                   "country": "Germany",
+                     *                   "country_code": "DE",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 53.551086,
+                     *                   "lng": 9.993682,
+                     *                   "locode": "DEHAM",
+                     *                   "name": "Hamburg",
+                     *                   "source": "main_ports"
+                     *                 },
+                     *                 "transport_mode": "ROAD"
+                     *               }
+                     *             ],
+                     *             "summary": {
+                     *               "cost_index": 1.098,
+                     *               "distance": {
+                     *                 "km": 555.6,
+                     *                 "meters": 555644,
+                     *                 "nm": 300
+                     *               },
+                     *               "duration": {
+                     *                 "days": 2.78,
+                     *                 "hours": 66.7,
+                     *                 "seconds": 240109
+                     *               },
+                     *               "emissions": {
+                     *                 "cargo_tonnes": 1,
+                     *                 "co2e_kg": 15.992,
+                     *                 "co2e_ttw_kg": 12.56,
+                     *                 "method": "ISO 14083 / GLEC default intensity factors"
+                     *               },
+                     *               "handling_hours": 48,
+                     *               "moving_hours": 18.7,
+                     *               "speed_kmh": 29.7
+                     *             },
+                     *             "transfers": [
+                     *               {
+                     *                 "at": {
+                     *                   "country_code": "NL",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 51.88811,
+                     *                   "lng": 4.45693,
+                     *                   "locode": "NLRTM",
+                     *                   "name": "Rotterdam"
+                     *                 },
+                     *                 "from_mode": null,
+                     *                 "hours": 24,
+                     *                 "to_mode": "SEA"
+                     *               },
+                     *               {
+                     *                 "at": {
+                     *                   "country_code": "DE",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 53.5396,
+                     *                   "lng": 8.5809,
+                     *                   "locode": "DEBRV",
+                     *                   "name": "Bremerhaven"
+                     *                 },
+                     *                 "from_mode": "SEA",
+                     *                 "hours": 24,
+                     *                 "to_mode": "ROAD"
+                     *               }
+                     *             ],
+                     *             "transport_modes": [
+                     *               "SEA",
+                     *               "ROAD"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "estimated": false,
+                     *             "label": "Sea",
+                     *             "sections": [
+                     *               {
+                     *                 "attribution": "Road distances come from a model unless an engine is set: Portolan's road network model (GeoNames, UN/LOCODE, OurAirports, Natural Earth; circuity and speeds from published tables), planning estimates.",
+                     *                 "crossings": [],
+                     *                 "distance": {
+                     *                   "km": 96.8,
+                     *                   "meters": 96769,
+                     *                   "nm": 52.3
+                     *                 },
+                     *                 "driving_hours": 1.33,
+                     *                 "duration": {
+                     *                   "days": 0.06,
+                     *                   "hours": 1.33,
+                     *                   "seconds": 4804
+                     *                 },
+                     *                 "emissions": {
+                     *                   "cargo_tonnes": 1,
+                     *                   "co2e_kg": 11.225,
+                     *                   "co2e_ttw_kg": 8.612,
+                     *                   "method": "ISO 14083 / GLEC default intensity factors"
+                     *                 },
+                     *                 "estimated": false,
+                     *                 "ferry_hours": 0,
+                     *                 "ferry_paths": [],
+                     *                 "from": {
+                     *                   "country": "Netherlands",
+                     *                   "country_code": "NL",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 51.88811,
+                     *                   "lng": 4.45693,
+                     *                   "locode": "NLRTM",
+                     *                   "name": "Rotterdam",
+                     *                   "source": "main_ports"
+                     *                 },
+                     *                 "rest_hours": 0,
+                     *                 "route_points": {
+                     *                   "from": {
+                     *                     "distance_km": 3.9,
+                     *                     "lat": 51.91997,
+                     *                     "lng": 4.47997
+                     *                   },
+                     *                   "to": {
+                     *                     "distance_km": 2.3,
+                     *                     "lat": 51.22037,
+                     *                     "lng": 4.41502
+                     *                   }
+                     *                 },
+                     *                 "source": "model",
+                     *                 "to": {
+                     *                   "country_code": "BE",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 51.2408,
+                     *                   "lng": 4.4078,
+                     *                   "locode": "BEANR",
+                     *                   "name": "Antwerp"
+                     *                 },
+                     *                 "transport_mode": "ROAD"
+                     *               },
+                     *               {
+                     *                 "distance": {
+                     *                   "km": 675.2,
+                     *                   "meters": 675239,
+                     *                   "nm": 364.6
+                     *                 },
+                     *                 "duration": {
+                     *                   "days": 1.09,
+                     *                   "hours": 26.04,
+                     *                   "seconds": 93754
+                     *                 },
+                     *                 "eca": {
+                     *                   "nm": 355.7,
+                     *                   "non_eca_nm": 8.9,
+                     *                   "share": 0.976,
+                     *                   "zones": [
+                     *                     {
+                     *                       "id": "north_sea",
+                     *                       "name": "North Sea ECA",
+                     *                       "nm": 355.7
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "emissions": {
+                     *                   "cargo_tonnes": 1,
+                     *                   "co2e_kg": 5.132,
+                     *                   "co2e_ttw_kg": 4.376,
+                     *                   "method": "ISO 14083 / GLEC default intensity factors"
+                     *                 },
+                     *                 "estimated": false,
+                     *                 "from": {
+                     *                   "country_code": "BE",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 51.2408,
+                     *                   "lng": 4.4078,
+                     *                   "locode": "BEANR",
+                     *                   "name": "Antwerp"
+                     *                 },
+                     *                 "passages": [],
+                     *                 "route_points": {
+                     *                   "from": {
+                     *                     "distance_km": 4.8,
+                     *                     "lat": 51.266,
+                     *                     "lng": 4.3525
+                     *                   },
+                     *                   "to": {
+                     *                     "distance_km": 7.5,
+                     *                     "lat": 53.5475,
+                     *                     "lng": 9.88
+                     *                   }
+                     *                 },
+                     *                 "speed_knots": 14,
+                     *                 "to": {
+                     *                   "country_code": "DE",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 53.551086,
+                     *                   "lng": 9.993682,
+                     *                   "locode": "DEHAM",
+                     *                   "name": "Hamburg"
+                     *                 },
+                     *                 "transport_mode": "SEA",
+                     *                 "via": null
+                     *               }
+                     *             ],
+                     *             "summary": {
+                     *               "cost_index": 1.256,
+                     *               "distance": {
+                     *                 "km": 772,
+                     *                 "meters": 772008,
+                     *                 "nm": 416.9
+                     *               },
+                     *               "duration": {
+                     *                 "days": 3.14,
+                     *                 "hours": 75.38,
+                     *                 "seconds": 271358
+                     *               },
+                     *               "emissions": {
+                     *                 "cargo_tonnes": 1,
+                     *                 "co2e_kg": 16.357,
+                     *                 "co2e_ttw_kg": 12.988,
+                     *                 "method": "ISO 14083 / GLEC default intensity factors"
+                     *               },
+                     *               "handling_hours": 48,
+                     *               "moving_hours": 27.38,
+                     *               "speed_kmh": 28.2
+                     *             },
+                     *             "transfers": [
+                     *               {
+                     *                 "at": {
+                     *                   "country_code": "BE",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 51.2408,
+                     *                   "lng": 4.4078,
+                     *                   "locode": "BEANR",
+                     *                   "name": "Antwerp"
+                     *                 },
+                     *                 "from_mode": "ROAD",
+                     *                 "hours": 24,
+                     *                 "to_mode": "SEA"
+                     *               },
+                     *               {
+                     *                 "at": {
+                     *                   "country_code": "DE",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 53.551086,
+                     *                   "lng": 9.993682,
+                     *                   "locode": "DEHAM",
+                     *                   "name": "Hamburg"
+                     *                 },
+                     *                 "from_mode": "SEA",
+                     *                 "hours": 24,
+                     *                 "to_mode": null
+                     *               }
+                     *             ],
+                     *             "transport_modes": [
+                     *               "ROAD",
+                     *               "SEA"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "estimated": false,
+                     *             "label": "River",
+                     *             "sections": [
+                     *               {
+                     *                 "attribution": "Road distances come from a model unless an engine is set: Portolan's road network model (GeoNames, UN/LOCODE, OurAirports, Natural Earth; circuity and speeds from published tables), planning estimates.",
+                     *                 "crossings": [],
+                     *                 "distance": {
+                     *                   "km": 9.4,
+                     *                   "meters": 9399,
+                     *                   "nm": 5.1
+                     *                 },
+                     *                 "driving_hours": 0.15,
+                     *                 "duration": {
+                     *                   "days": 0.01,
+                     *                   "hours": 0.15,
+                     *                   "seconds": 542
+                     *                 },
+                     *                 "emissions": {
+                     *                   "cargo_tonnes": 1,
+                     *                   "co2e_kg": 1.09,
+                     *                   "co2e_ttw_kg": 0.837,
+                     *                   "method": "ISO 14083 / GLEC default intensity factors"
+                     *                 },
+                     *                 "estimated": false,
+                     *                 "ferry_hours": 0,
+                     *                 "ferry_paths": [],
+                     *                 "from": {
+                     *                   "country": "Netherlands",
+                     *                   "country_code": "NL",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 51.88811,
+                     *                   "lng": 4.45693,
+                     *                   "locode": "NLRTM",
+                     *                   "name": "Rotterdam",
+                     *                   "source": "main_ports"
+                     *                 },
+                     *                 "rest_hours": 0,
+                     *                 "route_points": {
+                     *                   "from": {
+                     *                     "distance_km": 3.9,
+                     *                     "lat": 51.91997,
+                     *                     "lng": 4.47997
+                     *                   },
+                     *                   "to": {
+                     *                     "distance_km": 2.2,
+                     *                     "lat": 51.91667,
+                     *                     "lng": 4.5
+                     *                   }
+                     *                 },
+                     *                 "source": "model",
+                     *                 "to": {
+                     *                   "country_code": "NL",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 51.9,
+                     *                   "lng": 4.483333,
+                     *                   "locode": "NLRTM",
+                     *                   "name": "Rotterdam"
+                     *                 },
+                     *                 "transport_mode": "ROAD"
+                     *               },
+                     *               {
+                     *                 "attribution": "Waterways: Natural Earth rivers and lakes (public domain), GSHHG WDB II (LGPL), Portolan's curated waterway table and seasonal windows (estimates, not live data)",
+                     *                 "current": {
+                     *                   "downstream_km": 11.1,
+                     *                   "slack_water_km": 551.1,
+                     *                   "upstream_km": 176.3
+                     *                 },
+                     *                 "distance": {
+                     *                   "km": 738.5,
+                     *                   "meters": 738482,
+                     *                   "nm": 398.7
+                     *                 },
+                     *                 "duration": {
+                     *                   "days": 3.89,
+                     *                   "hours": 93.38,
+                     *                   "seconds": 336161
+                     *                 },
+                     *                 "emissions": {
+                     *                   "cargo_tonnes": 1,
+                     *                   "co2e_kg": 21.638,
+                     *                   "co2e_ttw_kg": 16.616,
+                     *                   "method": "ISO 14083 / GLEC default intensity factors"
+                     *                 },
+                     *                 "estimated": false,
+                     *                 "from": {
+                     *                   "country_code": "NL",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 51.9,
+                     *                   "lng": 4.483333,
+                     *                   "locode": "NLRTM",
+                     *                   "name": "Rotterdam"
+                     *                 },
+                     *                 "lock_hours": 11.25,
+                     *                 "locks": 15,
+                     *                 "route_points": {
+                     *                   "from": {
+                     *                     "distance_km": 1.2,
+                     *                     "lat": 51.90973,
+                     *                     "lng": 4.47636
+                     *                   },
+                     *                   "to": {
+                     *                     "distance_km": 0,
+                     *                     "lat": 53.53963,
+                     *                     "lng": 10.01137
+                     *                   }
+                     *                 },
+                     *                 "seasonal": [],
+                     *                 "speed_kmh": 9,
+                     *                 "to": {
+                     *                   "country_code": "DE",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 53.539628045154984,
+                     *                   "lng": 10.01136791496771,
+                     *                   "locode": "DEHTJ",
+                     *                   "name": "Hamburg-Mitte"
+                     *                 },
+                     *                 "transport_mode": "RIVER",
+                     *                 "waterways": [
+                     *                   {
+                     *                     "class": "Vb",
+                     *                     "km": 239.6,
+                     *                     "name": "Mittellandkanal"
+                     *                   },
+                     *                   {
+                     *                     "class": "Va-VIb",
+                     *                     "km": 122,
+                     *                     "name": "Nederrijn - Lek"
+                     *                   },
+                     *                   {
+                     *                     "class": "Vb",
+                     *                     "km": 115.1,
+                     *                     "name": "Elbe Lateral Canal (Elbe-Seitenkanal)"
+                     *                   },
+                     *                   {
+                     *                     "class": "Vb",
+                     *                     "km": 85.6,
+                     *                     "name": "Dortmund-Ems Canal Dortmund-Bergeshoevede"
+                     *                   },
+                     *                   {
+                     *                     "class": "Vb",
+                     *                     "km": 58.4,
+                     *                     "name": "Wesel-Datteln Canal"
+                     *                   },
+                     *                   {
+                     *                     "class": "VIc",
+                     *                     "km": 52.8,
+                     *                     "name": "Rhine (Bovenrijn / Niederrhein) Pannerdensche Kop-Duisburg"
+                     *                   },
+                     *                   {
+                     *                     "class": "Vb",
+                     *                     "km": 38,
+                     *                     "name": "Elbe Hamburg-Geesthacht"
+                     *                   },
+                     *                   {
+                     *                     "class": "IV",
+                     *                     "km": 11.1,
+                     *                     "name": "Elbe Geesthacht-Magdeburg"
+                     *                   },
+                     *                   {
+                     *                     "class": null,
+                     *                     "km": 6.8,
+                     *                     "name": "Lek"
+                     *                   },
+                     *                   {
+                     *                     "class": "VIc (seagoing)",
+                     *                     "km": 5.4,
+                     *                     "name": "Nieuwe Waterweg / Nieuwe Maas (Rotterdam)"
+                     *                   },
+                     *                   {
+                     *                     "class": "VIc",
+                     *                     "km": 1.5,
+                     *                     "name": "Waal"
+                     *                   },
+                     *                   {
+                     *                     "class": null,
+                     *                     "km": 1.1,
+                     *                     "name": "Lippe"
+                     *                   },
+                     *                   {
+                     *                     "class": null,
+                     *                     "km": 1.1,
+                     *                     "name": "Elbe Lateral Canal"
+                     *                   },
+                     *                   {
+                     *                     "class": null,
+                     *                     "km": 0.1,
+                     *                     "name": "Wesel-Datteln Canal"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "attribution": "Road distances come from a model unless an engine is set: Portolan's road network model (GeoNames, UN/LOCODE, OurAirports, Natural Earth; circuity and speeds from published tables), planning estimates.",
+                     *                 "crossings": [],
+                     *                 "distance": {
+                     *                   "km": 3.3,
+                     *                   "meters": 3312,
+                     *                   "nm": 1.8
+                     *                 },
+                     *                 "driving_hours": 0.05,
+                     *                 "duration": {
+                     *                   "days": 0,
+                     *                   "hours": 0.05,
+                     *                   "seconds": 183
+                     *                 },
+                     *                 "emissions": {
+                     *                   "cargo_tonnes": 1,
+                     *                   "co2e_kg": 0.384,
+                     *                   "co2e_ttw_kg": 0.295,
+                     *                   "method": "ISO 14083 / GLEC default intensity factors"
+                     *                 },
+                     *                 "estimated": false,
+                     *                 "ferry_hours": 0,
+                     *                 "ferry_paths": [],
+                     *                 "from": {
+                     *                   "country_code": "DE",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 53.539628045154984,
+                     *                   "lng": 10.01136791496771,
+                     *                   "locode": "DEHTJ",
+                     *                   "name": "Hamburg-Mitte"
+                     *                 },
+                     *                 "rest_hours": 0,
+                     *                 "route_points": {
+                     *                   "from": {
+                     *                     "distance_km": 1.2,
+                     *                     "lat": 53.55,
+                     *                     "lng": 10.01667
+                     *                   },
+                     *                   "to": {
+                     *                     "distance_km": 0.4,
+                     *                     "lat": 53.55002,
+                     *                     "lng": 10
+                     *                   }
+                     *                 },
+                     *                 "source": "model",
+                     *                 "to": {
+                     *                   "country": "Germany",
+                     *                   "country_code": "DE",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 53.551086,
+                     *                   "lng": 9.993682,
+                     *                   "locode": "DEHAM",
+                     *                   "name": "Hamburg",
+                     *                   "source": "main_ports"
+                     *                 },
+                     *                 "transport_mode": "ROAD"
+                     *               }
+                     *             ],
+                     *             "summary": {
+                     *               "cost_index": 1.406,
+                     *               "distance": {
+                     *                 "km": 751.2,
+                     *                 "meters": 751193,
+                     *                 "nm": 405.6
+                     *               },
+                     *               "duration": {
+                     *                 "days": 5.4,
+                     *                 "hours": 129.58,
+                     *                 "seconds": 466486
+                     *               },
+                     *               "emissions": {
+                     *                 "cargo_tonnes": 1,
+                     *                 "co2e_kg": 23.112,
+                     *                 "co2e_ttw_kg": 17.748,
+                     *                 "method": "ISO 14083 / GLEC default intensity factors"
+                     *               },
+                     *               "handling_hours": 36,
+                     *               "moving_hours": 93.58,
+                     *               "speed_kmh": 8
+                     *             },
+                     *             "transfers": [
+                     *               {
+                     *                 "at": {
+                     *                   "country_code": "NL",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 51.9,
+                     *                   "lng": 4.483333,
+                     *                   "locode": "NLRTM",
+                     *                   "name": "Rotterdam"
+                     *                 },
+                     *                 "from_mode": "ROAD",
+                     *                 "hours": 18,
+                     *                 "to_mode": "RIVER"
+                     *               },
+                     *               {
+                     *                 "at": {
+                     *                   "country_code": "DE",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 53.539628045154984,
+                     *                   "lng": 10.01136791496771,
+                     *                   "locode": "DEHTJ",
+                     *                   "name": "Hamburg-Mitte"
+                     *                 },
+                     *                 "from_mode": "RIVER",
+                     *                 "hours": 18,
+                     *                 "to_mode": "ROAD"
+                     *               }
+                     *             ],
+                     *             "transport_modes": [
+                     *               "ROAD",
+                     *               "RIVER",
+                     *               "ROAD"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "estimated": false,
+                     *             "label": "Rail",
+                     *             "sections": [
+                     *               {
+                     *                 "attribution": "Road distances come from a model unless an engine is set: Portolan's road network model (GeoNames, UN/LOCODE, OurAirports, Natural Earth; circuity and speeds from published tables), planning estimates.",
+                     *                 "crossings": [],
+                     *                 "distance": {
+                     *                   "km": 29.7,
+                     *                   "meters": 29682,
+                     *                   "nm": 16
+                     *                 },
+                     *                 "driving_hours": 0.44,
+                     *                 "duration": {
+                     *                   "days": 0.02,
+                     *                   "hours": 0.44,
+                     *                   "seconds": 1567
+                     *                 },
+                     *                 "emissions": {
+                     *                   "cargo_tonnes": 1,
+                     *                   "co2e_kg": 3.443,
+                     *                   "co2e_ttw_kg": 2.642,
+                     *                   "method": "ISO 14083 / GLEC default intensity factors"
+                     *                 },
+                     *                 "estimated": false,
+                     *                 "ferry_hours": 0,
+                     *                 "ferry_paths": [],
+                     *                 "from": {
+                     *                   "country": "Netherlands",
+                     *                   "country_code": "NL",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 51.88811,
+                     *                   "lng": 4.45693,
+                     *                   "locode": "NLRTM",
+                     *                   "name": "Rotterdam",
+                     *                   "source": "main_ports"
+                     *                 },
+                     *                 "rest_hours": 0,
+                     *                 "route_points": {
+                     *                   "from": {
+                     *                     "distance_km": 3.9,
+                     *                     "lat": 51.91997,
+                     *                     "lng": 4.47997
+                     *                   },
+                     *                   "to": {
+                     *                     "distance_km": 3.7,
+                     *                     "lat": 52.045,
+                     *                     "lng": 4.65139
+                     *                   }
+                     *                 },
+                     *                 "source": "model",
+                     *                 "to": {
+                     *                   "country_code": "NL",
+                     *                   "iata": null,
+                     *                   "kind": "rail_terminal",
+                     *                   "lat": 52.029472,
+                     *                   "lng": 4.604301,
+                     *                   "locode": "NLAPN",
+                     *                   "name": "Alphen aan den Rijn"
+                     *                 },
+                     *                 "transport_mode": "ROAD"
+                     *               },
+                     *               {
+                     *                 "distance": {
+                     *                   "km": 478.4,
+                     *                   "meters": 478365,
+                     *                   "nm": 258.3
+                     *                 },
+                     *                 "duration": {
+                     *                   "days": 0.66,
+                     *                   "hours": 15.95,
+                     *                   "seconds": 57404
+                     *                 },
+                     *                 "emissions": {
+                     *                   "cargo_tonnes": 1,
+                     *                   "co2e_kg": 13.394,
+                     *                   "co2e_ttw_kg": 10.275,
+                     *                   "method": "ISO 14083 / GLEC default intensity factors"
+                     *                 },
+                     *                 "estimated": false,
+                     *                 "from": {
+                     *                   "country_code": "NL",
+                     *                   "iata": null,
+                     *                   "kind": "rail_terminal",
+                     *                   "lat": 52.029472,
+                     *                   "lng": 4.604301,
+                     *                   "locode": "NLAPN",
+                     *                   "name": "Alphen aan den Rijn"
+                     *                 },
+                     *                 "route_points": {
+                     *                   "from": {
+                     *                     "distance_km": 0,
+                     *                     "lat": 52.02947,
+                     *                     "lng": 4.6043
+                     *                   },
+                     *                   "to": {
+                     *                     "distance_km": 0,
+                     *                     "lat": 53.47436,
+                     *                     "lng": 9.93679
+                     *                   }
+                     *                 },
+                     *                 "speed_kmh": 30,
+                     *                 "to": {
+                     *                   "country_code": "DE",
+                     *                   "iata": null,
+                     *                   "kind": "rail_terminal",
+                     *                   "lat": 53.474357,
+                     *                   "lng": 9.93679,
+                     *                   "locode": "DEHAM",
+                     *                   "name": "Hamburg"
+                     *                 },
+                     *                 "transport_mode": "RAIL"
+                     *               },
+                     *               {
+                     *                 "attribution": "Road distances come from a model unless an engine is set: Portolan's road network model (GeoNames, UN/LOCODE, OurAirports, Natural Earth; circuity and speeds from published tables), planning estimates.",
+                     *                 "crossings": [],
+                     *                 "distance": {
+                     *                   "km": 14.7,
+                     *                   "meters": 14734,
+                     *                   "nm": 8
+                     *                 },
+                     *                 "driving_hours": 0.21,
+                     *                 "duration": {
+                     *                   "days": 0.01,
+                     *                   "hours": 0.21,
+                     *                   "seconds": 760
+                     *                 },
+                     *                 "emissions": {
+                     *                   "cargo_tonnes": 1,
+                     *                   "co2e_kg": 1.709,
+                     *                   "co2e_ttw_kg": 1.311,
+                     *                   "method": "ISO 14083 / GLEC default intensity factors"
+                     *                 },
+                     *                 "estimated": false,
+                     *                 "ferry_hours": 0,
+                     *                 "ferry_paths": [],
+                     *                 "from": {
+                     *                   "country_code": "DE",
+                     *                   "iata": null,
+                     *                   "kind": "rail_terminal",
+                     *                   "lat": 53.474357,
+                     *                   "lng": 9.93679,
+                     *                   "locode": "DEHAM",
+                     *                   "name": "Hamburg"
+                     *                 },
+                     *                 "rest_hours": 0,
+                     *                 "route_points": {
+                     *                   "from": {
+                     *                     "distance_km": 3.2,
+                     *                     "lat": 53.46667,
+                     *                     "lng": 9.98333
+                     *                   },
+                     *                   "to": {
+                     *                     "distance_km": 0.4,
+                     *                     "lat": 53.55002,
+                     *                     "lng": 10
+                     *                   }
+                     *                 },
+                     *                 "source": "model",
+                     *                 "to": {
+                     *                   "country": "Germany",
+                     *                   "country_code": "DE",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 53.551086,
+                     *                   "lng": 9.993682,
+                     *                   "locode": "DEHAM",
+                     *                   "name": "Hamburg",
+                     *                   "source": "main_ports"
+                     *                 },
+                     *                 "transport_mode": "ROAD"
+                     *               }
+                     *             ],
+                     *             "summary": {
+                     *               "cost_index": 1.702,
+                     *               "distance": {
+                     *                 "km": 522.8,
+                     *                 "meters": 522781,
+                     *                 "nm": 282.3
+                     *               },
+                     *               "duration": {
+                     *                 "days": 1.69,
+                     *                 "hours": 40.59,
+                     *                 "seconds": 146131
+                     *               },
+                     *               "emissions": {
+                     *                 "cargo_tonnes": 1,
+                     *                 "co2e_kg": 18.546,
+                     *                 "co2e_ttw_kg": 14.228,
+                     *                 "method": "ISO 14083 / GLEC default intensity factors"
+                     *               },
+                     *               "handling_hours": 24,
+                     *               "moving_hours": 16.59,
+                     *               "speed_kmh": 31.5
+                     *             },
+                     *             "transfers": [
+                     *               {
+                     *                 "at": {
+                     *                   "country_code": "NL",
+                     *                   "iata": null,
+                     *                   "kind": "rail_terminal",
+                     *                   "lat": 52.029472,
+                     *                   "lng": 4.604301,
+                     *                   "locode": "NLAPN",
+                     *                   "name": "Alphen aan den Rijn"
+                     *                 },
+                     *                 "from_mode": "ROAD",
+                     *                 "hours": 12,
+                     *                 "to_mode": "RAIL"
+                     *               },
+                     *               {
+                     *                 "at": {
+                     *                   "country_code": "DE",
+                     *                   "iata": null,
+                     *                   "kind": "rail_terminal",
+                     *                   "lat": 53.474357,
+                     *                   "lng": 9.93679,
+                     *                   "locode": "DEHAM",
+                     *                   "name": "Hamburg"
+                     *                 },
+                     *                 "from_mode": "RAIL",
+                     *                 "hours": 12,
+                     *                 "to_mode": "ROAD"
+                     *               }
+                     *             ],
+                     *             "transport_modes": [
+                     *               "ROAD",
+                     *               "RAIL",
+                     *               "ROAD"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "estimated": false,
+                     *             "label": "Road",
+                     *             "sections": [
+                     *               {
+                     *                 "attribution": "Road distances come from a model unless an engine is set: Portolan's road network model (GeoNames, UN/LOCODE, OurAirports, Natural Earth; circuity and speeds from published tables), planning estimates.",
+                     *                 "crossings": [],
+                     *                 "distance": {
+                     *                   "km": 471.2,
+                     *                   "meters": 471226,
+                     *                   "nm": 254.4
+                     *                 },
+                     *                 "driving_hours": 6.4,
+                     *                 "duration": {
+                     *                   "days": 0.27,
+                     *                   "hours": 6.4,
+                     *                   "seconds": 23047
+                     *                 },
+                     *                 "emissions": {
+                     *                   "cargo_tonnes": 1,
+                     *                   "co2e_kg": 54.662,
+                     *                   "co2e_ttw_kg": 41.939,
+                     *                   "method": "ISO 14083 / GLEC default intensity factors"
+                     *                 },
+                     *                 "estimated": false,
+                     *                 "ferry_hours": 0,
+                     *                 "ferry_paths": [],
+                     *                 "from": {
+                     *                   "country": "Netherlands",
+                     *                   "country_code": "NL",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 51.88811,
+                     *                   "lng": 4.45693,
+                     *                   "locode": "NLRTM",
+                     *                   "name": "Rotterdam",
+                     *                   "source": "main_ports"
+                     *                 },
+                     *                 "rest_hours": 0,
+                     *                 "route_points": {
+                     *                   "from": {
+                     *                     "distance_km": 3.9,
+                     *                     "lat": 51.91997,
+                     *                     "lng": 4.47997
+                     *                   },
+                     *                   "to": {
+                     *                     "distance_km": 0.4,
+                     *                     "lat": 53.55002,
+                     *                     "lng": 10
+                     *                   }
+                     *                 },
+                     *                 "source": "model",
+                     *                 "to": {
+                     *                   "country": "Germany",
+                     *                   "country_code": "DE",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 53.551086,
+                     *                   "lng": 9.993682,
+                     *                   "locode": "DEHAM",
+                     *                   "name": "Hamburg",
+                     *                   "source": "main_ports"
+                     *                 },
+                     *                 "transport_mode": "ROAD"
+                     *               }
+                     *             ],
+                     *             "summary": {
+                     *               "cost_index": 2.827,
+                     *               "distance": {
+                     *                 "km": 471.2,
+                     *                 "meters": 471226,
+                     *                 "nm": 254.4
+                     *               },
+                     *               "duration": {
+                     *                 "days": 0.27,
+                     *                 "hours": 6.4,
+                     *                 "seconds": 23047
+                     *               },
+                     *               "emissions": {
+                     *                 "cargo_tonnes": 1,
+                     *                 "co2e_kg": 54.662,
+                     *                 "co2e_ttw_kg": 41.939,
+                     *                 "method": "ISO 14083 / GLEC default intensity factors"
+                     *               },
+                     *               "handling_hours": 0,
+                     *               "moving_hours": 6.4,
+                     *               "speed_kmh": 73.6
+                     *             },
+                     *             "transfers": [],
+                     *             "transport_modes": [
+                     *               "ROAD"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "estimated": false,
+                     *             "label": "Air",
+                     *             "sections": [
+                     *               {
+                     *                 "attribution": "Road distances come from a model unless an engine is set: Portolan's road network model (GeoNames, UN/LOCODE, OurAirports, Natural Earth; circuity and speeds from published tables), planning estimates.",
+                     *                 "crossings": [],
+                     *                 "distance": {
+                     *                   "km": 57.7,
+                     *                   "meters": 57653,
+                     *                   "nm": 31.1
+                     *                 },
+                     *                 "driving_hours": 0.81,
+                     *                 "duration": {
+                     *                   "days": 0.03,
+                     *                   "hours": 0.81,
+                     *                   "seconds": 2911
+                     *                 },
+                     *                 "emissions": {
+                     *                   "cargo_tonnes": 1,
+                     *                   "co2e_kg": 6.688,
+                     *                   "co2e_ttw_kg": 5.131,
+                     *                   "method": "ISO 14083 / GLEC default intensity factors"
+                     *                 },
+                     *                 "estimated": false,
+                     *                 "ferry_hours": 0,
+                     *                 "ferry_paths": [],
+                     *                 "from": {
+                     *                   "country": "Netherlands",
+                     *                   "country_code": "NL",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 51.88811,
+                     *                   "lng": 4.45693,
+                     *                   "locode": "NLRTM",
+                     *                   "name": "Rotterdam",
+                     *                   "source": "main_ports"
+                     *                 },
+                     *                 "rest_hours": 0,
+                     *                 "route_points": {
+                     *                   "from": {
+                     *                     "distance_km": 3.9,
+                     *                     "lat": 51.91997,
+                     *                     "lng": 4.47997
+                     *                   },
+                     *                   "to": {
+                     *                     "distance_km": 0,
+                     *                     "lat": 52.3086,
+                     *                     "lng": 4.76389
+                     *                   }
+                     *                 },
+                     *                 "source": "model",
+                     *                 "to": {
+                     *                   "country_code": "NL",
+                     *                   "iata": "AMS",
+                     *                   "icao": "EHAM",
+                     *                   "kind": "airport",
+                     *                   "lat": 52.3086,
+                     *                   "lng": 4.76389,
+                     *                   "locode": null,
+                     *                   "name": "Amsterdam Airport Schiphol"
+                     *                 },
+                     *                 "transport_mode": "ROAD"
+                     *               },
+                     *               {
+                     *                 "distance": {
+                     *                   "km": 548.4,
+                     *                   "meters": 548420,
+                     *                   "nm": 296.1
+                     *                 },
+                     *                 "duration": {
+                     *                   "days": 0.06,
+                     *                   "hours": 1.44,
+                     *                   "seconds": 5168
+                     *                 },
+                     *                 "emissions": {
+                     *                   "cargo_tonnes": 1,
+                     *                   "co2e_kg": 388.902,
+                     *                   "co2e_ttw_kg": 307.418,
+                     *                   "method": "ISO 14083 / GLEC default intensity factors"
+                     *                 },
+                     *                 "estimated": false,
+                     *                 "from": {
+                     *                   "country_code": "NL",
+                     *                   "iata": "AMS",
+                     *                   "icao": "EHAM",
+                     *                   "kind": "airport",
+                     *                   "lat": 52.3086,
+                     *                   "lng": 4.76389,
+                     *                   "locode": null,
+                     *                   "name": "Amsterdam Airport Schiphol"
+                     *                 },
+                     *                 "great_circle_km": 522.3,
+                     *                 "route_points": {
+                     *                   "from": {
+                     *                     "distance_km": 0,
+                     *                     "lat": 52.3086,
+                     *                     "lng": 4.76389
+                     *                   },
+                     *                   "to": {
+                     *                     "distance_km": 0,
+                     *                     "lat": 51.4324,
+                     *                     "lng": 12.2416
+                     *                   }
+                     *                 },
+                     *                 "speed_kmh": 800,
+                     *                 "to": {
+                     *                   "country_code": "DE",
+                     *                   "iata": "LEJ",
+                     *                   "icao": "EDDP",
+                     *                   "kind": "airport",
+                     *                   "lat": 51.4324,
+                     *                   "lng": 12.2416,
+                     *                   "locode": null,
+                     *                   "name": "Leipzig Halle Airport"
+                     *                 },
+                     *                 "transport_mode": "AIR"
+                     *               },
+                     *               {
+                     *                 "attribution": "Road distances come from a model unless an engine is set: Portolan's road network model (GeoNames, UN/LOCODE, OurAirports, Natural Earth; circuity and speeds from published tables), planning estimates.",
+                     *                 "crossings": [],
+                     *                 "distance": {
+                     *                   "km": 334.2,
+                     *                   "meters": 334188,
+                     *                   "nm": 180.4
+                     *                 },
+                     *                 "driving_hours": 4.46,
+                     *                 "duration": {
+                     *                   "days": 0.19,
+                     *                   "hours": 4.46,
+                     *                   "seconds": 16062
+                     *                 },
+                     *                 "emissions": {
+                     *                   "cargo_tonnes": 1,
+                     *                   "co2e_kg": 38.766,
+                     *                   "co2e_ttw_kg": 29.743,
+                     *                   "method": "ISO 14083 / GLEC default intensity factors"
+                     *                 },
+                     *                 "estimated": false,
+                     *                 "ferry_hours": 0,
+                     *                 "ferry_paths": [],
+                     *                 "from": {
+                     *                   "country_code": "DE",
+                     *                   "iata": "LEJ",
+                     *                   "icao": "EDDP",
+                     *                   "kind": "airport",
+                     *                   "lat": 51.4324,
+                     *                   "lng": 12.2416,
+                     *                   "locode": null,
+                     *                   "name": "Leipzig Halle Airport"
+                     *                 },
+                     *                 "rest_hours": 0,
+                     *                 "route_points": {
+                     *                   "from": {
+                     *                     "distance_km": 1,
+                     *                     "lat": 51.42389,
+                     *                     "lng": 12.23639
+                     *                   },
+                     *                   "to": {
+                     *                     "distance_km": 0.4,
+                     *                     "lat": 53.55002,
+                     *                     "lng": 10
+                     *                   }
+                     *                 },
+                     *                 "source": "model",
+                     *                 "to": {
+                     *                   "country": "Germany",
+                     *                   "country_code": "DE",
+                     *                   "iata": null,
+                     *                   "kind": "port",
+                     *                   "lat": 53.551086,
+                     *                   "lng": 9.993682,
+                     *                   "locode": "DEHAM",
+                     *                   "name": "Hamburg",
+                     *                   "source": "main_ports"
+                     *                 },
+                     *                 "transport_mode": "ROAD"
+                     *               }
+                     *             ],
+                     *             "summary": {
+                     *               "cost_index": 24.288,
+                     *               "distance": {
+                     *                 "km": 940.3,
+                     *                 "meters": 940261,
+                     *                 "nm": 507.7
+                     *               },
+                     *               "duration": {
+                     *                 "days": 1.28,
+                     *                 "hours": 30.71,
+                     *                 "seconds": 110541
+                     *               },
+                     *               "emissions": {
+                     *                 "cargo_tonnes": 1,
+                     *                 "co2e_kg": 434.356,
+                     *                 "co2e_ttw_kg": 342.292,
+                     *                 "method": "ISO 14083 / GLEC default intensity factors"
+                     *               },
+                     *               "handling_hours": 24,
+                     *               "moving_hours": 6.71,
+                     *               "speed_kmh": 140.2
+                     *             },
+                     *             "transfers": [
+                     *               {
+                     *                 "at": {
+                     *                   "country_code": "NL",
+                     *                   "iata": "AMS",
+                     *                   "icao": "EHAM",
+                     *                   "kind": "airport",
+                     *                   "lat": 52.3086,
+                     *                   "lng": 4.76389,
+                     *                   "locode": null,
+                     *                   "name": "Amsterdam Airport Schiphol"
+                     *                 },
+                     *                 "from_mode": "ROAD",
+                     *                 "hours": 12,
+                     *                 "to_mode": "AIR"
+                     *               },
+                     *               {
+                     *                 "at": {
+                     *                   "country_code": "DE",
+                     *                   "iata": "LEJ",
+                     *                   "icao": "EDDP",
+                     *                   "kind": "airport",
+                     *                   "lat": 51.4324,
+                     *                   "lng": 12.2416,
+                     *                   "locode": null,
+                     *                   "name": "Leipzig Halle Airport"
+                     *                 },
+                     *                 "from_mode": "AIR",
+                     *                 "hours": 12,
+                     *                 "to_mode": "ROAD"
+                     *               }
+                     *             ],
+                     *             "transport_modes": [
+                     *               "ROAD",
+                     *               "AIR",
+                     *               "ROAD"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "avoided": [],
+                     *         "date": "2026-12-07",
+                     *         "from": {
+                     *           "country": "Netherlands",
+                     *           "country_code": "NL",
+                     *           "iata": null,
+                     *           "kind": "port",
+                     *           "lat": 51.88811,
+                     *           "lng": 4.45693,
+                     *           "locode": "NLRTM",
+                     *           "name": "Rotterdam",
+                     *           "route_point": {
+                     *             "distance_km": 9.1,
+                     *             "lat": 51.897,
+                     *             "lng": 4.589
+                     *           },
+                     *           "source": "main_ports"
+                     *         },
+                     *         "optimize": "cost",
+                     *         "route": {
+                     *           "estimated": false,
+                     *           "label": "Direct",
+                     *           "sections": [
+                     *             {
+                     *               "distance": {
+                     *                 "km": 557.1,
+                     *                 "meters": 557082,
+                     *                 "nm": 300.8
+                     *               },
+                     *               "duration": {
+                     *                 "days": 0.9,
+                     *                 "hours": 21.49,
+                     *                 "seconds": 77349
+                     *               },
+                     *               "eca": {
+                     *                 "nm": 300.8,
+                     *                 "non_eca_nm": 0,
+                     *                 "share": 1,
+                     *                 "zones": [
+                     *                   {
+                     *                     "id": "north_sea",
+                     *                     "name": "North Sea ECA",
+                     *                     "nm": 300.8
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               "emissions": {
+                     *                 "cargo_tonnes": 1,
+                     *                 "co2e_kg": 4.234,
+                     *                 "co2e_ttw_kg": 3.61,
+                     *                 "method": "ISO 14083 / GLEC default intensity factors"
+                     *               },
+                     *               "estimated": false,
+                     *               "from": {
+                     *                 "country_code": "NL",
+                     *                 "iata": null,
+                     *                 "kind": "port",
+                     *                 "lat": 51.88811,
+                     *                 "lng": 4.45693,
+                     *                 "locode": "NLRTM",
+                     *                 "name": "Rotterdam"
+                     *               },
+                     *               "passages": [],
+                     *               "route_points": {
+                     *                 "from": {
+                     *                   "distance_km": 9.1,
+                     *                   "lat": 51.897,
+                     *                   "lng": 4.589
+                     *                 },
+                     *                 "to": {
+                     *                   "distance_km": 7.5,
+                     *                   "lat": 53.5475,
+                     *                   "lng": 9.88
+                     *                 }
+                     *               },
+                     *               "speed_knots": 14,
+                     *               "to": {
+                     *                 "country_code": "DE",
+                     *                 "iata": null,
+                     *                 "kind": "port",
+                     *                 "lat": 53.551086,
+                     *                 "lng": 9.993682,
+                     *                 "locode": "DEHAM",
+                     *                 "name": "Hamburg"
+                     *               },
+                     *               "transport_mode": "SEA",
+                     *               "via": null
+                     *             }
+                     *           ],
+                     *           "summary": {
+                     *             "cost_index": 0.557,
+                     *             "distance": {
+                     *               "km": 557.1,
+                     *               "meters": 557082,
+                     *               "nm": 300.8
+                     *             },
+                     *             "duration": {
+                     *               "days": 2.9,
+                     *               "hours": 69.49,
+                     *               "seconds": 250149
+                     *             },
+                     *             "emissions": {
+                     *               "cargo_tonnes": 1,
+                     *               "co2e_kg": 4.234,
+                     *               "co2e_ttw_kg": 3.61,
+                     *               "method": "ISO 14083 / GLEC default intensity factors"
+                     *             },
+                     *             "handling_hours": 48,
+                     *             "moving_hours": 21.49,
+                     *             "speed_kmh": 25.9
+                     *           },
+                     *           "transfers": [
+                     *             {
+                     *               "at": {
+                     *                 "country_code": "NL",
+                     *                 "iata": null,
+                     *                 "kind": "port",
+                     *                 "lat": 51.88811,
+                     *                 "lng": 4.45693,
+                     *                 "locode": "NLRTM",
+                     *                 "name": "Rotterdam"
+                     *               },
+                     *               "from_mode": null,
+                     *               "hours": 24,
+                     *               "to_mode": "SEA"
+                     *             },
+                     *             {
+                     *               "at": {
+                     *                 "country_code": "DE",
+                     *                 "iata": null,
+                     *                 "kind": "port",
+                     *                 "lat": 53.551086,
+                     *                 "lng": 9.993682,
+                     *                 "locode": "DEHAM",
+                     *                 "name": "Hamburg"
+                     *               },
+                     *               "from_mode": "SEA",
+                     *               "hours": 24,
+                     *               "to_mode": null
+                     *             }
+                     *           ],
+                     *           "transport_modes": [
+                     *             "SEA"
+                     *           ]
+                     *         },
+                     *         "routing_mode": "short",
+                     *         "seasonal_notes": [],
+                     *         "to": {
+                     *           "country": "Germany",
+                     *           "country_code": "DE",
+                     *           "iata": null,
+                     *           "kind": "port",
+                     *           "lat": 53.551086,
+                     *           "lng": 9.993682,
+                     *           "locode": "DEHAM",
+                     *           "name": "Hamburg",
+                     *           "route_point": {
+                     *             "distance_km": 7.5,
+                     *             "lat": 53.5475,
+                     *             "lng": 9.88
+                     *           },
+                     *           "source": "main_ports"
+                     *         },
+                     *         "transport_modes": [
+                     *           "SEA",
+                     *           "ROAD",
+                     *           "RAIL",
+                     *           "AIR",
+                     *           "RIVER"
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "took_ms": 1.5
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["MultimodalAnswer"];
                         meta: {
@@ -1645,6 +3282,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "country": "Netherlands",
+                     *           "country_code": "NL",
+                     *           "kind": "port",
+                     *           "lat": 51.88811,
+                     *           "lng": 4.45693,
+                     *           "locode": "NLRTM",
+                     *           "name": "Rotterdam"
+                     *         },
+                     *         {
+                     *           "country": "Netherlands",
+                     *           "country_code": "NL",
+                     *           "kind": "address",
+                     *           "lat": 51.9225,
+                     *           "lng": 4.47917,
+                     *           "locode": null,
+                     *           "name": "Rotterdam"
+                     *         },
+                     *         {
+                     *           "country": "Netherlands",
+                     *           "country_code": "NL",
+                     *           "kind": "airport",
+                     *           "lat": 51.9569,
+                     *           "lng": 4.43722,
+                     *           "locode": "RTM",
+                     *           "name": "Rotterdam Airport"
+                     *         },
+                     *         {
+                     *           "country": "United States",
+                     *           "country_code": "US",
+                     *           "kind": "address",
+                     *           "lat": 42.78702,
+                     *           "lng": -73.97096,
+                     *           "locode": null,
+                     *           "name": "Rotterdam"
+                     *         },
+                     *         {
+                     *           "country": "United States",
+                     *           "country_code": "US",
+                     *           "kind": "port",
+                     *           "lat": 42.783333,
+                     *           "lng": -73.966667,
+                     *           "locode": "USRAJ",
+                     *           "name": "Rotterdam"
+                     *         },
+                     *         {
+                     *           "country": "United States",
+                     *           "country_code": "US",
+                     *           "kind": "address",
+                     *           "lat": 42.874332,
+                     *           "lng": -74.046596,
+                     *           "locode": "USRJN",
+                     *           "name": "Rotterdam Junction"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             [key: string]: unknown;

@@ -610,6 +610,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "dependencies": {},
+                     *         "product": "loading",
+                     *         "status": "ok"
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -677,6 +687,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "entitlement": "active",
+                     *         "key_product": "loading",
+                     *         "org_id": "00000000-0000-4000-8000-000000000003",
+                     *         "org_name": "Example Forwarding",
+                     *         "paid": true,
+                     *         "plan": "pro",
+                     *         "rate_limit": {
+                     *           "limit": 1000000000,
+                     *           "window_seconds": 20
+                     *         }
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -815,6 +842,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "created_at": "2026-11-21T12:00:00.000Z",
+                     *             "expires_at": null,
+                     *             "hint": "lp_xxx…xxxx",
+                     *             "id": "00000000-0000-4000-8000-000000000050",
+                     *             "label": null,
+                     *             "product": "loading",
+                     *             "revoked_at": null
+                     *           },
+                     *           {
+                     *             "created_at": "2026-11-21T12:01:24.000Z",
+                     *             "expires_at": "2027-02-19T12:01:24.000Z",
+                     *             "hint": "lp_xxx…xxxx",
+                     *             "id": "00000000-0000-4000-8000-000000000047",
+                     *             "label": "reporting",
+                     *             "product": "loading",
+                     *             "revoked_at": null
+                     *           }
+                     *         ]
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -962,6 +1016,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "created_at": "2026-11-21T12:01:24.000Z",
+                     *         "expires_at": "2027-02-19T12:01:24.000Z",
+                     *         "hint": "lp_xxx…xxxx",
+                     *         "id": "00000000-0000-4000-8000-000000000047",
+                     *         "key": "lp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+                     *         "label": "reporting",
+                     *         "product": "loading",
+                     *         "revoked_at": null
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -1114,6 +1183,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "00000000-0000-4000-8000-000000000047",
+                     *         "revoked": true
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -1278,6 +1356,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "has_more": false,
+                     *         "items": [
+                     *           {
+                     *             "active": true,
+                     *             "created_at": "2026-11-21T12:01:34.000Z",
+                     *             "description": "Operations desk",
+                     *             "event_types": [],
+                     *             "failure_count": 0,
+                     *             "id": "00000000-0000-4000-8000-000000000049",
+                     *             "last_delivery_at": null,
+                     *             "url": "https://hooks.example.com/portolan"
+                     *           }
+                     *         ],
+                     *         "next_cursor": null
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -1428,6 +1527,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "active": true,
+                     *         "created_at": "2026-11-21T12:01:34.000Z",
+                     *         "description": "Operations desk",
+                     *         "event_types": [],
+                     *         "id": "00000000-0000-4000-8000-000000000049",
+                     *         "secret": "whsec_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+                     *         "url": "https://hooks.example.com/portolan"
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -1598,6 +1711,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "active": true,
+                     *         "created_at": "2026-11-21T12:01:34.000Z",
+                     *         "description": "Operations desk",
+                     *         "event_types": [],
+                     *         "failure_count": 0,
+                     *         "id": "00000000-0000-4000-8000-000000000049",
+                     *         "last_delivery_at": null,
+                     *         "recent_deliveries": [],
+                     *         "url": "https://hooks.example.com/portolan"
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -1684,6 +1813,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "No webhook endpoint 00000000-0000-4000-8000-000000000008 on this account.",
+                     *         "request_id": "00000000-0000-4000-8000-000000000052",
+                     *         "severity": "error"
+                     *       },
+                     *       "ok": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["OkError"];
                 };
             };
@@ -1770,6 +1910,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "deleted": true,
+                     *         "id": "00000000-0000-4000-8000-000000000049"
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -1941,6 +2090,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "active": true,
+                     *         "description": "Night shift",
+                     *         "event_types": [],
+                     *         "id": "00000000-0000-4000-8000-000000000049",
+                     *         "url": "https://hooks.example.com/portolan"
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -2108,6 +2269,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "00000000-0000-4000-8000-000000000049",
+                     *         "test_queued": true
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -2274,6 +2444,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "has_more": false,
+                     *         "items": [
+                     *           {
+                     *             "created_at": "2026-11-21T12:01:27.000Z",
+                     *             "id": "00000000-0000-4000-8000-000000000048",
+                     *             "name": "Shanghai consolidation",
+                     *             "objective": "fewest_units",
+                     *             "pieces_placed": 16,
+                     *             "pieces_unplaced": 0,
+                     *             "reference": "BK-1001",
+                     *             "status": "complete",
+                     *             "total_cost": null,
+                     *             "units": [
+                     *               {
+                     *                 "equipment": "20GP",
+                     *                 "number": 1,
+                     *                 "pieces": 16,
+                     *                 "svg_url": "https://loading.example.com/v1/load-plans/00000000-0000-4000-8000-000000000048/units/1.svg",
+                     *                 "volume_utilisation": 0.2791,
+                     *                 "weight_utilisation": 0.1418
+                     *               }
+                     *             ],
+                     *             "units_used": 1,
+                     *             "updated_at": "2026-11-21T12:01:27.000Z",
+                     *             "version": 1
+                     *           }
+                     *         ],
+                     *         "next_cursor": null
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -2481,6 +2686,363 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "created_at": "2026-11-21T12:01:27.000Z",
+                     *         "id": "00000000-0000-4000-8000-000000000048",
+                     *         "input": {
+                     *           "dimension_unit": "cm",
+                     *           "equipment": [
+                     *             "20GP"
+                     *           ],
+                     *           "items": [
+                     *             {
+                     *               "height": 140,
+                     *               "id": "pallet",
+                     *               "length": 120,
+                     *               "orientations": "this_side_up",
+                     *               "quantity": 6,
+                     *               "weight": 600,
+                     *               "width": 80
+                     *             },
+                     *             {
+                     *               "height": 40,
+                     *               "id": "crate",
+                     *               "length": 60,
+                     *               "quantity": 10,
+                     *               "weight": 40,
+                     *               "width": 50
+                     *             }
+                     *           ],
+                     *           "work_budget": 0
+                     *         },
+                     *         "name": "Shanghai consolidation",
+                     *         "reference": "BK-1001",
+                     *         "result": {
+                     *           "cog_bounds": {
+                     *             "lateral": 0.05,
+                     *             "longitudinal": 0.1
+                     *           },
+                     *           "objective": "fewest_units",
+                     *           "total_cost": null,
+                     *           "units": [
+                     *             {
+                     *               "cog_mm": {
+                     *                 "x": 2949,
+                     *                 "y": 1176,
+                     *                 "z": 810
+                     *               },
+                     *               "cog_offset": {
+                     *                 "lateral": 0,
+                     *                 "longitudinal": 0
+                     *               },
+                     *               "cost": null,
+                     *               "door_mm": {
+                     *                 "height": 2280,
+                     *                 "width": 2340
+                     *               },
+                     *               "equipment": "20GP",
+                     *               "equipment_name": "20' dry (general purpose)",
+                     *               "inside_mm": {
+                     *                 "height": 2393,
+                     *                 "length": 5898,
+                     *                 "width": 2352
+                     *               },
+                     *               "loaded_volume_m3": 9.264,
+                     *               "number": 1,
+                     *               "payload_kg": 28200,
+                     *               "pieces": 16,
+                     *               "placements": [
+                     *                 {
+                     *                   "item": 0,
+                     *                   "item_id": "pallet",
+                     *                   "load_order": 0,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 1179,
+                     *                     "y": 431,
+                     *                     "z": 0
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 1400,
+                     *                     "length": 1200,
+                     *                     "width": 800
+                     *                   },
+                     *                   "wall": 0
+                     *                 },
+                     *                 {
+                     *                   "item": 0,
+                     *                   "item_id": "pallet",
+                     *                   "load_order": 1,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 1179,
+                     *                     "y": 1231,
+                     *                     "z": 0
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 1400,
+                     *                     "length": 1200,
+                     *                     "width": 800
+                     *                   },
+                     *                   "wall": 0
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 2,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 1179,
+                     *                     "y": 431,
+                     *                     "z": 1400
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 0
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 3,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 1179,
+                     *                     "y": 431,
+                     *                     "z": 1800
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 0
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 4,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 1779,
+                     *                     "y": 431,
+                     *                     "z": 1400
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 1
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 5,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 1779,
+                     *                     "y": 431,
+                     *                     "z": 1800
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 1
+                     *                 },
+                     *                 {
+                     *                   "item": 0,
+                     *                   "item_id": "pallet",
+                     *                   "load_order": 6,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 2379,
+                     *                     "y": 431,
+                     *                     "z": 0
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 1400,
+                     *                     "length": 1200,
+                     *                     "width": 800
+                     *                   },
+                     *                   "wall": 2
+                     *                 },
+                     *                 {
+                     *                   "item": 0,
+                     *                   "item_id": "pallet",
+                     *                   "load_order": 7,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 2379,
+                     *                     "y": 1231,
+                     *                     "z": 0
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 1400,
+                     *                     "length": 1200,
+                     *                     "width": 800
+                     *                   },
+                     *                   "wall": 2
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 8,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 2379,
+                     *                     "y": 431,
+                     *                     "z": 1400
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 2
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 9,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 2379,
+                     *                     "y": 431,
+                     *                     "z": 1800
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 2
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 10,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 2979,
+                     *                     "y": 431,
+                     *                     "z": 1400
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 3
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 11,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 2979,
+                     *                     "y": 431,
+                     *                     "z": 1800
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 3
+                     *                 },
+                     *                 {
+                     *                   "item": 0,
+                     *                   "item_id": "pallet",
+                     *                   "load_order": 12,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 3579,
+                     *                     "y": 431,
+                     *                     "z": 0
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 1400,
+                     *                     "length": 1200,
+                     *                     "width": 800
+                     *                   },
+                     *                   "wall": 4
+                     *                 },
+                     *                 {
+                     *                   "item": 0,
+                     *                   "item_id": "pallet",
+                     *                   "load_order": 13,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 3579,
+                     *                     "y": 1231,
+                     *                     "z": 0
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 1400,
+                     *                     "length": 1200,
+                     *                     "width": 800
+                     *                   },
+                     *                   "wall": 4
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 14,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 3579,
+                     *                     "y": 431,
+                     *                     "z": 1400
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 4
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 15,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 3579,
+                     *                     "y": 431,
+                     *                     "z": 1800
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 4
+                     *                 }
+                     *               ],
+                     *               "svg_url": "https://loading.example.com/v1/load-plans/00000000-0000-4000-8000-000000000048/units/1.svg",
+                     *               "volume_utilisation": 0.2791,
+                     *               "weight_kg": 4000,
+                     *               "weight_utilisation": 0.1418
+                     *             }
+                     *           ],
+                     *           "units_used": 1,
+                     *           "unplaced": []
+                     *         },
+                     *         "status": "complete",
+                     *         "updated_at": "2026-11-21T12:01:27.000Z",
+                     *         "version": 1
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -2502,6 +3064,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid body field `equipment`: expected array length to be greater or equal to 1.",
+                     *         "request_id": "00000000-0000-4000-8000-000000000053",
+                     *         "severity": "warning"
+                     *       },
+                     *       "ok": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["OkError"];
                 };
             };
@@ -2622,6 +3195,363 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "created_at": "2026-11-21T12:01:27.000Z",
+                     *         "id": "00000000-0000-4000-8000-000000000048",
+                     *         "input": {
+                     *           "dimension_unit": "cm",
+                     *           "equipment": [
+                     *             "20GP"
+                     *           ],
+                     *           "items": [
+                     *             {
+                     *               "height": 140,
+                     *               "id": "pallet",
+                     *               "length": 120,
+                     *               "orientations": "this_side_up",
+                     *               "quantity": 6,
+                     *               "weight": 600,
+                     *               "width": 80
+                     *             },
+                     *             {
+                     *               "height": 40,
+                     *               "id": "crate",
+                     *               "length": 60,
+                     *               "quantity": 10,
+                     *               "weight": 40,
+                     *               "width": 50
+                     *             }
+                     *           ],
+                     *           "work_budget": 0
+                     *         },
+                     *         "name": "Shanghai consolidation",
+                     *         "reference": "BK-1001",
+                     *         "result": {
+                     *           "cog_bounds": {
+                     *             "lateral": 0.05,
+                     *             "longitudinal": 0.1
+                     *           },
+                     *           "objective": "fewest_units",
+                     *           "total_cost": null,
+                     *           "units": [
+                     *             {
+                     *               "cog_mm": {
+                     *                 "x": 2949,
+                     *                 "y": 1176,
+                     *                 "z": 810
+                     *               },
+                     *               "cog_offset": {
+                     *                 "lateral": 0,
+                     *                 "longitudinal": 0
+                     *               },
+                     *               "cost": null,
+                     *               "door_mm": {
+                     *                 "height": 2280,
+                     *                 "width": 2340
+                     *               },
+                     *               "equipment": "20GP",
+                     *               "equipment_name": "20' dry (general purpose)",
+                     *               "inside_mm": {
+                     *                 "height": 2393,
+                     *                 "length": 5898,
+                     *                 "width": 2352
+                     *               },
+                     *               "loaded_volume_m3": 9.264,
+                     *               "number": 1,
+                     *               "payload_kg": 28200,
+                     *               "pieces": 16,
+                     *               "placements": [
+                     *                 {
+                     *                   "item": 0,
+                     *                   "item_id": "pallet",
+                     *                   "load_order": 0,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 1179,
+                     *                     "y": 431,
+                     *                     "z": 0
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 1400,
+                     *                     "length": 1200,
+                     *                     "width": 800
+                     *                   },
+                     *                   "wall": 0
+                     *                 },
+                     *                 {
+                     *                   "item": 0,
+                     *                   "item_id": "pallet",
+                     *                   "load_order": 1,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 1179,
+                     *                     "y": 1231,
+                     *                     "z": 0
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 1400,
+                     *                     "length": 1200,
+                     *                     "width": 800
+                     *                   },
+                     *                   "wall": 0
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 2,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 1179,
+                     *                     "y": 431,
+                     *                     "z": 1400
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 0
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 3,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 1179,
+                     *                     "y": 431,
+                     *                     "z": 1800
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 0
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 4,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 1779,
+                     *                     "y": 431,
+                     *                     "z": 1400
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 1
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 5,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 1779,
+                     *                     "y": 431,
+                     *                     "z": 1800
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 1
+                     *                 },
+                     *                 {
+                     *                   "item": 0,
+                     *                   "item_id": "pallet",
+                     *                   "load_order": 6,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 2379,
+                     *                     "y": 431,
+                     *                     "z": 0
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 1400,
+                     *                     "length": 1200,
+                     *                     "width": 800
+                     *                   },
+                     *                   "wall": 2
+                     *                 },
+                     *                 {
+                     *                   "item": 0,
+                     *                   "item_id": "pallet",
+                     *                   "load_order": 7,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 2379,
+                     *                     "y": 1231,
+                     *                     "z": 0
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 1400,
+                     *                     "length": 1200,
+                     *                     "width": 800
+                     *                   },
+                     *                   "wall": 2
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 8,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 2379,
+                     *                     "y": 431,
+                     *                     "z": 1400
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 2
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 9,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 2379,
+                     *                     "y": 431,
+                     *                     "z": 1800
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 2
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 10,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 2979,
+                     *                     "y": 431,
+                     *                     "z": 1400
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 3
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 11,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 2979,
+                     *                     "y": 431,
+                     *                     "z": 1800
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 3
+                     *                 },
+                     *                 {
+                     *                   "item": 0,
+                     *                   "item_id": "pallet",
+                     *                   "load_order": 12,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 3579,
+                     *                     "y": 431,
+                     *                     "z": 0
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 1400,
+                     *                     "length": 1200,
+                     *                     "width": 800
+                     *                   },
+                     *                   "wall": 4
+                     *                 },
+                     *                 {
+                     *                   "item": 0,
+                     *                   "item_id": "pallet",
+                     *                   "load_order": 13,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 3579,
+                     *                     "y": 1231,
+                     *                     "z": 0
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 1400,
+                     *                     "length": 1200,
+                     *                     "width": 800
+                     *                   },
+                     *                   "wall": 4
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 14,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 3579,
+                     *                     "y": 431,
+                     *                     "z": 1400
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 4
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 15,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 3579,
+                     *                     "y": 431,
+                     *                     "z": 1800
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 4
+                     *                 }
+                     *               ],
+                     *               "svg_url": "https://loading.example.com/v1/load-plans/00000000-0000-4000-8000-000000000048/units/1.svg",
+                     *               "volume_utilisation": 0.2791,
+                     *               "weight_kg": 4000,
+                     *               "weight_utilisation": 0.1418
+                     *             }
+                     *           ],
+                     *           "units_used": 1,
+                     *           "unplaced": []
+                     *         },
+                     *         "status": "complete",
+                     *         "updated_at": "2026-11-21T12:01:27.000Z",
+                     *         "version": 1
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -2694,6 +3624,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "No load plan 00000000-0000-4000-8000-000000000008 on this account.",
+                     *         "request_id": "00000000-0000-4000-8000-000000000051",
+                     *         "severity": "error"
+                     *       },
+                     *       "ok": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["OkError"];
                 };
             };
@@ -2780,6 +3721,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "deleted": true,
+                     *         "id": "00000000-0000-4000-8000-000000000048"
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -2995,6 +3945,363 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "created_at": "2026-11-21T12:01:27.000Z",
+                     *         "id": "00000000-0000-4000-8000-000000000048",
+                     *         "input": {
+                     *           "dimension_unit": "cm",
+                     *           "equipment": [
+                     *             "20GP"
+                     *           ],
+                     *           "items": [
+                     *             {
+                     *               "height": 140,
+                     *               "id": "pallet",
+                     *               "length": 120,
+                     *               "orientations": "this_side_up",
+                     *               "quantity": 6,
+                     *               "weight": 600,
+                     *               "width": 80
+                     *             },
+                     *             {
+                     *               "height": 40,
+                     *               "id": "crate",
+                     *               "length": 60,
+                     *               "quantity": 10,
+                     *               "weight": 40,
+                     *               "width": 50
+                     *             }
+                     *           ],
+                     *           "work_budget": 0
+                     *         },
+                     *         "name": "Shanghai consolidation",
+                     *         "reference": "BK-1002",
+                     *         "result": {
+                     *           "cog_bounds": {
+                     *             "lateral": 0.05,
+                     *             "longitudinal": 0.1
+                     *           },
+                     *           "objective": "fewest_units",
+                     *           "total_cost": null,
+                     *           "units": [
+                     *             {
+                     *               "cog_mm": {
+                     *                 "x": 2949,
+                     *                 "y": 1176,
+                     *                 "z": 810
+                     *               },
+                     *               "cog_offset": {
+                     *                 "lateral": 0,
+                     *                 "longitudinal": 0
+                     *               },
+                     *               "cost": null,
+                     *               "door_mm": {
+                     *                 "height": 2280,
+                     *                 "width": 2340
+                     *               },
+                     *               "equipment": "20GP",
+                     *               "equipment_name": "20' dry (general purpose)",
+                     *               "inside_mm": {
+                     *                 "height": 2393,
+                     *                 "length": 5898,
+                     *                 "width": 2352
+                     *               },
+                     *               "loaded_volume_m3": 9.264,
+                     *               "number": 1,
+                     *               "payload_kg": 28200,
+                     *               "pieces": 16,
+                     *               "placements": [
+                     *                 {
+                     *                   "item": 0,
+                     *                   "item_id": "pallet",
+                     *                   "load_order": 0,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 1179,
+                     *                     "y": 431,
+                     *                     "z": 0
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 1400,
+                     *                     "length": 1200,
+                     *                     "width": 800
+                     *                   },
+                     *                   "wall": 0
+                     *                 },
+                     *                 {
+                     *                   "item": 0,
+                     *                   "item_id": "pallet",
+                     *                   "load_order": 1,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 1179,
+                     *                     "y": 1231,
+                     *                     "z": 0
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 1400,
+                     *                     "length": 1200,
+                     *                     "width": 800
+                     *                   },
+                     *                   "wall": 0
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 2,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 1179,
+                     *                     "y": 431,
+                     *                     "z": 1400
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 0
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 3,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 1179,
+                     *                     "y": 431,
+                     *                     "z": 1800
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 0
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 4,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 1779,
+                     *                     "y": 431,
+                     *                     "z": 1400
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 1
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 5,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 1779,
+                     *                     "y": 431,
+                     *                     "z": 1800
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 1
+                     *                 },
+                     *                 {
+                     *                   "item": 0,
+                     *                   "item_id": "pallet",
+                     *                   "load_order": 6,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 2379,
+                     *                     "y": 431,
+                     *                     "z": 0
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 1400,
+                     *                     "length": 1200,
+                     *                     "width": 800
+                     *                   },
+                     *                   "wall": 2
+                     *                 },
+                     *                 {
+                     *                   "item": 0,
+                     *                   "item_id": "pallet",
+                     *                   "load_order": 7,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 2379,
+                     *                     "y": 1231,
+                     *                     "z": 0
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 1400,
+                     *                     "length": 1200,
+                     *                     "width": 800
+                     *                   },
+                     *                   "wall": 2
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 8,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 2379,
+                     *                     "y": 431,
+                     *                     "z": 1400
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 2
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 9,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 2379,
+                     *                     "y": 431,
+                     *                     "z": 1800
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 2
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 10,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 2979,
+                     *                     "y": 431,
+                     *                     "z": 1400
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 3
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 11,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 2979,
+                     *                     "y": 431,
+                     *                     "z": 1800
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 3
+                     *                 },
+                     *                 {
+                     *                   "item": 0,
+                     *                   "item_id": "pallet",
+                     *                   "load_order": 12,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 3579,
+                     *                     "y": 431,
+                     *                     "z": 0
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 1400,
+                     *                     "length": 1200,
+                     *                     "width": 800
+                     *                   },
+                     *                   "wall": 4
+                     *                 },
+                     *                 {
+                     *                   "item": 0,
+                     *                   "item_id": "pallet",
+                     *                   "load_order": 13,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 3579,
+                     *                     "y": 1231,
+                     *                     "z": 0
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 1400,
+                     *                     "length": 1200,
+                     *                     "width": 800
+                     *                   },
+                     *                   "wall": 4
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 14,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 3579,
+                     *                     "y": 431,
+                     *                     "z": 1400
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 4
+                     *                 },
+                     *                 {
+                     *                   "item": 1,
+                     *                   "item_id": "crate",
+                     *                   "load_order": 15,
+                     *                   "orientation": "xyz",
+                     *                   "position_mm": {
+                     *                     "x": 3579,
+                     *                     "y": 431,
+                     *                     "z": 1800
+                     *                   },
+                     *                   "size_mm": {
+                     *                     "height": 400,
+                     *                     "length": 600,
+                     *                     "width": 500
+                     *                   },
+                     *                   "wall": 4
+                     *                 }
+                     *               ],
+                     *               "svg_url": "https://loading.example.com/v1/load-plans/00000000-0000-4000-8000-000000000048/units/1.svg",
+                     *               "volume_utilisation": 0.2791,
+                     *               "weight_kg": 4000,
+                     *               "weight_utilisation": 0.1418
+                     *             }
+                     *           ],
+                     *           "units_used": 1,
+                     *           "unplaced": []
+                     *         },
+                     *         "status": "complete",
+                     *         "updated_at": "2026-11-21T12:01:30.000Z",
+                     *         "version": 2
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         ok: true;

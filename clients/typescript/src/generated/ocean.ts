@@ -1334,6 +1334,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_version": "2026-11-21",
+                     *       "data": {
+                     *         "dependencies": {},
+                     *         "product": "ocean",
+                     *         "status": "ok"
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         api_version: "2026-11-21";
@@ -1403,6 +1414,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_version": "2026-11-21",
+                     *       "data": {
+                     *         "entitlement": "active",
+                     *         "key_product": "ocean",
+                     *         "org_id": "00000000-0000-4000-8000-000000000003",
+                     *         "org_name": "Example Forwarding",
+                     *         "paid": true,
+                     *         "plan": "pro",
+                     *         "rate_limit": {
+                     *           "limit": 1000000000,
+                     *           "window_seconds": 20
+                     *         }
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         api_version: "2026-11-21";
@@ -1543,6 +1572,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_version": "2026-11-21",
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "created_at": "2026-11-21T12:00:00.000Z",
+                     *             "expires_at": null,
+                     *             "hint": "oc_xxx…xxxx",
+                     *             "id": "00000000-0000-4000-8000-000000000006",
+                     *             "label": null,
+                     *             "product": "ocean",
+                     *             "revoked_at": null
+                     *           },
+                     *           {
+                     *             "created_at": "2026-11-21T12:00:02.000Z",
+                     *             "expires_at": "2027-02-19T12:00:02.000Z",
+                     *             "hint": "oc_xxx…xxxx",
+                     *             "id": "00000000-0000-4000-8000-000000000001",
+                     *             "label": "reporting",
+                     *             "product": "ocean",
+                     *             "revoked_at": null
+                     *           }
+                     *         ]
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         api_version: "2026-11-21";
@@ -1692,6 +1749,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_version": "2026-11-21",
+                     *       "data": {
+                     *         "created_at": "2026-11-21T12:00:02.000Z",
+                     *         "expires_at": "2027-02-19T12:00:02.000Z",
+                     *         "hint": "oc_xxx…xxxx",
+                     *         "id": "00000000-0000-4000-8000-000000000001",
+                     *         "key": "oc_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+                     *         "label": "reporting",
+                     *         "product": "ocean",
+                     *         "revoked_at": null
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         api_version: "2026-11-21";
@@ -1846,6 +1919,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_version": "2026-11-21",
+                     *       "data": {
+                     *         "id": "00000000-0000-4000-8000-000000000001",
+                     *         "revoked": true
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         api_version: "2026-11-21";
@@ -2012,6 +2095,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_version": "2026-11-21",
+                     *       "data": {
+                     *         "has_more": false,
+                     *         "items": [
+                     *           {
+                     *             "active": true,
+                     *             "created_at": "2026-11-21T12:00:26.000Z",
+                     *             "description": "Operations desk",
+                     *             "event_types": [],
+                     *             "failure_count": 0,
+                     *             "id": "00000000-0000-4000-8000-000000000005",
+                     *             "last_delivery_at": null,
+                     *             "url": "https://hooks.example.com/portolan"
+                     *           }
+                     *         ],
+                     *         "next_cursor": null
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         api_version: "2026-11-21";
@@ -2164,6 +2269,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_version": "2026-11-21",
+                     *       "data": {
+                     *         "active": true,
+                     *         "created_at": "2026-11-21T12:00:26.000Z",
+                     *         "description": "Operations desk",
+                     *         "event_types": [],
+                     *         "id": "00000000-0000-4000-8000-000000000005",
+                     *         "secret": "whsec_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+                     *         "url": "https://hooks.example.com/portolan"
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         api_version: "2026-11-21";
@@ -2336,6 +2456,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_version": "2026-11-21",
+                     *       "data": {
+                     *         "active": true,
+                     *         "created_at": "2026-11-21T12:00:26.000Z",
+                     *         "description": "Operations desk",
+                     *         "event_types": [],
+                     *         "failure_count": 0,
+                     *         "id": "00000000-0000-4000-8000-000000000005",
+                     *         "last_delivery_at": null,
+                     *         "recent_deliveries": [],
+                     *         "url": "https://hooks.example.com/portolan"
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         api_version: "2026-11-21";
@@ -2424,6 +2561,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "No webhook endpoint 00000000-0000-4000-8000-000000000008 on this account.",
+                     *         "request_id": "00000000-0000-4000-8000-000000000010",
+                     *         "severity": "error"
+                     *       },
+                     *       "ok": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["OkError"];
                 };
             };
@@ -2510,6 +2658,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_version": "2026-11-21",
+                     *       "data": {
+                     *         "deleted": true,
+                     *         "id": "00000000-0000-4000-8000-000000000005"
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         api_version: "2026-11-21";
@@ -2683,6 +2841,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_version": "2026-11-21",
+                     *       "data": {
+                     *         "active": true,
+                     *         "description": "Night shift",
+                     *         "event_types": [],
+                     *         "id": "00000000-0000-4000-8000-000000000005",
+                     *         "url": "https://hooks.example.com/portolan"
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         api_version: "2026-11-21";
@@ -2852,6 +3023,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_version": "2026-11-21",
+                     *       "data": {
+                     *         "id": "00000000-0000-4000-8000-000000000005",
+                     *         "test_queued": true
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         api_version: "2026-11-21";
@@ -3023,6 +3204,88 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_version": "2026-11-21",
+                     *       "data": {
+                     *         "has_more": false,
+                     *         "items": [
+                     *           {
+                     *             "added_at": "2026-11-21T12:00:05.000Z",
+                     *             "archived_at": null,
+                     *             "archived_reason": null,
+                     *             "carrier_code": "MAEU",
+                     *             "carrier_hint_code": null,
+                     *             "carrier_name": "Maersk A/S",
+                     *             "connector_notify_requested_at": null,
+                     *             "connector_status": null,
+                     *             "container_size": "40HC",
+                     *             "current_vessel_imo": "9333060",
+                     *             "customs_hold_reason": null,
+                     *             "customs_hold_since": null,
+                     *             "delay_bars": [
+                     *               null,
+                     *               0.2,
+                     *               null,
+                     *               0.9,
+                     *               null
+                     *             ],
+                     *             "demurrage_accrued_usd": null,
+                     *             "demurrage_at_risk": false,
+                     *             "demurrage_last_free_day": null,
+                     *             "destination_name": "Rotterdam",
+                     *             "destination_unlocode": "NLRTM",
+                     *             "equipment_lessor": null,
+                     *             "equipment_manufacturer": null,
+                     *             "equipment_owner": "Maersk Line",
+                     *             "equipment_type": "Dry",
+                     *             "eta": "2026-11-22T21:00:00.000Z",
+                     *             "eta_is_estimated": true,
+                     *             "id": "00000000-0000-4000-8000-000000000002",
+                     *             "identifier": "MRKU0158387",
+                     *             "identifier_type": "container_id",
+                     *             "is_demo": true,
+                     *             "iso_type_code": "G1",
+                     *             "last_polled_at": "2026-11-21T12:00:05.000Z",
+                     *             "lessee_name": null,
+                     *             "lessor_checked_at": null,
+                     *             "lessor_contract_number": null,
+                     *             "lessor_contract_type": null,
+                     *             "lessor_status": null,
+                     *             "org_id": "00000000-0000-4000-8000-000000000003",
+                     *             "origin_unlocode": "SGSIN",
+                     *             "planned_departure_at": "2026-11-02T13:00:00.000Z",
+                     *             "poll_priority": "arrival",
+                     *             "redelivery_date": null,
+                     *             "redelivery_location": null,
+                     *             "redelivery_reference": null,
+                     *             "redelivery_yard": null,
+                     *             "route_alert": null,
+                     *             "route_ports": [
+                     *               {
+                     *                 "name": "Singapore",
+                     *                 "role": "origin",
+                     *                 "unlocode": "SGSIN"
+                     *               },
+                     *               {
+                     *                 "name": "Rotterdam",
+                     *                 "role": "destination",
+                     *                 "unlocode": "NLRTM"
+                     *               }
+                     *             ],
+                     *             "source": "warm_db",
+                     *             "status": "in_transit",
+                     *             "tags": [],
+                     *             "unresolvable_since": null,
+                     *             "unresolved_reason": null,
+                     *             "vessel_position": null
+                     *           }
+                     *         ],
+                     *         "next_cursor": null
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         api_version: "2026-11-21";
@@ -3177,6 +3440,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_version": "2026-11-21",
+                     *       "data": {
+                     *         "carrier_code": "MAEU",
+                     *         "id": "00000000-0000-4000-8000-000000000002",
+                     *         "identifier": "MRKU0158387",
+                     *         "status": "in_transit"
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         api_version: "2026-11-21";
@@ -3211,6 +3486,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid body field `identifier_type`: must be one of container_id, bill_of_lading, booking.",
+                     *         "request_id": "00000000-0000-4000-8000-000000000018",
+                     *         "severity": "warning"
+                     *       },
+                     *       "ok": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["OkError"];
                 };
             };
@@ -3381,6 +3667,305 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_version": "2026-11-21",
+                     *       "data": {
+                     *         "ai_narrative": null,
+                     *         "bl_number": null,
+                     *         "booking_number": null,
+                     *         "carrier": "Maersk A/S",
+                     *         "child_containers": null,
+                     *         "container_number": "MAEU2569159",
+                     *         "container_size": "20DV",
+                     *         "demurrage_free_days_left": null,
+                     *         "destination_name": "Shanghai",
+                     *         "equipment_type": "Dry",
+                     *         "eta": "2026-11-19T08:00:00.000Z",
+                     *         "eta_confidence_pct": null,
+                     *         "events": [
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": null,
+                     *             "event_timezone": null,
+                     *             "is_actual": true,
+                     *             "label": "Booking received",
+                     *             "location": null,
+                     *             "timestamp": "2026-10-09T03:00:00.000Z",
+                     *             "type": "RECE",
+                     *             "utc_offset_minutes": null
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": null,
+                     *             "event_timezone": null,
+                     *             "is_actual": true,
+                     *             "label": "Booking confirmed",
+                     *             "location": null,
+                     *             "timestamp": "2026-10-09T10:00:00.000Z",
+                     *             "type": "CONF",
+                     *             "utc_offset_minutes": null
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": "2026-10-15T11:00:00",
+                     *             "event_timezone": "America/Los_Angeles",
+                     *             "is_actual": true,
+                     *             "label": "Picked up at Los Angeles",
+                     *             "location": "USLAX",
+                     *             "timestamp": "2026-10-15T18:00:00.000Z",
+                     *             "type": "PICK",
+                     *             "utc_offset_minutes": -420
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": "2026-10-21T18:00:00",
+                     *             "event_timezone": "America/Los_Angeles",
+                     *             "is_actual": true,
+                     *             "label": "Gated in full at Los Angeles",
+                     *             "location": "USLAX",
+                     *             "timestamp": "2026-10-22T01:00:00.000Z",
+                     *             "type": "GTIN",
+                     *             "utc_offset_minutes": -420
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": null,
+                     *             "event_timezone": null,
+                     *             "is_actual": true,
+                     *             "label": "Shipping instructions received",
+                     *             "location": null,
+                     *             "timestamp": "2026-10-22T15:00:00.000Z",
+                     *             "type": "RECE",
+                     *             "utc_offset_minutes": null
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": "2026-10-24T07:00:00",
+                     *             "event_timezone": "America/Los_Angeles",
+                     *             "is_actual": true,
+                     *             "label": "Loaded on MAERSK JAKARTA at Los Angeles",
+                     *             "location": "USLAX",
+                     *             "timestamp": "2026-10-24T14:00:00.000Z",
+                     *             "type": "LOAD",
+                     *             "utc_offset_minutes": -420
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": "2026-10-24T22:00:00",
+                     *             "event_timezone": "America/Los_Angeles",
+                     *             "is_actual": true,
+                     *             "label": "Vessel departed from Los Angeles",
+                     *             "location": "USLAX",
+                     *             "timestamp": "2026-10-25T05:00:00.000Z",
+                     *             "type": "DEPA",
+                     *             "utc_offset_minutes": -420
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": null,
+                     *             "event_timezone": null,
+                     *             "is_actual": true,
+                     *             "label": "Transport document issued",
+                     *             "location": null,
+                     *             "timestamp": "2026-10-26T23:00:00.000Z",
+                     *             "type": "ISSU",
+                     *             "utc_offset_minutes": null
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": null,
+                     *             "event_timezone": null,
+                     *             "is_actual": true,
+                     *             "label": "Arrival notice issued",
+                     *             "location": null,
+                     *             "timestamp": "2026-11-17T07:00:00.000Z",
+                     *             "type": "ISSU",
+                     *             "utc_offset_minutes": null
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": "2026-11-19T16:00:00",
+                     *             "event_timezone": "Asia/Shanghai",
+                     *             "is_actual": true,
+                     *             "label": "Vessel arrived at Shanghai",
+                     *             "location": "CNSHA",
+                     *             "timestamp": "2026-11-19T08:00:00.000Z",
+                     *             "type": "ARRI",
+                     *             "utc_offset_minutes": 480
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": "2026-11-19T23:00:00",
+                     *             "event_timezone": "Asia/Shanghai",
+                     *             "is_actual": true,
+                     *             "label": "Discharged from MAERSK JAKARTA at Shanghai",
+                     *             "location": "CNSHA",
+                     *             "timestamp": "2026-11-19T15:00:00.000Z",
+                     *             "type": "DISC",
+                     *             "utc_offset_minutes": 480
+                     *           }
+                     *         ],
+                     *         "field_provenance": {
+                     *           "container_size": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "Derived from the ISO 6346 size-type code the carrier reported.",
+                     *             "source": "carrier",
+                     *             "state": "resolved"
+                     *           },
+                     *           "customs_hold_reason": {
+                     *             "action": "none",
+                     *             "confidence": null,
+                     *             "evidence": "No customs hold is active.",
+                     *             "source": null,
+                     *             "state": "not_applicable"
+                     *           },
+                     *           "demurrage_accrued_usd": {
+                     *             "action": "supply_terms",
+                     *             "confidence": null,
+                     *             "evidence": "No free-time terms are on file for Maersk A/S at Shanghai.",
+                     *             "source": null,
+                     *             "state": "contract_required"
+                     *           },
+                     *           "demurrage_free_days_left": {
+                     *             "action": "supply_terms",
+                     *             "confidence": null,
+                     *             "evidence": "No free-time terms are on file for Maersk A/S at Shanghai.",
+                     *             "source": null,
+                     *             "state": "contract_required"
+                     *           },
+                     *           "demurrage_last_free_day": {
+                     *             "action": "supply_terms",
+                     *             "confidence": null,
+                     *             "evidence": "No free-time terms are on file for Maersk A/S at Shanghai.",
+                     *             "source": null,
+                     *             "state": "contract_required"
+                     *           },
+                     *           "equipment_lessor": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "The box belongs to Maersk Line, not a leasing company.",
+                     *             "source": "bic_registry",
+                     *             "state": "not_applicable"
+                     *           },
+                     *           "equipment_manufacturer": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "The box belongs to Maersk Line, not a leasing company.",
+                     *             "source": "bic_registry",
+                     *             "state": "not_applicable"
+                     *           },
+                     *           "equipment_owner": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "BIC owner prefix MAEU is registered to Maersk Line.",
+                     *             "source": "bic_registry",
+                     *             "state": "resolved"
+                     *           },
+                     *           "equipment_type": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "Derived from the ISO 6346 size-type code the carrier reported.",
+                     *             "source": "carrier",
+                     *             "state": "resolved"
+                     *           },
+                     *           "eta": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "Actual arrival at Shanghai reported by Maersk A/S.",
+                     *             "source": "carrier",
+                     *             "state": "resolved"
+                     *           },
+                     *           "iso_type_code": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "Derived from the ISO 6346 size-type code the carrier reported.",
+                     *             "source": "carrier",
+                     *             "state": "resolved"
+                     *           },
+                     *           "lessee_name": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "The box belongs to Maersk Line, not a leasing company.",
+                     *             "source": "bic_registry",
+                     *             "state": "not_applicable"
+                     *           },
+                     *           "lessor_contract_number": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "The box belongs to Maersk Line, not a leasing company.",
+                     *             "source": "bic_registry",
+                     *             "state": "not_applicable"
+                     *           },
+                     *           "lessor_contract_type": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "The box belongs to Maersk Line, not a leasing company.",
+                     *             "source": "bic_registry",
+                     *             "state": "not_applicable"
+                     *           },
+                     *           "lessor_status": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "The box belongs to Maersk Line, not a leasing company.",
+                     *             "source": "bic_registry",
+                     *             "state": "not_applicable"
+                     *           },
+                     *           "redelivery_date": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "The box belongs to Maersk Line, not a leasing company.",
+                     *             "source": "bic_registry",
+                     *             "state": "not_applicable"
+                     *           },
+                     *           "redelivery_location": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "The box belongs to Maersk Line, not a leasing company.",
+                     *             "source": "bic_registry",
+                     *             "state": "not_applicable"
+                     *           },
+                     *           "redelivery_reference": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "The box belongs to Maersk Line, not a leasing company.",
+                     *             "source": "bic_registry",
+                     *             "state": "not_applicable"
+                     *           },
+                     *           "redelivery_yard": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "The box belongs to Maersk Line, not a leasing company.",
+                     *             "source": "bic_registry",
+                     *             "state": "not_applicable"
+                     *           },
+                     *           "vessel_position": {
+                     *             "action": "none",
+                     *             "confidence": null,
+                     *             "evidence": "The box is not aboard a vessel right now.",
+                     *             "source": null,
+                     *             "state": "not_applicable"
+                     *           }
+                     *         },
+                     *         "id": "00000000-0000-4000-8000-000000000007",
+                     *         "identifier": "MAEU2569159",
+                     *         "identifier_type": "container_id",
+                     *         "iso_type_code": "G1",
+                     *         "last_ais_fix_at": null,
+                     *         "last_polled_at": "2026-11-21T12:00:10.000Z",
+                     *         "last_updated_at": "2026-11-21T12:00:10.000Z",
+                     *         "last_updated_source": "carrier_poll",
+                     *         "origin_name": "Los Angeles",
+                     *         "route_alert": null,
+                     *         "status": "discharged",
+                     *         "vessel_imo": null,
+                     *         "vessel_name": null,
+                     *         "vessel_position": null
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         api_version: "2026-11-21";
@@ -3406,6 +3991,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "TRACKING_IN_PROGRESS",
+                     *         "message": "Tracking started; the carrier is being asked. Read again in 5 s and do not add the reference again.",
+                     *         "retry_after_seconds": 5,
+                     *         "severity": "info"
+                     *       },
+                     *       "ok": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["TrackingInProgress"];
                 };
             };
@@ -3593,6 +4189,283 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_version": "2026-11-21",
+                     *       "data": {
+                     *         "ai_narrative": null,
+                     *         "bl_number": null,
+                     *         "booking_number": null,
+                     *         "carrier": "Maersk A/S",
+                     *         "child_containers": null,
+                     *         "container_number": "MRKU0158387",
+                     *         "container_size": "40HC",
+                     *         "demurrage_free_days_left": null,
+                     *         "destination_name": "Rotterdam",
+                     *         "equipment_type": "Dry",
+                     *         "eta": "2026-11-22T21:00:00.000Z",
+                     *         "eta_confidence_pct": null,
+                     *         "events": [
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": null,
+                     *             "event_timezone": null,
+                     *             "is_actual": true,
+                     *             "label": "Booking received",
+                     *             "location": null,
+                     *             "timestamp": "2026-10-20T01:00:00.000Z",
+                     *             "type": "RECE",
+                     *             "utc_offset_minutes": null
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": null,
+                     *             "event_timezone": null,
+                     *             "is_actual": true,
+                     *             "label": "Booking confirmed",
+                     *             "location": null,
+                     *             "timestamp": "2026-10-20T05:00:00.000Z",
+                     *             "type": "CONF",
+                     *             "utc_offset_minutes": null
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": "2026-10-26T12:00:00",
+                     *             "event_timezone": "Asia/Singapore",
+                     *             "is_actual": true,
+                     *             "label": "Picked up at Singapore",
+                     *             "location": "SGSIN",
+                     *             "timestamp": "2026-10-26T04:00:00.000Z",
+                     *             "type": "PICK",
+                     *             "utc_offset_minutes": 480
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": null,
+                     *             "event_timezone": null,
+                     *             "is_actual": true,
+                     *             "label": "Shipping instructions received",
+                     *             "location": null,
+                     *             "timestamp": "2026-10-28T13:00:00.000Z",
+                     *             "type": "RECE",
+                     *             "utc_offset_minutes": null
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": "2026-10-30T20:00:00",
+                     *             "event_timezone": "Asia/Singapore",
+                     *             "is_actual": true,
+                     *             "label": "Gated in full at Singapore",
+                     *             "location": "SGSIN",
+                     *             "timestamp": "2026-10-30T12:00:00.000Z",
+                     *             "type": "GTIN",
+                     *             "utc_offset_minutes": 480
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": "2026-11-02T09:00:00",
+                     *             "event_timezone": "Asia/Singapore",
+                     *             "is_actual": true,
+                     *             "label": "Loaded on MAERSK SANTOS at Singapore",
+                     *             "location": "SGSIN",
+                     *             "timestamp": "2026-11-02T01:00:00.000Z",
+                     *             "type": "LOAD",
+                     *             "utc_offset_minutes": 480
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": "2026-11-02T21:00:00",
+                     *             "event_timezone": "Asia/Singapore",
+                     *             "is_actual": true,
+                     *             "label": "Vessel departed from Singapore",
+                     *             "location": "SGSIN",
+                     *             "timestamp": "2026-11-02T13:00:00.000Z",
+                     *             "type": "DEPA",
+                     *             "utc_offset_minutes": 480
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": null,
+                     *             "event_timezone": null,
+                     *             "is_actual": true,
+                     *             "label": "Transport document issued",
+                     *             "location": null,
+                     *             "timestamp": "2026-11-03T16:00:00.000Z",
+                     *             "type": "ISSU",
+                     *             "utc_offset_minutes": null
+                     *           },
+                     *           {
+                     *             "classifier": "EST",
+                     *             "event_local_datetime": "2026-11-22T22:00:00",
+                     *             "event_timezone": "Europe/Amsterdam",
+                     *             "is_actual": false,
+                     *             "label": "Vessel arrived at Rotterdam (estimated)",
+                     *             "location": "NLRTM",
+                     *             "timestamp": "2026-11-22T21:00:00.000Z",
+                     *             "type": "ARRI",
+                     *             "utc_offset_minutes": 60
+                     *           }
+                     *         ],
+                     *         "field_provenance": {
+                     *           "container_size": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "Derived from the ISO 6346 size-type code the carrier reported.",
+                     *             "source": "carrier",
+                     *             "state": "resolved"
+                     *           },
+                     *           "customs_hold_reason": {
+                     *             "action": "none",
+                     *             "confidence": null,
+                     *             "evidence": "No customs hold is active.",
+                     *             "source": null,
+                     *             "state": "not_applicable"
+                     *           },
+                     *           "demurrage_accrued_usd": {
+                     *             "action": "supply_terms",
+                     *             "confidence": null,
+                     *             "evidence": "No free-time terms are on file for Maersk A/S at Rotterdam.",
+                     *             "source": null,
+                     *             "state": "contract_required"
+                     *           },
+                     *           "demurrage_free_days_left": {
+                     *             "action": "supply_terms",
+                     *             "confidence": null,
+                     *             "evidence": "No free-time terms are on file for Maersk A/S at Rotterdam.",
+                     *             "source": null,
+                     *             "state": "contract_required"
+                     *           },
+                     *           "demurrage_last_free_day": {
+                     *             "action": "supply_terms",
+                     *             "confidence": null,
+                     *             "evidence": "No free-time terms are on file for Maersk A/S at Rotterdam.",
+                     *             "source": null,
+                     *             "state": "contract_required"
+                     *           },
+                     *           "equipment_lessor": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "The box belongs to Maersk Line, not a leasing company.",
+                     *             "source": "bic_registry",
+                     *             "state": "not_applicable"
+                     *           },
+                     *           "equipment_manufacturer": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "The box belongs to Maersk Line, not a leasing company.",
+                     *             "source": "bic_registry",
+                     *             "state": "not_applicable"
+                     *           },
+                     *           "equipment_owner": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "BIC owner prefix MRKU is registered to Maersk Line.",
+                     *             "source": "bic_registry",
+                     *             "state": "resolved"
+                     *           },
+                     *           "equipment_type": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "Derived from the ISO 6346 size-type code the carrier reported.",
+                     *             "source": "carrier",
+                     *             "state": "resolved"
+                     *           },
+                     *           "eta": {
+                     *             "action": "none",
+                     *             "confidence": 0.7,
+                     *             "evidence": "Latest Maersk A/S estimate for arrival at Rotterdam.",
+                     *             "source": "carrier",
+                     *             "state": "resolved"
+                     *           },
+                     *           "iso_type_code": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "Derived from the ISO 6346 size-type code the carrier reported.",
+                     *             "source": "carrier",
+                     *             "state": "resolved"
+                     *           },
+                     *           "lessee_name": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "The box belongs to Maersk Line, not a leasing company.",
+                     *             "source": "bic_registry",
+                     *             "state": "not_applicable"
+                     *           },
+                     *           "lessor_contract_number": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "The box belongs to Maersk Line, not a leasing company.",
+                     *             "source": "bic_registry",
+                     *             "state": "not_applicable"
+                     *           },
+                     *           "lessor_contract_type": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "The box belongs to Maersk Line, not a leasing company.",
+                     *             "source": "bic_registry",
+                     *             "state": "not_applicable"
+                     *           },
+                     *           "lessor_status": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "The box belongs to Maersk Line, not a leasing company.",
+                     *             "source": "bic_registry",
+                     *             "state": "not_applicable"
+                     *           },
+                     *           "redelivery_date": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "The box belongs to Maersk Line, not a leasing company.",
+                     *             "source": "bic_registry",
+                     *             "state": "not_applicable"
+                     *           },
+                     *           "redelivery_location": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "The box belongs to Maersk Line, not a leasing company.",
+                     *             "source": "bic_registry",
+                     *             "state": "not_applicable"
+                     *           },
+                     *           "redelivery_reference": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "The box belongs to Maersk Line, not a leasing company.",
+                     *             "source": "bic_registry",
+                     *             "state": "not_applicable"
+                     *           },
+                     *           "redelivery_yard": {
+                     *             "action": "none",
+                     *             "confidence": 1,
+                     *             "evidence": "The box belongs to Maersk Line, not a leasing company.",
+                     *             "source": "bic_registry",
+                     *             "state": "not_applicable"
+                     *           },
+                     *           "vessel_position": {
+                     *             "action": "wait",
+                     *             "confidence": null,
+                     *             "evidence": "No AIS fix received for the carrying vessel yet.",
+                     *             "source": "ais",
+                     *             "state": "awaiting_carrier"
+                     *           }
+                     *         },
+                     *         "id": "00000000-0000-4000-8000-000000000002",
+                     *         "identifier": "MRKU0158387",
+                     *         "identifier_type": "container_id",
+                     *         "iso_type_code": "G1",
+                     *         "last_ais_fix_at": null,
+                     *         "last_polled_at": "2026-11-21T12:00:05.000Z",
+                     *         "last_updated_at": "2026-11-21T12:00:05.000Z",
+                     *         "last_updated_source": "carrier_poll",
+                     *         "origin_name": "Singapore",
+                     *         "route_alert": null,
+                     *         "status": "in_transit",
+                     *         "vessel_imo": "9333060",
+                     *         "vessel_name": "MAERSK SANTOS",
+                     *         "vessel_position": null
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         api_version: "2026-11-21";
@@ -3667,6 +4540,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "No tracked record 00000000-0000-4000-8000-000000000008 on this account.",
+                     *         "request_id": "00000000-0000-4000-8000-000000000009",
+                     *         "severity": "error"
+                     *       },
+                     *       "ok": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["OkError"];
                 };
             };
@@ -3752,6 +4636,82 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_version": "2026-11-21",
+                     *       "data": {
+                     *         "added_at": "2026-11-21T12:00:05.000Z",
+                     *         "archived_at": "2026-11-21T12:00:23.000Z",
+                     *         "archived_reason": "deleted",
+                     *         "carrier_code": "MAEU",
+                     *         "carrier_hint_code": null,
+                     *         "carrier_name": "Maersk A/S",
+                     *         "connector_notify_requested_at": null,
+                     *         "connector_status": null,
+                     *         "container_size": "40HC",
+                     *         "current_vessel_imo": "9333060",
+                     *         "customs_hold_reason": null,
+                     *         "customs_hold_since": null,
+                     *         "delay_bars": [
+                     *           null,
+                     *           0.2,
+                     *           null,
+                     *           0.9,
+                     *           null
+                     *         ],
+                     *         "demurrage_accrued_usd": null,
+                     *         "demurrage_at_risk": false,
+                     *         "demurrage_last_free_day": null,
+                     *         "destination_name": "Rotterdam",
+                     *         "destination_unlocode": "NLRTM",
+                     *         "equipment_lessor": null,
+                     *         "equipment_manufacturer": null,
+                     *         "equipment_owner": "Maersk Line",
+                     *         "equipment_type": "Dry",
+                     *         "eta": "2026-11-22T21:00:00.000Z",
+                     *         "eta_is_estimated": true,
+                     *         "id": "00000000-0000-4000-8000-000000000002",
+                     *         "identifier": "MRKU0158387",
+                     *         "identifier_type": "container_id",
+                     *         "is_demo": true,
+                     *         "iso_type_code": "G1",
+                     *         "last_polled_at": "2026-11-21T12:00:20.000Z",
+                     *         "lessee_name": null,
+                     *         "lessor_checked_at": null,
+                     *         "lessor_contract_number": null,
+                     *         "lessor_contract_type": null,
+                     *         "lessor_status": null,
+                     *         "org_id": "00000000-0000-4000-8000-000000000003",
+                     *         "origin_unlocode": "SGSIN",
+                     *         "planned_departure_at": "2026-11-02T13:00:00.000Z",
+                     *         "poll_priority": "arrival",
+                     *         "redelivery_date": null,
+                     *         "redelivery_location": null,
+                     *         "redelivery_reference": null,
+                     *         "redelivery_yard": null,
+                     *         "route_alert": null,
+                     *         "route_ports": [
+                     *           {
+                     *             "name": "Singapore",
+                     *             "role": "origin",
+                     *             "unlocode": "SGSIN"
+                     *           },
+                     *           {
+                     *             "name": "Rotterdam",
+                     *             "role": "destination",
+                     *             "unlocode": "NLRTM"
+                     *           }
+                     *         ],
+                     *         "source": "warm_db",
+                     *         "status": "in_transit",
+                     *         "tags": [],
+                     *         "unresolvable_since": null,
+                     *         "unresolved_reason": null,
+                     *         "vessel_position": null
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         api_version: "2026-11-21";
@@ -3911,6 +4871,82 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_version": "2026-11-21",
+                     *       "data": {
+                     *         "added_at": "2026-11-21T12:00:05.000Z",
+                     *         "archived_at": null,
+                     *         "archived_reason": null,
+                     *         "carrier_code": "MAEU",
+                     *         "carrier_hint_code": null,
+                     *         "carrier_name": "Maersk A/S",
+                     *         "connector_notify_requested_at": null,
+                     *         "connector_status": null,
+                     *         "container_size": "40HC",
+                     *         "current_vessel_imo": "9333060",
+                     *         "customs_hold_reason": null,
+                     *         "customs_hold_since": null,
+                     *         "delay_bars": [
+                     *           null,
+                     *           0.2,
+                     *           null,
+                     *           0.9,
+                     *           null
+                     *         ],
+                     *         "demurrage_accrued_usd": null,
+                     *         "demurrage_at_risk": false,
+                     *         "demurrage_last_free_day": null,
+                     *         "destination_name": "Rotterdam",
+                     *         "destination_unlocode": "NLRTM",
+                     *         "equipment_lessor": null,
+                     *         "equipment_manufacturer": null,
+                     *         "equipment_owner": "Maersk Line",
+                     *         "equipment_type": "Dry",
+                     *         "eta": "2026-11-22T21:00:00.000Z",
+                     *         "eta_is_estimated": true,
+                     *         "id": "00000000-0000-4000-8000-000000000002",
+                     *         "identifier": "MRKU0158387",
+                     *         "identifier_type": "container_id",
+                     *         "is_demo": true,
+                     *         "iso_type_code": "G1",
+                     *         "last_polled_at": "2026-11-21T12:00:11.000Z",
+                     *         "lessee_name": null,
+                     *         "lessor_checked_at": null,
+                     *         "lessor_contract_number": null,
+                     *         "lessor_contract_type": null,
+                     *         "lessor_status": null,
+                     *         "org_id": "00000000-0000-4000-8000-000000000003",
+                     *         "origin_unlocode": "SGSIN",
+                     *         "planned_departure_at": "2026-11-02T13:00:00.000Z",
+                     *         "poll_priority": "arrival",
+                     *         "redelivery_date": null,
+                     *         "redelivery_location": null,
+                     *         "redelivery_reference": null,
+                     *         "redelivery_yard": null,
+                     *         "route_alert": null,
+                     *         "route_ports": [
+                     *           {
+                     *             "name": "Singapore",
+                     *             "role": "origin",
+                     *             "unlocode": "SGSIN"
+                     *           },
+                     *           {
+                     *             "name": "Rotterdam",
+                     *             "role": "destination",
+                     *             "unlocode": "NLRTM"
+                     *           }
+                     *         ],
+                     *         "source": "direct_carrier",
+                     *         "status": "in_transit",
+                     *         "tags": [],
+                     *         "unresolvable_since": null,
+                     *         "unresolved_reason": null,
+                     *         "vessel_position": null
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         api_version: "2026-11-21";
@@ -4070,6 +5106,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_version": "2026-11-21",
+                     *       "data": {
+                     *         "added_at": "2026-11-21T12:00:12.000Z",
+                     *         "archived_at": null,
+                     *         "archived_reason": null,
+                     *         "carrier_code": "COSU",
+                     *         "carrier_hint_code": null,
+                     *         "carrier_name": "COSCO Shipping Lines",
+                     *         "connector_notify_requested_at": "2026-11-21T12:00:13.000Z",
+                     *         "connector_status": "notify_requested",
+                     *         "container_size": null,
+                     *         "current_vessel_imo": null,
+                     *         "customs_hold_reason": null,
+                     *         "customs_hold_since": null,
+                     *         "delay_bars": [
+                     *           null,
+                     *           null,
+                     *           null,
+                     *           null,
+                     *           null
+                     *         ],
+                     *         "demurrage_accrued_usd": null,
+                     *         "demurrage_at_risk": false,
+                     *         "demurrage_last_free_day": null,
+                     *         "destination_name": "Unknown",
+                     *         "destination_unlocode": null,
+                     *         "equipment_lessor": null,
+                     *         "equipment_manufacturer": null,
+                     *         "equipment_owner": "Hapag Lloyd Container Line",
+                     *         "equipment_type": null,
+                     *         "eta": null,
+                     *         "eta_is_estimated": null,
+                     *         "id": "00000000-0000-4000-8000-000000000019",
+                     *         "identifier": "CSQU3054383",
+                     *         "identifier_type": "container_id",
+                     *         "is_demo": false,
+                     *         "iso_type_code": null,
+                     *         "last_polled_at": "2026-11-21T12:00:12.000Z",
+                     *         "lessee_name": null,
+                     *         "lessor_checked_at": null,
+                     *         "lessor_contract_number": null,
+                     *         "lessor_contract_type": null,
+                     *         "lessor_status": null,
+                     *         "org_id": "00000000-0000-4000-8000-000000000003",
+                     *         "origin_unlocode": null,
+                     *         "planned_departure_at": null,
+                     *         "poll_priority": "pre_departure",
+                     *         "redelivery_date": null,
+                     *         "redelivery_location": null,
+                     *         "redelivery_reference": null,
+                     *         "redelivery_yard": null,
+                     *         "route_alert": null,
+                     *         "route_ports": null,
+                     *         "source": "warm_db",
+                     *         "status": "unknown",
+                     *         "tags": [],
+                     *         "unresolvable_since": null,
+                     *         "unresolved_reason": null,
+                     *         "vessel_position": null
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         api_version: "2026-11-21";
@@ -4227,6 +5328,220 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_version": "2026-11-21",
+                     *       "data": {
+                     *         "by_status": {
+                     *           "discharged": 1,
+                     *           "in_transit": 1,
+                     *           "unknown": 1
+                     *         },
+                     *         "items": [
+                     *           {
+                     *             "added_at": "2026-11-21T12:00:12.000Z",
+                     *             "archived_at": null,
+                     *             "archived_reason": null,
+                     *             "carrier_code": "COSU",
+                     *             "carrier_hint_code": null,
+                     *             "carrier_name": "COSCO Shipping Lines",
+                     *             "connector_notify_requested_at": "2026-11-21T12:00:13.000Z",
+                     *             "connector_status": "notify_requested",
+                     *             "container_size": null,
+                     *             "current_vessel_imo": null,
+                     *             "customs_hold_reason": null,
+                     *             "customs_hold_since": null,
+                     *             "delay_bars": [
+                     *               null,
+                     *               null,
+                     *               null,
+                     *               null,
+                     *               null
+                     *             ],
+                     *             "demurrage_accrued_usd": null,
+                     *             "demurrage_at_risk": false,
+                     *             "demurrage_last_free_day": null,
+                     *             "destination_name": "Unknown",
+                     *             "destination_unlocode": null,
+                     *             "equipment_lessor": null,
+                     *             "equipment_manufacturer": null,
+                     *             "equipment_owner": "Hapag Lloyd Container Line",
+                     *             "equipment_type": null,
+                     *             "eta": null,
+                     *             "eta_is_estimated": null,
+                     *             "id": "CSQU3054383",
+                     *             "identifier": "CSQU3054383",
+                     *             "identifier_type": "container_id",
+                     *             "is_demo": false,
+                     *             "iso_type_code": null,
+                     *             "last_polled_at": "2026-11-21T12:00:12.000Z",
+                     *             "lessee_name": null,
+                     *             "lessor_checked_at": null,
+                     *             "lessor_contract_number": null,
+                     *             "lessor_contract_type": null,
+                     *             "lessor_status": null,
+                     *             "org_id": "00000000-0000-4000-8000-000000000003",
+                     *             "origin_unlocode": null,
+                     *             "planned_departure_at": null,
+                     *             "poll_priority": "pre_departure",
+                     *             "redelivery_date": null,
+                     *             "redelivery_location": null,
+                     *             "redelivery_reference": null,
+                     *             "redelivery_yard": null,
+                     *             "route_alert": null,
+                     *             "route_ports": null,
+                     *             "source": "warm_db",
+                     *             "status": "unknown",
+                     *             "tags": [],
+                     *             "unresolvable_since": null,
+                     *             "unresolved_reason": null,
+                     *             "vessel_position": null
+                     *           },
+                     *           {
+                     *             "added_at": "2026-11-21T12:00:08.000Z",
+                     *             "archived_at": null,
+                     *             "archived_reason": null,
+                     *             "carrier_code": "MAEU",
+                     *             "carrier_hint_code": null,
+                     *             "carrier_name": "Maersk A/S",
+                     *             "connector_notify_requested_at": null,
+                     *             "connector_status": null,
+                     *             "container_size": "20DV",
+                     *             "current_vessel_imo": null,
+                     *             "customs_hold_reason": null,
+                     *             "customs_hold_since": null,
+                     *             "delay_bars": [
+                     *               null,
+                     *               0.5,
+                     *               null,
+                     *               1.3,
+                     *               null
+                     *             ],
+                     *             "demurrage_accrued_usd": null,
+                     *             "demurrage_at_risk": false,
+                     *             "demurrage_last_free_day": null,
+                     *             "destination_name": "Shanghai",
+                     *             "destination_unlocode": "CNSHA",
+                     *             "equipment_lessor": null,
+                     *             "equipment_manufacturer": null,
+                     *             "equipment_owner": "Maersk Line",
+                     *             "equipment_type": "Dry",
+                     *             "eta": "2026-11-19T08:00:00.000Z",
+                     *             "eta_is_estimated": false,
+                     *             "id": "MAEU2569159",
+                     *             "identifier": "MAEU2569159",
+                     *             "identifier_type": "container_id",
+                     *             "is_demo": true,
+                     *             "iso_type_code": "G1",
+                     *             "last_polled_at": "2026-11-21T12:00:10.000Z",
+                     *             "lessee_name": null,
+                     *             "lessor_checked_at": null,
+                     *             "lessor_contract_number": null,
+                     *             "lessor_contract_type": null,
+                     *             "lessor_status": null,
+                     *             "org_id": "00000000-0000-4000-8000-000000000003",
+                     *             "origin_unlocode": "USLAX",
+                     *             "planned_departure_at": "2026-10-25T05:00:00.000Z",
+                     *             "poll_priority": "dwell",
+                     *             "redelivery_date": null,
+                     *             "redelivery_location": null,
+                     *             "redelivery_reference": null,
+                     *             "redelivery_yard": null,
+                     *             "route_alert": null,
+                     *             "route_ports": [
+                     *               {
+                     *                 "name": "Los Angeles",
+                     *                 "role": "origin",
+                     *                 "unlocode": "USLAX"
+                     *               },
+                     *               {
+                     *                 "name": "Shanghai",
+                     *                 "role": "destination",
+                     *                 "unlocode": "CNSHA"
+                     *               }
+                     *             ],
+                     *             "source": "warm_db",
+                     *             "status": "discharged",
+                     *             "tags": [],
+                     *             "unresolvable_since": null,
+                     *             "unresolved_reason": null,
+                     *             "vessel_position": null
+                     *           },
+                     *           {
+                     *             "added_at": "2026-11-21T12:00:05.000Z",
+                     *             "archived_at": null,
+                     *             "archived_reason": null,
+                     *             "carrier_code": "MAEU",
+                     *             "carrier_hint_code": null,
+                     *             "carrier_name": "Maersk A/S",
+                     *             "connector_notify_requested_at": null,
+                     *             "connector_status": null,
+                     *             "container_size": "40HC",
+                     *             "current_vessel_imo": "9333060",
+                     *             "customs_hold_reason": null,
+                     *             "customs_hold_since": null,
+                     *             "delay_bars": [
+                     *               null,
+                     *               0.2,
+                     *               null,
+                     *               0.9,
+                     *               null
+                     *             ],
+                     *             "demurrage_accrued_usd": null,
+                     *             "demurrage_at_risk": false,
+                     *             "demurrage_last_free_day": null,
+                     *             "destination_name": "Rotterdam",
+                     *             "destination_unlocode": "NLRTM",
+                     *             "equipment_lessor": null,
+                     *             "equipment_manufacturer": null,
+                     *             "equipment_owner": "Maersk Line",
+                     *             "equipment_type": "Dry",
+                     *             "eta": "2026-11-22T21:00:00.000Z",
+                     *             "eta_is_estimated": true,
+                     *             "id": "MRKU0158387",
+                     *             "identifier": "MRKU0158387",
+                     *             "identifier_type": "container_id",
+                     *             "is_demo": true,
+                     *             "iso_type_code": "G1",
+                     *             "last_polled_at": "2026-11-21T12:00:11.000Z",
+                     *             "lessee_name": null,
+                     *             "lessor_checked_at": null,
+                     *             "lessor_contract_number": null,
+                     *             "lessor_contract_type": null,
+                     *             "lessor_status": null,
+                     *             "org_id": "00000000-0000-4000-8000-000000000003",
+                     *             "origin_unlocode": "SGSIN",
+                     *             "planned_departure_at": "2026-11-02T13:00:00.000Z",
+                     *             "poll_priority": "arrival",
+                     *             "redelivery_date": null,
+                     *             "redelivery_location": null,
+                     *             "redelivery_reference": null,
+                     *             "redelivery_yard": null,
+                     *             "route_alert": null,
+                     *             "route_ports": [
+                     *               {
+                     *                 "name": "Singapore",
+                     *                 "role": "origin",
+                     *                 "unlocode": "SGSIN"
+                     *               },
+                     *               {
+                     *                 "name": "Rotterdam",
+                     *                 "role": "destination",
+                     *                 "unlocode": "NLRTM"
+                     *               }
+                     *             ],
+                     *             "source": "warm_db",
+                     *             "status": "in_transit",
+                     *             "tags": [],
+                     *             "unresolvable_since": null,
+                     *             "unresolved_reason": null,
+                     *             "vessel_position": null
+                     *           }
+                     *         ]
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         api_version: "2026-11-21";
@@ -4372,6 +5687,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_version": "2026-11-21",
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "carrier_code": "MAEU",
+                     *             "created_at": "2026-11-21T12:00:15.000Z",
+                     *             "daily_rate_usd": null,
+                     *             "equipment": null,
+                     *             "free_days": 4,
+                     *             "id": "00000000-0000-4000-8000-000000000004",
+                     *             "port_unlocode": null
+                     *           }
+                     *         ]
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         api_version: "2026-11-21";
@@ -4525,6 +5859,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_version": "2026-11-21",
+                     *       "data": {
+                     *         "carrier_code": "MAEU",
+                     *         "created_at": "2026-11-21T12:00:15.000Z",
+                     *         "daily_rate_usd": null,
+                     *         "equipment": null,
+                     *         "free_days": 4,
+                     *         "id": "00000000-0000-4000-8000-000000000004",
+                     *         "port_unlocode": null
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         api_version: "2026-11-21";
@@ -4667,6 +6016,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_version": "2026-11-21",
+                     *       "data": {
+                     *         "deleted": true,
+                     *         "id": "00000000-0000-4000-8000-000000000004"
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         api_version: "2026-11-21";
@@ -4849,6 +6208,201 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "documentID": "MAEU200085638",
+                     *         "documentTypeCode": "BKG",
+                     *         "eventClassifierCode": "ACT",
+                     *         "eventCreatedDateTime": "2026-10-09T03:00:00Z",
+                     *         "eventDateTime": "2026-10-09T03:00:00Z",
+                     *         "eventID": "00000000-0000-4000-8000-000000000011",
+                     *         "eventType": "SHIPMENT",
+                     *         "shipmentEventTypeCode": "RECE"
+                     *       },
+                     *       {
+                     *         "documentReferences": [
+                     *           {
+                     *             "documentReferenceType": "BKG",
+                     *             "documentReferenceValue": "MAEU200085638"
+                     *           }
+                     *         ],
+                     *         "eventClassifierCode": "EST",
+                     *         "eventCreatedDateTime": "2026-10-09T10:00:00Z",
+                     *         "eventDateTime": "2026-11-18T08:00:00+08:00",
+                     *         "eventID": "00000000-0000-4000-8000-000000000012",
+                     *         "eventType": "TRANSPORT",
+                     *         "references": [
+                     *           {
+                     *             "referenceType": "EQ",
+                     *             "referenceValue": "MAEU2569143"
+                     *           },
+                     *           {
+                     *             "referenceType": "EQ",
+                     *             "referenceValue": "MAEU2569159"
+                     *           },
+                     *           {
+                     *             "referenceType": "EQ",
+                     *             "referenceValue": "MAEU2569164"
+                     *           },
+                     *           {
+                     *             "referenceType": "EQ",
+                     *             "referenceValue": "MAEU2569170"
+                     *           }
+                     *         ],
+                     *         "transportCall": {
+                     *           "UNLocationCode": "CNSHA",
+                     *           "carrierServiceCode": "TP6",
+                     *           "carrierVoyageNumber": "2640W",
+                     *           "exportVoyageNumber": "2646E",
+                     *           "facilityTypeCode": "POTE",
+                     *           "importVoyageNumber": "2640W",
+                     *           "location": {
+                     *             "UNLocationCode": "CNSHA",
+                     *             "latitude": "31.2285",
+                     *             "locationName": "Shanghai container terminal",
+                     *             "longitude": "121.4963"
+                     *           },
+                     *           "modeOfTransport": "VESSEL",
+                     *           "transportCallID": "00000000-0000-4000-8000-000000000013",
+                     *           "transportCallSequenceNumber": 2,
+                     *           "vessel": {
+                     *             "vesselCallSignNumber": "QQSS",
+                     *             "vesselFlag": "HK",
+                     *             "vesselIMONumber": "9592458",
+                     *             "vesselName": "MAERSK JAKARTA",
+                     *             "vesselOperatorCarrierCode": "MAEU",
+                     *             "vesselOperatorCarrierCodeListProvider": "NMFTA"
+                     *           }
+                     *         },
+                     *         "transportEventTypeCode": "ARRI"
+                     *       },
+                     *       {
+                     *         "documentReferences": [
+                     *           {
+                     *             "documentReferenceType": "BKG",
+                     *             "documentReferenceValue": "MAEU200085638"
+                     *           }
+                     *         ],
+                     *         "eventClassifierCode": "PLN",
+                     *         "eventCreatedDateTime": "2026-10-09T10:00:00Z",
+                     *         "eventDateTime": "2026-10-24T10:00:00-07:00",
+                     *         "eventID": "00000000-0000-4000-8000-000000000014",
+                     *         "eventType": "TRANSPORT",
+                     *         "references": [
+                     *           {
+                     *             "referenceType": "EQ",
+                     *             "referenceValue": "MAEU2569143"
+                     *           },
+                     *           {
+                     *             "referenceType": "EQ",
+                     *             "referenceValue": "MAEU2569159"
+                     *           },
+                     *           {
+                     *             "referenceType": "EQ",
+                     *             "referenceValue": "MAEU2569164"
+                     *           },
+                     *           {
+                     *             "referenceType": "EQ",
+                     *             "referenceValue": "MAEU2569170"
+                     *           }
+                     *         ],
+                     *         "transportCall": {
+                     *           "UNLocationCode": "USLAX",
+                     *           "carrierServiceCode": "TP6",
+                     *           "carrierVoyageNumber": "2640W",
+                     *           "exportVoyageNumber": "2640W",
+                     *           "facilityTypeCode": "POTE",
+                     *           "importVoyageNumber": "2640E",
+                     *           "location": {
+                     *             "UNLocationCode": "USLAX",
+                     *             "latitude": "33.7292",
+                     *             "locationName": "Los Angeles container terminal",
+                     *             "longitude": "-118.2620"
+                     *           },
+                     *           "modeOfTransport": "VESSEL",
+                     *           "transportCallID": "00000000-0000-4000-8000-000000000015",
+                     *           "transportCallSequenceNumber": 1,
+                     *           "vessel": {
+                     *             "vesselCallSignNumber": "QQSS",
+                     *             "vesselFlag": "HK",
+                     *             "vesselIMONumber": "9592458",
+                     *             "vesselName": "MAERSK JAKARTA",
+                     *             "vesselOperatorCarrierCode": "MAEU",
+                     *             "vesselOperatorCarrierCodeListProvider": "NMFTA"
+                     *           }
+                     *         },
+                     *         "transportEventTypeCode": "DEPA"
+                     *       },
+                     *       {
+                     *         "documentID": "MAEU200085638",
+                     *         "documentTypeCode": "BKG",
+                     *         "eventClassifierCode": "ACT",
+                     *         "eventCreatedDateTime": "2026-10-09T10:00:00Z",
+                     *         "eventDateTime": "2026-10-09T10:00:00Z",
+                     *         "eventID": "00000000-0000-4000-8000-000000000016",
+                     *         "eventType": "SHIPMENT",
+                     *         "shipmentEventTypeCode": "CONF"
+                     *       },
+                     *       {
+                     *         "documentReferences": [
+                     *           {
+                     *             "documentReferenceType": "BKG",
+                     *             "documentReferenceValue": "MAEU200085638"
+                     *           }
+                     *         ],
+                     *         "eventClassifierCode": "EST",
+                     *         "eventCreatedDateTime": "2026-10-09T10:00:00Z",
+                     *         "eventDateTime": "2026-10-24T20:00:00-07:00",
+                     *         "eventID": "00000000-0000-4000-8000-000000000017",
+                     *         "eventType": "TRANSPORT",
+                     *         "references": [
+                     *           {
+                     *             "referenceType": "EQ",
+                     *             "referenceValue": "MAEU2569143"
+                     *           },
+                     *           {
+                     *             "referenceType": "EQ",
+                     *             "referenceValue": "MAEU2569159"
+                     *           },
+                     *           {
+                     *             "referenceType": "EQ",
+                     *             "referenceValue": "MAEU2569164"
+                     *           },
+                     *           {
+                     *             "referenceType": "EQ",
+                     *             "referenceValue": "MAEU2569170"
+                     *           }
+                     *         ],
+                     *         "transportCall": {
+                     *           "UNLocationCode": "USLAX",
+                     *           "carrierServiceCode": "TP6",
+                     *           "carrierVoyageNumber": "2640W",
+                     *           "exportVoyageNumber": "2640W",
+                     *           "facilityTypeCode": "POTE",
+                     *           "importVoyageNumber": "2640E",
+                     *           "location": {
+                     *             "UNLocationCode": "USLAX",
+                     *             "latitude": "33.7292",
+                     *             "locationName": "Los Angeles container terminal",
+                     *             "longitude": "-118.2620"
+                     *           },
+                     *           "modeOfTransport": "VESSEL",
+                     *           "transportCallID": "00000000-0000-4000-8000-000000000015",
+                     *           "transportCallSequenceNumber": 1,
+                     *           "vessel": {
+                     *             "vesselCallSignNumber": "QQSS",
+                     *             "vesselFlag": "HK",
+                     *             "vesselIMONumber": "9592458",
+                     *             "vesselName": "MAERSK JAKARTA",
+                     *             "vesselOperatorCarrierCode": "MAEU",
+                     *             "vesselOperatorCarrierCodeListProvider": "NMFTA"
+                     *           }
+                     *         },
+                     *         "transportEventTypeCode": "DEPA"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["DcsaEvent"][];
                 };
             };
@@ -4985,6 +6539,245 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_version": "2026-11-21",
+                     *       "data": {
+                     *         "carrier": "Maersk A/S",
+                     *         "destination_name": "Savannah",
+                     *         "eta": "2026-12-22T12:00:00.000Z",
+                     *         "eta_is_estimated": true,
+                     *         "events": [
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": null,
+                     *             "event_timezone": null,
+                     *             "is_actual": true,
+                     *             "label": "Booking received",
+                     *             "location": null,
+                     *             "timestamp": "2026-10-31T15:00:00.000Z",
+                     *             "type": "RECE",
+                     *             "utc_offset_minutes": null
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": null,
+                     *             "event_timezone": null,
+                     *             "is_actual": true,
+                     *             "label": "Booking confirmed",
+                     *             "location": null,
+                     *             "timestamp": "2026-11-01T04:00:00.000Z",
+                     *             "type": "CONF",
+                     *             "utc_offset_minutes": null
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": "2026-11-06T13:00:00",
+                     *             "event_timezone": "Asia/Singapore",
+                     *             "is_actual": true,
+                     *             "label": "Picked up at Singapore",
+                     *             "location": "SGSIN",
+                     *             "timestamp": "2026-11-06T05:00:00.000Z",
+                     *             "type": "PICK",
+                     *             "utc_offset_minutes": 480
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": "2026-11-08T03:00:00",
+                     *             "event_timezone": "Asia/Singapore",
+                     *             "is_actual": true,
+                     *             "label": "Picked up at Singapore",
+                     *             "location": "SGSIN",
+                     *             "timestamp": "2026-11-07T19:00:00.000Z",
+                     *             "type": "PICK",
+                     *             "utc_offset_minutes": 480
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": "2026-11-08T05:00:00",
+                     *             "event_timezone": "Asia/Singapore",
+                     *             "is_actual": true,
+                     *             "label": "Picked up at Singapore",
+                     *             "location": "SGSIN",
+                     *             "timestamp": "2026-11-07T21:00:00.000Z",
+                     *             "type": "PICK",
+                     *             "utc_offset_minutes": 480
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": "2026-11-09T15:00:00",
+                     *             "event_timezone": "Asia/Singapore",
+                     *             "is_actual": true,
+                     *             "label": "Picked up at Singapore",
+                     *             "location": "SGSIN",
+                     *             "timestamp": "2026-11-09T07:00:00.000Z",
+                     *             "type": "PICK",
+                     *             "utc_offset_minutes": 480
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": null,
+                     *             "event_timezone": null,
+                     *             "is_actual": true,
+                     *             "label": "Shipping instructions received",
+                     *             "location": null,
+                     *             "timestamp": "2026-11-12T07:00:00.000Z",
+                     *             "type": "RECE",
+                     *             "utc_offset_minutes": null
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": "2026-11-12T23:00:00",
+                     *             "event_timezone": "Asia/Singapore",
+                     *             "is_actual": true,
+                     *             "label": "Gated in full at Singapore",
+                     *             "location": "SGSIN",
+                     *             "timestamp": "2026-11-12T15:00:00.000Z",
+                     *             "type": "GTIN",
+                     *             "utc_offset_minutes": 480
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": "2026-11-13T09:00:00",
+                     *             "event_timezone": "Asia/Singapore",
+                     *             "is_actual": true,
+                     *             "label": "Gated in full at Singapore",
+                     *             "location": "SGSIN",
+                     *             "timestamp": "2026-11-13T01:00:00.000Z",
+                     *             "type": "GTIN",
+                     *             "utc_offset_minutes": 480
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": "2026-11-13T19:00:00",
+                     *             "event_timezone": "Asia/Singapore",
+                     *             "is_actual": true,
+                     *             "label": "Gated in full at Singapore",
+                     *             "location": "SGSIN",
+                     *             "timestamp": "2026-11-13T11:00:00.000Z",
+                     *             "type": "GTIN",
+                     *             "utc_offset_minutes": 480
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": "2026-11-14T05:00:00",
+                     *             "event_timezone": "Asia/Singapore",
+                     *             "is_actual": true,
+                     *             "label": "Gated in full at Singapore",
+                     *             "location": "SGSIN",
+                     *             "timestamp": "2026-11-13T21:00:00.000Z",
+                     *             "type": "GTIN",
+                     *             "utc_offset_minutes": 480
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": "2026-11-14T22:00:00",
+                     *             "event_timezone": "Asia/Singapore",
+                     *             "is_actual": true,
+                     *             "label": "Loaded on MAERSK NAGOYA at Singapore",
+                     *             "location": "SGSIN",
+                     *             "timestamp": "2026-11-14T14:00:00.000Z",
+                     *             "type": "LOAD",
+                     *             "utc_offset_minutes": 480
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": "2026-11-15T03:00:00",
+                     *             "event_timezone": "Asia/Singapore",
+                     *             "is_actual": true,
+                     *             "label": "Loaded on MAERSK NAGOYA at Singapore",
+                     *             "location": "SGSIN",
+                     *             "timestamp": "2026-11-14T19:00:00.000Z",
+                     *             "type": "LOAD",
+                     *             "utc_offset_minutes": 480
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": "2026-11-15T03:00:00",
+                     *             "event_timezone": "Asia/Singapore",
+                     *             "is_actual": true,
+                     *             "label": "Loaded on MAERSK NAGOYA at Singapore",
+                     *             "location": "SGSIN",
+                     *             "timestamp": "2026-11-14T19:00:00.000Z",
+                     *             "type": "LOAD",
+                     *             "utc_offset_minutes": 480
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": "2026-11-15T06:00:00",
+                     *             "event_timezone": "Asia/Singapore",
+                     *             "is_actual": true,
+                     *             "label": "Loaded on MAERSK NAGOYA at Singapore",
+                     *             "location": "SGSIN",
+                     *             "timestamp": "2026-11-14T22:00:00.000Z",
+                     *             "type": "LOAD",
+                     *             "utc_offset_minutes": 480
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": "2026-11-15T11:00:00",
+                     *             "event_timezone": "Asia/Singapore",
+                     *             "is_actual": true,
+                     *             "label": "Vessel departed from Singapore",
+                     *             "location": "SGSIN",
+                     *             "timestamp": "2026-11-15T03:00:00.000Z",
+                     *             "type": "DEPA",
+                     *             "utc_offset_minutes": 480
+                     *           },
+                     *           {
+                     *             "classifier": "ACT",
+                     *             "event_local_datetime": null,
+                     *             "event_timezone": null,
+                     *             "is_actual": true,
+                     *             "label": "Transport document issued",
+                     *             "location": null,
+                     *             "timestamp": "2026-11-15T23:00:00.000Z",
+                     *             "type": "ISSU",
+                     *             "utc_offset_minutes": null
+                     *           },
+                     *           {
+                     *             "classifier": "EST",
+                     *             "event_local_datetime": "2026-12-05T20:00:00",
+                     *             "event_timezone": "Europe/Amsterdam",
+                     *             "is_actual": false,
+                     *             "label": "Vessel arrived at Rotterdam (estimated)",
+                     *             "location": "NLRTM",
+                     *             "timestamp": "2026-12-05T19:00:00.000Z",
+                     *             "type": "ARRI",
+                     *             "utc_offset_minutes": 60
+                     *           },
+                     *           {
+                     *             "classifier": "EST",
+                     *             "event_local_datetime": "2026-12-08T19:00:00",
+                     *             "event_timezone": "Europe/Amsterdam",
+                     *             "is_actual": false,
+                     *             "label": "Vessel departed from Rotterdam (estimated)",
+                     *             "location": "NLRTM",
+                     *             "timestamp": "2026-12-08T18:00:00.000Z",
+                     *             "type": "DEPA",
+                     *             "utc_offset_minutes": 60
+                     *           },
+                     *           {
+                     *             "classifier": "PLN",
+                     *             "event_local_datetime": "2026-12-22T07:00:00",
+                     *             "event_timezone": "America/New_York",
+                     *             "is_actual": false,
+                     *             "label": "Vessel arrived at Savannah (planned)",
+                     *             "location": "USSAV",
+                     *             "timestamp": "2026-12-22T12:00:00.000Z",
+                     *             "type": "ARRI",
+                     *             "utc_offset_minutes": -300
+                     *           }
+                     *         ],
+                     *         "identifier": "MAEU200000005",
+                     *         "identifier_type": "bill_of_lading",
+                     *         "origin_name": "Singapore",
+                     *         "status": "in_transit",
+                     *         "vessel_name": "MAERSK NAGOYA"
+                     *       },
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         api_version: "2026-11-21";
@@ -5137,6 +6930,3794 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "containers": [
+                     *           {
+                     *             "events": [
+                     *               {
+                     *                 "actual": true,
+                     *                 "date": "2026-10-26 12:00:00",
+                     *                 "description": "Picked up at Singapore",
+                     *                 "event_code": "PICK",
+                     *                 "event_type": "EQUIPMENT",
+                     *                 "facility": 1,
+                     *                 "is_additional_event": false,
+                     *                 "is_date_from_sealine": true,
+                     *                 "location": 1,
+                     *                 "order_id": 1,
+                     *                 "status": "CEP",
+                     *                 "transport_type": null,
+                     *                 "type": "land",
+                     *                 "vessel": null,
+                     *                 "voyage": null
+                     *               },
+                     *               {
+                     *                 "actual": true,
+                     *                 "date": "2026-10-30 20:00:00",
+                     *                 "description": "Gated in full at Singapore",
+                     *                 "event_code": "GTIN",
+                     *                 "event_type": "EQUIPMENT",
+                     *                 "facility": 2,
+                     *                 "is_additional_event": false,
+                     *                 "is_date_from_sealine": true,
+                     *                 "location": 1,
+                     *                 "order_id": 2,
+                     *                 "status": "CGI",
+                     *                 "transport_type": null,
+                     *                 "type": "land",
+                     *                 "vessel": null,
+                     *                 "voyage": null
+                     *               },
+                     *               {
+                     *                 "actual": true,
+                     *                 "date": "2026-11-02 09:00:00",
+                     *                 "description": "Loaded on MAERSK SANTOS at Singapore",
+                     *                 "event_code": "LOAD",
+                     *                 "event_type": "EQUIPMENT",
+                     *                 "facility": 2,
+                     *                 "is_additional_event": false,
+                     *                 "is_date_from_sealine": true,
+                     *                 "location": 1,
+                     *                 "order_id": 3,
+                     *                 "status": "CLL",
+                     *                 "transport_type": "VESSEL",
+                     *                 "type": "sea",
+                     *                 "vessel": 1,
+                     *                 "voyage": "2643W"
+                     *               },
+                     *               {
+                     *                 "actual": true,
+                     *                 "date": "2026-11-02 21:00:00",
+                     *                 "description": "Vessel departed from Singapore",
+                     *                 "event_code": "DEPA",
+                     *                 "event_type": "TRANSPORT",
+                     *                 "facility": 2,
+                     *                 "is_additional_event": false,
+                     *                 "is_date_from_sealine": true,
+                     *                 "location": 1,
+                     *                 "order_id": 4,
+                     *                 "status": "VDL",
+                     *                 "transport_type": "VESSEL",
+                     *                 "type": "sea",
+                     *                 "vessel": 1,
+                     *                 "voyage": "2643W"
+                     *               },
+                     *               {
+                     *                 "actual": false,
+                     *                 "date": "2026-11-22 22:00:00",
+                     *                 "description": "Vessel arrived at Rotterdam (estimated)",
+                     *                 "event_code": "ARRI",
+                     *                 "event_type": "TRANSPORT",
+                     *                 "facility": 3,
+                     *                 "is_additional_event": false,
+                     *                 "is_date_from_sealine": true,
+                     *                 "location": 2,
+                     *                 "order_id": 5,
+                     *                 "status": "VAD",
+                     *                 "transport_type": "VESSEL",
+                     *                 "type": "sea",
+                     *                 "vessel": 1,
+                     *                 "voyage": "2643E"
+                     *               }
+                     *             ],
+                     *             "events_mirrored": false,
+                     *             "is_status_from_sealine": false,
+                     *             "iso_code": "45G1",
+                     *             "number": "MRKU0158387",
+                     *             "size_type": "40' High Cube Dry",
+                     *             "status": "IN_TRANSIT"
+                     *           }
+                     *         ],
+                     *         "facilities": [
+                     *           {
+                     *             "bic_code": null,
+                     *             "country_code": "SG",
+                     *             "id": 1,
+                     *             "lat": 1.3015,
+                     *             "lng": 103.7422,
+                     *             "locode": "SGSIN",
+                     *             "name": "Singapore empty depot",
+                     *             "smdg_code": null
+                     *           },
+                     *           {
+                     *             "bic_code": null,
+                     *             "country_code": "SG",
+                     *             "id": 2,
+                     *             "lat": 1.3015,
+                     *             "lng": 103.7422,
+                     *             "locode": "SGSIN",
+                     *             "name": "Singapore container terminal",
+                     *             "smdg_code": null
+                     *           },
+                     *           {
+                     *             "bic_code": null,
+                     *             "country_code": "NL",
+                     *             "id": 3,
+                     *             "lat": null,
+                     *             "lng": null,
+                     *             "locode": "NLRTM",
+                     *             "name": "Rotterdam container terminal",
+                     *             "smdg_code": null
+                     *           }
+                     *         ],
+                     *         "locations": [
+                     *           {
+                     *             "country": "Singapore",
+                     *             "country_code": "SG",
+                     *             "id": 1,
+                     *             "lat": 1.30155,
+                     *             "lng": 103.74224,
+                     *             "locode": "SGSIN",
+                     *             "name": "Singapore",
+                     *             "state": null,
+                     *             "timezone": "Asia/Singapore"
+                     *           },
+                     *           {
+                     *             "country": "Netherlands",
+                     *             "country_code": "NL",
+                     *             "id": 2,
+                     *             "lat": 51.88811,
+                     *             "lng": 4.45693,
+                     *             "locode": "NLRTM",
+                     *             "name": "Rotterdam",
+                     *             "state": null,
+                     *             "timezone": "Europe/Amsterdam"
+                     *           }
+                     *         ],
+                     *         "metadata": {
+                     *           "api_calls": {
+                     *             "remaining": null,
+                     *             "total": null,
+                     *             "used": 1
+                     *           },
+                     *           "cache_expires": "2026-11-22 00:00:20",
+                     *           "from_cache": false,
+                     *           "is_status_from_sealine": false,
+                     *           "number": "MRKU0158387",
+                     *           "sealine": "MAEU",
+                     *           "sealine_name": "Maersk A/S",
+                     *           "status": "IN_TRANSIT",
+                     *           "type": "CT",
+                     *           "unique_shipments": {
+                     *             "remaining": null,
+                     *             "total": null,
+                     *             "used": 3
+                     *           },
+                     *           "updated_at": "2026-11-21 12:00:20"
+                     *         },
+                     *         "route": {
+                     *           "pod": {
+                     *             "actual": false,
+                     *             "date": "2026-11-22 22:00:00",
+                     *             "location": 2,
+                     *             "predictive_eta": null
+                     *           },
+                     *           "pol": {
+                     *             "actual": true,
+                     *             "date": "2026-11-02 21:00:00",
+                     *             "location": 1
+                     *           },
+                     *           "postpod": {
+                     *             "actual": false,
+                     *             "date": "2026-11-22 22:00:00",
+                     *             "location": 2
+                     *           },
+                     *           "prepol": {
+                     *             "actual": true,
+                     *             "date": "2026-11-02 21:00:00",
+                     *             "location": 1
+                     *           }
+                     *         },
+                     *         "route_data": {
+                     *           "pin": [
+                     *             48.61919526835762,
+                     *             -4.751139780370636
+                     *           ],
+                     *           "route": [
+                     *             {
+                     *               "from": {
+                     *                 "country": "Singapore",
+                     *                 "country_code": "SG",
+                     *                 "lat": 1.30155,
+                     *                 "lng": 103.74224,
+                     *                 "locode": "SGSIN",
+                     *                 "name": "Singapore",
+                     *                 "state": null,
+                     *                 "timezone": "Asia/Singapore"
+                     *               },
+                     *               "path": [
+                     *                 [
+                     *                   1.30155,
+                     *                   103.74224
+                     *                 ],
+                     *                 [
+                     *                   1.16075,
+                     *                   103.736
+                     *                 ],
+                     *                 [
+                     *                   1.1,
+                     *                   103.6
+                     *                 ],
+                     *                 [
+                     *                   1.17962,
+                     *                   103.45862
+                     *                 ],
+                     *                 [
+                     *                   1.25922,
+                     *                   103.31723
+                     *                 ],
+                     *                 [
+                     *                   1.33882,
+                     *                   103.17583
+                     *                 ],
+                     *                 [
+                     *                   1.41842,
+                     *                   103.03442
+                     *                 ],
+                     *                 [
+                     *                   1.498,
+                     *                   102.893
+                     *                 ],
+                     *                 [
+                     *                   1.58553,
+                     *                   102.73987
+                     *                 ],
+                     *                 [
+                     *                   1.67305,
+                     *                   102.58672
+                     *                 ],
+                     *                 [
+                     *                   1.76056,
+                     *                   102.43356
+                     *                 ],
+                     *                 [
+                     *                   1.84805,
+                     *                   102.28039
+                     *                 ],
+                     *                 [
+                     *                   1.93553,
+                     *                   102.1272
+                     *                 ],
+                     *                 [
+                     *                   2.023,
+                     *                   101.974
+                     *                 ],
+                     *                 [
+                     *                   2.12474,
+                     *                   101.85619
+                     *                 ],
+                     *                 [
+                     *                   2.22648,
+                     *                   101.73837
+                     *                 ],
+                     *                 [
+                     *                   2.3282,
+                     *                   101.62053
+                     *                 ],
+                     *                 [
+                     *                   2.42992,
+                     *                   101.50268
+                     *                 ],
+                     *                 [
+                     *                   2.53162,
+                     *                   101.3848
+                     *                 ],
+                     *                 [
+                     *                   2.63332,
+                     *                   101.26691
+                     *                 ],
+                     *                 [
+                     *                   2.735,
+                     *                   101.149
+                     *                 ],
+                     *                 [
+                     *                   2.83101,
+                     *                   101.03551
+                     *                 ],
+                     *                 [
+                     *                   2.927,
+                     *                   100.922
+                     *                 ],
+                     *                 [
+                     *                   3.05459,
+                     *                   100.80008
+                     *                 ],
+                     *                 [
+                     *                   3.18216,
+                     *                   100.67812
+                     *                 ],
+                     *                 [
+                     *                   3.30972,
+                     *                   100.55614
+                     *                 ],
+                     *                 [
+                     *                   3.43726,
+                     *                   100.43413
+                     *                 ],
+                     *                 [
+                     *                   3.56479,
+                     *                   100.31208
+                     *                 ],
+                     *                 [
+                     *                   3.6923,
+                     *                   100.19
+                     *                 ],
+                     *                 [
+                     *                   3.81979,
+                     *                   100.06788
+                     *                 ],
+                     *                 [
+                     *                   3.94727,
+                     *                   99.94573
+                     *                 ],
+                     *                 [
+                     *                   4.07473,
+                     *                   99.82354
+                     *                 ],
+                     *                 [
+                     *                   4.20217,
+                     *                   99.70131
+                     *                 ],
+                     *                 [
+                     *                   4.32959,
+                     *                   99.57904
+                     *                 ],
+                     *                 [
+                     *                   4.45699,
+                     *                   99.45673
+                     *                 ],
+                     *                 [
+                     *                   4.58438,
+                     *                   99.33438
+                     *                 ],
+                     *                 [
+                     *                   4.71174,
+                     *                   99.21199
+                     *                 ],
+                     *                 [
+                     *                   4.83908,
+                     *                   99.08954
+                     *                 ],
+                     *                 [
+                     *                   4.96639,
+                     *                   98.96706
+                     *                 ],
+                     *                 [
+                     *                   5.09369,
+                     *                   98.84452
+                     *                 ],
+                     *                 [
+                     *                   5.22096,
+                     *                   98.72194
+                     *                 ],
+                     *                 [
+                     *                   5.34821,
+                     *                   98.59931
+                     *                 ],
+                     *                 [
+                     *                   5.47543,
+                     *                   98.47663
+                     *                 ],
+                     *                 [
+                     *                   5.60263,
+                     *                   98.35389
+                     *                 ],
+                     *                 [
+                     *                   5.7298,
+                     *                   98.2311
+                     *                 ],
+                     *                 [
+                     *                   5.85695,
+                     *                   98.10826
+                     *                 ],
+                     *                 [
+                     *                   5.98407,
+                     *                   97.98536
+                     *                 ],
+                     *                 [
+                     *                   6.11117,
+                     *                   97.8624
+                     *                 ],
+                     *                 [
+                     *                   6.23823,
+                     *                   97.73939
+                     *                 ],
+                     *                 [
+                     *                   6.36527,
+                     *                   97.61631
+                     *                 ],
+                     *                 [
+                     *                   6.49227,
+                     *                   97.49318
+                     *                 ],
+                     *                 [
+                     *                   6.61925,
+                     *                   97.36998
+                     *                 ],
+                     *                 [
+                     *                   6.7462,
+                     *                   97.24672
+                     *                 ],
+                     *                 [
+                     *                   6.87312,
+                     *                   97.12339
+                     *                 ],
+                     *                 [
+                     *                   7,
+                     *                   97
+                     *                 ],
+                     *                 [
+                     *                   6.98287,
+                     *                   96.82343
+                     *                 ],
+                     *                 [
+                     *                   6.96568,
+                     *                   96.64686
+                     *                 ],
+                     *                 [
+                     *                   6.94842,
+                     *                   96.47031
+                     *                 ],
+                     *                 [
+                     *                   6.93109,
+                     *                   96.29378
+                     *                 ],
+                     *                 [
+                     *                   6.9137,
+                     *                   96.11726
+                     *                 ],
+                     *                 [
+                     *                   6.89625,
+                     *                   95.94075
+                     *                 ],
+                     *                 [
+                     *                   6.87873,
+                     *                   95.76425
+                     *                 ],
+                     *                 [
+                     *                   6.86114,
+                     *                   95.58777
+                     *                 ],
+                     *                 [
+                     *                   6.84349,
+                     *                   95.41129
+                     *                 ],
+                     *                 [
+                     *                   6.82578,
+                     *                   95.23484
+                     *                 ],
+                     *                 [
+                     *                   6.808,
+                     *                   95.05839
+                     *                 ],
+                     *                 [
+                     *                   6.79016,
+                     *                   94.88196
+                     *                 ],
+                     *                 [
+                     *                   6.77226,
+                     *                   94.70554
+                     *                 ],
+                     *                 [
+                     *                   6.75429,
+                     *                   94.52914
+                     *                 ],
+                     *                 [
+                     *                   6.73625,
+                     *                   94.35274
+                     *                 ],
+                     *                 [
+                     *                   6.71816,
+                     *                   94.17637
+                     *                 ],
+                     *                 [
+                     *                   6.7,
+                     *                   94
+                     *                 ],
+                     *                 [
+                     *                   6.6903,
+                     *                   93.8218
+                     *                 ],
+                     *                 [
+                     *                   6.68055,
+                     *                   93.6436
+                     *                 ],
+                     *                 [
+                     *                   6.67072,
+                     *                   93.46542
+                     *                 ],
+                     *                 [
+                     *                   6.66084,
+                     *                   93.28724
+                     *                 ],
+                     *                 [
+                     *                   6.65088,
+                     *                   93.10906
+                     *                 ],
+                     *                 [
+                     *                   6.64087,
+                     *                   92.9309
+                     *                 ],
+                     *                 [
+                     *                   6.63079,
+                     *                   92.75274
+                     *                 ],
+                     *                 [
+                     *                   6.62065,
+                     *                   92.57459
+                     *                 ],
+                     *                 [
+                     *                   6.61044,
+                     *                   92.39644
+                     *                 ],
+                     *                 [
+                     *                   6.60018,
+                     *                   92.2183
+                     *                 ],
+                     *                 [
+                     *                   6.58984,
+                     *                   92.04018
+                     *                 ],
+                     *                 [
+                     *                   6.57945,
+                     *                   91.86205
+                     *                 ],
+                     *                 [
+                     *                   6.56899,
+                     *                   91.68394
+                     *                 ],
+                     *                 [
+                     *                   6.55847,
+                     *                   91.50583
+                     *                 ],
+                     *                 [
+                     *                   6.54789,
+                     *                   91.32773
+                     *                 ],
+                     *                 [
+                     *                   6.53724,
+                     *                   91.14964
+                     *                 ],
+                     *                 [
+                     *                   6.52653,
+                     *                   90.97156
+                     *                 ],
+                     *                 [
+                     *                   6.51576,
+                     *                   90.79348
+                     *                 ],
+                     *                 [
+                     *                   6.50492,
+                     *                   90.61541
+                     *                 ],
+                     *                 [
+                     *                   6.49403,
+                     *                   90.43735
+                     *                 ],
+                     *                 [
+                     *                   6.48307,
+                     *                   90.2593
+                     *                 ],
+                     *                 [
+                     *                   6.47205,
+                     *                   90.08125
+                     *                 ],
+                     *                 [
+                     *                   6.46097,
+                     *                   89.90321
+                     *                 ],
+                     *                 [
+                     *                   6.44982,
+                     *                   89.72518
+                     *                 ],
+                     *                 [
+                     *                   6.43862,
+                     *                   89.54716
+                     *                 ],
+                     *                 [
+                     *                   6.42735,
+                     *                   89.36915
+                     *                 ],
+                     *                 [
+                     *                   6.41602,
+                     *                   89.19114
+                     *                 ],
+                     *                 [
+                     *                   6.40463,
+                     *                   89.01314
+                     *                 ],
+                     *                 [
+                     *                   6.39318,
+                     *                   88.83515
+                     *                 ],
+                     *                 [
+                     *                   6.38166,
+                     *                   88.65717
+                     *                 ],
+                     *                 [
+                     *                   6.37009,
+                     *                   88.47919
+                     *                 ],
+                     *                 [
+                     *                   6.35845,
+                     *                   88.30123
+                     *                 ],
+                     *                 [
+                     *                   6.34676,
+                     *                   88.12327
+                     *                 ],
+                     *                 [
+                     *                   6.335,
+                     *                   87.94532
+                     *                 ],
+                     *                 [
+                     *                   6.32318,
+                     *                   87.76738
+                     *                 ],
+                     *                 [
+                     *                   6.3113,
+                     *                   87.58944
+                     *                 ],
+                     *                 [
+                     *                   6.29937,
+                     *                   87.41152
+                     *                 ],
+                     *                 [
+                     *                   6.28737,
+                     *                   87.2336
+                     *                 ],
+                     *                 [
+                     *                   6.27531,
+                     *                   87.05569
+                     *                 ],
+                     *                 [
+                     *                   6.26319,
+                     *                   86.87779
+                     *                 ],
+                     *                 [
+                     *                   6.25101,
+                     *                   86.6999
+                     *                 ],
+                     *                 [
+                     *                   6.23877,
+                     *                   86.52201
+                     *                 ],
+                     *                 [
+                     *                   6.22648,
+                     *                   86.34414
+                     *                 ],
+                     *                 [
+                     *                   6.21412,
+                     *                   86.16627
+                     *                 ],
+                     *                 [
+                     *                   6.2017,
+                     *                   85.98841
+                     *                 ],
+                     *                 [
+                     *                   6.18922,
+                     *                   85.81056
+                     *                 ],
+                     *                 [
+                     *                   6.17669,
+                     *                   85.63271
+                     *                 ],
+                     *                 [
+                     *                   6.16409,
+                     *                   85.45488
+                     *                 ],
+                     *                 [
+                     *                   6.15144,
+                     *                   85.27705
+                     *                 ],
+                     *                 [
+                     *                   6.13873,
+                     *                   85.09924
+                     *                 ],
+                     *                 [
+                     *                   6.12596,
+                     *                   84.92143
+                     *                 ],
+                     *                 [
+                     *                   6.11313,
+                     *                   84.74363
+                     *                 ],
+                     *                 [
+                     *                   6.10024,
+                     *                   84.56584
+                     *                 ],
+                     *                 [
+                     *                   6.08729,
+                     *                   84.38805
+                     *                 ],
+                     *                 [
+                     *                   6.07429,
+                     *                   84.21028
+                     *                 ],
+                     *                 [
+                     *                   6.06123,
+                     *                   84.03251
+                     *                 ],
+                     *                 [
+                     *                   6.04811,
+                     *                   83.85476
+                     *                 ],
+                     *                 [
+                     *                   6.03493,
+                     *                   83.67701
+                     *                 ],
+                     *                 [
+                     *                   6.02169,
+                     *                   83.49927
+                     *                 ],
+                     *                 [
+                     *                   6.0084,
+                     *                   83.32154
+                     *                 ],
+                     *                 [
+                     *                   5.99505,
+                     *                   83.14381
+                     *                 ],
+                     *                 [
+                     *                   5.98164,
+                     *                   82.9661
+                     *                 ],
+                     *                 [
+                     *                   5.96818,
+                     *                   82.78839
+                     *                 ],
+                     *                 [
+                     *                   5.95466,
+                     *                   82.6107
+                     *                 ],
+                     *                 [
+                     *                   5.94108,
+                     *                   82.43301
+                     *                 ],
+                     *                 [
+                     *                   5.92744,
+                     *                   82.25533
+                     *                 ],
+                     *                 [
+                     *                   5.91375,
+                     *                   82.07766
+                     *                 ],
+                     *                 [
+                     *                   5.9,
+                     *                   81.9
+                     *                 ],
+                     *                 [
+                     *                   5.89026,
+                     *                   81.71997
+                     *                 ],
+                     *                 [
+                     *                   5.88046,
+                     *                   81.53995
+                     *                 ],
+                     *                 [
+                     *                   5.8706,
+                     *                   81.35993
+                     *                 ],
+                     *                 [
+                     *                   5.86069,
+                     *                   81.17992
+                     *                 ],
+                     *                 [
+                     *                   5.85072,
+                     *                   80.99992
+                     *                 ],
+                     *                 [
+                     *                   5.84069,
+                     *                   80.81992
+                     *                 ],
+                     *                 [
+                     *                   5.8306,
+                     *                   80.63993
+                     *                 ],
+                     *                 [
+                     *                   5.82046,
+                     *                   80.45995
+                     *                 ],
+                     *                 [
+                     *                   5.81026,
+                     *                   80.27997
+                     *                 ],
+                     *                 [
+                     *                   5.8,
+                     *                   80.1
+                     *                 ],
+                     *                 [
+                     *                   5.8378,
+                     *                   79.96678
+                     *                 ],
+                     *                 [
+                     *                   5.87556,
+                     *                   79.83354
+                     *                 ],
+                     *                 [
+                     *                   5.9133,
+                     *                   79.70028
+                     *                 ],
+                     *                 [
+                     *                   5.951,
+                     *                   79.567
+                     *                 ],
+                     *                 [
+                     *                   6.00009,
+                     *                   79.39537
+                     *                 ],
+                     *                 [
+                     *                   6.04912,
+                     *                   79.22371
+                     *                 ],
+                     *                 [
+                     *                   6.0981,
+                     *                   79.05202
+                     *                 ],
+                     *                 [
+                     *                   6.14702,
+                     *                   78.8803
+                     *                 ],
+                     *                 [
+                     *                   6.19589,
+                     *                   78.70854
+                     *                 ],
+                     *                 [
+                     *                   6.24471,
+                     *                   78.53676
+                     *                 ],
+                     *                 [
+                     *                   6.29347,
+                     *                   78.36494
+                     *                 ],
+                     *                 [
+                     *                   6.34217,
+                     *                   78.19309
+                     *                 ],
+                     *                 [
+                     *                   6.39082,
+                     *                   78.0212
+                     *                 ],
+                     *                 [
+                     *                   6.43941,
+                     *                   77.84929
+                     *                 ],
+                     *                 [
+                     *                   6.48794,
+                     *                   77.67734
+                     *                 ],
+                     *                 [
+                     *                   6.53641,
+                     *                   77.50536
+                     *                 ],
+                     *                 [
+                     *                   6.58483,
+                     *                   77.33334
+                     *                 ],
+                     *                 [
+                     *                   6.63319,
+                     *                   77.1613
+                     *                 ],
+                     *                 [
+                     *                   6.68148,
+                     *                   76.98921
+                     *                 ],
+                     *                 [
+                     *                   6.72972,
+                     *                   76.8171
+                     *                 ],
+                     *                 [
+                     *                   6.7779,
+                     *                   76.64495
+                     *                 ],
+                     *                 [
+                     *                   6.82602,
+                     *                   76.47276
+                     *                 ],
+                     *                 [
+                     *                   6.87407,
+                     *                   76.30054
+                     *                 ],
+                     *                 [
+                     *                   6.92207,
+                     *                   76.12829
+                     *                 ],
+                     *                 [
+                     *                   6.97,
+                     *                   75.956
+                     *                 ],
+                     *                 [
+                     *                   7.01745,
+                     *                   75.7853
+                     *                 ],
+                     *                 [
+                     *                   7.06484,
+                     *                   75.61456
+                     *                 ],
+                     *                 [
+                     *                   7.11217,
+                     *                   75.44379
+                     *                 ],
+                     *                 [
+                     *                   7.15944,
+                     *                   75.27298
+                     *                 ],
+                     *                 [
+                     *                   7.20664,
+                     *                   75.10213
+                     *                 ],
+                     *                 [
+                     *                   7.25378,
+                     *                   74.93126
+                     *                 ],
+                     *                 [
+                     *                   7.30086,
+                     *                   74.76034
+                     *                 ],
+                     *                 [
+                     *                   7.34787,
+                     *                   74.58939
+                     *                 ],
+                     *                 [
+                     *                   7.39482,
+                     *                   74.4184
+                     *                 ],
+                     *                 [
+                     *                   7.4417,
+                     *                   74.24738
+                     *                 ],
+                     *                 [
+                     *                   7.48852,
+                     *                   74.07632
+                     *                 ],
+                     *                 [
+                     *                   7.53527,
+                     *                   73.90522
+                     *                 ],
+                     *                 [
+                     *                   7.58195,
+                     *                   73.73409
+                     *                 ],
+                     *                 [
+                     *                   7.62857,
+                     *                   73.56292
+                     *                 ],
+                     *                 [
+                     *                   7.67512,
+                     *                   73.39171
+                     *                 ],
+                     *                 [
+                     *                   7.7216,
+                     *                   73.22047
+                     *                 ],
+                     *                 [
+                     *                   7.76802,
+                     *                   73.04918
+                     *                 ],
+                     *                 [
+                     *                   7.81436,
+                     *                   72.87786
+                     *                 ],
+                     *                 [
+                     *                   7.86064,
+                     *                   72.70651
+                     *                 ],
+                     *                 [
+                     *                   7.90684,
+                     *                   72.53511
+                     *                 ],
+                     *                 [
+                     *                   7.95298,
+                     *                   72.36367
+                     *                 ],
+                     *                 [
+                     *                   7.99905,
+                     *                   72.1922
+                     *                 ],
+                     *                 [
+                     *                   8.04504,
+                     *                   72.02069
+                     *                 ],
+                     *                 [
+                     *                   8.09097,
+                     *                   71.84914
+                     *                 ],
+                     *                 [
+                     *                   8.13682,
+                     *                   71.67754
+                     *                 ],
+                     *                 [
+                     *                   8.1826,
+                     *                   71.50591
+                     *                 ],
+                     *                 [
+                     *                   8.22831,
+                     *                   71.33425
+                     *                 ],
+                     *                 [
+                     *                   8.27395,
+                     *                   71.16254
+                     *                 ],
+                     *                 [
+                     *                   8.31951,
+                     *                   70.99079
+                     *                 ],
+                     *                 [
+                     *                   8.365,
+                     *                   70.819
+                     *                 ],
+                     *                 [
+                     *                   8.41044,
+                     *                   70.65528
+                     *                 ],
+                     *                 [
+                     *                   8.4558,
+                     *                   70.49152
+                     *                 ],
+                     *                 [
+                     *                   8.50111,
+                     *                   70.32772
+                     *                 ],
+                     *                 [
+                     *                   8.54634,
+                     *                   70.16388
+                     *                 ],
+                     *                 [
+                     *                   8.5915,
+                     *                   70
+                     *                 ],
+                     *                 [
+                     *                   8.63653,
+                     *                   69.83727
+                     *                 ],
+                     *                 [
+                     *                   8.6815,
+                     *                   69.6745
+                     *                 ],
+                     *                 [
+                     *                   8.72893,
+                     *                   69.51888
+                     *                 ],
+                     *                 [
+                     *                   8.77629,
+                     *                   69.36322
+                     *                 ],
+                     *                 [
+                     *                   8.82359,
+                     *                   69.20752
+                     *                 ],
+                     *                 [
+                     *                   8.87083,
+                     *                   69.05178
+                     *                 ],
+                     *                 [
+                     *                   8.918,
+                     *                   68.896
+                     *                 ],
+                     *                 [
+                     *                   8.96645,
+                     *                   68.72875
+                     *                 ],
+                     *                 [
+                     *                   9.01483,
+                     *                   68.56146
+                     *                 ],
+                     *                 [
+                     *                   9.06313,
+                     *                   68.39412
+                     *                 ],
+                     *                 [
+                     *                   9.11136,
+                     *                   68.22674
+                     *                 ],
+                     *                 [
+                     *                   9.15951,
+                     *                   68.05931
+                     *                 ],
+                     *                 [
+                     *                   9.20758,
+                     *                   67.89184
+                     *                 ],
+                     *                 [
+                     *                   9.25557,
+                     *                   67.72432
+                     *                 ],
+                     *                 [
+                     *                   9.30349,
+                     *                   67.55675
+                     *                 ],
+                     *                 [
+                     *                   9.35133,
+                     *                   67.38914
+                     *                 ],
+                     *                 [
+                     *                   9.39909,
+                     *                   67.22149
+                     *                 ],
+                     *                 [
+                     *                   9.44677,
+                     *                   67.05379
+                     *                 ],
+                     *                 [
+                     *                   9.49437,
+                     *                   66.88604
+                     *                 ],
+                     *                 [
+                     *                   9.5419,
+                     *                   66.71824
+                     *                 ],
+                     *                 [
+                     *                   9.58934,
+                     *                   66.5504
+                     *                 ],
+                     *                 [
+                     *                   9.6367,
+                     *                   66.38251
+                     *                 ],
+                     *                 [
+                     *                   9.68398,
+                     *                   66.21457
+                     *                 ],
+                     *                 [
+                     *                   9.73118,
+                     *                   66.04659
+                     *                 ],
+                     *                 [
+                     *                   9.77829,
+                     *                   65.87856
+                     *                 ],
+                     *                 [
+                     *                   9.82533,
+                     *                   65.71048
+                     *                 ],
+                     *                 [
+                     *                   9.87228,
+                     *                   65.54235
+                     *                 ],
+                     *                 [
+                     *                   9.91914,
+                     *                   65.37418
+                     *                 ],
+                     *                 [
+                     *                   9.96593,
+                     *                   65.20596
+                     *                 ],
+                     *                 [
+                     *                   10.01263,
+                     *                   65.03769
+                     *                 ],
+                     *                 [
+                     *                   10.01348,
+                     *                   64.85777
+                     *                 ],
+                     *                 [
+                     *                   10.01424,
+                     *                   64.67785
+                     *                 ],
+                     *                 [
+                     *                   10.0149,
+                     *                   64.49793
+                     *                 ],
+                     *                 [
+                     *                   10.01547,
+                     *                   64.31801
+                     *                 ],
+                     *                 [
+                     *                   10.01593,
+                     *                   64.13809
+                     *                 ],
+                     *                 [
+                     *                   10.01631,
+                     *                   63.95817
+                     *                 ],
+                     *                 [
+                     *                   10.01658,
+                     *                   63.77825
+                     *                 ],
+                     *                 [
+                     *                   10.01676,
+                     *                   63.59833
+                     *                 ],
+                     *                 [
+                     *                   10.01684,
+                     *                   63.4184
+                     *                 ],
+                     *                 [
+                     *                   10.01682,
+                     *                   63.23848
+                     *                 ],
+                     *                 [
+                     *                   10.01671,
+                     *                   63.05856
+                     *                 ],
+                     *                 [
+                     *                   10.0165,
+                     *                   62.87864
+                     *                 ],
+                     *                 [
+                     *                   10.0162,
+                     *                   62.69872
+                     *                 ],
+                     *                 [
+                     *                   10.01579,
+                     *                   62.51879
+                     *                 ],
+                     *                 [
+                     *                   10.01529,
+                     *                   62.33887
+                     *                 ],
+                     *                 [
+                     *                   10.0147,
+                     *                   62.15895
+                     *                 ],
+                     *                 [
+                     *                   10.01401,
+                     *                   61.97903
+                     *                 ],
+                     *                 [
+                     *                   10.01322,
+                     *                   61.79912
+                     *                 ],
+                     *                 [
+                     *                   10.01233,
+                     *                   61.6192
+                     *                 ],
+                     *                 [
+                     *                   10.01135,
+                     *                   61.43928
+                     *                 ],
+                     *                 [
+                     *                   10.01027,
+                     *                   61.25937
+                     *                 ],
+                     *                 [
+                     *                   10.00909,
+                     *                   61.07945
+                     *                 ],
+                     *                 [
+                     *                   10.00782,
+                     *                   60.89954
+                     *                 ],
+                     *                 [
+                     *                   10.00645,
+                     *                   60.71963
+                     *                 ],
+                     *                 [
+                     *                   10.00498,
+                     *                   60.53972
+                     *                 ],
+                     *                 [
+                     *                   10.00342,
+                     *                   60.35981
+                     *                 ],
+                     *                 [
+                     *                   10.00176,
+                     *                   60.1799
+                     *                 ],
+                     *                 [
+                     *                   10,
+                     *                   60
+                     *                 ],
+                     *                 [
+                     *                   10.03932,
+                     *                   59.82188
+                     *                 ],
+                     *                 [
+                     *                   10.07854,
+                     *                   59.64371
+                     *                 ],
+                     *                 [
+                     *                   10.11767,
+                     *                   59.46551
+                     *                 ],
+                     *                 [
+                     *                   10.15671,
+                     *                   59.28726
+                     *                 ],
+                     *                 [
+                     *                   10.19564,
+                     *                   59.10896
+                     *                 ],
+                     *                 [
+                     *                   10.23448,
+                     *                   58.93062
+                     *                 ],
+                     *                 [
+                     *                   10.27323,
+                     *                   58.75224
+                     *                 ],
+                     *                 [
+                     *                   10.31187,
+                     *                   58.57382
+                     *                 ],
+                     *                 [
+                     *                   10.35042,
+                     *                   58.39535
+                     *                 ],
+                     *                 [
+                     *                   10.38887,
+                     *                   58.21683
+                     *                 ],
+                     *                 [
+                     *                   10.42722,
+                     *                   58.03828
+                     *                 ],
+                     *                 [
+                     *                   10.46547,
+                     *                   57.85968
+                     *                 ],
+                     *                 [
+                     *                   10.50362,
+                     *                   57.68103
+                     *                 ],
+                     *                 [
+                     *                   10.54168,
+                     *                   57.50234
+                     *                 ],
+                     *                 [
+                     *                   10.57963,
+                     *                   57.32361
+                     *                 ],
+                     *                 [
+                     *                   10.61748,
+                     *                   57.14483
+                     *                 ],
+                     *                 [
+                     *                   10.65523,
+                     *                   56.96601
+                     *                 ],
+                     *                 [
+                     *                   10.69288,
+                     *                   56.78715
+                     *                 ],
+                     *                 [
+                     *                   10.73043,
+                     *                   56.60824
+                     *                 ],
+                     *                 [
+                     *                   10.76787,
+                     *                   56.42928
+                     *                 ],
+                     *                 [
+                     *                   10.80521,
+                     *                   56.25029
+                     *                 ],
+                     *                 [
+                     *                   10.84245,
+                     *                   56.07124
+                     *                 ],
+                     *                 [
+                     *                   10.87959,
+                     *                   55.89215
+                     *                 ],
+                     *                 [
+                     *                   10.91662,
+                     *                   55.71302
+                     *                 ],
+                     *                 [
+                     *                   10.95355,
+                     *                   55.53385
+                     *                 ],
+                     *                 [
+                     *                   10.99037,
+                     *                   55.35462
+                     *                 ],
+                     *                 [
+                     *                   11.02709,
+                     *                   55.17536
+                     *                 ],
+                     *                 [
+                     *                   11.0637,
+                     *                   54.99605
+                     *                 ],
+                     *                 [
+                     *                   11.10021,
+                     *                   54.81669
+                     *                 ],
+                     *                 [
+                     *                   11.13661,
+                     *                   54.63729
+                     *                 ],
+                     *                 [
+                     *                   11.17291,
+                     *                   54.45785
+                     *                 ],
+                     *                 [
+                     *                   11.20909,
+                     *                   54.27836
+                     *                 ],
+                     *                 [
+                     *                   11.24517,
+                     *                   54.09882
+                     *                 ],
+                     *                 [
+                     *                   11.28115,
+                     *                   53.91924
+                     *                 ],
+                     *                 [
+                     *                   11.31701,
+                     *                   53.73962
+                     *                 ],
+                     *                 [
+                     *                   11.35277,
+                     *                   53.55995
+                     *                 ],
+                     *                 [
+                     *                   11.38842,
+                     *                   53.38023
+                     *                 ],
+                     *                 [
+                     *                   11.42396,
+                     *                   53.20047
+                     *                 ],
+                     *                 [
+                     *                   11.45939,
+                     *                   53.02067
+                     *                 ],
+                     *                 [
+                     *                   11.49471,
+                     *                   52.84082
+                     *                 ],
+                     *                 [
+                     *                   11.52991,
+                     *                   52.66092
+                     *                 ],
+                     *                 [
+                     *                   11.56501,
+                     *                   52.48098
+                     *                 ],
+                     *                 [
+                     *                   11.6,
+                     *                   52.301
+                     *                 ],
+                     *                 [
+                     *                   11.67409,
+                     *                   52.15088
+                     *                 ],
+                     *                 [
+                     *                   11.74811,
+                     *                   52.00068
+                     *                 ],
+                     *                 [
+                     *                   11.82205,
+                     *                   51.8504
+                     *                 ],
+                     *                 [
+                     *                   11.89591,
+                     *                   51.70004
+                     *                 ],
+                     *                 [
+                     *                   11.96969,
+                     *                   51.5496
+                     *                 ],
+                     *                 [
+                     *                   12.04339,
+                     *                   51.39907
+                     *                 ],
+                     *                 [
+                     *                   12.11701,
+                     *                   51.24846
+                     *                 ],
+                     *                 [
+                     *                   12.19054,
+                     *                   51.09777
+                     *                 ],
+                     *                 [
+                     *                   12.264,
+                     *                   50.947
+                     *                 ],
+                     *                 [
+                     *                   12.25787,
+                     *                   50.76666
+                     *                 ],
+                     *                 [
+                     *                   12.25163,
+                     *                   50.58632
+                     *                 ],
+                     *                 [
+                     *                   12.24526,
+                     *                   50.406
+                     *                 ],
+                     *                 [
+                     *                   12.23878,
+                     *                   50.22568
+                     *                 ],
+                     *                 [
+                     *                   12.23218,
+                     *                   50.04537
+                     *                 ],
+                     *                 [
+                     *                   12.22546,
+                     *                   49.86507
+                     *                 ],
+                     *                 [
+                     *                   12.21863,
+                     *                   49.68479
+                     *                 ],
+                     *                 [
+                     *                   12.21168,
+                     *                   49.50451
+                     *                 ],
+                     *                 [
+                     *                   12.20461,
+                     *                   49.32424
+                     *                 ],
+                     *                 [
+                     *                   12.19742,
+                     *                   49.14397
+                     *                 ],
+                     *                 [
+                     *                   12.19012,
+                     *                   48.96372
+                     *                 ],
+                     *                 [
+                     *                   12.1827,
+                     *                   48.78348
+                     *                 ],
+                     *                 [
+                     *                   12.17516,
+                     *                   48.60325
+                     *                 ],
+                     *                 [
+                     *                   12.16751,
+                     *                   48.42303
+                     *                 ],
+                     *                 [
+                     *                   12.15974,
+                     *                   48.24282
+                     *                 ],
+                     *                 [
+                     *                   12.15185,
+                     *                   48.06262
+                     *                 ],
+                     *                 [
+                     *                   12.14385,
+                     *                   47.88243
+                     *                 ],
+                     *                 [
+                     *                   12.13573,
+                     *                   47.70226
+                     *                 ],
+                     *                 [
+                     *                   12.12749,
+                     *                   47.52209
+                     *                 ],
+                     *                 [
+                     *                   12.11914,
+                     *                   47.34193
+                     *                 ],
+                     *                 [
+                     *                   12.11067,
+                     *                   47.16179
+                     *                 ],
+                     *                 [
+                     *                   12.10208,
+                     *                   46.98166
+                     *                 ],
+                     *                 [
+                     *                   12.09338,
+                     *                   46.80154
+                     *                 ],
+                     *                 [
+                     *                   12.08456,
+                     *                   46.62143
+                     *                 ],
+                     *                 [
+                     *                   12.07563,
+                     *                   46.44133
+                     *                 ],
+                     *                 [
+                     *                   12.06658,
+                     *                   46.26124
+                     *                 ],
+                     *                 [
+                     *                   12.05742,
+                     *                   46.08117
+                     *                 ],
+                     *                 [
+                     *                   12.04813,
+                     *                   45.90111
+                     *                 ],
+                     *                 [
+                     *                   12.03874,
+                     *                   45.72106
+                     *                 ],
+                     *                 [
+                     *                   12.02923,
+                     *                   45.54103
+                     *                 ],
+                     *                 [
+                     *                   12.0196,
+                     *                   45.36101
+                     *                 ],
+                     *                 [
+                     *                   12.00986,
+                     *                   45.181
+                     *                 ],
+                     *                 [
+                     *                   12,
+                     *                   45.001
+                     *                 ],
+                     *                 [
+                     *                   12.05975,
+                     *                   44.85475
+                     *                 ],
+                     *                 [
+                     *                   12.09664,
+                     *                   44.76576
+                     *                 ],
+                     *                 [
+                     *                   12.1335,
+                     *                   44.67675
+                     *                 ],
+                     *                 [
+                     *                   12.19683,
+                     *                   44.52386
+                     *                 ],
+                     *                 [
+                     *                   12.26007,
+                     *                   44.3709
+                     *                 ],
+                     *                 [
+                     *                   12.32323,
+                     *                   44.21787
+                     *                 ],
+                     *                 [
+                     *                   12.3863,
+                     *                   44.06476
+                     *                 ],
+                     *                 [
+                     *                   12.44929,
+                     *                   43.91158
+                     *                 ],
+                     *                 [
+                     *                   12.51219,
+                     *                   43.75833
+                     *                 ],
+                     *                 [
+                     *                   12.575,
+                     *                   43.605
+                     *                 ],
+                     *                 [
+                     *                   12.5985,
+                     *                   43.4725
+                     *                 ],
+                     *                 [
+                     *                   12.71369,
+                     *                   43.38084
+                     *                 ],
+                     *                 [
+                     *                   12.82885,
+                     *                   43.2891
+                     *                 ],
+                     *                 [
+                     *                   12.94397,
+                     *                   43.19728
+                     *                 ],
+                     *                 [
+                     *                   13.05906,
+                     *                   43.10537
+                     *                 ],
+                     *                 [
+                     *                   13.17413,
+                     *                   43.01338
+                     *                 ],
+                     *                 [
+                     *                   13.32896,
+                     *                   42.92784
+                     *                 ],
+                     *                 [
+                     *                   13.48376,
+                     *                   42.84219
+                     *                 ],
+                     *                 [
+                     *                   13.63854,
+                     *                   42.75644
+                     *                 ],
+                     *                 [
+                     *                   13.79328,
+                     *                   42.67057
+                     *                 ],
+                     *                 [
+                     *                   13.948,
+                     *                   42.58459
+                     *                 ],
+                     *                 [
+                     *                   14.10269,
+                     *                   42.49849
+                     *                 ],
+                     *                 [
+                     *                   14.25462,
+                     *                   42.4145
+                     *                 ],
+                     *                 [
+                     *                   14.40652,
+                     *                   42.33041
+                     *                 ],
+                     *                 [
+                     *                   14.55839,
+                     *                   42.2462
+                     *                 ],
+                     *                 [
+                     *                   14.71024,
+                     *                   42.16187
+                     *                 ],
+                     *                 [
+                     *                   14.86205,
+                     *                   42.07742
+                     *                 ],
+                     *                 [
+                     *                   14.962,
+                     *                   42.022
+                     *                 ],
+                     *                 [
+                     *                   15.09709,
+                     *                   41.93946
+                     *                 ],
+                     *                 [
+                     *                   15.23215,
+                     *                   41.85682
+                     *                 ],
+                     *                 [
+                     *                   15.36718,
+                     *                   41.77407
+                     *                 ],
+                     *                 [
+                     *                   15.50218,
+                     *                   41.69122
+                     *                 ],
+                     *                 [
+                     *                   15.63715,
+                     *                   41.60826
+                     *                 ],
+                     *                 [
+                     *                   15.77209,
+                     *                   41.52518
+                     *                 ],
+                     *                 [
+                     *                   15.907,
+                     *                   41.442
+                     *                 ],
+                     *                 [
+                     *                   16.06102,
+                     *                   41.34732
+                     *                 ],
+                     *                 [
+                     *                   16.215,
+                     *                   41.2525
+                     *                 ],
+                     *                 [
+                     *                   16.37599,
+                     *                   41.17074
+                     *                 ],
+                     *                 [
+                     *                   16.53694,
+                     *                   41.08885
+                     *                 ],
+                     *                 [
+                     *                   16.69786,
+                     *                   41.00682
+                     *                 ],
+                     *                 [
+                     *                   16.85876,
+                     *                   40.92466
+                     *                 ],
+                     *                 [
+                     *                   17.01961,
+                     *                   40.84235
+                     *                 ],
+                     *                 [
+                     *                   17.18044,
+                     *                   40.7599
+                     *                 ],
+                     *                 [
+                     *                   17.34123,
+                     *                   40.67731
+                     *                 ],
+                     *                 [
+                     *                   17.50199,
+                     *                   40.59457
+                     *                 ],
+                     *                 [
+                     *                   17.66271,
+                     *                   40.51169
+                     *                 ],
+                     *                 [
+                     *                   17.8234,
+                     *                   40.42866
+                     *                 ],
+                     *                 [
+                     *                   17.98405,
+                     *                   40.34548
+                     *                 ],
+                     *                 [
+                     *                   18.14467,
+                     *                   40.26215
+                     *                 ],
+                     *                 [
+                     *                   18.30525,
+                     *                   40.17866
+                     *                 ],
+                     *                 [
+                     *                   18.4658,
+                     *                   40.09502
+                     *                 ],
+                     *                 [
+                     *                   18.6263,
+                     *                   40.01123
+                     *                 ],
+                     *                 [
+                     *                   18.78678,
+                     *                   39.92727
+                     *                 ],
+                     *                 [
+                     *                   18.94721,
+                     *                   39.84315
+                     *                 ],
+                     *                 [
+                     *                   19.10761,
+                     *                   39.75888
+                     *                 ],
+                     *                 [
+                     *                   19.26796,
+                     *                   39.67444
+                     *                 ],
+                     *                 [
+                     *                   19.42828,
+                     *                   39.58983
+                     *                 ],
+                     *                 [
+                     *                   19.58856,
+                     *                   39.50506
+                     *                 ],
+                     *                 [
+                     *                   19.7488,
+                     *                   39.42011
+                     *                 ],
+                     *                 [
+                     *                   19.909,
+                     *                   39.335
+                     *                 ],
+                     *                 [
+                     *                   20.06277,
+                     *                   39.24885
+                     *                 ],
+                     *                 [
+                     *                   20.21651,
+                     *                   39.16254
+                     *                 ],
+                     *                 [
+                     *                   20.3702,
+                     *                   39.07605
+                     *                 ],
+                     *                 [
+                     *                   20.52385,
+                     *                   38.98939
+                     *                 ],
+                     *                 [
+                     *                   20.67745,
+                     *                   38.90256
+                     *                 ],
+                     *                 [
+                     *                   20.83101,
+                     *                   38.81555
+                     *                 ],
+                     *                 [
+                     *                   20.98453,
+                     *                   38.72837
+                     *                 ],
+                     *                 [
+                     *                   21.138,
+                     *                   38.641
+                     *                 ],
+                     *                 [
+                     *                   21.28961,
+                     *                   38.53923
+                     *                 ],
+                     *                 [
+                     *                   21.44115,
+                     *                   38.43724
+                     *                 ],
+                     *                 [
+                     *                   21.59264,
+                     *                   38.33505
+                     *                 ],
+                     *                 [
+                     *                   21.74406,
+                     *                   38.23264
+                     *                 ],
+                     *                 [
+                     *                   21.89542,
+                     *                   38.13001
+                     *                 ],
+                     *                 [
+                     *                   22.04672,
+                     *                   38.02717
+                     *                 ],
+                     *                 [
+                     *                   22.19795,
+                     *                   37.92411
+                     *                 ],
+                     *                 [
+                     *                   22.34911,
+                     *                   37.82082
+                     *                 ],
+                     *                 [
+                     *                   22.50021,
+                     *                   37.71731
+                     *                 ],
+                     *                 [
+                     *                   22.65125,
+                     *                   37.61357
+                     *                 ],
+                     *                 [
+                     *                   22.80222,
+                     *                   37.50961
+                     *                 ],
+                     *                 [
+                     *                   22.95312,
+                     *                   37.40541
+                     *                 ],
+                     *                 [
+                     *                   23.10395,
+                     *                   37.30098
+                     *                 ],
+                     *                 [
+                     *                   23.25471,
+                     *                   37.19632
+                     *                 ],
+                     *                 [
+                     *                   23.4054,
+                     *                   37.09142
+                     *                 ],
+                     *                 [
+                     *                   23.55603,
+                     *                   36.98628
+                     *                 ],
+                     *                 [
+                     *                   23.70658,
+                     *                   36.8809
+                     *                 ],
+                     *                 [
+                     *                   23.85706,
+                     *                   36.77528
+                     *                 ],
+                     *                 [
+                     *                   24.00747,
+                     *                   36.66941
+                     *                 ],
+                     *                 [
+                     *                   24.1578,
+                     *                   36.56329
+                     *                 ],
+                     *                 [
+                     *                   24.30807,
+                     *                   36.45693
+                     *                 ],
+                     *                 [
+                     *                   24.45825,
+                     *                   36.35031
+                     *                 ],
+                     *                 [
+                     *                   24.60837,
+                     *                   36.24343
+                     *                 ],
+                     *                 [
+                     *                   24.75841,
+                     *                   36.1363
+                     *                 ],
+                     *                 [
+                     *                   24.90837,
+                     *                   36.02891
+                     *                 ],
+                     *                 [
+                     *                   25.05825,
+                     *                   35.92126
+                     *                 ],
+                     *                 [
+                     *                   25.20806,
+                     *                   35.81335
+                     *                 ],
+                     *                 [
+                     *                   25.35778,
+                     *                   35.70517
+                     *                 ],
+                     *                 [
+                     *                   25.50743,
+                     *                   35.59672
+                     *                 ],
+                     *                 [
+                     *                   25.657,
+                     *                   35.488
+                     *                 ],
+                     *                 [
+                     *                   25.78272,
+                     *                   35.39599
+                     *                 ],
+                     *                 [
+                     *                   25.90838,
+                     *                   35.30379
+                     *                 ],
+                     *                 [
+                     *                   26.03398,
+                     *                   35.21139
+                     *                 ],
+                     *                 [
+                     *                   26.15952,
+                     *                   35.1188
+                     *                 ],
+                     *                 [
+                     *                   26.285,
+                     *                   35.026
+                     *                 ],
+                     *                 [
+                     *                   26.40852,
+                     *                   34.93181
+                     *                 ],
+                     *                 [
+                     *                   26.53199,
+                     *                   34.83741
+                     *                 ],
+                     *                 [
+                     *                   26.65539,
+                     *                   34.74281
+                     *                 ],
+                     *                 [
+                     *                   26.77873,
+                     *                   34.64801
+                     *                 ],
+                     *                 [
+                     *                   26.902,
+                     *                   34.553
+                     *                 ],
+                     *                 [
+                     *                   27.04575,
+                     *                   34.44328
+                     *                 ],
+                     *                 [
+                     *                   27.18942,
+                     *                   34.33328
+                     *                 ],
+                     *                 [
+                     *                   27.333,
+                     *                   34.223
+                     *                 ],
+                     *                 [
+                     *                   27.43305,
+                     *                   34.14281
+                     *                 ],
+                     *                 [
+                     *                   27.53305,
+                     *                   34.06248
+                     *                 ],
+                     *                 [
+                     *                   27.633,
+                     *                   33.982
+                     *                 ],
+                     *                 [
+                     *                   27.75415,
+                     *                   33.86265
+                     *                 ],
+                     *                 [
+                     *                   27.87521,
+                     *                   33.74304
+                     *                 ],
+                     *                 [
+                     *                   27.99616,
+                     *                   33.62315
+                     *                 ],
+                     *                 [
+                     *                   28.117,
+                     *                   33.503
+                     *                 ],
+                     *                 [
+                     *                   28.25377,
+                     *                   33.40746
+                     *                 ],
+                     *                 [
+                     *                   28.39048,
+                     *                   33.31167
+                     *                 ],
+                     *                 [
+                     *                   28.52712,
+                     *                   33.21564
+                     *                 ],
+                     *                 [
+                     *                   28.66369,
+                     *                   33.11936
+                     *                 ],
+                     *                 [
+                     *                   28.8002,
+                     *                   33.02283
+                     *                 ],
+                     *                 [
+                     *                   28.93663,
+                     *                   32.92604
+                     *                 ],
+                     *                 [
+                     *                   29.073,
+                     *                   32.829
+                     *                 ],
+                     *                 [
+                     *                   29.22529,
+                     *                   32.76603
+                     *                 ],
+                     *                 [
+                     *                   29.37756,
+                     *                   32.70288
+                     *                 ],
+                     *                 [
+                     *                   29.52979,
+                     *                   32.63953
+                     *                 ],
+                     *                 [
+                     *                   29.682,
+                     *                   32.576
+                     *                 ],
+                     *                 [
+                     *                   29.813,
+                     *                   32.56377
+                     *                 ],
+                     *                 [
+                     *                   29.944,
+                     *                   32.5515
+                     *                 ],
+                     *                 [
+                     *                   30.0765,
+                     *                   32.55574
+                     *                 ],
+                     *                 [
+                     *                   30.209,
+                     *                   32.56
+                     *                 ],
+                     *                 [
+                     *                   30.32806,
+                     *                   32.47454
+                     *                 ],
+                     *                 [
+                     *                   30.44706,
+                     *                   32.38888
+                     *                 ],
+                     *                 [
+                     *                   30.566,
+                     *                   32.303
+                     *                 ],
+                     *                 [
+                     *                   30.70575,
+                     *                   32.30599
+                     *                 ],
+                     *                 [
+                     *                   30.8455,
+                     *                   32.30898
+                     *                 ],
+                     *                 [
+                     *                   30.98525,
+                     *                   32.31199
+                     *                 ],
+                     *                 [
+                     *                   31.125,
+                     *                   32.315
+                     *                 ],
+                     *                 [
+                     *                   31.23188,
+                     *                   32.34934
+                     *                 ],
+                     *                 [
+                     *                   31.33875,
+                     *                   32.38375
+                     *                 ],
+                     *                 [
+                     *                   31.46141,
+                     *                   32.28251
+                     *                 ],
+                     *                 [
+                     *                   31.584,
+                     *                   32.181
+                     *                 ],
+                     *                 [
+                     *                   31.70913,
+                     *                   32.05538
+                     *                 ],
+                     *                 [
+                     *                   31.77235,
+                     *                   31.88687
+                     *                 ],
+                     *                 [
+                     *                   31.83535,
+                     *                   31.71813
+                     *                 ],
+                     *                 [
+                     *                   31.89813,
+                     *                   31.54917
+                     *                 ],
+                     *                 [
+                     *                   31.96069,
+                     *                   31.37997
+                     *                 ],
+                     *                 [
+                     *                   32.02302,
+                     *                   31.21054
+                     *                 ],
+                     *                 [
+                     *                   32.08512,
+                     *                   31.04089
+                     *                 ],
+                     *                 [
+                     *                   32.147,
+                     *                   30.871
+                     *                 ],
+                     *                 [
+                     *                   32.199,
+                     *                   30.72417
+                     *                 ],
+                     *                 [
+                     *                   32.25084,
+                     *                   30.57717
+                     *                 ],
+                     *                 [
+                     *                   32.3025,
+                     *                   30.43
+                     *                 ],
+                     *                 [
+                     *                   32.36992,
+                     *                   30.24229
+                     *                 ],
+                     *                 [
+                     *                   32.43706,
+                     *                   30.0543
+                     *                 ],
+                     *                 [
+                     *                   32.50392,
+                     *                   29.86603
+                     *                 ],
+                     *                 [
+                     *                   32.57051,
+                     *                   29.67749
+                     *                 ],
+                     *                 [
+                     *                   32.6368,
+                     *                   29.48866
+                     *                 ],
+                     *                 [
+                     *                   32.70282,
+                     *                   29.29955
+                     *                 ],
+                     *                 [
+                     *                   32.76855,
+                     *                   29.11017
+                     *                 ],
+                     *                 [
+                     *                   32.834,
+                     *                   28.9205
+                     *                 ],
+                     *                 [
+                     *                   32.88255,
+                     *                   28.76164
+                     *                 ],
+                     *                 [
+                     *                   32.9309,
+                     *                   28.6026
+                     *                 ],
+                     *                 [
+                     *                   32.97905,
+                     *                   28.44339
+                     *                 ],
+                     *                 [
+                     *                   33.027,
+                     *                   28.284
+                     *                 ],
+                     *                 [
+                     *                   33.08448,
+                     *                   28.15067
+                     *                 ],
+                     *                 [
+                     *                   33.14181,
+                     *                   28.01717
+                     *                 ],
+                     *                 [
+                     *                   33.199,
+                     *                   27.8835
+                     *                 ],
+                     *                 [
+                     *                   33.26584,
+                     *                   27.68699
+                     *                 ],
+                     *                 [
+                     *                   33.33238,
+                     *                   27.49017
+                     *                 ],
+                     *                 [
+                     *                   33.3986,
+                     *                   27.29306
+                     *                 ],
+                     *                 [
+                     *                   33.46451,
+                     *                   27.09565
+                     *                 ],
+                     *                 [
+                     *                   33.5301,
+                     *                   26.89793
+                     *                 ],
+                     *                 [
+                     *                   33.59539,
+                     *                   26.69992
+                     *                 ],
+                     *                 [
+                     *                   33.66035,
+                     *                   26.50161
+                     *                 ],
+                     *                 [
+                     *                   33.725,
+                     *                   26.303
+                     *                 ],
+                     *                 [
+                     *                   33.78025,
+                     *                   26.13683
+                     *                 ],
+                     *                 [
+                     *                   33.83527,
+                     *                   25.97044
+                     *                 ],
+                     *                 [
+                     *                   33.89007,
+                     *                   25.80384
+                     *                 ],
+                     *                 [
+                     *                   33.94465,
+                     *                   25.63703
+                     *                 ],
+                     *                 [
+                     *                   33.999,
+                     *                   25.47
+                     *                 ],
+                     *                 [
+                     *                   34.06045,
+                     *                   25.2841
+                     *                 ],
+                     *                 [
+                     *                   34.12161,
+                     *                   25.09794
+                     *                 ],
+                     *                 [
+                     *                   34.1825,
+                     *                   24.9115
+                     *                 ],
+                     *                 [
+                     *                   34.2407,
+                     *                   24.73688
+                     *                 ],
+                     *                 [
+                     *                   34.29865,
+                     *                   24.56202
+                     *                 ],
+                     *                 [
+                     *                   34.35635,
+                     *                   24.38692
+                     *                 ],
+                     *                 [
+                     *                   34.4138,
+                     *                   24.21158
+                     *                 ],
+                     *                 [
+                     *                   34.471,
+                     *                   24.036
+                     *                 ],
+                     *                 [
+                     *                   34.53765,
+                     *                   23.83644
+                     *                 ],
+                     *                 [
+                     *                   34.60398,
+                     *                   23.63656
+                     *                 ],
+                     *                 [
+                     *                   34.66998,
+                     *                   23.43636
+                     *                 ],
+                     *                 [
+                     *                   34.73566,
+                     *                   23.23584
+                     *                 ],
+                     *                 [
+                     *                   34.801,
+                     *                   23.035
+                     *                 ],
+                     *                 [
+                     *                   34.84192,
+                     *                   22.83926
+                     *                 ],
+                     *                 [
+                     *                   34.88253,
+                     *                   22.64333
+                     *                 ],
+                     *                 [
+                     *                   34.92282,
+                     *                   22.4472
+                     *                 ],
+                     *                 [
+                     *                   34.9628,
+                     *                   22.25088
+                     *                 ],
+                     *                 [
+                     *                   35.00246,
+                     *                   22.05437
+                     *                 ],
+                     *                 [
+                     *                   35.04181,
+                     *                   21.85767
+                     *                 ],
+                     *                 [
+                     *                   35.08083,
+                     *                   21.66079
+                     *                 ],
+                     *                 [
+                     *                   35.11954,
+                     *                   21.46371
+                     *                 ],
+                     *                 [
+                     *                   35.15793,
+                     *                   21.26645
+                     *                 ],
+                     *                 [
+                     *                   35.196,
+                     *                   21.069
+                     *                 ],
+                     *                 [
+                     *                   35.23805,
+                     *                   20.873
+                     *                 ],
+                     *                 [
+                     *                   35.27978,
+                     *                   20.67679
+                     *                 ],
+                     *                 [
+                     *                   35.32119,
+                     *                   20.48038
+                     *                 ],
+                     *                 [
+                     *                   35.36229,
+                     *                   20.28378
+                     *                 ],
+                     *                 [
+                     *                   35.40307,
+                     *                   20.08697
+                     *                 ],
+                     *                 [
+                     *                   35.44353,
+                     *                   19.88997
+                     *                 ],
+                     *                 [
+                     *                   35.48367,
+                     *                   19.69276
+                     *                 ],
+                     *                 [
+                     *                   35.52348,
+                     *                   19.49536
+                     *                 ],
+                     *                 [
+                     *                   35.56298,
+                     *                   19.29777
+                     *                 ],
+                     *                 [
+                     *                   35.60215,
+                     *                   19.09998
+                     *                 ],
+                     *                 [
+                     *                   35.641,
+                     *                   18.902
+                     *                 ],
+                     *                 [
+                     *                   35.68266,
+                     *                   18.70241
+                     *                 ],
+                     *                 [
+                     *                   35.72399,
+                     *                   18.50262
+                     *                 ],
+                     *                 [
+                     *                   35.76499,
+                     *                   18.30262
+                     *                 ],
+                     *                 [
+                     *                   35.80566,
+                     *                   18.10241
+                     *                 ],
+                     *                 [
+                     *                   35.846,
+                     *                   17.902
+                     *                 ],
+                     *                 [
+                     *                   35.88264,
+                     *                   17.72524
+                     *                 ],
+                     *                 [
+                     *                   35.91902,
+                     *                   17.54832
+                     *                 ],
+                     *                 [
+                     *                   35.95514,
+                     *                   17.37124
+                     *                 ],
+                     *                 [
+                     *                   35.991,
+                     *                   17.194
+                     *                 ],
+                     *                 [
+                     *                   36.0232,
+                     *                   17.03846
+                     *                 ],
+                     *                 [
+                     *                   36.0552,
+                     *                   16.88279
+                     *                 ],
+                     *                 [
+                     *                   36.087,
+                     *                   16.727
+                     *                 ],
+                     *                 [
+                     *                   36.1285,
+                     *                   16.52706
+                     *                 ],
+                     *                 [
+                     *                   36.16967,
+                     *                   16.32692
+                     *                 ],
+                     *                 [
+                     *                   36.2105,
+                     *                   16.12656
+                     *                 ],
+                     *                 [
+                     *                   36.251,
+                     *                   15.926
+                     *                 ],
+                     *                 [
+                     *                   36.308,
+                     *                   15.79
+                     *                 ],
+                     *                 [
+                     *                   36.28638,
+                     *                   15.64913
+                     *                 ],
+                     *                 [
+                     *                   36.331,
+                     *                   15.539
+                     *                 ],
+                     *                 [
+                     *                   36.4035,
+                     *                   15.4305
+                     *                 ],
+                     *                 [
+                     *                   36.47803,
+                     *                   15.35108
+                     *                 ],
+                     *                 [
+                     *                   36.5525,
+                     *                   15.2715
+                     *                 ],
+                     *                 [
+                     *                   36.62433,
+                     *                   15.12495
+                     *                 ],
+                     *                 [
+                     *                   36.62239,
+                     *                   14.92016
+                     *                 ],
+                     *                 [
+                     *                   36.64892,
+                     *                   14.72145
+                     *                 ],
+                     *                 [
+                     *                   36.69227,
+                     *                   14.60129
+                     *                 ],
+                     *                 [
+                     *                   36.7355,
+                     *                   14.481
+                     *                 ],
+                     *                 [
+                     *                   36.78625,
+                     *                   14.2815
+                     *                 ],
+                     *                 [
+                     *                   36.782,
+                     *                   14.10375
+                     *                 ],
+                     *                 [
+                     *                   36.793,
+                     *                   13.996
+                     *                 ],
+                     *                 [
+                     *                   36.82213,
+                     *                   13.78222
+                     *                 ],
+                     *                 [
+                     *                   36.8305,
+                     *                   13.5745
+                     *                 ],
+                     *                 [
+                     *                   36.85112,
+                     *                   13.46191
+                     *                 ],
+                     *                 [
+                     *                   36.87162,
+                     *                   13.34925
+                     *                 ],
+                     *                 [
+                     *                   36.90741,
+                     *                   13.19795
+                     *                 ],
+                     *                 [
+                     *                   36.943,
+                     *                   13.0465
+                     *                 ],
+                     *                 [
+                     *                   36.998,
+                     *                   12.916
+                     *                 ],
+                     *                 [
+                     *                   37.03797,
+                     *                   12.74881
+                     *                 ],
+                     *                 [
+                     *                   37.07771,
+                     *                   12.58145
+                     *                 ],
+                     *                 [
+                     *                   37.09378,
+                     *                   12.4685
+                     *                 ],
+                     *                 [
+                     *                   37.10975,
+                     *                   12.3555
+                     *                 ],
+                     *                 [
+                     *                   37.11669,
+                     *                   12.21973
+                     *                 ],
+                     *                 [
+                     *                   37.12347,
+                     *                   12.08394
+                     *                 ],
+                     *                 [
+                     *                   37.19885,
+                     *                   11.97443
+                     *                 ],
+                     *                 [
+                     *                   37.29138,
+                     *                   11.82925
+                     *                 ],
+                     *                 [
+                     *                   37.28875,
+                     *                   11.668
+                     *                 ],
+                     *                 [
+                     *                   37.35408,
+                     *                   11.48363
+                     *                 ],
+                     *                 [
+                     *                   37.41913,
+                     *                   11.29894
+                     *                 ],
+                     *                 [
+                     *                   37.4445,
+                     *                   11.159
+                     *                 ],
+                     *                 [
+                     *                   37.48131,
+                     *                   10.99588
+                     *                 ],
+                     *                 [
+                     *                   37.48738,
+                     *                   10.83976
+                     *                 ],
+                     *                 [
+                     *                   37.49325,
+                     *                   10.68363
+                     *                 ],
+                     *                 [
+                     *                   37.52637,
+                     *                   10.51579
+                     *                 ],
+                     *                 [
+                     *                   37.55925,
+                     *                   10.34781
+                     *                 ],
+                     *                 [
+                     *                   37.54397,
+                     *                   10.24681
+                     *                 ],
+                     *                 [
+                     *                   37.51905,
+                     *                   10.08043
+                     *                 ],
+                     *                 [
+                     *                   37.49389,
+                     *                   9.91416
+                     *                 ],
+                     *                 [
+                     *                   37.4685,
+                     *                   9.748
+                     *                 ],
+                     *                 [
+                     *                   37.4386,
+                     *                   9.55351
+                     *                 ],
+                     *                 [
+                     *                   37.40839,
+                     *                   9.35918
+                     *                 ],
+                     *                 [
+                     *                   37.37785,
+                     *                   9.16501
+                     *                 ],
+                     *                 [
+                     *                   37.347,
+                     *                   8.971
+                     *                 ],
+                     *                 [
+                     *                   37.338,
+                     *                   8.938
+                     *                 ],
+                     *                 [
+                     *                   37.32216,
+                     *                   8.74246
+                     *                 ],
+                     *                 [
+                     *                   37.306,
+                     *                   8.547
+                     *                 ],
+                     *                 [
+                     *                   37.282,
+                     *                   8.357
+                     *                 ],
+                     *                 [
+                     *                   37.2708,
+                     *                   8.17304
+                     *                 ],
+                     *                 [
+                     *                   37.25932,
+                     *                   7.98914
+                     *                 ],
+                     *                 [
+                     *                   37.24755,
+                     *                   7.80529
+                     *                 ],
+                     *                 [
+                     *                   37.2355,
+                     *                   7.6215
+                     *                 ],
+                     *                 [
+                     *                   37.23031,
+                     *                   7.43671
+                     *                 ],
+                     *                 [
+                     *                   37.22482,
+                     *                   7.25194
+                     *                 ],
+                     *                 [
+                     *                   37.21906,
+                     *                   7.06721
+                     *                 ],
+                     *                 [
+                     *                   37.213,
+                     *                   6.8825
+                     *                 ],
+                     *                 [
+                     *                   37.20681,
+                     *                   6.66073
+                     *                 ],
+                     *                 [
+                     *                   37.20021,
+                     *                   6.439
+                     *                 ],
+                     *                 [
+                     *                   37.19319,
+                     *                   6.21731
+                     *                 ],
+                     *                 [
+                     *                   37.18576,
+                     *                   5.99566
+                     *                 ],
+                     *                 [
+                     *                   37.17792,
+                     *                   5.77406
+                     *                 ],
+                     *                 [
+                     *                   37.16967,
+                     *                   5.55251
+                     *                 ],
+                     *                 [
+                     *                   37.161,
+                     *                   5.331
+                     *                 ],
+                     *                 [
+                     *                   37.14615,
+                     *                   5.12506
+                     *                 ],
+                     *                 [
+                     *                   37.13094,
+                     *                   4.9192
+                     *                 ],
+                     *                 [
+                     *                   37.11538,
+                     *                   4.71343
+                     *                 ],
+                     *                 [
+                     *                   37.09946,
+                     *                   4.50774
+                     *                 ],
+                     *                 [
+                     *                   37.08318,
+                     *                   4.30213
+                     *                 ],
+                     *                 [
+                     *                   37.06656,
+                     *                   4.09662
+                     *                 ],
+                     *                 [
+                     *                   37.04957,
+                     *                   3.8912
+                     *                 ],
+                     *                 [
+                     *                   37.03223,
+                     *                   3.68587
+                     *                 ],
+                     *                 [
+                     *                   37.01454,
+                     *                   3.48064
+                     *                 ],
+                     *                 [
+                     *                   36.9965,
+                     *                   3.2755
+                     *                 ],
+                     *                 [
+                     *                   36.97475,
+                     *                   3.06775
+                     *                 ],
+                     *                 [
+                     *                   36.96614,
+                     *                   2.87679
+                     *                 ],
+                     *                 [
+                     *                   36.95722,
+                     *                   2.68587
+                     *                 ],
+                     *                 [
+                     *                   36.948,
+                     *                   2.495
+                     *                 ],
+                     *                 [
+                     *                   36.9332,
+                     *                   2.27446
+                     *                 ],
+                     *                 [
+                     *                   36.918,
+                     *                   2.054
+                     *                 ],
+                     *                 [
+                     *                   36.92168,
+                     *                   1.84601
+                     *                 ],
+                     *                 [
+                     *                   36.925,
+                     *                   1.638
+                     *                 ],
+                     *                 [
+                     *                   36.90303,
+                     *                   1.43182
+                     *                 ],
+                     *                 [
+                     *                   36.88071,
+                     *                   1.22576
+                     *                 ],
+                     *                 [
+                     *                   36.85803,
+                     *                   1.01982
+                     *                 ],
+                     *                 [
+                     *                   36.835,
+                     *                   0.814
+                     *                 ],
+                     *                 [
+                     *                   36.80969,
+                     *                   0.59893
+                     *                 ],
+                     *                 [
+                     *                   36.784,
+                     *                   0.384
+                     *                 ],
+                     *                 [
+                     *                   36.75758,
+                     *                   0.21088
+                     *                 ],
+                     *                 [
+                     *                   36.73092,
+                     *                   0.03788
+                     *                 ],
+                     *                 [
+                     *                   36.704,
+                     *                   -0.135
+                     *                 ],
+                     *                 [
+                     *                   36.69438,
+                     *                   -0.24088
+                     *                 ],
+                     *                 [
+                     *                   36.672,
+                     *                   -0.366
+                     *                 ],
+                     *                 [
+                     *                   36.63777,
+                     *                   -0.56887
+                     *                 ],
+                     *                 [
+                     *                   36.6032,
+                     *                   -0.77157
+                     *                 ],
+                     *                 [
+                     *                   36.56829,
+                     *                   -0.97408
+                     *                 ],
+                     *                 [
+                     *                   36.53303,
+                     *                   -1.1764
+                     *                 ],
+                     *                 [
+                     *                   36.49744,
+                     *                   -1.37855
+                     *                 ],
+                     *                 [
+                     *                   36.4615,
+                     *                   -1.5805
+                     *                 ],
+                     *                 [
+                     *                   36.453,
+                     *                   -1.753
+                     *                 ],
+                     *                 [
+                     *                   36.424,
+                     *                   -1.943
+                     *                 ],
+                     *                 [
+                     *                   36.40132,
+                     *                   -2.06979
+                     *                 ],
+                     *                 [
+                     *                   36.3785,
+                     *                   -2.1965
+                     *                 ],
+                     *                 [
+                     *                   36.37425,
+                     *                   -2.33457
+                     *                 ],
+                     *                 [
+                     *                   36.3637,
+                     *                   -2.46566
+                     *                 ],
+                     *                 [
+                     *                   36.353,
+                     *                   -2.59672
+                     *                 ],
+                     *                 [
+                     *                   36.31229,
+                     *                   -2.7638
+                     *                 ],
+                     *                 [
+                     *                   36.27134,
+                     *                   -2.93071
+                     *                 ],
+                     *                 [
+                     *                   36.23016,
+                     *                   -3.09744
+                     *                 ],
+                     *                 [
+                     *                   36.18875,
+                     *                   -3.264
+                     *                 ],
+                     *                 [
+                     *                   36.14556,
+                     *                   -3.45589
+                     *                 ],
+                     *                 [
+                     *                   36.10206,
+                     *                   -3.64756
+                     *                 ],
+                     *                 [
+                     *                   36.08179,
+                     *                   -3.85212
+                     *                 ],
+                     *                 [
+                     *                   36.06118,
+                     *                   -4.05656
+                     *                 ],
+                     *                 [
+                     *                   36.04021,
+                     *                   -4.2609
+                     *                 ],
+                     *                 [
+                     *                   36.01891,
+                     *                   -4.46513
+                     *                 ],
+                     *                 [
+                     *                   35.99725,
+                     *                   -4.66925
+                     *                 ],
+                     *                 [
+                     *                   35.98516,
+                     *                   -4.82409
+                     *                 ],
+                     *                 [
+                     *                   35.97288,
+                     *                   -4.97888
+                     *                 ],
+                     *                 [
+                     *                   35.96029,
+                     *                   -5.13077
+                     *                 ],
+                     *                 [
+                     *                   35.94752,
+                     *                   -5.28262
+                     *                 ],
+                     *                 [
+                     *                   35.9825,
+                     *                   -5.43995
+                     *                 ],
+                     *                 [
+                     *                   35.95019,
+                     *                   -5.63829
+                     *                 ],
+                     *                 [
+                     *                   35.91755,
+                     *                   -5.83647
+                     *                 ],
+                     *                 [
+                     *                   35.95888,
+                     *                   -6.00375
+                     *                 ],
+                     *                 [
+                     *                   36.00387,
+                     *                   -6.12506
+                     *                 ],
+                     *                 [
+                     *                   36.04875,
+                     *                   -6.2465
+                     *                 ],
+                     *                 [
+                     *                   36.0782,
+                     *                   -6.40528
+                     *                 ],
+                     *                 [
+                     *                   36.10744,
+                     *                   -6.56419
+                     *                 ],
+                     *                 [
+                     *                   36.16248,
+                     *                   -6.74239
+                     *                 ],
+                     *                 [
+                     *                   36.21725,
+                     *                   -6.92084
+                     *                 ],
+                     *                 [
+                     *                   36.27176,
+                     *                   -7.09955
+                     *                 ],
+                     *                 [
+                     *                   36.326,
+                     *                   -7.2785
+                     *                 ],
+                     *                 [
+                     *                   36.35406,
+                     *                   -7.44272
+                     *                 ],
+                     *                 [
+                     *                   36.38189,
+                     *                   -7.60705
+                     *                 ],
+                     *                 [
+                     *                   36.4095,
+                     *                   -7.7715
+                     *                 ],
+                     *                 [
+                     *                   36.46327,
+                     *                   -7.92113
+                     *                 ],
+                     *                 [
+                     *                   36.51685,
+                     *                   -8.07096
+                     *                 ],
+                     *                 [
+                     *                   36.57025,
+                     *                   -8.221
+                     *                 ],
+                     *                 [
+                     *                   36.57681,
+                     *                   -8.44406
+                     *                 ],
+                     *                 [
+                     *                   36.61075,
+                     *                   -8.623
+                     *                 ],
+                     *                 [
+                     *                   36.65708,
+                     *                   -8.76067
+                     *                 ],
+                     *                 [
+                     *                   36.70325,
+                     *                   -8.8985
+                     *                 ],
+                     *                 [
+                     *                   36.73016,
+                     *                   -9.02568
+                     *                 ],
+                     *                 [
+                     *                   36.73981,
+                     *                   -9.18888
+                     *                 ],
+                     *                 [
+                     *                   36.83147,
+                     *                   -9.30094
+                     *                 ],
+                     *                 [
+                     *                   36.97331,
+                     *                   -9.32857
+                     *                 ],
+                     *                 [
+                     *                   37.11514,
+                     *                   -9.35631
+                     *                 ],
+                     *                 [
+                     *                   37.20607,
+                     *                   -9.35416
+                     *                 ],
+                     *                 [
+                     *                   37.297,
+                     *                   -9.352
+                     *                 ],
+                     *                 [
+                     *                   37.43675,
+                     *                   -9.36622
+                     *                 ],
+                     *                 [
+                     *                   37.5765,
+                     *                   -9.3805
+                     *                 ],
+                     *                 [
+                     *                   37.69301,
+                     *                   -9.41894
+                     *                 ],
+                     *                 [
+                     *                   37.8095,
+                     *                   -9.4575
+                     *                 ],
+                     *                 [
+                     *                   37.911,
+                     *                   -9.479
+                     *                 ],
+                     *                 [
+                     *                   38.05701,
+                     *                   -9.50888
+                     *                 ],
+                     *                 [
+                     *                   38.20301,
+                     *                   -9.53888
+                     *                 ],
+                     *                 [
+                     *                   38.349,
+                     *                   -9.569
+                     *                 ],
+                     *                 [
+                     *                   38.47475,
+                     *                   -9.60788
+                     *                 ],
+                     *                 [
+                     *                   38.63812,
+                     *                   -9.59113
+                     *                 ],
+                     *                 [
+                     *                   38.81076,
+                     *                   -9.63089
+                     *                 ],
+                     *                 [
+                     *                   38.98339,
+                     *                   -9.67085
+                     *                 ],
+                     *                 [
+                     *                   39.156,
+                     *                   -9.711
+                     *                 ],
+                     *                 [
+                     *                   39.28088,
+                     *                   -9.72223
+                     *                 ],
+                     *                 [
+                     *                   39.40575,
+                     *                   -9.7335
+                     *                 ],
+                     *                 [
+                     *                   39.55284,
+                     *                   -9.76229
+                     *                 ],
+                     *                 [
+                     *                   39.69992,
+                     *                   -9.79121
+                     *                 ],
+                     *                 [
+                     *                   39.847,
+                     *                   -9.82025
+                     *                 ],
+                     *                 [
+                     *                   39.9375,
+                     *                   -9.82412
+                     *                 ],
+                     *                 [
+                     *                   40.028,
+                     *                   -9.828
+                     *                 ],
+                     *                 [
+                     *                   40.1978,
+                     *                   -9.82721
+                     *                 ],
+                     *                 [
+                     *                   40.3676,
+                     *                   -9.82641
+                     *                 ],
+                     *                 [
+                     *                   40.5374,
+                     *                   -9.82561
+                     *                 ],
+                     *                 [
+                     *                   40.7072,
+                     *                   -9.82481
+                     *                 ],
+                     *                 [
+                     *                   40.877,
+                     *                   -9.824
+                     *                 ],
+                     *                 [
+                     *                   41.0422,
+                     *                   -9.81588
+                     *                 ],
+                     *                 [
+                     *                   41.2074,
+                     *                   -9.80772
+                     *                 ],
+                     *                 [
+                     *                   41.3726,
+                     *                   -9.79952
+                     *                 ],
+                     *                 [
+                     *                   41.5378,
+                     *                   -9.79128
+                     *                 ],
+                     *                 [
+                     *                   41.703,
+                     *                   -9.783
+                     *                 ],
+                     *                 [
+                     *                   41.83775,
+                     *                   -9.76554
+                     *                 ],
+                     *                 [
+                     *                   41.9725,
+                     *                   -9.748
+                     *                 ],
+                     *                 [
+                     *                   42.11414,
+                     *                   -9.71348
+                     *                 ],
+                     *                 [
+                     *                   42.25577,
+                     *                   -9.67881
+                     *                 ],
+                     *                 [
+                     *                   42.39739,
+                     *                   -9.64398
+                     *                 ],
+                     *                 [
+                     *                   42.539,
+                     *                   -9.609
+                     *                 ],
+                     *                 [
+                     *                   42.6325,
+                     *                   -9.58454
+                     *                 ],
+                     *                 [
+                     *                   42.726,
+                     *                   -9.56
+                     *                 ],
+                     *                 [
+                     *                   42.863,
+                     *                   -9.53007
+                     *                 ],
+                     *                 [
+                     *                   43,
+                     *                   -9.5
+                     *                 ],
+                     *                 [
+                     *                   43.13085,
+                     *                   -9.35529
+                     *                 ],
+                     *                 [
+                     *                   43.26152,
+                     *                   -9.20996
+                     *                 ],
+                     *                 [
+                     *                   43.392,
+                     *                   -9.064
+                     *                 ],
+                     *                 [
+                     *                   43.48,
+                     *                   -8.94
+                     *                 ],
+                     *                 [
+                     *                   43.58175,
+                     *                   -8.848
+                     *                 ],
+                     *                 [
+                     *                   43.70889,
+                     *                   -8.73393
+                     *                 ],
+                     *                 [
+                     *                   43.83591,
+                     *                   -8.61938
+                     *                 ],
+                     *                 [
+                     *                   43.931,
+                     *                   -8.4805
+                     *                 ],
+                     *                 [
+                     *                   44.05439,
+                     *                   -8.40332
+                     *                 ],
+                     *                 [
+                     *                   44.17772,
+                     *                   -8.32582
+                     *                 ],
+                     *                 [
+                     *                   44.301,
+                     *                   -8.248
+                     *                 ],
+                     *                 [
+                     *                   44.45403,
+                     *                   -8.1531
+                     *                 ],
+                     *                 [
+                     *                   44.60699,
+                     *                   -8.05769
+                     *                 ],
+                     *                 [
+                     *                   44.75986,
+                     *                   -7.96179
+                     *                 ],
+                     *                 [
+                     *                   44.91266,
+                     *                   -7.86538
+                     *                 ],
+                     *                 [
+                     *                   45.06537,
+                     *                   -7.76845
+                     *                 ],
+                     *                 [
+                     *                   45.218,
+                     *                   -7.671
+                     *                 ],
+                     *                 [
+                     *                   45.37416,
+                     *                   -7.57638
+                     *                 ],
+                     *                 [
+                     *                   45.53025,
+                     *                   -7.48123
+                     *                 ],
+                     *                 [
+                     *                   45.68626,
+                     *                   -7.38556
+                     *                 ],
+                     *                 [
+                     *                   45.84218,
+                     *                   -7.28935
+                     *                 ],
+                     *                 [
+                     *                   45.99803,
+                     *                   -7.19259
+                     *                 ],
+                     *                 [
+                     *                   46.15379,
+                     *                   -7.0953
+                     *                 ],
+                     *                 [
+                     *                   46.30947,
+                     *                   -6.99745
+                     *                 ],
+                     *                 [
+                     *                   46.46507,
+                     *                   -6.89904
+                     *                 ],
+                     *                 [
+                     *                   46.62058,
+                     *                   -6.80007
+                     *                 ],
+                     *                 [
+                     *                   46.77601,
+                     *                   -6.70053
+                     *                 ],
+                     *                 [
+                     *                   46.93135,
+                     *                   -6.60041
+                     *                 ],
+                     *                 [
+                     *                   47.0866,
+                     *                   -6.49971
+                     *                 ],
+                     *                 [
+                     *                   47.24176,
+                     *                   -6.39842
+                     *                 ],
+                     *                 [
+                     *                   47.39683,
+                     *                   -6.29653
+                     *                 ],
+                     *                 [
+                     *                   47.55181,
+                     *                   -6.19405
+                     *                 ],
+                     *                 [
+                     *                   47.7067,
+                     *                   -6.09096
+                     *                 ],
+                     *                 [
+                     *                   47.8615,
+                     *                   -5.98725
+                     *                 ],
+                     *                 [
+                     *                   47.93208,
+                     *                   -5.86613
+                     *                 ],
+                     *                 [
+                     *                   48.00253,
+                     *                   -5.74469
+                     *                 ],
+                     *                 [
+                     *                   48.0165,
+                     *                   -5.506
+                     *                 ],
+                     *                 [
+                     *                   48.12338,
+                     *                   -5.3965
+                     *                 ],
+                     *                 [
+                     *                   48.1095,
+                     *                   -5.27581
+                     *                 ],
+                     *                 [
+                     *                   48.12363,
+                     *                   -5.10641
+                     *                 ],
+                     *                 [
+                     *                   48.2005,
+                     *                   -5.01044
+                     *                 ],
+                     *                 [
+                     *                   48.27344,
+                     *                   -4.90925
+                     *                 ],
+                     *                 [
+                     *                   48.38438,
+                     *                   -4.85263
+                     *                 ],
+                     *                 [
+                     *                   48.49213,
+                     *                   -4.85938
+                     *                 ],
+                     *                 [
+                     *                   48.609,
+                     *                   -4.77375
+                     *                 ],
+                     *                 [
+                     *                   48.70913,
+                     *                   -4.55169
+                     *                 ],
+                     *                 [
+                     *                   48.75875,
+                     *                   -4.40575
+                     *                 ],
+                     *                 [
+                     *                   48.7915,
+                     *                   -4.23474
+                     *                 ],
+                     *                 [
+                     *                   48.824,
+                     *                   -4.0635
+                     *                 ],
+                     *                 [
+                     *                   48.86941,
+                     *                   -3.93478
+                     *                 ],
+                     *                 [
+                     *                   48.90552,
+                     *                   -3.80773
+                     *                 ],
+                     *                 [
+                     *                   48.9415,
+                     *                   -3.6805
+                     *                 ],
+                     *                 [
+                     *                   48.99363,
+                     *                   -3.4845
+                     *                 ],
+                     *                 [
+                     *                   49.06113,
+                     *                   -3.25225
+                     *                 ],
+                     *                 [
+                     *                   49.12967,
+                     *                   -3.11897
+                     *                 ],
+                     *                 [
+                     *                   49.19806,
+                     *                   -2.98531
+                     *                 ],
+                     *                 [
+                     *                   49.27469,
+                     *                   -2.78125
+                     *                 ],
+                     *                 [
+                     *                   49.34699,
+                     *                   -2.64551
+                     *                 ],
+                     *                 [
+                     *                   49.41912,
+                     *                   -2.50938
+                     *                 ],
+                     *                 [
+                     *                   49.51223,
+                     *                   -2.3542
+                     *                 ],
+                     *                 [
+                     *                   49.60514,
+                     *                   -2.19844
+                     *                 ],
+                     *                 [
+                     *                   49.69783,
+                     *                   -2.04208
+                     *                 ],
+                     *                 [
+                     *                   49.84846,
+                     *                   -1.89247
+                     *                 ],
+                     *                 [
+                     *                   49.87513,
+                     *                   -1.72814
+                     *                 ],
+                     *                 [
+                     *                   49.97584,
+                     *                   -1.6285
+                     *                 ],
+                     *                 [
+                     *                   49.98756,
+                     *                   -1.48284
+                     *                 ],
+                     *                 [
+                     *                   50.074,
+                     *                   -1.25244
+                     *                 ],
+                     *                 [
+                     *                   50.13225,
+                     *                   -1.07306
+                     *                 ],
+                     *                 [
+                     *                   50.18,
+                     *                   -0.903
+                     *                 ],
+                     *                 [
+                     *                   50.17859,
+                     *                   -0.72634
+                     *                 ],
+                     *                 [
+                     *                   50.23816,
+                     *                   -0.6167
+                     *                 ],
+                     *                 [
+                     *                   50.2845,
+                     *                   -0.496
+                     *                 ],
+                     *                 [
+                     *                   50.26876,
+                     *                   -0.36812
+                     *                 ],
+                     *                 [
+                     *                   50.34588,
+                     *                   -0.21688
+                     *                 ],
+                     *                 [
+                     *                   50.38595,
+                     *                   0.04883
+                     *                 ],
+                     *                 [
+                     *                   50.444,
+                     *                   0.147
+                     *                 ],
+                     *                 [
+                     *                   50.457,
+                     *                   0.251
+                     *                 ],
+                     *                 [
+                     *                   50.51746,
+                     *                   0.35513
+                     *                 ],
+                     *                 [
+                     *                   50.59011,
+                     *                   0.47909
+                     *                 ],
+                     *                 [
+                     *                   50.66263,
+                     *                   0.60344
+                     *                 ],
+                     *                 [
+                     *                   50.744,
+                     *                   0.768
+                     *                 ],
+                     *                 [
+                     *                   50.79084,
+                     *                   0.89078
+                     *                 ],
+                     *                 [
+                     *                   50.79844,
+                     *                   0.99631
+                     *                 ],
+                     *                 [
+                     *                   50.83439,
+                     *                   1.11757
+                     *                 ],
+                     *                 [
+                     *                   50.89007,
+                     *                   1.30534
+                     *                 ],
+                     *                 [
+                     *                   50.97244,
+                     *                   1.4835
+                     *                 ],
+                     *                 [
+                     *                   50.98656,
+                     *                   1.58443
+                     *                 ],
+                     *                 [
+                     *                   51.01042,
+                     *                   1.73896
+                     *                 ],
+                     *                 [
+                     *                   51.04885,
+                     *                   1.93691
+                     *                 ],
+                     *                 [
+                     *                   51.08694,
+                     *                   2.13519
+                     *                 ],
+                     *                 [
+                     *                   51.179,
+                     *                   2.357
+                     *                 ],
+                     *                 [
+                     *                   51.25557,
+                     *                   2.54227
+                     *                 ],
+                     *                 [
+                     *                   51.33184,
+                     *                   2.72816
+                     *                 ],
+                     *                 [
+                     *                   51.37539,
+                     *                   2.95683
+                     *                 ],
+                     *                 [
+                     *                   51.39256,
+                     *                   3.10765
+                     *                 ],
+                     *                 [
+                     *                   51.48425,
+                     *                   3.25225
+                     *                 ],
+                     *                 [
+                     *                   51.55325,
+                     *                   3.40425
+                     *                 ],
+                     *                 [
+                     *                   51.66425,
+                     *                   3.49212
+                     *                 ],
+                     *                 [
+                     *                   51.7775,
+                     *                   3.6775
+                     *                 ],
+                     *                 [
+                     *                   51.8873,
+                     *                   3.75398
+                     *                 ],
+                     *                 [
+                     *                   51.99705,
+                     *                   3.83083
+                     *                 ],
+                     *                 [
+                     *                   52.00034,
+                     *                   3.99644
+                     *                 ],
+                     *                 [
+                     *                   52.05306,
+                     *                   4.1335
+                     *                 ],
+                     *                 [
+                     *                   51.97525,
+                     *                   4.36165
+                     *                 ],
+                     *                 [
+                     *                   51.897,
+                     *                   4.589
+                     *                 ],
+                     *                 [
+                     *                   51.88811,
+                     *                   4.45693
+                     *                 ]
+                     *               ],
+                     *               "to": {
+                     *                 "country": "Netherlands",
+                     *                 "country_code": "NL",
+                     *                 "lat": 51.88811,
+                     *                 "lng": 4.45693,
+                     *                 "locode": "NLRTM",
+                     *                 "name": "Rotterdam",
+                     *                 "state": null,
+                     *                 "timezone": "Europe/Amsterdam"
+                     *               },
+                     *               "transport_type": "VESSEL",
+                     *               "type": "SEA",
+                     *               "vessel": {
+                     *                 "call_sign": "LHLL",
+                     *                 "flag": "LR",
+                     *                 "imo": 9333060,
+                     *                 "mmsi": null,
+                     *                 "name": "MAERSK SANTOS"
+                     *               }
+                     *             }
+                     *           ]
+                     *         },
+                     *         "vessels": [
+                     *           {
+                     *             "call_sign": "LHLL",
+                     *             "flag": "LR",
+                     *             "id": 1,
+                     *             "imo": 9333060,
+                     *             "mmsi": null,
+                     *             "name": "MAERSK SANTOS"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "message": "OK",
+                     *       "status": "success"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -5348,6 +10929,3794 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "containers": [
+                     *           {
+                     *             "events": [
+                     *               {
+                     *                 "actual": true,
+                     *                 "date": "2026-10-26 12:00:00",
+                     *                 "description": "Picked up at Singapore",
+                     *                 "event_code": "PICK",
+                     *                 "event_type": "EQUIPMENT",
+                     *                 "facility": 1,
+                     *                 "is_additional_event": false,
+                     *                 "is_date_from_sealine": true,
+                     *                 "location": 1,
+                     *                 "order_id": 1,
+                     *                 "status": "CEP",
+                     *                 "transport_type": null,
+                     *                 "type": "land",
+                     *                 "vessel": null,
+                     *                 "voyage": null
+                     *               },
+                     *               {
+                     *                 "actual": true,
+                     *                 "date": "2026-10-30 20:00:00",
+                     *                 "description": "Gated in full at Singapore",
+                     *                 "event_code": "GTIN",
+                     *                 "event_type": "EQUIPMENT",
+                     *                 "facility": 2,
+                     *                 "is_additional_event": false,
+                     *                 "is_date_from_sealine": true,
+                     *                 "location": 1,
+                     *                 "order_id": 2,
+                     *                 "status": "CGI",
+                     *                 "transport_type": null,
+                     *                 "type": "land",
+                     *                 "vessel": null,
+                     *                 "voyage": null
+                     *               },
+                     *               {
+                     *                 "actual": true,
+                     *                 "date": "2026-11-02 09:00:00",
+                     *                 "description": "Loaded on MAERSK SANTOS at Singapore",
+                     *                 "event_code": "LOAD",
+                     *                 "event_type": "EQUIPMENT",
+                     *                 "facility": 2,
+                     *                 "is_additional_event": false,
+                     *                 "is_date_from_sealine": true,
+                     *                 "location": 1,
+                     *                 "order_id": 3,
+                     *                 "status": "CLL",
+                     *                 "transport_type": "VESSEL",
+                     *                 "type": "sea",
+                     *                 "vessel": 1,
+                     *                 "voyage": "2643W"
+                     *               },
+                     *               {
+                     *                 "actual": true,
+                     *                 "date": "2026-11-02 21:00:00",
+                     *                 "description": "Vessel departed from Singapore",
+                     *                 "event_code": "DEPA",
+                     *                 "event_type": "TRANSPORT",
+                     *                 "facility": 2,
+                     *                 "is_additional_event": false,
+                     *                 "is_date_from_sealine": true,
+                     *                 "location": 1,
+                     *                 "order_id": 4,
+                     *                 "status": "VDL",
+                     *                 "transport_type": "VESSEL",
+                     *                 "type": "sea",
+                     *                 "vessel": 1,
+                     *                 "voyage": "2643W"
+                     *               },
+                     *               {
+                     *                 "actual": false,
+                     *                 "date": "2026-11-22 22:00:00",
+                     *                 "description": "Vessel arrived at Rotterdam (estimated)",
+                     *                 "event_code": "ARRI",
+                     *                 "event_type": "TRANSPORT",
+                     *                 "facility": 3,
+                     *                 "is_additional_event": false,
+                     *                 "is_date_from_sealine": true,
+                     *                 "location": 2,
+                     *                 "order_id": 5,
+                     *                 "status": "VAD",
+                     *                 "transport_type": "VESSEL",
+                     *                 "type": "sea",
+                     *                 "vessel": 1,
+                     *                 "voyage": "2643E"
+                     *               }
+                     *             ],
+                     *             "events_mirrored": false,
+                     *             "is_status_from_sealine": false,
+                     *             "iso_code": "45G1",
+                     *             "number": "MRKU0158387",
+                     *             "size_type": "40' High Cube Dry",
+                     *             "status": "IN_TRANSIT"
+                     *           }
+                     *         ],
+                     *         "facilities": [
+                     *           {
+                     *             "bic_code": null,
+                     *             "country_code": "SG",
+                     *             "id": 1,
+                     *             "lat": 1.3015,
+                     *             "lng": 103.7422,
+                     *             "locode": "SGSIN",
+                     *             "name": "Singapore empty depot",
+                     *             "smdg_code": null
+                     *           },
+                     *           {
+                     *             "bic_code": null,
+                     *             "country_code": "SG",
+                     *             "id": 2,
+                     *             "lat": 1.3015,
+                     *             "lng": 103.7422,
+                     *             "locode": "SGSIN",
+                     *             "name": "Singapore container terminal",
+                     *             "smdg_code": null
+                     *           },
+                     *           {
+                     *             "bic_code": null,
+                     *             "country_code": "NL",
+                     *             "id": 3,
+                     *             "lat": null,
+                     *             "lng": null,
+                     *             "locode": "NLRTM",
+                     *             "name": "Rotterdam container terminal",
+                     *             "smdg_code": null
+                     *           }
+                     *         ],
+                     *         "locations": [
+                     *           {
+                     *             "country": "Singapore",
+                     *             "country_code": "SG",
+                     *             "id": 1,
+                     *             "lat": 1.30155,
+                     *             "lng": 103.74224,
+                     *             "locode": "SGSIN",
+                     *             "name": "Singapore",
+                     *             "state": null,
+                     *             "timezone": "Asia/Singapore"
+                     *           },
+                     *           {
+                     *             "country": "Netherlands",
+                     *             "country_code": "NL",
+                     *             "id": 2,
+                     *             "lat": 51.88811,
+                     *             "lng": 4.45693,
+                     *             "locode": "NLRTM",
+                     *             "name": "Rotterdam",
+                     *             "state": null,
+                     *             "timezone": "Europe/Amsterdam"
+                     *           }
+                     *         ],
+                     *         "metadata": {
+                     *           "api_calls": {
+                     *             "remaining": null,
+                     *             "total": null,
+                     *             "used": 2
+                     *           },
+                     *           "cache_expires": "2026-11-22 00:00:20",
+                     *           "from_cache": false,
+                     *           "is_status_from_sealine": false,
+                     *           "number": "MRKU0158387",
+                     *           "sealine": "MAEU",
+                     *           "sealine_name": "Maersk A/S",
+                     *           "status": "IN_TRANSIT",
+                     *           "type": "CT",
+                     *           "unique_shipments": {
+                     *             "remaining": null,
+                     *             "total": null,
+                     *             "used": 3
+                     *           },
+                     *           "updated_at": "2026-11-21 12:00:20"
+                     *         },
+                     *         "route": {
+                     *           "pod": {
+                     *             "actual": false,
+                     *             "date": "2026-11-22 22:00:00",
+                     *             "location": 2,
+                     *             "predictive_eta": null
+                     *           },
+                     *           "pol": {
+                     *             "actual": true,
+                     *             "date": "2026-11-02 21:00:00",
+                     *             "location": 1
+                     *           },
+                     *           "postpod": {
+                     *             "actual": false,
+                     *             "date": "2026-11-22 22:00:00",
+                     *             "location": 2
+                     *           },
+                     *           "prepol": {
+                     *             "actual": true,
+                     *             "date": "2026-11-02 21:00:00",
+                     *             "location": 1
+                     *           }
+                     *         },
+                     *         "route_data": {
+                     *           "pin": [
+                     *             48.61919526835762,
+                     *             -4.751139780370636
+                     *           ],
+                     *           "route": [
+                     *             {
+                     *               "from": {
+                     *                 "country": "Singapore",
+                     *                 "country_code": "SG",
+                     *                 "lat": 1.30155,
+                     *                 "lng": 103.74224,
+                     *                 "locode": "SGSIN",
+                     *                 "name": "Singapore",
+                     *                 "state": null,
+                     *                 "timezone": "Asia/Singapore"
+                     *               },
+                     *               "path": [
+                     *                 [
+                     *                   1.30155,
+                     *                   103.74224
+                     *                 ],
+                     *                 [
+                     *                   1.16075,
+                     *                   103.736
+                     *                 ],
+                     *                 [
+                     *                   1.1,
+                     *                   103.6
+                     *                 ],
+                     *                 [
+                     *                   1.17962,
+                     *                   103.45862
+                     *                 ],
+                     *                 [
+                     *                   1.25922,
+                     *                   103.31723
+                     *                 ],
+                     *                 [
+                     *                   1.33882,
+                     *                   103.17583
+                     *                 ],
+                     *                 [
+                     *                   1.41842,
+                     *                   103.03442
+                     *                 ],
+                     *                 [
+                     *                   1.498,
+                     *                   102.893
+                     *                 ],
+                     *                 [
+                     *                   1.58553,
+                     *                   102.73987
+                     *                 ],
+                     *                 [
+                     *                   1.67305,
+                     *                   102.58672
+                     *                 ],
+                     *                 [
+                     *                   1.76056,
+                     *                   102.43356
+                     *                 ],
+                     *                 [
+                     *                   1.84805,
+                     *                   102.28039
+                     *                 ],
+                     *                 [
+                     *                   1.93553,
+                     *                   102.1272
+                     *                 ],
+                     *                 [
+                     *                   2.023,
+                     *                   101.974
+                     *                 ],
+                     *                 [
+                     *                   2.12474,
+                     *                   101.85619
+                     *                 ],
+                     *                 [
+                     *                   2.22648,
+                     *                   101.73837
+                     *                 ],
+                     *                 [
+                     *                   2.3282,
+                     *                   101.62053
+                     *                 ],
+                     *                 [
+                     *                   2.42992,
+                     *                   101.50268
+                     *                 ],
+                     *                 [
+                     *                   2.53162,
+                     *                   101.3848
+                     *                 ],
+                     *                 [
+                     *                   2.63332,
+                     *                   101.26691
+                     *                 ],
+                     *                 [
+                     *                   2.735,
+                     *                   101.149
+                     *                 ],
+                     *                 [
+                     *                   2.83101,
+                     *                   101.03551
+                     *                 ],
+                     *                 [
+                     *                   2.927,
+                     *                   100.922
+                     *                 ],
+                     *                 [
+                     *                   3.05459,
+                     *                   100.80008
+                     *                 ],
+                     *                 [
+                     *                   3.18216,
+                     *                   100.67812
+                     *                 ],
+                     *                 [
+                     *                   3.30972,
+                     *                   100.55614
+                     *                 ],
+                     *                 [
+                     *                   3.43726,
+                     *                   100.43413
+                     *                 ],
+                     *                 [
+                     *                   3.56479,
+                     *                   100.31208
+                     *                 ],
+                     *                 [
+                     *                   3.6923,
+                     *                   100.19
+                     *                 ],
+                     *                 [
+                     *                   3.81979,
+                     *                   100.06788
+                     *                 ],
+                     *                 [
+                     *                   3.94727,
+                     *                   99.94573
+                     *                 ],
+                     *                 [
+                     *                   4.07473,
+                     *                   99.82354
+                     *                 ],
+                     *                 [
+                     *                   4.20217,
+                     *                   99.70131
+                     *                 ],
+                     *                 [
+                     *                   4.32959,
+                     *                   99.57904
+                     *                 ],
+                     *                 [
+                     *                   4.45699,
+                     *                   99.45673
+                     *                 ],
+                     *                 [
+                     *                   4.58438,
+                     *                   99.33438
+                     *                 ],
+                     *                 [
+                     *                   4.71174,
+                     *                   99.21199
+                     *                 ],
+                     *                 [
+                     *                   4.83908,
+                     *                   99.08954
+                     *                 ],
+                     *                 [
+                     *                   4.96639,
+                     *                   98.96706
+                     *                 ],
+                     *                 [
+                     *                   5.09369,
+                     *                   98.84452
+                     *                 ],
+                     *                 [
+                     *                   5.22096,
+                     *                   98.72194
+                     *                 ],
+                     *                 [
+                     *                   5.34821,
+                     *                   98.59931
+                     *                 ],
+                     *                 [
+                     *                   5.47543,
+                     *                   98.47663
+                     *                 ],
+                     *                 [
+                     *                   5.60263,
+                     *                   98.35389
+                     *                 ],
+                     *                 [
+                     *                   5.7298,
+                     *                   98.2311
+                     *                 ],
+                     *                 [
+                     *                   5.85695,
+                     *                   98.10826
+                     *                 ],
+                     *                 [
+                     *                   5.98407,
+                     *                   97.98536
+                     *                 ],
+                     *                 [
+                     *                   6.11117,
+                     *                   97.8624
+                     *                 ],
+                     *                 [
+                     *                   6.23823,
+                     *                   97.73939
+                     *                 ],
+                     *                 [
+                     *                   6.36527,
+                     *                   97.61631
+                     *                 ],
+                     *                 [
+                     *                   6.49227,
+                     *                   97.49318
+                     *                 ],
+                     *                 [
+                     *                   6.61925,
+                     *                   97.36998
+                     *                 ],
+                     *                 [
+                     *                   6.7462,
+                     *                   97.24672
+                     *                 ],
+                     *                 [
+                     *                   6.87312,
+                     *                   97.12339
+                     *                 ],
+                     *                 [
+                     *                   7,
+                     *                   97
+                     *                 ],
+                     *                 [
+                     *                   6.98287,
+                     *                   96.82343
+                     *                 ],
+                     *                 [
+                     *                   6.96568,
+                     *                   96.64686
+                     *                 ],
+                     *                 [
+                     *                   6.94842,
+                     *                   96.47031
+                     *                 ],
+                     *                 [
+                     *                   6.93109,
+                     *                   96.29378
+                     *                 ],
+                     *                 [
+                     *                   6.9137,
+                     *                   96.11726
+                     *                 ],
+                     *                 [
+                     *                   6.89625,
+                     *                   95.94075
+                     *                 ],
+                     *                 [
+                     *                   6.87873,
+                     *                   95.76425
+                     *                 ],
+                     *                 [
+                     *                   6.86114,
+                     *                   95.58777
+                     *                 ],
+                     *                 [
+                     *                   6.84349,
+                     *                   95.41129
+                     *                 ],
+                     *                 [
+                     *                   6.82578,
+                     *                   95.23484
+                     *                 ],
+                     *                 [
+                     *                   6.808,
+                     *                   95.05839
+                     *                 ],
+                     *                 [
+                     *                   6.79016,
+                     *                   94.88196
+                     *                 ],
+                     *                 [
+                     *                   6.77226,
+                     *                   94.70554
+                     *                 ],
+                     *                 [
+                     *                   6.75429,
+                     *                   94.52914
+                     *                 ],
+                     *                 [
+                     *                   6.73625,
+                     *                   94.35274
+                     *                 ],
+                     *                 [
+                     *                   6.71816,
+                     *                   94.17637
+                     *                 ],
+                     *                 [
+                     *                   6.7,
+                     *                   94
+                     *                 ],
+                     *                 [
+                     *                   6.6903,
+                     *                   93.8218
+                     *                 ],
+                     *                 [
+                     *                   6.68055,
+                     *                   93.6436
+                     *                 ],
+                     *                 [
+                     *                   6.67072,
+                     *                   93.46542
+                     *                 ],
+                     *                 [
+                     *                   6.66084,
+                     *                   93.28724
+                     *                 ],
+                     *                 [
+                     *                   6.65088,
+                     *                   93.10906
+                     *                 ],
+                     *                 [
+                     *                   6.64087,
+                     *                   92.9309
+                     *                 ],
+                     *                 [
+                     *                   6.63079,
+                     *                   92.75274
+                     *                 ],
+                     *                 [
+                     *                   6.62065,
+                     *                   92.57459
+                     *                 ],
+                     *                 [
+                     *                   6.61044,
+                     *                   92.39644
+                     *                 ],
+                     *                 [
+                     *                   6.60018,
+                     *                   92.2183
+                     *                 ],
+                     *                 [
+                     *                   6.58984,
+                     *                   92.04018
+                     *                 ],
+                     *                 [
+                     *                   6.57945,
+                     *                   91.86205
+                     *                 ],
+                     *                 [
+                     *                   6.56899,
+                     *                   91.68394
+                     *                 ],
+                     *                 [
+                     *                   6.55847,
+                     *                   91.50583
+                     *                 ],
+                     *                 [
+                     *                   6.54789,
+                     *                   91.32773
+                     *                 ],
+                     *                 [
+                     *                   6.53724,
+                     *                   91.14964
+                     *                 ],
+                     *                 [
+                     *                   6.52653,
+                     *                   90.97156
+                     *                 ],
+                     *                 [
+                     *                   6.51576,
+                     *                   90.79348
+                     *                 ],
+                     *                 [
+                     *                   6.50492,
+                     *                   90.61541
+                     *                 ],
+                     *                 [
+                     *                   6.49403,
+                     *                   90.43735
+                     *                 ],
+                     *                 [
+                     *                   6.48307,
+                     *                   90.2593
+                     *                 ],
+                     *                 [
+                     *                   6.47205,
+                     *                   90.08125
+                     *                 ],
+                     *                 [
+                     *                   6.46097,
+                     *                   89.90321
+                     *                 ],
+                     *                 [
+                     *                   6.44982,
+                     *                   89.72518
+                     *                 ],
+                     *                 [
+                     *                   6.43862,
+                     *                   89.54716
+                     *                 ],
+                     *                 [
+                     *                   6.42735,
+                     *                   89.36915
+                     *                 ],
+                     *                 [
+                     *                   6.41602,
+                     *                   89.19114
+                     *                 ],
+                     *                 [
+                     *                   6.40463,
+                     *                   89.01314
+                     *                 ],
+                     *                 [
+                     *                   6.39318,
+                     *                   88.83515
+                     *                 ],
+                     *                 [
+                     *                   6.38166,
+                     *                   88.65717
+                     *                 ],
+                     *                 [
+                     *                   6.37009,
+                     *                   88.47919
+                     *                 ],
+                     *                 [
+                     *                   6.35845,
+                     *                   88.30123
+                     *                 ],
+                     *                 [
+                     *                   6.34676,
+                     *                   88.12327
+                     *                 ],
+                     *                 [
+                     *                   6.335,
+                     *                   87.94532
+                     *                 ],
+                     *                 [
+                     *                   6.32318,
+                     *                   87.76738
+                     *                 ],
+                     *                 [
+                     *                   6.3113,
+                     *                   87.58944
+                     *                 ],
+                     *                 [
+                     *                   6.29937,
+                     *                   87.41152
+                     *                 ],
+                     *                 [
+                     *                   6.28737,
+                     *                   87.2336
+                     *                 ],
+                     *                 [
+                     *                   6.27531,
+                     *                   87.05569
+                     *                 ],
+                     *                 [
+                     *                   6.26319,
+                     *                   86.87779
+                     *                 ],
+                     *                 [
+                     *                   6.25101,
+                     *                   86.6999
+                     *                 ],
+                     *                 [
+                     *                   6.23877,
+                     *                   86.52201
+                     *                 ],
+                     *                 [
+                     *                   6.22648,
+                     *                   86.34414
+                     *                 ],
+                     *                 [
+                     *                   6.21412,
+                     *                   86.16627
+                     *                 ],
+                     *                 [
+                     *                   6.2017,
+                     *                   85.98841
+                     *                 ],
+                     *                 [
+                     *                   6.18922,
+                     *                   85.81056
+                     *                 ],
+                     *                 [
+                     *                   6.17669,
+                     *                   85.63271
+                     *                 ],
+                     *                 [
+                     *                   6.16409,
+                     *                   85.45488
+                     *                 ],
+                     *                 [
+                     *                   6.15144,
+                     *                   85.27705
+                     *                 ],
+                     *                 [
+                     *                   6.13873,
+                     *                   85.09924
+                     *                 ],
+                     *                 [
+                     *                   6.12596,
+                     *                   84.92143
+                     *                 ],
+                     *                 [
+                     *                   6.11313,
+                     *                   84.74363
+                     *                 ],
+                     *                 [
+                     *                   6.10024,
+                     *                   84.56584
+                     *                 ],
+                     *                 [
+                     *                   6.08729,
+                     *                   84.38805
+                     *                 ],
+                     *                 [
+                     *                   6.07429,
+                     *                   84.21028
+                     *                 ],
+                     *                 [
+                     *                   6.06123,
+                     *                   84.03251
+                     *                 ],
+                     *                 [
+                     *                   6.04811,
+                     *                   83.85476
+                     *                 ],
+                     *                 [
+                     *                   6.03493,
+                     *                   83.67701
+                     *                 ],
+                     *                 [
+                     *                   6.02169,
+                     *                   83.49927
+                     *                 ],
+                     *                 [
+                     *                   6.0084,
+                     *                   83.32154
+                     *                 ],
+                     *                 [
+                     *                   5.99505,
+                     *                   83.14381
+                     *                 ],
+                     *                 [
+                     *                   5.98164,
+                     *                   82.9661
+                     *                 ],
+                     *                 [
+                     *                   5.96818,
+                     *                   82.78839
+                     *                 ],
+                     *                 [
+                     *                   5.95466,
+                     *                   82.6107
+                     *                 ],
+                     *                 [
+                     *                   5.94108,
+                     *                   82.43301
+                     *                 ],
+                     *                 [
+                     *                   5.92744,
+                     *                   82.25533
+                     *                 ],
+                     *                 [
+                     *                   5.91375,
+                     *                   82.07766
+                     *                 ],
+                     *                 [
+                     *                   5.9,
+                     *                   81.9
+                     *                 ],
+                     *                 [
+                     *                   5.89026,
+                     *                   81.71997
+                     *                 ],
+                     *                 [
+                     *                   5.88046,
+                     *                   81.53995
+                     *                 ],
+                     *                 [
+                     *                   5.8706,
+                     *                   81.35993
+                     *                 ],
+                     *                 [
+                     *                   5.86069,
+                     *                   81.17992
+                     *                 ],
+                     *                 [
+                     *                   5.85072,
+                     *                   80.99992
+                     *                 ],
+                     *                 [
+                     *                   5.84069,
+                     *                   80.81992
+                     *                 ],
+                     *                 [
+                     *                   5.8306,
+                     *                   80.63993
+                     *                 ],
+                     *                 [
+                     *                   5.82046,
+                     *                   80.45995
+                     *                 ],
+                     *                 [
+                     *                   5.81026,
+                     *                   80.27997
+                     *                 ],
+                     *                 [
+                     *                   5.8,
+                     *                   80.1
+                     *                 ],
+                     *                 [
+                     *                   5.8378,
+                     *                   79.96678
+                     *                 ],
+                     *                 [
+                     *                   5.87556,
+                     *                   79.83354
+                     *                 ],
+                     *                 [
+                     *                   5.9133,
+                     *                   79.70028
+                     *                 ],
+                     *                 [
+                     *                   5.951,
+                     *                   79.567
+                     *                 ],
+                     *                 [
+                     *                   6.00009,
+                     *                   79.39537
+                     *                 ],
+                     *                 [
+                     *                   6.04912,
+                     *                   79.22371
+                     *                 ],
+                     *                 [
+                     *                   6.0981,
+                     *                   79.05202
+                     *                 ],
+                     *                 [
+                     *                   6.14702,
+                     *                   78.8803
+                     *                 ],
+                     *                 [
+                     *                   6.19589,
+                     *                   78.70854
+                     *                 ],
+                     *                 [
+                     *                   6.24471,
+                     *                   78.53676
+                     *                 ],
+                     *                 [
+                     *                   6.29347,
+                     *                   78.36494
+                     *                 ],
+                     *                 [
+                     *                   6.34217,
+                     *                   78.19309
+                     *                 ],
+                     *                 [
+                     *                   6.39082,
+                     *                   78.0212
+                     *                 ],
+                     *                 [
+                     *                   6.43941,
+                     *                   77.84929
+                     *                 ],
+                     *                 [
+                     *                   6.48794,
+                     *                   77.67734
+                     *                 ],
+                     *                 [
+                     *                   6.53641,
+                     *                   77.50536
+                     *                 ],
+                     *                 [
+                     *                   6.58483,
+                     *                   77.33334
+                     *                 ],
+                     *                 [
+                     *                   6.63319,
+                     *                   77.1613
+                     *                 ],
+                     *                 [
+                     *                   6.68148,
+                     *                   76.98921
+                     *                 ],
+                     *                 [
+                     *                   6.72972,
+                     *                   76.8171
+                     *                 ],
+                     *                 [
+                     *                   6.7779,
+                     *                   76.64495
+                     *                 ],
+                     *                 [
+                     *                   6.82602,
+                     *                   76.47276
+                     *                 ],
+                     *                 [
+                     *                   6.87407,
+                     *                   76.30054
+                     *                 ],
+                     *                 [
+                     *                   6.92207,
+                     *                   76.12829
+                     *                 ],
+                     *                 [
+                     *                   6.97,
+                     *                   75.956
+                     *                 ],
+                     *                 [
+                     *                   7.01745,
+                     *                   75.7853
+                     *                 ],
+                     *                 [
+                     *                   7.06484,
+                     *                   75.61456
+                     *                 ],
+                     *                 [
+                     *                   7.11217,
+                     *                   75.44379
+                     *                 ],
+                     *                 [
+                     *                   7.15944,
+                     *                   75.27298
+                     *                 ],
+                     *                 [
+                     *                   7.20664,
+                     *                   75.10213
+                     *                 ],
+                     *                 [
+                     *                   7.25378,
+                     *                   74.93126
+                     *                 ],
+                     *                 [
+                     *                   7.30086,
+                     *                   74.76034
+                     *                 ],
+                     *                 [
+                     *                   7.34787,
+                     *                   74.58939
+                     *                 ],
+                     *                 [
+                     *                   7.39482,
+                     *                   74.4184
+                     *                 ],
+                     *                 [
+                     *                   7.4417,
+                     *                   74.24738
+                     *                 ],
+                     *                 [
+                     *                   7.48852,
+                     *                   74.07632
+                     *                 ],
+                     *                 [
+                     *                   7.53527,
+                     *                   73.90522
+                     *                 ],
+                     *                 [
+                     *                   7.58195,
+                     *                   73.73409
+                     *                 ],
+                     *                 [
+                     *                   7.62857,
+                     *                   73.56292
+                     *                 ],
+                     *                 [
+                     *                   7.67512,
+                     *                   73.39171
+                     *                 ],
+                     *                 [
+                     *                   7.7216,
+                     *                   73.22047
+                     *                 ],
+                     *                 [
+                     *                   7.76802,
+                     *                   73.04918
+                     *                 ],
+                     *                 [
+                     *                   7.81436,
+                     *                   72.87786
+                     *                 ],
+                     *                 [
+                     *                   7.86064,
+                     *                   72.70651
+                     *                 ],
+                     *                 [
+                     *                   7.90684,
+                     *                   72.53511
+                     *                 ],
+                     *                 [
+                     *                   7.95298,
+                     *                   72.36367
+                     *                 ],
+                     *                 [
+                     *                   7.99905,
+                     *                   72.1922
+                     *                 ],
+                     *                 [
+                     *                   8.04504,
+                     *                   72.02069
+                     *                 ],
+                     *                 [
+                     *                   8.09097,
+                     *                   71.84914
+                     *                 ],
+                     *                 [
+                     *                   8.13682,
+                     *                   71.67754
+                     *                 ],
+                     *                 [
+                     *                   8.1826,
+                     *                   71.50591
+                     *                 ],
+                     *                 [
+                     *                   8.22831,
+                     *                   71.33425
+                     *                 ],
+                     *                 [
+                     *                   8.27395,
+                     *                   71.16254
+                     *                 ],
+                     *                 [
+                     *                   8.31951,
+                     *                   70.99079
+                     *                 ],
+                     *                 [
+                     *                   8.365,
+                     *                   70.819
+                     *                 ],
+                     *                 [
+                     *                   8.41044,
+                     *                   70.65528
+                     *                 ],
+                     *                 [
+                     *                   8.4558,
+                     *                   70.49152
+                     *                 ],
+                     *                 [
+                     *                   8.50111,
+                     *                   70.32772
+                     *                 ],
+                     *                 [
+                     *                   8.54634,
+                     *                   70.16388
+                     *                 ],
+                     *                 [
+                     *                   8.5915,
+                     *                   70
+                     *                 ],
+                     *                 [
+                     *                   8.63653,
+                     *                   69.83727
+                     *                 ],
+                     *                 [
+                     *                   8.6815,
+                     *                   69.6745
+                     *                 ],
+                     *                 [
+                     *                   8.72893,
+                     *                   69.51888
+                     *                 ],
+                     *                 [
+                     *                   8.77629,
+                     *                   69.36322
+                     *                 ],
+                     *                 [
+                     *                   8.82359,
+                     *                   69.20752
+                     *                 ],
+                     *                 [
+                     *                   8.87083,
+                     *                   69.05178
+                     *                 ],
+                     *                 [
+                     *                   8.918,
+                     *                   68.896
+                     *                 ],
+                     *                 [
+                     *                   8.96645,
+                     *                   68.72875
+                     *                 ],
+                     *                 [
+                     *                   9.01483,
+                     *                   68.56146
+                     *                 ],
+                     *                 [
+                     *                   9.06313,
+                     *                   68.39412
+                     *                 ],
+                     *                 [
+                     *                   9.11136,
+                     *                   68.22674
+                     *                 ],
+                     *                 [
+                     *                   9.15951,
+                     *                   68.05931
+                     *                 ],
+                     *                 [
+                     *                   9.20758,
+                     *                   67.89184
+                     *                 ],
+                     *                 [
+                     *                   9.25557,
+                     *                   67.72432
+                     *                 ],
+                     *                 [
+                     *                   9.30349,
+                     *                   67.55675
+                     *                 ],
+                     *                 [
+                     *                   9.35133,
+                     *                   67.38914
+                     *                 ],
+                     *                 [
+                     *                   9.39909,
+                     *                   67.22149
+                     *                 ],
+                     *                 [
+                     *                   9.44677,
+                     *                   67.05379
+                     *                 ],
+                     *                 [
+                     *                   9.49437,
+                     *                   66.88604
+                     *                 ],
+                     *                 [
+                     *                   9.5419,
+                     *                   66.71824
+                     *                 ],
+                     *                 [
+                     *                   9.58934,
+                     *                   66.5504
+                     *                 ],
+                     *                 [
+                     *                   9.6367,
+                     *                   66.38251
+                     *                 ],
+                     *                 [
+                     *                   9.68398,
+                     *                   66.21457
+                     *                 ],
+                     *                 [
+                     *                   9.73118,
+                     *                   66.04659
+                     *                 ],
+                     *                 [
+                     *                   9.77829,
+                     *                   65.87856
+                     *                 ],
+                     *                 [
+                     *                   9.82533,
+                     *                   65.71048
+                     *                 ],
+                     *                 [
+                     *                   9.87228,
+                     *                   65.54235
+                     *                 ],
+                     *                 [
+                     *                   9.91914,
+                     *                   65.37418
+                     *                 ],
+                     *                 [
+                     *                   9.96593,
+                     *                   65.20596
+                     *                 ],
+                     *                 [
+                     *                   10.01263,
+                     *                   65.03769
+                     *                 ],
+                     *                 [
+                     *                   10.01348,
+                     *                   64.85777
+                     *                 ],
+                     *                 [
+                     *                   10.01424,
+                     *                   64.67785
+                     *                 ],
+                     *                 [
+                     *                   10.0149,
+                     *                   64.49793
+                     *                 ],
+                     *                 [
+                     *                   10.01547,
+                     *                   64.31801
+                     *                 ],
+                     *                 [
+                     *                   10.01593,
+                     *                   64.13809
+                     *                 ],
+                     *                 [
+                     *                   10.01631,
+                     *                   63.95817
+                     *                 ],
+                     *                 [
+                     *                   10.01658,
+                     *                   63.77825
+                     *                 ],
+                     *                 [
+                     *                   10.01676,
+                     *                   63.59833
+                     *                 ],
+                     *                 [
+                     *                   10.01684,
+                     *                   63.4184
+                     *                 ],
+                     *                 [
+                     *                   10.01682,
+                     *                   63.23848
+                     *                 ],
+                     *                 [
+                     *                   10.01671,
+                     *                   63.05856
+                     *                 ],
+                     *                 [
+                     *                   10.0165,
+                     *                   62.87864
+                     *                 ],
+                     *                 [
+                     *                   10.0162,
+                     *                   62.69872
+                     *                 ],
+                     *                 [
+                     *                   10.01579,
+                     *                   62.51879
+                     *                 ],
+                     *                 [
+                     *                   10.01529,
+                     *                   62.33887
+                     *                 ],
+                     *                 [
+                     *                   10.0147,
+                     *                   62.15895
+                     *                 ],
+                     *                 [
+                     *                   10.01401,
+                     *                   61.97903
+                     *                 ],
+                     *                 [
+                     *                   10.01322,
+                     *                   61.79912
+                     *                 ],
+                     *                 [
+                     *                   10.01233,
+                     *                   61.6192
+                     *                 ],
+                     *                 [
+                     *                   10.01135,
+                     *                   61.43928
+                     *                 ],
+                     *                 [
+                     *                   10.01027,
+                     *                   61.25937
+                     *                 ],
+                     *                 [
+                     *                   10.00909,
+                     *                   61.07945
+                     *                 ],
+                     *                 [
+                     *                   10.00782,
+                     *                   60.89954
+                     *                 ],
+                     *                 [
+                     *                   10.00645,
+                     *                   60.71963
+                     *                 ],
+                     *                 [
+                     *                   10.00498,
+                     *                   60.53972
+                     *                 ],
+                     *                 [
+                     *                   10.00342,
+                     *                   60.35981
+                     *                 ],
+                     *                 [
+                     *                   10.00176,
+                     *                   60.1799
+                     *                 ],
+                     *                 [
+                     *                   10,
+                     *                   60
+                     *                 ],
+                     *                 [
+                     *                   10.03932,
+                     *                   59.82188
+                     *                 ],
+                     *                 [
+                     *                   10.07854,
+                     *                   59.64371
+                     *                 ],
+                     *                 [
+                     *                   10.11767,
+                     *                   59.46551
+                     *                 ],
+                     *                 [
+                     *                   10.15671,
+                     *                   59.28726
+                     *                 ],
+                     *                 [
+                     *                   10.19564,
+                     *                   59.10896
+                     *                 ],
+                     *                 [
+                     *                   10.23448,
+                     *                   58.93062
+                     *                 ],
+                     *                 [
+                     *                   10.27323,
+                     *                   58.75224
+                     *                 ],
+                     *                 [
+                     *                   10.31187,
+                     *                   58.57382
+                     *                 ],
+                     *                 [
+                     *                   10.35042,
+                     *                   58.39535
+                     *                 ],
+                     *                 [
+                     *                   10.38887,
+                     *                   58.21683
+                     *                 ],
+                     *                 [
+                     *                   10.42722,
+                     *                   58.03828
+                     *                 ],
+                     *                 [
+                     *                   10.46547,
+                     *                   57.85968
+                     *                 ],
+                     *                 [
+                     *                   10.50362,
+                     *                   57.68103
+                     *                 ],
+                     *                 [
+                     *                   10.54168,
+                     *                   57.50234
+                     *                 ],
+                     *                 [
+                     *                   10.57963,
+                     *                   57.32361
+                     *                 ],
+                     *                 [
+                     *                   10.61748,
+                     *                   57.14483
+                     *                 ],
+                     *                 [
+                     *                   10.65523,
+                     *                   56.96601
+                     *                 ],
+                     *                 [
+                     *                   10.69288,
+                     *                   56.78715
+                     *                 ],
+                     *                 [
+                     *                   10.73043,
+                     *                   56.60824
+                     *                 ],
+                     *                 [
+                     *                   10.76787,
+                     *                   56.42928
+                     *                 ],
+                     *                 [
+                     *                   10.80521,
+                     *                   56.25029
+                     *                 ],
+                     *                 [
+                     *                   10.84245,
+                     *                   56.07124
+                     *                 ],
+                     *                 [
+                     *                   10.87959,
+                     *                   55.89215
+                     *                 ],
+                     *                 [
+                     *                   10.91662,
+                     *                   55.71302
+                     *                 ],
+                     *                 [
+                     *                   10.95355,
+                     *                   55.53385
+                     *                 ],
+                     *                 [
+                     *                   10.99037,
+                     *                   55.35462
+                     *                 ],
+                     *                 [
+                     *                   11.02709,
+                     *                   55.17536
+                     *                 ],
+                     *                 [
+                     *                   11.0637,
+                     *                   54.99605
+                     *                 ],
+                     *                 [
+                     *                   11.10021,
+                     *                   54.81669
+                     *                 ],
+                     *                 [
+                     *                   11.13661,
+                     *                   54.63729
+                     *                 ],
+                     *                 [
+                     *                   11.17291,
+                     *                   54.45785
+                     *                 ],
+                     *                 [
+                     *                   11.20909,
+                     *                   54.27836
+                     *                 ],
+                     *                 [
+                     *                   11.24517,
+                     *                   54.09882
+                     *                 ],
+                     *                 [
+                     *                   11.28115,
+                     *                   53.91924
+                     *                 ],
+                     *                 [
+                     *                   11.31701,
+                     *                   53.73962
+                     *                 ],
+                     *                 [
+                     *                   11.35277,
+                     *                   53.55995
+                     *                 ],
+                     *                 [
+                     *                   11.38842,
+                     *                   53.38023
+                     *                 ],
+                     *                 [
+                     *                   11.42396,
+                     *                   53.20047
+                     *                 ],
+                     *                 [
+                     *                   11.45939,
+                     *                   53.02067
+                     *                 ],
+                     *                 [
+                     *                   11.49471,
+                     *                   52.84082
+                     *                 ],
+                     *                 [
+                     *                   11.52991,
+                     *                   52.66092
+                     *                 ],
+                     *                 [
+                     *                   11.56501,
+                     *                   52.48098
+                     *                 ],
+                     *                 [
+                     *                   11.6,
+                     *                   52.301
+                     *                 ],
+                     *                 [
+                     *                   11.67409,
+                     *                   52.15088
+                     *                 ],
+                     *                 [
+                     *                   11.74811,
+                     *                   52.00068
+                     *                 ],
+                     *                 [
+                     *                   11.82205,
+                     *                   51.8504
+                     *                 ],
+                     *                 [
+                     *                   11.89591,
+                     *                   51.70004
+                     *                 ],
+                     *                 [
+                     *                   11.96969,
+                     *                   51.5496
+                     *                 ],
+                     *                 [
+                     *                   12.04339,
+                     *                   51.39907
+                     *                 ],
+                     *                 [
+                     *                   12.11701,
+                     *                   51.24846
+                     *                 ],
+                     *                 [
+                     *                   12.19054,
+                     *                   51.09777
+                     *                 ],
+                     *                 [
+                     *                   12.264,
+                     *                   50.947
+                     *                 ],
+                     *                 [
+                     *                   12.25787,
+                     *                   50.76666
+                     *                 ],
+                     *                 [
+                     *                   12.25163,
+                     *                   50.58632
+                     *                 ],
+                     *                 [
+                     *                   12.24526,
+                     *                   50.406
+                     *                 ],
+                     *                 [
+                     *                   12.23878,
+                     *                   50.22568
+                     *                 ],
+                     *                 [
+                     *                   12.23218,
+                     *                   50.04537
+                     *                 ],
+                     *                 [
+                     *                   12.22546,
+                     *                   49.86507
+                     *                 ],
+                     *                 [
+                     *                   12.21863,
+                     *                   49.68479
+                     *                 ],
+                     *                 [
+                     *                   12.21168,
+                     *                   49.50451
+                     *                 ],
+                     *                 [
+                     *                   12.20461,
+                     *                   49.32424
+                     *                 ],
+                     *                 [
+                     *                   12.19742,
+                     *                   49.14397
+                     *                 ],
+                     *                 [
+                     *                   12.19012,
+                     *                   48.96372
+                     *                 ],
+                     *                 [
+                     *                   12.1827,
+                     *                   48.78348
+                     *                 ],
+                     *                 [
+                     *                   12.17516,
+                     *                   48.60325
+                     *                 ],
+                     *                 [
+                     *                   12.16751,
+                     *                   48.42303
+                     *                 ],
+                     *                 [
+                     *                   12.15974,
+                     *                   48.24282
+                     *                 ],
+                     *                 [
+                     *                   12.15185,
+                     *                   48.06262
+                     *                 ],
+                     *                 [
+                     *                   12.14385,
+                     *                   47.88243
+                     *                 ],
+                     *                 [
+                     *                   12.13573,
+                     *                   47.70226
+                     *                 ],
+                     *                 [
+                     *                   12.12749,
+                     *                   47.52209
+                     *                 ],
+                     *                 [
+                     *                   12.11914,
+                     *                   47.34193
+                     *                 ],
+                     *                 [
+                     *                   12.11067,
+                     *                   47.16179
+                     *                 ],
+                     *                 [
+                     *                   12.10208,
+                     *                   46.98166
+                     *                 ],
+                     *                 [
+                     *                   12.09338,
+                     *                   46.80154
+                     *                 ],
+                     *                 [
+                     *                   12.08456,
+                     *                   46.62143
+                     *                 ],
+                     *                 [
+                     *                   12.07563,
+                     *                   46.44133
+                     *                 ],
+                     *                 [
+                     *                   12.06658,
+                     *                   46.26124
+                     *                 ],
+                     *                 [
+                     *                   12.05742,
+                     *                   46.08117
+                     *                 ],
+                     *                 [
+                     *                   12.04813,
+                     *                   45.90111
+                     *                 ],
+                     *                 [
+                     *                   12.03874,
+                     *                   45.72106
+                     *                 ],
+                     *                 [
+                     *                   12.02923,
+                     *                   45.54103
+                     *                 ],
+                     *                 [
+                     *                   12.0196,
+                     *                   45.36101
+                     *                 ],
+                     *                 [
+                     *                   12.00986,
+                     *                   45.181
+                     *                 ],
+                     *                 [
+                     *                   12,
+                     *                   45.001
+                     *                 ],
+                     *                 [
+                     *                   12.05975,
+                     *                   44.85475
+                     *                 ],
+                     *                 [
+                     *                   12.09664,
+                     *                   44.76576
+                     *                 ],
+                     *                 [
+                     *                   12.1335,
+                     *                   44.67675
+                     *                 ],
+                     *                 [
+                     *                   12.19683,
+                     *                   44.52386
+                     *                 ],
+                     *                 [
+                     *                   12.26007,
+                     *                   44.3709
+                     *                 ],
+                     *                 [
+                     *                   12.32323,
+                     *                   44.21787
+                     *                 ],
+                     *                 [
+                     *                   12.3863,
+                     *                   44.06476
+                     *                 ],
+                     *                 [
+                     *                   12.44929,
+                     *                   43.91158
+                     *                 ],
+                     *                 [
+                     *                   12.51219,
+                     *                   43.75833
+                     *                 ],
+                     *                 [
+                     *                   12.575,
+                     *                   43.605
+                     *                 ],
+                     *                 [
+                     *                   12.5985,
+                     *                   43.4725
+                     *                 ],
+                     *                 [
+                     *                   12.71369,
+                     *                   43.38084
+                     *                 ],
+                     *                 [
+                     *                   12.82885,
+                     *                   43.2891
+                     *                 ],
+                     *                 [
+                     *                   12.94397,
+                     *                   43.19728
+                     *                 ],
+                     *                 [
+                     *                   13.05906,
+                     *                   43.10537
+                     *                 ],
+                     *                 [
+                     *                   13.17413,
+                     *                   43.01338
+                     *                 ],
+                     *                 [
+                     *                   13.32896,
+                     *                   42.92784
+                     *                 ],
+                     *                 [
+                     *                   13.48376,
+                     *                   42.84219
+                     *                 ],
+                     *                 [
+                     *                   13.63854,
+                     *                   42.75644
+                     *                 ],
+                     *                 [
+                     *                   13.79328,
+                     *                   42.67057
+                     *                 ],
+                     *                 [
+                     *                   13.948,
+                     *                   42.58459
+                     *                 ],
+                     *                 [
+                     *                   14.10269,
+                     *                   42.49849
+                     *                 ],
+                     *                 [
+                     *                   14.25462,
+                     *                   42.4145
+                     *                 ],
+                     *                 [
+                     *                   14.40652,
+                     *                   42.33041
+                     *                 ],
+                     *                 [
+                     *                   14.55839,
+                     *                   42.2462
+                     *                 ],
+                     *                 [
+                     *                   14.71024,
+                     *                   42.16187
+                     *                 ],
+                     *                 [
+                     *                   14.86205,
+                     *                   42.07742
+                     *                 ],
+                     *                 [
+                     *                   14.962,
+                     *                   42.022
+                     *                 ],
+                     *                 [
+                     *                   15.09709,
+                     *                   41.93946
+                     *                 ],
+                     *                 [
+                     *                   15.23215,
+                     *                   41.85682
+                     *                 ],
+                     *                 [
+                     *                   15.36718,
+                     *                   41.77407
+                     *                 ],
+                     *                 [
+                     *                   15.50218,
+                     *                   41.69122
+                     *                 ],
+                     *                 [
+                     *                   15.63715,
+                     *                   41.60826
+                     *                 ],
+                     *                 [
+                     *                   15.77209,
+                     *                   41.52518
+                     *                 ],
+                     *                 [
+                     *                   15.907,
+                     *                   41.442
+                     *                 ],
+                     *                 [
+                     *                   16.06102,
+                     *                   41.34732
+                     *                 ],
+                     *                 [
+                     *                   16.215,
+                     *                   41.2525
+                     *                 ],
+                     *                 [
+                     *                   16.37599,
+                     *                   41.17074
+                     *                 ],
+                     *                 [
+                     *                   16.53694,
+                     *                   41.08885
+                     *                 ],
+                     *                 [
+                     *                   16.69786,
+                     *                   41.00682
+                     *                 ],
+                     *                 [
+                     *                   16.85876,
+                     *                   40.92466
+                     *                 ],
+                     *                 [
+                     *                   17.01961,
+                     *                   40.84235
+                     *                 ],
+                     *                 [
+                     *                   17.18044,
+                     *                   40.7599
+                     *                 ],
+                     *                 [
+                     *                   17.34123,
+                     *                   40.67731
+                     *                 ],
+                     *                 [
+                     *                   17.50199,
+                     *                   40.59457
+                     *                 ],
+                     *                 [
+                     *                   17.66271,
+                     *                   40.51169
+                     *                 ],
+                     *                 [
+                     *                   17.8234,
+                     *                   40.42866
+                     *                 ],
+                     *                 [
+                     *                   17.98405,
+                     *                   40.34548
+                     *                 ],
+                     *                 [
+                     *                   18.14467,
+                     *                   40.26215
+                     *                 ],
+                     *                 [
+                     *                   18.30525,
+                     *                   40.17866
+                     *                 ],
+                     *                 [
+                     *                   18.4658,
+                     *                   40.09502
+                     *                 ],
+                     *                 [
+                     *                   18.6263,
+                     *                   40.01123
+                     *                 ],
+                     *                 [
+                     *                   18.78678,
+                     *                   39.92727
+                     *                 ],
+                     *                 [
+                     *                   18.94721,
+                     *                   39.84315
+                     *                 ],
+                     *                 [
+                     *                   19.10761,
+                     *                   39.75888
+                     *                 ],
+                     *                 [
+                     *                   19.26796,
+                     *                   39.67444
+                     *                 ],
+                     *                 [
+                     *                   19.42828,
+                     *                   39.58983
+                     *                 ],
+                     *                 [
+                     *                   19.58856,
+                     *                   39.50506
+                     *                 ],
+                     *                 [
+                     *                   19.7488,
+                     *                   39.42011
+                     *                 ],
+                     *                 [
+                     *                   19.909,
+                     *                   39.335
+                     *                 ],
+                     *                 [
+                     *                   20.06277,
+                     *                   39.24885
+                     *                 ],
+                     *                 [
+                     *                   20.21651,
+                     *                   39.16254
+                     *                 ],
+                     *                 [
+                     *                   20.3702,
+                     *                   39.07605
+                     *                 ],
+                     *                 [
+                     *                   20.52385,
+                     *                   38.98939
+                     *                 ],
+                     *                 [
+                     *                   20.67745,
+                     *                   38.90256
+                     *                 ],
+                     *                 [
+                     *                   20.83101,
+                     *                   38.81555
+                     *                 ],
+                     *                 [
+                     *                   20.98453,
+                     *                   38.72837
+                     *                 ],
+                     *                 [
+                     *                   21.138,
+                     *                   38.641
+                     *                 ],
+                     *                 [
+                     *                   21.28961,
+                     *                   38.53923
+                     *                 ],
+                     *                 [
+                     *                   21.44115,
+                     *                   38.43724
+                     *                 ],
+                     *                 [
+                     *                   21.59264,
+                     *                   38.33505
+                     *                 ],
+                     *                 [
+                     *                   21.74406,
+                     *                   38.23264
+                     *                 ],
+                     *                 [
+                     *                   21.89542,
+                     *                   38.13001
+                     *                 ],
+                     *                 [
+                     *                   22.04672,
+                     *                   38.02717
+                     *                 ],
+                     *                 [
+                     *                   22.19795,
+                     *                   37.92411
+                     *                 ],
+                     *                 [
+                     *                   22.34911,
+                     *                   37.82082
+                     *                 ],
+                     *                 [
+                     *                   22.50021,
+                     *                   37.71731
+                     *                 ],
+                     *                 [
+                     *                   22.65125,
+                     *                   37.61357
+                     *                 ],
+                     *                 [
+                     *                   22.80222,
+                     *                   37.50961
+                     *                 ],
+                     *                 [
+                     *                   22.95312,
+                     *                   37.40541
+                     *                 ],
+                     *                 [
+                     *                   23.10395,
+                     *                   37.30098
+                     *                 ],
+                     *                 [
+                     *                   23.25471,
+                     *                   37.19632
+                     *                 ],
+                     *                 [
+                     *                   23.4054,
+                     *                   37.09142
+                     *                 ],
+                     *                 [
+                     *                   23.55603,
+                     *                   36.98628
+                     *                 ],
+                     *                 [
+                     *                   23.70658,
+                     *                   36.8809
+                     *                 ],
+                     *                 [
+                     *                   23.85706,
+                     *                   36.77528
+                     *                 ],
+                     *                 [
+                     *                   24.00747,
+                     *                   36.66941
+                     *                 ],
+                     *                 [
+                     *                   24.1578,
+                     *                   36.56329
+                     *                 ],
+                     *                 [
+                     *                   24.30807,
+                     *                   36.45693
+                     *                 ],
+                     *                 [
+                     *                   24.45825,
+                     *                   36.35031
+                     *                 ],
+                     *                 [
+                     *                   24.60837,
+                     *                   36.24343
+                     *                 ],
+                     *                 [
+                     *                   24.75841,
+                     *                   36.1363
+                     *                 ],
+                     *                 [
+                     *                   24.90837,
+                     *                   36.02891
+                     *                 ],
+                     *                 [
+                     *                   25.05825,
+                     *                   35.92126
+                     *                 ],
+                     *                 [
+                     *                   25.20806,
+                     *                   35.81335
+                     *                 ],
+                     *                 [
+                     *                   25.35778,
+                     *                   35.70517
+                     *                 ],
+                     *                 [
+                     *                   25.50743,
+                     *                   35.59672
+                     *                 ],
+                     *                 [
+                     *                   25.657,
+                     *                   35.488
+                     *                 ],
+                     *                 [
+                     *                   25.78272,
+                     *                   35.39599
+                     *                 ],
+                     *                 [
+                     *                   25.90838,
+                     *                   35.30379
+                     *                 ],
+                     *                 [
+                     *                   26.03398,
+                     *                   35.21139
+                     *                 ],
+                     *                 [
+                     *                   26.15952,
+                     *                   35.1188
+                     *                 ],
+                     *                 [
+                     *                   26.285,
+                     *                   35.026
+                     *                 ],
+                     *                 [
+                     *                   26.40852,
+                     *                   34.93181
+                     *                 ],
+                     *                 [
+                     *                   26.53199,
+                     *                   34.83741
+                     *                 ],
+                     *                 [
+                     *                   26.65539,
+                     *                   34.74281
+                     *                 ],
+                     *                 [
+                     *                   26.77873,
+                     *                   34.64801
+                     *                 ],
+                     *                 [
+                     *                   26.902,
+                     *                   34.553
+                     *                 ],
+                     *                 [
+                     *                   27.04575,
+                     *                   34.44328
+                     *                 ],
+                     *                 [
+                     *                   27.18942,
+                     *                   34.33328
+                     *                 ],
+                     *                 [
+                     *                   27.333,
+                     *                   34.223
+                     *                 ],
+                     *                 [
+                     *                   27.43305,
+                     *                   34.14281
+                     *                 ],
+                     *                 [
+                     *                   27.53305,
+                     *                   34.06248
+                     *                 ],
+                     *                 [
+                     *                   27.633,
+                     *                   33.982
+                     *                 ],
+                     *                 [
+                     *                   27.75415,
+                     *                   33.86265
+                     *                 ],
+                     *                 [
+                     *                   27.87521,
+                     *                   33.74304
+                     *                 ],
+                     *                 [
+                     *                   27.99616,
+                     *                   33.62315
+                     *                 ],
+                     *                 [
+                     *                   28.117,
+                     *                   33.503
+                     *                 ],
+                     *                 [
+                     *                   28.25377,
+                     *                   33.40746
+                     *                 ],
+                     *                 [
+                     *                   28.39048,
+                     *                   33.31167
+                     *                 ],
+                     *                 [
+                     *                   28.52712,
+                     *                   33.21564
+                     *                 ],
+                     *                 [
+                     *                   28.66369,
+                     *                   33.11936
+                     *                 ],
+                     *                 [
+                     *                   28.8002,
+                     *                   33.02283
+                     *                 ],
+                     *                 [
+                     *                   28.93663,
+                     *                   32.92604
+                     *                 ],
+                     *                 [
+                     *                   29.073,
+                     *                   32.829
+                     *                 ],
+                     *                 [
+                     *                   29.22529,
+                     *                   32.76603
+                     *                 ],
+                     *                 [
+                     *                   29.37756,
+                     *                   32.70288
+                     *                 ],
+                     *                 [
+                     *                   29.52979,
+                     *                   32.63953
+                     *                 ],
+                     *                 [
+                     *                   29.682,
+                     *                   32.576
+                     *                 ],
+                     *                 [
+                     *                   29.813,
+                     *                   32.56377
+                     *                 ],
+                     *                 [
+                     *                   29.944,
+                     *                   32.5515
+                     *                 ],
+                     *                 [
+                     *                   30.0765,
+                     *                   32.55574
+                     *                 ],
+                     *                 [
+                     *                   30.209,
+                     *                   32.56
+                     *                 ],
+                     *                 [
+                     *                   30.32806,
+                     *                   32.47454
+                     *                 ],
+                     *                 [
+                     *                   30.44706,
+                     *                   32.38888
+                     *                 ],
+                     *                 [
+                     *                   30.566,
+                     *                   32.303
+                     *                 ],
+                     *                 [
+                     *                   30.70575,
+                     *                   32.30599
+                     *                 ],
+                     *                 [
+                     *                   30.8455,
+                     *                   32.30898
+                     *                 ],
+                     *                 [
+                     *                   30.98525,
+                     *                   32.31199
+                     *                 ],
+                     *                 [
+                     *                   31.125,
+                     *                   32.315
+                     *                 ],
+                     *                 [
+                     *                   31.23188,
+                     *                   32.34934
+                     *                 ],
+                     *                 [
+                     *                   31.33875,
+                     *                   32.38375
+                     *                 ],
+                     *                 [
+                     *                   31.46141,
+                     *                   32.28251
+                     *                 ],
+                     *                 [
+                     *                   31.584,
+                     *                   32.181
+                     *                 ],
+                     *                 [
+                     *                   31.70913,
+                     *                   32.05538
+                     *                 ],
+                     *                 [
+                     *                   31.77235,
+                     *                   31.88687
+                     *                 ],
+                     *                 [
+                     *                   31.83535,
+                     *                   31.71813
+                     *                 ],
+                     *                 [
+                     *                   31.89813,
+                     *                   31.54917
+                     *                 ],
+                     *                 [
+                     *                   31.96069,
+                     *                   31.37997
+                     *                 ],
+                     *                 [
+                     *                   32.02302,
+                     *                   31.21054
+                     *                 ],
+                     *                 [
+                     *                   32.08512,
+                     *                   31.04089
+                     *                 ],
+                     *                 [
+                     *                   32.147,
+                     *                   30.871
+                     *                 ],
+                     *                 [
+                     *                   32.199,
+                     *                   30.72417
+                     *                 ],
+                     *                 [
+                     *                   32.25084,
+                     *                   30.57717
+                     *                 ],
+                     *                 [
+                     *                   32.3025,
+                     *                   30.43
+                     *                 ],
+                     *                 [
+                     *                   32.36992,
+                     *                   30.24229
+                     *                 ],
+                     *                 [
+                     *                   32.43706,
+                     *                   30.0543
+                     *                 ],
+                     *                 [
+                     *                   32.50392,
+                     *                   29.86603
+                     *                 ],
+                     *                 [
+                     *                   32.57051,
+                     *                   29.67749
+                     *                 ],
+                     *                 [
+                     *                   32.6368,
+                     *                   29.48866
+                     *                 ],
+                     *                 [
+                     *                   32.70282,
+                     *                   29.29955
+                     *                 ],
+                     *                 [
+                     *                   32.76855,
+                     *                   29.11017
+                     *                 ],
+                     *                 [
+                     *                   32.834,
+                     *                   28.9205
+                     *                 ],
+                     *                 [
+                     *                   32.88255,
+                     *                   28.76164
+                     *                 ],
+                     *                 [
+                     *                   32.9309,
+                     *                   28.6026
+                     *                 ],
+                     *                 [
+                     *                   32.97905,
+                     *                   28.44339
+                     *                 ],
+                     *                 [
+                     *                   33.027,
+                     *                   28.284
+                     *                 ],
+                     *                 [
+                     *                   33.08448,
+                     *                   28.15067
+                     *                 ],
+                     *                 [
+                     *                   33.14181,
+                     *                   28.01717
+                     *                 ],
+                     *                 [
+                     *                   33.199,
+                     *                   27.8835
+                     *                 ],
+                     *                 [
+                     *                   33.26584,
+                     *                   27.68699
+                     *                 ],
+                     *                 [
+                     *                   33.33238,
+                     *                   27.49017
+                     *                 ],
+                     *                 [
+                     *                   33.3986,
+                     *                   27.29306
+                     *                 ],
+                     *                 [
+                     *                   33.46451,
+                     *                   27.09565
+                     *                 ],
+                     *                 [
+                     *                   33.5301,
+                     *                   26.89793
+                     *                 ],
+                     *                 [
+                     *                   33.59539,
+                     *                   26.69992
+                     *                 ],
+                     *                 [
+                     *                   33.66035,
+                     *                   26.50161
+                     *                 ],
+                     *                 [
+                     *                   33.725,
+                     *                   26.303
+                     *                 ],
+                     *                 [
+                     *                   33.78025,
+                     *                   26.13683
+                     *                 ],
+                     *                 [
+                     *                   33.83527,
+                     *                   25.97044
+                     *                 ],
+                     *                 [
+                     *                   33.89007,
+                     *                   25.80384
+                     *                 ],
+                     *                 [
+                     *                   33.94465,
+                     *                   25.63703
+                     *                 ],
+                     *                 [
+                     *                   33.999,
+                     *                   25.47
+                     *                 ],
+                     *                 [
+                     *                   34.06045,
+                     *                   25.2841
+                     *                 ],
+                     *                 [
+                     *                   34.12161,
+                     *                   25.09794
+                     *                 ],
+                     *                 [
+                     *                   34.1825,
+                     *                   24.9115
+                     *                 ],
+                     *                 [
+                     *                   34.2407,
+                     *                   24.73688
+                     *                 ],
+                     *                 [
+                     *                   34.29865,
+                     *                   24.56202
+                     *                 ],
+                     *                 [
+                     *                   34.35635,
+                     *                   24.38692
+                     *                 ],
+                     *                 [
+                     *                   34.4138,
+                     *                   24.21158
+                     *                 ],
+                     *                 [
+                     *                   34.471,
+                     *                   24.036
+                     *                 ],
+                     *                 [
+                     *                   34.53765,
+                     *                   23.83644
+                     *                 ],
+                     *                 [
+                     *                   34.60398,
+                     *                   23.63656
+                     *                 ],
+                     *                 [
+                     *                   34.66998,
+                     *                   23.43636
+                     *                 ],
+                     *                 [
+                     *                   34.73566,
+                     *                   23.23584
+                     *                 ],
+                     *                 [
+                     *                   34.801,
+                     *                   23.035
+                     *                 ],
+                     *                 [
+                     *                   34.84192,
+                     *                   22.83926
+                     *                 ],
+                     *                 [
+                     *                   34.88253,
+                     *                   22.64333
+                     *                 ],
+                     *                 [
+                     *                   34.92282,
+                     *                   22.4472
+                     *                 ],
+                     *                 [
+                     *                   34.9628,
+                     *                   22.25088
+                     *                 ],
+                     *                 [
+                     *                   35.00246,
+                     *                   22.05437
+                     *                 ],
+                     *                 [
+                     *                   35.04181,
+                     *                   21.85767
+                     *                 ],
+                     *                 [
+                     *                   35.08083,
+                     *                   21.66079
+                     *                 ],
+                     *                 [
+                     *                   35.11954,
+                     *                   21.46371
+                     *                 ],
+                     *                 [
+                     *                   35.15793,
+                     *                   21.26645
+                     *                 ],
+                     *                 [
+                     *                   35.196,
+                     *                   21.069
+                     *                 ],
+                     *                 [
+                     *                   35.23805,
+                     *                   20.873
+                     *                 ],
+                     *                 [
+                     *                   35.27978,
+                     *                   20.67679
+                     *                 ],
+                     *                 [
+                     *                   35.32119,
+                     *                   20.48038
+                     *                 ],
+                     *                 [
+                     *                   35.36229,
+                     *                   20.28378
+                     *                 ],
+                     *                 [
+                     *                   35.40307,
+                     *                   20.08697
+                     *                 ],
+                     *                 [
+                     *                   35.44353,
+                     *                   19.88997
+                     *                 ],
+                     *                 [
+                     *                   35.48367,
+                     *                   19.69276
+                     *                 ],
+                     *                 [
+                     *                   35.52348,
+                     *                   19.49536
+                     *                 ],
+                     *                 [
+                     *                   35.56298,
+                     *                   19.29777
+                     *                 ],
+                     *                 [
+                     *                   35.60215,
+                     *                   19.09998
+                     *                 ],
+                     *                 [
+                     *                   35.641,
+                     *                   18.902
+                     *                 ],
+                     *                 [
+                     *                   35.68266,
+                     *                   18.70241
+                     *                 ],
+                     *                 [
+                     *                   35.72399,
+                     *                   18.50262
+                     *                 ],
+                     *                 [
+                     *                   35.76499,
+                     *                   18.30262
+                     *                 ],
+                     *                 [
+                     *                   35.80566,
+                     *                   18.10241
+                     *                 ],
+                     *                 [
+                     *                   35.846,
+                     *                   17.902
+                     *                 ],
+                     *                 [
+                     *                   35.88264,
+                     *                   17.72524
+                     *                 ],
+                     *                 [
+                     *                   35.91902,
+                     *                   17.54832
+                     *                 ],
+                     *                 [
+                     *                   35.95514,
+                     *                   17.37124
+                     *                 ],
+                     *                 [
+                     *                   35.991,
+                     *                   17.194
+                     *                 ],
+                     *                 [
+                     *                   36.0232,
+                     *                   17.03846
+                     *                 ],
+                     *                 [
+                     *                   36.0552,
+                     *                   16.88279
+                     *                 ],
+                     *                 [
+                     *                   36.087,
+                     *                   16.727
+                     *                 ],
+                     *                 [
+                     *                   36.1285,
+                     *                   16.52706
+                     *                 ],
+                     *                 [
+                     *                   36.16967,
+                     *                   16.32692
+                     *                 ],
+                     *                 [
+                     *                   36.2105,
+                     *                   16.12656
+                     *                 ],
+                     *                 [
+                     *                   36.251,
+                     *                   15.926
+                     *                 ],
+                     *                 [
+                     *                   36.308,
+                     *                   15.79
+                     *                 ],
+                     *                 [
+                     *                   36.28638,
+                     *                   15.64913
+                     *                 ],
+                     *                 [
+                     *                   36.331,
+                     *                   15.539
+                     *                 ],
+                     *                 [
+                     *                   36.4035,
+                     *                   15.4305
+                     *                 ],
+                     *                 [
+                     *                   36.47803,
+                     *                   15.35108
+                     *                 ],
+                     *                 [
+                     *                   36.5525,
+                     *                   15.2715
+                     *                 ],
+                     *                 [
+                     *                   36.62433,
+                     *                   15.12495
+                     *                 ],
+                     *                 [
+                     *                   36.62239,
+                     *                   14.92016
+                     *                 ],
+                     *                 [
+                     *                   36.64892,
+                     *                   14.72145
+                     *                 ],
+                     *                 [
+                     *                   36.69227,
+                     *                   14.60129
+                     *                 ],
+                     *                 [
+                     *                   36.7355,
+                     *                   14.481
+                     *                 ],
+                     *                 [
+                     *                   36.78625,
+                     *                   14.2815
+                     *                 ],
+                     *                 [
+                     *                   36.782,
+                     *                   14.10375
+                     *                 ],
+                     *                 [
+                     *                   36.793,
+                     *                   13.996
+                     *                 ],
+                     *                 [
+                     *                   36.82213,
+                     *                   13.78222
+                     *                 ],
+                     *                 [
+                     *                   36.8305,
+                     *                   13.5745
+                     *                 ],
+                     *                 [
+                     *                   36.85112,
+                     *                   13.46191
+                     *                 ],
+                     *                 [
+                     *                   36.87162,
+                     *                   13.34925
+                     *                 ],
+                     *                 [
+                     *                   36.90741,
+                     *                   13.19795
+                     *                 ],
+                     *                 [
+                     *                   36.943,
+                     *                   13.0465
+                     *                 ],
+                     *                 [
+                     *                   36.998,
+                     *                   12.916
+                     *                 ],
+                     *                 [
+                     *                   37.03797,
+                     *                   12.74881
+                     *                 ],
+                     *                 [
+                     *                   37.07771,
+                     *                   12.58145
+                     *                 ],
+                     *                 [
+                     *                   37.09378,
+                     *                   12.4685
+                     *                 ],
+                     *                 [
+                     *                   37.10975,
+                     *                   12.3555
+                     *                 ],
+                     *                 [
+                     *                   37.11669,
+                     *                   12.21973
+                     *                 ],
+                     *                 [
+                     *                   37.12347,
+                     *                   12.08394
+                     *                 ],
+                     *                 [
+                     *                   37.19885,
+                     *                   11.97443
+                     *                 ],
+                     *                 [
+                     *                   37.29138,
+                     *                   11.82925
+                     *                 ],
+                     *                 [
+                     *                   37.28875,
+                     *                   11.668
+                     *                 ],
+                     *                 [
+                     *                   37.35408,
+                     *                   11.48363
+                     *                 ],
+                     *                 [
+                     *                   37.41913,
+                     *                   11.29894
+                     *                 ],
+                     *                 [
+                     *                   37.4445,
+                     *                   11.159
+                     *                 ],
+                     *                 [
+                     *                   37.48131,
+                     *                   10.99588
+                     *                 ],
+                     *                 [
+                     *                   37.48738,
+                     *                   10.83976
+                     *                 ],
+                     *                 [
+                     *                   37.49325,
+                     *                   10.68363
+                     *                 ],
+                     *                 [
+                     *                   37.52637,
+                     *                   10.51579
+                     *                 ],
+                     *                 [
+                     *                   37.55925,
+                     *                   10.34781
+                     *                 ],
+                     *                 [
+                     *                   37.54397,
+                     *                   10.24681
+                     *                 ],
+                     *                 [
+                     *                   37.51905,
+                     *                   10.08043
+                     *                 ],
+                     *                 [
+                     *                   37.49389,
+                     *                   9.91416
+                     *                 ],
+                     *                 [
+                     *                   37.4685,
+                     *                   9.748
+                     *                 ],
+                     *                 [
+                     *                   37.4386,
+                     *                   9.55351
+                     *                 ],
+                     *                 [
+                     *                   37.40839,
+                     *                   9.35918
+                     *                 ],
+                     *                 [
+                     *                   37.37785,
+                     *                   9.16501
+                     *                 ],
+                     *                 [
+                     *                   37.347,
+                     *                   8.971
+                     *                 ],
+                     *                 [
+                     *                   37.338,
+                     *                   8.938
+                     *                 ],
+                     *                 [
+                     *                   37.32216,
+                     *                   8.74246
+                     *                 ],
+                     *                 [
+                     *                   37.306,
+                     *                   8.547
+                     *                 ],
+                     *                 [
+                     *                   37.282,
+                     *                   8.357
+                     *                 ],
+                     *                 [
+                     *                   37.2708,
+                     *                   8.17304
+                     *                 ],
+                     *                 [
+                     *                   37.25932,
+                     *                   7.98914
+                     *                 ],
+                     *                 [
+                     *                   37.24755,
+                     *                   7.80529
+                     *                 ],
+                     *                 [
+                     *                   37.2355,
+                     *                   7.6215
+                     *                 ],
+                     *                 [
+                     *                   37.23031,
+                     *                   7.43671
+                     *                 ],
+                     *                 [
+                     *                   37.22482,
+                     *                   7.25194
+                     *                 ],
+                     *                 [
+                     *                   37.21906,
+                     *                   7.06721
+                     *                 ],
+                     *                 [
+                     *                   37.213,
+                     *                   6.8825
+                     *                 ],
+                     *                 [
+                     *                   37.20681,
+                     *                   6.66073
+                     *                 ],
+                     *                 [
+                     *                   37.20021,
+                     *                   6.439
+                     *                 ],
+                     *                 [
+                     *                   37.19319,
+                     *                   6.21731
+                     *                 ],
+                     *                 [
+                     *                   37.18576,
+                     *                   5.99566
+                     *                 ],
+                     *                 [
+                     *                   37.17792,
+                     *                   5.77406
+                     *                 ],
+                     *                 [
+                     *                   37.16967,
+                     *                   5.55251
+                     *                 ],
+                     *                 [
+                     *                   37.161,
+                     *                   5.331
+                     *                 ],
+                     *                 [
+                     *                   37.14615,
+                     *                   5.12506
+                     *                 ],
+                     *                 [
+                     *                   37.13094,
+                     *                   4.9192
+                     *                 ],
+                     *                 [
+                     *                   37.11538,
+                     *                   4.71343
+                     *                 ],
+                     *                 [
+                     *                   37.09946,
+                     *                   4.50774
+                     *                 ],
+                     *                 [
+                     *                   37.08318,
+                     *                   4.30213
+                     *                 ],
+                     *                 [
+                     *                   37.06656,
+                     *                   4.09662
+                     *                 ],
+                     *                 [
+                     *                   37.04957,
+                     *                   3.8912
+                     *                 ],
+                     *                 [
+                     *                   37.03223,
+                     *                   3.68587
+                     *                 ],
+                     *                 [
+                     *                   37.01454,
+                     *                   3.48064
+                     *                 ],
+                     *                 [
+                     *                   36.9965,
+                     *                   3.2755
+                     *                 ],
+                     *                 [
+                     *                   36.97475,
+                     *                   3.06775
+                     *                 ],
+                     *                 [
+                     *                   36.96614,
+                     *                   2.87679
+                     *                 ],
+                     *                 [
+                     *                   36.95722,
+                     *                   2.68587
+                     *                 ],
+                     *                 [
+                     *                   36.948,
+                     *                   2.495
+                     *                 ],
+                     *                 [
+                     *                   36.9332,
+                     *                   2.27446
+                     *                 ],
+                     *                 [
+                     *                   36.918,
+                     *                   2.054
+                     *                 ],
+                     *                 [
+                     *                   36.92168,
+                     *                   1.84601
+                     *                 ],
+                     *                 [
+                     *                   36.925,
+                     *                   1.638
+                     *                 ],
+                     *                 [
+                     *                   36.90303,
+                     *                   1.43182
+                     *                 ],
+                     *                 [
+                     *                   36.88071,
+                     *                   1.22576
+                     *                 ],
+                     *                 [
+                     *                   36.85803,
+                     *                   1.01982
+                     *                 ],
+                     *                 [
+                     *                   36.835,
+                     *                   0.814
+                     *                 ],
+                     *                 [
+                     *                   36.80969,
+                     *                   0.59893
+                     *                 ],
+                     *                 [
+                     *                   36.784,
+                     *                   0.384
+                     *                 ],
+                     *                 [
+                     *                   36.75758,
+                     *                   0.21088
+                     *                 ],
+                     *                 [
+                     *                   36.73092,
+                     *                   0.03788
+                     *                 ],
+                     *                 [
+                     *                   36.704,
+                     *                   -0.135
+                     *                 ],
+                     *                 [
+                     *                   36.69438,
+                     *                   -0.24088
+                     *                 ],
+                     *                 [
+                     *                   36.672,
+                     *                   -0.366
+                     *                 ],
+                     *                 [
+                     *                   36.63777,
+                     *                   -0.56887
+                     *                 ],
+                     *                 [
+                     *                   36.6032,
+                     *                   -0.77157
+                     *                 ],
+                     *                 [
+                     *                   36.56829,
+                     *                   -0.97408
+                     *                 ],
+                     *                 [
+                     *                   36.53303,
+                     *                   -1.1764
+                     *                 ],
+                     *                 [
+                     *                   36.49744,
+                     *                   -1.37855
+                     *                 ],
+                     *                 [
+                     *                   36.4615,
+                     *                   -1.5805
+                     *                 ],
+                     *                 [
+                     *                   36.453,
+                     *                   -1.753
+                     *                 ],
+                     *                 [
+                     *                   36.424,
+                     *                   -1.943
+                     *                 ],
+                     *                 [
+                     *                   36.40132,
+                     *                   -2.06979
+                     *                 ],
+                     *                 [
+                     *                   36.3785,
+                     *                   -2.1965
+                     *                 ],
+                     *                 [
+                     *                   36.37425,
+                     *                   -2.33457
+                     *                 ],
+                     *                 [
+                     *                   36.3637,
+                     *                   -2.46566
+                     *                 ],
+                     *                 [
+                     *                   36.353,
+                     *                   -2.59672
+                     *                 ],
+                     *                 [
+                     *                   36.31229,
+                     *                   -2.7638
+                     *                 ],
+                     *                 [
+                     *                   36.27134,
+                     *                   -2.93071
+                     *                 ],
+                     *                 [
+                     *                   36.23016,
+                     *                   -3.09744
+                     *                 ],
+                     *                 [
+                     *                   36.18875,
+                     *                   -3.264
+                     *                 ],
+                     *                 [
+                     *                   36.14556,
+                     *                   -3.45589
+                     *                 ],
+                     *                 [
+                     *                   36.10206,
+                     *                   -3.64756
+                     *                 ],
+                     *                 [
+                     *                   36.08179,
+                     *                   -3.85212
+                     *                 ],
+                     *                 [
+                     *                   36.06118,
+                     *                   -4.05656
+                     *                 ],
+                     *                 [
+                     *                   36.04021,
+                     *                   -4.2609
+                     *                 ],
+                     *                 [
+                     *                   36.01891,
+                     *                   -4.46513
+                     *                 ],
+                     *                 [
+                     *                   35.99725,
+                     *                   -4.66925
+                     *                 ],
+                     *                 [
+                     *                   35.98516,
+                     *                   -4.82409
+                     *                 ],
+                     *                 [
+                     *                   35.97288,
+                     *                   -4.97888
+                     *                 ],
+                     *                 [
+                     *                   35.96029,
+                     *                   -5.13077
+                     *                 ],
+                     *                 [
+                     *                   35.94752,
+                     *                   -5.28262
+                     *                 ],
+                     *                 [
+                     *                   35.9825,
+                     *                   -5.43995
+                     *                 ],
+                     *                 [
+                     *                   35.95019,
+                     *                   -5.63829
+                     *                 ],
+                     *                 [
+                     *                   35.91755,
+                     *                   -5.83647
+                     *                 ],
+                     *                 [
+                     *                   35.95888,
+                     *                   -6.00375
+                     *                 ],
+                     *                 [
+                     *                   36.00387,
+                     *                   -6.12506
+                     *                 ],
+                     *                 [
+                     *                   36.04875,
+                     *                   -6.2465
+                     *                 ],
+                     *                 [
+                     *                   36.0782,
+                     *                   -6.40528
+                     *                 ],
+                     *                 [
+                     *                   36.10744,
+                     *                   -6.56419
+                     *                 ],
+                     *                 [
+                     *                   36.16248,
+                     *                   -6.74239
+                     *                 ],
+                     *                 [
+                     *                   36.21725,
+                     *                   -6.92084
+                     *                 ],
+                     *                 [
+                     *                   36.27176,
+                     *                   -7.09955
+                     *                 ],
+                     *                 [
+                     *                   36.326,
+                     *                   -7.2785
+                     *                 ],
+                     *                 [
+                     *                   36.35406,
+                     *                   -7.44272
+                     *                 ],
+                     *                 [
+                     *                   36.38189,
+                     *                   -7.60705
+                     *                 ],
+                     *                 [
+                     *                   36.4095,
+                     *                   -7.7715
+                     *                 ],
+                     *                 [
+                     *                   36.46327,
+                     *                   -7.92113
+                     *                 ],
+                     *                 [
+                     *                   36.51685,
+                     *                   -8.07096
+                     *                 ],
+                     *                 [
+                     *                   36.57025,
+                     *                   -8.221
+                     *                 ],
+                     *                 [
+                     *                   36.57681,
+                     *                   -8.44406
+                     *                 ],
+                     *                 [
+                     *                   36.61075,
+                     *                   -8.623
+                     *                 ],
+                     *                 [
+                     *                   36.65708,
+                     *                   -8.76067
+                     *                 ],
+                     *                 [
+                     *                   36.70325,
+                     *                   -8.8985
+                     *                 ],
+                     *                 [
+                     *                   36.73016,
+                     *                   -9.02568
+                     *                 ],
+                     *                 [
+                     *                   36.73981,
+                     *                   -9.18888
+                     *                 ],
+                     *                 [
+                     *                   36.83147,
+                     *                   -9.30094
+                     *                 ],
+                     *                 [
+                     *                   36.97331,
+                     *                   -9.32857
+                     *                 ],
+                     *                 [
+                     *                   37.11514,
+                     *                   -9.35631
+                     *                 ],
+                     *                 [
+                     *                   37.20607,
+                     *                   -9.35416
+                     *                 ],
+                     *                 [
+                     *                   37.297,
+                     *                   -9.352
+                     *                 ],
+                     *                 [
+                     *                   37.43675,
+                     *                   -9.36622
+                     *                 ],
+                     *                 [
+                     *                   37.5765,
+                     *                   -9.3805
+                     *                 ],
+                     *                 [
+                     *                   37.69301,
+                     *                   -9.41894
+                     *                 ],
+                     *                 [
+                     *                   37.8095,
+                     *                   -9.4575
+                     *                 ],
+                     *                 [
+                     *                   37.911,
+                     *                   -9.479
+                     *                 ],
+                     *                 [
+                     *                   38.05701,
+                     *                   -9.50888
+                     *                 ],
+                     *                 [
+                     *                   38.20301,
+                     *                   -9.53888
+                     *                 ],
+                     *                 [
+                     *                   38.349,
+                     *                   -9.569
+                     *                 ],
+                     *                 [
+                     *                   38.47475,
+                     *                   -9.60788
+                     *                 ],
+                     *                 [
+                     *                   38.63812,
+                     *                   -9.59113
+                     *                 ],
+                     *                 [
+                     *                   38.81076,
+                     *                   -9.63089
+                     *                 ],
+                     *                 [
+                     *                   38.98339,
+                     *                   -9.67085
+                     *                 ],
+                     *                 [
+                     *                   39.156,
+                     *                   -9.711
+                     *                 ],
+                     *                 [
+                     *                   39.28088,
+                     *                   -9.72223
+                     *                 ],
+                     *                 [
+                     *                   39.40575,
+                     *                   -9.7335
+                     *                 ],
+                     *                 [
+                     *                   39.55284,
+                     *                   -9.76229
+                     *                 ],
+                     *                 [
+                     *                   39.69992,
+                     *                   -9.79121
+                     *                 ],
+                     *                 [
+                     *                   39.847,
+                     *                   -9.82025
+                     *                 ],
+                     *                 [
+                     *                   39.9375,
+                     *                   -9.82412
+                     *                 ],
+                     *                 [
+                     *                   40.028,
+                     *                   -9.828
+                     *                 ],
+                     *                 [
+                     *                   40.1978,
+                     *                   -9.82721
+                     *                 ],
+                     *                 [
+                     *                   40.3676,
+                     *                   -9.82641
+                     *                 ],
+                     *                 [
+                     *                   40.5374,
+                     *                   -9.82561
+                     *                 ],
+                     *                 [
+                     *                   40.7072,
+                     *                   -9.82481
+                     *                 ],
+                     *                 [
+                     *                   40.877,
+                     *                   -9.824
+                     *                 ],
+                     *                 [
+                     *                   41.0422,
+                     *                   -9.81588
+                     *                 ],
+                     *                 [
+                     *                   41.2074,
+                     *                   -9.80772
+                     *                 ],
+                     *                 [
+                     *                   41.3726,
+                     *                   -9.79952
+                     *                 ],
+                     *                 [
+                     *                   41.5378,
+                     *                   -9.79128
+                     *                 ],
+                     *                 [
+                     *                   41.703,
+                     *                   -9.783
+                     *                 ],
+                     *                 [
+                     *                   41.83775,
+                     *                   -9.76554
+                     *                 ],
+                     *                 [
+                     *                   41.9725,
+                     *                   -9.748
+                     *                 ],
+                     *                 [
+                     *                   42.11414,
+                     *                   -9.71348
+                     *                 ],
+                     *                 [
+                     *                   42.25577,
+                     *                   -9.67881
+                     *                 ],
+                     *                 [
+                     *                   42.39739,
+                     *                   -9.64398
+                     *                 ],
+                     *                 [
+                     *                   42.539,
+                     *                   -9.609
+                     *                 ],
+                     *                 [
+                     *                   42.6325,
+                     *                   -9.58454
+                     *                 ],
+                     *                 [
+                     *                   42.726,
+                     *                   -9.56
+                     *                 ],
+                     *                 [
+                     *                   42.863,
+                     *                   -9.53007
+                     *                 ],
+                     *                 [
+                     *                   43,
+                     *                   -9.5
+                     *                 ],
+                     *                 [
+                     *                   43.13085,
+                     *                   -9.35529
+                     *                 ],
+                     *                 [
+                     *                   43.26152,
+                     *                   -9.20996
+                     *                 ],
+                     *                 [
+                     *                   43.392,
+                     *                   -9.064
+                     *                 ],
+                     *                 [
+                     *                   43.48,
+                     *                   -8.94
+                     *                 ],
+                     *                 [
+                     *                   43.58175,
+                     *                   -8.848
+                     *                 ],
+                     *                 [
+                     *                   43.70889,
+                     *                   -8.73393
+                     *                 ],
+                     *                 [
+                     *                   43.83591,
+                     *                   -8.61938
+                     *                 ],
+                     *                 [
+                     *                   43.931,
+                     *                   -8.4805
+                     *                 ],
+                     *                 [
+                     *                   44.05439,
+                     *                   -8.40332
+                     *                 ],
+                     *                 [
+                     *                   44.17772,
+                     *                   -8.32582
+                     *                 ],
+                     *                 [
+                     *                   44.301,
+                     *                   -8.248
+                     *                 ],
+                     *                 [
+                     *                   44.45403,
+                     *                   -8.1531
+                     *                 ],
+                     *                 [
+                     *                   44.60699,
+                     *                   -8.05769
+                     *                 ],
+                     *                 [
+                     *                   44.75986,
+                     *                   -7.96179
+                     *                 ],
+                     *                 [
+                     *                   44.91266,
+                     *                   -7.86538
+                     *                 ],
+                     *                 [
+                     *                   45.06537,
+                     *                   -7.76845
+                     *                 ],
+                     *                 [
+                     *                   45.218,
+                     *                   -7.671
+                     *                 ],
+                     *                 [
+                     *                   45.37416,
+                     *                   -7.57638
+                     *                 ],
+                     *                 [
+                     *                   45.53025,
+                     *                   -7.48123
+                     *                 ],
+                     *                 [
+                     *                   45.68626,
+                     *                   -7.38556
+                     *                 ],
+                     *                 [
+                     *                   45.84218,
+                     *                   -7.28935
+                     *                 ],
+                     *                 [
+                     *                   45.99803,
+                     *                   -7.19259
+                     *                 ],
+                     *                 [
+                     *                   46.15379,
+                     *                   -7.0953
+                     *                 ],
+                     *                 [
+                     *                   46.30947,
+                     *                   -6.99745
+                     *                 ],
+                     *                 [
+                     *                   46.46507,
+                     *                   -6.89904
+                     *                 ],
+                     *                 [
+                     *                   46.62058,
+                     *                   -6.80007
+                     *                 ],
+                     *                 [
+                     *                   46.77601,
+                     *                   -6.70053
+                     *                 ],
+                     *                 [
+                     *                   46.93135,
+                     *                   -6.60041
+                     *                 ],
+                     *                 [
+                     *                   47.0866,
+                     *                   -6.49971
+                     *                 ],
+                     *                 [
+                     *                   47.24176,
+                     *                   -6.39842
+                     *                 ],
+                     *                 [
+                     *                   47.39683,
+                     *                   -6.29653
+                     *                 ],
+                     *                 [
+                     *                   47.55181,
+                     *                   -6.19405
+                     *                 ],
+                     *                 [
+                     *                   47.7067,
+                     *                   -6.09096
+                     *                 ],
+                     *                 [
+                     *                   47.8615,
+                     *                   -5.98725
+                     *                 ],
+                     *                 [
+                     *                   47.93208,
+                     *                   -5.86613
+                     *                 ],
+                     *                 [
+                     *                   48.00253,
+                     *                   -5.74469
+                     *                 ],
+                     *                 [
+                     *                   48.0165,
+                     *                   -5.506
+                     *                 ],
+                     *                 [
+                     *                   48.12338,
+                     *                   -5.3965
+                     *                 ],
+                     *                 [
+                     *                   48.1095,
+                     *                   -5.27581
+                     *                 ],
+                     *                 [
+                     *                   48.12363,
+                     *                   -5.10641
+                     *                 ],
+                     *                 [
+                     *                   48.2005,
+                     *                   -5.01044
+                     *                 ],
+                     *                 [
+                     *                   48.27344,
+                     *                   -4.90925
+                     *                 ],
+                     *                 [
+                     *                   48.38438,
+                     *                   -4.85263
+                     *                 ],
+                     *                 [
+                     *                   48.49213,
+                     *                   -4.85938
+                     *                 ],
+                     *                 [
+                     *                   48.609,
+                     *                   -4.77375
+                     *                 ],
+                     *                 [
+                     *                   48.70913,
+                     *                   -4.55169
+                     *                 ],
+                     *                 [
+                     *                   48.75875,
+                     *                   -4.40575
+                     *                 ],
+                     *                 [
+                     *                   48.7915,
+                     *                   -4.23474
+                     *                 ],
+                     *                 [
+                     *                   48.824,
+                     *                   -4.0635
+                     *                 ],
+                     *                 [
+                     *                   48.86941,
+                     *                   -3.93478
+                     *                 ],
+                     *                 [
+                     *                   48.90552,
+                     *                   -3.80773
+                     *                 ],
+                     *                 [
+                     *                   48.9415,
+                     *                   -3.6805
+                     *                 ],
+                     *                 [
+                     *                   48.99363,
+                     *                   -3.4845
+                     *                 ],
+                     *                 [
+                     *                   49.06113,
+                     *                   -3.25225
+                     *                 ],
+                     *                 [
+                     *                   49.12967,
+                     *                   -3.11897
+                     *                 ],
+                     *                 [
+                     *                   49.19806,
+                     *                   -2.98531
+                     *                 ],
+                     *                 [
+                     *                   49.27469,
+                     *                   -2.78125
+                     *                 ],
+                     *                 [
+                     *                   49.34699,
+                     *                   -2.64551
+                     *                 ],
+                     *                 [
+                     *                   49.41912,
+                     *                   -2.50938
+                     *                 ],
+                     *                 [
+                     *                   49.51223,
+                     *                   -2.3542
+                     *                 ],
+                     *                 [
+                     *                   49.60514,
+                     *                   -2.19844
+                     *                 ],
+                     *                 [
+                     *                   49.69783,
+                     *                   -2.04208
+                     *                 ],
+                     *                 [
+                     *                   49.84846,
+                     *                   -1.89247
+                     *                 ],
+                     *                 [
+                     *                   49.87513,
+                     *                   -1.72814
+                     *                 ],
+                     *                 [
+                     *                   49.97584,
+                     *                   -1.6285
+                     *                 ],
+                     *                 [
+                     *                   49.98756,
+                     *                   -1.48284
+                     *                 ],
+                     *                 [
+                     *                   50.074,
+                     *                   -1.25244
+                     *                 ],
+                     *                 [
+                     *                   50.13225,
+                     *                   -1.07306
+                     *                 ],
+                     *                 [
+                     *                   50.18,
+                     *                   -0.903
+                     *                 ],
+                     *                 [
+                     *                   50.17859,
+                     *                   -0.72634
+                     *                 ],
+                     *                 [
+                     *                   50.23816,
+                     *                   -0.6167
+                     *                 ],
+                     *                 [
+                     *                   50.2845,
+                     *                   -0.496
+                     *                 ],
+                     *                 [
+                     *                   50.26876,
+                     *                   -0.36812
+                     *                 ],
+                     *                 [
+                     *                   50.34588,
+                     *                   -0.21688
+                     *                 ],
+                     *                 [
+                     *                   50.38595,
+                     *                   0.04883
+                     *                 ],
+                     *                 [
+                     *                   50.444,
+                     *                   0.147
+                     *                 ],
+                     *                 [
+                     *                   50.457,
+                     *                   0.251
+                     *                 ],
+                     *                 [
+                     *                   50.51746,
+                     *                   0.35513
+                     *                 ],
+                     *                 [
+                     *                   50.59011,
+                     *                   0.47909
+                     *                 ],
+                     *                 [
+                     *                   50.66263,
+                     *                   0.60344
+                     *                 ],
+                     *                 [
+                     *                   50.744,
+                     *                   0.768
+                     *                 ],
+                     *                 [
+                     *                   50.79084,
+                     *                   0.89078
+                     *                 ],
+                     *                 [
+                     *                   50.79844,
+                     *                   0.99631
+                     *                 ],
+                     *                 [
+                     *                   50.83439,
+                     *                   1.11757
+                     *                 ],
+                     *                 [
+                     *                   50.89007,
+                     *                   1.30534
+                     *                 ],
+                     *                 [
+                     *                   50.97244,
+                     *                   1.4835
+                     *                 ],
+                     *                 [
+                     *                   50.98656,
+                     *                   1.58443
+                     *                 ],
+                     *                 [
+                     *                   51.01042,
+                     *                   1.73896
+                     *                 ],
+                     *                 [
+                     *                   51.04885,
+                     *                   1.93691
+                     *                 ],
+                     *                 [
+                     *                   51.08694,
+                     *                   2.13519
+                     *                 ],
+                     *                 [
+                     *                   51.179,
+                     *                   2.357
+                     *                 ],
+                     *                 [
+                     *                   51.25557,
+                     *                   2.54227
+                     *                 ],
+                     *                 [
+                     *                   51.33184,
+                     *                   2.72816
+                     *                 ],
+                     *                 [
+                     *                   51.37539,
+                     *                   2.95683
+                     *                 ],
+                     *                 [
+                     *                   51.39256,
+                     *                   3.10765
+                     *                 ],
+                     *                 [
+                     *                   51.48425,
+                     *                   3.25225
+                     *                 ],
+                     *                 [
+                     *                   51.55325,
+                     *                   3.40425
+                     *                 ],
+                     *                 [
+                     *                   51.66425,
+                     *                   3.49212
+                     *                 ],
+                     *                 [
+                     *                   51.7775,
+                     *                   3.6775
+                     *                 ],
+                     *                 [
+                     *                   51.8873,
+                     *                   3.75398
+                     *                 ],
+                     *                 [
+                     *                   51.99705,
+                     *                   3.83083
+                     *                 ],
+                     *                 [
+                     *                   52.00034,
+                     *                   3.99644
+                     *                 ],
+                     *                 [
+                     *                   52.05306,
+                     *                   4.1335
+                     *                 ],
+                     *                 [
+                     *                   51.97525,
+                     *                   4.36165
+                     *                 ],
+                     *                 [
+                     *                   51.897,
+                     *                   4.589
+                     *                 ],
+                     *                 [
+                     *                   51.88811,
+                     *                   4.45693
+                     *                 ]
+                     *               ],
+                     *               "to": {
+                     *                 "country": "Netherlands",
+                     *                 "country_code": "NL",
+                     *                 "lat": 51.88811,
+                     *                 "lng": 4.45693,
+                     *                 "locode": "NLRTM",
+                     *                 "name": "Rotterdam",
+                     *                 "state": null,
+                     *                 "timezone": "Europe/Amsterdam"
+                     *               },
+                     *               "transport_type": "VESSEL",
+                     *               "type": "SEA",
+                     *               "vessel": {
+                     *                 "call_sign": "LHLL",
+                     *                 "flag": "LR",
+                     *                 "imo": 9333060,
+                     *                 "mmsi": null,
+                     *                 "name": "MAERSK SANTOS"
+                     *               }
+                     *             }
+                     *           ]
+                     *         },
+                     *         "vessels": [
+                     *           {
+                     *             "call_sign": "LHLL",
+                     *             "flag": "LR",
+                     *             "id": 1,
+                     *             "imo": 9333060,
+                     *             "mmsi": null,
+                     *             "name": "MAERSK SANTOS"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "message": "OK",
+                     *       "status": "success"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";
@@ -5559,6 +14928,3794 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "containers": [
+                     *           {
+                     *             "events": [
+                     *               {
+                     *                 "actual": true,
+                     *                 "date": "2026-10-26 12:00:00",
+                     *                 "description": "Picked up at Singapore",
+                     *                 "event_code": "PICK",
+                     *                 "event_type": "EQUIPMENT",
+                     *                 "facility": 1,
+                     *                 "is_additional_event": false,
+                     *                 "is_date_from_sealine": true,
+                     *                 "location": 1,
+                     *                 "order_id": 1,
+                     *                 "status": "CEP",
+                     *                 "transport_type": null,
+                     *                 "type": "land",
+                     *                 "vessel": null,
+                     *                 "voyage": null
+                     *               },
+                     *               {
+                     *                 "actual": true,
+                     *                 "date": "2026-10-30 20:00:00",
+                     *                 "description": "Gated in full at Singapore",
+                     *                 "event_code": "GTIN",
+                     *                 "event_type": "EQUIPMENT",
+                     *                 "facility": 2,
+                     *                 "is_additional_event": false,
+                     *                 "is_date_from_sealine": true,
+                     *                 "location": 1,
+                     *                 "order_id": 2,
+                     *                 "status": "CGI",
+                     *                 "transport_type": null,
+                     *                 "type": "land",
+                     *                 "vessel": null,
+                     *                 "voyage": null
+                     *               },
+                     *               {
+                     *                 "actual": true,
+                     *                 "date": "2026-11-02 09:00:00",
+                     *                 "description": "Loaded on MAERSK SANTOS at Singapore",
+                     *                 "event_code": "LOAD",
+                     *                 "event_type": "EQUIPMENT",
+                     *                 "facility": 2,
+                     *                 "is_additional_event": false,
+                     *                 "is_date_from_sealine": true,
+                     *                 "location": 1,
+                     *                 "order_id": 3,
+                     *                 "status": "CLL",
+                     *                 "transport_type": "VESSEL",
+                     *                 "type": "sea",
+                     *                 "vessel": 1,
+                     *                 "voyage": "2643W"
+                     *               },
+                     *               {
+                     *                 "actual": true,
+                     *                 "date": "2026-11-02 21:00:00",
+                     *                 "description": "Vessel departed from Singapore",
+                     *                 "event_code": "DEPA",
+                     *                 "event_type": "TRANSPORT",
+                     *                 "facility": 2,
+                     *                 "is_additional_event": false,
+                     *                 "is_date_from_sealine": true,
+                     *                 "location": 1,
+                     *                 "order_id": 4,
+                     *                 "status": "VDL",
+                     *                 "transport_type": "VESSEL",
+                     *                 "type": "sea",
+                     *                 "vessel": 1,
+                     *                 "voyage": "2643W"
+                     *               },
+                     *               {
+                     *                 "actual": false,
+                     *                 "date": "2026-11-22 22:00:00",
+                     *                 "description": "Vessel arrived at Rotterdam (estimated)",
+                     *                 "event_code": "ARRI",
+                     *                 "event_type": "TRANSPORT",
+                     *                 "facility": 3,
+                     *                 "is_additional_event": false,
+                     *                 "is_date_from_sealine": true,
+                     *                 "location": 2,
+                     *                 "order_id": 5,
+                     *                 "status": "VAD",
+                     *                 "transport_type": "VESSEL",
+                     *                 "type": "sea",
+                     *                 "vessel": 1,
+                     *                 "voyage": "2643E"
+                     *               }
+                     *             ],
+                     *             "events_mirrored": false,
+                     *             "is_status_from_sealine": false,
+                     *             "iso_code": "45G1",
+                     *             "number": "MRKU0158387",
+                     *             "size_type": "40' High Cube Dry",
+                     *             "status": "IN_TRANSIT"
+                     *           }
+                     *         ],
+                     *         "facilities": [
+                     *           {
+                     *             "bic_code": null,
+                     *             "country_code": "SG",
+                     *             "id": 1,
+                     *             "lat": 1.3015,
+                     *             "lng": 103.7422,
+                     *             "locode": "SGSIN",
+                     *             "name": "Singapore empty depot",
+                     *             "smdg_code": null
+                     *           },
+                     *           {
+                     *             "bic_code": null,
+                     *             "country_code": "SG",
+                     *             "id": 2,
+                     *             "lat": 1.3015,
+                     *             "lng": 103.7422,
+                     *             "locode": "SGSIN",
+                     *             "name": "Singapore container terminal",
+                     *             "smdg_code": null
+                     *           },
+                     *           {
+                     *             "bic_code": null,
+                     *             "country_code": "NL",
+                     *             "id": 3,
+                     *             "lat": null,
+                     *             "lng": null,
+                     *             "locode": "NLRTM",
+                     *             "name": "Rotterdam container terminal",
+                     *             "smdg_code": null
+                     *           }
+                     *         ],
+                     *         "locations": [
+                     *           {
+                     *             "country": "Singapore",
+                     *             "country_code": "SG",
+                     *             "id": 1,
+                     *             "lat": 1.30155,
+                     *             "lng": 103.74224,
+                     *             "locode": "SGSIN",
+                     *             "name": "Singapore",
+                     *             "state": null,
+                     *             "timezone": "Asia/Singapore"
+                     *           },
+                     *           {
+                     *             "country": "Netherlands",
+                     *             "country_code": "NL",
+                     *             "id": 2,
+                     *             "lat": 51.88811,
+                     *             "lng": 4.45693,
+                     *             "locode": "NLRTM",
+                     *             "name": "Rotterdam",
+                     *             "state": null,
+                     *             "timezone": "Europe/Amsterdam"
+                     *           }
+                     *         ],
+                     *         "metadata": {
+                     *           "api_calls": {
+                     *             "remaining": null,
+                     *             "total": null,
+                     *             "used": 3
+                     *           },
+                     *           "cache_expires": "2026-11-22 00:00:20",
+                     *           "from_cache": false,
+                     *           "is_status_from_sealine": false,
+                     *           "number": "MRKU0158387",
+                     *           "sealine": "MAEU",
+                     *           "sealine_name": "Maersk A/S",
+                     *           "status": "IN_TRANSIT",
+                     *           "type": "CT",
+                     *           "unique_shipments": {
+                     *             "remaining": null,
+                     *             "total": null,
+                     *             "used": 3
+                     *           },
+                     *           "updated_at": "2026-11-21 12:00:20"
+                     *         },
+                     *         "route": {
+                     *           "pod": {
+                     *             "actual": false,
+                     *             "date": "2026-11-22 22:00:00",
+                     *             "location": 2,
+                     *             "predictive_eta": null
+                     *           },
+                     *           "pol": {
+                     *             "actual": true,
+                     *             "date": "2026-11-02 21:00:00",
+                     *             "location": 1
+                     *           },
+                     *           "postpod": {
+                     *             "actual": false,
+                     *             "date": "2026-11-22 22:00:00",
+                     *             "location": 2
+                     *           },
+                     *           "prepol": {
+                     *             "actual": true,
+                     *             "date": "2026-11-02 21:00:00",
+                     *             "location": 1
+                     *           }
+                     *         },
+                     *         "route_data": {
+                     *           "pin": [
+                     *             48.61919526835762,
+                     *             -4.751139780370636
+                     *           ],
+                     *           "route": [
+                     *             {
+                     *               "from": {
+                     *                 "country": "Singapore",
+                     *                 "country_code": "SG",
+                     *                 "lat": 1.30155,
+                     *                 "lng": 103.74224,
+                     *                 "locode": "SGSIN",
+                     *                 "name": "Singapore",
+                     *                 "state": null,
+                     *                 "timezone": "Asia/Singapore"
+                     *               },
+                     *               "path": [
+                     *                 [
+                     *                   1.30155,
+                     *                   103.74224
+                     *                 ],
+                     *                 [
+                     *                   1.16075,
+                     *                   103.736
+                     *                 ],
+                     *                 [
+                     *                   1.1,
+                     *                   103.6
+                     *                 ],
+                     *                 [
+                     *                   1.17962,
+                     *                   103.45862
+                     *                 ],
+                     *                 [
+                     *                   1.25922,
+                     *                   103.31723
+                     *                 ],
+                     *                 [
+                     *                   1.33882,
+                     *                   103.17583
+                     *                 ],
+                     *                 [
+                     *                   1.41842,
+                     *                   103.03442
+                     *                 ],
+                     *                 [
+                     *                   1.498,
+                     *                   102.893
+                     *                 ],
+                     *                 [
+                     *                   1.58553,
+                     *                   102.73987
+                     *                 ],
+                     *                 [
+                     *                   1.67305,
+                     *                   102.58672
+                     *                 ],
+                     *                 [
+                     *                   1.76056,
+                     *                   102.43356
+                     *                 ],
+                     *                 [
+                     *                   1.84805,
+                     *                   102.28039
+                     *                 ],
+                     *                 [
+                     *                   1.93553,
+                     *                   102.1272
+                     *                 ],
+                     *                 [
+                     *                   2.023,
+                     *                   101.974
+                     *                 ],
+                     *                 [
+                     *                   2.12474,
+                     *                   101.85619
+                     *                 ],
+                     *                 [
+                     *                   2.22648,
+                     *                   101.73837
+                     *                 ],
+                     *                 [
+                     *                   2.3282,
+                     *                   101.62053
+                     *                 ],
+                     *                 [
+                     *                   2.42992,
+                     *                   101.50268
+                     *                 ],
+                     *                 [
+                     *                   2.53162,
+                     *                   101.3848
+                     *                 ],
+                     *                 [
+                     *                   2.63332,
+                     *                   101.26691
+                     *                 ],
+                     *                 [
+                     *                   2.735,
+                     *                   101.149
+                     *                 ],
+                     *                 [
+                     *                   2.83101,
+                     *                   101.03551
+                     *                 ],
+                     *                 [
+                     *                   2.927,
+                     *                   100.922
+                     *                 ],
+                     *                 [
+                     *                   3.05459,
+                     *                   100.80008
+                     *                 ],
+                     *                 [
+                     *                   3.18216,
+                     *                   100.67812
+                     *                 ],
+                     *                 [
+                     *                   3.30972,
+                     *                   100.55614
+                     *                 ],
+                     *                 [
+                     *                   3.43726,
+                     *                   100.43413
+                     *                 ],
+                     *                 [
+                     *                   3.56479,
+                     *                   100.31208
+                     *                 ],
+                     *                 [
+                     *                   3.6923,
+                     *                   100.19
+                     *                 ],
+                     *                 [
+                     *                   3.81979,
+                     *                   100.06788
+                     *                 ],
+                     *                 [
+                     *                   3.94727,
+                     *                   99.94573
+                     *                 ],
+                     *                 [
+                     *                   4.07473,
+                     *                   99.82354
+                     *                 ],
+                     *                 [
+                     *                   4.20217,
+                     *                   99.70131
+                     *                 ],
+                     *                 [
+                     *                   4.32959,
+                     *                   99.57904
+                     *                 ],
+                     *                 [
+                     *                   4.45699,
+                     *                   99.45673
+                     *                 ],
+                     *                 [
+                     *                   4.58438,
+                     *                   99.33438
+                     *                 ],
+                     *                 [
+                     *                   4.71174,
+                     *                   99.21199
+                     *                 ],
+                     *                 [
+                     *                   4.83908,
+                     *                   99.08954
+                     *                 ],
+                     *                 [
+                     *                   4.96639,
+                     *                   98.96706
+                     *                 ],
+                     *                 [
+                     *                   5.09369,
+                     *                   98.84452
+                     *                 ],
+                     *                 [
+                     *                   5.22096,
+                     *                   98.72194
+                     *                 ],
+                     *                 [
+                     *                   5.34821,
+                     *                   98.59931
+                     *                 ],
+                     *                 [
+                     *                   5.47543,
+                     *                   98.47663
+                     *                 ],
+                     *                 [
+                     *                   5.60263,
+                     *                   98.35389
+                     *                 ],
+                     *                 [
+                     *                   5.7298,
+                     *                   98.2311
+                     *                 ],
+                     *                 [
+                     *                   5.85695,
+                     *                   98.10826
+                     *                 ],
+                     *                 [
+                     *                   5.98407,
+                     *                   97.98536
+                     *                 ],
+                     *                 [
+                     *                   6.11117,
+                     *                   97.8624
+                     *                 ],
+                     *                 [
+                     *                   6.23823,
+                     *                   97.73939
+                     *                 ],
+                     *                 [
+                     *                   6.36527,
+                     *                   97.61631
+                     *                 ],
+                     *                 [
+                     *                   6.49227,
+                     *                   97.49318
+                     *                 ],
+                     *                 [
+                     *                   6.61925,
+                     *                   97.36998
+                     *                 ],
+                     *                 [
+                     *                   6.7462,
+                     *                   97.24672
+                     *                 ],
+                     *                 [
+                     *                   6.87312,
+                     *                   97.12339
+                     *                 ],
+                     *                 [
+                     *                   7,
+                     *                   97
+                     *                 ],
+                     *                 [
+                     *                   6.98287,
+                     *                   96.82343
+                     *                 ],
+                     *                 [
+                     *                   6.96568,
+                     *                   96.64686
+                     *                 ],
+                     *                 [
+                     *                   6.94842,
+                     *                   96.47031
+                     *                 ],
+                     *                 [
+                     *                   6.93109,
+                     *                   96.29378
+                     *                 ],
+                     *                 [
+                     *                   6.9137,
+                     *                   96.11726
+                     *                 ],
+                     *                 [
+                     *                   6.89625,
+                     *                   95.94075
+                     *                 ],
+                     *                 [
+                     *                   6.87873,
+                     *                   95.76425
+                     *                 ],
+                     *                 [
+                     *                   6.86114,
+                     *                   95.58777
+                     *                 ],
+                     *                 [
+                     *                   6.84349,
+                     *                   95.41129
+                     *                 ],
+                     *                 [
+                     *                   6.82578,
+                     *                   95.23484
+                     *                 ],
+                     *                 [
+                     *                   6.808,
+                     *                   95.05839
+                     *                 ],
+                     *                 [
+                     *                   6.79016,
+                     *                   94.88196
+                     *                 ],
+                     *                 [
+                     *                   6.77226,
+                     *                   94.70554
+                     *                 ],
+                     *                 [
+                     *                   6.75429,
+                     *                   94.52914
+                     *                 ],
+                     *                 [
+                     *                   6.73625,
+                     *                   94.35274
+                     *                 ],
+                     *                 [
+                     *                   6.71816,
+                     *                   94.17637
+                     *                 ],
+                     *                 [
+                     *                   6.7,
+                     *                   94
+                     *                 ],
+                     *                 [
+                     *                   6.6903,
+                     *                   93.8218
+                     *                 ],
+                     *                 [
+                     *                   6.68055,
+                     *                   93.6436
+                     *                 ],
+                     *                 [
+                     *                   6.67072,
+                     *                   93.46542
+                     *                 ],
+                     *                 [
+                     *                   6.66084,
+                     *                   93.28724
+                     *                 ],
+                     *                 [
+                     *                   6.65088,
+                     *                   93.10906
+                     *                 ],
+                     *                 [
+                     *                   6.64087,
+                     *                   92.9309
+                     *                 ],
+                     *                 [
+                     *                   6.63079,
+                     *                   92.75274
+                     *                 ],
+                     *                 [
+                     *                   6.62065,
+                     *                   92.57459
+                     *                 ],
+                     *                 [
+                     *                   6.61044,
+                     *                   92.39644
+                     *                 ],
+                     *                 [
+                     *                   6.60018,
+                     *                   92.2183
+                     *                 ],
+                     *                 [
+                     *                   6.58984,
+                     *                   92.04018
+                     *                 ],
+                     *                 [
+                     *                   6.57945,
+                     *                   91.86205
+                     *                 ],
+                     *                 [
+                     *                   6.56899,
+                     *                   91.68394
+                     *                 ],
+                     *                 [
+                     *                   6.55847,
+                     *                   91.50583
+                     *                 ],
+                     *                 [
+                     *                   6.54789,
+                     *                   91.32773
+                     *                 ],
+                     *                 [
+                     *                   6.53724,
+                     *                   91.14964
+                     *                 ],
+                     *                 [
+                     *                   6.52653,
+                     *                   90.97156
+                     *                 ],
+                     *                 [
+                     *                   6.51576,
+                     *                   90.79348
+                     *                 ],
+                     *                 [
+                     *                   6.50492,
+                     *                   90.61541
+                     *                 ],
+                     *                 [
+                     *                   6.49403,
+                     *                   90.43735
+                     *                 ],
+                     *                 [
+                     *                   6.48307,
+                     *                   90.2593
+                     *                 ],
+                     *                 [
+                     *                   6.47205,
+                     *                   90.08125
+                     *                 ],
+                     *                 [
+                     *                   6.46097,
+                     *                   89.90321
+                     *                 ],
+                     *                 [
+                     *                   6.44982,
+                     *                   89.72518
+                     *                 ],
+                     *                 [
+                     *                   6.43862,
+                     *                   89.54716
+                     *                 ],
+                     *                 [
+                     *                   6.42735,
+                     *                   89.36915
+                     *                 ],
+                     *                 [
+                     *                   6.41602,
+                     *                   89.19114
+                     *                 ],
+                     *                 [
+                     *                   6.40463,
+                     *                   89.01314
+                     *                 ],
+                     *                 [
+                     *                   6.39318,
+                     *                   88.83515
+                     *                 ],
+                     *                 [
+                     *                   6.38166,
+                     *                   88.65717
+                     *                 ],
+                     *                 [
+                     *                   6.37009,
+                     *                   88.47919
+                     *                 ],
+                     *                 [
+                     *                   6.35845,
+                     *                   88.30123
+                     *                 ],
+                     *                 [
+                     *                   6.34676,
+                     *                   88.12327
+                     *                 ],
+                     *                 [
+                     *                   6.335,
+                     *                   87.94532
+                     *                 ],
+                     *                 [
+                     *                   6.32318,
+                     *                   87.76738
+                     *                 ],
+                     *                 [
+                     *                   6.3113,
+                     *                   87.58944
+                     *                 ],
+                     *                 [
+                     *                   6.29937,
+                     *                   87.41152
+                     *                 ],
+                     *                 [
+                     *                   6.28737,
+                     *                   87.2336
+                     *                 ],
+                     *                 [
+                     *                   6.27531,
+                     *                   87.05569
+                     *                 ],
+                     *                 [
+                     *                   6.26319,
+                     *                   86.87779
+                     *                 ],
+                     *                 [
+                     *                   6.25101,
+                     *                   86.6999
+                     *                 ],
+                     *                 [
+                     *                   6.23877,
+                     *                   86.52201
+                     *                 ],
+                     *                 [
+                     *                   6.22648,
+                     *                   86.34414
+                     *                 ],
+                     *                 [
+                     *                   6.21412,
+                     *                   86.16627
+                     *                 ],
+                     *                 [
+                     *                   6.2017,
+                     *                   85.98841
+                     *                 ],
+                     *                 [
+                     *                   6.18922,
+                     *                   85.81056
+                     *                 ],
+                     *                 [
+                     *                   6.17669,
+                     *                   85.63271
+                     *                 ],
+                     *                 [
+                     *                   6.16409,
+                     *                   85.45488
+                     *                 ],
+                     *                 [
+                     *                   6.15144,
+                     *                   85.27705
+                     *                 ],
+                     *                 [
+                     *                   6.13873,
+                     *                   85.09924
+                     *                 ],
+                     *                 [
+                     *                   6.12596,
+                     *                   84.92143
+                     *                 ],
+                     *                 [
+                     *                   6.11313,
+                     *                   84.74363
+                     *                 ],
+                     *                 [
+                     *                   6.10024,
+                     *                   84.56584
+                     *                 ],
+                     *                 [
+                     *                   6.08729,
+                     *                   84.38805
+                     *                 ],
+                     *                 [
+                     *                   6.07429,
+                     *                   84.21028
+                     *                 ],
+                     *                 [
+                     *                   6.06123,
+                     *                   84.03251
+                     *                 ],
+                     *                 [
+                     *                   6.04811,
+                     *                   83.85476
+                     *                 ],
+                     *                 [
+                     *                   6.03493,
+                     *                   83.67701
+                     *                 ],
+                     *                 [
+                     *                   6.02169,
+                     *                   83.49927
+                     *                 ],
+                     *                 [
+                     *                   6.0084,
+                     *                   83.32154
+                     *                 ],
+                     *                 [
+                     *                   5.99505,
+                     *                   83.14381
+                     *                 ],
+                     *                 [
+                     *                   5.98164,
+                     *                   82.9661
+                     *                 ],
+                     *                 [
+                     *                   5.96818,
+                     *                   82.78839
+                     *                 ],
+                     *                 [
+                     *                   5.95466,
+                     *                   82.6107
+                     *                 ],
+                     *                 [
+                     *                   5.94108,
+                     *                   82.43301
+                     *                 ],
+                     *                 [
+                     *                   5.92744,
+                     *                   82.25533
+                     *                 ],
+                     *                 [
+                     *                   5.91375,
+                     *                   82.07766
+                     *                 ],
+                     *                 [
+                     *                   5.9,
+                     *                   81.9
+                     *                 ],
+                     *                 [
+                     *                   5.89026,
+                     *                   81.71997
+                     *                 ],
+                     *                 [
+                     *                   5.88046,
+                     *                   81.53995
+                     *                 ],
+                     *                 [
+                     *                   5.8706,
+                     *                   81.35993
+                     *                 ],
+                     *                 [
+                     *                   5.86069,
+                     *                   81.17992
+                     *                 ],
+                     *                 [
+                     *                   5.85072,
+                     *                   80.99992
+                     *                 ],
+                     *                 [
+                     *                   5.84069,
+                     *                   80.81992
+                     *                 ],
+                     *                 [
+                     *                   5.8306,
+                     *                   80.63993
+                     *                 ],
+                     *                 [
+                     *                   5.82046,
+                     *                   80.45995
+                     *                 ],
+                     *                 [
+                     *                   5.81026,
+                     *                   80.27997
+                     *                 ],
+                     *                 [
+                     *                   5.8,
+                     *                   80.1
+                     *                 ],
+                     *                 [
+                     *                   5.8378,
+                     *                   79.96678
+                     *                 ],
+                     *                 [
+                     *                   5.87556,
+                     *                   79.83354
+                     *                 ],
+                     *                 [
+                     *                   5.9133,
+                     *                   79.70028
+                     *                 ],
+                     *                 [
+                     *                   5.951,
+                     *                   79.567
+                     *                 ],
+                     *                 [
+                     *                   6.00009,
+                     *                   79.39537
+                     *                 ],
+                     *                 [
+                     *                   6.04912,
+                     *                   79.22371
+                     *                 ],
+                     *                 [
+                     *                   6.0981,
+                     *                   79.05202
+                     *                 ],
+                     *                 [
+                     *                   6.14702,
+                     *                   78.8803
+                     *                 ],
+                     *                 [
+                     *                   6.19589,
+                     *                   78.70854
+                     *                 ],
+                     *                 [
+                     *                   6.24471,
+                     *                   78.53676
+                     *                 ],
+                     *                 [
+                     *                   6.29347,
+                     *                   78.36494
+                     *                 ],
+                     *                 [
+                     *                   6.34217,
+                     *                   78.19309
+                     *                 ],
+                     *                 [
+                     *                   6.39082,
+                     *                   78.0212
+                     *                 ],
+                     *                 [
+                     *                   6.43941,
+                     *                   77.84929
+                     *                 ],
+                     *                 [
+                     *                   6.48794,
+                     *                   77.67734
+                     *                 ],
+                     *                 [
+                     *                   6.53641,
+                     *                   77.50536
+                     *                 ],
+                     *                 [
+                     *                   6.58483,
+                     *                   77.33334
+                     *                 ],
+                     *                 [
+                     *                   6.63319,
+                     *                   77.1613
+                     *                 ],
+                     *                 [
+                     *                   6.68148,
+                     *                   76.98921
+                     *                 ],
+                     *                 [
+                     *                   6.72972,
+                     *                   76.8171
+                     *                 ],
+                     *                 [
+                     *                   6.7779,
+                     *                   76.64495
+                     *                 ],
+                     *                 [
+                     *                   6.82602,
+                     *                   76.47276
+                     *                 ],
+                     *                 [
+                     *                   6.87407,
+                     *                   76.30054
+                     *                 ],
+                     *                 [
+                     *                   6.92207,
+                     *                   76.12829
+                     *                 ],
+                     *                 [
+                     *                   6.97,
+                     *                   75.956
+                     *                 ],
+                     *                 [
+                     *                   7.01745,
+                     *                   75.7853
+                     *                 ],
+                     *                 [
+                     *                   7.06484,
+                     *                   75.61456
+                     *                 ],
+                     *                 [
+                     *                   7.11217,
+                     *                   75.44379
+                     *                 ],
+                     *                 [
+                     *                   7.15944,
+                     *                   75.27298
+                     *                 ],
+                     *                 [
+                     *                   7.20664,
+                     *                   75.10213
+                     *                 ],
+                     *                 [
+                     *                   7.25378,
+                     *                   74.93126
+                     *                 ],
+                     *                 [
+                     *                   7.30086,
+                     *                   74.76034
+                     *                 ],
+                     *                 [
+                     *                   7.34787,
+                     *                   74.58939
+                     *                 ],
+                     *                 [
+                     *                   7.39482,
+                     *                   74.4184
+                     *                 ],
+                     *                 [
+                     *                   7.4417,
+                     *                   74.24738
+                     *                 ],
+                     *                 [
+                     *                   7.48852,
+                     *                   74.07632
+                     *                 ],
+                     *                 [
+                     *                   7.53527,
+                     *                   73.90522
+                     *                 ],
+                     *                 [
+                     *                   7.58195,
+                     *                   73.73409
+                     *                 ],
+                     *                 [
+                     *                   7.62857,
+                     *                   73.56292
+                     *                 ],
+                     *                 [
+                     *                   7.67512,
+                     *                   73.39171
+                     *                 ],
+                     *                 [
+                     *                   7.7216,
+                     *                   73.22047
+                     *                 ],
+                     *                 [
+                     *                   7.76802,
+                     *                   73.04918
+                     *                 ],
+                     *                 [
+                     *                   7.81436,
+                     *                   72.87786
+                     *                 ],
+                     *                 [
+                     *                   7.86064,
+                     *                   72.70651
+                     *                 ],
+                     *                 [
+                     *                   7.90684,
+                     *                   72.53511
+                     *                 ],
+                     *                 [
+                     *                   7.95298,
+                     *                   72.36367
+                     *                 ],
+                     *                 [
+                     *                   7.99905,
+                     *                   72.1922
+                     *                 ],
+                     *                 [
+                     *                   8.04504,
+                     *                   72.02069
+                     *                 ],
+                     *                 [
+                     *                   8.09097,
+                     *                   71.84914
+                     *                 ],
+                     *                 [
+                     *                   8.13682,
+                     *                   71.67754
+                     *                 ],
+                     *                 [
+                     *                   8.1826,
+                     *                   71.50591
+                     *                 ],
+                     *                 [
+                     *                   8.22831,
+                     *                   71.33425
+                     *                 ],
+                     *                 [
+                     *                   8.27395,
+                     *                   71.16254
+                     *                 ],
+                     *                 [
+                     *                   8.31951,
+                     *                   70.99079
+                     *                 ],
+                     *                 [
+                     *                   8.365,
+                     *                   70.819
+                     *                 ],
+                     *                 [
+                     *                   8.41044,
+                     *                   70.65528
+                     *                 ],
+                     *                 [
+                     *                   8.4558,
+                     *                   70.49152
+                     *                 ],
+                     *                 [
+                     *                   8.50111,
+                     *                   70.32772
+                     *                 ],
+                     *                 [
+                     *                   8.54634,
+                     *                   70.16388
+                     *                 ],
+                     *                 [
+                     *                   8.5915,
+                     *                   70
+                     *                 ],
+                     *                 [
+                     *                   8.63653,
+                     *                   69.83727
+                     *                 ],
+                     *                 [
+                     *                   8.6815,
+                     *                   69.6745
+                     *                 ],
+                     *                 [
+                     *                   8.72893,
+                     *                   69.51888
+                     *                 ],
+                     *                 [
+                     *                   8.77629,
+                     *                   69.36322
+                     *                 ],
+                     *                 [
+                     *                   8.82359,
+                     *                   69.20752
+                     *                 ],
+                     *                 [
+                     *                   8.87083,
+                     *                   69.05178
+                     *                 ],
+                     *                 [
+                     *                   8.918,
+                     *                   68.896
+                     *                 ],
+                     *                 [
+                     *                   8.96645,
+                     *                   68.72875
+                     *                 ],
+                     *                 [
+                     *                   9.01483,
+                     *                   68.56146
+                     *                 ],
+                     *                 [
+                     *                   9.06313,
+                     *                   68.39412
+                     *                 ],
+                     *                 [
+                     *                   9.11136,
+                     *                   68.22674
+                     *                 ],
+                     *                 [
+                     *                   9.15951,
+                     *                   68.05931
+                     *                 ],
+                     *                 [
+                     *                   9.20758,
+                     *                   67.89184
+                     *                 ],
+                     *                 [
+                     *                   9.25557,
+                     *                   67.72432
+                     *                 ],
+                     *                 [
+                     *                   9.30349,
+                     *                   67.55675
+                     *                 ],
+                     *                 [
+                     *                   9.35133,
+                     *                   67.38914
+                     *                 ],
+                     *                 [
+                     *                   9.39909,
+                     *                   67.22149
+                     *                 ],
+                     *                 [
+                     *                   9.44677,
+                     *                   67.05379
+                     *                 ],
+                     *                 [
+                     *                   9.49437,
+                     *                   66.88604
+                     *                 ],
+                     *                 [
+                     *                   9.5419,
+                     *                   66.71824
+                     *                 ],
+                     *                 [
+                     *                   9.58934,
+                     *                   66.5504
+                     *                 ],
+                     *                 [
+                     *                   9.6367,
+                     *                   66.38251
+                     *                 ],
+                     *                 [
+                     *                   9.68398,
+                     *                   66.21457
+                     *                 ],
+                     *                 [
+                     *                   9.73118,
+                     *                   66.04659
+                     *                 ],
+                     *                 [
+                     *                   9.77829,
+                     *                   65.87856
+                     *                 ],
+                     *                 [
+                     *                   9.82533,
+                     *                   65.71048
+                     *                 ],
+                     *                 [
+                     *                   9.87228,
+                     *                   65.54235
+                     *                 ],
+                     *                 [
+                     *                   9.91914,
+                     *                   65.37418
+                     *                 ],
+                     *                 [
+                     *                   9.96593,
+                     *                   65.20596
+                     *                 ],
+                     *                 [
+                     *                   10.01263,
+                     *                   65.03769
+                     *                 ],
+                     *                 [
+                     *                   10.01348,
+                     *                   64.85777
+                     *                 ],
+                     *                 [
+                     *                   10.01424,
+                     *                   64.67785
+                     *                 ],
+                     *                 [
+                     *                   10.0149,
+                     *                   64.49793
+                     *                 ],
+                     *                 [
+                     *                   10.01547,
+                     *                   64.31801
+                     *                 ],
+                     *                 [
+                     *                   10.01593,
+                     *                   64.13809
+                     *                 ],
+                     *                 [
+                     *                   10.01631,
+                     *                   63.95817
+                     *                 ],
+                     *                 [
+                     *                   10.01658,
+                     *                   63.77825
+                     *                 ],
+                     *                 [
+                     *                   10.01676,
+                     *                   63.59833
+                     *                 ],
+                     *                 [
+                     *                   10.01684,
+                     *                   63.4184
+                     *                 ],
+                     *                 [
+                     *                   10.01682,
+                     *                   63.23848
+                     *                 ],
+                     *                 [
+                     *                   10.01671,
+                     *                   63.05856
+                     *                 ],
+                     *                 [
+                     *                   10.0165,
+                     *                   62.87864
+                     *                 ],
+                     *                 [
+                     *                   10.0162,
+                     *                   62.69872
+                     *                 ],
+                     *                 [
+                     *                   10.01579,
+                     *                   62.51879
+                     *                 ],
+                     *                 [
+                     *                   10.01529,
+                     *                   62.33887
+                     *                 ],
+                     *                 [
+                     *                   10.0147,
+                     *                   62.15895
+                     *                 ],
+                     *                 [
+                     *                   10.01401,
+                     *                   61.97903
+                     *                 ],
+                     *                 [
+                     *                   10.01322,
+                     *                   61.79912
+                     *                 ],
+                     *                 [
+                     *                   10.01233,
+                     *                   61.6192
+                     *                 ],
+                     *                 [
+                     *                   10.01135,
+                     *                   61.43928
+                     *                 ],
+                     *                 [
+                     *                   10.01027,
+                     *                   61.25937
+                     *                 ],
+                     *                 [
+                     *                   10.00909,
+                     *                   61.07945
+                     *                 ],
+                     *                 [
+                     *                   10.00782,
+                     *                   60.89954
+                     *                 ],
+                     *                 [
+                     *                   10.00645,
+                     *                   60.71963
+                     *                 ],
+                     *                 [
+                     *                   10.00498,
+                     *                   60.53972
+                     *                 ],
+                     *                 [
+                     *                   10.00342,
+                     *                   60.35981
+                     *                 ],
+                     *                 [
+                     *                   10.00176,
+                     *                   60.1799
+                     *                 ],
+                     *                 [
+                     *                   10,
+                     *                   60
+                     *                 ],
+                     *                 [
+                     *                   10.03932,
+                     *                   59.82188
+                     *                 ],
+                     *                 [
+                     *                   10.07854,
+                     *                   59.64371
+                     *                 ],
+                     *                 [
+                     *                   10.11767,
+                     *                   59.46551
+                     *                 ],
+                     *                 [
+                     *                   10.15671,
+                     *                   59.28726
+                     *                 ],
+                     *                 [
+                     *                   10.19564,
+                     *                   59.10896
+                     *                 ],
+                     *                 [
+                     *                   10.23448,
+                     *                   58.93062
+                     *                 ],
+                     *                 [
+                     *                   10.27323,
+                     *                   58.75224
+                     *                 ],
+                     *                 [
+                     *                   10.31187,
+                     *                   58.57382
+                     *                 ],
+                     *                 [
+                     *                   10.35042,
+                     *                   58.39535
+                     *                 ],
+                     *                 [
+                     *                   10.38887,
+                     *                   58.21683
+                     *                 ],
+                     *                 [
+                     *                   10.42722,
+                     *                   58.03828
+                     *                 ],
+                     *                 [
+                     *                   10.46547,
+                     *                   57.85968
+                     *                 ],
+                     *                 [
+                     *                   10.50362,
+                     *                   57.68103
+                     *                 ],
+                     *                 [
+                     *                   10.54168,
+                     *                   57.50234
+                     *                 ],
+                     *                 [
+                     *                   10.57963,
+                     *                   57.32361
+                     *                 ],
+                     *                 [
+                     *                   10.61748,
+                     *                   57.14483
+                     *                 ],
+                     *                 [
+                     *                   10.65523,
+                     *                   56.96601
+                     *                 ],
+                     *                 [
+                     *                   10.69288,
+                     *                   56.78715
+                     *                 ],
+                     *                 [
+                     *                   10.73043,
+                     *                   56.60824
+                     *                 ],
+                     *                 [
+                     *                   10.76787,
+                     *                   56.42928
+                     *                 ],
+                     *                 [
+                     *                   10.80521,
+                     *                   56.25029
+                     *                 ],
+                     *                 [
+                     *                   10.84245,
+                     *                   56.07124
+                     *                 ],
+                     *                 [
+                     *                   10.87959,
+                     *                   55.89215
+                     *                 ],
+                     *                 [
+                     *                   10.91662,
+                     *                   55.71302
+                     *                 ],
+                     *                 [
+                     *                   10.95355,
+                     *                   55.53385
+                     *                 ],
+                     *                 [
+                     *                   10.99037,
+                     *                   55.35462
+                     *                 ],
+                     *                 [
+                     *                   11.02709,
+                     *                   55.17536
+                     *                 ],
+                     *                 [
+                     *                   11.0637,
+                     *                   54.99605
+                     *                 ],
+                     *                 [
+                     *                   11.10021,
+                     *                   54.81669
+                     *                 ],
+                     *                 [
+                     *                   11.13661,
+                     *                   54.63729
+                     *                 ],
+                     *                 [
+                     *                   11.17291,
+                     *                   54.45785
+                     *                 ],
+                     *                 [
+                     *                   11.20909,
+                     *                   54.27836
+                     *                 ],
+                     *                 [
+                     *                   11.24517,
+                     *                   54.09882
+                     *                 ],
+                     *                 [
+                     *                   11.28115,
+                     *                   53.91924
+                     *                 ],
+                     *                 [
+                     *                   11.31701,
+                     *                   53.73962
+                     *                 ],
+                     *                 [
+                     *                   11.35277,
+                     *                   53.55995
+                     *                 ],
+                     *                 [
+                     *                   11.38842,
+                     *                   53.38023
+                     *                 ],
+                     *                 [
+                     *                   11.42396,
+                     *                   53.20047
+                     *                 ],
+                     *                 [
+                     *                   11.45939,
+                     *                   53.02067
+                     *                 ],
+                     *                 [
+                     *                   11.49471,
+                     *                   52.84082
+                     *                 ],
+                     *                 [
+                     *                   11.52991,
+                     *                   52.66092
+                     *                 ],
+                     *                 [
+                     *                   11.56501,
+                     *                   52.48098
+                     *                 ],
+                     *                 [
+                     *                   11.6,
+                     *                   52.301
+                     *                 ],
+                     *                 [
+                     *                   11.67409,
+                     *                   52.15088
+                     *                 ],
+                     *                 [
+                     *                   11.74811,
+                     *                   52.00068
+                     *                 ],
+                     *                 [
+                     *                   11.82205,
+                     *                   51.8504
+                     *                 ],
+                     *                 [
+                     *                   11.89591,
+                     *                   51.70004
+                     *                 ],
+                     *                 [
+                     *                   11.96969,
+                     *                   51.5496
+                     *                 ],
+                     *                 [
+                     *                   12.04339,
+                     *                   51.39907
+                     *                 ],
+                     *                 [
+                     *                   12.11701,
+                     *                   51.24846
+                     *                 ],
+                     *                 [
+                     *                   12.19054,
+                     *                   51.09777
+                     *                 ],
+                     *                 [
+                     *                   12.264,
+                     *                   50.947
+                     *                 ],
+                     *                 [
+                     *                   12.25787,
+                     *                   50.76666
+                     *                 ],
+                     *                 [
+                     *                   12.25163,
+                     *                   50.58632
+                     *                 ],
+                     *                 [
+                     *                   12.24526,
+                     *                   50.406
+                     *                 ],
+                     *                 [
+                     *                   12.23878,
+                     *                   50.22568
+                     *                 ],
+                     *                 [
+                     *                   12.23218,
+                     *                   50.04537
+                     *                 ],
+                     *                 [
+                     *                   12.22546,
+                     *                   49.86507
+                     *                 ],
+                     *                 [
+                     *                   12.21863,
+                     *                   49.68479
+                     *                 ],
+                     *                 [
+                     *                   12.21168,
+                     *                   49.50451
+                     *                 ],
+                     *                 [
+                     *                   12.20461,
+                     *                   49.32424
+                     *                 ],
+                     *                 [
+                     *                   12.19742,
+                     *                   49.14397
+                     *                 ],
+                     *                 [
+                     *                   12.19012,
+                     *                   48.96372
+                     *                 ],
+                     *                 [
+                     *                   12.1827,
+                     *                   48.78348
+                     *                 ],
+                     *                 [
+                     *                   12.17516,
+                     *                   48.60325
+                     *                 ],
+                     *                 [
+                     *                   12.16751,
+                     *                   48.42303
+                     *                 ],
+                     *                 [
+                     *                   12.15974,
+                     *                   48.24282
+                     *                 ],
+                     *                 [
+                     *                   12.15185,
+                     *                   48.06262
+                     *                 ],
+                     *                 [
+                     *                   12.14385,
+                     *                   47.88243
+                     *                 ],
+                     *                 [
+                     *                   12.13573,
+                     *                   47.70226
+                     *                 ],
+                     *                 [
+                     *                   12.12749,
+                     *                   47.52209
+                     *                 ],
+                     *                 [
+                     *                   12.11914,
+                     *                   47.34193
+                     *                 ],
+                     *                 [
+                     *                   12.11067,
+                     *                   47.16179
+                     *                 ],
+                     *                 [
+                     *                   12.10208,
+                     *                   46.98166
+                     *                 ],
+                     *                 [
+                     *                   12.09338,
+                     *                   46.80154
+                     *                 ],
+                     *                 [
+                     *                   12.08456,
+                     *                   46.62143
+                     *                 ],
+                     *                 [
+                     *                   12.07563,
+                     *                   46.44133
+                     *                 ],
+                     *                 [
+                     *                   12.06658,
+                     *                   46.26124
+                     *                 ],
+                     *                 [
+                     *                   12.05742,
+                     *                   46.08117
+                     *                 ],
+                     *                 [
+                     *                   12.04813,
+                     *                   45.90111
+                     *                 ],
+                     *                 [
+                     *                   12.03874,
+                     *                   45.72106
+                     *                 ],
+                     *                 [
+                     *                   12.02923,
+                     *                   45.54103
+                     *                 ],
+                     *                 [
+                     *                   12.0196,
+                     *                   45.36101
+                     *                 ],
+                     *                 [
+                     *                   12.00986,
+                     *                   45.181
+                     *                 ],
+                     *                 [
+                     *                   12,
+                     *                   45.001
+                     *                 ],
+                     *                 [
+                     *                   12.05975,
+                     *                   44.85475
+                     *                 ],
+                     *                 [
+                     *                   12.09664,
+                     *                   44.76576
+                     *                 ],
+                     *                 [
+                     *                   12.1335,
+                     *                   44.67675
+                     *                 ],
+                     *                 [
+                     *                   12.19683,
+                     *                   44.52386
+                     *                 ],
+                     *                 [
+                     *                   12.26007,
+                     *                   44.3709
+                     *                 ],
+                     *                 [
+                     *                   12.32323,
+                     *                   44.21787
+                     *                 ],
+                     *                 [
+                     *                   12.3863,
+                     *                   44.06476
+                     *                 ],
+                     *                 [
+                     *                   12.44929,
+                     *                   43.91158
+                     *                 ],
+                     *                 [
+                     *                   12.51219,
+                     *                   43.75833
+                     *                 ],
+                     *                 [
+                     *                   12.575,
+                     *                   43.605
+                     *                 ],
+                     *                 [
+                     *                   12.5985,
+                     *                   43.4725
+                     *                 ],
+                     *                 [
+                     *                   12.71369,
+                     *                   43.38084
+                     *                 ],
+                     *                 [
+                     *                   12.82885,
+                     *                   43.2891
+                     *                 ],
+                     *                 [
+                     *                   12.94397,
+                     *                   43.19728
+                     *                 ],
+                     *                 [
+                     *                   13.05906,
+                     *                   43.10537
+                     *                 ],
+                     *                 [
+                     *                   13.17413,
+                     *                   43.01338
+                     *                 ],
+                     *                 [
+                     *                   13.32896,
+                     *                   42.92784
+                     *                 ],
+                     *                 [
+                     *                   13.48376,
+                     *                   42.84219
+                     *                 ],
+                     *                 [
+                     *                   13.63854,
+                     *                   42.75644
+                     *                 ],
+                     *                 [
+                     *                   13.79328,
+                     *                   42.67057
+                     *                 ],
+                     *                 [
+                     *                   13.948,
+                     *                   42.58459
+                     *                 ],
+                     *                 [
+                     *                   14.10269,
+                     *                   42.49849
+                     *                 ],
+                     *                 [
+                     *                   14.25462,
+                     *                   42.4145
+                     *                 ],
+                     *                 [
+                     *                   14.40652,
+                     *                   42.33041
+                     *                 ],
+                     *                 [
+                     *                   14.55839,
+                     *                   42.2462
+                     *                 ],
+                     *                 [
+                     *                   14.71024,
+                     *                   42.16187
+                     *                 ],
+                     *                 [
+                     *                   14.86205,
+                     *                   42.07742
+                     *                 ],
+                     *                 [
+                     *                   14.962,
+                     *                   42.022
+                     *                 ],
+                     *                 [
+                     *                   15.09709,
+                     *                   41.93946
+                     *                 ],
+                     *                 [
+                     *                   15.23215,
+                     *                   41.85682
+                     *                 ],
+                     *                 [
+                     *                   15.36718,
+                     *                   41.77407
+                     *                 ],
+                     *                 [
+                     *                   15.50218,
+                     *                   41.69122
+                     *                 ],
+                     *                 [
+                     *                   15.63715,
+                     *                   41.60826
+                     *                 ],
+                     *                 [
+                     *                   15.77209,
+                     *                   41.52518
+                     *                 ],
+                     *                 [
+                     *                   15.907,
+                     *                   41.442
+                     *                 ],
+                     *                 [
+                     *                   16.06102,
+                     *                   41.34732
+                     *                 ],
+                     *                 [
+                     *                   16.215,
+                     *                   41.2525
+                     *                 ],
+                     *                 [
+                     *                   16.37599,
+                     *                   41.17074
+                     *                 ],
+                     *                 [
+                     *                   16.53694,
+                     *                   41.08885
+                     *                 ],
+                     *                 [
+                     *                   16.69786,
+                     *                   41.00682
+                     *                 ],
+                     *                 [
+                     *                   16.85876,
+                     *                   40.92466
+                     *                 ],
+                     *                 [
+                     *                   17.01961,
+                     *                   40.84235
+                     *                 ],
+                     *                 [
+                     *                   17.18044,
+                     *                   40.7599
+                     *                 ],
+                     *                 [
+                     *                   17.34123,
+                     *                   40.67731
+                     *                 ],
+                     *                 [
+                     *                   17.50199,
+                     *                   40.59457
+                     *                 ],
+                     *                 [
+                     *                   17.66271,
+                     *                   40.51169
+                     *                 ],
+                     *                 [
+                     *                   17.8234,
+                     *                   40.42866
+                     *                 ],
+                     *                 [
+                     *                   17.98405,
+                     *                   40.34548
+                     *                 ],
+                     *                 [
+                     *                   18.14467,
+                     *                   40.26215
+                     *                 ],
+                     *                 [
+                     *                   18.30525,
+                     *                   40.17866
+                     *                 ],
+                     *                 [
+                     *                   18.4658,
+                     *                   40.09502
+                     *                 ],
+                     *                 [
+                     *                   18.6263,
+                     *                   40.01123
+                     *                 ],
+                     *                 [
+                     *                   18.78678,
+                     *                   39.92727
+                     *                 ],
+                     *                 [
+                     *                   18.94721,
+                     *                   39.84315
+                     *                 ],
+                     *                 [
+                     *                   19.10761,
+                     *                   39.75888
+                     *                 ],
+                     *                 [
+                     *                   19.26796,
+                     *                   39.67444
+                     *                 ],
+                     *                 [
+                     *                   19.42828,
+                     *                   39.58983
+                     *                 ],
+                     *                 [
+                     *                   19.58856,
+                     *                   39.50506
+                     *                 ],
+                     *                 [
+                     *                   19.7488,
+                     *                   39.42011
+                     *                 ],
+                     *                 [
+                     *                   19.909,
+                     *                   39.335
+                     *                 ],
+                     *                 [
+                     *                   20.06277,
+                     *                   39.24885
+                     *                 ],
+                     *                 [
+                     *                   20.21651,
+                     *                   39.16254
+                     *                 ],
+                     *                 [
+                     *                   20.3702,
+                     *                   39.07605
+                     *                 ],
+                     *                 [
+                     *                   20.52385,
+                     *                   38.98939
+                     *                 ],
+                     *                 [
+                     *                   20.67745,
+                     *                   38.90256
+                     *                 ],
+                     *                 [
+                     *                   20.83101,
+                     *                   38.81555
+                     *                 ],
+                     *                 [
+                     *                   20.98453,
+                     *                   38.72837
+                     *                 ],
+                     *                 [
+                     *                   21.138,
+                     *                   38.641
+                     *                 ],
+                     *                 [
+                     *                   21.28961,
+                     *                   38.53923
+                     *                 ],
+                     *                 [
+                     *                   21.44115,
+                     *                   38.43724
+                     *                 ],
+                     *                 [
+                     *                   21.59264,
+                     *                   38.33505
+                     *                 ],
+                     *                 [
+                     *                   21.74406,
+                     *                   38.23264
+                     *                 ],
+                     *                 [
+                     *                   21.89542,
+                     *                   38.13001
+                     *                 ],
+                     *                 [
+                     *                   22.04672,
+                     *                   38.02717
+                     *                 ],
+                     *                 [
+                     *                   22.19795,
+                     *                   37.92411
+                     *                 ],
+                     *                 [
+                     *                   22.34911,
+                     *                   37.82082
+                     *                 ],
+                     *                 [
+                     *                   22.50021,
+                     *                   37.71731
+                     *                 ],
+                     *                 [
+                     *                   22.65125,
+                     *                   37.61357
+                     *                 ],
+                     *                 [
+                     *                   22.80222,
+                     *                   37.50961
+                     *                 ],
+                     *                 [
+                     *                   22.95312,
+                     *                   37.40541
+                     *                 ],
+                     *                 [
+                     *                   23.10395,
+                     *                   37.30098
+                     *                 ],
+                     *                 [
+                     *                   23.25471,
+                     *                   37.19632
+                     *                 ],
+                     *                 [
+                     *                   23.4054,
+                     *                   37.09142
+                     *                 ],
+                     *                 [
+                     *                   23.55603,
+                     *                   36.98628
+                     *                 ],
+                     *                 [
+                     *                   23.70658,
+                     *                   36.8809
+                     *                 ],
+                     *                 [
+                     *                   23.85706,
+                     *                   36.77528
+                     *                 ],
+                     *                 [
+                     *                   24.00747,
+                     *                   36.66941
+                     *                 ],
+                     *                 [
+                     *                   24.1578,
+                     *                   36.56329
+                     *                 ],
+                     *                 [
+                     *                   24.30807,
+                     *                   36.45693
+                     *                 ],
+                     *                 [
+                     *                   24.45825,
+                     *                   36.35031
+                     *                 ],
+                     *                 [
+                     *                   24.60837,
+                     *                   36.24343
+                     *                 ],
+                     *                 [
+                     *                   24.75841,
+                     *                   36.1363
+                     *                 ],
+                     *                 [
+                     *                   24.90837,
+                     *                   36.02891
+                     *                 ],
+                     *                 [
+                     *                   25.05825,
+                     *                   35.92126
+                     *                 ],
+                     *                 [
+                     *                   25.20806,
+                     *                   35.81335
+                     *                 ],
+                     *                 [
+                     *                   25.35778,
+                     *                   35.70517
+                     *                 ],
+                     *                 [
+                     *                   25.50743,
+                     *                   35.59672
+                     *                 ],
+                     *                 [
+                     *                   25.657,
+                     *                   35.488
+                     *                 ],
+                     *                 [
+                     *                   25.78272,
+                     *                   35.39599
+                     *                 ],
+                     *                 [
+                     *                   25.90838,
+                     *                   35.30379
+                     *                 ],
+                     *                 [
+                     *                   26.03398,
+                     *                   35.21139
+                     *                 ],
+                     *                 [
+                     *                   26.15952,
+                     *                   35.1188
+                     *                 ],
+                     *                 [
+                     *                   26.285,
+                     *                   35.026
+                     *                 ],
+                     *                 [
+                     *                   26.40852,
+                     *                   34.93181
+                     *                 ],
+                     *                 [
+                     *                   26.53199,
+                     *                   34.83741
+                     *                 ],
+                     *                 [
+                     *                   26.65539,
+                     *                   34.74281
+                     *                 ],
+                     *                 [
+                     *                   26.77873,
+                     *                   34.64801
+                     *                 ],
+                     *                 [
+                     *                   26.902,
+                     *                   34.553
+                     *                 ],
+                     *                 [
+                     *                   27.04575,
+                     *                   34.44328
+                     *                 ],
+                     *                 [
+                     *                   27.18942,
+                     *                   34.33328
+                     *                 ],
+                     *                 [
+                     *                   27.333,
+                     *                   34.223
+                     *                 ],
+                     *                 [
+                     *                   27.43305,
+                     *                   34.14281
+                     *                 ],
+                     *                 [
+                     *                   27.53305,
+                     *                   34.06248
+                     *                 ],
+                     *                 [
+                     *                   27.633,
+                     *                   33.982
+                     *                 ],
+                     *                 [
+                     *                   27.75415,
+                     *                   33.86265
+                     *                 ],
+                     *                 [
+                     *                   27.87521,
+                     *                   33.74304
+                     *                 ],
+                     *                 [
+                     *                   27.99616,
+                     *                   33.62315
+                     *                 ],
+                     *                 [
+                     *                   28.117,
+                     *                   33.503
+                     *                 ],
+                     *                 [
+                     *                   28.25377,
+                     *                   33.40746
+                     *                 ],
+                     *                 [
+                     *                   28.39048,
+                     *                   33.31167
+                     *                 ],
+                     *                 [
+                     *                   28.52712,
+                     *                   33.21564
+                     *                 ],
+                     *                 [
+                     *                   28.66369,
+                     *                   33.11936
+                     *                 ],
+                     *                 [
+                     *                   28.8002,
+                     *                   33.02283
+                     *                 ],
+                     *                 [
+                     *                   28.93663,
+                     *                   32.92604
+                     *                 ],
+                     *                 [
+                     *                   29.073,
+                     *                   32.829
+                     *                 ],
+                     *                 [
+                     *                   29.22529,
+                     *                   32.76603
+                     *                 ],
+                     *                 [
+                     *                   29.37756,
+                     *                   32.70288
+                     *                 ],
+                     *                 [
+                     *                   29.52979,
+                     *                   32.63953
+                     *                 ],
+                     *                 [
+                     *                   29.682,
+                     *                   32.576
+                     *                 ],
+                     *                 [
+                     *                   29.813,
+                     *                   32.56377
+                     *                 ],
+                     *                 [
+                     *                   29.944,
+                     *                   32.5515
+                     *                 ],
+                     *                 [
+                     *                   30.0765,
+                     *                   32.55574
+                     *                 ],
+                     *                 [
+                     *                   30.209,
+                     *                   32.56
+                     *                 ],
+                     *                 [
+                     *                   30.32806,
+                     *                   32.47454
+                     *                 ],
+                     *                 [
+                     *                   30.44706,
+                     *                   32.38888
+                     *                 ],
+                     *                 [
+                     *                   30.566,
+                     *                   32.303
+                     *                 ],
+                     *                 [
+                     *                   30.70575,
+                     *                   32.30599
+                     *                 ],
+                     *                 [
+                     *                   30.8455,
+                     *                   32.30898
+                     *                 ],
+                     *                 [
+                     *                   30.98525,
+                     *                   32.31199
+                     *                 ],
+                     *                 [
+                     *                   31.125,
+                     *                   32.315
+                     *                 ],
+                     *                 [
+                     *                   31.23188,
+                     *                   32.34934
+                     *                 ],
+                     *                 [
+                     *                   31.33875,
+                     *                   32.38375
+                     *                 ],
+                     *                 [
+                     *                   31.46141,
+                     *                   32.28251
+                     *                 ],
+                     *                 [
+                     *                   31.584,
+                     *                   32.181
+                     *                 ],
+                     *                 [
+                     *                   31.70913,
+                     *                   32.05538
+                     *                 ],
+                     *                 [
+                     *                   31.77235,
+                     *                   31.88687
+                     *                 ],
+                     *                 [
+                     *                   31.83535,
+                     *                   31.71813
+                     *                 ],
+                     *                 [
+                     *                   31.89813,
+                     *                   31.54917
+                     *                 ],
+                     *                 [
+                     *                   31.96069,
+                     *                   31.37997
+                     *                 ],
+                     *                 [
+                     *                   32.02302,
+                     *                   31.21054
+                     *                 ],
+                     *                 [
+                     *                   32.08512,
+                     *                   31.04089
+                     *                 ],
+                     *                 [
+                     *                   32.147,
+                     *                   30.871
+                     *                 ],
+                     *                 [
+                     *                   32.199,
+                     *                   30.72417
+                     *                 ],
+                     *                 [
+                     *                   32.25084,
+                     *                   30.57717
+                     *                 ],
+                     *                 [
+                     *                   32.3025,
+                     *                   30.43
+                     *                 ],
+                     *                 [
+                     *                   32.36992,
+                     *                   30.24229
+                     *                 ],
+                     *                 [
+                     *                   32.43706,
+                     *                   30.0543
+                     *                 ],
+                     *                 [
+                     *                   32.50392,
+                     *                   29.86603
+                     *                 ],
+                     *                 [
+                     *                   32.57051,
+                     *                   29.67749
+                     *                 ],
+                     *                 [
+                     *                   32.6368,
+                     *                   29.48866
+                     *                 ],
+                     *                 [
+                     *                   32.70282,
+                     *                   29.29955
+                     *                 ],
+                     *                 [
+                     *                   32.76855,
+                     *                   29.11017
+                     *                 ],
+                     *                 [
+                     *                   32.834,
+                     *                   28.9205
+                     *                 ],
+                     *                 [
+                     *                   32.88255,
+                     *                   28.76164
+                     *                 ],
+                     *                 [
+                     *                   32.9309,
+                     *                   28.6026
+                     *                 ],
+                     *                 [
+                     *                   32.97905,
+                     *                   28.44339
+                     *                 ],
+                     *                 [
+                     *                   33.027,
+                     *                   28.284
+                     *                 ],
+                     *                 [
+                     *                   33.08448,
+                     *                   28.15067
+                     *                 ],
+                     *                 [
+                     *                   33.14181,
+                     *                   28.01717
+                     *                 ],
+                     *                 [
+                     *                   33.199,
+                     *                   27.8835
+                     *                 ],
+                     *                 [
+                     *                   33.26584,
+                     *                   27.68699
+                     *                 ],
+                     *                 [
+                     *                   33.33238,
+                     *                   27.49017
+                     *                 ],
+                     *                 [
+                     *                   33.3986,
+                     *                   27.29306
+                     *                 ],
+                     *                 [
+                     *                   33.46451,
+                     *                   27.09565
+                     *                 ],
+                     *                 [
+                     *                   33.5301,
+                     *                   26.89793
+                     *                 ],
+                     *                 [
+                     *                   33.59539,
+                     *                   26.69992
+                     *                 ],
+                     *                 [
+                     *                   33.66035,
+                     *                   26.50161
+                     *                 ],
+                     *                 [
+                     *                   33.725,
+                     *                   26.303
+                     *                 ],
+                     *                 [
+                     *                   33.78025,
+                     *                   26.13683
+                     *                 ],
+                     *                 [
+                     *                   33.83527,
+                     *                   25.97044
+                     *                 ],
+                     *                 [
+                     *                   33.89007,
+                     *                   25.80384
+                     *                 ],
+                     *                 [
+                     *                   33.94465,
+                     *                   25.63703
+                     *                 ],
+                     *                 [
+                     *                   33.999,
+                     *                   25.47
+                     *                 ],
+                     *                 [
+                     *                   34.06045,
+                     *                   25.2841
+                     *                 ],
+                     *                 [
+                     *                   34.12161,
+                     *                   25.09794
+                     *                 ],
+                     *                 [
+                     *                   34.1825,
+                     *                   24.9115
+                     *                 ],
+                     *                 [
+                     *                   34.2407,
+                     *                   24.73688
+                     *                 ],
+                     *                 [
+                     *                   34.29865,
+                     *                   24.56202
+                     *                 ],
+                     *                 [
+                     *                   34.35635,
+                     *                   24.38692
+                     *                 ],
+                     *                 [
+                     *                   34.4138,
+                     *                   24.21158
+                     *                 ],
+                     *                 [
+                     *                   34.471,
+                     *                   24.036
+                     *                 ],
+                     *                 [
+                     *                   34.53765,
+                     *                   23.83644
+                     *                 ],
+                     *                 [
+                     *                   34.60398,
+                     *                   23.63656
+                     *                 ],
+                     *                 [
+                     *                   34.66998,
+                     *                   23.43636
+                     *                 ],
+                     *                 [
+                     *                   34.73566,
+                     *                   23.23584
+                     *                 ],
+                     *                 [
+                     *                   34.801,
+                     *                   23.035
+                     *                 ],
+                     *                 [
+                     *                   34.84192,
+                     *                   22.83926
+                     *                 ],
+                     *                 [
+                     *                   34.88253,
+                     *                   22.64333
+                     *                 ],
+                     *                 [
+                     *                   34.92282,
+                     *                   22.4472
+                     *                 ],
+                     *                 [
+                     *                   34.9628,
+                     *                   22.25088
+                     *                 ],
+                     *                 [
+                     *                   35.00246,
+                     *                   22.05437
+                     *                 ],
+                     *                 [
+                     *                   35.04181,
+                     *                   21.85767
+                     *                 ],
+                     *                 [
+                     *                   35.08083,
+                     *                   21.66079
+                     *                 ],
+                     *                 [
+                     *                   35.11954,
+                     *                   21.46371
+                     *                 ],
+                     *                 [
+                     *                   35.15793,
+                     *                   21.26645
+                     *                 ],
+                     *                 [
+                     *                   35.196,
+                     *                   21.069
+                     *                 ],
+                     *                 [
+                     *                   35.23805,
+                     *                   20.873
+                     *                 ],
+                     *                 [
+                     *                   35.27978,
+                     *                   20.67679
+                     *                 ],
+                     *                 [
+                     *                   35.32119,
+                     *                   20.48038
+                     *                 ],
+                     *                 [
+                     *                   35.36229,
+                     *                   20.28378
+                     *                 ],
+                     *                 [
+                     *                   35.40307,
+                     *                   20.08697
+                     *                 ],
+                     *                 [
+                     *                   35.44353,
+                     *                   19.88997
+                     *                 ],
+                     *                 [
+                     *                   35.48367,
+                     *                   19.69276
+                     *                 ],
+                     *                 [
+                     *                   35.52348,
+                     *                   19.49536
+                     *                 ],
+                     *                 [
+                     *                   35.56298,
+                     *                   19.29777
+                     *                 ],
+                     *                 [
+                     *                   35.60215,
+                     *                   19.09998
+                     *                 ],
+                     *                 [
+                     *                   35.641,
+                     *                   18.902
+                     *                 ],
+                     *                 [
+                     *                   35.68266,
+                     *                   18.70241
+                     *                 ],
+                     *                 [
+                     *                   35.72399,
+                     *                   18.50262
+                     *                 ],
+                     *                 [
+                     *                   35.76499,
+                     *                   18.30262
+                     *                 ],
+                     *                 [
+                     *                   35.80566,
+                     *                   18.10241
+                     *                 ],
+                     *                 [
+                     *                   35.846,
+                     *                   17.902
+                     *                 ],
+                     *                 [
+                     *                   35.88264,
+                     *                   17.72524
+                     *                 ],
+                     *                 [
+                     *                   35.91902,
+                     *                   17.54832
+                     *                 ],
+                     *                 [
+                     *                   35.95514,
+                     *                   17.37124
+                     *                 ],
+                     *                 [
+                     *                   35.991,
+                     *                   17.194
+                     *                 ],
+                     *                 [
+                     *                   36.0232,
+                     *                   17.03846
+                     *                 ],
+                     *                 [
+                     *                   36.0552,
+                     *                   16.88279
+                     *                 ],
+                     *                 [
+                     *                   36.087,
+                     *                   16.727
+                     *                 ],
+                     *                 [
+                     *                   36.1285,
+                     *                   16.52706
+                     *                 ],
+                     *                 [
+                     *                   36.16967,
+                     *                   16.32692
+                     *                 ],
+                     *                 [
+                     *                   36.2105,
+                     *                   16.12656
+                     *                 ],
+                     *                 [
+                     *                   36.251,
+                     *                   15.926
+                     *                 ],
+                     *                 [
+                     *                   36.308,
+                     *                   15.79
+                     *                 ],
+                     *                 [
+                     *                   36.28638,
+                     *                   15.64913
+                     *                 ],
+                     *                 [
+                     *                   36.331,
+                     *                   15.539
+                     *                 ],
+                     *                 [
+                     *                   36.4035,
+                     *                   15.4305
+                     *                 ],
+                     *                 [
+                     *                   36.47803,
+                     *                   15.35108
+                     *                 ],
+                     *                 [
+                     *                   36.5525,
+                     *                   15.2715
+                     *                 ],
+                     *                 [
+                     *                   36.62433,
+                     *                   15.12495
+                     *                 ],
+                     *                 [
+                     *                   36.62239,
+                     *                   14.92016
+                     *                 ],
+                     *                 [
+                     *                   36.64892,
+                     *                   14.72145
+                     *                 ],
+                     *                 [
+                     *                   36.69227,
+                     *                   14.60129
+                     *                 ],
+                     *                 [
+                     *                   36.7355,
+                     *                   14.481
+                     *                 ],
+                     *                 [
+                     *                   36.78625,
+                     *                   14.2815
+                     *                 ],
+                     *                 [
+                     *                   36.782,
+                     *                   14.10375
+                     *                 ],
+                     *                 [
+                     *                   36.793,
+                     *                   13.996
+                     *                 ],
+                     *                 [
+                     *                   36.82213,
+                     *                   13.78222
+                     *                 ],
+                     *                 [
+                     *                   36.8305,
+                     *                   13.5745
+                     *                 ],
+                     *                 [
+                     *                   36.85112,
+                     *                   13.46191
+                     *                 ],
+                     *                 [
+                     *                   36.87162,
+                     *                   13.34925
+                     *                 ],
+                     *                 [
+                     *                   36.90741,
+                     *                   13.19795
+                     *                 ],
+                     *                 [
+                     *                   36.943,
+                     *                   13.0465
+                     *                 ],
+                     *                 [
+                     *                   36.998,
+                     *                   12.916
+                     *                 ],
+                     *                 [
+                     *                   37.03797,
+                     *                   12.74881
+                     *                 ],
+                     *                 [
+                     *                   37.07771,
+                     *                   12.58145
+                     *                 ],
+                     *                 [
+                     *                   37.09378,
+                     *                   12.4685
+                     *                 ],
+                     *                 [
+                     *                   37.10975,
+                     *                   12.3555
+                     *                 ],
+                     *                 [
+                     *                   37.11669,
+                     *                   12.21973
+                     *                 ],
+                     *                 [
+                     *                   37.12347,
+                     *                   12.08394
+                     *                 ],
+                     *                 [
+                     *                   37.19885,
+                     *                   11.97443
+                     *                 ],
+                     *                 [
+                     *                   37.29138,
+                     *                   11.82925
+                     *                 ],
+                     *                 [
+                     *                   37.28875,
+                     *                   11.668
+                     *                 ],
+                     *                 [
+                     *                   37.35408,
+                     *                   11.48363
+                     *                 ],
+                     *                 [
+                     *                   37.41913,
+                     *                   11.29894
+                     *                 ],
+                     *                 [
+                     *                   37.4445,
+                     *                   11.159
+                     *                 ],
+                     *                 [
+                     *                   37.48131,
+                     *                   10.99588
+                     *                 ],
+                     *                 [
+                     *                   37.48738,
+                     *                   10.83976
+                     *                 ],
+                     *                 [
+                     *                   37.49325,
+                     *                   10.68363
+                     *                 ],
+                     *                 [
+                     *                   37.52637,
+                     *                   10.51579
+                     *                 ],
+                     *                 [
+                     *                   37.55925,
+                     *                   10.34781
+                     *                 ],
+                     *                 [
+                     *                   37.54397,
+                     *                   10.24681
+                     *                 ],
+                     *                 [
+                     *                   37.51905,
+                     *                   10.08043
+                     *                 ],
+                     *                 [
+                     *                   37.49389,
+                     *                   9.91416
+                     *                 ],
+                     *                 [
+                     *                   37.4685,
+                     *                   9.748
+                     *                 ],
+                     *                 [
+                     *                   37.4386,
+                     *                   9.55351
+                     *                 ],
+                     *                 [
+                     *                   37.40839,
+                     *                   9.35918
+                     *                 ],
+                     *                 [
+                     *                   37.37785,
+                     *                   9.16501
+                     *                 ],
+                     *                 [
+                     *                   37.347,
+                     *                   8.971
+                     *                 ],
+                     *                 [
+                     *                   37.338,
+                     *                   8.938
+                     *                 ],
+                     *                 [
+                     *                   37.32216,
+                     *                   8.74246
+                     *                 ],
+                     *                 [
+                     *                   37.306,
+                     *                   8.547
+                     *                 ],
+                     *                 [
+                     *                   37.282,
+                     *                   8.357
+                     *                 ],
+                     *                 [
+                     *                   37.2708,
+                     *                   8.17304
+                     *                 ],
+                     *                 [
+                     *                   37.25932,
+                     *                   7.98914
+                     *                 ],
+                     *                 [
+                     *                   37.24755,
+                     *                   7.80529
+                     *                 ],
+                     *                 [
+                     *                   37.2355,
+                     *                   7.6215
+                     *                 ],
+                     *                 [
+                     *                   37.23031,
+                     *                   7.43671
+                     *                 ],
+                     *                 [
+                     *                   37.22482,
+                     *                   7.25194
+                     *                 ],
+                     *                 [
+                     *                   37.21906,
+                     *                   7.06721
+                     *                 ],
+                     *                 [
+                     *                   37.213,
+                     *                   6.8825
+                     *                 ],
+                     *                 [
+                     *                   37.20681,
+                     *                   6.66073
+                     *                 ],
+                     *                 [
+                     *                   37.20021,
+                     *                   6.439
+                     *                 ],
+                     *                 [
+                     *                   37.19319,
+                     *                   6.21731
+                     *                 ],
+                     *                 [
+                     *                   37.18576,
+                     *                   5.99566
+                     *                 ],
+                     *                 [
+                     *                   37.17792,
+                     *                   5.77406
+                     *                 ],
+                     *                 [
+                     *                   37.16967,
+                     *                   5.55251
+                     *                 ],
+                     *                 [
+                     *                   37.161,
+                     *                   5.331
+                     *                 ],
+                     *                 [
+                     *                   37.14615,
+                     *                   5.12506
+                     *                 ],
+                     *                 [
+                     *                   37.13094,
+                     *                   4.9192
+                     *                 ],
+                     *                 [
+                     *                   37.11538,
+                     *                   4.71343
+                     *                 ],
+                     *                 [
+                     *                   37.09946,
+                     *                   4.50774
+                     *                 ],
+                     *                 [
+                     *                   37.08318,
+                     *                   4.30213
+                     *                 ],
+                     *                 [
+                     *                   37.06656,
+                     *                   4.09662
+                     *                 ],
+                     *                 [
+                     *                   37.04957,
+                     *                   3.8912
+                     *                 ],
+                     *                 [
+                     *                   37.03223,
+                     *                   3.68587
+                     *                 ],
+                     *                 [
+                     *                   37.01454,
+                     *                   3.48064
+                     *                 ],
+                     *                 [
+                     *                   36.9965,
+                     *                   3.2755
+                     *                 ],
+                     *                 [
+                     *                   36.97475,
+                     *                   3.06775
+                     *                 ],
+                     *                 [
+                     *                   36.96614,
+                     *                   2.87679
+                     *                 ],
+                     *                 [
+                     *                   36.95722,
+                     *                   2.68587
+                     *                 ],
+                     *                 [
+                     *                   36.948,
+                     *                   2.495
+                     *                 ],
+                     *                 [
+                     *                   36.9332,
+                     *                   2.27446
+                     *                 ],
+                     *                 [
+                     *                   36.918,
+                     *                   2.054
+                     *                 ],
+                     *                 [
+                     *                   36.92168,
+                     *                   1.84601
+                     *                 ],
+                     *                 [
+                     *                   36.925,
+                     *                   1.638
+                     *                 ],
+                     *                 [
+                     *                   36.90303,
+                     *                   1.43182
+                     *                 ],
+                     *                 [
+                     *                   36.88071,
+                     *                   1.22576
+                     *                 ],
+                     *                 [
+                     *                   36.85803,
+                     *                   1.01982
+                     *                 ],
+                     *                 [
+                     *                   36.835,
+                     *                   0.814
+                     *                 ],
+                     *                 [
+                     *                   36.80969,
+                     *                   0.59893
+                     *                 ],
+                     *                 [
+                     *                   36.784,
+                     *                   0.384
+                     *                 ],
+                     *                 [
+                     *                   36.75758,
+                     *                   0.21088
+                     *                 ],
+                     *                 [
+                     *                   36.73092,
+                     *                   0.03788
+                     *                 ],
+                     *                 [
+                     *                   36.704,
+                     *                   -0.135
+                     *                 ],
+                     *                 [
+                     *                   36.69438,
+                     *                   -0.24088
+                     *                 ],
+                     *                 [
+                     *                   36.672,
+                     *                   -0.366
+                     *                 ],
+                     *                 [
+                     *                   36.63777,
+                     *                   -0.56887
+                     *                 ],
+                     *                 [
+                     *                   36.6032,
+                     *                   -0.77157
+                     *                 ],
+                     *                 [
+                     *                   36.56829,
+                     *                   -0.97408
+                     *                 ],
+                     *                 [
+                     *                   36.53303,
+                     *                   -1.1764
+                     *                 ],
+                     *                 [
+                     *                   36.49744,
+                     *                   -1.37855
+                     *                 ],
+                     *                 [
+                     *                   36.4615,
+                     *                   -1.5805
+                     *                 ],
+                     *                 [
+                     *                   36.453,
+                     *                   -1.753
+                     *                 ],
+                     *                 [
+                     *                   36.424,
+                     *                   -1.943
+                     *                 ],
+                     *                 [
+                     *                   36.40132,
+                     *                   -2.06979
+                     *                 ],
+                     *                 [
+                     *                   36.3785,
+                     *                   -2.1965
+                     *                 ],
+                     *                 [
+                     *                   36.37425,
+                     *                   -2.33457
+                     *                 ],
+                     *                 [
+                     *                   36.3637,
+                     *                   -2.46566
+                     *                 ],
+                     *                 [
+                     *                   36.353,
+                     *                   -2.59672
+                     *                 ],
+                     *                 [
+                     *                   36.31229,
+                     *                   -2.7638
+                     *                 ],
+                     *                 [
+                     *                   36.27134,
+                     *                   -2.93071
+                     *                 ],
+                     *                 [
+                     *                   36.23016,
+                     *                   -3.09744
+                     *                 ],
+                     *                 [
+                     *                   36.18875,
+                     *                   -3.264
+                     *                 ],
+                     *                 [
+                     *                   36.14556,
+                     *                   -3.45589
+                     *                 ],
+                     *                 [
+                     *                   36.10206,
+                     *                   -3.64756
+                     *                 ],
+                     *                 [
+                     *                   36.08179,
+                     *                   -3.85212
+                     *                 ],
+                     *                 [
+                     *                   36.06118,
+                     *                   -4.05656
+                     *                 ],
+                     *                 [
+                     *                   36.04021,
+                     *                   -4.2609
+                     *                 ],
+                     *                 [
+                     *                   36.01891,
+                     *                   -4.46513
+                     *                 ],
+                     *                 [
+                     *                   35.99725,
+                     *                   -4.66925
+                     *                 ],
+                     *                 [
+                     *                   35.98516,
+                     *                   -4.82409
+                     *                 ],
+                     *                 [
+                     *                   35.97288,
+                     *                   -4.97888
+                     *                 ],
+                     *                 [
+                     *                   35.96029,
+                     *                   -5.13077
+                     *                 ],
+                     *                 [
+                     *                   35.94752,
+                     *                   -5.28262
+                     *                 ],
+                     *                 [
+                     *                   35.9825,
+                     *                   -5.43995
+                     *                 ],
+                     *                 [
+                     *                   35.95019,
+                     *                   -5.63829
+                     *                 ],
+                     *                 [
+                     *                   35.91755,
+                     *                   -5.83647
+                     *                 ],
+                     *                 [
+                     *                   35.95888,
+                     *                   -6.00375
+                     *                 ],
+                     *                 [
+                     *                   36.00387,
+                     *                   -6.12506
+                     *                 ],
+                     *                 [
+                     *                   36.04875,
+                     *                   -6.2465
+                     *                 ],
+                     *                 [
+                     *                   36.0782,
+                     *                   -6.40528
+                     *                 ],
+                     *                 [
+                     *                   36.10744,
+                     *                   -6.56419
+                     *                 ],
+                     *                 [
+                     *                   36.16248,
+                     *                   -6.74239
+                     *                 ],
+                     *                 [
+                     *                   36.21725,
+                     *                   -6.92084
+                     *                 ],
+                     *                 [
+                     *                   36.27176,
+                     *                   -7.09955
+                     *                 ],
+                     *                 [
+                     *                   36.326,
+                     *                   -7.2785
+                     *                 ],
+                     *                 [
+                     *                   36.35406,
+                     *                   -7.44272
+                     *                 ],
+                     *                 [
+                     *                   36.38189,
+                     *                   -7.60705
+                     *                 ],
+                     *                 [
+                     *                   36.4095,
+                     *                   -7.7715
+                     *                 ],
+                     *                 [
+                     *                   36.46327,
+                     *                   -7.92113
+                     *                 ],
+                     *                 [
+                     *                   36.51685,
+                     *                   -8.07096
+                     *                 ],
+                     *                 [
+                     *                   36.57025,
+                     *                   -8.221
+                     *                 ],
+                     *                 [
+                     *                   36.57681,
+                     *                   -8.44406
+                     *                 ],
+                     *                 [
+                     *                   36.61075,
+                     *                   -8.623
+                     *                 ],
+                     *                 [
+                     *                   36.65708,
+                     *                   -8.76067
+                     *                 ],
+                     *                 [
+                     *                   36.70325,
+                     *                   -8.8985
+                     *                 ],
+                     *                 [
+                     *                   36.73016,
+                     *                   -9.02568
+                     *                 ],
+                     *                 [
+                     *                   36.73981,
+                     *                   -9.18888
+                     *                 ],
+                     *                 [
+                     *                   36.83147,
+                     *                   -9.30094
+                     *                 ],
+                     *                 [
+                     *                   36.97331,
+                     *                   -9.32857
+                     *                 ],
+                     *                 [
+                     *                   37.11514,
+                     *                   -9.35631
+                     *                 ],
+                     *                 [
+                     *                   37.20607,
+                     *                   -9.35416
+                     *                 ],
+                     *                 [
+                     *                   37.297,
+                     *                   -9.352
+                     *                 ],
+                     *                 [
+                     *                   37.43675,
+                     *                   -9.36622
+                     *                 ],
+                     *                 [
+                     *                   37.5765,
+                     *                   -9.3805
+                     *                 ],
+                     *                 [
+                     *                   37.69301,
+                     *                   -9.41894
+                     *                 ],
+                     *                 [
+                     *                   37.8095,
+                     *                   -9.4575
+                     *                 ],
+                     *                 [
+                     *                   37.911,
+                     *                   -9.479
+                     *                 ],
+                     *                 [
+                     *                   38.05701,
+                     *                   -9.50888
+                     *                 ],
+                     *                 [
+                     *                   38.20301,
+                     *                   -9.53888
+                     *                 ],
+                     *                 [
+                     *                   38.349,
+                     *                   -9.569
+                     *                 ],
+                     *                 [
+                     *                   38.47475,
+                     *                   -9.60788
+                     *                 ],
+                     *                 [
+                     *                   38.63812,
+                     *                   -9.59113
+                     *                 ],
+                     *                 [
+                     *                   38.81076,
+                     *                   -9.63089
+                     *                 ],
+                     *                 [
+                     *                   38.98339,
+                     *                   -9.67085
+                     *                 ],
+                     *                 [
+                     *                   39.156,
+                     *                   -9.711
+                     *                 ],
+                     *                 [
+                     *                   39.28088,
+                     *                   -9.72223
+                     *                 ],
+                     *                 [
+                     *                   39.40575,
+                     *                   -9.7335
+                     *                 ],
+                     *                 [
+                     *                   39.55284,
+                     *                   -9.76229
+                     *                 ],
+                     *                 [
+                     *                   39.69992,
+                     *                   -9.79121
+                     *                 ],
+                     *                 [
+                     *                   39.847,
+                     *                   -9.82025
+                     *                 ],
+                     *                 [
+                     *                   39.9375,
+                     *                   -9.82412
+                     *                 ],
+                     *                 [
+                     *                   40.028,
+                     *                   -9.828
+                     *                 ],
+                     *                 [
+                     *                   40.1978,
+                     *                   -9.82721
+                     *                 ],
+                     *                 [
+                     *                   40.3676,
+                     *                   -9.82641
+                     *                 ],
+                     *                 [
+                     *                   40.5374,
+                     *                   -9.82561
+                     *                 ],
+                     *                 [
+                     *                   40.7072,
+                     *                   -9.82481
+                     *                 ],
+                     *                 [
+                     *                   40.877,
+                     *                   -9.824
+                     *                 ],
+                     *                 [
+                     *                   41.0422,
+                     *                   -9.81588
+                     *                 ],
+                     *                 [
+                     *                   41.2074,
+                     *                   -9.80772
+                     *                 ],
+                     *                 [
+                     *                   41.3726,
+                     *                   -9.79952
+                     *                 ],
+                     *                 [
+                     *                   41.5378,
+                     *                   -9.79128
+                     *                 ],
+                     *                 [
+                     *                   41.703,
+                     *                   -9.783
+                     *                 ],
+                     *                 [
+                     *                   41.83775,
+                     *                   -9.76554
+                     *                 ],
+                     *                 [
+                     *                   41.9725,
+                     *                   -9.748
+                     *                 ],
+                     *                 [
+                     *                   42.11414,
+                     *                   -9.71348
+                     *                 ],
+                     *                 [
+                     *                   42.25577,
+                     *                   -9.67881
+                     *                 ],
+                     *                 [
+                     *                   42.39739,
+                     *                   -9.64398
+                     *                 ],
+                     *                 [
+                     *                   42.539,
+                     *                   -9.609
+                     *                 ],
+                     *                 [
+                     *                   42.6325,
+                     *                   -9.58454
+                     *                 ],
+                     *                 [
+                     *                   42.726,
+                     *                   -9.56
+                     *                 ],
+                     *                 [
+                     *                   42.863,
+                     *                   -9.53007
+                     *                 ],
+                     *                 [
+                     *                   43,
+                     *                   -9.5
+                     *                 ],
+                     *                 [
+                     *                   43.13085,
+                     *                   -9.35529
+                     *                 ],
+                     *                 [
+                     *                   43.26152,
+                     *                   -9.20996
+                     *                 ],
+                     *                 [
+                     *                   43.392,
+                     *                   -9.064
+                     *                 ],
+                     *                 [
+                     *                   43.48,
+                     *                   -8.94
+                     *                 ],
+                     *                 [
+                     *                   43.58175,
+                     *                   -8.848
+                     *                 ],
+                     *                 [
+                     *                   43.70889,
+                     *                   -8.73393
+                     *                 ],
+                     *                 [
+                     *                   43.83591,
+                     *                   -8.61938
+                     *                 ],
+                     *                 [
+                     *                   43.931,
+                     *                   -8.4805
+                     *                 ],
+                     *                 [
+                     *                   44.05439,
+                     *                   -8.40332
+                     *                 ],
+                     *                 [
+                     *                   44.17772,
+                     *                   -8.32582
+                     *                 ],
+                     *                 [
+                     *                   44.301,
+                     *                   -8.248
+                     *                 ],
+                     *                 [
+                     *                   44.45403,
+                     *                   -8.1531
+                     *                 ],
+                     *                 [
+                     *                   44.60699,
+                     *                   -8.05769
+                     *                 ],
+                     *                 [
+                     *                   44.75986,
+                     *                   -7.96179
+                     *                 ],
+                     *                 [
+                     *                   44.91266,
+                     *                   -7.86538
+                     *                 ],
+                     *                 [
+                     *                   45.06537,
+                     *                   -7.76845
+                     *                 ],
+                     *                 [
+                     *                   45.218,
+                     *                   -7.671
+                     *                 ],
+                     *                 [
+                     *                   45.37416,
+                     *                   -7.57638
+                     *                 ],
+                     *                 [
+                     *                   45.53025,
+                     *                   -7.48123
+                     *                 ],
+                     *                 [
+                     *                   45.68626,
+                     *                   -7.38556
+                     *                 ],
+                     *                 [
+                     *                   45.84218,
+                     *                   -7.28935
+                     *                 ],
+                     *                 [
+                     *                   45.99803,
+                     *                   -7.19259
+                     *                 ],
+                     *                 [
+                     *                   46.15379,
+                     *                   -7.0953
+                     *                 ],
+                     *                 [
+                     *                   46.30947,
+                     *                   -6.99745
+                     *                 ],
+                     *                 [
+                     *                   46.46507,
+                     *                   -6.89904
+                     *                 ],
+                     *                 [
+                     *                   46.62058,
+                     *                   -6.80007
+                     *                 ],
+                     *                 [
+                     *                   46.77601,
+                     *                   -6.70053
+                     *                 ],
+                     *                 [
+                     *                   46.93135,
+                     *                   -6.60041
+                     *                 ],
+                     *                 [
+                     *                   47.0866,
+                     *                   -6.49971
+                     *                 ],
+                     *                 [
+                     *                   47.24176,
+                     *                   -6.39842
+                     *                 ],
+                     *                 [
+                     *                   47.39683,
+                     *                   -6.29653
+                     *                 ],
+                     *                 [
+                     *                   47.55181,
+                     *                   -6.19405
+                     *                 ],
+                     *                 [
+                     *                   47.7067,
+                     *                   -6.09096
+                     *                 ],
+                     *                 [
+                     *                   47.8615,
+                     *                   -5.98725
+                     *                 ],
+                     *                 [
+                     *                   47.93208,
+                     *                   -5.86613
+                     *                 ],
+                     *                 [
+                     *                   48.00253,
+                     *                   -5.74469
+                     *                 ],
+                     *                 [
+                     *                   48.0165,
+                     *                   -5.506
+                     *                 ],
+                     *                 [
+                     *                   48.12338,
+                     *                   -5.3965
+                     *                 ],
+                     *                 [
+                     *                   48.1095,
+                     *                   -5.27581
+                     *                 ],
+                     *                 [
+                     *                   48.12363,
+                     *                   -5.10641
+                     *                 ],
+                     *                 [
+                     *                   48.2005,
+                     *                   -5.01044
+                     *                 ],
+                     *                 [
+                     *                   48.27344,
+                     *                   -4.90925
+                     *                 ],
+                     *                 [
+                     *                   48.38438,
+                     *                   -4.85263
+                     *                 ],
+                     *                 [
+                     *                   48.49213,
+                     *                   -4.85938
+                     *                 ],
+                     *                 [
+                     *                   48.609,
+                     *                   -4.77375
+                     *                 ],
+                     *                 [
+                     *                   48.70913,
+                     *                   -4.55169
+                     *                 ],
+                     *                 [
+                     *                   48.75875,
+                     *                   -4.40575
+                     *                 ],
+                     *                 [
+                     *                   48.7915,
+                     *                   -4.23474
+                     *                 ],
+                     *                 [
+                     *                   48.824,
+                     *                   -4.0635
+                     *                 ],
+                     *                 [
+                     *                   48.86941,
+                     *                   -3.93478
+                     *                 ],
+                     *                 [
+                     *                   48.90552,
+                     *                   -3.80773
+                     *                 ],
+                     *                 [
+                     *                   48.9415,
+                     *                   -3.6805
+                     *                 ],
+                     *                 [
+                     *                   48.99363,
+                     *                   -3.4845
+                     *                 ],
+                     *                 [
+                     *                   49.06113,
+                     *                   -3.25225
+                     *                 ],
+                     *                 [
+                     *                   49.12967,
+                     *                   -3.11897
+                     *                 ],
+                     *                 [
+                     *                   49.19806,
+                     *                   -2.98531
+                     *                 ],
+                     *                 [
+                     *                   49.27469,
+                     *                   -2.78125
+                     *                 ],
+                     *                 [
+                     *                   49.34699,
+                     *                   -2.64551
+                     *                 ],
+                     *                 [
+                     *                   49.41912,
+                     *                   -2.50938
+                     *                 ],
+                     *                 [
+                     *                   49.51223,
+                     *                   -2.3542
+                     *                 ],
+                     *                 [
+                     *                   49.60514,
+                     *                   -2.19844
+                     *                 ],
+                     *                 [
+                     *                   49.69783,
+                     *                   -2.04208
+                     *                 ],
+                     *                 [
+                     *                   49.84846,
+                     *                   -1.89247
+                     *                 ],
+                     *                 [
+                     *                   49.87513,
+                     *                   -1.72814
+                     *                 ],
+                     *                 [
+                     *                   49.97584,
+                     *                   -1.6285
+                     *                 ],
+                     *                 [
+                     *                   49.98756,
+                     *                   -1.48284
+                     *                 ],
+                     *                 [
+                     *                   50.074,
+                     *                   -1.25244
+                     *                 ],
+                     *                 [
+                     *                   50.13225,
+                     *                   -1.07306
+                     *                 ],
+                     *                 [
+                     *                   50.18,
+                     *                   -0.903
+                     *                 ],
+                     *                 [
+                     *                   50.17859,
+                     *                   -0.72634
+                     *                 ],
+                     *                 [
+                     *                   50.23816,
+                     *                   -0.6167
+                     *                 ],
+                     *                 [
+                     *                   50.2845,
+                     *                   -0.496
+                     *                 ],
+                     *                 [
+                     *                   50.26876,
+                     *                   -0.36812
+                     *                 ],
+                     *                 [
+                     *                   50.34588,
+                     *                   -0.21688
+                     *                 ],
+                     *                 [
+                     *                   50.38595,
+                     *                   0.04883
+                     *                 ],
+                     *                 [
+                     *                   50.444,
+                     *                   0.147
+                     *                 ],
+                     *                 [
+                     *                   50.457,
+                     *                   0.251
+                     *                 ],
+                     *                 [
+                     *                   50.51746,
+                     *                   0.35513
+                     *                 ],
+                     *                 [
+                     *                   50.59011,
+                     *                   0.47909
+                     *                 ],
+                     *                 [
+                     *                   50.66263,
+                     *                   0.60344
+                     *                 ],
+                     *                 [
+                     *                   50.744,
+                     *                   0.768
+                     *                 ],
+                     *                 [
+                     *                   50.79084,
+                     *                   0.89078
+                     *                 ],
+                     *                 [
+                     *                   50.79844,
+                     *                   0.99631
+                     *                 ],
+                     *                 [
+                     *                   50.83439,
+                     *                   1.11757
+                     *                 ],
+                     *                 [
+                     *                   50.89007,
+                     *                   1.30534
+                     *                 ],
+                     *                 [
+                     *                   50.97244,
+                     *                   1.4835
+                     *                 ],
+                     *                 [
+                     *                   50.98656,
+                     *                   1.58443
+                     *                 ],
+                     *                 [
+                     *                   51.01042,
+                     *                   1.73896
+                     *                 ],
+                     *                 [
+                     *                   51.04885,
+                     *                   1.93691
+                     *                 ],
+                     *                 [
+                     *                   51.08694,
+                     *                   2.13519
+                     *                 ],
+                     *                 [
+                     *                   51.179,
+                     *                   2.357
+                     *                 ],
+                     *                 [
+                     *                   51.25557,
+                     *                   2.54227
+                     *                 ],
+                     *                 [
+                     *                   51.33184,
+                     *                   2.72816
+                     *                 ],
+                     *                 [
+                     *                   51.37539,
+                     *                   2.95683
+                     *                 ],
+                     *                 [
+                     *                   51.39256,
+                     *                   3.10765
+                     *                 ],
+                     *                 [
+                     *                   51.48425,
+                     *                   3.25225
+                     *                 ],
+                     *                 [
+                     *                   51.55325,
+                     *                   3.40425
+                     *                 ],
+                     *                 [
+                     *                   51.66425,
+                     *                   3.49212
+                     *                 ],
+                     *                 [
+                     *                   51.7775,
+                     *                   3.6775
+                     *                 ],
+                     *                 [
+                     *                   51.8873,
+                     *                   3.75398
+                     *                 ],
+                     *                 [
+                     *                   51.99705,
+                     *                   3.83083
+                     *                 ],
+                     *                 [
+                     *                   52.00034,
+                     *                   3.99644
+                     *                 ],
+                     *                 [
+                     *                   52.05306,
+                     *                   4.1335
+                     *                 ],
+                     *                 [
+                     *                   51.97525,
+                     *                   4.36165
+                     *                 ],
+                     *                 [
+                     *                   51.897,
+                     *                   4.589
+                     *                 ],
+                     *                 [
+                     *                   51.88811,
+                     *                   4.45693
+                     *                 ]
+                     *               ],
+                     *               "to": {
+                     *                 "country": "Netherlands",
+                     *                 "country_code": "NL",
+                     *                 "lat": 51.88811,
+                     *                 "lng": 4.45693,
+                     *                 "locode": "NLRTM",
+                     *                 "name": "Rotterdam",
+                     *                 "state": null,
+                     *                 "timezone": "Europe/Amsterdam"
+                     *               },
+                     *               "transport_type": "VESSEL",
+                     *               "type": "SEA",
+                     *               "vessel": {
+                     *                 "call_sign": "LHLL",
+                     *                 "flag": "LR",
+                     *                 "imo": 9333060,
+                     *                 "mmsi": null,
+                     *                 "name": "MAERSK SANTOS"
+                     *               }
+                     *             }
+                     *           ]
+                     *         },
+                     *         "vessels": [
+                     *           {
+                     *             "call_sign": "LHLL",
+                     *             "flag": "LR",
+                     *             "id": 1,
+                     *             "imo": 9333060,
+                     *             "mmsi": null,
+                     *             "name": "MAERSK SANTOS"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "message": "OK",
+                     *       "status": "success"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "success";

@@ -1,0 +1,222 @@
+/**
+ * The calls whose answers are the documents' examples: per product, one success per operation
+ * that answers JSON, in an order that makes the ids the later calls need, and a 404 and a 400.
+ * Every call states the status it expects, so a call that stops answering so fails the run.
+ */
+import type { ProductId } from "../../api/shared/products.ts";
+import { bearer, type ManualClock, type TestPlatform } from "../../test/helpers/platform.ts";
+
+export interface ExampleAnswer {
+  product: ProductId;
+  /** "METHOD /path status", the path as the document writes it. */
+  key: string;
+  body: unknown;
+}
+
+type Json = Record<string, unknown> & { data?: Record<string, unknown> & { id?: string } };
+
+type Ask = (
+  op: string,
+  status: number,
+  opts?: { at?: Record<string, string>; query?: string; body?: unknown },
+) => Promise<Json>;
+
+/** An id no record has, for the 404s. */
+const UNKNOWN = "00000000-0000-4000-8000-0000000000ff";
+const HOOK = { url: "https://hooks.example.com/portolan", description: "Operations desk" };
+
+export async function exampleCalls(
+  p: TestPlatform,
+  keys: Record<ProductId, string>,
+  clock: ManualClock,
+): Promise<ExampleAnswer[]> {
+  const found: ExampleAnswer[] = [];
+  const askOf =
+    (product: ProductId): Ask =>
+    async (op, status, opts = {}) => {
+      const [method, template] = op.split(" ") as [string, string];
+      const path = template.replace(/\{(\w+)\}/g, (_m, name: string) => opts.at?.[name] ?? UNKNOWN);
+      const init = bearer(keys[product], { "content-type": "application/json" });
+      const res = await p.call(product, `${path}${opts.query ? `?${opts.query}` : ""}`, {
+        method,
+        ...init,
+        ...(opts.body === undefined ? {} : { body: JSON.stringify(opts.body) }),
+      });
+      // A second between calls: records made by consecutive calls list in one order.
+      clock.advance(1000);
+      const body = (await res.json()) as Json;
+      if (res.status !== status) {
+        throw new Error(`${product} ${op}: answered ${res.status}, not ${status}: ${JSON.stringify(body)}`);
+      }
+      const answer = `${op} ${status}`;
+      if (!found.some((f) => f.product === product && f.key === answer))
+        found.push({ product, key: answer, body });
+      return body;
+    };
+  for (const [product, run] of Object.entries(PRODUCT_CALLS) as Array<[ProductId, ProductCalls]>) {
+    const ask = askOf(product);
+    await ask("GET /healthz", 200);
+    await ask("GET /v1/account", 200);
+    if (product !== "rates") await keyCalls(ask);
+    else await ask("GET /v1/account/keys", 200);
+    await run(ask, { keys, p });
+    if (product !== "distance") await webhookCalls(ask);
+  }
+  return found;
+}
+
+async function keyCalls(ask: Ask) {
+  const made = await ask("POST /v1/account/keys", 201, { body: { label: "reporting", expires_in_days: 90 } });
+  await ask("GET /v1/account/keys", 200);
+  await ask("DELETE /v1/account/keys/{id}", 200, { at: { id: made.data!.id! } });
+}
+
+async function webhookCalls(ask: Ask) {
+  const made = await ask("POST /v1/webhooks", 201, { body: HOOK });
+  const at = { id: made.data!.id! };
+  await ask("GET /v1/webhooks", 200);
+  await ask("GET /v1/webhooks/{id}", 200, { at });
+  await ask("PATCH /v1/webhooks/{id}", 200, { at, body: { description: "Night shift" } });
+  await ask("POST /v1/webhooks/{id}/test", 200, { at });
+  await ask("DELETE /v1/webhooks/{id}", 200, { at });
+  await ask("GET /v1/webhooks/{id}", 404);
+}
+
+interface Context {
+  keys: Record<ProductId, string>;
+  p: TestPlatform;
+}
+type ProductCalls = (ask: Ask, x: Context) => Promise<void>;
+
+const PRODUCT_CALLS: Record<ProductId, ProductCalls> = {
+  ocean: async (ask, { keys, p }) => {
+    const made = await ask("POST /v1/containers", 201, {
+      body: { identifier: "MRKU0158387", identifier_type: "container_id" },
+    });
+    const at = { id: made.data!.id! };
+    await p.tracking.ocean.pollDue();
+    await ask("GET /v1/containers", 200);
+    await ask("GET /v1/containers/{id}", 200, { at });
+    const lookup = { at: { identifier: "MAEU2569159" } };
+    await ask("GET /v1/containers/lookup/{identifier}", 202, lookup);
+    await untilAnswered(() => ask("GET /v1/containers/lookup/{identifier}", 200, lookup));
+    await ask("POST /v1/containers/{id}/recheck", 200, { at });
+    // A line the sandbox does not play: the operator is asked to connect it.
+    const unconnected = await ask("POST /v1/containers", 201, {
+      body: { identifier: "CSQU3054383", identifier_type: "container_id", carrier_code: "COSU" },
+    });
+    await ask("POST /v1/containers/{id}/notify-connector", 200, {
+      at: { id: unconnected.data!.id! },
+      body: {},
+    });
+    await ask("GET /v1/portfolio/summary", 200);
+    const terms = await ask("POST /v1/demurrage/terms", 201, {
+      body: { carrier_code: "MAEU", free_days: 4 },
+    });
+    await ask("GET /v1/demurrage/terms", 200);
+    await ask("DELETE /v1/demurrage/terms/{id}", 200, { at: { id: terms.data!.id! } });
+    await ask("GET /v2/events", 200, { query: "limit=5" });
+    await ask("GET /public/v1/lookup/{number}", 200, { at: { number: "MAEU200000005" } });
+    for (const alias of ["tracking", "container", "reference"]) {
+      await ask(`GET /compat/vendor/${alias}`, 200, { query: `api_key=${keys.ocean}&number=MRKU0158387` });
+    }
+    await ask("DELETE /v1/containers/{id}", 200, { at });
+    await ask("GET /v1/containers/{id}", 404);
+    await ask("POST /v1/containers", 400, { body: { identifier: "MRKU0158387", identifier_type: "vessel" } });
+  },
+  air: async (ask, { p }) => {
+    await ask("GET /public/v1/awb-prefixes/{reference}", 200, { at: { reference: "020" } });
+    const quote = { origin: "FRA", destination: "ORD", weight_kg: 120, volume_cm3: 480_000 };
+    await ask("POST /v1/rates/quote", 200, { body: quote });
+    await ask("POST /rates/quote", 200, { body: quote });
+    const made = await ask("POST /v1/awbs", 201, { body: { awb: "160-18156574" } });
+    const at = { id: made.data!.id! };
+    await p.air.waybills.pollDue();
+    await ask("GET /v1/awbs", 200);
+    await ask("GET /v1/awbs/{id}", 200, { at });
+    await ask("DELETE /v1/awbs/{id}", 200, { at });
+    await ask("GET /v1/awbs/{id}", 404);
+    await ask("POST /v1/rates/quote", 400, { body: { origin: "FRA" } });
+  },
+  schedules: async (ask) => {
+    const lane = "origin=SGSIN&destination=NLRTM";
+    for (const base of ["/v1", "/public/v1"]) {
+      const p2p = await ask(`GET ${base}/point-to-point`, 200, { query: lane });
+      await ask(`GET ${base}/ports/{unlocode}/calls`, 200, { at: { unlocode: "NLRTM" } });
+      await ask(`GET ${base}/vessels/{imo}/schedule`, 200, { at: { imo: "9811000" } });
+      const first = (p2p.data as { items?: Array<Record<string, string>> }).items?.[0] ?? {};
+      await ask(`GET ${base}/services/{code}/schedule`, 200, {
+        at: { code: first.service_code ?? "AE1" },
+        query: `carrier=${first.carrier ?? "MAEU"}`,
+      });
+      await ask(`GET ${base}/reliability`, 200);
+    }
+    const made = await ask("POST /v1/follows", 201, {
+      body: { type: "lane", origin: "SGSIN", destination: "NLRTM" },
+    });
+    const at = { id: made.data!.id! };
+    await ask("GET /v1/follows", 200);
+    await ask("GET /v1/follows/{id}", 200, { at });
+    await ask("DELETE /v1/follows/{id}", 200, { at });
+    await ask("GET /v1/follows/{id}", 404);
+    await ask("GET /v1/point-to-point", 400, { query: "origin=SGSIN" });
+  },
+  loading: async (ask) => {
+    const made = await ask("POST /v1/load-plans", 201, { body: LOAD });
+    const at = { id: made.data!.id! };
+    await ask("GET /v1/load-plans", 200);
+    await ask("GET /v1/load-plans/{id}", 200, { at });
+    await ask("PATCH /v1/load-plans/{id}", 200, { at, body: { reference: "BK-1002" } });
+    await ask("DELETE /v1/load-plans/{id}", 200, { at });
+    await ask("GET /v1/load-plans/{id}", 404);
+    await ask("POST /v1/load-plans", 400, { body: { ...LOAD, equipment: [] } });
+  },
+  rates: async (ask) => {
+    await ask("GET /v1/rates/search", 200, { query: "origin=CNSHA&destination=NLRTM&mode=OCEAN_FCL" });
+    const sheets = await ask("GET /v1/rates/sheets", 200);
+    const id = (sheets.data as { items: Array<{ id: string }> }).items[0]!.id;
+    await ask("GET /v1/rates/sheets/{id}", 200, { at: { id } });
+    await ask("GET /v1/rates/sheets/{id}", 404);
+    await ask("GET /v1/rates/search", 400, { query: "origin=CNSHA&destination=NLRTM" });
+  },
+  distance: async (ask) => {
+    await ask("GET /v1/distance/route", 200, { query: "from=NLRTM&to=SGSIN" });
+    await ask("GET /v1/distance/multimodal", 200, { query: "from=Rotterdam&to=Hamburg" });
+    await ask("GET /v1/distance/locations", 200, { query: "q=Rotterdam" });
+    await ask("DELETE /v1/account/keys/{id}", 404);
+    await ask("GET /v1/distance/route", 400, { query: "from=NLRTM" });
+  },
+};
+
+/** Asks again while the carrier is still being asked (a 202 before the 200), a few seconds at most. */
+async function untilAnswered(call: () => Promise<Json>): Promise<Json> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await call();
+    } catch (err) {
+      if (tries >= 40 || !String(err).includes("answered 202")) throw err;
+      await Bun.sleep(250);
+    }
+  }
+}
+
+/** Pallets and crates in a 20' box, planned in one greedy pass. */
+const LOAD = {
+  name: "Shanghai consolidation",
+  reference: "BK-1001",
+  dimension_unit: "cm",
+  equipment: ["20GP"],
+  work_budget: 0,
+  items: [
+    {
+      id: "pallet",
+      length: 120,
+      width: 80,
+      height: 140,
+      weight: 600,
+      quantity: 6,
+      orientations: "this_side_up",
+    },
+    { id: "crate", length: 60, width: 50, height: 40, weight: 40, quantity: 10 },
+  ],
+};
