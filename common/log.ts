@@ -1,9 +1,10 @@
 /**
- * The process's structured log (pino): one JSON object a line on stdout, or in PORTOLAN_LOG_FILE, or
- * a readable line with PORTOLAN_LOG_FORMAT=pretty. PORTOLAN_LOG_LEVEL sets the level: info by default, warn under
- * `bun test` (NODE_ENV=test), whose servers would otherwise flood the suite's output. Errors are
- * logged by type, message, code and stack only: a failed statement's parameters, a driver's
- * `detail` or any other field an error carries never reach a line.
+ * The process's structured log (pino): one JSON object a line on stdout (or appended to
+ * PORTOLAN_LOG_FILE), or a readable line with PORTOLAN_LOG_FORMAT=pretty. PORTOLAN_LOG_LEVEL sets
+ * the level: info by default, warn under `bun test` (NODE_ENV=test), whose servers would otherwise
+ * flood the suite's output. Errors are logged by type, message, code and stack only: a failed
+ * statement's parameters, a driver's `detail` or any other field an error carries never reach a
+ * line.
  */
 import { closeSync, openSync, writeSync } from "node:fs";
 import pino from "pino";
