@@ -5,7 +5,7 @@
 
 import { join } from "node:path";
 import { buildDirFrom } from "../common/build-dir.ts";
-import { logFormatFrom, logLevelFrom } from "../common/log.ts";
+import { logFileFrom, logFormatFrom, logLevelFrom } from "../common/log.ts";
 import { sourcesDirFrom } from "../common/sources-dir.ts";
 import { type RouteConfig, routeConfig } from "../engine/config.ts";
 import { type GeocoderConfig, geocoderConfig } from "../engine/locations/config.ts";
@@ -76,8 +76,11 @@ export interface Config {
   pictureCacheBytes: number;
   road: RoadConfig;
   geocoder: GeocoderConfig;
-  /** PORTOLAN_LOG_LEVEL and PORTOLAN_LOG_FORMAT (json or pretty), read by common/log.ts; checked here. */
-  log: { level: string; format: "json" | "pretty" };
+  /**
+   * PORTOLAN_LOG_LEVEL, PORTOLAN_LOG_FORMAT (json or pretty) and PORTOLAN_LOG_FILE (null: stdout),
+   * read by common/log.ts; checked here.
+   */
+  log: { level: string; format: "json" | "pretty"; file: string | null };
   /** /metrics and the health probes on a port of their own (PORTOLAN_ADMIN_PORT, "off" for none). */
   admin: { host: string; port: number | null };
   /** PORTOLAN_METRICS_TOKEN: /metrics also on every product port, for this bearer token only. */
@@ -174,7 +177,7 @@ export function loadConfig(env: Env = process.env): Config {
     pictureCacheBytes: int(env, "PORTOLAN_PICTURE_CACHE_BYTES", 64 * 1024 * 1024),
     road: roadConfig(env),
     geocoder: geocoderConfig(env),
-    log: { level: logLevelFrom(env), format: logFormatFrom(env) },
+    log: { level: logLevelFrom(env), format: logFormatFrom(env), file: logFileFrom(env) },
     admin: {
       host: env.PORTOLAN_ADMIN_HOST || "127.0.0.1",
       port: env.PORTOLAN_ADMIN_PORT === "off" ? null : int(env, "PORTOLAN_ADMIN_PORT", 9090),

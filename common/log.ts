@@ -1,10 +1,12 @@
 /**
- * The process's structured log (pino): one JSON object a line on stdout, or a readable line with
- * PORTOLAN_LOG_FORMAT=pretty. PORTOLAN_LOG_LEVEL sets the level: info by default, warn under
- * `bun test` (NODE_ENV=test), whose servers would otherwise flood the suite's output. Errors are
- * logged by type, message, code and stack only: a failed statement's parameters, a driver's
- * `detail` or any other field an error carries never reach a line.
+ * The process's structured log (pino): one JSON object a line on stdout (or appended to
+ * PORTOLAN_LOG_FILE), or a readable line with PORTOLAN_LOG_FORMAT=pretty. PORTOLAN_LOG_LEVEL sets
+ * the level: info by default, warn under `bun test` (NODE_ENV=test), whose servers would otherwise
+ * flood the suite's output. Errors are logged by type, message, code and stack only: a failed
+ * statement's parameters, a driver's `detail` or any other field an error carries never reach a
+ * line.
  */
+import { closeSync, openSync, writeSync } from "node:fs";
 import pino from "pino";
 
 type Env = Record<string, string | undefined>;
@@ -22,6 +24,30 @@ export function logFormatFrom(env: Env): "json" | "pretty" {
   const format = env.PORTOLAN_LOG_FORMAT || "json";
   if (format !== "json" && format !== "pretty") throw new Error("PORTOLAN_LOG_FORMAT must be json or pretty");
   return format;
+}
+
+/**
+ * PORTOLAN_LOG_FILE opened for appending (null when unset): with O_APPEND every process writing the
+ * same file adds whole lines after the others', and a rotation by truncation keeps working. Throws
+ * naming the file and the reason when it cannot be opened.
+ */
+export function openLogFile(env: Env): number | null {
+  const file = env.PORTOLAN_LOG_FILE;
+  if (!file) return null;
+  try {
+    return openSync(file, "a");
+  } catch (err) {
+    const reason = (err as { code?: string }).code ?? String(err);
+    throw new Error(`PORTOLAN_LOG_FILE ${file} cannot be opened for appending (${reason})`);
+  }
+}
+
+/** The file setting as loadConfig checks it: the file opened once and closed again. */
+export function logFileFrom(env: Env): string | null {
+  const fd = openLogFile(env);
+  if (fd === null) return null;
+  closeSync(fd);
+  return env.PORTOLAN_LOG_FILE!;
 }
 
 /** drizzle's failed-statement message ends with every value it was sent. */
@@ -70,11 +96,34 @@ export function prettyLine(json: string): string {
 const stdout = (line: string) => {
   process.stdout.write(line);
 };
-let sink: (line: string) => void = stdout;
 
-/** Sends every line to `write` instead of stdout (null: back to stdout); for tests reading the log. */
+/**
+ * Where lines go unless a test reads them: the file, written synchronously so a process that is
+ * killed loses no line it logged, or stdout (with the reason on it when the file cannot be opened).
+ */
+function destination(env: Env): { write: (line: string) => void; problem: string | null } {
+  try {
+    const fd = openLogFile(env);
+    return { write: fd === null ? stdout : (line) => writeSync(fd, line), problem: null };
+  } catch (err) {
+    return { write: stdout, problem: (err as Error).message };
+  }
+}
+
+const target = destination(process.env);
+let sink: (line: string) => void = target.write;
+
+/**
+ * Sends every line to `write` instead of the destination (null: back to it); for tests reading the
+ * log.
+ */
 export function writeLogsTo(write: ((line: string) => void) | null): void {
-  sink = write ?? stdout;
+  sink = write ?? target.write;
+}
+
+/** Writes a line where the process logs when no test reads them. */
+export function writeToDestination(line: string): void {
+  target.write(line);
 }
 
 /** A bad setting falls back here and stops the start in loadConfig (api/config.ts), named. */
@@ -96,6 +145,7 @@ function createLog(env: Env) {
 
 /** The process's logger; children add fields (`log.child({ role: "poller" })`). */
 export const log = createLog(process.env);
+if (target.problem) log.error(`${target.problem}; logging to stdout`);
 
 /**
  * A `(context, err)` callback for modules that take one (the poller, the dispatcher, schedule

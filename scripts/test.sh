@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One command: install what is missing, then every gate and test. The last line is the total,
-# "N passed, N failed", counting each gate (types, lint, rustfmt, clippy) as one check.
+# "N passed, N failed", counting each gate (types, lint, rustfmt, clippy, secrets in logs) as one
+# check.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh redis-server postgresql chromium curl openssl || { echo "0 passed, 1 failed"; exit 1; }
@@ -65,6 +66,13 @@ bun_suite() {
 # Every answer the platform helpers check is recorded, for the coverage report below.
 PORTOLAN_OPENAPI_COVERAGE="$log/openapi-coverage.txt"
 export PORTOLAN_OPENAPI_COVERAGE
+# Both suites log at info (an access line per request) into one file, the in-process platforms and
+# every server they start alike, and record every key and secret they issue or send: the
+# secrets-in-logs gate below looks for each of them in that log and in the suites' outputs.
+PORTOLAN_LOG_LEVEL=info
+PORTOLAN_LOG_FILE="$log/portolan.log"
+PORTOLAN_TEST_SECRETS="$log/secrets.txt"
+export PORTOLAN_LOG_LEVEL PORTOLAN_LOG_FILE PORTOLAN_TEST_SECRETS
 echo "suite sqlite"
 bun_suite sqlite
 echo "suite postgres"
@@ -81,7 +89,9 @@ else
   failed=$((failed + 1))
 fi
 
-unset PORTOLAN_OPENAPI_COVERAGE
+unset PORTOLAN_OPENAPI_COVERAGE PORTOLAN_LOG_LEVEL PORTOLAN_LOG_FILE PORTOLAN_TEST_SECRETS
+gate secrets-in-logs bash scripts/secrets-in-logs.sh "$log/secrets.txt" "$log/portolan.log" \
+  "$log/sqlite.out" "$log/postgres.out"
 if [ -s "$log/openapi-coverage.txt" ]; then
   echo "OpenAPI coverage (scripts/openapi-coverage.ts):"
   ./node_modules/.bin/bun scripts/openapi-coverage.ts "$log/openapi-coverage.txt"

@@ -4,7 +4,7 @@
  * its parent, however the parent dies; and a child that dies is started again on its ports.
  */
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -86,8 +86,12 @@ test("a SIGKILLed API takes its sandbox child with it, and the next start gets t
   await until("sandbox gone after a clean stop", async () => !(await listening(sandboxPort)));
 }, 60_000);
 
-/** The JSON log lines a process wrote to stdout, read as they come. */
+/**
+ * The JSON log lines a process wrote to stdout, read as they come, and passed on to the suite's
+ * PORTOLAN_LOG_FILE when there is one (the suite scans it for secrets).
+ */
 function logLines(stream: ReadableStream<Uint8Array>): Array<Record<string, unknown>> {
+  const suiteLog = process.env.PORTOLAN_LOG_FILE;
   const lines: Array<Record<string, unknown>> = [];
   void (async () => {
     let rest = "";
@@ -95,6 +99,7 @@ function logLines(stream: ReadableStream<Uint8Array>): Array<Record<string, unkn
       rest += new TextDecoder().decode(chunk);
       const parts = rest.split("\n");
       rest = parts.pop()!;
+      if (suiteLog && parts.length > 0) appendFileSync(suiteLog, `${parts.join("\n")}\n`);
       for (const line of parts) if (line.startsWith("{")) lines.push(JSON.parse(line));
     }
   })();
@@ -110,6 +115,8 @@ test("a killed sandbox carrier is started again on its ports, logged and reporte
       PORTOLAN_DB: join(dir, "restart.sqlite"),
       PORTOLAN_ROLES: "api",
       PORTOLAN_LOG_LEVEL: "info",
+      // Read from its stdout below.
+      PORTOLAN_LOG_FILE: "",
       PORTOLAN_SANDBOX_PORT: String(sandboxPort),
       PORTOLAN_SANDBOX_AIS_PORT: String(await freePort()),
       PORTOLAN_SANDBOX_AIR_PORT: String(await freePort()),

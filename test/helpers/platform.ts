@@ -1,7 +1,7 @@
 /**
  * A real platform over a fresh database (test/helpers/database.ts), with helpers to call products;
  * every answer `call` returns has been checked against the product's OpenAPI document
- * (answer-check.ts).
+ * (answer-check.ts), and the keys, secrets and tokens it carried recorded (issued-secrets.ts).
  */
 import { buildApps, type FetchApp } from "../../api/app.ts";
 import { bootstrap, type Running } from "../../api/bootstrap.ts";
@@ -10,6 +10,21 @@ import type { ProductId } from "../../api/shared/products.ts";
 import { sourcesEnv } from "../../common/sources-dir.ts";
 import { checkAnswer } from "./answer-check.ts";
 import { testDatabase } from "./database.ts";
+import { answerSecrets, recordingAccounts, recordSecrets, requestSecrets } from "./issued-secrets.ts";
+
+/** The keys, secrets and tokens an exchange carried, either way. */
+async function recordExchange(request: Request, response: Response): Promise<void> {
+  // JSON answers only, as the answer check reads them (a stream is left to the test); a HEAD
+  // answer says JSON and has no body.
+  const json = response.headers.get("content-type")?.split(";")[0]?.trim() === "application/json";
+  const body: unknown = json
+    ? await response
+        .clone()
+        .json()
+        .catch(() => null)
+    : null;
+  await recordSecrets(...requestSecrets(request), ...answerSecrets(body));
+}
 
 type Served = Parameters<typeof checkAnswer>[0] extends () => infer D ? D : never;
 const documents = new WeakMap<FetchApp, Served>();
@@ -52,24 +67,28 @@ export async function makePlatform(
   const config = { ...loadConfig(sourcesEnv()), database: testDatabase(), ...overrides };
   const running = await bootstrap(config, now);
   const apps = buildApps(running);
+  const accounts = recordingAccounts(running.accounts);
+  await recordSecrets(config.metricsToken);
   return {
     ...running,
+    accounts,
     apps,
     call: async (product, path, init) => {
       const request = new Request(`http://localhost${path}`, init);
       const response = await apps[product].handle(request);
+      await recordExchange(request, response);
       await checkAnswer(() => documentOf(apps[product]), request, response);
       return response;
     },
     tenant: async (opts = {}) => {
-      const org = await running.accounts.createOrg(opts.name ?? "tenant", {
+      const org = await accounts.createOrg(opts.name ?? "tenant", {
         paid: opts.paid ?? false,
         plan: opts.paid ? "pro" : "free",
       });
       const keys = {} as Record<ProductId, string>;
       for (const p of ["ocean", "air", "schedules", "loading", "rates", "distance"] as const) {
-        await running.accounts.setEntitlement(org.id, p, null);
-        keys[p] = (await running.accounts.createKey(org.id, p)).key;
+        await accounts.setEntitlement(org.id, p, null);
+        keys[p] = (await accounts.createKey(org.id, p)).key;
       }
       return { orgId: org.id, keys };
     },

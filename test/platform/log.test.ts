@@ -1,10 +1,16 @@
 /** The process log's pieces: levels from the environment, errors as logged, the pretty format. */
-import { afterEach, expect, test } from "bun:test";
+import { afterAll, afterEach, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../api/config.ts";
 import { errorLine, logFormatFrom, loggedError, logLevelFrom, prettyLine } from "../../common/log.ts";
 import { type CapturedLogs, captureLogs } from "../helpers/logs.ts";
 
 let logs: CapturedLogs | null = null;
 afterEach(() => logs?.restore());
+const dir = mkdtempSync(join(tmpdir(), "log-file-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 test.each([
   [{}, "info"],
@@ -61,5 +67,39 @@ test("errorLine: the component as a field, the context as the message", () => {
   expect(logs.lines.map((l) => [l.component, l.msg])).toEqual([
     ["poller", "poller failed"],
     ["webhooks", "fan-out failed"],
+  ]);
+});
+
+/** A process that logs `msg` at warn with PORTOLAN_LOG_FILE=file; its stdout. */
+function logFrom(file: string, msg: string): string {
+  const script = `import { log } from "${join(import.meta.dir, "../../common/log.ts")}"; log.warn("${msg}");`;
+  const run = Bun.spawnSync([process.execPath, "-e", script], {
+    env: { ...process.env, PORTOLAN_LOG_FILE: file, PORTOLAN_LOG_LEVEL: "info" },
+  });
+  expect(run.exitCode).toBe(0);
+  return run.stdout.toString();
+}
+
+test("PORTOLAN_LOG_FILE: every process appends its lines after what the file holds, none on stdout", () => {
+  const file = join(dir, "portolan.log");
+  writeFileSync(file, "kept\n");
+  expect([logFrom(file, "first"), logFrom(file, "second")]).toEqual(["", ""]);
+  const [kept, ...lines] = readFileSync(file, "utf8").trimEnd().split("\n");
+  expect([kept, ...lines.map((l) => JSON.parse(l).msg)]).toEqual(["kept", "first", "second"]);
+  expect(loadConfig({ PORTOLAN_LOG_FILE: file }).log.file).toBe(file);
+});
+
+test("a log file that cannot be opened stops the start, named; the log goes to stdout saying why", () => {
+  const file = join(dir, "no-such-folder", "portolan.log");
+  expect(() => loadConfig({ PORTOLAN_LOG_FILE: file })).toThrow(
+    `PORTOLAN_LOG_FILE ${file} cannot be opened for appending (ENOENT)`,
+  );
+  const lines = logFrom(file, "still said")
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  expect(lines.map((l) => [l.level, l.msg])).toEqual([
+    [50, `PORTOLAN_LOG_FILE ${file} cannot be opened for appending (ENOENT); logging to stdout`],
+    [40, "still said"],
   ]);
 });
