@@ -797,15 +797,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "dependencies": {},
-                     *         "product": "air",
-                     *         "status": "ok"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: components["schemas"]["Health"];
                     };
@@ -871,22 +862,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "entitlement": "active",
-                     *         "key_product": "air",
-                     *         "org_id": "00000000-0000-4000-8000-000000000003",
-                     *         "org_name": "Example Forwarding",
-                     *         "paid": true,
-                     *         "plan": "pro",
-                     *         "rate_limit": {
-                     *           "limit": 1000000000,
-                     *           "window_seconds": 20
-                     *         }
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: components["schemas"]["Account"];
                     };
@@ -1023,32 +998,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "items": [
-                     *           {
-                     *             "created_at": "2026-11-21T12:00:00.000Z",
-                     *             "expires_at": null,
-                     *             "hint": "ac_xxx…xxxx",
-                     *             "id": "00000000-0000-4000-8000-000000000023",
-                     *             "label": null,
-                     *             "product": "air",
-                     *             "revoked_at": null
-                     *           },
-                     *           {
-                     *             "created_at": "2026-11-21T12:00:35.000Z",
-                     *             "expires_at": "2027-02-19T12:00:35.000Z",
-                     *             "hint": "ac_xxx…xxxx",
-                     *             "id": "00000000-0000-4000-8000-000000000020",
-                     *             "label": "reporting",
-                     *             "product": "air",
-                     *             "revoked_at": null
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             items: components["schemas"]["ApiKey"][];
@@ -1194,20 +1143,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "created_at": "2026-11-21T12:00:35.000Z",
-                     *         "expires_at": "2027-02-19T12:00:35.000Z",
-                     *         "hint": "ac_xxx…xxxx",
-                     *         "id": "00000000-0000-4000-8000-000000000020",
-                     *         "key": "ac_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
-                     *         "label": "reporting",
-                     *         "product": "air",
-                     *         "revoked_at": null
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             /** Format: uuid */
@@ -1358,14 +1293,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "00000000-0000-4000-8000-000000000020",
-                     *         "revoked": true
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             id: string;
@@ -1528,26 +1455,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "has_more": false,
-                     *         "items": [
-                     *           {
-                     *             "active": true,
-                     *             "created_at": "2026-11-21T12:00:47.000Z",
-                     *             "description": "Operations desk",
-                     *             "event_types": [],
-                     *             "failure_count": 0,
-                     *             "id": "00000000-0000-4000-8000-000000000022",
-                     *             "last_delivery_at": null,
-                     *             "url": "https://hooks.example.com/portolan"
-                     *           }
-                     *         ],
-                     *         "next_cursor": null
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             items: components["schemas"]["WebhookEndpoint"][];
@@ -1696,19 +1603,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "active": true,
-                     *         "created_at": "2026-11-21T12:00:47.000Z",
-                     *         "description": "Operations desk",
-                     *         "event_types": [],
-                     *         "id": "00000000-0000-4000-8000-000000000022",
-                     *         "secret": "whsec_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
-                     *         "url": "https://hooks.example.com/portolan"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             /** Format: uuid */
@@ -1877,21 +1771,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "active": true,
-                     *         "created_at": "2026-11-21T12:00:47.000Z",
-                     *         "description": "Operations desk",
-                     *         "event_types": [],
-                     *         "failure_count": 0,
-                     *         "id": "00000000-0000-4000-8000-000000000022",
-                     *         "last_delivery_at": null,
-                     *         "recent_deliveries": [],
-                     *         "url": "https://hooks.example.com/portolan"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             /** Format: uuid */
@@ -1976,15 +1855,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "not_found",
-                     *         "message": "No webhook endpoint 00000000-0000-4000-8000-000000000008 on this account.",
-                     *         "request_id": "00000000-0000-4000-8000-000000000038"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["DataError"];
                 };
             };
@@ -2071,14 +1941,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "deleted": true,
-                     *         "id": "00000000-0000-4000-8000-000000000022"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             id: string;
@@ -2248,17 +2110,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "active": true,
-                     *         "description": "Night shift",
-                     *         "event_types": [],
-                     *         "id": "00000000-0000-4000-8000-000000000022",
-                     *         "url": "https://hooks.example.com/portolan"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             /** Format: uuid */
@@ -2424,14 +2275,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "00000000-0000-4000-8000-000000000022",
-                     *         "test_queued": true
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             id: string;
@@ -2591,23 +2434,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "airline": {
-                     *           "iata": "LH",
-                     *           "icao": "GEC",
-                     *           "name": "Lufthansa Cargo"
-                     *         },
-                     *         "awb": null,
-                     *         "check_digit": null,
-                     *         "hint": null,
-                     *         "prefix": "020",
-                     *         "suggestions": [],
-                     *         "valid": null
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: components["schemas"]["AwbPrefix"];
                     };
@@ -2740,60 +2566,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "airline_iata": "LH",
-                     *         "airline_rule": "origin_hub",
-                     *         "breakdown": {
-                     *           "fuel_per_kg": 1.05,
-                     *           "fuel_surcharge": 126,
-                     *           "minimum_charge": 75,
-                     *           "rate_per_kg": 2.16,
-                     *           "rated_weight_kg": 120,
-                     *           "security_per_kg": 0.15,
-                     *           "security_surcharge": 18,
-                     *           "weight_break": "+100",
-                     *           "weight_charge": 259.2
-                     *         },
-                     *         "chargeable_weight_kg": 120,
-                     *         "currency": "USD",
-                     *         "destination": "ORD",
-                     *         "destination_airport": {
-                     *           "country_code": "US",
-                     *           "iata": "ORD",
-                     *           "name": "Chicago O'Hare International Airport"
-                     *         },
-                     *         "indicative": true,
-                     *         "lane": {
-                     *           "destination_region": "NAM",
-                     *           "great_circle_km": 6970.2,
-                     *           "n_rate_per_kg": 3,
-                     *           "origin_region": "EUR",
-                     *           "rate_key": "EUR>NAM"
-                     *         },
-                     *         "net_per_kg": 2.16,
-                     *         "origin": "FRA",
-                     *         "origin_airport": {
-                     *           "country_code": "DE",
-                     *           "iata": "FRA",
-                     *           "name": "Frankfurt am Main International Airport"
-                     *         },
-                     *         "other_charges": {
-                     *           "awb_fee": 25,
-                     *           "in_total_charge": false,
-                     *           "screening": 12,
-                     *           "total": 37
-                     *         },
-                     *         "rate_card": {
-                     *           "id": "sha256:bea3ae1989b04dd7",
-                     *           "note": "SYNTHETIC, indicative model (not a published tariff). Values are order-of-magnitude market levels for general cargo, airport-to-airport, USD. Calibrate before production use."
-                     *         },
-                     *         "surcharge_per_kg": 1.2,
-                     *         "total_charge": 403.2
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: components["schemas"]["AirQuote"];
                     };
@@ -2977,60 +2749,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "airline_iata": "LH",
-                     *         "airline_rule": "origin_hub",
-                     *         "breakdown": {
-                     *           "fuel_per_kg": 1.05,
-                     *           "fuel_surcharge": 126,
-                     *           "minimum_charge": 75,
-                     *           "rate_per_kg": 2.16,
-                     *           "rated_weight_kg": 120,
-                     *           "security_per_kg": 0.15,
-                     *           "security_surcharge": 18,
-                     *           "weight_break": "+100",
-                     *           "weight_charge": 259.2
-                     *         },
-                     *         "chargeable_weight_kg": 120,
-                     *         "currency": "USD",
-                     *         "destination": "ORD",
-                     *         "destination_airport": {
-                     *           "country_code": "US",
-                     *           "iata": "ORD",
-                     *           "name": "Chicago O'Hare International Airport"
-                     *         },
-                     *         "indicative": true,
-                     *         "lane": {
-                     *           "destination_region": "NAM",
-                     *           "great_circle_km": 6970.2,
-                     *           "n_rate_per_kg": 3,
-                     *           "origin_region": "EUR",
-                     *           "rate_key": "EUR>NAM"
-                     *         },
-                     *         "net_per_kg": 2.16,
-                     *         "origin": "FRA",
-                     *         "origin_airport": {
-                     *           "country_code": "DE",
-                     *           "iata": "FRA",
-                     *           "name": "Frankfurt am Main International Airport"
-                     *         },
-                     *         "other_charges": {
-                     *           "awb_fee": 25,
-                     *           "in_total_charge": false,
-                     *           "screening": 12,
-                     *           "total": 37
-                     *         },
-                     *         "rate_card": {
-                     *           "id": "sha256:bea3ae1989b04dd7",
-                     *           "note": "SYNTHETIC, indicative model (not a published tariff). Values are order-of-magnitude market levels for general cargo, airport-to-airport, USD. Calibrate before production use."
-                     *         },
-                     *         "surcharge_per_kg": 1.2,
-                     *         "total_charge": 403.2
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: components["schemas"]["AirQuote"];
                     };
@@ -3050,15 +2768,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "invalid_request",
-                     *         "message": "Missing body field `destination`: expected string.",
-                     *         "request_id": "00000000-0000-4000-8000-000000000039"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["DataError"];
                 };
             };
@@ -3218,44 +2927,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "has_more": false,
-                     *         "items": [
-                     *           {
-                     *             "added_at": "2026-11-21T12:00:41.000Z",
-                     *             "airline_iata": "CX",
-                     *             "airline_name": "Cathay Pacific",
-                     *             "archived_at": null,
-                     *             "archived_reason": null,
-                     *             "arrived_at": null,
-                     *             "awb": "160-18156574",
-                     *             "connector_status": null,
-                     *             "delivered_at": null,
-                     *             "departed_at": "2026-11-20T07:50:00.000Z",
-                     *             "destination": "ATL",
-                     *             "destination_name": "Hartsfield/Jackson Atlanta International Airport",
-                     *             "eta": "2026-11-22T19:00:00.000Z",
-                     *             "eta_is_estimated": true,
-                     *             "exceptions": [],
-                     *             "id": "00000000-0000-4000-8000-000000000021",
-                     *             "last_error": null,
-                     *             "last_polled_at": "2026-11-21T12:00:41.000Z",
-                     *             "next_poll_at": "2026-11-21T12:30:41.000Z",
-                     *             "origin": "NRT",
-                     *             "origin_name": "Narita International Airport",
-                     *             "pieces": 3,
-                     *             "planned_arrival_at": "2026-11-22T19:00:00.000Z",
-                     *             "status": "in_transit",
-                     *             "updated_at": "2026-11-21T12:00:41.000Z",
-                     *             "weight_kg": 388.5
-                     *           }
-                     *         ],
-                     *         "next_cursor": null
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             items: components["schemas"]["AirWaybill"][];
@@ -3403,248 +3074,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "added_at": "2026-11-21T12:00:41.000Z",
-                     *         "airline_iata": "CX",
-                     *         "airline_name": "Cathay Pacific",
-                     *         "archived_at": null,
-                     *         "archived_reason": null,
-                     *         "arrived_at": null,
-                     *         "awb": "160-18156574",
-                     *         "connector_status": null,
-                     *         "delivered_at": null,
-                     *         "departed_at": "2026-11-20T07:50:00.000Z",
-                     *         "destination": "ATL",
-                     *         "destination_name": "Hartsfield/Jackson Atlanta International Airport",
-                     *         "eta": "2026-11-22T19:00:00.000Z",
-                     *         "eta_is_estimated": true,
-                     *         "exceptions": [],
-                     *         "id": "00000000-0000-4000-8000-000000000021",
-                     *         "last_error": null,
-                     *         "last_polled_at": "2026-11-21T12:00:41.000Z",
-                     *         "next_poll_at": "2026-11-21T12:30:41.000Z",
-                     *         "origin": "NRT",
-                     *         "origin_name": "Narita International Airport",
-                     *         "pieces": 3,
-                     *         "planned_arrival_at": "2026-11-22T19:00:00.000Z",
-                     *         "status": "in_transit",
-                     *         "timeline": [
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000024",
-                     *             "event_local_datetime": "2026-11-19T00:50:00",
-                     *             "event_timezone": "Asia/Tokyo",
-                     *             "flight": "CX1780",
-                     *             "is_actual": true,
-                     *             "label": "Booked on CX1780 from Narita International Airport to Chek Lap Kok International Airport",
-                     *             "location": "NRT",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "ACTUAL",
-                     *             "timestamp": "2026-11-18T15:50:00.000Z",
-                     *             "to_location": "HKG",
-                     *             "type": "BKD",
-                     *             "utc_offset_minutes": 540
-                     *           },
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000025",
-                     *             "event_local_datetime": "2026-11-18T23:50:00",
-                     *             "event_timezone": "Asia/Hong_Kong",
-                     *             "flight": "CX1005",
-                     *             "is_actual": true,
-                     *             "label": "Booked on CX1005 from Chek Lap Kok International Airport to Louisville Muhammad Ali International Airport",
-                     *             "location": "HKG",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "ACTUAL",
-                     *             "timestamp": "2026-11-18T15:50:00.000Z",
-                     *             "to_location": "SDF",
-                     *             "type": "BKD",
-                     *             "utc_offset_minutes": 480
-                     *           },
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000026",
-                     *             "event_local_datetime": "2026-11-18T10:50:00",
-                     *             "event_timezone": "America/Kentucky/Louisville",
-                     *             "flight": "CX1421",
-                     *             "is_actual": true,
-                     *             "label": "Booked on CX1421 from Louisville Muhammad Ali International Airport to Hartsfield/Jackson Atlanta International Airport",
-                     *             "location": "SDF",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "ACTUAL",
-                     *             "timestamp": "2026-11-18T15:50:00.000Z",
-                     *             "to_location": "ATL",
-                     *             "type": "BKD",
-                     *             "utc_offset_minutes": -300
-                     *           },
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000027",
-                     *             "event_local_datetime": "2026-11-20T02:50:00",
-                     *             "event_timezone": "Asia/Tokyo",
-                     *             "flight": null,
-                     *             "is_actual": true,
-                     *             "label": "Accepted from the shipper at Narita International Airport",
-                     *             "location": "NRT",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "ACTUAL",
-                     *             "timestamp": "2026-11-19T17:50:00.000Z",
-                     *             "to_location": null,
-                     *             "type": "RCS",
-                     *             "utc_offset_minutes": 540
-                     *           },
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000028",
-                     *             "event_local_datetime": "2026-11-20T15:05:00",
-                     *             "event_timezone": "Asia/Tokyo",
-                     *             "flight": "CX1780",
-                     *             "is_actual": true,
-                     *             "label": "Manifested on CX1780 from Narita International Airport to Chek Lap Kok International Airport",
-                     *             "location": "NRT",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "ACTUAL",
-                     *             "timestamp": "2026-11-20T06:05:00.000Z",
-                     *             "to_location": "HKG",
-                     *             "type": "MAN",
-                     *             "utc_offset_minutes": 540
-                     *           },
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000029",
-                     *             "event_local_datetime": "2026-11-20T16:50:00",
-                     *             "event_timezone": "Asia/Tokyo",
-                     *             "flight": "CX1780",
-                     *             "is_actual": true,
-                     *             "label": "Departed Narita International Airport on CX1780 to Chek Lap Kok International Airport",
-                     *             "location": "NRT",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "ACTUAL",
-                     *             "timestamp": "2026-11-20T07:50:00.000Z",
-                     *             "to_location": "HKG",
-                     *             "type": "DEP",
-                     *             "utc_offset_minutes": 540
-                     *           },
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000030",
-                     *             "event_local_datetime": "2026-11-20T20:20:00",
-                     *             "event_timezone": "Asia/Hong_Kong",
-                     *             "flight": "CX1780",
-                     *             "is_actual": true,
-                     *             "label": "Arrived at Chek Lap Kok International Airport on CX1780",
-                     *             "location": "HKG",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "ACTUAL",
-                     *             "timestamp": "2026-11-20T12:20:00.000Z",
-                     *             "to_location": null,
-                     *             "type": "ARR",
-                     *             "utc_offset_minutes": 480
-                     *           },
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000031",
-                     *             "event_local_datetime": "2026-11-20T21:55:00",
-                     *             "event_timezone": "Asia/Hong_Kong",
-                     *             "flight": "CX1780",
-                     *             "is_actual": true,
-                     *             "label": "Received from flight CX1780 at Chek Lap Kok International Airport",
-                     *             "location": "HKG",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "ACTUAL",
-                     *             "timestamp": "2026-11-20T13:55:00.000Z",
-                     *             "to_location": null,
-                     *             "type": "RCF",
-                     *             "utc_offset_minutes": 480
-                     *           },
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000032",
-                     *             "event_local_datetime": "2026-11-21T15:50:00",
-                     *             "event_timezone": "Asia/Hong_Kong",
-                     *             "flight": "CX1005",
-                     *             "is_actual": true,
-                     *             "label": "Manifested on CX1005 from Chek Lap Kok International Airport to Louisville Muhammad Ali International Airport",
-                     *             "location": "HKG",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "ACTUAL",
-                     *             "timestamp": "2026-11-21T07:50:00.000Z",
-                     *             "to_location": "SDF",
-                     *             "type": "MAN",
-                     *             "utc_offset_minutes": 480
-                     *           },
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000033",
-                     *             "event_local_datetime": "2026-11-21T17:30:00",
-                     *             "event_timezone": "Asia/Hong_Kong",
-                     *             "flight": "CX1005",
-                     *             "is_actual": true,
-                     *             "label": "Departed Chek Lap Kok International Airport on CX1005 to Louisville Muhammad Ali International Airport",
-                     *             "location": "HKG",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "ACTUAL",
-                     *             "timestamp": "2026-11-21T09:30:00.000Z",
-                     *             "to_location": "SDF",
-                     *             "type": "DEP",
-                     *             "utc_offset_minutes": 480
-                     *           },
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000034",
-                     *             "event_local_datetime": "2026-11-21T20:25:00",
-                     *             "event_timezone": "America/Kentucky/Louisville",
-                     *             "flight": "CX1005",
-                     *             "is_actual": false,
-                     *             "label": "Arrived at Louisville Muhammad Ali International Airport on CX1005 (planned)",
-                     *             "location": "SDF",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "PLANNED",
-                     *             "timestamp": "2026-11-22T01:25:00.000Z",
-                     *             "to_location": null,
-                     *             "type": "ARR",
-                     *             "utc_offset_minutes": -300
-                     *           },
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000035",
-                     *             "event_local_datetime": "2026-11-22T12:45:00",
-                     *             "event_timezone": "America/Kentucky/Louisville",
-                     *             "flight": "CX1421",
-                     *             "is_actual": false,
-                     *             "label": "Departed Louisville Muhammad Ali International Airport on CX1421 to Hartsfield/Jackson Atlanta International Airport (planned)",
-                     *             "location": "SDF",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "PLANNED",
-                     *             "timestamp": "2026-11-22T17:45:00.000Z",
-                     *             "to_location": "ATL",
-                     *             "type": "DEP",
-                     *             "utc_offset_minutes": -300
-                     *           },
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000036",
-                     *             "event_local_datetime": "2026-11-22T14:00:00",
-                     *             "event_timezone": "America/New_York",
-                     *             "flight": "CX1421",
-                     *             "is_actual": false,
-                     *             "label": "Arrived at Hartsfield/Jackson Atlanta International Airport on CX1421 (planned)",
-                     *             "location": "ATL",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "PLANNED",
-                     *             "timestamp": "2026-11-22T19:00:00.000Z",
-                     *             "to_location": null,
-                     *             "type": "ARR",
-                     *             "utc_offset_minutes": -300
-                     *           }
-                     *         ],
-                     *         "updated_at": "2026-11-21T12:00:41.000Z",
-                     *         "weight_kg": 388.5
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         warning?: string;
                         /** @description A tracked air waybill with its milestone timeline */
@@ -3851,248 +3280,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "added_at": "2026-11-21T12:00:41.000Z",
-                     *         "airline_iata": "CX",
-                     *         "airline_name": "Cathay Pacific",
-                     *         "archived_at": null,
-                     *         "archived_reason": null,
-                     *         "arrived_at": null,
-                     *         "awb": "160-18156574",
-                     *         "connector_status": null,
-                     *         "delivered_at": null,
-                     *         "departed_at": "2026-11-20T07:50:00.000Z",
-                     *         "destination": "ATL",
-                     *         "destination_name": "Hartsfield/Jackson Atlanta International Airport",
-                     *         "eta": "2026-11-22T19:00:00.000Z",
-                     *         "eta_is_estimated": true,
-                     *         "exceptions": [],
-                     *         "id": "00000000-0000-4000-8000-000000000021",
-                     *         "last_error": null,
-                     *         "last_polled_at": "2026-11-21T12:00:41.000Z",
-                     *         "next_poll_at": "2026-11-21T12:30:41.000Z",
-                     *         "origin": "NRT",
-                     *         "origin_name": "Narita International Airport",
-                     *         "pieces": 3,
-                     *         "planned_arrival_at": "2026-11-22T19:00:00.000Z",
-                     *         "status": "in_transit",
-                     *         "timeline": [
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000024",
-                     *             "event_local_datetime": "2026-11-19T00:50:00",
-                     *             "event_timezone": "Asia/Tokyo",
-                     *             "flight": "CX1780",
-                     *             "is_actual": true,
-                     *             "label": "Booked on CX1780 from Narita International Airport to Chek Lap Kok International Airport",
-                     *             "location": "NRT",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "ACTUAL",
-                     *             "timestamp": "2026-11-18T15:50:00.000Z",
-                     *             "to_location": "HKG",
-                     *             "type": "BKD",
-                     *             "utc_offset_minutes": 540
-                     *           },
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000025",
-                     *             "event_local_datetime": "2026-11-18T23:50:00",
-                     *             "event_timezone": "Asia/Hong_Kong",
-                     *             "flight": "CX1005",
-                     *             "is_actual": true,
-                     *             "label": "Booked on CX1005 from Chek Lap Kok International Airport to Louisville Muhammad Ali International Airport",
-                     *             "location": "HKG",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "ACTUAL",
-                     *             "timestamp": "2026-11-18T15:50:00.000Z",
-                     *             "to_location": "SDF",
-                     *             "type": "BKD",
-                     *             "utc_offset_minutes": 480
-                     *           },
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000026",
-                     *             "event_local_datetime": "2026-11-18T10:50:00",
-                     *             "event_timezone": "America/Kentucky/Louisville",
-                     *             "flight": "CX1421",
-                     *             "is_actual": true,
-                     *             "label": "Booked on CX1421 from Louisville Muhammad Ali International Airport to Hartsfield/Jackson Atlanta International Airport",
-                     *             "location": "SDF",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "ACTUAL",
-                     *             "timestamp": "2026-11-18T15:50:00.000Z",
-                     *             "to_location": "ATL",
-                     *             "type": "BKD",
-                     *             "utc_offset_minutes": -300
-                     *           },
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000027",
-                     *             "event_local_datetime": "2026-11-20T02:50:00",
-                     *             "event_timezone": "Asia/Tokyo",
-                     *             "flight": null,
-                     *             "is_actual": true,
-                     *             "label": "Accepted from the shipper at Narita International Airport",
-                     *             "location": "NRT",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "ACTUAL",
-                     *             "timestamp": "2026-11-19T17:50:00.000Z",
-                     *             "to_location": null,
-                     *             "type": "RCS",
-                     *             "utc_offset_minutes": 540
-                     *           },
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000028",
-                     *             "event_local_datetime": "2026-11-20T15:05:00",
-                     *             "event_timezone": "Asia/Tokyo",
-                     *             "flight": "CX1780",
-                     *             "is_actual": true,
-                     *             "label": "Manifested on CX1780 from Narita International Airport to Chek Lap Kok International Airport",
-                     *             "location": "NRT",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "ACTUAL",
-                     *             "timestamp": "2026-11-20T06:05:00.000Z",
-                     *             "to_location": "HKG",
-                     *             "type": "MAN",
-                     *             "utc_offset_minutes": 540
-                     *           },
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000029",
-                     *             "event_local_datetime": "2026-11-20T16:50:00",
-                     *             "event_timezone": "Asia/Tokyo",
-                     *             "flight": "CX1780",
-                     *             "is_actual": true,
-                     *             "label": "Departed Narita International Airport on CX1780 to Chek Lap Kok International Airport",
-                     *             "location": "NRT",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "ACTUAL",
-                     *             "timestamp": "2026-11-20T07:50:00.000Z",
-                     *             "to_location": "HKG",
-                     *             "type": "DEP",
-                     *             "utc_offset_minutes": 540
-                     *           },
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000030",
-                     *             "event_local_datetime": "2026-11-20T20:20:00",
-                     *             "event_timezone": "Asia/Hong_Kong",
-                     *             "flight": "CX1780",
-                     *             "is_actual": true,
-                     *             "label": "Arrived at Chek Lap Kok International Airport on CX1780",
-                     *             "location": "HKG",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "ACTUAL",
-                     *             "timestamp": "2026-11-20T12:20:00.000Z",
-                     *             "to_location": null,
-                     *             "type": "ARR",
-                     *             "utc_offset_minutes": 480
-                     *           },
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000031",
-                     *             "event_local_datetime": "2026-11-20T21:55:00",
-                     *             "event_timezone": "Asia/Hong_Kong",
-                     *             "flight": "CX1780",
-                     *             "is_actual": true,
-                     *             "label": "Received from flight CX1780 at Chek Lap Kok International Airport",
-                     *             "location": "HKG",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "ACTUAL",
-                     *             "timestamp": "2026-11-20T13:55:00.000Z",
-                     *             "to_location": null,
-                     *             "type": "RCF",
-                     *             "utc_offset_minutes": 480
-                     *           },
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000032",
-                     *             "event_local_datetime": "2026-11-21T15:50:00",
-                     *             "event_timezone": "Asia/Hong_Kong",
-                     *             "flight": "CX1005",
-                     *             "is_actual": true,
-                     *             "label": "Manifested on CX1005 from Chek Lap Kok International Airport to Louisville Muhammad Ali International Airport",
-                     *             "location": "HKG",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "ACTUAL",
-                     *             "timestamp": "2026-11-21T07:50:00.000Z",
-                     *             "to_location": "SDF",
-                     *             "type": "MAN",
-                     *             "utc_offset_minutes": 480
-                     *           },
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000033",
-                     *             "event_local_datetime": "2026-11-21T17:30:00",
-                     *             "event_timezone": "Asia/Hong_Kong",
-                     *             "flight": "CX1005",
-                     *             "is_actual": true,
-                     *             "label": "Departed Chek Lap Kok International Airport on CX1005 to Louisville Muhammad Ali International Airport",
-                     *             "location": "HKG",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "ACTUAL",
-                     *             "timestamp": "2026-11-21T09:30:00.000Z",
-                     *             "to_location": "SDF",
-                     *             "type": "DEP",
-                     *             "utc_offset_minutes": 480
-                     *           },
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000034",
-                     *             "event_local_datetime": "2026-11-21T20:25:00",
-                     *             "event_timezone": "America/Kentucky/Louisville",
-                     *             "flight": "CX1005",
-                     *             "is_actual": false,
-                     *             "label": "Arrived at Louisville Muhammad Ali International Airport on CX1005 (planned)",
-                     *             "location": "SDF",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "PLANNED",
-                     *             "timestamp": "2026-11-22T01:25:00.000Z",
-                     *             "to_location": null,
-                     *             "type": "ARR",
-                     *             "utc_offset_minutes": -300
-                     *           },
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000035",
-                     *             "event_local_datetime": "2026-11-22T12:45:00",
-                     *             "event_timezone": "America/Kentucky/Louisville",
-                     *             "flight": "CX1421",
-                     *             "is_actual": false,
-                     *             "label": "Departed Louisville Muhammad Ali International Airport on CX1421 to Hartsfield/Jackson Atlanta International Airport (planned)",
-                     *             "location": "SDF",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "PLANNED",
-                     *             "timestamp": "2026-11-22T17:45:00.000Z",
-                     *             "to_location": "ATL",
-                     *             "type": "DEP",
-                     *             "utc_offset_minutes": -300
-                     *           },
-                     *           {
-                     *             "event_id": "00000000-0000-4000-8000-000000000036",
-                     *             "event_local_datetime": "2026-11-22T14:00:00",
-                     *             "event_timezone": "America/New_York",
-                     *             "flight": "CX1421",
-                     *             "is_actual": false,
-                     *             "label": "Arrived at Hartsfield/Jackson Atlanta International Airport on CX1421 (planned)",
-                     *             "location": "ATL",
-                     *             "partial": false,
-                     *             "pieces": 3,
-                     *             "time_type": "PLANNED",
-                     *             "timestamp": "2026-11-22T19:00:00.000Z",
-                     *             "to_location": null,
-                     *             "type": "ARR",
-                     *             "utc_offset_minutes": -300
-                     *           }
-                     *         ],
-                     *         "updated_at": "2026-11-21T12:00:41.000Z",
-                     *         "weight_kg": 388.5
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @description A tracked air waybill with its milestone timeline */
                         data: {
@@ -4196,15 +3383,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "not_found",
-                     *         "message": "No tracked air waybill 00000000-0000-4000-8000-000000000008 on this account.",
-                     *         "request_id": "00000000-0000-4000-8000-000000000037"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["DataError"];
                 };
             };
@@ -4290,38 +3468,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "added_at": "2026-11-21T12:00:41.000Z",
-                     *         "airline_iata": "CX",
-                     *         "airline_name": "Cathay Pacific",
-                     *         "archived_at": "2026-11-21T12:00:44.000Z",
-                     *         "archived_reason": "deleted",
-                     *         "arrived_at": null,
-                     *         "awb": "160-18156574",
-                     *         "connector_status": null,
-                     *         "delivered_at": null,
-                     *         "departed_at": "2026-11-20T07:50:00.000Z",
-                     *         "destination": "ATL",
-                     *         "destination_name": "Hartsfield/Jackson Atlanta International Airport",
-                     *         "eta": "2026-11-22T19:00:00.000Z",
-                     *         "eta_is_estimated": true,
-                     *         "exceptions": [],
-                     *         "id": "00000000-0000-4000-8000-000000000021",
-                     *         "last_error": null,
-                     *         "last_polled_at": "2026-11-21T12:00:41.000Z",
-                     *         "next_poll_at": null,
-                     *         "origin": "NRT",
-                     *         "origin_name": "Narita International Airport",
-                     *         "pieces": 3,
-                     *         "planned_arrival_at": "2026-11-22T19:00:00.000Z",
-                     *         "status": "in_transit",
-                     *         "updated_at": "2026-11-21T12:00:44.000Z",
-                     *         "weight_kg": 388.5
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: components["schemas"]["AirWaybill"];
                     };

@@ -566,15 +566,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "dependencies": {},
-                     *         "product": "rates",
-                     *         "status": "ok"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: components["schemas"]["Health"];
                     };
@@ -640,22 +631,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "entitlement": "active",
-                     *         "key_product": "rates",
-                     *         "org_id": "00000000-0000-4000-8000-000000000003",
-                     *         "org_name": "Example Forwarding",
-                     *         "paid": true,
-                     *         "plan": "pro",
-                     *         "rate_limit": {
-                     *           "limit": 1000000000,
-                     *           "window_seconds": 20
-                     *         }
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: components["schemas"]["Account"];
                     };
@@ -792,23 +767,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "items": [
-                     *           {
-                     *             "created_at": "2026-11-21T12:00:00.000Z",
-                     *             "expires_at": null,
-                     *             "hint": "rt_xxx…xxxx",
-                     *             "id": "00000000-0000-4000-8000-000000000055",
-                     *             "label": null,
-                     *             "product": "rates",
-                     *             "revoked_at": null
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             items: components["schemas"]["ApiKey"][];
@@ -952,26 +910,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "has_more": false,
-                     *         "items": [
-                     *           {
-                     *             "active": true,
-                     *             "created_at": "2026-11-21T12:01:49.000Z",
-                     *             "description": "Operations desk",
-                     *             "event_types": [],
-                     *             "failure_count": 0,
-                     *             "id": "00000000-0000-4000-8000-000000000054",
-                     *             "last_delivery_at": null,
-                     *             "url": "https://hooks.example.com/portolan"
-                     *           }
-                     *         ],
-                     *         "next_cursor": null
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             items: components["schemas"]["WebhookEndpoint"][];
@@ -1120,19 +1058,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "active": true,
-                     *         "created_at": "2026-11-21T12:01:49.000Z",
-                     *         "description": "Operations desk",
-                     *         "event_types": [],
-                     *         "id": "00000000-0000-4000-8000-000000000054",
-                     *         "secret": "whsec_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
-                     *         "url": "https://hooks.example.com/portolan"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             /** Format: uuid */
@@ -1301,21 +1226,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "active": true,
-                     *         "created_at": "2026-11-21T12:01:49.000Z",
-                     *         "description": "Operations desk",
-                     *         "event_types": [],
-                     *         "failure_count": 0,
-                     *         "id": "00000000-0000-4000-8000-000000000054",
-                     *         "last_delivery_at": null,
-                     *         "recent_deliveries": [],
-                     *         "url": "https://hooks.example.com/portolan"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             /** Format: uuid */
@@ -1400,15 +1310,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "not_found",
-                     *         "message": "No webhook endpoint 00000000-0000-4000-8000-000000000008 on this account.",
-                     *         "request_id": "00000000-0000-4000-8000-000000000059"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["DataError"];
                 };
             };
@@ -1495,14 +1396,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "deleted": true,
-                     *         "id": "00000000-0000-4000-8000-000000000054"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             id: string;
@@ -1672,17 +1565,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "active": true,
-                     *         "description": "Night shift",
-                     *         "event_types": [],
-                     *         "id": "00000000-0000-4000-8000-000000000054",
-                     *         "url": "https://hooks.example.com/portolan"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             /** Format: uuid */
@@ -1848,14 +1730,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "00000000-0000-4000-8000-000000000054",
-                     *         "test_queued": true
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             id: string;
@@ -2038,428 +1912,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "offers": [
-                     *           {
-                     *             "base": 1000,
-                     *             "carrier": "MAEU",
-                     *             "chargeable": {},
-                     *             "charges": [
-                     *               {
-                     *                 "amount": 1000,
-                     *                 "basis": "per_container",
-                     *                 "code": "BASE",
-                     *                 "quantity": 1,
-                     *                 "rate": 1000
-                     *               },
-                     *               {
-                     *                 "amount": 100,
-                     *                 "basis": "per_container",
-                     *                 "code": "THC_O",
-                     *                 "quantity": 1,
-                     *                 "rate": 100
-                     *               },
-                     *               {
-                     *                 "amount": 50,
-                     *                 "basis": "per_shipment",
-                     *                 "code": "DOC",
-                     *                 "quantity": 1,
-                     *                 "rate": 50
-                     *               }
-                     *             ],
-                     *             "currency": "USD",
-                     *             "destination": "NLRTM",
-                     *             "equipment": "20GP",
-                     *             "id": "00000000-0000-4000-8000-000000000056:1",
-                     *             "indicative": false,
-                     *             "mode": "OCEAN_FCL",
-                     *             "origin": "CNSHA",
-                     *             "sheet_id": "00000000-0000-4000-8000-000000000056",
-                     *             "sheet_name": "Asia-Europe Q4",
-                     *             "surcharges": 150,
-                     *             "total": 1150,
-                     *             "transit_days": 30,
-                     *             "transit_source": "sheet",
-                     *             "valid_from": "2026-10-01",
-                     *             "valid_to": "2026-12-31"
-                     *           },
-                     *           {
-                     *             "base": 851.3,
-                     *             "carrier": null,
-                     *             "chargeable": {},
-                     *             "charges": [
-                     *               {
-                     *                 "amount": 851.3,
-                     *                 "basis": "per_container",
-                     *                 "code": "BASE",
-                     *                 "quantity": 1,
-                     *                 "rate": 851.3
-                     *               },
-                     *               {
-                     *                 "amount": 319.24,
-                     *                 "basis": "per_container",
-                     *                 "code": "BAF",
-                     *                 "quantity": 1,
-                     *                 "rate": 319.24
-                     *               },
-                     *               {
-                     *                 "amount": 180,
-                     *                 "basis": "per_container",
-                     *                 "code": "THC_O",
-                     *                 "quantity": 1,
-                     *                 "rate": 180
-                     *               },
-                     *               {
-                     *                 "amount": 180,
-                     *                 "basis": "per_container",
-                     *                 "code": "THC_D",
-                     *                 "quantity": 1,
-                     *                 "rate": 180
-                     *               }
-                     *             ],
-                     *             "cost_model": "docs/rates.md#indicative-cost-model",
-                     *             "currency": "USD",
-                     *             "destination": "NLRTM",
-                     *             "equipment": "20GP",
-                     *             "id": "indicative:OCEAN_FCL:20GP",
-                     *             "indicative": true,
-                     *             "mode": "OCEAN_FCL",
-                     *             "origin": "CNSHA",
-                     *             "sheet_id": null,
-                     *             "sheet_name": null,
-                     *             "surcharges": 679.24,
-                     *             "total": 1530.54,
-                     *             "transit_days": 32,
-                     *             "transit_source": "distance_engine",
-                     *             "valid_from": "2026-11-21",
-                     *             "valid_to": "2026-11-21"
-                     *           },
-                     *           {
-                     *             "base": 1800,
-                     *             "carrier": "MAEU",
-                     *             "chargeable": {},
-                     *             "charges": [
-                     *               {
-                     *                 "amount": 1800,
-                     *                 "basis": "per_container",
-                     *                 "code": "BASE",
-                     *                 "quantity": 1,
-                     *                 "rate": 1800
-                     *               },
-                     *               {
-                     *                 "amount": 300,
-                     *                 "basis": "per_container",
-                     *                 "code": "BAF",
-                     *                 "quantity": 1,
-                     *                 "rate": 300
-                     *               },
-                     *               {
-                     *                 "amount": 100,
-                     *                 "basis": "per_container",
-                     *                 "code": "THC_O",
-                     *                 "quantity": 1,
-                     *                 "rate": 100
-                     *               },
-                     *               {
-                     *                 "amount": 50,
-                     *                 "basis": "per_shipment",
-                     *                 "code": "DOC",
-                     *                 "quantity": 1,
-                     *                 "rate": 50
-                     *               }
-                     *             ],
-                     *             "currency": "USD",
-                     *             "destination": "NLRTM",
-                     *             "equipment": "40HC",
-                     *             "id": "00000000-0000-4000-8000-000000000056:2",
-                     *             "indicative": false,
-                     *             "mode": "OCEAN_FCL",
-                     *             "origin": "CNSHA",
-                     *             "sheet_id": "00000000-0000-4000-8000-000000000056",
-                     *             "sheet_name": "Asia-Europe Q4",
-                     *             "surcharges": 450,
-                     *             "total": 2250,
-                     *             "transit_days": 30,
-                     *             "transit_source": "sheet",
-                     *             "valid_from": "2026-10-01",
-                     *             "valid_to": "2026-12-31"
-                     *           },
-                     *           {
-                     *             "base": 1447.2,
-                     *             "carrier": null,
-                     *             "chargeable": {},
-                     *             "charges": [
-                     *               {
-                     *                 "amount": 1447.2,
-                     *                 "basis": "per_container",
-                     *                 "code": "BASE",
-                     *                 "quantity": 1,
-                     *                 "rate": 1447.2
-                     *               },
-                     *               {
-                     *                 "amount": 542.7,
-                     *                 "basis": "per_container",
-                     *                 "code": "BAF",
-                     *                 "quantity": 1,
-                     *                 "rate": 542.7
-                     *               },
-                     *               {
-                     *                 "amount": 260,
-                     *                 "basis": "per_container",
-                     *                 "code": "THC_O",
-                     *                 "quantity": 1,
-                     *                 "rate": 260
-                     *               },
-                     *               {
-                     *                 "amount": 260,
-                     *                 "basis": "per_container",
-                     *                 "code": "THC_D",
-                     *                 "quantity": 1,
-                     *                 "rate": 260
-                     *               }
-                     *             ],
-                     *             "cost_model": "docs/rates.md#indicative-cost-model",
-                     *             "currency": "USD",
-                     *             "destination": "NLRTM",
-                     *             "equipment": "40GP",
-                     *             "id": "indicative:OCEAN_FCL:40GP",
-                     *             "indicative": true,
-                     *             "mode": "OCEAN_FCL",
-                     *             "origin": "CNSHA",
-                     *             "sheet_id": null,
-                     *             "sheet_name": null,
-                     *             "surcharges": 1062.7,
-                     *             "total": 2509.9,
-                     *             "transit_days": 32,
-                     *             "transit_source": "distance_engine",
-                     *             "valid_from": "2026-11-21",
-                     *             "valid_to": "2026-11-21"
-                     *           },
-                     *           {
-                     *             "base": 1489.77,
-                     *             "carrier": null,
-                     *             "chargeable": {},
-                     *             "charges": [
-                     *               {
-                     *                 "amount": 1489.77,
-                     *                 "basis": "per_container",
-                     *                 "code": "BASE",
-                     *                 "quantity": 1,
-                     *                 "rate": 1489.77
-                     *               },
-                     *               {
-                     *                 "amount": 558.66,
-                     *                 "basis": "per_container",
-                     *                 "code": "BAF",
-                     *                 "quantity": 1,
-                     *                 "rate": 558.66
-                     *               },
-                     *               {
-                     *                 "amount": 260,
-                     *                 "basis": "per_container",
-                     *                 "code": "THC_O",
-                     *                 "quantity": 1,
-                     *                 "rate": 260
-                     *               },
-                     *               {
-                     *                 "amount": 260,
-                     *                 "basis": "per_container",
-                     *                 "code": "THC_D",
-                     *                 "quantity": 1,
-                     *                 "rate": 260
-                     *               }
-                     *             ],
-                     *             "cost_model": "docs/rates.md#indicative-cost-model",
-                     *             "currency": "USD",
-                     *             "destination": "NLRTM",
-                     *             "equipment": "40HC",
-                     *             "id": "indicative:OCEAN_FCL:40HC",
-                     *             "indicative": true,
-                     *             "mode": "OCEAN_FCL",
-                     *             "origin": "CNSHA",
-                     *             "sheet_id": null,
-                     *             "sheet_name": null,
-                     *             "surcharges": 1078.66,
-                     *             "total": 2568.43,
-                     *             "transit_days": 32,
-                     *             "transit_source": "distance_engine",
-                     *             "valid_from": "2026-11-21",
-                     *             "valid_to": "2026-11-21"
-                     *           },
-                     *           {
-                     *             "base": 1532.33,
-                     *             "carrier": null,
-                     *             "chargeable": {},
-                     *             "charges": [
-                     *               {
-                     *                 "amount": 1532.33,
-                     *                 "basis": "per_container",
-                     *                 "code": "BASE",
-                     *                 "quantity": 1,
-                     *                 "rate": 1532.33
-                     *               },
-                     *               {
-                     *                 "amount": 574.62,
-                     *                 "basis": "per_container",
-                     *                 "code": "BAF",
-                     *                 "quantity": 1,
-                     *                 "rate": 574.62
-                     *               },
-                     *               {
-                     *                 "amount": 250,
-                     *                 "basis": "per_container",
-                     *                 "code": "THC_O",
-                     *                 "quantity": 1,
-                     *                 "rate": 250
-                     *               },
-                     *               {
-                     *                 "amount": 250,
-                     *                 "basis": "per_container",
-                     *                 "code": "THC_D",
-                     *                 "quantity": 1,
-                     *                 "rate": 250
-                     *               }
-                     *             ],
-                     *             "cost_model": "docs/rates.md#indicative-cost-model",
-                     *             "currency": "USD",
-                     *             "destination": "NLRTM",
-                     *             "equipment": "20RF",
-                     *             "id": "indicative:OCEAN_FCL:20RF",
-                     *             "indicative": true,
-                     *             "mode": "OCEAN_FCL",
-                     *             "origin": "CNSHA",
-                     *             "sheet_id": null,
-                     *             "sheet_name": null,
-                     *             "surcharges": 1074.62,
-                     *             "total": 2606.95,
-                     *             "transit_days": 32,
-                     *             "transit_source": "distance_engine",
-                     *             "valid_from": "2026-11-21",
-                     *             "valid_to": "2026-11-21"
-                     *           },
-                     *           {
-                     *             "base": 1702.59,
-                     *             "carrier": null,
-                     *             "chargeable": {},
-                     *             "charges": [
-                     *               {
-                     *                 "amount": 1702.59,
-                     *                 "basis": "per_container",
-                     *                 "code": "BASE",
-                     *                 "quantity": 1,
-                     *                 "rate": 1702.59
-                     *               },
-                     *               {
-                     *                 "amount": 638.47,
-                     *                 "basis": "per_container",
-                     *                 "code": "BAF",
-                     *                 "quantity": 1,
-                     *                 "rate": 638.47
-                     *               },
-                     *               {
-                     *                 "amount": 290,
-                     *                 "basis": "per_container",
-                     *                 "code": "THC_O",
-                     *                 "quantity": 1,
-                     *                 "rate": 290
-                     *               },
-                     *               {
-                     *                 "amount": 290,
-                     *                 "basis": "per_container",
-                     *                 "code": "THC_D",
-                     *                 "quantity": 1,
-                     *                 "rate": 290
-                     *               }
-                     *             ],
-                     *             "cost_model": "docs/rates.md#indicative-cost-model",
-                     *             "currency": "USD",
-                     *             "destination": "NLRTM",
-                     *             "equipment": "45HC",
-                     *             "id": "indicative:OCEAN_FCL:45HC",
-                     *             "indicative": true,
-                     *             "mode": "OCEAN_FCL",
-                     *             "origin": "CNSHA",
-                     *             "sheet_id": null,
-                     *             "sheet_name": null,
-                     *             "surcharges": 1218.47,
-                     *             "total": 2921.06,
-                     *             "transit_days": 32,
-                     *             "transit_source": "distance_engine",
-                     *             "valid_from": "2026-11-21",
-                     *             "valid_to": "2026-11-21"
-                     *           },
-                     *           {
-                     *             "base": 2468.76,
-                     *             "carrier": null,
-                     *             "chargeable": {},
-                     *             "charges": [
-                     *               {
-                     *                 "amount": 2468.76,
-                     *                 "basis": "per_container",
-                     *                 "code": "BASE",
-                     *                 "quantity": 1,
-                     *                 "rate": 2468.76
-                     *               },
-                     *               {
-                     *                 "amount": 925.78,
-                     *                 "basis": "per_container",
-                     *                 "code": "BAF",
-                     *                 "quantity": 1,
-                     *                 "rate": 925.78
-                     *               },
-                     *               {
-                     *                 "amount": 360,
-                     *                 "basis": "per_container",
-                     *                 "code": "THC_O",
-                     *                 "quantity": 1,
-                     *                 "rate": 360
-                     *               },
-                     *               {
-                     *                 "amount": 360,
-                     *                 "basis": "per_container",
-                     *                 "code": "THC_D",
-                     *                 "quantity": 1,
-                     *                 "rate": 360
-                     *               }
-                     *             ],
-                     *             "cost_model": "docs/rates.md#indicative-cost-model",
-                     *             "currency": "USD",
-                     *             "destination": "NLRTM",
-                     *             "equipment": "40RH",
-                     *             "id": "indicative:OCEAN_FCL:40RH",
-                     *             "indicative": true,
-                     *             "mode": "OCEAN_FCL",
-                     *             "origin": "CNSHA",
-                     *             "sheet_id": null,
-                     *             "sheet_name": null,
-                     *             "surcharges": 1645.78,
-                     *             "total": 4114.54,
-                     *             "transit_days": 32,
-                     *             "transit_source": "distance_engine",
-                     *             "valid_from": "2026-11-21",
-                     *             "valid_to": "2026-11-21"
-                     *           }
-                     *         ],
-                     *         "query": {
-                     *           "carrier": null,
-                     *           "currency": null,
-                     *           "date": "2026-11-21",
-                     *           "destination": "NLRTM",
-                     *           "equipment": null,
-                     *           "indicative": true,
-                     *           "mode": "OCEAN_FCL",
-                     *           "origin": "CNSHA",
-                     *           "quantity": 1,
-                     *           "volume_m3": null,
-                     *           "weight_kg": null
-                     *         },
-                     *         "total": 8,
-                     *         "unpriced": []
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             query: {
@@ -2504,15 +1956,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "invalid_request",
-                     *         "message": "Missing query parameter `mode`: expected string.",
-                     *         "request_id": "00000000-0000-4000-8000-000000000057"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["DataError"];
                 };
             };
@@ -2673,32 +2116,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "has_more": false,
-                     *         "items": [
-                     *           {
-                     *             "carrier": "MAEU",
-                     *             "created_at": "2026-11-21T12:00:00.000Z",
-                     *             "currency": "USD",
-                     *             "digest": "sha256:8f4424a8c42314872b3ce8f12cb7a046ea8d6166f6f7076e93fd08b954f9b4b7",
-                     *             "id": "00000000-0000-4000-8000-000000000056",
-                     *             "imported_at": "2026-11-21T12:00:00.000Z",
-                     *             "lines": 2,
-                     *             "mode": "OCEAN_FCL",
-                     *             "name": "Asia-Europe Q4",
-                     *             "source_file": "asia-europe.csv",
-                     *             "surcharges": 3,
-                     *             "valid_from": "2026-10-01",
-                     *             "valid_to": "2026-12-31",
-                     *             "version": 1
-                     *           }
-                     *         ],
-                     *         "next_cursor": null
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             items: components["schemas"]["RateSheet"][];
@@ -2841,82 +2258,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "carrier": "MAEU",
-                     *         "created_at": "2026-11-21T12:00:00.000Z",
-                     *         "currency": "USD",
-                     *         "digest": "sha256:8f4424a8c42314872b3ce8f12cb7a046ea8d6166f6f7076e93fd08b954f9b4b7",
-                     *         "id": "00000000-0000-4000-8000-000000000056",
-                     *         "imported_at": "2026-11-21T12:00:00.000Z",
-                     *         "lines": 2,
-                     *         "mode": "OCEAN_FCL",
-                     *         "name": "Asia-Europe Q4",
-                     *         "rate_lines": [
-                     *           {
-                     *             "basis": "per_container",
-                     *             "breaks": null,
-                     *             "destination": "NLRTM",
-                     *             "distance_km": null,
-                     *             "equipment": "20GP",
-                     *             "min": null,
-                     *             "origin": "CNSHA",
-                     *             "rate": 1000,
-                     *             "transit_days": 30
-                     *           },
-                     *           {
-                     *             "basis": "per_container",
-                     *             "breaks": null,
-                     *             "destination": "NLRTM",
-                     *             "distance_km": null,
-                     *             "equipment": "40HC",
-                     *             "min": null,
-                     *             "origin": "CNSHA",
-                     *             "rate": 1800,
-                     *             "transit_days": 30
-                     *           }
-                     *         ],
-                     *         "rate_surcharges": [
-                     *           {
-                     *             "amount": 300,
-                     *             "basis": "per_container",
-                     *             "code": "BAF",
-                     *             "destination": null,
-                     *             "equipment": "40HC",
-                     *             "origin": null,
-                     *             "valid_from": null,
-                     *             "valid_to": null
-                     *           },
-                     *           {
-                     *             "amount": 100,
-                     *             "basis": "per_container",
-                     *             "code": "THC_O",
-                     *             "destination": null,
-                     *             "equipment": null,
-                     *             "origin": "CNSHA",
-                     *             "valid_from": null,
-                     *             "valid_to": null
-                     *           },
-                     *           {
-                     *             "amount": 50,
-                     *             "basis": "per_shipment",
-                     *             "code": "DOC",
-                     *             "destination": null,
-                     *             "equipment": null,
-                     *             "origin": null,
-                     *             "valid_from": null,
-                     *             "valid_to": null
-                     *           }
-                     *         ],
-                     *         "source_file": "asia-europe.csv",
-                     *         "surcharges": 3,
-                     *         "valid_from": "2026-10-01",
-                     *         "valid_to": "2026-12-31",
-                     *         "version": 1
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @description A rate sheet with its lines and surcharges */
                         data: {
@@ -3032,15 +2373,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "not_found",
-                     *         "message": "No rate sheet 00000000-0000-4000-8000-000000000008 on this account.",
-                     *         "request_id": "00000000-0000-4000-8000-000000000058"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["DataError"];
                 };
             };

@@ -849,16 +849,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "dependencies": {},
-                     *         "product": "schedules",
-                     *         "status": "ok"
-                     *       },
-                     *       "ok": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -926,23 +916,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "entitlement": "active",
-                     *         "key_product": "schedules",
-                     *         "org_id": "00000000-0000-4000-8000-000000000003",
-                     *         "org_name": "Example Forwarding",
-                     *         "paid": true,
-                     *         "plan": "pro",
-                     *         "rate_limit": {
-                     *           "limit": 1000000000,
-                     *           "window_seconds": 20
-                     *         }
-                     *       },
-                     *       "ok": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -1081,33 +1054,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "items": [
-                     *           {
-                     *             "created_at": "2026-11-21T12:00:00.000Z",
-                     *             "expires_at": null,
-                     *             "hint": "ss_xxx…xxxx",
-                     *             "id": "00000000-0000-4000-8000-000000000043",
-                     *             "label": null,
-                     *             "product": "schedules",
-                     *             "revoked_at": null
-                     *           },
-                     *           {
-                     *             "created_at": "2026-11-21T12:00:56.000Z",
-                     *             "expires_at": "2027-02-19T12:00:56.000Z",
-                     *             "hint": "ss_xxx…xxxx",
-                     *             "id": "00000000-0000-4000-8000-000000000040",
-                     *             "label": "reporting",
-                     *             "product": "schedules",
-                     *             "revoked_at": null
-                     *           }
-                     *         ]
-                     *       },
-                     *       "ok": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -1255,21 +1201,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "created_at": "2026-11-21T12:00:56.000Z",
-                     *         "expires_at": "2027-02-19T12:00:56.000Z",
-                     *         "hint": "ss_xxx…xxxx",
-                     *         "id": "00000000-0000-4000-8000-000000000040",
-                     *         "key": "ss_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
-                     *         "label": "reporting",
-                     *         "product": "schedules",
-                     *         "revoked_at": null
-                     *       },
-                     *       "ok": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -1422,15 +1353,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "00000000-0000-4000-8000-000000000040",
-                     *         "revoked": true
-                     *       },
-                     *       "ok": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -1595,27 +1517,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "has_more": false,
-                     *         "items": [
-                     *           {
-                     *             "active": true,
-                     *             "created_at": "2026-11-21T12:01:15.000Z",
-                     *             "description": "Operations desk",
-                     *             "event_types": [],
-                     *             "failure_count": 0,
-                     *             "id": "00000000-0000-4000-8000-000000000042",
-                     *             "last_delivery_at": null,
-                     *             "url": "https://hooks.example.com/portolan"
-                     *           }
-                     *         ],
-                     *         "next_cursor": null
-                     *       },
-                     *       "ok": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -1766,20 +1667,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "active": true,
-                     *         "created_at": "2026-11-21T12:01:15.000Z",
-                     *         "description": "Operations desk",
-                     *         "event_types": [],
-                     *         "id": "00000000-0000-4000-8000-000000000042",
-                     *         "secret": "whsec_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
-                     *         "url": "https://hooks.example.com/portolan"
-                     *       },
-                     *       "ok": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -1950,22 +1837,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "active": true,
-                     *         "created_at": "2026-11-21T12:01:15.000Z",
-                     *         "description": "Operations desk",
-                     *         "event_types": [],
-                     *         "failure_count": 0,
-                     *         "id": "00000000-0000-4000-8000-000000000042",
-                     *         "last_delivery_at": null,
-                     *         "recent_deliveries": [],
-                     *         "url": "https://hooks.example.com/portolan"
-                     *       },
-                     *       "ok": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -2052,17 +1923,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "No webhook endpoint 00000000-0000-4000-8000-000000000008 on this account.",
-                     *         "request_id": "00000000-0000-4000-8000-000000000046",
-                     *         "severity": "error"
-                     *       },
-                     *       "ok": false
-                     *     }
-                     */
                     "application/json": components["schemas"]["OkError"];
                 };
             };
@@ -2149,15 +2009,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "deleted": true,
-                     *         "id": "00000000-0000-4000-8000-000000000042"
-                     *       },
-                     *       "ok": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -2329,18 +2180,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "active": true,
-                     *         "description": "Night shift",
-                     *         "event_types": [],
-                     *         "id": "00000000-0000-4000-8000-000000000042",
-                     *         "url": "https://hooks.example.com/portolan"
-                     *       },
-                     *       "ok": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -2508,15 +2347,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "00000000-0000-4000-8000-000000000042",
-                     *         "test_queued": true
-                     *       },
-                     *       "ok": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -2695,22 +2525,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "destination": "NLRTM",
-                     *         "from": "2026-11-21",
-                     *         "max_transshipments": 1,
-                     *         "min_connection_hours": 24,
-                     *         "origin": "SGSIN",
-                     *         "routes": [],
-                     *         "sort": "departure",
-                     *         "to": "2026-12-18",
-                     *         "total": 0
-                     *       },
-                     *       "ok": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -2745,17 +2559,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "VALIDATION_ERROR",
-                     *         "message": "Missing query parameter `destination`: expected string.",
-                     *         "request_id": "00000000-0000-4000-8000-000000000045",
-                     *         "severity": "warning"
-                     *       },
-                     *       "ok": false
-                     *     }
-                     */
                     "application/json": components["schemas"]["OkError"];
                 };
             };
@@ -2882,17 +2685,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "calls": [],
-                     *         "from": "2026-11-21",
-                     *         "to": "2026-12-04",
-                     *         "unlocode": "NLRTM"
-                     *       },
-                     *       "ok": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -3062,17 +2854,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "from": "2026-11-21",
-                     *         "imo": "9811000",
-                     *         "sailings": [],
-                     *         "to": "2026-12-18"
-                     *       },
-                     *       "ok": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -3244,17 +3025,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "from": "2026-11-21",
-                     *         "sailings": [],
-                     *         "service_code": "AE1",
-                     *         "to": "2026-12-18"
-                     *       },
-                     *       "ok": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -3425,27 +3195,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "carriers": [],
-                     *         "lane": null,
-                     *         "overall": {
-                     *           "calls": 0,
-                     *           "mean_delay_hours": null,
-                     *           "on_time": 0,
-                     *           "reliability": null
-                     *         },
-                     *         "tolerance_hours": 24,
-                     *         "window": {
-                     *           "days": 28,
-                     *           "from": "2026-10-24T12:01:03.000Z",
-                     *           "to": "2026-11-21T12:01:03.000Z"
-                     *         }
-                     *       },
-                     *       "ok": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -3629,22 +3378,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "destination": "NLRTM",
-                     *         "from": "2026-11-21",
-                     *         "max_transshipments": 1,
-                     *         "min_connection_hours": 24,
-                     *         "origin": "SGSIN",
-                     *         "routes": [],
-                     *         "sort": "departure",
-                     *         "to": "2026-12-18",
-                     *         "total": 0
-                     *       },
-                     *       "ok": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -3771,17 +3504,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "calls": [],
-                     *         "from": "2026-11-21",
-                     *         "to": "2026-12-04",
-                     *         "unlocode": "NLRTM"
-                     *       },
-                     *       "ok": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -3917,17 +3639,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "from": "2026-11-21",
-                     *         "imo": "9811000",
-                     *         "sailings": [],
-                     *         "to": "2026-12-18"
-                     *       },
-                     *       "ok": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -4065,17 +3776,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "from": "2026-11-21",
-                     *         "sailings": [],
-                     *         "service_code": "AE1",
-                     *         "to": "2026-12-18"
-                     *       },
-                     *       "ok": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -4212,27 +3912,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "carriers": [],
-                     *         "lane": null,
-                     *         "overall": {
-                     *           "calls": 0,
-                     *           "mean_delay_hours": null,
-                     *           "on_time": 0,
-                     *           "reliability": null
-                     *         },
-                     *         "tolerance_hours": 24,
-                     *         "window": {
-                     *           "days": 28,
-                     *           "from": "2026-10-24T12:01:08.000Z",
-                     *           "to": "2026-11-21T12:01:08.000Z"
-                     *         }
-                     *       },
-                     *       "ok": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -4363,28 +4042,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "items": [
-                     *           {
-                     *             "carrier": null,
-                     *             "created_at": "2026-11-21T12:01:09.000Z",
-                     *             "cut_off_codes": [],
-                     *             "destination": "NLRTM",
-                     *             "id": "00000000-0000-4000-8000-000000000041",
-                     *             "lead_hours": 24,
-                     *             "origin": "SGSIN",
-                     *             "sailing_id": null,
-                     *             "service_code": null,
-                     *             "type": "lane"
-                     *           }
-                     *         ],
-                     *         "limit": 100
-                     *       },
-                     *       "ok": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -4571,23 +4228,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "carrier": null,
-                     *         "created_at": "2026-11-21T12:01:09.000Z",
-                     *         "cut_off_codes": [],
-                     *         "destination": "NLRTM",
-                     *         "id": "00000000-0000-4000-8000-000000000041",
-                     *         "lead_hours": 24,
-                     *         "origin": "SGSIN",
-                     *         "sailing_id": null,
-                     *         "service_code": null,
-                     *         "type": "lane"
-                     *       },
-                     *       "ok": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -4745,23 +4385,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "carrier": null,
-                     *         "created_at": "2026-11-21T12:01:09.000Z",
-                     *         "cut_off_codes": [],
-                     *         "destination": "NLRTM",
-                     *         "id": "00000000-0000-4000-8000-000000000041",
-                     *         "lead_hours": 24,
-                     *         "origin": "SGSIN",
-                     *         "sailing_id": null,
-                     *         "service_code": null,
-                     *         "type": "lane"
-                     *       },
-                     *       "ok": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
@@ -4834,17 +4457,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "No follow 00000000-0000-4000-8000-000000000008 on this account.",
-                     *         "request_id": "00000000-0000-4000-8000-000000000044",
-                     *         "severity": "error"
-                     *       },
-                     *       "ok": false
-                     *     }
-                     */
                     "application/json": components["schemas"]["OkError"];
                 };
             };
@@ -4930,15 +4542,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "deleted": true,
-                     *         "id": "00000000-0000-4000-8000-000000000041"
-                     *       },
-                     *       "ok": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         ok: true;
