@@ -16,7 +16,7 @@ import { enumQuery } from "../shared/openapi/parameters.ts";
 import { listPage, routeAnswers, WARNING } from "../shared/openapi/responses.ts";
 import { limitQuery, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
-import { caller, requireEntitlement } from "../shared/plugins/access.ts";
+import { caller, entitled } from "../shared/plugins/access.ts";
 import { product } from "../shared/products.ts";
 import { AirWaybill, AirWaybillDetail } from "./schemas.ts";
 
@@ -68,7 +68,6 @@ export function awbRoutes(platform: FullPlatform) {
     .post(
       "/v1/awbs",
       async ({ principal, body }) => {
-        await requireEntitlement(platform, principal, "air");
         const { row, warning } = await waybills.add(principal.org, body.awb);
         const data = detailed(row, waybills.airports, await waybills.timeline(row));
         // warning sits beside data (as on the ocean add): success, but thinner than usual.
@@ -76,6 +75,7 @@ export function awbRoutes(platform: FullPlatform) {
       },
       {
         // Other fields are ignored, as on the ocean add.
+        beforeHandle: entitled(platform, "air"),
         body: t.Object({
           awb: t.String({
             minLength: 1,

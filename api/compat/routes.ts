@@ -9,7 +9,7 @@ import { distanceServices } from "../../engine/services.ts";
 import { errorBody, jsonResponse } from "../shared/envelopes.ts";
 import { ApiError, type ProblemKey } from "../shared/errors.ts";
 import { EXTRA_QUERY_IGNORED } from "../shared/openapi/document.ts";
-import { toOpenApi } from "../shared/openapi/responses.ts";
+import { errorAnswer, toOpenApi } from "../shared/openapi/responses.ts";
 import type { FullPlatform } from "../shared/platform.ts";
 import { principalOf } from "../shared/product-app.ts";
 import { API_VERSION } from "../shared/products.ts";
@@ -181,6 +181,12 @@ const transport = (key: ProblemKey, message: string, headers: Record<string, str
   return jsonResponse(errorBody("compat", err), err.status, headers);
 };
 
+/** A transport error as documented: the version headers beside the catalogue's. */
+function transportAnswer(status: number) {
+  const answer = errorAnswer("compat", status);
+  return { ...answer, headers: { ...answer.headers, ...USAGE_HEADERS } };
+}
+
 export function compatRoutes(platform: FullPlatform) {
   const { accounts, config, storage } = platform;
 
@@ -250,6 +256,10 @@ export function compatRoutes(platform: FullPlatform) {
         body: t.Union([CompatSuccess, CompatLookupError]),
         headers: USAGE_HEADERS,
       },
+      // The handler's transport errors (the entitlement check is its own).
+      400: transportAnswer(400),
+      403: transportAnswer(403),
+      429: transportAnswer(429),
     }),
   };
   const app = new Elysia();

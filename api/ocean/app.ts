@@ -23,7 +23,13 @@ import {
 } from "../shared/openapi/responses.ts";
 import { flag, limitQuery, PAGE_MAX, pageAfter, pageLimit } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
-import { type Access, createProductApp, principalOf, requireEntitlement } from "../shared/product-app.ts";
+import {
+  type Access,
+  createProductApp,
+  entitled,
+  principalOf,
+  requireEntitlement,
+} from "../shared/product-app.ts";
 import { API_VERSION, product } from "../shared/products.ts";
 import { EVENT_FEED_DOC, eventFeed } from "./event-feed.ts";
 import { listPageJson } from "./list-page.ts";
@@ -100,7 +106,6 @@ function containerRoutes(platform: FullPlatform) {
     .post(
       "/v1/containers",
       async ({ request, body, set }) => {
-        await requireEntitlement(platform, request, "ocean");
         const { row, warning } = await ocean.add(orgOf(request), {
           identifier: body.identifier,
           identifierType: body.identifier_type,
@@ -121,6 +126,7 @@ function containerRoutes(platform: FullPlatform) {
         );
       },
       {
+        beforeHandle: entitled(platform, "ocean"),
         body: t.Object({
           identifier: t.String({ minLength: 1, maxLength: 50 }),
           identifier_type: t.Union(IDENTIFIER_TYPES.map((v) => t.Literal(v))),
@@ -167,7 +173,7 @@ function containerRoutes(platform: FullPlatform) {
           {
             // Elysia has decoded it already.
             reference: params.identifier.trim().toUpperCase(),
-            // Reads need no entitlement; registering a never-seen reference does.
+            // Reads need no entitlement; registering a never-seen reference does (hence its 403).
             beforeRegister: () => requireEntitlement(platform, request, "ocean"),
           },
           { kind: "answer_now" },
@@ -177,7 +183,7 @@ function containerRoutes(platform: FullPlatform) {
       {
         detail: {
           responses: {
-            ...answered("The lookup record", LookupRecord, [402, 409]).responses,
+            ...answered("The lookup record", LookupRecord, [402, 403, 409]).responses,
             ...toOpenApi({
               202: {
                 description: "Registered now; the carrier is being asked: read again after Retry-After",

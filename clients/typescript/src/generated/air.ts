@@ -901,23 +901,6 @@ export interface operations {
                     "application/json": components["schemas"]["DataError"];
                 };
             };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
@@ -1039,7 +1022,7 @@ export interface operations {
                     "application/json": components["schemas"]["DataError"];
                 };
             };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
+            /** @description The key is another product's: only this product's keys manage them */
             403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
@@ -1194,7 +1177,7 @@ export interface operations {
                     "application/json": components["schemas"]["DataError"];
                 };
             };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
+            /** @description The key is another product's: only this product's keys manage them */
             403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
@@ -1336,7 +1319,7 @@ export interface operations {
                     "application/json": components["schemas"]["DataError"];
                 };
             };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
+            /** @description The key is another product's: only this product's keys manage them */
             403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
@@ -1483,23 +1466,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -1824,23 +1790,6 @@ export interface operations {
                     "application/json": components["schemas"]["DataError"];
                 };
             };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
@@ -1969,23 +1918,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -2143,23 +2075,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -2605,23 +2520,6 @@ export interface operations {
                     "application/json": components["schemas"]["DataError"];
                 };
             };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
@@ -2788,23 +2686,6 @@ export interface operations {
                     "application/json": components["schemas"]["DataError"];
                 };
             };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
@@ -2955,23 +2836,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -3352,23 +3216,6 @@ export interface operations {
                     "application/json": components["schemas"]["DataError"];
                 };
             };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
@@ -3492,23 +3339,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;

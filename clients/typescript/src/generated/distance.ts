@@ -609,23 +609,6 @@ export interface operations {
                     "application/json": components["schemas"]["DataError"];
                 };
             };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
@@ -735,23 +718,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -908,23 +874,6 @@ export interface operations {
                     "application/json": components["schemas"]["DataError"];
                 };
             };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
@@ -1038,23 +987,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -1299,23 +1231,6 @@ export interface operations {
                     "application/json": components["schemas"]["DataError"];
                 };
             };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
@@ -1505,23 +1420,6 @@ export interface operations {
                     "application/json": components["schemas"]["DataError"];
                 };
             };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
@@ -1671,23 +1569,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;

@@ -1446,23 +1446,6 @@ export interface operations {
                     "application/json": components["schemas"]["OkError"];
                 };
             };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OkError"];
-                };
-            };
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
@@ -1573,23 +1556,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OkError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -1747,23 +1713,6 @@ export interface operations {
                     "application/json": components["schemas"]["OkError"];
                 };
             };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OkError"];
-                };
-            };
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
@@ -1878,23 +1827,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OkError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -2044,23 +1976,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OkError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -2393,23 +2308,6 @@ export interface operations {
                     "application/json": components["schemas"]["OkError"];
                 };
             };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OkError"];
-                };
-            };
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
@@ -2542,23 +2440,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OkError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -2720,23 +2601,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OkError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -3055,23 +2919,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OkError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -3636,23 +3483,6 @@ export interface operations {
                     "application/json": components["schemas"]["OkError"];
                 };
             };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OkError"];
-                };
-            };
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
@@ -3780,23 +3610,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OkError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -3954,23 +3767,6 @@ export interface operations {
                     "application/json": components["schemas"]["OkError"];
                 };
             };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OkError"];
-                };
-            };
             /** @description Not found (another account's id answers the same) */
             404: {
                 headers: {
@@ -4098,23 +3894,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OkError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -4275,23 +4054,6 @@ export interface operations {
                     "application/json": components["schemas"]["OkError"];
                 };
             };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OkError"];
-                };
-            };
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
@@ -4402,23 +4164,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OkError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -4568,23 +4313,6 @@ export interface operations {
                     "application/json": components["schemas"]["OkError"];
                 };
             };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OkError"];
-                };
-            };
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
@@ -4699,23 +4427,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OkError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -4871,23 +4582,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OkError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -5163,6 +4857,18 @@ export interface operations {
                     "X-RateLimit-Remaining"?: string;
                     /** @description Unix time (seconds) when the window resets */
                     "X-RateLimit-Reset"?: string;
+                    /** @description The platform's API version */
+                    "API-Version"?: string;
+                    /** @description The envelope's version (vendor-compat/1) */
+                    "X-Schema-Version"?: string;
+                    /** @description Calls by this key today */
+                    "X-Usage-Day"?: string;
+                    /** @description Calls by this key this week */
+                    "X-Usage-Week"?: string;
+                    /** @description Calls by this key this month */
+                    "X-Usage-Month"?: string;
+                    /** @description Calls by this key in all */
+                    "X-Usage-Total"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5197,6 +4903,18 @@ export interface operations {
                     "X-RateLimit-Remaining"?: string;
                     /** @description Unix time (seconds) when the window resets */
                     "X-RateLimit-Reset"?: string;
+                    /** @description The platform's API version */
+                    "API-Version"?: string;
+                    /** @description The envelope's version (vendor-compat/1) */
+                    "X-Schema-Version"?: string;
+                    /** @description Calls by this key today */
+                    "X-Usage-Day"?: string;
+                    /** @description Calls by this key this week */
+                    "X-Usage-Week"?: string;
+                    /** @description Calls by this key this month */
+                    "X-Usage-Month"?: string;
+                    /** @description Calls by this key in all */
+                    "X-Usage-Total"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5216,6 +4934,18 @@ export interface operations {
                     "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description The platform's API version */
+                    "API-Version"?: string;
+                    /** @description The envelope's version (vendor-compat/1) */
+                    "X-Schema-Version"?: string;
+                    /** @description Calls by this key today */
+                    "X-Usage-Day"?: string;
+                    /** @description Calls by this key this week */
+                    "X-Usage-Week"?: string;
+                    /** @description Calls by this key this month */
+                    "X-Usage-Month"?: string;
+                    /** @description Calls by this key in all */
+                    "X-Usage-Total"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5338,6 +5068,18 @@ export interface operations {
                     "X-RateLimit-Remaining"?: string;
                     /** @description Unix time (seconds) when the window resets */
                     "X-RateLimit-Reset"?: string;
+                    /** @description The platform's API version */
+                    "API-Version"?: string;
+                    /** @description The envelope's version (vendor-compat/1) */
+                    "X-Schema-Version"?: string;
+                    /** @description Calls by this key today */
+                    "X-Usage-Day"?: string;
+                    /** @description Calls by this key this week */
+                    "X-Usage-Week"?: string;
+                    /** @description Calls by this key this month */
+                    "X-Usage-Month"?: string;
+                    /** @description Calls by this key in all */
+                    "X-Usage-Total"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5372,6 +5114,18 @@ export interface operations {
                     "X-RateLimit-Remaining"?: string;
                     /** @description Unix time (seconds) when the window resets */
                     "X-RateLimit-Reset"?: string;
+                    /** @description The platform's API version */
+                    "API-Version"?: string;
+                    /** @description The envelope's version (vendor-compat/1) */
+                    "X-Schema-Version"?: string;
+                    /** @description Calls by this key today */
+                    "X-Usage-Day"?: string;
+                    /** @description Calls by this key this week */
+                    "X-Usage-Week"?: string;
+                    /** @description Calls by this key this month */
+                    "X-Usage-Month"?: string;
+                    /** @description Calls by this key in all */
+                    "X-Usage-Total"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5391,6 +5145,18 @@ export interface operations {
                     "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description The platform's API version */
+                    "API-Version"?: string;
+                    /** @description The envelope's version (vendor-compat/1) */
+                    "X-Schema-Version"?: string;
+                    /** @description Calls by this key today */
+                    "X-Usage-Day"?: string;
+                    /** @description Calls by this key this week */
+                    "X-Usage-Week"?: string;
+                    /** @description Calls by this key this month */
+                    "X-Usage-Month"?: string;
+                    /** @description Calls by this key in all */
+                    "X-Usage-Total"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5513,6 +5279,18 @@ export interface operations {
                     "X-RateLimit-Remaining"?: string;
                     /** @description Unix time (seconds) when the window resets */
                     "X-RateLimit-Reset"?: string;
+                    /** @description The platform's API version */
+                    "API-Version"?: string;
+                    /** @description The envelope's version (vendor-compat/1) */
+                    "X-Schema-Version"?: string;
+                    /** @description Calls by this key today */
+                    "X-Usage-Day"?: string;
+                    /** @description Calls by this key this week */
+                    "X-Usage-Week"?: string;
+                    /** @description Calls by this key this month */
+                    "X-Usage-Month"?: string;
+                    /** @description Calls by this key in all */
+                    "X-Usage-Total"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5547,6 +5325,18 @@ export interface operations {
                     "X-RateLimit-Remaining"?: string;
                     /** @description Unix time (seconds) when the window resets */
                     "X-RateLimit-Reset"?: string;
+                    /** @description The platform's API version */
+                    "API-Version"?: string;
+                    /** @description The envelope's version (vendor-compat/1) */
+                    "X-Schema-Version"?: string;
+                    /** @description Calls by this key today */
+                    "X-Usage-Day"?: string;
+                    /** @description Calls by this key this week */
+                    "X-Usage-Week"?: string;
+                    /** @description Calls by this key this month */
+                    "X-Usage-Month"?: string;
+                    /** @description Calls by this key in all */
+                    "X-Usage-Total"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5566,6 +5356,18 @@ export interface operations {
                     "X-RateLimit-Reset": string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description The platform's API version */
+                    "API-Version"?: string;
+                    /** @description The envelope's version (vendor-compat/1) */
+                    "X-Schema-Version"?: string;
+                    /** @description Calls by this key today */
+                    "X-Usage-Day"?: string;
+                    /** @description Calls by this key this week */
+                    "X-Usage-Week"?: string;
+                    /** @description Calls by this key this month */
+                    "X-Usage-Month"?: string;
+                    /** @description Calls by this key in all */
+                    "X-Usage-Total"?: string;
                     [name: string]: unknown;
                 };
                 content: {
