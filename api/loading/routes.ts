@@ -20,6 +20,7 @@ import { routePlanner } from "../../engine/services.ts";
 import type { LoadPlanRow } from "../../storage/load-plans.ts";
 import type { Principal } from "../accounts/repo.ts";
 import { ApiError } from "../shared/errors.ts";
+import { uuidPath } from "../shared/openapi/parameters.ts";
 import { listPage, routeAnswers, strict } from "../shared/openapi/responses.ts";
 import { limitQuery, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
@@ -137,7 +138,7 @@ const svgResponse = (bytes: Uint8Array<ArrayBuffer>) =>
   });
 
 const tags = ["load plans"];
-const idParams = t.Object({ id: t.String({ maxLength: 100, description: "The plan's id" }) });
+const idParams = t.Object({ id: uuidPath("The plan's id") });
 
 const createOptions = {
   body: CreateBody,
@@ -206,7 +207,7 @@ const deleteOptions = {
 
 const unitOptions = {
   params: t.Object({
-    id: t.String({ maxLength: 100, description: "The plan's id" }),
+    id: uuidPath("The plan's id"),
     file: t.String({ maxLength: 20, description: "{n}.svg, n the unit's number from 1" }),
   }),
   detail: {

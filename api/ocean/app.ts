@@ -11,7 +11,7 @@ import type { ListFilter } from "../../storage/trackings.ts";
 import { compatRoutes } from "../compat/routes.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
-import { enumQuery } from "../shared/openapi/parameters.ts";
+import { booleanQuery, enumQuery, uuidPath } from "../shared/openapi/parameters.ts";
 import {
   Int,
   listPage,
@@ -155,9 +155,7 @@ function containerRoutes(platform: FullPlatform) {
           limit: limitQuery(),
           cursor: t.Optional(t.String()),
           tags: t.Optional(t.String({ description: "comma-separated; a row must carry all of them" })),
-          archived: t.Optional(
-            t.String({ description: "true lists archived boxes instead of the active fleet" }),
-          ),
+          archived: booleanQuery("true lists archived boxes instead of the active fleet", false),
         }),
         detail: {
           ...answered("A page of tracked records", listPage(TrackedRecord)),
@@ -198,6 +196,8 @@ function containerRoutes(platform: FullPlatform) {
     );
 }
 
+const RecordId = t.Object({ id: uuidPath("The tracked record's id") });
+
 /** One record by its UUID: read, recheck, notify-connector, delete. */
 function recordRoutes(platform: FullPlatform) {
   const { tracking } = platform;
@@ -209,6 +209,7 @@ function recordRoutes(platform: FullPlatform) {
       async ({ request, params }) =>
         lookupRecordJson(tracking, await ocean.read(orgOf(request).id, params.id)),
       {
+        params: RecordId,
         detail: {
           ...answered("The lookup record", LookupRecord),
           summary: "Read one tracked record by its UUID (lookup record)",
@@ -222,6 +223,7 @@ function recordRoutes(platform: FullPlatform) {
         return trackedRecord(views, row, "direct_carrier", await views.demurrage(row));
       },
       {
+        params: RecordId,
         detail: {
           ...answered("The record as the carrier answers now", TrackedRecord),
           summary: "Ask the carrier again now (at most every 10 minutes per record)",
@@ -235,6 +237,7 @@ function recordRoutes(platform: FullPlatform) {
         return trackedRecord(views, row, "warm_db", await views.demurrage(row));
       },
       {
+        params: RecordId,
         detail: {
           ...answered("The record", TrackedRecord),
           summary: "Ask to be told when this carrier's connector goes live",
@@ -248,6 +251,7 @@ function recordRoutes(platform: FullPlatform) {
         return trackedRecord(views, row, "warm_db", await views.demurrage(row));
       },
       {
+        params: RecordId,
         detail: {
           ...answered("The archived record", TrackedRecord),
           summary: "Stop tracking (archives the record)",
@@ -333,6 +337,7 @@ function demurrageRoutes(platform: FullPlatform) {
         return { id: params.id, deleted: true };
       },
       {
+        params: t.Object({ id: uuidPath("The terms' id") }),
         detail: {
           ...answered("Removed", strict({ id: t.String(), deleted: t.Literal(true) })),
           summary: "Remove free-time terms",

@@ -18,6 +18,7 @@ import {
 import type { FollowRow } from "../../storage/follows.ts";
 import type { Principal } from "../accounts/repo.ts";
 import { ApiError } from "../shared/errors.ts";
+import { uuidPath } from "../shared/openapi/parameters.ts";
 import { Int, routeAnswers, strict } from "../shared/openapi/responses.ts";
 import type { FullPlatform } from "../shared/platform.ts";
 import { caller, entitled } from "../shared/plugins/access.ts";
@@ -159,7 +160,7 @@ const FollowBodySchema = t.Object(
 );
 
 const tags = ["keyed", "follows"];
-const idParams = t.Object({ id: t.String() });
+const idParams = t.Object({ id: uuidPath("The follow's id") });
 
 const createOptions = {
   body: FollowBodySchema,

@@ -5,6 +5,7 @@
 import { Elysia, type Static, t } from "elysia";
 import type { KeyListing, Principal } from "../../accounts/repo.ts";
 import { ApiError } from "../errors.ts";
+import { uuidPath } from "../openapi/parameters.ts";
 import { DateTime, Int, nullable, routeAnswers, strict, Uuid } from "../openapi/responses.ts";
 import type { Platform } from "../platform.ts";
 import { PRODUCT_IDS, type ProductDef, product } from "../products.ts";
@@ -177,5 +178,9 @@ export function accountRoutes(def: ProductDef, platform: Platform) {
       body: NewKey,
       detail: docs.newKey,
     })
-    .delete("/v1/account/keys/:id", (c) => revokeKey(def, platform, c), { keyed: true, detail: docs.revoke });
+    .delete("/v1/account/keys/:id", (c) => revokeKey(def, platform, c), {
+      keyed: true,
+      params: t.Object({ id: uuidPath("The key's id") }),
+      detail: docs.revoke,
+    });
 }

@@ -1256,6 +1256,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The key's id */
                 id: string;
             };
             cookie?: never;
@@ -2785,8 +2786,8 @@ export interface operations {
                 /** @description page size, 1 to 500 (default 50) */
                 limit?: number;
                 cursor?: string;
-                /** @description true lists deleted (archived) waybills instead */
-                archived?: string;
+                /** @description true lists deleted (archived) waybills instead; true or 1, false or 0, in any case */
+                archived?: boolean;
             };
             header?: never;
             path?: never;
@@ -3124,6 +3125,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The tracked waybill's id */
                 id: string;
             };
             cookie?: never;
@@ -3295,6 +3297,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The tracked waybill's id */
                 id: string;
             };
             cookie?: never;

@@ -936,6 +936,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The key's id */
                 id: string;
             };
             cookie?: never;
@@ -1150,18 +1151,18 @@ export interface operations {
                 mode?: "SEA" | "ROAD" | "TRUCK" | "RAIL" | "AIR" | "FLIGHT" | "RIVER" | "INLAND" | "INLAND_WATERWAY" | "IWW" | "BARGE";
                 /** @description SEA: speed, 3 to 40 knots (default 14) */
                 speed_knots?: number;
-                /** @description true: each route's geometry (default false) */
-                path?: string;
+                /** @description true: each route's geometry; true or 1, false or 0, in any case */
+                path?: boolean;
                 /** @description geojson: each route's geometry as a GeoJSON FeatureCollection, one feature per section */
                 geometry?: "geojson";
-                /** @description true or false: alternative routes (default false for SEA and RIVER) */
-                alternatives?: string;
-                /** @description RAIL, AIR, RIVER: false drops terminal handling (default true) */
-                handling?: string;
+                /** @description alternative routes (default false for SEA and RIVER, else true); true or 1, false or 0, in any case */
+                alternatives?: boolean;
+                /** @description RAIL, AIR, RIVER: false drops terminal handling; true or 1, false or 0, in any case */
+                handling?: boolean;
                 /** @description YYYY-MM-DD: departure date for seasonal river rules (RIVER) */
                 date?: string;
-                /** @description RIVER: false turns the seasonal rules off (default true) */
-                seasonal?: string;
+                /** @description RIVER: false turns the seasonal rules off; true or 1, false or 0, in any case */
+                seasonal?: boolean;
                 /** @description SEA: short (default) or safe */
                 routing_mode?: "short" | "safe";
                 /** @description comma-separated passage ids */
@@ -1343,18 +1344,18 @@ export interface operations {
                 routing_mode?: "short" | "safe";
                 /** @description comma-separated passage ids closed on the sea legs */
                 avoid?: string;
-                /** @description true or false: the other chains (default true) */
-                alternatives?: string;
-                /** @description false drops terminal handling (default true) */
-                handling?: string;
-                /** @description true: each section's geometry (default false) */
-                path?: string;
+                /** @description the other chains; true or 1, false or 0, in any case */
+                alternatives?: boolean;
+                /** @description false drops terminal handling; true or 1, false or 0, in any case */
+                handling?: boolean;
+                /** @description true: each section's geometry; true or 1, false or 0, in any case */
+                path?: boolean;
                 /** @description geojson: each chain's geometry as a GeoJSON FeatureCollection, one feature per section */
                 geometry?: "geojson";
                 /** @description YYYY-MM-DD: departure date for seasonal river rules */
                 date?: string;
-                /** @description false turns the seasonal river rules off (default true) */
-                seasonal?: string;
+                /** @description false turns the seasonal river rules off; true or 1, false or 0, in any case */
+                seasonal?: boolean;
                 /** @description cargo mass for emissions, default 1 t */
                 cargo_tonnes?: number;
             };
@@ -1518,8 +1519,8 @@ export interface operations {
                 q: string;
                 /** @description comma-separated port, airport, country, address (default all) */
                 types?: string;
-                /** @description false: no geocoder for free text (default true) */
-                geocode?: string;
+                /** @description false: no geocoder for free text; true or 1, false or 0, in any case */
+                geocode?: boolean;
                 /** @description results, 1 to 50 (default 10) */
                 limit?: number;
             };

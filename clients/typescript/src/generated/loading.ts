@@ -1043,6 +1043,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The key's id */
                 id: string;
             };
             cookie?: never;

@@ -1775,6 +1775,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The key's id */
                 id: string;
             };
             cookie?: never;
@@ -2864,8 +2865,8 @@ export interface operations {
                 cursor?: string;
                 /** @description comma-separated; a row must carry all of them */
                 tags?: string;
-                /** @description true lists archived boxes instead of the active fleet */
-                archived?: string;
+                /** @description true lists archived boxes instead of the active fleet; true or 1, false or 0, in any case */
+                archived?: boolean;
             };
             header?: never;
             path?: never;
@@ -3420,6 +3421,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The tracked record's id */
                 id: string;
             };
             cookie?: never;
@@ -3562,6 +3564,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The tracked record's id */
                 id: string;
             };
             cookie?: never;
@@ -3704,6 +3707,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The tracked record's id */
                 id: string;
             };
             cookie?: never;
@@ -3846,6 +3850,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The tracked record's id */
                 id: string;
             };
             cookie?: never;
@@ -4375,6 +4380,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The terms' id */
                 id: string;
             };
             cookie?: never;

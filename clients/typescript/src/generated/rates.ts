@@ -1785,8 +1785,8 @@ export interface operations {
                 currency?: string;
                 /** @description only this carrier's sheets (leaves the indicative offer out) */
                 carrier?: string;
-                /** @description false leaves the built-in indicative offer out (default true) */
-                indicative?: string;
+                /** @description false leaves the built-in indicative offer out; true or 1, false or 0, in any case */
+                indicative?: boolean;
                 /** @description offers returned, 1 to 500 (default 50) */
                 limit?: number;
             };
@@ -2102,6 +2102,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The sheet's id */
                 id: string;
             };
             cookie?: never;

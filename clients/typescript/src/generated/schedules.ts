@@ -1282,6 +1282,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The key's id */
                 id: string;
             };
             cookie?: never;
@@ -2360,8 +2361,8 @@ export interface operations {
                 to?: string;
                 /** @description Carrier code(s) (SCAC), comma-separated; default every carrier */
                 carrier?: string;
-                /** @description true: no transshipment (as max_transshipments=0) */
-                direct_only?: string;
+                /** @description true: no transshipment (as max_transshipments=0); true or 1, false or 0, in any case */
+                direct_only?: boolean;
                 /** @description 0 to 2 (default 1) */
                 max_transshipments?: number;
                 /** @description departure (default) or transit_time */
@@ -3128,8 +3129,8 @@ export interface operations {
                 to?: string;
                 /** @description Carrier code(s) (SCAC), comma-separated; default every carrier */
                 carrier?: string;
-                /** @description true: no transshipment (as max_transshipments=0) */
-                direct_only?: string;
+                /** @description true: no transshipment (as max_transshipments=0); true or 1, false or 0, in any case */
+                direct_only?: boolean;
                 /** @description 0 to 2 (default 1) */
                 max_transshipments?: number;
                 /** @description departure (default) or transit_time */
@@ -4127,6 +4128,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The follow's id */
                 id: string;
             };
             cookie?: never;
@@ -4267,6 +4269,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The follow's id */
                 id: string;
             };
             cookie?: never;
