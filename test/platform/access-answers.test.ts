@@ -3,11 +3,13 @@
  * product's envelope (the compat surface's included); and which of them answer 403 to a caller
  * the server can refuse (no entitlement, or another product's accepted key). Driven by the served
  * documents, so an operation added later is held to the same; each answer passes the answer check
- * (status, envelope, headers).
+ * (status, envelope, headers). Last, every operation documenting 429 answers it once its window is
+ * spent: a keyed one for an organisation limited to 1 request, an open one once its address has
+ * spent what X-RateLimit-Remaining said was left.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { PRODUCT_IDS, type ProductId, product } from "../../api/shared/products.ts";
-import { makePlatform, type TestPlatform } from "../helpers/platform.ts";
+import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 
 let p: TestPlatform;
 type Operation = { responses: Record<string, unknown>; parameters?: { name: string; in: string }[] };
@@ -78,4 +80,36 @@ test.each(PRODUCT_IDS)("%s: a read documents 403 exactly when a refusable caller
     );
   }
   expect(seen).toEqual(documented);
+});
+
+/** The statuses `ops` answer, in order, as "METHOD template status". */
+async function answers(id: ProductId, ops: Op[], key?: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const op of ops) {
+    const res = await send(id, op, key);
+    expect(res.headers.get("x-ratelimit-remaining"), `${op.method} ${op.template}`).toBe("0");
+    expect(Number(res.headers.get("retry-after")), `${op.method} ${op.template}`).toBeGreaterThan(0);
+    out.push(`${op.method} ${op.template} ${res.status}`);
+  }
+  return out;
+}
+
+test.each(PRODUCT_IDS)("%s: every operation documenting 429 answers it past its window", async (id) => {
+  const limited = operations(id, "429");
+  const keyed = new Set(operations(id, "401").map((op) => `${op.method} ${op.template}`));
+  const [byKey, byAddress] = [
+    limited.filter((op) => keyed.has(`${op.method} ${op.template}`)),
+    limited.filter((op) => !keyed.has(`${op.method} ${op.template}`)),
+  ];
+  expect(byKey.length).toBeGreaterThan(0);
+  const { orgId, keys } = await p.tenant({ name: `limited ${id}` });
+  await p.accounts.setPlan(orgId, { rateLimit: 1 });
+  expect((await p.call(id, "/v1/account", bearer(keys[id]))).status).toBe(200);
+  expect(await answers(id, byKey, keys[id])).toEqual(byKey.map((op) => `${op.method} ${op.template} 429`));
+  if (byAddress.length === 0) return;
+  const first = await send(id, byAddress[0]!);
+  for (let left = Number(first.headers.get("x-ratelimit-remaining")); left > 0; left--) {
+    await send(id, byAddress[0]!);
+  }
+  expect(await answers(id, byAddress)).toEqual(byAddress.map((op) => `${op.method} ${op.template} 429`));
 });
