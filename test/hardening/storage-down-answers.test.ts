@@ -1,6 +1,6 @@
 /**
  * What each product answers while its database is away, driven by the served documents: every
- * keyed read without path parameters (the compat surface's included) is sent with PostgreSQL
+ * keyed read and delete (the compat surface's included) is sent with PostgreSQL
  * stopped; each answer passes the answer check (its status documented, the 503 body in the
  * product's envelope with Retry-After), none is a 500, and every product answers 503 to at least
  * one. A PostgreSQL of its own (scripts/postgres-temp.sh), stopped and started again.
@@ -31,23 +31,28 @@ afterAll(async () => {
   if (dir) pg("stop", dir);
 });
 
-/** The keyed GET operations without path parameters that document 503, and how each takes its key. */
-function reads(id: ProductId): { path: string; keyInQuery: boolean }[] {
-  return Object.entries(docs[id].paths)
-    .filter(([path, ops]) => !path.includes("{") && ops.get && "401" in ops.get.responses)
-    .filter(([, ops]) => "503" in ops.get!.responses)
-    .map(([path, ops]) => ({
-      path,
-      keyInQuery: (ops.get!.parameters ?? []).some((q) => q.in === "query" && q.name === "api_key"),
-    }));
+type Read = { method: string; template: string; path: string; keyInQuery: boolean };
+
+/** The keyed reads and deletes that document 503, their path parameters filled in, and how each takes its key. */
+function reads(id: ProductId): Read[] {
+  return Object.entries(docs[id].paths).flatMap(([template, ops]) =>
+    Object.entries(ops)
+      .filter(([method, op]) => (method === "get" || method === "delete") && "401" in op.responses)
+      .filter(([, op]) => "503" in op.responses)
+      .map(([method, op]) => ({
+        method: method.toUpperCase(),
+        template,
+        path: template.replace(/\{[^}]+\}/g, crypto.randomUUID()),
+        keyInQuery: (op.parameters ?? []).some((q) => q.in === "query" && q.name === "api_key"),
+      })),
+  );
 }
 
 const bearerOf = (id: ProductId) => ({ headers: { authorization: `Bearer ${keys[id]}` } });
 
-async function send(id: ProductId, read: { path: string; keyInQuery: boolean }) {
-  const key = keys[id];
-  const path = read.keyInQuery ? `${read.path}?api_key=${key}&number=MSCU2375717` : read.path;
-  const res = await p.call(id, path, read.keyInQuery ? {} : bearerOf(id));
+async function send(id: ProductId, read: Read) {
+  const path = read.keyInQuery ? `${read.path}?api_key=${keys[id]}&number=MSCU2375717` : read.path;
+  const res = await p.call(id, path, { method: read.method, ...(read.keyInQuery ? {} : bearerOf(id)) });
   return { status: res.status, retryAfter: res.headers.get("retry-after") };
 }
 
@@ -63,8 +68,8 @@ test("with PostgreSQL stopped, each product answers 503 as documented and never 
       seen[id] = [];
       for (const read of list) {
         const answer = await send(id, read);
-        seen[id].push(`${read.path} ${answer.status}`);
-        expect(answer.status, `${id} ${read.path}`).not.toBe(500);
+        seen[id].push(`${read.method} ${read.template} ${answer.status}`);
+        expect(answer.status, `${id} ${read.method} ${read.template}`).not.toBe(500);
         if (answer.status === 503) expect(Number(answer.retryAfter)).toBeGreaterThan(0);
       }
     }
