@@ -12,11 +12,11 @@ import { formatAwb } from "../../ingest/airlines/awb.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
 import { flag } from "../shared/flag.ts";
-import { enumQuery } from "../shared/openapi/parameters.ts";
+import { booleanQuery, enumQuery, uuidPath } from "../shared/openapi/parameters.ts";
 import { listPage, routeAnswers, WARNING } from "../shared/openapi/responses.ts";
 import { limitQuery, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
-import { caller, requireEntitlement } from "../shared/plugins/access.ts";
+import { caller, entitled } from "../shared/plugins/access.ts";
 import { product } from "../shared/products.ts";
 import { AirWaybill, AirWaybillDetail } from "./schemas.ts";
 
@@ -59,6 +59,8 @@ function detailed(row: AirWaybillRow, airports: AirportLookup, timeline: AwbMile
   return { ...awbRecord(row, airports), timeline };
 }
 
+const WaybillId = t.Object({ id: uuidPath("The tracked waybill's id") });
+
 export function awbRoutes(platform: FullPlatform) {
   const { waybills } = platform.air;
 
@@ -68,7 +70,6 @@ export function awbRoutes(platform: FullPlatform) {
     .post(
       "/v1/awbs",
       async ({ principal, body }) => {
-        await requireEntitlement(platform, principal, "air");
         const { row, warning } = await waybills.add(principal.org, body.awb);
         const data = detailed(row, waybills.airports, await waybills.timeline(row));
         // warning sits beside data (as on the ocean add): success, but thinner than usual.
@@ -76,6 +77,7 @@ export function awbRoutes(platform: FullPlatform) {
       },
       {
         // Other fields are ignored, as on the ocean add.
+        beforeHandle: entitled(platform, "air"),
         body: t.Object({
           awb: t.String({
             minLength: 1,
@@ -118,7 +120,7 @@ export function awbRoutes(platform: FullPlatform) {
           status: enumQuery(AWB_STATUSES, "only waybills in this status"),
           limit: limitQuery(),
           cursor: t.Optional(t.String()),
-          archived: t.Optional(t.String({ description: "true lists deleted (archived) waybills instead" })),
+          archived: booleanQuery("true lists deleted (archived) waybills instead", false),
         }),
         detail: {
           ...routeAnswers(AIR, { 200: { description: "A page of waybills", data: listPage(AirWaybill) } }),
@@ -133,6 +135,7 @@ export function awbRoutes(platform: FullPlatform) {
         return detailed(row, waybills.airports, timeline);
       },
       {
+        params: WaybillId,
         detail: {
           ...routeAnswers(AIR, { 200: { description: "The waybill", data: AirWaybillDetail } }),
           summary: "Read one tracked air waybill with its milestone timeline",
@@ -144,6 +147,7 @@ export function awbRoutes(platform: FullPlatform) {
       async ({ principal, params }) =>
         awbRecord(await waybills.archive(principal.org.id, params.id), waybills.airports),
       {
+        params: WaybillId,
         detail: {
           ...routeAnswers(AIR, { 200: { description: "The archived waybill", data: AirWaybill } }),
           summary: "Stop tracking an air waybill (archives it)",

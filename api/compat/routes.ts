@@ -176,11 +176,16 @@ const CompatLookupError = t.Object(
 );
 
 /** Transport errors (400, 403, 429): the vendor's message codes, data null. */
-const TRANSPORT_STATUSES = [400, 403, 429];
 const transport = (key: ProblemKey, message: string, headers: Record<string, string>) => {
   const err = new ApiError(key, message);
   return jsonResponse(errorBody("compat", err), err.status, headers);
 };
+
+/** A transport error as documented: the version headers beside the catalogue's. */
+function transportAnswer(status: number) {
+  const answer = errorAnswer("compat", status);
+  return { ...answer, headers: { ...answer.headers, ...USAGE_HEADERS } };
+}
 
 export function compatRoutes(platform: FullPlatform) {
   const { accounts, config, storage } = platform;
@@ -251,13 +256,10 @@ export function compatRoutes(platform: FullPlatform) {
         body: t.Union([CompatSuccess, CompatLookupError]),
         headers: USAGE_HEADERS,
       },
-      // The transport errors the surface answers itself carry its version and usage headers too.
-      ...Object.fromEntries(
-        TRANSPORT_STATUSES.map((status) => [
-          status,
-          { ...errorAnswer("compat", status), headers: USAGE_HEADERS },
-        ]),
-      ),
+      // The handler's transport errors (the entitlement check is its own).
+      400: transportAnswer(400),
+      403: transportAnswer(403),
+      429: transportAnswer(429),
     }),
   };
   const app = new Elysia();

@@ -11,7 +11,13 @@ import { LOCATION_LIMIT } from "../../engine/locations/index.ts";
 import { MODE_NAMES } from "../../engine/modes/index.ts";
 import { OPTIMIZE } from "../../engine/multimodal/options.ts";
 import { ROUTING_MODES, SPEED_KNOTS } from "../../engine/sea/policy.ts";
-import { dateQuery, enumQuery, integerQuery, numberQuery } from "../shared/openapi/parameters.ts";
+import {
+  booleanQuery,
+  dateQuery,
+  enumQuery,
+  integerQuery,
+  numberQuery,
+} from "../shared/openapi/parameters.ts";
 
 const described = (description: string) => t.Optional(t.String({ description }));
 
@@ -34,14 +40,14 @@ export const ROUTE_QUERY = t.Object({
   speed_knots: speedKnots(
     `SEA: speed, ${SPEED.minimum} to ${SPEED.maximum} knots (default ${SPEED.default})`,
   ),
-  path: described("true: each route's geometry (default false)"),
+  path: booleanQuery("true: each route's geometry", false),
   geometry: geometry(
     "geojson: each route's geometry as a GeoJSON FeatureCollection, one feature per section",
   ),
-  alternatives: described("true or false: alternative routes (default false for SEA and RIVER)"),
-  handling: described("RAIL, AIR, RIVER: false drops terminal handling (default true)"),
+  alternatives: booleanQuery("alternative routes (default false for SEA and RIVER, else true)"),
+  handling: booleanQuery("RAIL, AIR, RIVER: false drops terminal handling", true),
   date: dateQuery("YYYY-MM-DD: departure date for seasonal river rules (RIVER)"),
-  seasonal: described("RIVER: false turns the seasonal rules off (default true)"),
+  seasonal: booleanQuery("RIVER: false turns the seasonal rules off", true),
   routing_mode: routingMode("SEA: short (default) or safe"),
   avoid: described("comma-separated passage ids"),
   cargo_tonnes: cargoTonnes,
@@ -59,21 +65,21 @@ export const MULTIMODAL_QUERY = t.Object({
   ),
   routing_mode: routingMode("sea legs: short (default) or safe"),
   avoid: described("comma-separated passage ids closed on the sea legs"),
-  alternatives: described("true or false: the other chains (default true)"),
-  handling: described("false drops terminal handling (default true)"),
-  path: described("true: each section's geometry (default false)"),
+  alternatives: booleanQuery("the other chains", true),
+  handling: booleanQuery("false drops terminal handling", true),
+  path: booleanQuery("true: each section's geometry", false),
   geometry: geometry(
     "geojson: each chain's geometry as a GeoJSON FeatureCollection, one feature per section",
   ),
   date: dateQuery("YYYY-MM-DD: departure date for seasonal river rules"),
-  seasonal: described("false turns the seasonal river rules off (default true)"),
+  seasonal: booleanQuery("false turns the seasonal river rules off", true),
   cargo_tonnes: cargoTonnes,
 });
 
 export const LOCATIONS_QUERY = t.Object({
   q: t.String({ description: "the text to match, at least 2 characters" }),
   types: described("comma-separated port, airport, country, address (default all)"),
-  geocode: described("false: no geocoder for free text (default true)"),
+  geocode: booleanQuery("false: no geocoder for free text", true),
   limit: integerQuery(
     LOCATION_LIMIT,
     `results, ${LOCATION_LIMIT.minimum} to ${LOCATION_LIMIT.maximum} (default ${LOCATION_LIMIT.default})`,

@@ -20,10 +20,11 @@ import { routePlanner } from "../../engine/services.ts";
 import type { LoadPlanRow } from "../../storage/load-plans.ts";
 import type { Principal } from "../accounts/repo.ts";
 import { ApiError } from "../shared/errors.ts";
+import { uuidPath } from "../shared/openapi/parameters.ts";
 import { listPage, routeAnswers, strict } from "../shared/openapi/responses.ts";
 import { limitQuery, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
-import { caller, requireEntitlement } from "../shared/plugins/access.ts";
+import { caller, entitled } from "../shared/plugins/access.ts";
 import { product } from "../shared/products.ts";
 import { LoadPlan, LoadPlanSummary } from "./schemas.ts";
 
@@ -137,7 +138,7 @@ const svgResponse = (bytes: Uint8Array<ArrayBuffer>) =>
   });
 
 const tags = ["load plans"];
-const idParams = t.Object({ id: t.String({ maxLength: 100, description: "The plan's id" }) });
+const idParams = t.Object({ id: uuidPath("The plan's id") });
 
 const createOptions = {
   body: CreateBody,
@@ -206,7 +207,7 @@ const deleteOptions = {
 
 const unitOptions = {
   params: t.Object({
-    id: t.String({ maxLength: 100, description: "The plan's id" }),
+    id: uuidPath("The plan's id"),
     file: t.String({ maxLength: 20, description: "{n}.svg, n the unit's number from 1" }),
   }),
   detail: {
@@ -230,7 +231,6 @@ async function createPlan(
   x: PlanTools,
   { principal, body, set }: Keyed & { body: Static<typeof CreateBody>; set: Headers & { status?: unknown } },
 ) {
-  await requireEntitlement(x.platform, principal, "loading");
   const orgId = principal.org.id;
   const input = inputOf(body);
   const result = await x.plan(input, set);
@@ -278,7 +278,6 @@ async function changePlan(
   x: PlanTools,
   { principal, params, body, set }: Keyed & IdParams & { body: Static<typeof PatchBody>; set: Headers },
 ) {
-  await requireEntitlement(x.platform, principal, "loading");
   const orgId = principal.org.id;
   for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
     const current = await x.find(orgId, params.id);
@@ -349,13 +348,14 @@ async function unitPicture(
 
 export function loadPlanRoutes(platform: FullPlatform) {
   const x = planTools(platform);
+  const beforeHandle = entitled(platform, "loading");
   return new Elysia({ name: "load-plans" })
     .use(caller)
     .guard({ keyed: true })
-    .post("/v1/load-plans", (c) => createPlan(x, c), createOptions)
+    .post("/v1/load-plans", (c) => createPlan(x, c), { ...createOptions, beforeHandle })
     .get("/v1/load-plans", (c) => listPlans(x, c), listOptions)
     .get("/v1/load-plans/:id", (c) => readPlan(x, c), readOptions)
-    .patch("/v1/load-plans/:id", (c) => changePlan(x, c), changeOptions)
+    .patch("/v1/load-plans/:id", (c) => changePlan(x, c), { ...changeOptions, beforeHandle })
     .delete("/v1/load-plans/:id", (c) => deletePlan(x, c), deleteOptions)
     .get("/v1/load-plans/:id/units/:file", (c) => unitPicture(x, c), unitOptions);
 }

@@ -11,7 +11,7 @@ import type { ListFilter } from "../../storage/trackings.ts";
 import { compatRoutes } from "../compat/routes.ts";
 import { jsonResponse } from "../shared/envelopes.ts";
 import { ApiError } from "../shared/errors.ts";
-import { enumQuery } from "../shared/openapi/parameters.ts";
+import { booleanQuery, enumQuery, uuidPath } from "../shared/openapi/parameters.ts";
 import {
   Int,
   listPage,
@@ -23,7 +23,13 @@ import {
 } from "../shared/openapi/responses.ts";
 import { flag, limitQuery, PAGE_MAX, pageAfter, pageLimit } from "../shared/paging.ts";
 import type { FullPlatform } from "../shared/platform.ts";
-import { type Access, createProductApp, principalOf, requireEntitlement } from "../shared/product-app.ts";
+import {
+  type Access,
+  createProductApp,
+  entitled,
+  principalOf,
+  requireEntitlement,
+} from "../shared/product-app.ts";
 import { API_VERSION, product } from "../shared/products.ts";
 import { EVENT_FEED_DOC, eventFeed } from "./event-feed.ts";
 import { listPageJson } from "./list-page.ts";
@@ -100,7 +106,6 @@ function containerRoutes(platform: FullPlatform) {
     .post(
       "/v1/containers",
       async ({ request, body, set }) => {
-        await requireEntitlement(platform, request, "ocean");
         const { row, warning } = await ocean.add(orgOf(request), {
           identifier: body.identifier,
           identifierType: body.identifier_type,
@@ -121,6 +126,7 @@ function containerRoutes(platform: FullPlatform) {
         );
       },
       {
+        beforeHandle: entitled(platform, "ocean"),
         body: t.Object({
           identifier: t.String({ minLength: 1, maxLength: 50 }),
           identifier_type: t.Union(IDENTIFIER_TYPES.map((v) => t.Literal(v))),
@@ -149,9 +155,7 @@ function containerRoutes(platform: FullPlatform) {
           limit: limitQuery(),
           cursor: t.Optional(t.String()),
           tags: t.Optional(t.String({ description: "comma-separated; a row must carry all of them" })),
-          archived: t.Optional(
-            t.String({ description: "true lists archived boxes instead of the active fleet" }),
-          ),
+          archived: booleanQuery("true lists archived boxes instead of the active fleet", false),
         }),
         detail: {
           ...answered("A page of tracked records", listPage(TrackedRecord)),
@@ -167,7 +171,7 @@ function containerRoutes(platform: FullPlatform) {
           {
             // Elysia has decoded it already.
             reference: params.identifier.trim().toUpperCase(),
-            // Reads need no entitlement; registering a never-seen reference does.
+            // Reads need no entitlement; registering a never-seen reference does (hence its 403).
             beforeRegister: () => requireEntitlement(platform, request, "ocean"),
           },
           { kind: "answer_now" },
@@ -177,7 +181,7 @@ function containerRoutes(platform: FullPlatform) {
       {
         detail: {
           responses: {
-            ...answered("The lookup record", LookupRecord, [402, 409]).responses,
+            ...answered("The lookup record", LookupRecord, [402, 403, 409]).responses,
             ...toOpenApi({
               202: {
                 description: "Registered now; the carrier is being asked: read again after Retry-After",
@@ -192,6 +196,8 @@ function containerRoutes(platform: FullPlatform) {
     );
 }
 
+const RecordId = t.Object({ id: uuidPath("The tracked record's id") });
+
 /** One record by its UUID: read, recheck, notify-connector, delete. */
 function recordRoutes(platform: FullPlatform) {
   const { tracking } = platform;
@@ -203,6 +209,7 @@ function recordRoutes(platform: FullPlatform) {
       async ({ request, params }) =>
         lookupRecordJson(tracking, await ocean.read(orgOf(request).id, params.id)),
       {
+        params: RecordId,
         detail: {
           ...answered("The lookup record", LookupRecord),
           summary: "Read one tracked record by its UUID (lookup record)",
@@ -216,6 +223,7 @@ function recordRoutes(platform: FullPlatform) {
         return trackedRecord(views, row, "direct_carrier", await views.demurrage(row));
       },
       {
+        params: RecordId,
         detail: {
           ...answered("The record as the carrier answers now", TrackedRecord),
           summary: "Ask the carrier again now (at most every 10 minutes per record)",
@@ -229,6 +237,7 @@ function recordRoutes(platform: FullPlatform) {
         return trackedRecord(views, row, "warm_db", await views.demurrage(row));
       },
       {
+        params: RecordId,
         detail: {
           ...answered("The record", TrackedRecord),
           summary: "Ask to be told when this carrier's connector goes live",
@@ -242,6 +251,7 @@ function recordRoutes(platform: FullPlatform) {
         return trackedRecord(views, row, "warm_db", await views.demurrage(row));
       },
       {
+        params: RecordId,
         detail: {
           ...answered("The archived record", TrackedRecord),
           summary: "Stop tracking (archives the record)",
@@ -327,6 +337,7 @@ function demurrageRoutes(platform: FullPlatform) {
         return { id: params.id, deleted: true };
       },
       {
+        params: t.Object({ id: uuidPath("The terms' id") }),
         detail: {
           ...answered("Removed", strict({ id: t.String(), deleted: t.Literal(true) })),
           summary: "Remove free-time terms",

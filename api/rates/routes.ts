@@ -12,12 +12,14 @@ import type { RateSheetRow } from "../../storage/rates.ts";
 import { ApiError } from "../shared/errors.ts";
 import { flag } from "../shared/flag.ts";
 import {
+  booleanQuery,
   dateQuery,
   enumQuery,
   integerQuery,
   numberQuery,
   type Range,
   requiredEnumQuery,
+  uuidPath,
 } from "../shared/openapi/parameters.ts";
 import { listPage, routeAnswers } from "../shared/openapi/responses.ts";
 import { limitQuery, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
@@ -190,7 +192,7 @@ const SearchParams = t.Object({
   ),
   currency: text("only offers in this currency (no conversion)"),
   carrier: text("only this carrier's sheets (leaves the indicative offer out)"),
-  indicative: text("false leaves the built-in indicative offer out (default true)"),
+  indicative: booleanQuery("false leaves the built-in indicative offer out", true),
   limit: limitQuery("offers returned"),
 });
 
@@ -281,7 +283,7 @@ export function rateRoutes(platform: FullPlatform) {
         };
       },
       {
-        params: t.Object({ id: t.String({ maxLength: 100 }) }),
+        params: t.Object({ id: uuidPath("The sheet's id") }),
         detail: {
           ...routeAnswers(RATES, { 200: { description: "The sheet", data: RateSheetDetail } }),
           summary: "One rate sheet with its lines and surcharges",

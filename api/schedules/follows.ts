@@ -18,9 +18,10 @@ import {
 import type { FollowRow } from "../../storage/follows.ts";
 import type { Principal } from "../accounts/repo.ts";
 import { ApiError } from "../shared/errors.ts";
+import { uuidPath } from "../shared/openapi/parameters.ts";
 import { Int, routeAnswers, strict } from "../shared/openapi/responses.ts";
 import type { FullPlatform } from "../shared/platform.ts";
-import { caller, requireEntitlement } from "../shared/plugins/access.ts";
+import { caller, entitled } from "../shared/plugins/access.ts";
 import { product } from "../shared/products.ts";
 import { Follow } from "./schemas.ts";
 
@@ -159,7 +160,7 @@ const FollowBodySchema = t.Object(
 );
 
 const tags = ["keyed", "follows"];
-const idParams = t.Object({ id: t.String() });
+const idParams = t.Object({ id: uuidPath("The follow's id") });
 
 const createOptions = {
   body: FollowBodySchema,
@@ -220,7 +221,6 @@ async function createFollow(
   { principal, body, set }: Keyed & { body: Static<typeof FollowBodySchema>; set: { status?: unknown } },
 ) {
   const { storage } = platform;
-  await requireEntitlement(platform, principal, "schedules");
   const target = parseFollow(body as FollowBody);
   if (target.sailingId !== null && !(await storage.sailings.get(target.sailingId))) {
     throw new ApiError("validation", `sailing_id names no stored sailing: "${target.sailingId}".`);
@@ -266,7 +266,10 @@ export function followRoutes(platform: FullPlatform) {
   return new Elysia({ name: "schedules-follows" })
     .use(caller)
     .guard({ keyed: true })
-    .post("/v1/follows", (c) => createFollow(platform, c), createOptions)
+    .post("/v1/follows", (c) => createFollow(platform, c), {
+      ...createOptions,
+      beforeHandle: entitled(platform, "schedules"),
+    })
     .get("/v1/follows", (c) => listFollows(platform, c), listOptions)
     .get("/v1/follows/:id", (c) => readFollow(platform, c), readOptions)
     .delete("/v1/follows/:id", (c) => deleteFollow(platform, c), deleteOptions);

@@ -15,7 +15,7 @@ import { best, callKey, callsOf, HOUR_MS } from "../../ingest/schedules/stored.t
 import type { Sailings } from "../../storage/sailings.ts";
 import { ApiError } from "../shared/errors.ts";
 import { flag } from "../shared/flag.ts";
-import { dateQuery, enumQuery, integerQuery } from "../shared/openapi/parameters.ts";
+import { booleanQuery, dateQuery, enumQuery, integerQuery } from "../shared/openapi/parameters.ts";
 import { routeAnswers } from "../shared/openapi/responses.ts";
 import { limitQuery, PAGE_LIMIT } from "../shared/paging.ts";
 import { product } from "../shared/products.ts";
@@ -71,7 +71,7 @@ const PointToPointQuery = t.Object({
   destination: t.String({ description: "UN/LOCODE of the port of discharge" }),
   ...windowQuery,
   carrier: carrierQuery,
-  direct_only: t.Optional(t.String({ description: "true: no transshipment (as max_transshipments=0)" })),
+  direct_only: booleanQuery("true: no transshipment (as max_transshipments=0)", false),
   max_transshipments: integerQuery(TRANSSHIPMENTS, `0 to ${MAX_TRANSSHIPMENTS} (default 1)`),
   sort: enumQuery(SORTS, "departure (default) or transit_time", "departure"),
   limit: limitQuery("routes returned"),

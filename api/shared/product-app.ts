@@ -31,7 +31,7 @@ import type { ProductDef } from "./products.ts";
 
 // Product route modules written against the request (api/ocean, api/compat) and the scale-out
 // bench import these from here.
-export { type Access, principalOf, requireEntitlement } from "./plugins/access.ts";
+export { type Access, entitled, principalOf, requireEntitlement } from "./plugins/access.ts";
 export { FREE_LIMIT, PAID_LIMIT } from "./plugins/rate-limit.ts";
 
 export interface ProductAppOptions {

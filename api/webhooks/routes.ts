@@ -23,7 +23,7 @@ import {
 } from "../shared/openapi/responses.ts";
 import { limitQuery, pageAfter, pageLimit, pageOf } from "../shared/paging.ts";
 import type { FullPlatform, Platform } from "../shared/platform.ts";
-import { caller, requireEntitlement } from "../shared/plugins/access.ts";
+import { caller, entitled } from "../shared/plugins/access.ts";
 import type { ProductDef } from "../shared/products.ts";
 import { filterEventTypes, isWebhookProduct, type WebhookProduct } from "./catalogue.ts";
 import { newSecret, SecretBox, secretHash } from "./secrets.ts";
@@ -269,7 +269,6 @@ async function createEndpoint(
   x: Endpoints,
   { principal, body, set }: Keyed & { body: typeof CreateBody.static; set: { status?: unknown } },
 ) {
-  await requireEntitlement(x.platform, principal, x.productId);
   const created = await x.writes.create(principal.org.id, body);
   set.status = 201;
   return created;
@@ -313,7 +312,6 @@ async function removeEndpoint(x: Endpoints, { principal, params }: ById) {
 }
 
 async function testEndpoint(x: Endpoints, { principal, params }: ById) {
-  await requireEntitlement(x.platform, principal, x.productId);
   if (!(await x.writes.ping(principal.org.id, params.id))) throw notFound(params.id);
   return { id: params.id, test_queued: true };
 }
@@ -330,11 +328,16 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
     writes: endpointWrites(platform, storage, productId),
   };
   const docs = routeDocs(def, platform.config.webhooks.maxEndpoints);
+  const beforeHandle = entitled(platform, productId);
 
   return new Elysia({ name: `webhooks-${def.id}` })
     .use(caller)
     .guard({ keyed: true })
-    .post("/v1/webhooks", (c) => createEndpoint(x, c), { body: CreateBody, detail: docs.create })
+    .post("/v1/webhooks", (c) => createEndpoint(x, c), {
+      body: CreateBody,
+      beforeHandle,
+      detail: docs.create,
+    })
     .get("/v1/webhooks", (c) => listEndpoints(x, c), { query: ListQuery, detail: docs.list })
     .get("/v1/webhooks/:id", (c) => readEndpoint(x, c), { params: IdParams, detail: docs.read })
     .patch("/v1/webhooks/:id", (c) => changeEndpoint(x, c), {
@@ -343,5 +346,9 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
       detail: docs.change,
     })
     .delete("/v1/webhooks/:id", (c) => removeEndpoint(x, c), { params: IdParams, detail: docs.remove })
-    .post("/v1/webhooks/:id/test", (c) => testEndpoint(x, c), { params: IdParams, detail: docs.test });
+    .post("/v1/webhooks/:id/test", (c) => testEndpoint(x, c), {
+      params: IdParams,
+      beforeHandle,
+      detail: docs.test,
+    });
 }

@@ -213,6 +213,17 @@ test("DELETE of an unknown id: idempotent deleted:true on ocean, 404 elsewhere",
   }
 });
 
+test("ocean DELETE of another account's endpoint answers as for an unknown id and removes nothing", async () => {
+  const mine = await register("ocean", a.keys.ocean, { url: "https://hooks.example.com/kept" });
+  const id = mine.body.data.id as string;
+  const theirs = await call("ocean", "DELETE", `/v1/webhooks/${id}`, b.keys.ocean);
+  const unknown = crypto.randomUUID();
+  const never = await call("ocean", "DELETE", `/v1/webhooks/${unknown}`, b.keys.ocean);
+  expect([theirs.status, theirs.body.data]).toEqual([never.status, { id, deleted: true }]);
+  const own = await call("ocean", "GET", `/v1/webhooks/${id}`, a.keys.ocean);
+  expect([own.status, own.body.data.url]).toEqual([200, "https://hooks.example.com/kept"]);
+});
+
 test("air cargo writes lower-case codes; the ocean family key works there too", async () => {
   const bad = await register("air", a.keys.air, { url: "http://x.example.com" });
   expect(bad.body as unknown).toEqual({

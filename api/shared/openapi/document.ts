@@ -19,6 +19,7 @@ export interface RouteEntry {
     query?: unknown;
     params?: unknown;
     headers?: unknown;
+    beforeHandle?: unknown;
   };
 }
 
@@ -29,7 +30,7 @@ export interface DocumentOptions {
   /** Whether an operation belongs in the document (methods a path refuses, pages for people). */
   include(method: string, path: string): boolean;
   /** The operation's responses: what the route declares completed with what every route answers. */
-  responses(path: string, declared: Record<string, unknown> | undefined): Record<string, unknown>;
+  responses(route: RouteEntry, declared: Record<string, unknown> | undefined): Record<string, unknown>;
 }
 
 type Json = Record<string, unknown>;
@@ -128,7 +129,7 @@ function operationOf(route: RouteEntry, opts: DocumentOptions, components: Recor
       content: { "application/json": { schema: hoist(plain(route.hooks.body), components) } },
     };
   }
-  op.responses = hoist(plain(opts.responses(route.path, responses as Json | undefined)), components);
+  op.responses = hoist(plain(opts.responses(route, responses as Json | undefined)), components);
   return op;
 }
 

@@ -39,7 +39,20 @@ export const enumQuery = (values: readonly string[], description: string, fallba
 export const requiredEnumQuery = (values: readonly string[], description: string) =>
   text({ type: "string", enum: [...values] }, description);
 
-/** A path parameter naming a resource by the UUID the server gave it (an unknown one answers 404). */
+/**
+ * A boolean flag, as common/boolean-text.ts reads it: true or 1, false or 0, in any case; absent or
+ * empty is `fallback` (left out where the default depends on other parameters).
+ */
+export const booleanQuery = (description: string, fallback?: boolean) =>
+  documented(
+    { type: "boolean", ...(fallback === undefined ? {} : { default: fallback }) },
+    `${description}; true or 1, false or 0, in any case`,
+  );
+
+/**
+ * A path parameter naming a resource by the UUID the server gave it: an unknown id and a value that
+ * is no UUID alike answer 404 (it names nothing), not 400.
+ */
 export const uuidPath = (description: string) => text({ type: "string", format: "uuid" }, description);
 
 /** A UTC calendar date, YYYY-MM-DD. */

@@ -3,8 +3,8 @@
  * product's envelope (envelopes.ts), the error bodies as named components whose codes are the
  * catalogue's (errors.ts), and the headers each answer carries. Routes declare what is theirs
  * (`answers`, `routeAnswers`); the product app adds what every route of an access kind answers
- * (`commonAnswers`): 400 for a malformed target, 401 and 403 for keyed routes, 404 for a path
- * parameter's unknown value, 429 where limited, 500 and 503.
+ * (`commonAnswers`): 400 for a malformed target, 401 for keyed routes, 403 for those checking the
+ * product's entitlement, 404 for a path parameter's unknown value, 429 where limited, 500 and 503.
  */
 
 import { Type } from "@sinclair/typebox";
@@ -230,19 +230,27 @@ export function routeAnswers(
   return { responses: toOpenApi(answers(style, ok, errors)) };
 }
 
+/** What the server decides about a route before its handler: which of the common answers apply. */
+export interface RouteKinds {
+  keyed: boolean;
+  /** The route checks the product's entitlement (plugins/access.ts `entitled`): 403. */
+  entitled: boolean;
+  limited: boolean;
+  withParams: boolean;
+}
+
 /**
  * What every route of an access kind may answer besides its own statuses; a route with a path
  * parameter answers 404 for a value it does not know.
  */
 export function commonAnswers(
   style: ErrorStyle,
-  keyed: boolean,
-  limited: boolean,
-  withParams: boolean,
+  { keyed, entitled, limited, withParams }: RouteKinds,
 ): Answers {
   const statuses = [
     400,
-    ...(keyed ? [401, 403] : []),
+    ...(keyed ? [401] : []),
+    ...(entitled ? [403] : []),
     ...(withParams ? [404] : []),
     ...(limited ? [429] : []),
     500,

@@ -130,6 +130,29 @@ export function access(def: ProductDef, platform: Platform, accessOf: (path: str
   });
 }
 
+/** The entitlement checks handed to routes, by which the document tells the routes that answer 403. */
+const ENTITLEMENT_CHECKS = new WeakSet<object>();
+
+/**
+ * A route's `beforeHandle` refusing (403) a caller without a live entitlement to the product. The
+ * document declares 403 on exactly the routes that carry it (`checksEntitlement`); reads do not.
+ */
+export function entitled(platform: Platform, productId: ProductDef["id"]) {
+  const check = ({ request }: { request: Request }) => requireEntitlement(platform, request, productId);
+  ENTITLEMENT_CHECKS.add(check);
+  return check;
+}
+
+/** Whether a route's hooks (Elysia's route table: `beforeHandle` as `{fn}` entries) check entitlement. */
+export function checksEntitlement(hooks: { beforeHandle?: unknown } | undefined): boolean {
+  const before = hooks?.beforeHandle;
+  const entries = Array.isArray(before) ? before : before ? [before] : [];
+  return entries.some((h) => {
+    const fn = typeof h === "function" ? h : (h as { fn?: unknown }).fn;
+    return typeof fn === "function" && ENTITLEMENT_CHECKS.has(fn);
+  });
+}
+
 /**
  * Throws 403 unless the caller's organisation holds a live entitlement to the product. The caller
  * is the context's principal, or (for routes reading it from the request) the request.

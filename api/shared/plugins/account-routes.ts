@@ -5,6 +5,7 @@
 import { Elysia, type Static, t } from "elysia";
 import type { KeyListing, Principal } from "../../accounts/repo.ts";
 import { ApiError } from "../errors.ts";
+import { uuidPath } from "../openapi/parameters.ts";
 import { DateTime, Int, nullable, routeAnswers, strict, Uuid } from "../openapi/responses.ts";
 import type { Platform } from "../platform.ts";
 import { PRODUCT_IDS, type ProductDef, product } from "../products.ts";
@@ -54,6 +55,12 @@ const NewKey = t.Object(
   { additionalProperties: false },
 );
 
+/** keyManager's refusal, answerable only where a key of another product is accepted. */
+const keyRefusals = (def: ProductDef): [number, string][] =>
+  def.alsoAccepts.length > 0
+    ? [[403, "The key is another product's: only this product's keys manage them"]]
+    : [];
+
 /** Each route's OpenAPI detail; the product names the envelope and the keys. */
 function routeDocs(def: ProductDef) {
   return {
@@ -62,24 +69,36 @@ function routeDocs(def: ProductDef) {
       summary: "The calling account, its plan and rate limit",
     },
     keys: {
-      ...routeAnswers(def, {
-        200: { description: "The keys", data: strict({ items: t.Array(ApiKey) }) },
-      }),
+      ...routeAnswers(
+        def,
+        {
+          200: { description: "The keys", data: strict({ items: t.Array(ApiKey) }) },
+        },
+        keyRefusals(def),
+      ),
       summary: `The account's ${def.title} API keys (hints only, never the keys)`,
     },
     newKey: {
-      ...routeAnswers(def, {
-        201: {
-          description: "The key, shown only here",
-          data: strict({ ...KEY_FIELDS, key: t.String() }),
+      ...routeAnswers(
+        def,
+        {
+          201: {
+            description: "The key, shown only here",
+            data: strict({ ...KEY_FIELDS, key: t.String() }),
+          },
         },
-      }),
+        keyRefusals(def),
+      ),
       summary: "Issue another key for this product; the key is shown only in this response",
     },
     revoke: {
-      ...routeAnswers(def, {
-        200: { description: "Revoked", data: strict({ id: t.String(), revoked: t.Literal(true) }) },
-      }),
+      ...routeAnswers(
+        def,
+        {
+          200: { description: "Revoked", data: strict({ id: t.String(), revoked: t.Literal(true) }) },
+        },
+        keyRefusals(def),
+      ),
       summary: `Revoke a ${def.title} key of this account`,
     },
   };
@@ -159,5 +178,9 @@ export function accountRoutes(def: ProductDef, platform: Platform) {
       body: NewKey,
       detail: docs.newKey,
     })
-    .delete("/v1/account/keys/:id", (c) => revokeKey(def, platform, c), { keyed: true, detail: docs.revoke });
+    .delete("/v1/account/keys/:id", (c) => revokeKey(def, platform, c), {
+      keyed: true,
+      params: t.Object({ id: uuidPath("The key's id") }),
+      detail: docs.revoke,
+    });
 }

@@ -20,7 +20,7 @@ import {
 } from "../openapi/responses.ts";
 import { pageSite } from "../pages/serve.ts";
 import type { ProductDef } from "../products.ts";
-import { type Access, isDocsPath } from "./access.ts";
+import { type Access, checksEntitlement, isDocsPath } from "./access.ts";
 
 const dist = (name: string) => createRequire(import.meta.url).resolve(`swagger-ui-dist/${name}`);
 const here = (name: string) => fileURLToPath(new URL(`../openapi/${name}`, import.meta.url));
@@ -41,11 +41,12 @@ function completeResponses(
   accessOf: (path: string) => Access,
 ): DocumentOptions["responses"] {
   const fallback = toOpenApi({ 200: { description: "Success", body: envelopeOf(def, {} as never) } });
-  return (path, declared) => {
+  return ({ path, hooks }, declared) => {
     const a = accessOf(path);
     const keyed = a.auth !== "none";
     const limited = keyed || (a.auth === "none" && a.limited);
-    const common = toOpenApi(commonAnswers(a.errors, keyed, limited, path.includes(":")), limited);
+    const kinds = { keyed, entitled: checksEntitlement(hooks), limited, withParams: path.includes(":") };
+    const common = toOpenApi(commonAnswers(a.errors, kinds), limited);
     const own = inStyle(declared ?? fallback, a.errors);
     return withRequestId({ ...common, ...withRateHeaders(own, limited) });
   };
@@ -61,7 +62,7 @@ function withRequestId(responses: Record<string, unknown>): Record<string, unkno
   );
 }
 
-/** A route's declared error statuses in the error style of its path (open, keyed, compat). */
+/** A route's declared error statuses in the error style of its path (open, keyed, compat), with their headers. */
 function inStyle(responses: Record<string, unknown>, style: ErrorStyle): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(responses).map(([status, r]) => {

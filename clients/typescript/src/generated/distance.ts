@@ -609,23 +609,6 @@ export interface operations {
                     "application/json": components["schemas"]["DataError"];
                 };
             };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
@@ -735,23 +718,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -908,23 +874,6 @@ export interface operations {
                     "application/json": components["schemas"]["DataError"];
                 };
             };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
@@ -987,6 +936,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The key's id */
                 id: string;
             };
             cookie?: never;
@@ -1038,23 +988,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -1218,18 +1151,18 @@ export interface operations {
                 mode?: "SEA" | "ROAD" | "TRUCK" | "RAIL" | "AIR" | "FLIGHT" | "RIVER" | "INLAND" | "INLAND_WATERWAY" | "IWW" | "BARGE";
                 /** @description SEA: speed, 3 to 40 knots (default 14) */
                 speed_knots?: number;
-                /** @description true: each route's geometry (default false) */
-                path?: string;
+                /** @description true: each route's geometry; true or 1, false or 0, in any case */
+                path?: boolean;
                 /** @description geojson: each route's geometry as a GeoJSON FeatureCollection, one feature per section */
                 geometry?: "geojson";
-                /** @description true or false: alternative routes (default false for SEA and RIVER) */
-                alternatives?: string;
-                /** @description RAIL, AIR, RIVER: false drops terminal handling (default true) */
-                handling?: string;
+                /** @description alternative routes (default false for SEA and RIVER, else true); true or 1, false or 0, in any case */
+                alternatives?: boolean;
+                /** @description RAIL, AIR, RIVER: false drops terminal handling; true or 1, false or 0, in any case */
+                handling?: boolean;
                 /** @description YYYY-MM-DD: departure date for seasonal river rules (RIVER) */
                 date?: string;
-                /** @description RIVER: false turns the seasonal rules off (default true) */
-                seasonal?: string;
+                /** @description RIVER: false turns the seasonal rules off; true or 1, false or 0, in any case */
+                seasonal?: boolean;
                 /** @description SEA: short (default) or safe */
                 routing_mode?: "short" | "safe";
                 /** @description comma-separated passage ids */
@@ -1284,23 +1217,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -1428,18 +1344,18 @@ export interface operations {
                 routing_mode?: "short" | "safe";
                 /** @description comma-separated passage ids closed on the sea legs */
                 avoid?: string;
-                /** @description true or false: the other chains (default true) */
-                alternatives?: string;
-                /** @description false drops terminal handling (default true) */
-                handling?: string;
-                /** @description true: each section's geometry (default false) */
-                path?: string;
+                /** @description the other chains; true or 1, false or 0, in any case */
+                alternatives?: boolean;
+                /** @description false drops terminal handling; true or 1, false or 0, in any case */
+                handling?: boolean;
+                /** @description true: each section's geometry; true or 1, false or 0, in any case */
+                path?: boolean;
                 /** @description geojson: each chain's geometry as a GeoJSON FeatureCollection, one feature per section */
                 geometry?: "geojson";
                 /** @description YYYY-MM-DD: departure date for seasonal river rules */
                 date?: string;
-                /** @description false turns the seasonal river rules off (default true) */
-                seasonal?: string;
+                /** @description false turns the seasonal river rules off; true or 1, false or 0, in any case */
+                seasonal?: boolean;
                 /** @description cargo mass for emissions, default 1 t */
                 cargo_tonnes?: number;
             };
@@ -1490,23 +1406,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -1620,8 +1519,8 @@ export interface operations {
                 q: string;
                 /** @description comma-separated port, airport, country, address (default all) */
                 types?: string;
-                /** @description false: no geocoder for free text (default true) */
-                geocode?: string;
+                /** @description false: no geocoder for free text; true or 1, false or 0, in any case */
+                geocode?: boolean;
                 /** @description results, 1 to 50 (default 10) */
                 limit?: number;
             };
@@ -1671,23 +1570,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
