@@ -167,7 +167,10 @@ function routeMode(raw: string | undefined): TransportMode {
   return mode;
 }
 
-/** The route query for its mode; only the parameters the mode reads are checked. */
+/**
+ * The route query for its mode. Every value given is checked, also one the mode does not read (a
+ * sea route's `handling`, a road route's `speed_knots`): a bad value never passes silently.
+ */
 export function parseRouteQuery(q: RouteQuery): RouteRequest {
   const mode = routeMode(q.mode);
   const base = {
@@ -177,22 +180,17 @@ export function parseRouteQuery(q: RouteQuery): RouteRequest {
     cargoTonnes: checkCargoTonnes(q.cargo_tonnes),
     geometry: geometryOf(q.geometry),
   };
-  const speedKnots = mode === "SEA" ? speedOf(q.speed_knots) : undefined;
+  const speedKnots = speedOf(q.speed_knots);
   const path = flag("path", q.path, false);
   const alternatives = flag("alternatives", q.alternatives, MODE_PROFILES[mode].alternatives);
+  const handling = flag("handling", q.handling, true);
+  const seasonal = flag("seasonal", q.seasonal, true);
+  const date = dateOf(q.date);
   if (mode === "SEA")
     return { ...base, path, alternatives, speedKnots, routingMode: q.routing_mode, avoid: csv(q.avoid) };
   if (mode === "ROAD") return { ...base, path, alternatives };
-  const handling = flag("handling", q.handling, true);
   if (mode !== "RIVER") return { ...base, path, alternatives, handling };
-  return {
-    ...base,
-    path,
-    alternatives,
-    handling,
-    date: dateOf(q.date),
-    seasonal: flag("seasonal", q.seasonal, true),
-  };
+  return { ...base, path, alternatives, handling, date, seasonal };
 }
 
 /** The allowed modes by any of their names, each once, in the order given. */

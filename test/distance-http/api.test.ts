@@ -134,6 +134,11 @@ describe("errors in the distance envelope", () => {
     ["/v1/distance/route?from=NLRTM&to=SGSIN&mode=SUBMARINE", 400, "invalid_request"],
     ["/v1/distance/route?from=NLRTM&to=SGSIN&routing_mode=fastest", 400, "invalid_request"],
     ["/v1/distance/route?from=NLRTM&to=SGSIN&path=maybe", 400, "invalid_request"],
+    // A parameter the mode does not read is still checked: a bad value never passes silently.
+    ["/v1/distance/route?from=NLRTM&to=SGSIN&handling=yes", 400, "invalid_request"],
+    ["/v1/distance/route?from=NLRTM&to=SGSIN&seasonal=perhaps", 400, "invalid_request"],
+    ["/v1/distance/route?from=NLRTM&to=SGSIN&date=tomorrow", 400, "invalid_request"],
+    ["/v1/distance/route?from=NLRTM&to=DEHAM&mode=ROAD&speed_knots=fast", 400, "invalid_request"],
     ["/v1/distance/route?from=95,10&to=SGSIN", 400, "invalid_request"],
     ["/v1/distance/route?from=QQZZZ&to=SGSIN", 404, "location_not_found"],
     ["/v1/distance/route?from=Denver,%20US&to=NLRTM", 422, "no_route"],
