@@ -180,6 +180,11 @@ export class DistanceEngine {
   /** One mode's route: the response data's JSON text. */
   async route(req: RouteRequest): Promise<string> {
     const [from, to] = await this.routeEnds(req.from, req.to);
+    return this.routeBetween(req, from, to);
+  }
+
+  /** One mode's route between ends already resolved (a matrix's cells resolve each place once). */
+  async routeBetween(req: RouteRequest, from: ResolvedPoint, to: ResolvedPoint): Promise<string> {
     // Every option that changes the answer, in one fixed order.
     const options: RouteOption[] = [
       req.path,
@@ -206,6 +211,11 @@ export class DistanceEngine {
   /** A door-to-door route (GET /v1/distance/multimodal): the response data's JSON text. */
   async multimodal(req: MultimodalParsed): Promise<string> {
     const [from, to] = await this.routeEnds(req.from, req.to);
+    return this.multimodalBetween(req, from, to);
+  }
+
+  /** A door-to-door route between ends already resolved. */
+  async multimodalBetween(req: MultimodalParsed, from: ResolvedPoint, to: ResolvedPoint): Promise<string> {
     const [pol, pod] = await Promise.all([this.seaPort("pol", req.pol), this.seaPort("pod", req.pod)]);
     const { from: _from, to: _to, pol: _pol, pod: _pod, geometry, ...options } = req;
     const key = await this.keyOf(
@@ -250,12 +260,16 @@ export class DistanceEngine {
    * geocoder is I/O.
    */
   private async routeEnds(from: string, to: string): Promise<Ends> {
+    return [await this.resolveEnd(from), await this.resolveEnd(to)];
+  }
+
+  /** A route end's text as resolved (location_not_found when it names no place). */
+  async resolveEnd(text: string): Promise<ResolvedPoint> {
     const { locations } = await this.services();
     const geocoder = this.geocoderOf(locations);
-    const resolve = (text: string) => locations.resolveWith(text, geocoder);
-    if (!this.cache.enabled || geocoder !== locations.offline)
-      return [await resolve(from), await resolve(to)];
-    return [await this.cache.resolved(from, resolve), await this.cache.resolved(to, resolve)];
+    const resolve = (t: string) => locations.resolveWith(t, geocoder);
+    if (!this.cache.enabled || geocoder !== locations.offline) return resolve(text);
+    return this.cache.resolved(text, resolve);
   }
 
   /** pol / pod as a sea port, or null when not given. */
