@@ -21,8 +21,12 @@ import {
   type RouteRequest,
 } from "./requests.ts";
 
-/** Places per side: one mode, and door to door (a chain plans several legs per candidate). */
-export const MATRIX_LIMITS = { single: 100, doorToDoor: 25 } as const;
+/**
+ * Places per side: one mode, and door to door. A door-to-door cell costs 11-22 ms on two route
+ * workers (bench/matrix.ts): 15 x 15 answers in 2.5-5 s, inside the 10 s a connection may stay
+ * silent (api/runtime/bun-serve.ts), where 25 x 25 took 6.7-8 s.
+ */
+export const MATRIX_LIMITS = { single: 100, doorToDoor: 15 } as const;
 
 /** The options a matrix takes besides its places: a route's or a door-to-door route's, without geometry. */
 type Options = Omit<RouteQuery & MultimodalQuery, "from" | "to" | "path" | "geometry" | "alternatives">;
