@@ -5,7 +5,11 @@
  * against the served OpenAPI document (the platform helper).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { distanceApp } from "../../api/distance/app.ts";
 import { MATRIX_LIMITS } from "../../engine/distance/matrix.ts";
+import { RoutePool } from "../../engine/sea/pool.ts";
+import { mainPorts } from "../distance-sea/fixture.ts";
 import { errorCode } from "../helpers/envelopes.ts";
 import { bearer, type TestPlatform } from "../helpers/platform.ts";
 import { chainClient } from "./chain-client.ts";
@@ -137,5 +141,40 @@ describe("POST /v1/distance/matrix", () => {
     expect(over.status).toBe(400);
     const empty = await post({ sources: [], destinations: ["SGSIN"] });
     expect(empty.status).toBe(400);
+  });
+});
+
+describe("the route workers", () => {
+  test("a matrix larger than the route queue answers whole, and a route asked meanwhile answers first", async () => {
+    // One worker and a queue of 8: a matrix that queued all its 400 cells at once would be shed.
+    const routes = { workers: 1, queue: 8 };
+    const pool = await RoutePool.start({ buildDir: join(import.meta.dir, "../../data/build"), ...routes });
+    try {
+      const app = distanceApp(
+        { ...p, config: { ...p.config, routes, routeCacheEntries: 0 } },
+        { routes: pool },
+      );
+      const ask = (path: string) => app.handle(new Request(`http://localhost${path}`, bearer(key)));
+      const ports = mainPorts()
+        .slice(0, 20)
+        .map((port) => port.locode)
+        .join("|");
+      const finished: string[] = [];
+      const matrix = ask(`/v1/distance/matrix?sources=${ports}&destinations=${ports}`).then((res) => {
+        finished.push("matrix");
+        return res;
+      });
+      while (pool.stats().lanes.route.answered < 5) await Bun.sleep(1);
+      const route = await ask("/v1/distance/route?from=NLRTM&to=SGSIN");
+      finished.push("route");
+      expect(route.status).toBe(200);
+      const res = await matrix;
+      expect(res.status).toBe(200);
+      const cells = ((await res.json()) as { data: Matrix }).data.cells.flat();
+      expect(cells.length).toBe(400);
+      expect(finished).toEqual(["route", "matrix"]);
+    } finally {
+      await pool.close();
+    }
   });
 });
