@@ -183,8 +183,8 @@ export async function planMatrix(engine: DistanceEngine, req: MatrixRequest): Pr
   const plan = (i: number, j: number) => {
     const texts = { from: req.sources[i]!, to: req.destinations[j]! };
     return req.kind === "route"
-      ? engine.routeBetween({ ...req.route, ...texts }, sources[i]!, destinations[j]!)
-      : engine.multimodalBetween({ ...req.multimodal, ...texts }, sources[i]!, destinations[j]!);
+      ? engine.routeBetween({ ...req.route, ...texts }, sources[i]!, destinations[j]!, false)
+      : engine.multimodalBetween({ ...req.multimodal, ...texts }, sources[i]!, destinations[j]!, false);
   };
   const tasks = sources.flatMap((_, i) => destinations.map((_, j) => () => cellOf(() => plan(i, j))));
   const flat = await bounded(tasks, matrixWidth(engine));

@@ -7,7 +7,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { distanceApp } from "../../api/distance/app.ts";
-import { MATRIX_LIMITS } from "../../engine/distance/matrix.ts";
+import { DistanceEngine } from "../../engine/distance/engine.ts";
+import { MATRIX_LIMITS, parseMatrixQuery, planMatrix } from "../../engine/distance/matrix.ts";
+import { parseRouteQuery } from "../../engine/distance/requests.ts";
 import { RoutePool } from "../../engine/sea/pool.ts";
 import { mainPorts } from "../distance-sea/fixture.ts";
 import { errorCode } from "../helpers/envelopes.ts";
@@ -141,6 +143,20 @@ describe("POST /v1/distance/matrix", () => {
     expect(over.status).toBe(400);
     const empty = await post({ sources: [], destinations: ["SGSIN"] });
     expect(empty.status).toBe(400);
+  });
+});
+
+describe("the route cache", () => {
+  test("cells answer from it but leave it as it was", async () => {
+    const engine = new DistanceEngine({ ...p.config, routeCacheEntries: 100 });
+    await engine.route(parseRouteQuery({ from: "NLRTM", to: "SGSIN" }));
+    expect(engine.routeCache.size).toBe(1);
+    const hits = engine.routeCache.hits;
+    const matrix = parseMatrixQuery({ sources: "NLRTM|DEHAM", destinations: "SGSIN|CNSHA" });
+    const { cells } = JSON.parse(await planMatrix(engine, matrix)) as Matrix;
+    expect(cells.flat().every((cell) => cell.distance !== undefined)).toBe(true);
+    expect(engine.routeCache.hits).toBe(hits + 1);
+    expect(engine.routeCache.size).toBe(1);
   });
 });
 
