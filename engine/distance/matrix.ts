@@ -3,8 +3,8 @@
  * mode or door to door. Each place is resolved once; each cell is the single route's answer
  * (DistanceEngine.routeBetween / multimodalBetween, on the route workers' lane like any route),
  * reduced to its distance, duration, cost index and emissions, or the error that route answers.
- * A few cells run at once per matrix, so a large one waits its turn among other routes instead
- * of filling the route queue. docs/sea-routing.md, "Distance matrix".
+ * One cell per route worker runs at once, so a large matrix waits its turn among other routes
+ * instead of filling the route queue. docs/sea-routing.md, "Distance matrix".
  */
 import { EngineError, type EngineErrorCode } from "../errors.ts";
 import type { ResolvedPoint } from "../locations/index.ts";

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import fc from "fast-check";
+import { errorProblems, successProblems } from "../helpers/envelopes.ts";
 import type { TestPlatform } from "../helpers/platform.ts";
 import { chainClient } from "./chain-client.ts";
 
@@ -123,4 +124,54 @@ test("each cell of a door-to-door matrix equals the multimodal route", async () 
     }),
     { numRuns: 8 },
   );
+});
+
+test("arbitrary places and options answer a matrix or a clear error, never a 500", async () => {
+  const place = fc.oneof(
+    { weight: 8, arbitrary: fc.constantFrom(...PLACES) },
+    { weight: 1, arbitrary: fc.constantFrom("QQQQQ", "XX", "91,0") },
+    { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+  );
+  // One mode, door to door, or (rarely) both, which is refused.
+  const planned = fc.oneof(
+    { weight: 4, arbitrary: fc.record({ mode: fc.constantFrom("SEA", "ROAD", "AIR", "truck", "", "boat") }) },
+    { weight: 2, arbitrary: fc.record({ modes: fc.constantFrom("ROAD", "SEA,RAIL", "", "CANOE") }) },
+    { weight: 1, arbitrary: fc.constant({ mode: "SEA", modes: "ROAD" }) },
+  );
+  const others = fc.record(
+    {
+      speed_knots: fc.oneof(
+        { weight: 6, arbitrary: fc.integer({ min: 3, max: 40 }).map(String) },
+        { weight: 1, arbitrary: fc.integer({ min: -5, max: 60 }).map(String) },
+        { weight: 1, arbitrary: fc.string({ maxLength: 3 }) },
+      ),
+      avoid: fc.constantFrom("suez", "panama", "", "atlantis"),
+      cargo_tonnes: fc.constantFrom("1", "12.5", "30", "0", "abc"),
+    },
+    { requiredKeys: [] },
+  );
+  const options = fc.tuple(planned, others).map(([a, b]) => ({ ...a, ...b }));
+  const statuses: number[] = [];
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(place, { minLength: 1, maxLength: 3 }),
+      fc.array(place, { minLength: 1, maxLength: 3 }),
+      options,
+      async (sources, destinations, opts) => {
+        const q = new URLSearchParams({
+          sources: sources.join("|"),
+          destinations: destinations.join("|"),
+          ...opts,
+        });
+        const res = await get(`/v1/distance/matrix?${q}`);
+        expect([200, 400, 404]).toContain(res.status);
+        statuses.push(res.status);
+        if (res.status !== 200) expect(errorProblems("distance", res.body)).toEqual([]);
+        else expect(successProblems("distance", res.body)).toEqual([]);
+      },
+    ),
+    { numRuns: 60 },
+  );
+  // The property saw matrices, not only refusals.
+  expect(statuses).toContain(200);
 });
