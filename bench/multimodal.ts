@@ -7,7 +7,7 @@
  * fill (every pair new), then warm passes; the sea router's distance-only query is the
  * baseline (leg-timing.ts). Then HTTP throughput of GET /v1/distance/multimodal against the bare
  * Bun.serve ceiling (bench/http.ts), and the batch CLI's chains per minute over the same pairs on
- * all cores. Usage: bun bench/multimodal.ts [--quick]
+ * all cores, and the distance matrices at their limits (bench/matrix.ts). Usage: bun bench/multimodal.ts [--quick]
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,6 +21,7 @@ import { distanceServices, modePlanners } from "../engine/services.ts";
 import { BUILD_DIR, ROOT } from "../test/distance-sea/fixture.ts";
 import { CACHE_OFF } from "./http.ts";
 import { fmt, printHttpRatio, quantile, seaBaseline, time } from "./leg-timing.ts";
+import { matrixRows } from "./matrix.ts";
 
 const PAIRS = 200;
 const SEED = 14;
@@ -142,3 +143,5 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
+
+await matrixRows(quick);

@@ -1,11 +1,12 @@
 /**
  * Distance and multimodal routing ({distance_url}): GET /v1/distance/route (one mode),
- * GET /v1/distance/multimodal (door to door across the allowed modes) and
- * GET /v1/distance/locations. Each handler parses its query, calls the distance engine
+ * GET /v1/distance/multimodal (door to door across the allowed modes), GET and POST
+ * /v1/distance/matrix (every source to every destination) and GET /v1/distance/locations. Each handler parses its query, calls the distance engine
  * (engine/distance/engine.ts, the one the batch CLI and the rates search call) and renders.
  */
 import { watchCaches } from "../../common/metrics.ts";
 import { DistanceEngine } from "../../engine/distance/engine.ts";
+import { type MatrixQuery, parseMatrixQuery, planMatrix } from "../../engine/distance/matrix.ts";
 import {
   parseLocationsQuery,
   parseMultimodalQuery,
@@ -17,8 +18,8 @@ import type { Platform } from "../shared/platform.ts";
 import { createProductApp } from "../shared/product-app.ts";
 import { product } from "../shared/products.ts";
 import { routeMapPage } from "./pages/site.ts";
-import { LOCATIONS_DOC, MULTIMODAL_DOC, ROUTE_DOC } from "./responses.ts";
-import { LOCATIONS_QUERY, MULTIMODAL_QUERY, ROUTE_QUERY } from "./schemas.ts";
+import { LOCATIONS_DOC, MATRIX_DOC, MULTIMODAL_DOC, ROUTE_DOC } from "./responses.ts";
+import { LOCATIONS_QUERY, MATRIX_BODY, MATRIX_QUERY, MULTIMODAL_QUERY, ROUTE_QUERY } from "./schemas.ts";
 
 export interface DistanceAppOptions {
   /**
@@ -33,6 +34,18 @@ const shed = (set: { headers: Record<string, unknown> }) => (err: unknown) => {
   if (err instanceof Overloaded) set.headers["retry-after"] = String(err.retryAfterSeconds);
   throw err;
 };
+
+/** A POST body's options as the query spells them (text); the places stay lists. */
+function bodyAsQuery(body: Record<string, unknown>): MatrixQuery {
+  const { sources, destinations, ...options } = body as Record<string, unknown> & {
+    sources: string[];
+    destinations: string[];
+  };
+  const text = Object.fromEntries(Object.entries(options).map(([name, value]) => [name, String(value)]));
+  return { ...text, sources, destinations };
+}
+
+const MATRIX_SUMMARY = "Distance, duration, cost index and emissions from every source to every destination";
 
 export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
   // One engine per app: its route cache and geocoder serve this app's requests.
@@ -65,6 +78,22 @@ export function distanceApp(platform: Platform, opts: DistanceAppOptions = {}) {
           ...MULTIMODAL_DOC,
           summary: "Door-to-door route across sea, road, rail, air and river legs, with alternatives",
         },
+      },
+    )
+    .get(
+      "/v1/distance/matrix",
+      async ({ query, set }) =>
+        new RenderedJson(await planMatrix(engine, parseMatrixQuery(query)).catch(shed(set))),
+      { query: MATRIX_QUERY, keyed: true, detail: { ...MATRIX_DOC, summary: MATRIX_SUMMARY } },
+    )
+    .post(
+      "/v1/distance/matrix",
+      async ({ body, set }) =>
+        new RenderedJson(await planMatrix(engine, parseMatrixQuery(bodyAsQuery(body))).catch(shed(set))),
+      {
+        body: MATRIX_BODY,
+        keyed: true,
+        detail: { ...MATRIX_DOC, summary: `${MATRIX_SUMMARY} (places in a JSON body)` },
       },
     )
     .get(

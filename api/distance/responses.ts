@@ -7,7 +7,16 @@ import { OPTIMIZE } from "../../engine/multimodal/options.ts";
 import { ROUTING_MODES } from "../../engine/sea/policy.ts";
 import { Day, routeAnswers, strict, toOpenApi } from "../shared/openapi/responses.ts";
 import { product } from "../shared/products.ts";
-import { Mode, Place, RouteChain, SeaRoute, SeasonalNotes } from "./sections.ts";
+import {
+  Distance,
+  Duration,
+  Emissions,
+  Mode,
+  Place,
+  RouteChain,
+  SeaRoute,
+  SeasonalNotes,
+} from "./sections.ts";
 
 const DISTANCE = product("distance");
 
@@ -57,6 +66,33 @@ export const MultimodalAnswer = strict(
   },
 );
 
+const MatrixFigures = strict(
+  { distance: Distance, duration: Duration, cost_index: t.Optional(t.Number()), emissions: Emissions },
+  {
+    $id: "MatrixCell",
+    description: "The single route's figures (cost_index for chains; a sea route's transit as duration)",
+  },
+);
+const MatrixCellError = strict(
+  { error: strict({ code: t.String(), message: t.String() }) },
+  { $id: "MatrixCellError", description: "The error the single route answers for this pair (no_route, ...)" },
+);
+
+export const MatrixAnswer = strict(
+  {
+    sources: t.Array(Place),
+    destinations: t.Array(Place),
+    mode: t.Optional(Mode),
+    transport_modes: t.Optional(t.Array(Mode)),
+    cells: t.Array(t.Array(t.Union([MatrixFigures, MatrixCellError]))),
+  },
+  {
+    $id: "MatrixAnswer",
+    description:
+      "The resolved places; cells[i][j] is sources[i] to destinations[j] (mode, or transport_modes door to door)",
+  },
+);
+
 export const Location = open("A port, airport, country or place that matched");
 
 /** 404: an end names no place; 422: no route joins the ends; 503: the route workers are busy. */
@@ -71,6 +107,11 @@ export const MULTIMODAL_DOC = routeAnswers(
   DISTANCE,
   { 200: { description: "The route chain", data: MultimodalAnswer } },
   ROUTE_ERRORS,
+);
+export const MATRIX_DOC = routeAnswers(
+  DISTANCE,
+  { 200: { description: "The matrix", data: MatrixAnswer } },
+  [404, 503],
 );
 /** The locations body is {data: [...]} without meta (the spec's). */
 export const LOCATIONS_DOC = {

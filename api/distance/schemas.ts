@@ -5,6 +5,7 @@
  * the same parameters as flags, listed from these schemas (api/cli/distance.ts).
  */
 import { t } from "elysia";
+import { MATRIX_LIMITS } from "../../engine/distance/matrix.ts";
 import { CARGO_TONNES } from "../../engine/emissions.ts";
 import { GEOMETRY_FORMATS } from "../../engine/geojson.ts";
 import { LOCATION_LIMIT } from "../../engine/locations/index.ts";
@@ -83,5 +84,44 @@ export const LOCATIONS_QUERY = t.Object({
   limit: integerQuery(
     LOCATION_LIMIT,
     `results, ${LOCATION_LIMIT.minimum} to ${LOCATION_LIMIT.maximum} (default ${LOCATION_LIMIT.default})`,
+  ),
+});
+
+/** The route options a matrix's cells take: a route's and a door-to-door route's, without geometry. */
+const MATRIX_OPTIONS = (() => {
+  const { from: _f, to: _t, path: _p, geometry: _g, alternatives: _a, ...route } = ROUTE_QUERY.properties;
+  const { optimize, pol, pod } = MULTIMODAL_QUERY.properties;
+  return {
+    ...route,
+    modes: t.Optional(
+      t.String({
+        description: "comma-separated SEA, ROAD, RAIL, AIR, RIVER: door to door (empty: all modes)",
+      }),
+    ),
+    ...{ optimize, pol, pod },
+  };
+})();
+const DOOR_TO_DOOR_NOTE = `at most ${MATRIX_LIMITS.single} (${MATRIX_LIMITS.doorToDoor} door to door)`;
+
+export const MATRIX_QUERY = t.Object({
+  sources: t.String({
+    minLength: 1,
+    description: `places separated by |, any form from takes; ${DOOR_TO_DOOR_NOTE}`,
+  }),
+  destinations: t.String({ minLength: 1, description: "places separated by |, as sources" }),
+  ...MATRIX_OPTIONS,
+});
+
+const places = (description: string) =>
+  t.Array(t.String({ minLength: 1 }), { minItems: 1, maxItems: MATRIX_LIMITS.single, description });
+/** A body option: the query parameter's value, as text, a number or a boolean. */
+const bodyOption = (description: string | undefined) =>
+  t.Optional(t.Union([t.String(), t.Number(), t.Boolean()], { description }));
+
+export const MATRIX_BODY = t.Object({
+  sources: places(`any location forms from takes; ${DOOR_TO_DOOR_NOTE}`),
+  destinations: places("as sources"),
+  ...Object.fromEntries(
+    Object.entries(MATRIX_OPTIONS).map(([name, schema]) => [name, bodyOption(schema.description)]),
   ),
 });

@@ -36,8 +36,11 @@ export const Place = t.Object(
   },
 );
 
-const Distance = strict({ km: t.Number(), nm: t.Number(), meters: Int() }, { $id: "ChainDistance" });
-const Duration = strict({ hours: t.Number(), days: t.Number(), seconds: Int() }, { $id: "ChainDuration" });
+export const Distance = strict({ km: t.Number(), nm: t.Number(), meters: Int() }, { $id: "ChainDistance" });
+export const Duration = strict(
+  { hours: t.Number(), days: t.Number(), seconds: Int() },
+  { $id: "ChainDuration" },
+);
 export const Emissions = strict(
   { co2e_kg: t.Number(), co2e_ttw_kg: t.Number(), cargo_tonnes: t.Number(), method: t.String() },
   {

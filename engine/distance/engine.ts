@@ -180,6 +180,19 @@ export class DistanceEngine {
   /** One mode's route: the response data's JSON text. */
   async route(req: RouteRequest): Promise<string> {
     const [from, to] = await this.routeEnds(req.from, req.to);
+    return this.routeBetween(req, from, to);
+  }
+
+  /**
+   * One mode's route between ends already resolved (a matrix's cells resolve each place once).
+   * `keep` false reads the route cache without filling it: a matrix's cells do not evict routes.
+   */
+  async routeBetween(
+    req: RouteRequest,
+    from: ResolvedPoint,
+    to: ResolvedPoint,
+    keep = true,
+  ): Promise<string> {
     // Every option that changes the answer, in one fixed order.
     const options: RouteOption[] = [
       req.path,
@@ -195,7 +208,7 @@ export class DistanceEngine {
     ];
     // A sea route never involves the road planner.
     const key = await this.keyOf(req.mode, from, to, options, req.mode !== "SEA");
-    return this.cached(key, () => ROUTE_PLANS[req.mode](this, req, from, to)).catch((err) => {
+    return this.cached(key, () => ROUTE_PLANS[req.mode](this, req, from, to), keep).catch((err) => {
       throw withResolvedEnds(err, [
         ["from", req.from, from],
         ["to", req.to, to],
@@ -206,6 +219,16 @@ export class DistanceEngine {
   /** A door-to-door route (GET /v1/distance/multimodal): the response data's JSON text. */
   async multimodal(req: MultimodalParsed): Promise<string> {
     const [from, to] = await this.routeEnds(req.from, req.to);
+    return this.multimodalBetween(req, from, to);
+  }
+
+  /** A door-to-door route between ends already resolved; `keep` as routeBetween's. */
+  async multimodalBetween(
+    req: MultimodalParsed,
+    from: ResolvedPoint,
+    to: ResolvedPoint,
+    keep = true,
+  ): Promise<string> {
     const [pol, pod] = await Promise.all([this.seaPort("pol", req.pol), this.seaPort("pod", req.pod)]);
     const { from: _from, to: _to, pol: _pol, pod: _pod, geometry, ...options } = req;
     const key = await this.keyOf(
@@ -215,14 +238,18 @@ export class DistanceEngine {
       [...Object.values(options), geometry, pol, pod],
       true,
     );
-    const answer = this.cached(key, async () => {
-      const [a, b] = [shownPoint(from), shownPoint(to)];
-      const path = drawn(req);
-      const planned = await (await this.modes()).multimodal({ from: a, to: b, pol, pod, ...options, path });
-      const { considered: _, ...shown } = planned;
-      const [start, end] = chainEnds(a, b, shown.route);
-      return JSON.stringify({ from: start, to: end, ...withGeometry(shown, req) });
-    });
+    const answer = this.cached(
+      key,
+      async () => {
+        const [a, b] = [shownPoint(from), shownPoint(to)];
+        const path = drawn(req);
+        const planned = await (await this.modes()).multimodal({ from: a, to: b, pol, pod, ...options, path });
+        const { considered: _, ...shown } = planned;
+        const [start, end] = chainEnds(a, b, shown.route);
+        return JSON.stringify({ from: start, to: end, ...withGeometry(shown, req) });
+      },
+      keep,
+    );
     return answer.catch((err) => {
       throw withResolvedEnds(err, [
         ["from", req.from, from],
@@ -250,12 +277,16 @@ export class DistanceEngine {
    * geocoder is I/O.
    */
   private async routeEnds(from: string, to: string): Promise<Ends> {
+    return [await this.resolveEnd(from), await this.resolveEnd(to)];
+  }
+
+  /** A route end's text as resolved (location_not_found when it names no place). */
+  async resolveEnd(text: string): Promise<ResolvedPoint> {
     const { locations } = await this.services();
     const geocoder = this.geocoderOf(locations);
-    const resolve = (text: string) => locations.resolveWith(text, geocoder);
-    if (!this.cache.enabled || geocoder !== locations.offline)
-      return [await resolve(from), await resolve(to)];
-    return [await this.cache.resolved(from, resolve), await this.cache.resolved(to, resolve)];
+    const resolve = (t: string) => locations.resolveWith(t, geocoder);
+    if (!this.cache.enabled || geocoder !== locations.offline) return resolve(text);
+    return this.cache.resolved(text, resolve);
   }
 
   /** pol / pod as a sea port, or null when not given. */
@@ -280,12 +311,12 @@ export class DistanceEngine {
     return routeKey({ build: (await this.services()).sea.buildId, mode, from, to, options });
   }
 
-  /** The answer kept under `key`, else `plan`'s, kept for the next. */
-  private async cached(key: string | null, plan: () => Promise<string>): Promise<string> {
+  /** The answer kept under `key`, else `plan`'s, kept for the next unless `keep` is false. */
+  private async cached(key: string | null, plan: () => Promise<string>, keep = true): Promise<string> {
     const hit = key === null ? undefined : this.cache.get(key);
     if (hit !== undefined) return hit;
     const json = await plan();
-    if (key !== null) this.cache.set(key, json);
+    if (key !== null && keep) this.cache.set(key, json);
     return json;
   }
 }

@@ -39,6 +39,7 @@ const BASE: Record<string, Record<string, string>> = {
   "/v1/distance/route": { from: "NLRTM", to: "SGSIN" },
   "/v1/distance/multimodal": { from: "NLRTM", to: "SGSIN", modes: "SEA" },
   "/v1/distance/locations": { q: "Rotterdam" },
+  "/v1/distance/matrix": { sources: "NLRTM", destinations: "SGSIN" },
 };
 
 /** Every (product, path, parameter) whose handler checks a range. */
@@ -61,6 +62,8 @@ const ENFORCED = [
   "distance /v1/distance/route cargo_tonnes",
   "distance /v1/distance/multimodal speed_knots",
   "distance /v1/distance/multimodal cargo_tonnes",
+  "distance /v1/distance/matrix speed_knots",
+  "distance /v1/distance/matrix cargo_tonnes",
   "distance /v1/distance/locations limit",
 ];
 

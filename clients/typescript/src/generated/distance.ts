@@ -126,6 +126,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/distance/matrix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Distance, duration, cost index and emissions from every source to every destination */
+        get: operations["getV1DistanceMatrix"];
+        put?: never;
+        /** Distance, duration, cost index and emissions from every source to every destination (places in a JSON body) */
+        post: operations["postV1DistanceMatrix"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/distance/locations": {
         parameters: {
             query?: never;
@@ -259,6 +277,28 @@ export interface components {
             dependencies: {
                 /** @enum {string} */
                 redis?: "up" | "down";
+            };
+        };
+        /** @description The resolved places; cells[i][j] is sources[i] to destinations[j] (mode, or transport_modes door to door) */
+        MatrixAnswer: {
+            sources: components["schemas"]["Place"][];
+            destinations: components["schemas"]["Place"][];
+            mode?: components["schemas"]["TransportMode"];
+            transport_modes?: components["schemas"]["TransportMode"][];
+            cells: (components["schemas"]["MatrixCell"] | components["schemas"]["MatrixCellError"])[][];
+        };
+        /** @description The single route's figures (cost_index for chains; a sea route's transit as duration) */
+        MatrixCell: {
+            distance: components["schemas"]["ChainDistance"];
+            duration: components["schemas"]["ChainDuration"];
+            cost_index?: number;
+            emissions: components["schemas"]["Emissions"];
+        };
+        /** @description The error the single route answers for this pair (no_route, ...) */
+        MatrixCellError: {
+            error: {
+                code: string;
+                message: string;
             };
         };
         /** @description The resolved ends, then the chosen route chain (a section per mode) and its alternatives */
@@ -1440,6 +1480,380 @@ export interface operations {
             };
             /** @description No route between the places */
             422: {
+                headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataError"];
+                };
+            };
+            /** @description Rate window exceeded; Retry-After says when to come back */
+            429: {
+                headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit": string;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining": string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset": string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataError"];
+                };
+            };
+            /** @description Internal error; retry shortly */
+            500: {
+                headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataError"];
+                };
+            };
+            /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
+            503: {
+                headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataError"];
+                };
+            };
+        };
+    };
+    getV1DistanceMatrix: {
+        parameters: {
+            query: {
+                /** @description places separated by |, any form from takes; at most 100 (15 door to door) */
+                sources: string;
+                /** @description places separated by |, as sources */
+                destinations: string;
+                /** @description ROAD, RAIL, AIR or RIVER (or an alias such as TRUCK; any case); omitted: a sea route */
+                mode?: "SEA" | "ROAD" | "TRUCK" | "RAIL" | "AIR" | "FLIGHT" | "RIVER" | "INLAND" | "INLAND_WATERWAY" | "IWW" | "BARGE";
+                /** @description SEA: speed, 3 to 40 knots (default 14) */
+                speed_knots?: number;
+                /** @description RAIL, AIR, RIVER: false drops terminal handling (default true) */
+                handling?: string;
+                /** @description YYYY-MM-DD: departure date for seasonal river rules (RIVER) */
+                date?: string;
+                /** @description RIVER: false turns the seasonal rules off (default true) */
+                seasonal?: string;
+                /** @description SEA: short (default) or safe */
+                routing_mode?: "short" | "safe";
+                /** @description comma-separated passage ids */
+                avoid?: string;
+                /** @description cargo mass for emissions, default 1 t */
+                cargo_tonnes?: number;
+                /** @description comma-separated SEA, ROAD, RAIL, AIR, RIVER: door to door (empty: all modes) */
+                modes?: string;
+                /** @description cost (default), time, distance or emissions */
+                optimize?: "cost" | "time" | "distance" | "emissions";
+                /** @description UN/LOCODE of the port of loading (a sea port) */
+                pol?: string;
+                /** @description UN/LOCODE of the port of discharge (a sea port) */
+                pod?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matrix */
+            200: {
+                headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit": string;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining": string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MatrixAnswer"];
+                        meta: {
+                            took_ms: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter, the body or the request target does not pass validation */
+            400: {
+                headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataError"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key */
+            401: {
+                headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataError"];
+                };
+            };
+            /** @description The account has no live entitlement to this product, or the key may not do this */
+            403: {
+                headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataError"];
+                };
+            };
+            /** @description Not found (another account's id answers the same) */
+            404: {
+                headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataError"];
+                };
+            };
+            /** @description Rate window exceeded; Retry-After says when to come back */
+            429: {
+                headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit": string;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining": string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset": string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataError"];
+                };
+            };
+            /** @description Internal error; retry shortly */
+            500: {
+                headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataError"];
+                };
+            };
+            /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
+            503: {
+                headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataError"];
+                };
+            };
+        };
+    };
+    postV1DistanceMatrix: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description any location forms from takes; at most 100 (15 door to door) */
+                    sources: string[];
+                    /** @description as sources */
+                    destinations: string[];
+                    /** @description ROAD, RAIL, AIR or RIVER (or an alias such as TRUCK; any case); omitted: a sea route */
+                    mode?: string | number | boolean;
+                    /** @description SEA: speed, 3 to 40 knots (default 14) */
+                    speed_knots?: string | number | boolean;
+                    /** @description RAIL, AIR, RIVER: false drops terminal handling (default true) */
+                    handling?: string | number | boolean;
+                    /** @description YYYY-MM-DD: departure date for seasonal river rules (RIVER) */
+                    date?: string | number | boolean;
+                    /** @description RIVER: false turns the seasonal rules off (default true) */
+                    seasonal?: string | number | boolean;
+                    /** @description SEA: short (default) or safe */
+                    routing_mode?: string | number | boolean;
+                    /** @description comma-separated passage ids */
+                    avoid?: string | number | boolean;
+                    /** @description cargo mass for emissions, default 1 t */
+                    cargo_tonnes?: string | number | boolean;
+                    /** @description comma-separated SEA, ROAD, RAIL, AIR, RIVER: door to door (empty: all modes) */
+                    modes?: string | number | boolean;
+                    /** @description cost (default), time, distance or emissions */
+                    optimize?: string | number | boolean;
+                    /** @description UN/LOCODE of the port of loading (a sea port) */
+                    pol?: string | number | boolean;
+                    /** @description UN/LOCODE of the port of discharge (a sea port) */
+                    pod?: string | number | boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The matrix */
+            200: {
+                headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit": string;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining": string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MatrixAnswer"];
+                        meta: {
+                            took_ms: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter, the body or the request target does not pass validation */
+            400: {
+                headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataError"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key */
+            401: {
+                headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataError"];
+                };
+            };
+            /** @description The account has no live entitlement to this product, or the key may not do this */
+            403: {
+                headers: {
+                    /** @description This request's id, as the access log and error bodies name it */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataError"];
+                };
+            };
+            /** @description Not found (another account's id answers the same) */
+            404: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
