@@ -1563,12 +1563,12 @@ export interface operations {
                 mode?: "SEA" | "ROAD" | "TRUCK" | "RAIL" | "AIR" | "FLIGHT" | "RIVER" | "INLAND" | "INLAND_WATERWAY" | "IWW" | "BARGE";
                 /** @description SEA: speed, 3 to 40 knots (default 14) */
                 speed_knots?: number;
-                /** @description RAIL, AIR, RIVER: false drops terminal handling (default true) */
-                handling?: string;
+                /** @description RAIL, AIR, RIVER: false drops terminal handling; true or 1, false or 0, in any case */
+                handling?: boolean;
                 /** @description YYYY-MM-DD: departure date for seasonal river rules (RIVER) */
                 date?: string;
-                /** @description RIVER: false turns the seasonal rules off (default true) */
-                seasonal?: string;
+                /** @description RIVER: false turns the seasonal rules off; true or 1, false or 0, in any case */
+                seasonal?: boolean;
                 /** @description SEA: short (default) or safe */
                 routing_mode?: "short" | "safe";
                 /** @description comma-separated passage ids */
@@ -1631,23 +1631,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -1755,11 +1738,11 @@ export interface operations {
                     mode?: string | number | boolean;
                     /** @description SEA: speed, 3 to 40 knots (default 14) */
                     speed_knots?: string | number | boolean;
-                    /** @description RAIL, AIR, RIVER: false drops terminal handling (default true) */
+                    /** @description RAIL, AIR, RIVER: false drops terminal handling; true or 1, false or 0, in any case */
                     handling?: string | number | boolean;
                     /** @description YYYY-MM-DD: departure date for seasonal river rules (RIVER) */
                     date?: string | number | boolean;
-                    /** @description RIVER: false turns the seasonal rules off (default true) */
+                    /** @description RIVER: false turns the seasonal rules off; true or 1, false or 0, in any case */
                     seasonal?: string | number | boolean;
                     /** @description SEA: short (default) or safe */
                     routing_mode?: string | number | boolean;
@@ -1820,23 +1803,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
-            /** @description The account has no live entitlement to this product, or the key may not do this */
-            403: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
