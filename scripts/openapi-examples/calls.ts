@@ -183,6 +183,10 @@ const PRODUCT_CALLS: Record<ProductId, ProductCalls> = {
     await ask("GET /v1/distance/route", 200, { query: "from=NLRTM&to=SGSIN" });
     await ask("GET /v1/distance/multimodal", 200, { query: "from=Rotterdam&to=Hamburg" });
     await ask("GET /v1/distance/locations", 200, { query: "q=Rotterdam" });
+    await ask("GET /v1/distance/matrix", 200, { query: "sources=NLRTM|SGSIN&destinations=CNSHA|DEHAM" });
+    await ask("POST /v1/distance/matrix", 200, {
+      body: { sources: ["Hamburg"], destinations: ["Paris", "Milan"], modes: "ROAD,RAIL" },
+    });
     await ask("DELETE /v1/account/keys/{id}", 404);
     await ask("GET /v1/distance/route", 400, { query: "from=NLRTM" });
   },
