@@ -316,8 +316,7 @@ export class LocationIndex {
     const cached = this.codeLists.get(field);
     if (cached) return cached;
     const [at, width] = CODE_FIELDS[field];
-    const codes: string[] = [];
-    const rows: number[] = [];
+    const [codes, rows]: [string[], number[]] = [[], []];
     let last: string | null = null;
     for (const row of this.byCode[field]) {
       const code = this.codeString(row, at, width);
