@@ -5,6 +5,7 @@
  */
 import type { ProductId } from "../../api/shared/products.ts";
 import { bearer, type ManualClock, type TestPlatform } from "../../test/helpers/platform.ts";
+import { bodyOf, LOAD } from "./bodies.ts";
 
 export interface ExampleAnswer {
   product: ProductId;
@@ -23,7 +24,6 @@ type Ask = (
 
 /** An id no record has, for the 404s. */
 const UNKNOWN = "00000000-0000-4000-8000-0000000000ff";
-const HOOK = { url: "https://hooks.example.com/portolan", description: "Operations desk" };
 
 export async function exampleCalls(
   p: TestPlatform,
@@ -66,17 +66,17 @@ export async function exampleCalls(
 }
 
 async function keyCalls(ask: Ask) {
-  const made = await ask("POST /v1/account/keys", 201, { body: { label: "reporting", expires_in_days: 90 } });
+  const made = await ask("POST /v1/account/keys", 201, { body: bodyOf("POST /v1/account/keys") });
   await ask("GET /v1/account/keys", 200);
   await ask("DELETE /v1/account/keys/{id}", 200, { at: { id: made.data!.id! } });
 }
 
 async function webhookCalls(ask: Ask) {
-  const made = await ask("POST /v1/webhooks", 201, { body: HOOK });
+  const made = await ask("POST /v1/webhooks", 201, { body: bodyOf("POST /v1/webhooks") });
   const at = { id: made.data!.id! };
   await ask("GET /v1/webhooks", 200);
   await ask("GET /v1/webhooks/{id}", 200, { at });
-  await ask("PATCH /v1/webhooks/{id}", 200, { at, body: { description: "Night shift" } });
+  await ask("PATCH /v1/webhooks/{id}", 200, { at, body: bodyOf("PATCH /v1/webhooks/{id}") });
   await ask("POST /v1/webhooks/{id}/test", 200, { at });
   await ask("DELETE /v1/webhooks/{id}", 200, { at });
   await ask("GET /v1/webhooks/{id}", 404);
@@ -90,9 +90,7 @@ type ProductCalls = (ask: Ask, x: Context) => Promise<void>;
 
 const PRODUCT_CALLS: Record<ProductId, ProductCalls> = {
   ocean: async (ask, { keys, p }) => {
-    const made = await ask("POST /v1/containers", 201, {
-      body: { identifier: "MRKU0158387", identifier_type: "container_id" },
-    });
+    const made = await ask("POST /v1/containers", 201, { body: bodyOf("POST /v1/containers") });
     const at = { id: made.data!.id! };
     await p.tracking.ocean.pollDue();
     await ask("GET /v1/containers", 200);
@@ -107,12 +105,10 @@ const PRODUCT_CALLS: Record<ProductId, ProductCalls> = {
     });
     await ask("POST /v1/containers/{id}/notify-connector", 200, {
       at: { id: unconnected.data!.id! },
-      body: {},
+      body: bodyOf("POST /v1/containers/{id}/notify-connector"),
     });
     await ask("GET /v1/portfolio/summary", 200);
-    const terms = await ask("POST /v1/demurrage/terms", 201, {
-      body: { carrier_code: "MAEU", free_days: 4 },
-    });
+    const terms = await ask("POST /v1/demurrage/terms", 201, { body: bodyOf("POST /v1/demurrage/terms") });
     await ask("GET /v1/demurrage/terms", 200);
     await ask("DELETE /v1/demurrage/terms/{id}", 200, { at: { id: terms.data!.id! } });
     await ask("GET /v2/events", 200, { query: "limit=5" });
@@ -126,10 +122,9 @@ const PRODUCT_CALLS: Record<ProductId, ProductCalls> = {
   },
   air: async (ask, { p }) => {
     await ask("GET /public/v1/awb-prefixes/{reference}", 200, { at: { reference: "020" } });
-    const quote = { origin: "FRA", destination: "ORD", weight_kg: 120, volume_cm3: 480_000 };
-    await ask("POST /v1/rates/quote", 200, { body: quote });
-    await ask("POST /rates/quote", 200, { body: quote });
-    const made = await ask("POST /v1/awbs", 201, { body: { awb: "160-18156574" } });
+    await ask("POST /v1/rates/quote", 200, { body: bodyOf("POST /v1/rates/quote") });
+    await ask("POST /rates/quote", 200, { body: bodyOf("POST /rates/quote") });
+    const made = await ask("POST /v1/awbs", 201, { body: bodyOf("POST /v1/awbs") });
     const at = { id: made.data!.id! };
     await p.air.waybills.pollDue();
     await ask("GET /v1/awbs", 200);
@@ -151,9 +146,7 @@ const PRODUCT_CALLS: Record<ProductId, ProductCalls> = {
       });
       await ask(`GET ${base}/reliability`, 200);
     }
-    const made = await ask("POST /v1/follows", 201, {
-      body: { type: "lane", origin: "SGSIN", destination: "NLRTM" },
-    });
+    const made = await ask("POST /v1/follows", 201, { body: bodyOf("POST /v1/follows") });
     const at = { id: made.data!.id! };
     await ask("GET /v1/follows", 200);
     await ask("GET /v1/follows/{id}", 200, { at });
@@ -162,11 +155,11 @@ const PRODUCT_CALLS: Record<ProductId, ProductCalls> = {
     await ask("GET /v1/point-to-point", 400, { query: "origin=SGSIN" });
   },
   loading: async (ask) => {
-    const made = await ask("POST /v1/load-plans", 201, { body: LOAD });
+    const made = await ask("POST /v1/load-plans", 201, { body: bodyOf("POST /v1/load-plans") });
     const at = { id: made.data!.id! };
     await ask("GET /v1/load-plans", 200);
     await ask("GET /v1/load-plans/{id}", 200, { at });
-    await ask("PATCH /v1/load-plans/{id}", 200, { at, body: { reference: "BK-1002" } });
+    await ask("PATCH /v1/load-plans/{id}", 200, { at, body: bodyOf("PATCH /v1/load-plans/{id}") });
     await ask("DELETE /v1/load-plans/{id}", 200, { at });
     await ask("GET /v1/load-plans/{id}", 404);
     await ask("POST /v1/load-plans", 400, { body: { ...LOAD, equipment: [] } });
@@ -184,9 +177,7 @@ const PRODUCT_CALLS: Record<ProductId, ProductCalls> = {
     await ask("GET /v1/distance/multimodal", 200, { query: "from=Rotterdam&to=Hamburg" });
     await ask("GET /v1/distance/locations", 200, { query: "q=Rotterdam" });
     await ask("GET /v1/distance/matrix", 200, { query: "sources=NLRTM|SGSIN&destinations=CNSHA|DEHAM" });
-    await ask("POST /v1/distance/matrix", 200, {
-      body: { sources: ["Hamburg"], destinations: ["Paris", "Milan"], modes: "ROAD,RAIL" },
-    });
+    await ask("POST /v1/distance/matrix", 200, { body: bodyOf("POST /v1/distance/matrix") });
     await ask("DELETE /v1/account/keys/{id}", 404);
     await ask("GET /v1/distance/route", 400, { query: "from=NLRTM" });
   },
@@ -203,24 +194,3 @@ async function untilAnswered(call: () => Promise<Json>): Promise<Json> {
     }
   }
 }
-
-/** Pallets and crates in a 20' box, planned in one greedy pass. */
-const LOAD = {
-  name: "Shanghai consolidation",
-  reference: "BK-1001",
-  dimension_unit: "cm",
-  equipment: ["20GP"],
-  work_budget: 0,
-  items: [
-    {
-      id: "pallet",
-      length: 120,
-      width: 80,
-      height: 140,
-      weight: 600,
-      quantity: 6,
-      orientations: "this_side_up",
-    },
-    { id: "crate", length: 60, width: 50, height: 40, weight: 40, quantity: 10 },
-  ],
-};
