@@ -1,7 +1,8 @@
 /**
  * The route map moved and read on a phone, in Debian's chromium against the real server: a drag,
- * the wheel and the keys change the view (and so the drawing); at 390 px and 1280 px the end labels
- * lie inside the map and off every dot; multimodal chains are named by their legs' ports.
+ * the wheel, a double click and the keys change the view (and so the drawing); at 390 px and
+ * 1280 px the end labels lie inside the map and off every dot; multimodal chains are named by
+ * their legs' ports.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -111,6 +112,30 @@ describe("route map moves and labels", () => {
     await o.page.keyboard.press("0");
     expect(await movedFrom(o.page, right)).toEqual(fitted);
     expect(await legD(o.page)).toBe(fittedD);
+    expect(o.errors).toEqual([]);
+    await o.close();
+  }, 90_000);
+
+  test("a double click zooms in twice about the point clicked", async () => {
+    const o = await openPage(browser, `${origin}/map`);
+    await routeOnPage(o, key, { from: "NLRTM", to: "SGSIN", mode: "" });
+    const before = await viewOf(o.page);
+    const box = (await o.page.locator("svg.worldmap").boundingBox())!;
+    const [wx, wy] = [
+      Math.round(box.x + box.width * 0.3) - box.x,
+      Math.round(box.y + box.height * 0.6) - box.y,
+    ];
+    const lngAt = (v: View) => v.cx + (wx - v.width / 2) / v.kx;
+    await o.page.mouse.dblclick(box.x + wx, box.y + wy);
+    // The zoom eases in over a few frames: waits for its end.
+    await o.page.waitForFunction(
+      (kx) =>
+        JSON.parse((document.querySelector("svg.worldmap") as SVGSVGElement).dataset.view!).kx > kx * 1.999,
+      before.kx,
+    );
+    const after = await viewOf(o.page);
+    expect(after.kx).toBeCloseTo(before.kx * 2, 6);
+    expect(lngAt(after)).toBeCloseTo(lngAt(before), 3);
     expect(o.errors).toEqual([]);
     await o.close();
   }, 90_000);
