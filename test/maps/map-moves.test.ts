@@ -1,7 +1,8 @@
 /**
  * The route map moved and read on a phone, in Debian's chromium against the real server: a drag,
- * the wheel and the keys change the view (and so the drawing); at 360 px the end labels lie inside
- * the map and off every dot; multimodal chains are named by their legs' ports.
+ * the wheel, a double click and the keys change the view (and so the drawing); at 390 px and
+ * 1280 px the end labels lie inside the map and off every dot; multimodal chains are named by
+ * their legs' ports.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -115,23 +116,55 @@ describe("route map moves and labels", () => {
     await o.close();
   }, 90_000);
 
-  test("at 360 px the end labels are whole inside the map, clear of the dots", async () => {
-    const o = await openPage(browser, `${origin}/map`, { width: 360, height: 740 });
-    await routeOnPage(o, key, { from: "CNSHA", to: "USLAX", mode: "" });
-    const labels = await checkLabels(o);
-    expect(labels.map((l) => l.text)).toEqual(["Shanghai", "Los Angeles"]);
-    await o.page.locator("#map").screenshot({ path: await screenshotPath("route-map-360.png") });
-    // Zoomed in on Los Angeles, its label still finds room inside.
-    await o.page.locator("svg.worldmap").scrollIntoViewIfNeeded();
-    const box = (await o.page.locator("svg.worldmap").boundingBox())!;
+  test("a double click zooms in twice about the point clicked", async () => {
+    const o = await openPage(browser, `${origin}/map`);
+    await routeOnPage(o, key, { from: "NLRTM", to: "SGSIN", mode: "" });
     const before = await viewOf(o.page);
-    await o.page.mouse.move(box.x + box.width - 20, box.y + box.height / 2);
-    await o.page.mouse.wheel(0, -600);
-    expect((await movedFrom(o.page, before)).kx).toBeGreaterThan(before.kx);
-    await checkLabels(o);
+    const box = (await o.page.locator("svg.worldmap").boundingBox())!;
+    const [wx, wy] = [
+      Math.round(box.x + box.width * 0.3) - box.x,
+      Math.round(box.y + box.height * 0.6) - box.y,
+    ];
+    const lngAt = (v: View) => v.cx + (wx - v.width / 2) / v.kx;
+    await o.page.mouse.dblclick(box.x + wx, box.y + wy);
+    // The zoom eases in over a few frames: waits for its end.
+    await o.page.waitForFunction(
+      (kx) =>
+        JSON.parse((document.querySelector("svg.worldmap") as SVGSVGElement).dataset.view!).kx > kx * 1.999,
+      before.kx,
+    );
+    const after = await viewOf(o.page);
+    expect(after.kx).toBeCloseTo(before.kx * 2, 6);
+    expect(lngAt(after)).toBeCloseTo(lngAt(before), 3);
     expect(o.errors).toEqual([]);
     await o.close();
   }, 90_000);
+
+  // The issue's two widths: a phone and a laptop.
+  for (const width of [390, 1280])
+    test(`at ${width} px the end labels are whole inside the map, clear of the dots, and a zoom redraws`, async () => {
+      const o = await openPage(browser, `${origin}/map`, { width, height: 820 });
+      await routeOnPage(o, key, { from: "CNSHA", to: "USLAX", mode: "" });
+      const labels = await checkLabels(o);
+      expect(labels.map((l) => l.text)).toEqual(["Shanghai", "Los Angeles"]);
+      await o.page.locator("#map").screenshot({ path: await screenshotPath(`route-map-${width}.png`) });
+      // Zoomed in on Los Angeles, the route is drawn anew and its label still finds room inside.
+      await o.page.locator("svg.worldmap").scrollIntoViewIfNeeded();
+      const box = (await o.page.locator("svg.worldmap").boundingBox())!;
+      const before = await viewOf(o.page);
+      const beforeD = await legD(o.page);
+      await o.page.mouse.move(box.x + box.width - 20, box.y + box.height / 2);
+      await o.page.mouse.wheel(0, -600);
+      expect((await movedFrom(o.page, before)).kx).toBeGreaterThan(before.kx);
+      expect(await legD(o.page)).not.toBe(beforeD);
+      await checkLabels(o);
+      await o.page
+        .locator("#map")
+        .screenshot({ path: await screenshotPath(`route-map-${width}-zoomed.png`) });
+      expect(o.errors).toEqual([]);
+      expect(o.requests.every((u) => new URL(u).origin === origin)).toBe(true);
+      await o.close();
+    }, 90_000);
 
   test("multimodal chains are named by each leg's mode and ports", async () => {
     const o = await openPage(browser, `${origin}/map`);

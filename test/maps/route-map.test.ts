@@ -116,7 +116,8 @@ const route = (o: OpenPage, fields: Record<string, string>, api: "route" | "mult
 
 describe("route map page", () => {
   test("served open with a self-only CSP, nosniff, ETag and gzip; the API still needs a key", async () => {
-    for (const path of ["/map", "/map/app.js", "/map/worldmap.js", "/map/pages.css", "/map/land.json"]) {
+    const files = ["/map/app.js", "/map/worldmap.js", "/map/d3-zoom.js", "/map/pages.css", "/map/land.json"];
+    for (const path of ["/map", ...files]) {
       const res = await fetch(`${origin}${path}`);
       expect(res.status, path).toBe(200);
       expect(res.headers.get("content-security-policy"), path).toBe(PAGE_CSP);
@@ -138,6 +139,14 @@ describe("route map page", () => {
       headers: { "if-none-match": land.headers.get("etag")! },
     });
     expect(again.status).toBe(304);
+    // d3-zoom comes from this host, a script that revalidates like the page's own files.
+    const d3 = await fetch(`${origin}/map/d3-zoom.js`);
+    expect(d3.headers.get("content-type")).toStartWith("text/javascript");
+    expect(await d3.text()).toContain("d3-zoom/ v3.0.0");
+    const d3Again = await fetch(`${origin}/map/d3-zoom.js`, {
+      headers: { "if-none-match": d3.headers.get("etag")! },
+    });
+    expect(d3Again.status).toBe(304);
     expect((await fetch(`${origin}/map/nope.js`)).status).toBe(404);
     expect((await fetch(`${origin}/v1/distance/route?from=NLRTM&to=SGSIN`)).status).toBe(401);
   });

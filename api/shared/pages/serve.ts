@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { Elysia } from "elysia";
@@ -68,11 +69,33 @@ export type PageFile = {
 
 const here = (name: string) => fileURLToPath(new URL(`./${name}`, import.meta.url));
 
-/** The files every page shares: the map drawing modules, the key holder, the stylesheet, the basemap. */
+/** d3-zoom and what it needs, each before its dependants: the UMD builds set globalThis.d3. */
+const D3_MODULES = [
+  "d3-dispatch",
+  "d3-selection",
+  "d3-color",
+  "d3-interpolate",
+  "d3-ease",
+  "d3-timer",
+  "d3-transition",
+  "d3-drag",
+  "d3-zoom",
+];
+
+/** The d3 UMD builds joined into one script (their packages export no dist path: found by src). */
+async function d3Zoom(): Promise<Uint8Array> {
+  const require = createRequire(import.meta.url);
+  const dist = (name: string) => join(dirname(require.resolve(name)), "..", "dist", `${name}.min.js`);
+  const parts = await Promise.all(D3_MODULES.map((name) => readFile(dist(name), "utf8")));
+  return new TextEncoder().encode(parts.join(";\n"));
+}
+
+/** The files every page shares: the map drawing modules and d3-zoom, the key holder, the stylesheet, the basemap. */
 export function sharedPageFiles(): PageFile[] {
   return [
     { name: "worldmap.js", path: here("worldmap.js") },
     { name: "map-moves.js", path: here("map-moves.js") },
+    { name: "d3-zoom.js", read: d3Zoom },
     { name: "map-labels.js", path: here("map-labels.js") },
     { name: "session-key.js", path: here("session-key.js") },
     { name: "dom.js", path: here("dom.js") },

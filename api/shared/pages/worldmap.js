@@ -7,7 +7,7 @@
  */
 
 import { placeLabels } from "./map-labels.js";
-import { attachMoves, unmoved } from "./map-moves.js";
+import { attachMoves } from "./map-moves.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -148,6 +148,31 @@ function fit(placed, width, height) {
   return { cx: (x0 + x1) / 2, cy, k, c };
 }
 
+/**
+ * The view the zoom transform `t` makes of the fitted one: a fitted pixel p shows at t.x + t.k p,
+ * so the centre moves by what the transform leaves of the middle, over the zoomed scale.
+ */
+function moved(fitted, t, width, height) {
+  const k = fitted.k * t.k;
+  const kx = k * fitted.c;
+  const cx = fitted.cx + (width / 2 - t.x - (t.k * width) / 2) / kx;
+  const cy = fitted.cy - (height / 2 - t.y - (t.k * height) / 2) / k;
+  return { cx, cy, k, kx };
+}
+
+/**
+ * The world in fitted pixels: three turns across (the tiles drawn), and latitudes ±85° with a view's
+ * height beyond each, so a pole can come to the middle even zoomed out (else d3-zoom centres a world
+ * shorter than the view and a drag could not move it up or down).
+ */
+function worldExtent(fitted, width, height) {
+  const kx = fitted.k * fitted.c;
+  return [
+    [width / 2 + (-540 - fitted.cx) * kx, height / 2 - (85 - fitted.cy) * fitted.k - height],
+    [width / 2 + (540 - fitted.cx) * kx, height / 2 + (85 + fitted.cy) * fitted.k + height],
+  ];
+}
+
 /** The markers' dots, then their labels placed clear of the dots and of each other. */
 function drawMarkers(marks, markers, px, width, height) {
   const dots = [];
@@ -196,8 +221,7 @@ export async function createWorldMap(container, landUrl) {
     )
     .join("");
   let scene = { lines: [], markers: [] };
-  const move = unmoved();
-  let fittedScale = { kx: 1, k: 1, width: 1, height: 1 };
+  let moves = null;
 
   const render = () => {
     const width = Math.max(200, container.clientWidth);
@@ -208,11 +232,8 @@ export async function createWorldMap(container, landUrl) {
     svg.setAttribute("height", String(height));
     const placed = place(scene);
     const fitted = fit(placed, width, height);
-    const k = fitted.k * move.zoom;
-    const kx = k * fitted.c;
-    const cx = fitted.cx + move.dx;
-    const cy = clamp(fitted.cy + move.dy, -85, 85);
-    fittedScale = { kx: fitted.k * fitted.c, k: fitted.k, width, height };
+    const { cx, cy, k, kx } = moved(fitted, moves.transform(), width, height);
+    moves.limit(worldExtent(fitted, width, height));
     // Pixels per degree of longitude, and the view (screen px back to degrees), for whoever
     // measures what is drawn (the browser tests).
     svg.dataset.pxPerDegree = String(kx);
@@ -257,13 +278,13 @@ export async function createWorldMap(container, landUrl) {
     drawMarkers(el("g", { class: "markers" }, svg), placed.markers, px, width, height);
   };
 
+  moves = attachMoves(svg, render);
   new ResizeObserver(() => render()).observe(container);
-  attachMoves(svg, move, () => fittedScale, render);
   return {
     svg,
     draw(next) {
       scene = next;
-      Object.assign(move, unmoved());
+      moves.reset();
       render();
     },
   };
