@@ -23,7 +23,7 @@ async function recordExchange(request: Request, response: Response): Promise<voi
         .json()
         .catch(() => null)
     : null;
-  await recordSecrets(...requestSecrets(request), ...answerSecrets(body));
+  recordSecrets(...requestSecrets(request), ...answerSecrets(body));
 }
 
 type Served = Parameters<typeof checkAnswer>[0] extends () => infer D ? D : never;
@@ -68,7 +68,7 @@ export async function makePlatform(
   const running = await bootstrap(config, now);
   const apps = buildApps(running);
   const accounts = recordingAccounts(running.accounts);
-  await recordSecrets(config.metricsToken);
+  recordSecrets(config.metricsToken);
   return {
     ...running,
     accounts,

@@ -5,10 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PRODUCTS } from "../../api/shared/products.ts";
 import { DEMO_REFERENCES } from "../../ingest/sandbox/demo.ts";
+import { runCli } from "../helpers/cli.ts";
 import { sharedTestDatabase } from "../helpers/database.ts";
 import { startServerProcess } from "../helpers/server-process.ts";
 
-const root = join(import.meta.dir, "../..");
 const dir = mkdtempSync(join(tmpdir(), "portolan-cli-"));
 // The CLI and the server are separate processes on one database (SQLite file, or PostgreSQL in
 // the suite's PostgreSQL pass, where account changes reach the server by NOTIFY).
@@ -16,8 +16,7 @@ const env = { ...process.env, PORTOLAN_DB: sharedTestDatabase(join(dir, "portola
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function cli(...args: string[]) {
-  const r = Bun.spawnSync([join(root, "bin/portolan"), ...args], { env, cwd: root });
-  return { code: r.exitCode, out: r.stdout.toString().trim().split("\n"), err: r.stderr.toString() };
+  return runCli(args, env);
 }
 
 /** The first value `read` gives that passes `done`, asking for a second at most; else the last. */

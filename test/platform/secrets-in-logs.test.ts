@@ -1,31 +1,34 @@
 /**
  * The suite's secrets gate (scripts/secrets-in-logs.sh) on logs written by real processes: a
  * recorded key or its hash logged by mistake is caught and not repeated in the report, a clean log
- * passes, and nothing to check fails.
+ * passes, and nothing to check fails; a key the CLI prints to a test is recorded.
  */
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { mintKey } from "../../api/accounts/keys.ts";
 import { sha256Hex } from "../../api/shared/crypto.ts";
+import { runCli } from "../helpers/cli.ts";
 import { recordSecrets } from "../helpers/issued-secrets.ts";
 
 const root = join(import.meta.dir, "../..");
 const dir = mkdtempSync(join(tmpdir(), "secrets-gate-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs the helpers' recording into `file` instead of the suite's own list. */
-async function recordInto(file: string, ...values: string[]): Promise<void> {
+/** Runs `record`, the helpers recording into `file` instead of the suite's own list. */
+function recordingInto<T>(file: string, record: () => T): T {
   const suite = process.env.PORTOLAN_TEST_SECRETS;
   process.env.PORTOLAN_TEST_SECRETS = file;
   try {
-    await recordSecrets(...values);
+    return record();
   } finally {
     if (suite === undefined) delete process.env.PORTOLAN_TEST_SECRETS;
     else process.env.PORTOLAN_TEST_SECRETS = suite;
   }
 }
+
+const recordInto = (file: string, ...values: string[]) => recordingInto(file, () => recordSecrets(...values));
 
 /** A process logging at info into `file` (common/log.ts): an access line, then `leak` if given. */
 function logInto(file: string, leak = ""): void {
@@ -46,7 +49,7 @@ function gate(secrets: string, log: string, ...outputs: string[]) {
 test("a recorded key or its hash in the log fails the gate, the report redacting it", async () => {
   const { key } = await mintKey("ocean");
   const secrets = join(dir, "leaks.txt");
-  await recordInto(secrets, key);
+  recordInto(secrets, key);
   for (const leaked of [key, await sha256Hex(key)]) {
     const log = join(dir, `leak-${leaked.length}.log`);
     logInto(log, leaked);
@@ -61,7 +64,7 @@ test("a recorded key or its hash in the log fails the gate, the report redacting
 test("a secret in a suite's output fails it too; a clean log and output pass", async () => {
   const { key } = await mintKey("rates");
   const secrets = join(dir, "clean.txt");
-  await recordInto(secrets, key);
+  recordInto(secrets, key);
   const log = join(dir, "clean.log");
   logInto(log);
   const output = join(dir, "suite.out");
@@ -81,9 +84,24 @@ test("nothing to check fails: no secret recorded, or no access line logged", asy
   logInto(log);
   expect(gate(empty, log)).toEqual({ code: 1, out: `no secret was recorded in ${empty}\n` });
   const secrets = join(dir, "one.txt");
-  await recordInto(secrets, (await mintKey("air")).key);
+  recordInto(secrets, (await mintKey("air")).key);
   const quiet = join(dir, "quiet.log");
   writeFileSync(quiet, '{"level":40,"msg":"redis down"}\n');
   expect(gate(secrets, quiet)).toEqual({ code: 1, out: `no access line in ${quiet}\n` });
   expect(gate(secrets, join(dir, "missing.log")).code).toBe(1);
+});
+
+test("a key the CLI prints to a test is recorded, with its hash", async () => {
+  const secrets = join(dir, "cli.txt");
+  const env = { ...process.env, PORTOLAN_DB: join(dir, "cli.sqlite") };
+  const made = recordingInto(secrets, () => {
+    const org = runCli(["org", "create", "Printed Freight"], env).out.at(-1)!;
+    return runCli(["key", "create", "--org", org, "--product", "distance"], env);
+  });
+  expect(made.code).toBe(0);
+  const key = made.out.at(-1)!;
+  expect(key).toMatch(/^ds_[0-9A-Za-z]{32}$/);
+  const recorded = readFileSync(secrets, "utf8").split("\n");
+  expect(recorded).toContain(key);
+  expect(recorded).toContain(await sha256Hex(key));
 });

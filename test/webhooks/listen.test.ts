@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runCli } from "../helpers/cli.ts";
 import { sharedTestDatabase } from "../helpers/database.ts";
 import { linesOf } from "../helpers/lines.ts";
 import { type ServerProcess, startServerProcess } from "../helpers/server-process.ts";
@@ -23,8 +24,7 @@ let orgId: string;
 let key: string;
 
 function cli(...args: string[]) {
-  const r = Bun.spawnSync([join(root, "bin/portolan"), ...args], { env, cwd: root });
-  return { code: r.exitCode, out: r.stdout.toString().trim().split("\n"), err: r.stderr.toString() };
+  return runCli(args, env);
 }
 
 beforeAll(async () => {
