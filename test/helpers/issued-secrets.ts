@@ -6,8 +6,9 @@
  */
 import { hash } from "node:crypto";
 import { appendFileSync } from "node:fs";
-import type { AccountsRepo } from "../../api/accounts/repo.ts";
+import { AccountsRepo } from "../../api/accounts/repo.ts";
 import { PRODUCTS } from "../../api/shared/products.ts";
+import type { Storage } from "../../storage/storage.ts";
 
 const MIN_LENGTH = 16;
 /** Values this process has written already: a key is sent with every request a test makes. */
@@ -73,4 +74,31 @@ export function recordingAccounts(accounts: AccountsRepo): AccountsRepo {
       };
     },
   });
+}
+
+/** The repository over `storage` as a test creates its own, each key it creates recorded. */
+export function testAccounts(storage: Storage): AccountsRepo {
+  return recordingAccounts(new AccountsRepo(storage));
+}
+
+/** The keys, secrets and tokens an exchange carried, either way. */
+export async function recordExchange(request: Request, response: Response): Promise<void> {
+  // JSON answers only, as the answer check reads them (a stream is left to the test); a HEAD
+  // answer says JSON and has no body.
+  const json = response.headers.get("content-type")?.split(";")[0]?.trim() === "application/json";
+  const body: unknown = json
+    ? await response
+        .clone()
+        .json()
+        .catch(() => null)
+    : null;
+  recordSecrets(...requestSecrets(request), ...answerSecrets(body));
+}
+
+/** `fetch` over a real socket to a server a test started, the exchange's secrets recorded. */
+export async function recordingFetch(input: string | URL, init?: RequestInit): Promise<Response> {
+  const request = new Request(input, init);
+  const response = await fetch(request);
+  await recordExchange(request, response);
+  return response;
 }

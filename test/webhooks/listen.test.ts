@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli } from "../helpers/cli.ts";
 import { sharedTestDatabase } from "../helpers/database.ts";
+import { recordingFetch } from "../helpers/issued-secrets.ts";
 import { linesOf } from "../helpers/lines.ts";
 import { type ServerProcess, startServerProcess } from "../helpers/server-process.ts";
 
@@ -38,7 +39,7 @@ afterAll(async () => {
 });
 
 const call = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${server.base.loading}${path}`, {
+  const res = await recordingFetch(`${server.base.loading}${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
