@@ -96,7 +96,7 @@ export async function recordExchange(request: Request, response: Response): Prom
 }
 
 /** `fetch` over a real socket to a server a test started, the exchange's secrets recorded. */
-export async function recordingFetch(input: string | URL, init?: RequestInit): Promise<Response> {
+export async function recordingFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   const request = new Request(input, init);
   const response = await fetch(request);
   await recordExchange(request, response);
