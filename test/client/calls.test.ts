@@ -26,6 +26,7 @@ import {
 import { DEMO_AWBS } from "../../ingest/sandbox/airline-demo.ts";
 import { DEMO_REFERENCES } from "../../ingest/sandbox/demo.ts";
 import { sharedTestDatabase } from "../helpers/database.ts";
+import { recordingFetch } from "../helpers/issued-secrets.ts";
 import { makePlatform } from "../helpers/platform.ts";
 import { type ServerProcess, startServerProcess } from "../helpers/server-process.ts";
 import { type Receiver, startReceiver } from "../webhooks/receiver.ts";
@@ -58,7 +59,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const options = (product: ProductId) => ({ baseUrl: server.base[product], apiKey: keys[product] });
+const options = (product: ProductId) => ({
+  baseUrl: server.base[product],
+  apiKey: keys[product],
+  fetch: (request: Request) => recordingFetch(request),
+});
 const demo = (scenario: string) =>
   DEMO_REFERENCES.filter((d) => d.kind === "container" && d.scenario === scenario).map((d) => d.reference);
 

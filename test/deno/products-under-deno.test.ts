@@ -12,13 +12,13 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "redis";
-import { AccountsRepo } from "../../api/accounts/repo.ts";
 import { PAGE_CSP } from "../../api/shared/pages/serve.ts";
 import { PRODUCTS, type ProductId } from "../../api/shared/products.ts";
 import { verify } from "../../api/webhooks/verify.ts";
 import { loadRuleStretches } from "../../engine/river/rule-stretches.ts";
 import { openStorage } from "../../storage/open.ts";
 import { sharedTestDatabase } from "../helpers/database.ts";
+import { recordingFetch, testAccounts } from "../helpers/issued-secrets.ts";
 import { type RedisProcess, startRedis } from "../helpers/redis-server.ts";
 import { type ServerProcess, startServerProcess } from "../helpers/server-process.ts";
 import { type Receiver, startReceiver } from "../webhooks/receiver.ts";
@@ -34,7 +34,7 @@ const keys = {} as Record<ProductId, string>;
 /** A paying organisation entitled to every product, with a key for each, made before the start. */
 async function tenant(): Promise<void> {
   const storage = await openStorage(database);
-  const accounts = new AccountsRepo(storage);
+  const accounts = testAccounts(storage);
   const org = await accounts.createOrg("Deno Freight", { paid: true, plan: "pro" });
   for (const p of PRODUCTS) {
     await accounts.setEntitlement(org.id, p.id, null);
@@ -69,7 +69,7 @@ afterAll(async () => {
 
 async function call(product: ProductId, path: string, init: { method?: string; body?: unknown } = {}) {
   const json: Record<string, string> = init.body === undefined ? {} : { "content-type": "application/json" };
-  const res = await fetch(`${server.base[product]}${path}`, {
+  const res = await recordingFetch(`${server.base[product]}${path}`, {
     method: init.method ?? "GET",
     headers: { authorization: `Bearer ${keys[product]}`, ...json },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
@@ -90,11 +90,11 @@ async function eventually<T>(ask: () => Promise<T>, done: (value: T) => boolean,
 
 test("the platform: health, readiness with every check, keys and their errors", async () => {
   for (const p of PRODUCTS) {
-    const health = await fetch(`${server.base[p.id]}/healthz`);
+    const health = await recordingFetch(`${server.base[p.id]}/healthz`);
     expect([p.id, health.status]).toEqual([p.id, 200]);
     expect(JSON.stringify(await health.json())).toContain(`"product":"${p.id}"`);
   }
-  const ready = await fetch(`${server.base.ocean}/readyz`);
+  const ready = await recordingFetch(`${server.base.ocean}/readyz`);
   expect(ready.status).toBe(200);
   expect(await ready.json()).toMatchObject({
     status: "ready",
@@ -115,13 +115,13 @@ test("the platform: health, readiness with every check, keys and their errors", 
   } finally {
     await client.quit();
   }
-  const missing = await fetch(`${server.base.distance}/v1/distance/route?from=NLRTM&to=USNYC`);
+  const missing = await recordingFetch(`${server.base.distance}/v1/distance/route?from=NLRTM&to=USNYC`);
   expect(missing.status).toBe(401);
   expect(await missing.json()).toEqual({
     error: { code: "missing_key", message: expect.any(String), request_id: expect.any(String) },
   });
   // Another product's key is refused, in the product's envelope.
-  const wrong = await fetch(`${server.base.schedules}/v1/account`, {
+  const wrong = await recordingFetch(`${server.base.schedules}/v1/account`, {
     headers: { authorization: `Bearer ${keys.ocean}` },
   });
   expect(wrong.status).toBe(401);
@@ -138,7 +138,7 @@ test("ocean tracking at the sandbox carrier, and the same box on the compat surf
   expect(read.status).toBe(200);
   expect(read.body.data).toMatchObject({ carrier: "Maersk A/S", status: "in_transit" });
   expect(read.body.data.events.length).toBeGreaterThan(0);
-  const compat = await fetch(
+  const compat = await recordingFetch(
     `${server.base.ocean}/compat/vendor/tracking?api_key=${keys.ocean}&number=MRKU0158387&route=true`,
   );
   const vendor = (await compat.json()) as {
@@ -184,7 +184,7 @@ test("load plans: the sample cargo list is planned in full, each unit drawn", as
   const plan = await call("loading", "/v1/load-plans", { method: "POST", body: cargo });
   expect(plan.status).toBe(201);
   expect(plan.body.data.status).toBe("complete");
-  const svg = await fetch(`${server.base.loading}/v1/load-plans/${plan.body.data.id}/units/1.svg`, {
+  const svg = await recordingFetch(`${server.base.loading}/v1/load-plans/${plan.body.data.id}/units/1.svg`, {
     headers: { authorization: `Bearer ${keys.loading}` },
   });
   expect([svg.status, svg.headers.get("content-type")]).toEqual([200, expect.stringContaining("svg")]);
@@ -215,18 +215,18 @@ test("distance: a sea route and a location search in the spec's shapes", async (
 test("the route map page and its files", async () => {
   const base = server.base.distance;
   for (const path of ["/map", "/map/app.js", "/map/worldmap.js", "/map/pages.css"]) {
-    const res = await fetch(`${base}${path}`);
+    const res = await recordingFetch(`${base}${path}`);
     expect(res.status, path).toBe(200);
     expect(res.headers.get("content-security-policy"), path).toBe(PAGE_CSP);
     expect((await res.arrayBuffer()).byteLength, path).toBeGreaterThan(0);
   }
   // The basemap: world-atlas's file itself (found from the page module under either runtime), gzipped.
-  const land = await fetch(`${base}/map/land.json`, { headers: { "accept-encoding": "gzip" } });
+  const land = await recordingFetch(`${base}/map/land.json`, { headers: { "accept-encoding": "gzip" } });
   expect(land.status).toBe(200);
   const basemap = createRequire(import.meta.url).resolve("world-atlas/land-50m.json");
   expect(new Uint8Array(await land.arrayBuffer())).toEqual(new Uint8Array(readFileSync(basemap)));
   // The seasonal rules' stretches, derived from the river artifacts by the Deno process.
-  const stretches = await fetch(`${base}/map/seasonal-stretches.json`);
+  const stretches = await recordingFetch(`${base}/map/seasonal-stretches.json`);
   expect(await stretches.json()).toEqual(
     JSON.parse(JSON.stringify(await loadRuleStretches(join(root, "data/build")))),
   );

@@ -12,8 +12,9 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { AccountsRepo, CACHE_MAX_AGE_MS } from "../../api/accounts/repo.ts";
+import { type AccountsRepo, CACHE_MAX_AGE_MS } from "../../api/accounts/repo.ts";
 import { openStorage } from "../../storage/open.ts";
+import { recordingFetch, testAccounts } from "../helpers/issued-secrets.ts";
 import { postgresTemp as pg } from "../helpers/postgres-server.ts";
 import { freePort } from "../helpers/redis-server.ts";
 import { type ApiProcess, startApi } from "./sqlite-cluster.ts";
@@ -42,7 +43,7 @@ async function asOperator<T>(
 ): Promise<T> {
   const storage = await openStorage(target, { poolSize: 2 });
   try {
-    return await work(new AccountsRepo(storage), storage);
+    return await work(testAccounts(storage), storage);
   } finally {
     await storage.close();
   }
@@ -60,7 +61,7 @@ async function tenant(accounts: AccountsRepo, name: string) {
 
 /** GET /v1/account with `key`: the status and, on 200, the plan and the ocean entitlement. */
 async function account(key: string): Promise<{ status: number; plan?: unknown; entitlement?: unknown }> {
-  const res = await fetch(`${api.url}/v1/account`, { headers: { authorization: `Bearer ${key}` } });
+  const res = await recordingFetch(`${api.url}/v1/account`, { headers: { authorization: `Bearer ${key}` } });
   const body = (await res.json()) as { data?: { plan?: unknown; entitlement?: unknown } };
   return res.status === 200
     ? { status: 200, plan: body.data?.plan, entitlement: body.data?.entitlement }

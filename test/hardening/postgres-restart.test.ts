@@ -7,8 +7,8 @@
  * the test's own (scripts/postgres-temp.sh), stopped and started on the same port.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { AccountsRepo } from "../../api/accounts/repo.ts";
 import { openStorage } from "../../storage/open.ts";
+import { recordingFetch, testAccounts } from "../helpers/issued-secrets.ts";
 import { postgresTemp as pg } from "../helpers/postgres-server.ts";
 import { type ApiProcess, startApi } from "./sqlite-cluster.ts";
 
@@ -39,7 +39,7 @@ beforeAll(async () => {
   dir = folder;
   const storage = await openStorage(url, { poolSize: 2 });
   try {
-    const accounts = new AccountsRepo(storage);
+    const accounts = testAccounts(storage);
     const org = await accounts.createOrg("restarts", { paid: true, plan: "pro", rateLimit: 1_000_000_000 });
     for (const product of ["ocean", "loading"] as const) {
       await accounts.setEntitlement(org.id, product, null);
@@ -86,7 +86,7 @@ function writes(api: ApiProcess, n: () => number): Write[] {
 async function post(write: Write): Promise<string> {
   let res: Response;
   try {
-    res = await fetch(write.url, {
+    res = await recordingFetch(write.url, {
       method: "POST",
       headers: { authorization: `Bearer ${write.key}`, "content-type": "application/json" },
       body: JSON.stringify(write.body()),

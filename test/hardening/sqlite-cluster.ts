@@ -5,13 +5,13 @@
  */
 import type { Subprocess } from "bun";
 import { and, count, eq, isNull, sum } from "drizzle-orm";
-import { AccountsRepo } from "../../api/accounts/repo.ts";
 import { PRODUCTS, type ProductId } from "../../api/shared/products.ts";
 import { withCheckDigit } from "../../ingest/iso6346.ts";
 import { SANDBOX_SCACS } from "../../ingest/sandbox/world.ts";
 import { shipmentUsage, tracked } from "../../storage/schema.ts";
 import { openDatabase } from "../../storage/sqlite.ts";
 import { sqliteStorage } from "../../storage/storage.ts";
+import { recordingFetch, testAccounts } from "../helpers/issued-secrets.ts";
 import { freePort } from "../helpers/redis-server.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
@@ -79,7 +79,7 @@ export async function startApi(
   const url = urls.ocean;
   for (let tries = 0; ; tries++) {
     try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
+      if ((await recordingFetch(`${url}/healthz`)).ok) break;
     } catch {}
     if (proc.exitCode !== null) throw new Error(`api exited with ${proc.exitCode}`);
     if (tries > 600) throw new Error("api did not start");
@@ -101,7 +101,7 @@ export async function startApi(
 export async function payingTenant(database: string): Promise<{ orgId: string; key: string }> {
   const storage = sqliteStorage(openDatabase(database));
   try {
-    const accounts = new AccountsRepo(storage);
+    const accounts = testAccounts(storage);
     const org = await accounts.createOrg("burst", {
       paid: true,
       plan: "enterprise",
@@ -154,7 +154,7 @@ export async function burst(
     const url = `${urls[i % urls.length]}/v1/containers`;
     while (performance.now() < end) {
       const t0 = performance.now();
-      const res = await fetch(url, {
+      const res = await recordingFetch(url, {
         method: "POST",
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
         body: JSON.stringify({ identifier: opts.next(), identifier_type: "container_id" }),

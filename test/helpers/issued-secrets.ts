@@ -4,17 +4,28 @@
  * scripts/secrets-in-logs.sh to look for in the suite's logs. Values shorter than MIN_LENGTH are
  * left out: a short made-up key could match unrelated text.
  */
+import { hash } from "node:crypto";
 import { appendFileSync } from "node:fs";
-import type { AccountsRepo } from "../../api/accounts/repo.ts";
-import { sha256Hex } from "../../api/shared/crypto.ts";
+import { AccountsRepo } from "../../api/accounts/repo.ts";
+import { PRODUCTS } from "../../api/shared/products.ts";
+import type { Storage } from "../../storage/storage.ts";
 
 const MIN_LENGTH = 16;
 /** Values this process has written already: a key is sent with every request a test makes. */
 const recorded = new Set<string>();
 /** Answer fields that carry a secret to its owner once (a new key, an endpoint's signing secret). */
 const SECRET_FIELDS = new Set(["key", "secret", "token"]);
+/** What a key (api/accounts/keys.ts) or an endpoint's signing secret (api/webhooks/secrets.ts) looks like in text. */
+const PRINTED_SECRET = new RegExp(
+  `\\b(?:(?:${PRODUCTS.map((p) => p.keyPrefix).join("|")})_[0-9A-Za-z]{32}|whsec_[0-9a-f]{64})\\b`,
+  "g",
+);
 
-export async function recordSecrets(...values: Array<string | null | undefined>): Promise<void> {
+/**
+ * Synchronous, so that a test reading a process's output records what it printed before going on;
+ * the hash is the one api/shared/crypto.ts stores.
+ */
+export function recordSecrets(...values: Array<string | null | undefined>): void {
   const file = process.env.PORTOLAN_TEST_SECRETS;
   if (!file) return;
   const kept = values.filter(
@@ -22,8 +33,13 @@ export async function recordSecrets(...values: Array<string | null | undefined>)
   );
   if (kept.length === 0) return;
   for (const v of kept) recorded.add(v);
-  const hashes = await Promise.all(kept.map(sha256Hex));
+  const hashes = kept.map((v) => hash("sha256", v, "hex"));
   appendFileSync(file, `${[...kept, ...hashes].join("\n")}\n`);
+}
+
+/** Records every key and webhook secret a process printed (the CLI's `key create`, `webhooks listen`). */
+export function recordPrinted(text: string): void {
+  recordSecrets(...(text.match(PRINTED_SECRET) ?? []));
 }
 
 /** The credentials a request carries: a bearer key or token, X-Api-Key, the compat api_key. */
@@ -53,9 +69,36 @@ export function recordingAccounts(accounts: AccountsRepo): AccountsRepo {
       if (name !== "createKey") return typeof value === "function" ? value.bind(target) : value;
       return async (...args: Parameters<AccountsRepo["createKey"]>) => {
         const created = await target.createKey(...args);
-        await recordSecrets(created.key);
+        recordSecrets(created.key);
         return created;
       };
     },
   });
+}
+
+/** The repository over `storage` as a test creates its own, each key it creates recorded. */
+export function testAccounts(storage: Storage): AccountsRepo {
+  return recordingAccounts(new AccountsRepo(storage));
+}
+
+/** The keys, secrets and tokens an exchange carried, either way. */
+export async function recordExchange(request: Request, response: Response): Promise<void> {
+  // JSON answers only, as the answer check reads them (a stream is left to the test); a HEAD
+  // answer says JSON and has no body.
+  const json = response.headers.get("content-type")?.split(";")[0]?.trim() === "application/json";
+  const body: unknown = json
+    ? await response
+        .clone()
+        .json()
+        .catch(() => null)
+    : null;
+  recordSecrets(...requestSecrets(request), ...answerSecrets(body));
+}
+
+/** `fetch` over a real socket to a server a test started, the exchange's secrets recorded. */
+export async function recordingFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const request = new Request(input, init);
+  const response = await fetch(request);
+  await recordExchange(request, response);
+  return response;
 }

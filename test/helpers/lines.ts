@@ -1,4 +1,9 @@
-/** The lines a child process writes, as they come: wait for the first one matching a pattern. */
+/**
+ * The lines a child process writes, as they come: wait for the first one matching a pattern. The
+ * keys and webhook secrets among them are recorded for the secrets gate (issued-secrets.ts).
+ */
+import { recordPrinted } from "./issued-secrets.ts";
+
 export interface Lines {
   all: string[];
   /** The first line (seen or to come) matching `pattern`; rejects if the stream ends first. */
@@ -15,10 +20,14 @@ export function linesOf(stream: ReadableStream<Uint8Array>): Lines {
     for await (const chunk of stream) {
       const parts = (rest + decoder.decode(chunk, { stream: true })).split("\n");
       rest = parts.pop()!;
+      for (const line of parts) recordPrinted(line);
       all.push(...parts);
       for (const w of waiters) w();
     }
-    if (rest) all.push(rest);
+    if (rest) {
+      recordPrinted(rest);
+      all.push(rest);
+    }
     ended = true;
     for (const w of waiters) w();
   })();

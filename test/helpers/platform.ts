@@ -10,21 +10,7 @@ import type { ProductId } from "../../api/shared/products.ts";
 import { sourcesEnv } from "../../common/sources-dir.ts";
 import { checkAnswer } from "./answer-check.ts";
 import { testDatabase } from "./database.ts";
-import { answerSecrets, recordingAccounts, recordSecrets, requestSecrets } from "./issued-secrets.ts";
-
-/** The keys, secrets and tokens an exchange carried, either way. */
-async function recordExchange(request: Request, response: Response): Promise<void> {
-  // JSON answers only, as the answer check reads them (a stream is left to the test); a HEAD
-  // answer says JSON and has no body.
-  const json = response.headers.get("content-type")?.split(";")[0]?.trim() === "application/json";
-  const body: unknown = json
-    ? await response
-        .clone()
-        .json()
-        .catch(() => null)
-    : null;
-  await recordSecrets(...requestSecrets(request), ...answerSecrets(body));
-}
+import { recordExchange, recordingAccounts, recordSecrets } from "./issued-secrets.ts";
 
 type Served = Parameters<typeof checkAnswer>[0] extends () => infer D ? D : never;
 const documents = new WeakMap<FetchApp, Served>();
@@ -68,7 +54,7 @@ export async function makePlatform(
   const running = await bootstrap(config, now);
   const apps = buildApps(running);
   const accounts = recordingAccounts(running.accounts);
-  await recordSecrets(config.metricsToken);
+  recordSecrets(config.metricsToken);
   return {
     ...running,
     accounts,

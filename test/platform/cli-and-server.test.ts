@@ -5,10 +5,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PRODUCTS } from "../../api/shared/products.ts";
 import { DEMO_REFERENCES } from "../../ingest/sandbox/demo.ts";
+import { runCli } from "../helpers/cli.ts";
 import { sharedTestDatabase } from "../helpers/database.ts";
+import { recordingFetch } from "../helpers/issued-secrets.ts";
 import { startServerProcess } from "../helpers/server-process.ts";
 
-const root = join(import.meta.dir, "../..");
 const dir = mkdtempSync(join(tmpdir(), "portolan-cli-"));
 // The CLI and the server are separate processes on one database (SQLite file, or PostgreSQL in
 // the suite's PostgreSQL pass, where account changes reach the server by NOTIFY).
@@ -16,8 +17,7 @@ const env = { ...process.env, PORTOLAN_DB: sharedTestDatabase(join(dir, "portola
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function cli(...args: string[]) {
-  const r = Bun.spawnSync([join(root, "bin/portolan"), ...args], { env, cwd: root });
-  return { code: r.exitCode, out: r.stdout.toString().trim().split("\n"), err: r.stderr.toString() };
+  return runCli(args, env);
 }
 
 /** The first value `read` gives that passes `done`, asking for a second at most; else the last. */
@@ -43,29 +43,30 @@ test("CLI and every product on its own port: org, key, first call, plan, revoke"
   try {
     const base = (i: number) => server.base[PRODUCTS[i]!.id];
     for (const [i, p] of PRODUCTS.entries()) {
-      const health = await fetch(`${base(i)}/healthz`);
+      const health = await recordingFetch(`${base(i)}/healthz`);
       expect([p.id, health.status]).toEqual([p.id, 200]);
       expect(JSON.stringify(await health.json())).toContain(`"product":"${p.id}"`);
     }
-    const me = await fetch(`${base(0)}/v1/account`, { headers: { authorization: `Bearer ${key}` } });
+    const me = await recordingFetch(`${base(0)}/v1/account`, { headers: { authorization: `Bearer ${key}` } });
     expect(me.status).toBe(200);
     expect(((await me.json()) as { data: { entitlement: string } }).data.entitlement).toBe("active");
     expect(
-      (await fetch(`${base(5)}/v1/account`, { headers: { authorization: `Bearer ${dkey}` } })).status,
+      (await recordingFetch(`${base(5)}/v1/account`, { headers: { authorization: `Bearer ${dkey}` } }))
+        .status,
     ).toBe(200);
 
     // The sandbox carrier beside the API: a documented demo reference tracks at once.
     const reference = DEMO_REFERENCES.find(
       (d) => d.scac === "MAEU" && d.scenario === "in_transit",
     )!.reference;
-    const demo = await fetch(`${base(0)}/v1/containers`, {
+    const demo = await recordingFetch(`${base(0)}/v1/containers`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
       body: JSON.stringify({ identifier: reference, identifier_type: "container_id" }),
     });
     expect(demo.status).toBe(201);
     const read = (await (
-      await fetch(`${base(0)}/v1/containers/lookup/${reference}`, {
+      await recordingFetch(`${base(0)}/v1/containers/lookup/${reference}`, {
         headers: { authorization: `Bearer ${key}` },
       })
     ).json()) as { data: { carrier: string; events: unknown[] } };
@@ -89,7 +90,7 @@ test("CLI and every product on its own port: org, key, first call, plan, revoke"
     // Another process's change is seen within a second (the issue's bound for revocations).
     const account = async () =>
       (await (
-        await fetch(`${base(0)}/v1/account`, { headers: { authorization: `Bearer ${key}` } })
+        await recordingFetch(`${base(0)}/v1/account`, { headers: { authorization: `Bearer ${key}` } })
       ).json()) as { data: { paid: boolean; entitlement: string; rate_limit: { limit: number } } };
     expect(await withinASecond(account, (a) => a.data.paid)).toMatchObject({
       data: { paid: true, entitlement: "expired", rate_limit: { limit: 120 } },
@@ -98,7 +99,7 @@ test("CLI and every product on its own port: org, key, first call, plan, revoke"
     const bad = cli("plan", "set", "--org", orgId, "--free", "--entitle", "nonsense");
     expect(bad.code).toBe(2);
     const still = (await (
-      await fetch(`${base(0)}/v1/account`, { headers: { authorization: `Bearer ${key}` } })
+      await recordingFetch(`${base(0)}/v1/account`, { headers: { authorization: `Bearer ${key}` } })
     ).json()) as {
       data: { paid: boolean };
     };
@@ -106,7 +107,9 @@ test("CLI and every product on its own port: org, key, first call, plan, revoke"
 
     expect(cli("key", "revoke", key).code).toBe(0);
     const status = () =>
-      fetch(`${base(0)}/v1/account`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
+      recordingFetch(`${base(0)}/v1/account`, { headers: { authorization: `Bearer ${key}` } }).then(
+        (r) => r.status,
+      );
     expect(await withinASecond(status, (s) => s === 401)).toBe(401);
   } finally {
     await server.stop();

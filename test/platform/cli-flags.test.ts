@@ -10,18 +10,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { program } from "../../api/cli/main.ts";
 import packageJson from "../../package.json" with { type: "json" };
+import { runCli } from "../helpers/cli.ts";
 
-const ROOT = join(import.meta.dir, "../..");
 const dir = mkdtempSync(join(tmpdir(), "portolan-cli-"));
 const database = join(dir, "cli.sqlite");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function cli(...args: string[]) {
-  const r = Bun.spawnSync([join(ROOT, "bin/portolan"), ...args], {
-    env: { ...process.env, PORTOLAN_DB: database },
-    cwd: ROOT,
-  });
-  return { code: r.exitCode, out: r.stdout.toString().trim().split("\n"), err: r.stderr.toString() };
+  return runCli(args, { ...process.env, PORTOLAN_DB: database });
 }
 
 /** Every command path of the program: ["org"], ["org", "create"], ... */

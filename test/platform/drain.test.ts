@@ -8,10 +8,10 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AccountsRepo } from "../../api/accounts/repo.ts";
 import { openDatabase } from "../../storage/sqlite.ts";
 import { sqliteStorage } from "../../storage/storage.ts";
 import { type ApiProcess, payingTenant, startApi } from "../hardening/sqlite-cluster.ts";
+import { recordingFetch, testAccounts } from "../helpers/issued-secrets.ts";
 import { freePort } from "../helpers/redis-server.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "portolan-drain-"));
@@ -61,7 +61,7 @@ async function heldRequest(port: number, key: string, body: string) {
 
 /** A gauge's value from the admin port's /metrics. */
 async function gauge(adminPort: number, series: string): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${adminPort}/metrics`)).text();
+  const text = await (await recordingFetch(`http://127.0.0.1:${adminPort}/metrics`)).text();
   const line = text.split("\n").find((l) => l.startsWith(`${series} `));
   return Number(line?.split(" ")[1] ?? 0);
 }
@@ -96,12 +96,12 @@ test("SIGTERM: requests in flight are all answered, then the process exits 0", a
 
   api.proc.kill("SIGTERM");
   await until(
-    async () => (await fetch(`http://127.0.0.1:${adminPort}/readyz`)).status === 503,
+    async () => (await recordingFetch(`http://127.0.0.1:${adminPort}/readyz`)).status === 503,
     "/readyz not ready",
   );
   await until(
     () =>
-      fetch(`${api!.urls.ocean}/livez`).then(
+      recordingFetch(`${api!.urls.ocean}/livez`).then(
         () => false,
         () => true,
       ),
@@ -117,7 +117,7 @@ test("SIGTERM: requests in flight are all answered, then the process exits 0", a
 async function distanceKey(database: string): Promise<string> {
   const storage = sqliteStorage(openDatabase(database));
   try {
-    const accounts = new AccountsRepo(storage);
+    const accounts = testAccounts(storage);
     const org = await accounts.createOrg("routes", {
       paid: true,
       plan: "enterprise",
@@ -145,7 +145,7 @@ test("SIGTERM: routes waiting for or on the route workers are answered, not shed
   const pairs = ["NLRTM-SGSIN", "CNSHA-USLAX", "DEHAM-BRSSZ", "JPTYO-NLRTM", "AUSYD-GBFXT", "INNSA-USNYC"];
   const routes = pairs.map((pair) => {
     const [from, to] = pair.split("-");
-    return fetch(`${server.urls.distance}/v1/distance/route?from=${from}&to=${to}`, {
+    return recordingFetch(`${server.urls.distance}/v1/distance/route?from=${from}&to=${to}`, {
       headers: { authorization: `Bearer ${key}` },
     }).then((r) => r.status);
   });

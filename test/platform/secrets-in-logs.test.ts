@@ -1,31 +1,36 @@
 /**
  * The suite's secrets gate (scripts/secrets-in-logs.sh) on logs written by real processes: a
  * recorded key or its hash logged by mistake is caught and not repeated in the report, a clean log
- * passes, and nothing to check fails.
+ * passes, and nothing to check fails; a key the CLI prints to a test is recorded, and so are the
+ * key a test sends over a real socket and the webhook secret it is answered.
  */
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { mintKey } from "../../api/accounts/keys.ts";
 import { sha256Hex } from "../../api/shared/crypto.ts";
-import { recordSecrets } from "../helpers/issued-secrets.ts";
+import { newSecret } from "../../api/webhooks/secrets.ts";
+import { runCli } from "../helpers/cli.ts";
+import { recordingFetch, recordSecrets } from "../helpers/issued-secrets.ts";
 
 const root = join(import.meta.dir, "../..");
 const dir = mkdtempSync(join(tmpdir(), "secrets-gate-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs the helpers' recording into `file` instead of the suite's own list. */
-async function recordInto(file: string, ...values: string[]): Promise<void> {
+/** Runs `record`, the helpers recording into `file` instead of the suite's own list. */
+async function recordingInto<T>(file: string, record: () => T | Promise<T>): Promise<T> {
   const suite = process.env.PORTOLAN_TEST_SECRETS;
   process.env.PORTOLAN_TEST_SECRETS = file;
   try {
-    await recordSecrets(...values);
+    return await record();
   } finally {
     if (suite === undefined) delete process.env.PORTOLAN_TEST_SECRETS;
     else process.env.PORTOLAN_TEST_SECRETS = suite;
   }
 }
+
+const recordInto = (file: string, ...values: string[]) => recordingInto(file, () => recordSecrets(...values));
 
 /** A process logging at info into `file` (common/log.ts): an access line, then `leak` if given. */
 function logInto(file: string, leak = ""): void {
@@ -86,4 +91,43 @@ test("nothing to check fails: no secret recorded, or no access line logged", asy
   writeFileSync(quiet, '{"level":40,"msg":"redis down"}\n');
   expect(gate(secrets, quiet)).toEqual({ code: 1, out: `no access line in ${quiet}\n` });
   expect(gate(secrets, join(dir, "missing.log")).code).toBe(1);
+});
+
+test("a key the CLI prints to a test is recorded, with its hash", async () => {
+  const secrets = join(dir, "cli.txt");
+  const env = { ...process.env, PORTOLAN_DB: join(dir, "cli.sqlite") };
+  const made = await recordingInto(secrets, () => {
+    const org = runCli(["org", "create", "Printed Freight"], env).out.at(-1)!;
+    return runCli(["key", "create", "--org", org, "--product", "distance"], env);
+  });
+  expect(made.code).toBe(0);
+  const key = made.out.at(-1)!;
+  expect(key).toMatch(/^ds_[0-9A-Za-z]{32}$/);
+  const recorded = readFileSync(secrets, "utf8").split("\n");
+  expect(recorded).toContain(key);
+  expect(recorded).toContain(await sha256Hex(key));
+});
+
+test("a key sent and a webhook secret answered over a real socket are recorded", async () => {
+  const secrets = join(dir, "socket.txt");
+  const { key } = await mintKey("loading");
+  const secret = newSecret();
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: () => Response.json({ data: { secret } }),
+  });
+  try {
+    const res = await recordingInto(secrets, () =>
+      recordingFetch(`http://127.0.0.1:${server.port}/v1/webhooks`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}` },
+      }),
+    );
+    expect(res.status).toBe(200);
+  } finally {
+    server.stop(true);
+  }
+  const recorded = readFileSync(secrets, "utf8").split("\n");
+  expect(recorded).toEqual(expect.arrayContaining([key, secret, await sha256Hex(secret)]));
 });

@@ -6,10 +6,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Config } from "../../api/config.ts";
+import { runCli } from "../helpers/cli.ts";
 import { sharedTestDatabase } from "../helpers/database.ts";
 import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
-
-const ROOT = join(import.meta.dir, "../..");
 
 export type Json = Record<string, unknown> & { data: Record<string, unknown> & { error?: never } };
 
@@ -39,11 +38,7 @@ export async function ratesWorld(overrides: Partial<Config> = {}, now?: () => nu
       return path;
     },
     cli(...args) {
-      const r = Bun.spawnSync([join(ROOT, "bin/portolan"), ...args], {
-        env: { ...process.env, PORTOLAN_DB: database },
-        cwd: ROOT,
-      });
-      return { code: r.exitCode, out: r.stdout.toString().trim().split("\n"), err: r.stderr.toString() };
+      return runCli(args, { ...process.env, PORTOLAN_DB: database });
     },
     async get(key, path) {
       const res = await p.call("rates", path, bearer(key));

@@ -27,6 +27,7 @@ import { ScheduleSync } from "../../ingest/schedules/sync.ts";
 import { copyOrder } from "../../storage/copy.ts";
 import { openStorage } from "../../storage/open.ts";
 import type { Storage } from "../../storage/storage.ts";
+import { runCli } from "../helpers/cli.ts";
 import { freshSchema, TEST_POSTGRES } from "../helpers/database.ts";
 import { bearer, ManualClock, makePlatform } from "../helpers/platform.ts";
 import { postgresTemp } from "../helpers/postgres-server.ts";
@@ -37,7 +38,6 @@ import { sampleDeletedPlan } from "../webhooks/event-samples.ts";
 import { startReceiver } from "../webhooks/receiver.ts";
 import { apiOf, testWebhookConfig, until } from "../webhooks/setup.ts";
 
-const ROOT = join(import.meta.dir, "../..");
 const H = 3_600_000;
 const dir = mkdtempSync(join(tmpdir(), "portolan-copy-"));
 const source = join(dir, "source.sqlite");
@@ -47,11 +47,7 @@ let ownServer: string | null = null;
 let tenant: { orgId: string; keys: Record<string, string> };
 
 function cli(args: string[], env: Record<string, string> = {}) {
-  const r = Bun.spawnSync([join(ROOT, "bin/portolan"), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, PORTOLAN_DB: source, ...env },
-  });
-  return { code: r.exitCode, out: r.stdout.toString().trim().split("\n"), err: r.stderr.toString() };
+  return runCli(args, { ...process.env, PORTOLAN_DB: source, ...env });
 }
 
 /** A follow of one sailing, every cut-off code, the longest lead. */

@@ -11,20 +11,19 @@ import { eq } from "drizzle-orm";
 import { API_VERSION } from "../../api/shared/products.ts";
 import { Dispatcher, deliveryIdFor } from "../../api/webhooks/dispatcher.ts";
 import { verify } from "../../api/webhooks/verify.ts";
+import { runCli } from "../helpers/cli.ts";
 import { sharedTestDatabase } from "../helpers/database.ts";
 import { makePlatform, type TestPlatform } from "../helpers/platform.ts";
 import { schemaProblems, storedEvents } from "./event-schemas.ts";
 import { type Receiver, startReceiver } from "./receiver.ts";
 import { apiOf, testWebhookConfig, until } from "./setup.ts";
 
-const root = join(import.meta.dir, "../..");
 const dir = mkdtempSync(join(tmpdir(), "portolan-announce-"));
 const database = sharedTestDatabase(join(dir, "portolan.sqlite"));
 const env = { ...process.env, PORTOLAN_DB: database };
 
 function cli(...args: string[]) {
-  const r = Bun.spawnSync([join(root, "bin/portolan"), ...args], { env, cwd: root });
-  return { code: r.exitCode, out: r.stdout.toString().trim().split("\n"), err: r.stderr.toString() };
+  return runCli(args, env);
 }
 
 let rx: Receiver;

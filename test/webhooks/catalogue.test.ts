@@ -18,6 +18,7 @@ import {
   PRODUCT_EVENTS,
   type ProductEvent,
 } from "../../common/events/catalogue.ts";
+import { recordingFetch } from "../helpers/issued-secrets.ts";
 import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 import { sampleDeletedPlan, sampleSheet } from "./event-samples.ts";
 
@@ -45,7 +46,7 @@ afterAll(async () => {
 });
 
 async function register(product: WebhookProduct, eventTypes: string[]): Promise<unknown> {
-  const res = await fetch(`${urls[product]}/v1/webhooks`, {
+  const res = await recordingFetch(`${urls[product]}/v1/webhooks`, {
     method: "POST",
     body: JSON.stringify({ url: "https://hooks.example.com/in", event_types: eventTypes }),
     ...bearer(keys[product]!, { "content-type": "application/json" }),

@@ -7,7 +7,9 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runCli } from "../helpers/cli.ts";
 import { sharedTestDatabase } from "../helpers/database.ts";
+import { recordingFetch } from "../helpers/issued-secrets.ts";
 import { linesOf } from "../helpers/lines.ts";
 import { type ServerProcess, startServerProcess } from "../helpers/server-process.ts";
 
@@ -23,8 +25,7 @@ let orgId: string;
 let key: string;
 
 function cli(...args: string[]) {
-  const r = Bun.spawnSync([join(root, "bin/portolan"), ...args], { env, cwd: root });
-  return { code: r.exitCode, out: r.stdout.toString().trim().split("\n"), err: r.stderr.toString() };
+  return runCli(args, env);
 }
 
 beforeAll(async () => {
@@ -38,7 +39,7 @@ afterAll(async () => {
 });
 
 const call = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${server.base.loading}${path}`, {
+  const res = await recordingFetch(`${server.base.loading}${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
