@@ -136,6 +136,8 @@ const FLAGS = [
   "distance /v1/distance/multimodal handling",
   "distance /v1/distance/multimodal seasonal",
   "distance /v1/distance/locations geocode",
+  "distance /v1/distance/matrix handling",
+  "distance /v1/distance/matrix seasonal",
 ];
 
 /** The route reads these flags only in the modes that use them (engine/distance/requests.ts). */
