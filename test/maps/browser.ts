@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import type { FetchApp } from "../../api/app.ts";
 import { serveBun } from "../../api/runtime/bun-serve.ts";
+import { makePlatform, type TestPlatform } from "../helpers/platform.ts";
 import { countNear, decodePng } from "./png.ts";
 
 export const CHROMIUM = "/usr/bin/chromium";
@@ -53,6 +54,28 @@ export async function servePages(app: FetchApp): Promise<PageServer> {
     close: async () => {
       await browser.close();
       server.stop(true);
+    },
+  };
+}
+
+/** The distance pages of a test platform on the build's artifacts, and a paying organisation's key. */
+export interface DistancePages extends PageServer {
+  p: TestPlatform;
+  key: string;
+}
+
+export async function distancePages(orgName: string): Promise<DistancePages> {
+  const p = await makePlatform({ buildDir: join(import.meta.dir, "../../data/build") });
+  const org = await p.accounts.createOrg(orgName, { paid: true, rateLimit: 100_000 });
+  const key = (await p.accounts.createKey(org.id, "distance")).key;
+  const pages = await servePages(p.apps.distance);
+  return {
+    ...pages,
+    p,
+    key,
+    close: async () => {
+      await pages.close();
+      await p.close();
     },
   };
 }

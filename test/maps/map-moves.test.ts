@@ -5,39 +5,31 @@
  * their legs' ports.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
+import { bearer, type TestPlatform } from "../helpers/platform.ts";
 import {
+  type DistancePages,
+  distancePages,
   mapBoxes,
   type OpenPage,
   openPage,
   overlaps,
-  type PageServer,
   routeOnPage,
   screenshotPath,
-  servePages,
   within,
 } from "./browser.ts";
 
-const BUILD = join(import.meta.dir, "../../data/build");
 let p: TestPlatform;
-let pages: PageServer;
+let pages: DistancePages;
 let origin: string;
 let key: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  p = await makePlatform({ buildDir: BUILD });
-  const org = await p.accounts.createOrg("moves", { paid: true, rateLimit: 100_000 });
-  key = (await p.accounts.createKey(org.id, "distance")).key;
-  pages = await servePages(p.apps.distance);
-  ({ origin, browser } = pages);
+  pages = await distancePages("moves");
+  ({ p, key, origin, browser } = pages);
 }, 60_000);
-afterAll(async () => {
-  await pages?.close();
-  await p?.close();
-});
+afterAll(() => pages?.close());
 
 type View = { cx: number; cy: number; kx: number; ky: number; width: number; height: number };
 const viewOf = async (page: Page) =>

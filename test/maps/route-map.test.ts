@@ -12,36 +12,30 @@ import type { Browser, Page } from "playwright-core";
 import { PAGE_CSP } from "../../api/shared/pages/serve.ts";
 import { haversineM } from "../../common/geo.ts";
 import { decodeRiverRules, RIVER_RULES_OUTPUT } from "../../formats/river-rules.ts";
-import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
+import { bearer, type TestPlatform } from "../helpers/platform.ts";
 import {
+  type DistancePages,
+  distancePages,
   drawnPaths,
   mapPixels,
   type OpenPage,
   openPage,
-  type PageServer,
   routeOnPage,
-  servePages,
   widestStep,
 } from "./browser.ts";
 
 const BUILD = join(import.meta.dir, "../../data/build");
 let p: TestPlatform;
-let pages: PageServer;
+let pages: DistancePages;
 let origin: string;
 let key: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  p = await makePlatform({ buildDir: BUILD });
-  const org = await p.accounts.createOrg("maps", { paid: true, rateLimit: 100_000 });
-  key = (await p.accounts.createKey(org.id, "distance")).key;
-  pages = await servePages(p.apps.distance);
-  ({ origin, browser } = pages);
+  pages = await distancePages("maps");
+  ({ p, key, origin, browser } = pages);
 }, 60_000);
-afterAll(async () => {
-  await pages?.close();
-  await p?.close();
-});
+afterAll(() => pages?.close());
 
 type Place = { name: string; lat: number; lng: number };
 type Section = { transport_mode: string; path?: Array<[number, number]>; eca?: { nm: number } };
