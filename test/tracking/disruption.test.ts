@@ -256,7 +256,7 @@ describe("from the sandbox carrier", () => {
         .where(eq(webhookDeliveries.endpointId, hook.id));
       return d.length === 1 && d[0]!.status === "delivered";
     });
-    // One delivery: an attempt the dispatcher gave up on (the test platform's timeout is 400 ms)
+    // One delivery: an attempt the dispatcher gave up on (at the test platform's timeout)
     // may still have reached the receiver, and its retry carries the same delivery id to dedupe on.
     const ids = rx.received
       .filter((r) => r.path === "/ok/disruption")

@@ -12,7 +12,7 @@ import { verify } from "../../api/webhooks/verify.ts";
 import type { TestPlatform } from "../helpers/platform.ts";
 import { deliveryChecker } from "./document-check.ts";
 import { type Receiver, startReceiver } from "./receiver.ts";
-import { apiOf, type Json, testWebhookConfig, until, webhookPlatform } from "./setup.ts";
+import { apiOf, type Json, TEST_TIMEOUT_MS, testWebhookConfig, until, webhookPlatform } from "./setup.ts";
 
 let rx: Receiver;
 const running: Array<{ p: TestPlatform; dispatchers: Dispatcher[] }> = [];
@@ -176,7 +176,7 @@ test("410 Gone kills the delivery and disables the endpoint at once", async () =
 
 describe.each([
   ["/redirect", 302, /^HTTP 302: redirect to https:\/\/hooks\.test\/elsewhere not followed$/],
-  ["/slow/3000", null, /^timeout after 400 ms$/],
+  ["/slow/3000", null, new RegExp(`^timeout after ${TEST_TIMEOUT_MS} ms$`)],
   ["/reset", null, /./],
   ["/status/404", 404, /^HTTP 404$/],
 ])("%s", (path, statusCode, error) => {

@@ -10,6 +10,9 @@ import { type Receiver, startReceiver } from "./receiver.ts";
 type Obj = Record<string, unknown>;
 export type Json = Obj & { data: Obj & { items?: Obj[] } };
 
+/** The delivery timeout of the test platforms' dispatchers. */
+export const TEST_TIMEOUT_MS = 1500;
+
 export function testWebhookConfig(rx: Receiver, over: Partial<WebhookConfig> = {}): WebhookConfig {
   return {
     ...loadConfig({}).webhooks,
@@ -18,7 +21,9 @@ export function testWebhookConfig(rx: Receiver, over: Partial<WebhookConfig> = {
     resolve: { "hooks.test": ["127.0.0.1"] },
     scheduleMs: [0, 60, 60],
     jitter: 0,
-    timeoutMs: 400,
+    // Short enough that a receiver left hanging ends an attempt quickly, long enough that a loaded
+    // machine (both suites side by side) does not time out a receiver that answers at once.
+    timeoutMs: TEST_TIMEOUT_MS,
     sweepMs: 25,
     disableAfterFailures: 100,
     disableAfterMs: 0,
