@@ -38,16 +38,19 @@ read -r cp cf < <(awk '/^test result/ {p += $4; f += $6} END {print p + 0, f + 0
 passed=$((passed + cp))
 failed=$((failed + cf))
 
-# The bun suite on the embedded default (SQLite), then the files that can reach a database
+# The bun suite on the embedded default (SQLite), and the files that can reach a database
 # (scripts/database-tests.ts) again on a PostgreSQL server started here (initdb in a temporary
-# folder, a free loopback port), where every test platform gets its own schema.
+# folder, a free loopback port), where every test platform gets its own schema. The two suites run
+# side by side: much of each is waiting on servers, browsers and child processes, so together they
+# take little longer than the SQLite suite alone.
 bun_suite() {
   local name=$1
   shift
   # -a: a test may print bytes that are not text, and grep would then answer "binary file
   # matches" instead of the lines (the counts and the failures).
-  ./node_modules/.bin/bun test --timeout 60000 "$@" 2>&1 | tee "$log/$name.out" | grep -a -E "^\(fail\)|^error:|^ *[0-9]+ (pass|fail)$"
-  local status=${PIPESTATUS[0]}
+  ./node_modules/.bin/bun test --timeout 60000 "$@" >"$log/$name.out" 2>&1
+  local status=$?
+  grep -a -E "^\(fail\)|^error:|^ *[0-9]+ (pass|fail)$" "$log/$name.out"
   local p f
   p=$(awk '/^ *[0-9]+ pass$/ {print $1}' "$log/$name.out" | tail -1)
   f=$(awk '/^ *[0-9]+ fail$/ {print $1}' "$log/$name.out" | tail -1)
@@ -59,8 +62,7 @@ bun_suite() {
   # up to bun's closing "N tests failed:" list, which repeats the "(fail)" lines without it.
   [ "$f" -ne 0 ] && sed -E '/^[0-9]+ tests? failed:$/q' "$log/$name.out" | grep -a -B 25 -E "^\(fail\)" | tail -n 300
   echo "suite $name: $p passed, $f failed"
-  passed=$((passed + p))
-  failed=$((failed + f))
+  echo "$p $f" >"$log/$name.counts"
 }
 
 # Every answer the platform helpers check is recorded, for the coverage report below.
@@ -73,21 +75,25 @@ PORTOLAN_LOG_LEVEL=info
 PORTOLAN_LOG_FILE="$log/portolan.log"
 PORTOLAN_TEST_SECRETS="$log/secrets.txt"
 export PORTOLAN_LOG_LEVEL PORTOLAN_LOG_FILE PORTOLAN_TEST_SECRETS
-echo "suite sqlite"
-bun_suite sqlite
-echo "suite postgres"
+echo "suites sqlite and postgres, side by side (each one's lines come when it ends)"
+bun_suite sqlite >"$log/sqlite.summary" &
+sqlite_job=$!
 if pg=$(bash scripts/postgres-temp.sh start); then
   read -r pg_url pg_dir <<<"$pg"
   trap 'bash scripts/postgres-temp.sh stop "$pg_dir"' EXIT
-  PORTOLAN_TEST_DB=$pg_url
-  export PORTOLAN_TEST_DB
   mapfile -t pg_files < <(./node_modules/.bin/bun scripts/database-tests.ts)
-  bun_suite postgres "${pg_files[@]/#/./}"
-  unset PORTOLAN_TEST_DB
+  PORTOLAN_TEST_DB=$pg_url bun_suite postgres "${pg_files[@]/#/./}" >"$log/postgres.summary"
 else
-  echo "suite postgres: could not start PostgreSQL"
-  failed=$((failed + 1))
+  echo "suite postgres: could not start PostgreSQL" >"$log/postgres.summary"
+  echo "0 1" >"$log/postgres.counts"
 fi
+wait "$sqlite_job"
+for name in sqlite postgres; do
+  cat "$log/$name.summary"
+  read -r p f <"$log/$name.counts" 2>/dev/null || { p=0; f=1; }
+  passed=$((passed + p))
+  failed=$((failed + f))
+done
 
 unset PORTOLAN_OPENAPI_COVERAGE PORTOLAN_LOG_LEVEL PORTOLAN_LOG_FILE PORTOLAN_TEST_SECRETS
 gate secrets-in-logs bash scripts/secrets-in-logs.sh "$log/secrets.txt" "$log/portolan.log" \
