@@ -24,9 +24,10 @@ import {
 } from "./requests.ts";
 
 /**
- * Places per side: one mode, and door to door. A door-to-door cell costs 5-10 ms of a route
- * worker (bench/matrix.ts): 15 x 15 answers in 2-3 s on two workers, inside the 10 s a connection
- * may stay silent (api/runtime/bun-serve.ts), where 25 x 25 would take 6-8 s.
+ * Places per side: one mode, and door to door. A door-to-door cell costs 4-10 ms of a route
+ * worker (bench/matrix.ts): 15 x 15 answers in 1.3-2.3 s on two loaded workers, 25 x 25 in
+ * 2.7-4.2 s, past the 2 s door to door is held to (and inside the 10 s a connection may stay
+ * silent, api/runtime/bun-serve.ts).
  */
 export const MATRIX_LIMITS = { single: 100, doorToDoor: 15 } as const;
 
