@@ -109,12 +109,12 @@ async function figures(
 const KEPT_LEGS = 8192;
 
 /** This thread's kept road legs: the last matrix's only. */
-const kept = { matrix: -1, legs: new Memo<string, Promise<RoadPlan>>(KEPT_LEGS) };
+let kept = { matrix: -1, legs: new Memo<string, Promise<RoadPlan>>(KEPT_LEGS) };
 
 /** `road`, each distinct leg of the chunk's matrix planned once on this thread. */
 function matrixRoad(matrix: number, road: RoadRoutePlanner): RoadRoutePlanner {
-  if (kept.matrix !== matrix) Object.assign(kept, { matrix, legs: new Memo(KEPT_LEGS) });
-  const legs = kept.legs;
+  if (kept.matrix !== matrix) kept = { matrix, legs: new Memo(KEPT_LEGS) };
+  const { legs } = kept;
   return { plan: (req) => legs.get(JSON.stringify(req), () => road.plan(req)) };
 }
 

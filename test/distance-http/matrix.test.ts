@@ -11,6 +11,7 @@ import { DistanceEngine } from "../../engine/distance/engine.ts";
 import { MATRIX_LIMITS, parseMatrixQuery, planMatrix } from "../../engine/distance/matrix.ts";
 import { parseRouteQuery } from "../../engine/distance/requests.ts";
 import { RoutePool } from "../../engine/sea/pool.ts";
+import { closeRoutePlanners } from "../../engine/services.ts";
 import { mainPorts } from "../distance-sea/fixture.ts";
 import { errorCode } from "../helpers/envelopes.ts";
 import { bearer, type TestPlatform } from "../helpers/platform.ts";
@@ -161,6 +162,31 @@ describe("the route cache", () => {
 });
 
 describe("the route workers", () => {
+  test("answer a matrix exactly as the in-thread planner (PORTOLAN_ROUTE_WORKERS=0)", async () => {
+    // Its own cache key for the build directory, so the pool the platform started does not answer.
+    const buildDir = `${join(import.meta.dir, "../../data/build")}/`;
+    const config = { ...p.config, buildDir, routes: { workers: 0, queue: 0 }, routeCacheEntries: 0 };
+    const inThread = new DistanceEngine(config);
+    const pooled = new DistanceEngine({ ...p.config, routeCacheEntries: 0 });
+    try {
+      for (const query of [
+        { sources: "NLRTM|Kathmandu|DEHAM", destinations: "SGSIN|USLAX", speed_knots: "11" },
+        {
+          sources: "Hamburg|Basel",
+          destinations: "Milan|Paris",
+          modes: "ROAD,RAIL,RIVER",
+          date: "2026-07-01",
+        },
+        { sources: "DEHAM", destinations: "DEMUC|FRA", mode: "AIR" },
+      ]) {
+        const req = parseMatrixQuery(query);
+        expect(await planMatrix(pooled, req)).toBe(await planMatrix(inThread, req));
+      }
+    } finally {
+      await closeRoutePlanners();
+    }
+  });
+
   test("a sea matrix goes to them a row per job, a door-to-door one a few cells per job", async () => {
     const routes = { workers: 2, queue: 8 };
     const pool = await RoutePool.start({ buildDir: join(import.meta.dir, "../../data/build"), ...routes });
