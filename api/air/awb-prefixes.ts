@@ -12,7 +12,7 @@ import {
   parseAwb,
 } from "../../ingest/airlines/awb.ts";
 import { ApiError } from "../shared/errors.ts";
-import { routeAnswers } from "../shared/openapi/responses.ts";
+import { neverAnswers, routeAnswers } from "../shared/openapi/responses.ts";
 import { product } from "../shared/products.ts";
 import { AwbPrefix } from "./schemas.ts";
 
@@ -28,6 +28,8 @@ export function awbPrefixRoutes(prefixes: AwbPrefixes) {
         ...routeAnswers(product("air"), { 200: { description: "The airline", data: AwbPrefix } }),
         summary: "Airline behind an AWB prefix; check digit of a whole AWB (no key; limited per IP)",
         security: [],
+        // The table is in memory: nothing behind the route can be away.
+        ...neverAnswers(503),
       },
     },
   );

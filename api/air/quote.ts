@@ -83,7 +83,7 @@ export function airQuoteRoutes(platform: Platform) {
   const handler = async ({ body }: { body: typeof QuoteBody.static }) =>
     (await airQuoter(platform.config)).quote(body);
   const detail = {
-    ...routeAnswers(product("air"), { 200: { description: "The quote", data: AirQuote } }, [404, 422]),
+    ...routeAnswers(product("air"), { 200: { description: "The quote", data: AirQuote } }, [404]),
     summary: "Indicative air-freight quote for a lane, weight and volume (rate card model, not a tariff)",
   };
   return new Elysia({ name: "air-quote" })

@@ -227,7 +227,7 @@ export function rateRoutes(platform: FullPlatform) {
       {
         query: SearchParams,
         detail: {
-          ...routeAnswers(RATES, { 200: { description: "The offers", data: RateSearchAnswer } }, [404, 422]),
+          ...routeAnswers(RATES, { 200: { description: "The offers", data: RateSearchAnswer } }),
           summary:
             "Rate offers for a lane, sorted by total, each with its breakdown, validity and transit time",
           description:

@@ -16,7 +16,7 @@ import type { Sailings } from "../../storage/sailings.ts";
 import { ApiError } from "../shared/errors.ts";
 import { flag } from "../shared/flag.ts";
 import { booleanQuery, dateQuery, enumQuery, integerQuery } from "../shared/openapi/parameters.ts";
-import { routeAnswers } from "../shared/openapi/responses.ts";
+import { neverAnswers, routeAnswers } from "../shared/openapi/responses.ts";
 import { limitQuery, PAGE_LIMIT } from "../shared/paging.ts";
 import { product } from "../shared/products.ts";
 import { callView, sailingHeader, sailingView } from "./calls.ts";
@@ -226,6 +226,9 @@ async function carrierReliability(
   };
 }
 
+/** A port, vessel or service nothing is known of answers its window with an empty list, never 404. */
+const EVERY_VALUE_ANSWERS = neverAnswers(404);
+
 /** The read routes under `prefix` ("/v1" keyed, "/public/v1" open). */
 export function scheduleRoutes(prefix: string, deps: SchedulesDeps) {
   const open = prefix.startsWith("/public");
@@ -247,17 +250,17 @@ export function scheduleRoutes(prefix: string, deps: SchedulesDeps) {
     .get(`${prefix}/ports/:unlocode/calls`, (c) => portCalls(deps, c), {
       params: PortParams,
       query: CarrierWindowQuery,
-      detail: doc(DOCS.portCalls),
+      detail: { ...doc(DOCS.portCalls), ...EVERY_VALUE_ANSWERS },
     })
     .get(`${prefix}/vessels/:imo/schedule`, (c) => vesselSchedule(deps, c), {
       params: VesselParams,
       query: WindowQuery,
-      detail: doc(DOCS.vessel),
+      detail: { ...doc(DOCS.vessel), ...EVERY_VALUE_ANSWERS },
     })
     .get(`${prefix}/services/:code/schedule`, (c) => serviceSchedule(deps, c), {
       params: ServiceParams,
       query: CarrierWindowQuery,
-      detail: doc(DOCS.service),
+      detail: { ...doc(DOCS.service), ...EVERY_VALUE_ANSWERS },
     })
     .get(`${prefix}/reliability`, (c) => carrierReliability(deps, c), {
       query: ReliabilityQuery,

@@ -12,7 +12,7 @@ import { webhookEvents } from "../webhooks/openapi.ts";
 import { webhookRoutes } from "../webhooks/routes.ts";
 import { health } from "./health.ts";
 import type { RouteEntry } from "./openapi/document.ts";
-import { HealthReport, routeAnswers } from "./openapi/responses.ts";
+import { HealthReport, neverAnswers, routeAnswers } from "./openapi/responses.ts";
 import type { Platform } from "./platform.ts";
 import { type AccessRule, access, accessRules } from "./plugins/access.ts";
 import { accessLog } from "./plugins/access-log.ts";
@@ -86,6 +86,8 @@ export function createProductApp(opts: ProductAppOptions) {
         ...routeAnswers(def, { 200: { description: "Alive", data: HealthReport } }),
         summary: "Liveness",
         security: [],
+        // Liveness reads nothing that can be away: a dependency down is reported, not a failure.
+        ...neverAnswers(503),
       },
     })
     .use(probes(def.id, platform.readiness, config.metricsToken))

@@ -16,6 +16,7 @@ import {
   DateTime,
   Int,
   listPage,
+  neverAnswers,
   nullable,
   routeAnswers,
   strict,
@@ -244,6 +245,8 @@ function routeDocs(def: ProductDef, maxEndpoints: number) {
     },
     remove: {
       ...answered(def, "Removed", strict({ id: t.String(), deleted: t.Literal(true) })),
+      // Ocean's delete is idempotent: an unknown id answers deleted too (removeEndpoint).
+      ...(def.id === "ocean" ? neverAnswers(404) : {}),
       summary: "Remove an endpoint, its history and its queued deliveries",
     },
     test: {

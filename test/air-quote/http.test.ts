@@ -166,11 +166,13 @@ describe("refusals", () => {
     ["LON", "origin: no airport has the IATA code LON."],
     ["AQXXX", "origin: no place has the UN/LOCODE AQXXX."],
     ["FIKTK", "origin: FIKTK (Kotka) has no airport KTK of its own"],
-  ])("unknown airport %p: not_found", async (origin, message) => {
-    const { status, body } = await quote({ ...GOOD, origin });
-    expect(status).toBe(404);
-    expect((body.error as Json).code).toBe("not_found");
-    expect((body.error as Json).message).toStartWith(message);
+  ])("unknown airport %p: not_found, on either spelling of the route", async (origin, message) => {
+    for (const path of ["/rates/quote", "/v1/rates/quote"]) {
+      const { status, body } = await quote({ ...GOOD, origin }, keys.air, path);
+      expect(status, path).toBe(404);
+      expect((body.error as Json).code).toBe("not_found");
+      expect((body.error as Json).message).toStartWith(message);
+    }
   });
 
   test("no key, another product's key: 401 missing_key; GET: 405", async () => {
@@ -214,4 +216,15 @@ describe("refusals", () => {
     );
     expect(await contents()).toEqual(before);
   }, 60_000);
+
+  test("the document promises the quote's 404, and no 422: every pair of airports is priced", async () => {
+    const doc = (await (await p.call("air", "/docs/json")).json()) as {
+      paths: Record<string, { post: { responses: Record<string, unknown> } }>;
+    };
+    for (const path of ["/rates/quote", "/v1/rates/quote"]) {
+      const statuses = Object.keys(doc.paths[path]!.post.responses);
+      expect(statuses, path).toContain("404");
+      expect(statuses, path).not.toContain("422");
+    }
+  });
 });

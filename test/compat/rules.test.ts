@@ -220,10 +220,12 @@ describe("cache (about 90 s per organisation) and force_update", () => {
 describe("transport errors: 400, 401, 403, 429 with data null", () => {
   const isTransport = (body: Json) => errorProblems("ocean", body, { compat: true });
 
-  test("missing number: 400", async () => {
-    const res = await compatGet(w, {});
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ status: "error", message: "WRONG_PARAMETERS", data: null });
+  test("missing number: 400 on each alias", async () => {
+    for (const path of ["/compat/vendor/tracking", "/compat/vendor/container", "/compat/vendor/reference"]) {
+      const res = await compatGet(w, {}, path);
+      expect(res.status, path).toBe(400);
+      expect(res.body).toEqual({ status: "error", message: "WRONG_PARAMETERS", data: null });
+    }
   });
 
   test("missing, unknown, revoked or expired key: 401", async () => {

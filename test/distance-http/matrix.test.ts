@@ -139,6 +139,14 @@ describe("POST /v1/distance/matrix", () => {
     expect(row![0]!.duration!.hours).toBeGreaterThan(row![0]!.distance!.nm / 10 - 1);
   });
 
+  test("an unresolvable place in the lists answers 404 naming it and its position", async () => {
+    const res = await post({ sources: ["NLRTM"], destinations: ["SGSIN", "QQQQQ"] });
+    expect(res.status).toBe(404);
+    expect(errorCode(res.body)).toBe("location_not_found");
+    expect(JSON.stringify(res.body)).toContain("destinations[1]");
+    expect(JSON.stringify(res.body)).toContain("QQQQQ");
+  });
+
   test("101 sources answer invalid_request; so does an empty list", async () => {
     const over = await post({ sources: places(MATRIX_LIMITS.single + 1), destinations: ["NLRTM"] });
     expect(over.status).toBe(400);

@@ -232,6 +232,13 @@ describe("parameters", () => {
         }
   }, 120_000);
 
+  test("a code that names no place: 404 location_not_found naming it", async () => {
+    const { status, body } = await get("/v1/distance/multimodal?from=Rotterdam&to=QQQQQ");
+    expect(status).toBe(404);
+    expect(errorCode(body)).toBe("location_not_found");
+    expect((body.error as { message: string }).message).toContain("QQQQQ");
+  });
+
   test("pol and pod fix the ports; a river port is not a sea port", async () => {
     const d = await multimodal(`from=Duisburg&to=Shanghai&pol=DEHAM&pod=CNNBG&${SUMMER}`);
     for (const c of all(d)) {

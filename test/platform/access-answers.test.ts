@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { PRODUCT_IDS, type ProductId, product } from "../../api/shared/products.ts";
+import { bodyOf } from "../../scripts/openapi-examples/bodies.ts";
 import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 
 let p: TestPlatform;
@@ -37,7 +38,8 @@ function operations(id: ProductId, status: string): Op[] {
   );
 }
 
-const send = (id: ProductId, op: Op, key?: string) => {
+/** Sends `op`; a write carries `body` (by default an empty object). */
+const send = (id: ProductId, op: Op, key?: string, body: unknown = {}) => {
   const path = key && op.keyInQuery ? `${op.path}?api_key=${key}` : op.path;
   return p.call(id, path, {
     method: op.method,
@@ -45,7 +47,7 @@ const send = (id: ProductId, op: Op, key?: string) => {
       "content-type": "application/json",
       ...(key && !op.keyInQuery ? { authorization: `Bearer ${key}` } : {}),
     },
-    ...(op.method === "GET" || op.method === "DELETE" ? {} : { body: "{}" }),
+    ...(op.method === "GET" || op.method === "DELETE" ? {} : { body: JSON.stringify(body) }),
   });
 };
 
@@ -80,6 +82,20 @@ test.each(PRODUCT_IDS)("%s: a read documents 403 exactly when a refusable caller
     );
   }
   expect(seen).toEqual(documented);
+});
+
+test.each(PRODUCT_IDS)("%s: every write documenting 403 answers it to a refusable caller", async (id) => {
+  const keys = await refusableKeys(id);
+  const writes = operations(id, "403").filter((op) => op.method !== "GET" && op.method !== "DELETE");
+  const refused: string[] = [];
+  for (const op of writes) {
+    // The example call's valid body: the refusal is the caller's, not the body's.
+    const body = bodyOf(`${op.method} ${op.template}`) ?? {};
+    const statuses = [];
+    for (const key of keys) statuses.push((await send(id, op, key, body)).status);
+    refused.push(`${op.method} ${op.template} ${statuses.includes(403) ? "403" : statuses.join(",")}`);
+  }
+  expect(refused).toEqual(writes.map((op) => `${op.method} ${op.template} 403`));
 });
 
 /** The statuses `ops` answer, in order, as "METHOD template status". */

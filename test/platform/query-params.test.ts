@@ -5,7 +5,7 @@
  * the pages for people ignore extras.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { ProductId } from "../../api/shared/products.ts";
+import { PRODUCT_IDS, type ProductId } from "../../api/shared/products.ts";
 import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
 
 let p: TestPlatform;
@@ -68,6 +68,37 @@ describe("a parameter the route does not list is refused, naming it", () => {
     ]);
     expect((await get("schedules", "/v1/reliability?carrier=MAEU&window=30")).status).toBe(400);
   });
+});
+
+type Operation = { responses: Record<string, unknown>; "x-extra-query-parameters"?: string };
+
+test("every operation that lists its parameters refuses another with 400, before its handler runs", async () => {
+  const seen: string[] = [];
+  for (const product of PRODUCT_IDS) {
+    const doc = (await (await p.call(product, "/docs/json")).json()) as {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    for (const [template, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        if (op["x-extra-query-parameters"] === "ignored") continue;
+        const path = template.replace(/\{[^}]+\}/g, crypto.randomUUID());
+        const body = method === "get" || method === "delete" ? {} : { body: "{}" };
+        const init = bearer(keys[product], { "content-type": "application/json" });
+        const res = await p.call(product, `${path}?unlisted=1`, { method, ...init, ...body });
+        const label = `${product} ${method.toUpperCase()} ${template}`;
+        expect(res.status, label).toBe(400);
+        // Open routes answer the message beside ok:false, the others inside error.
+        const answer = (await res.json()) as { message?: string; error?: { message: string } };
+        expect(answer.error?.message ?? answer.message, label).toStartWith(
+          "Unknown query parameter `unlisted`; ",
+        );
+        seen.push(label);
+      }
+    }
+  }
+  // Each product's keyed deletes are among them: a refused delete deletes nothing.
+  expect(seen).toContain("ocean DELETE /v1/webhooks/{id}");
+  expect(seen.length).toBeGreaterThan(100);
 });
 
 describe("what the document lists passes", () => {

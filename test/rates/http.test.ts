@@ -395,14 +395,22 @@ describe("search", () => {
     } as never);
   });
 
-  test("a lane the engine cannot route still answers, the indicative offer named as unpriced", async () => {
-    // Two real UN/LOCODEs nowhere near one another by road.
-    const r = await search("origin=DEHAM&destination=USNYC&mode=ROAD");
-    expect(r.status).toBe(200);
-    expect(r.data.offers).toEqual([]);
-    expect(r.data.unpriced).toEqual([
-      { source: "indicative", sheet_id: null, equipment: null, reason: expect.any(String) },
-    ]);
+  test("a lane the engine cannot route, or a place it does not know, still answers: no 404 or 422 is documented", async () => {
+    // Two real UN/LOCODEs nowhere near one another by road; then a well-formed code naming nothing.
+    for (const lane of ["origin=DEHAM&destination=USNYC", "origin=ZZQQQ&destination=NLRTM"]) {
+      const r = await search(`${lane}&mode=ROAD`);
+      expect(r.status, lane).toBe(200);
+      expect(r.data.offers).toEqual([]);
+      expect(r.data.unpriced).toEqual([
+        { source: "indicative", sheet_id: null, equipment: null, reason: expect.any(String) },
+      ]);
+    }
+    const doc = (await (await w.p.call("rates", "/docs/json")).json()) as {
+      paths: Record<string, { get: { responses: Record<string, unknown> } }>;
+    };
+    const statuses = Object.keys(doc.paths["/v1/rates/search"]!.get.responses);
+    expect(statuses).not.toContain("404");
+    expect(statuses).not.toContain("422");
   });
 });
 

@@ -477,6 +477,18 @@ describe("point-to-point search", () => {
 });
 
 describe("port, vessel and service schedules", () => {
+  test("a port, vessel or service nothing is known of answers an empty list, and the document promises no 404", async () => {
+    expect((await data("/v1/ports/ZZZZZ/calls")).calls).toEqual([]);
+    expect((await data("/v1/vessels/9999998/schedule")).sailings).toEqual([]);
+    expect((await data("/v1/services/ZZZ9/schedule")).sailings).toEqual([]);
+    const doc = (await (await p.call("schedules", "/docs/json")).json()) as {
+      paths: Record<string, { get: { responses: Record<string, unknown> } }>;
+    };
+    for (const base of ["/v1", "/public/v1"])
+      for (const path of ["/ports/{unlocode}/calls", "/vessels/{imo}/schedule", "/services/{code}/schedule"])
+        expect(Object.keys(doc.paths[`${base}${path}`]!.get.responses), path).not.toContain("404");
+  });
+
   test("port calls: each call at the port in the window once, earliest first", async () => {
     const port = callsOf(rows[0]!)[0]!.place.unlocode!;
     const from = clock - 7 * D;

@@ -139,9 +139,24 @@ test(`a configured cap (${CONFIGURED_CAP}) answers in the lower-case envelopes t
   expect(await big.stored(a.orgId, "rates")).toBe(CONFIGURED_CAP);
 }, 60_000);
 
+test("the load plans host answers the cap in its ok envelope", async () => {
+  const a = await std.tenant();
+  for (let i = 0; i < DEFAULT_CAP; i++)
+    expect((await std.register("loading", a.keys.loading, i)).status).toBe(201);
+  const over = await std.register("loading", a.keys.loading, DEFAULT_CAP);
+  expect(over.status).toBe(409);
+  expect(errorProblems("loading", over.body)).toEqual([]);
+  expect(errorCode(over.body)).toBe("WEBHOOK_LIMIT_REACHED");
+  expect(await std.stored(a.orgId, "loading")).toBe(DEFAULT_CAP);
+}, 60_000);
+
 test("the list pages through every endpoint exactly once, newest first", async () => {
   const a = await big.tenant();
   const newestFirst = (await registered("air", a.keys.air, CONFIGURED_CAP)).reverse();
+  // The cap holds here too, in the air envelope, and the list below is unchanged by the refusal.
+  const over = await big.register("air", a.keys.air, CONFIGURED_CAP);
+  expect(over.status).toBe(409);
+  expect(errorCode(over.body)).toBe("webhook_limit_reached");
   // Default page: 50 of them, and a cursor to the rest.
   const first = await big.call("air", "GET", "/v1/webhooks", a.keys.air);
   expect(successProblems("air", first.body)).toEqual([]);

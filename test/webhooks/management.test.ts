@@ -202,16 +202,26 @@ describe.each(PRODUCTS)("%s", (product) => {
   });
 });
 
-test("DELETE of an unknown id: idempotent deleted:true on ocean, 404 elsewhere", async () => {
+test("DELETE of an unknown id: idempotent deleted:true on ocean, 404 elsewhere, as each document says", async () => {
   const id = crypto.randomUUID();
   const ocean = await call("ocean", "DELETE", `/v1/webhooks/${id}`, a.keys.ocean);
   expect(ocean.status).toBe(200);
   expect(ocean.body).toMatchObject({ ok: true, data: { id, deleted: true } });
+  expect(await deleteDocuments404("ocean")).toBe(false);
   for (const product of PRODUCTS.filter((x) => x !== "ocean")) {
     const res = await call(product, "DELETE", `/v1/webhooks/${id}`, a.keys[product]);
     expect(res.status).toBe(404);
+    expect(await deleteDocuments404(product), product).toBe(true);
   }
 });
+
+/** Whether the product's document lists 404 among the webhook delete's answers. */
+async function deleteDocuments404(product: WebhookProduct): Promise<boolean> {
+  const doc = (await (await p.call(product, "/docs/json")).json()) as {
+    paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+  };
+  return "404" in doc.paths["/v1/webhooks/{id}"]!.delete!.responses;
+}
 
 test("ocean DELETE of another account's endpoint answers as for an unknown id and removes nothing", async () => {
   const mine = await register("ocean", a.keys.ocean, { url: "https://hooks.example.com/kept" });

@@ -14,7 +14,7 @@ export interface RouteEntry {
   method: string;
   path: string;
   hooks?: {
-    detail?: Record<string, unknown> & { hide?: boolean };
+    detail?: Record<string, unknown> & { hide?: boolean; notAnswered?: readonly number[] };
     body?: unknown;
     query?: unknown;
     params?: unknown;
@@ -116,7 +116,13 @@ export function queryParameterNames(route: RouteEntry): string[] {
 export const EXTRA_QUERY_IGNORED = { "x-extra-query-parameters": "ignored" } as const;
 
 function operationOf(route: RouteEntry, opts: DocumentOptions, components: Record<string, Json>): Json {
-  const { hide: _hide, parameters: _parameters, responses, ...detail } = route.hooks?.detail ?? {};
+  const {
+    hide: _hide,
+    parameters: _parameters,
+    notAnswered: _notAnswered,
+    responses,
+    ...detail
+  } = route.hooks?.detail ?? {};
   const op: Json = {
     operationId: `${route.method.toLowerCase()}${openApiPath(route.path).replace(/[^A-Za-z0-9]+(.)?/g, (_m, c?: string) => (c ? c.toUpperCase() : ""))}`,
     ...detail,

@@ -4,7 +4,8 @@
  * catalogue's (errors.ts), and the headers each answer carries. Routes declare what is theirs
  * (`answers`, `routeAnswers`); the product app adds what every route of an access kind answers
  * (`commonAnswers`): 400 for a malformed target, 401 for keyed routes, 403 for those checking the
- * product's entitlement, 404 for a path parameter's unknown value, 429 where limited, 500 and 503.
+ * product's entitlement, 404 for a path parameter's unknown value, 429 where limited, 500 and 503,
+ * less those the route says it never gives (`neverAnswers`).
  */
 
 import { Type } from "@sinclair/typebox";
@@ -237,7 +238,16 @@ export interface RouteKinds {
   entitled: boolean;
   limited: boolean;
   withParams: boolean;
+  /** Common answers the route never gives (its detail's `notAnswered`, `neverAnswers`). */
+  never?: readonly number[];
 }
+
+/**
+ * Route detail naming common answers the route cannot give: 404 where every well-formed path value
+ * answers (an empty list for one nothing is known of, an idempotent delete), 503 where nothing it
+ * reads can be away (no storage, no workers, no carrier behind it).
+ */
+export const neverAnswers = (...statuses: number[]) => ({ notAnswered: statuses });
 
 /**
  * What every route of an access kind may answer besides its own statuses; a route with a path
@@ -245,7 +255,7 @@ export interface RouteKinds {
  */
 export function commonAnswers(
   style: ErrorStyle,
-  { keyed, entitled, limited, withParams }: RouteKinds,
+  { keyed, entitled, limited, withParams, never = [] }: RouteKinds,
 ): Answers {
   const statuses = [
     400,
@@ -256,7 +266,11 @@ export function commonAnswers(
     500,
     503,
   ];
-  return answers(style, {}, statuses);
+  return answers(
+    style,
+    {},
+    statuses.filter((s) => !never.includes(s)),
+  );
 }
 
 /** Answers as an OpenAPI responses object (rate headers added where the route is limited). */

@@ -13,6 +13,7 @@ import { Elysia } from "elysia";
 import type { ErrorStyle } from "../envelopes.ts";
 import { ApiError } from "../errors.ts";
 import { EXTRA_QUERY_IGNORED } from "../openapi/document.ts";
+import { neverAnswers } from "../openapi/responses.ts";
 import type { Access } from "../plugins/access.ts";
 
 /**
@@ -182,6 +183,8 @@ export function pageSite(opts: {
         security: [],
         // Links to a page for people carry whatever their sender adds (campaign tags, say).
         ...EXTRA_QUERY_IGNORED,
+        // Static bytes held in memory: nothing behind the page can be away.
+        ...neverAnswers(503),
         responses: {
           200: {
             description: "The page",

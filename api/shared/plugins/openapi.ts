@@ -45,7 +45,13 @@ function completeResponses(
     const a = accessOf(path);
     const keyed = a.auth !== "none";
     const limited = keyed || (a.auth === "none" && a.limited);
-    const kinds = { keyed, entitled: checksEntitlement(hooks), limited, withParams: path.includes(":") };
+    const kinds = {
+      keyed,
+      entitled: checksEntitlement(hooks),
+      limited,
+      withParams: path.includes(":"),
+      never: hooks?.detail?.notAnswered,
+    };
     const common = toOpenApi(commonAnswers(a.errors, kinds), limited);
     const own = inStyle(declared ?? fallback, a.errors);
     return withRequestId({ ...common, ...withRateHeaders(own, limited) });

@@ -569,19 +569,6 @@ export interface operations {
                     "application/json": components["schemas"]["DataError"];
                 };
             };
-            /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
-            503: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
         };
     };
     getV1Account: {
@@ -1159,19 +1146,6 @@ export interface operations {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
-            /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
-            503: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {

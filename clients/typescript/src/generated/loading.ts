@@ -639,19 +639,6 @@ export interface operations {
                     "application/json": components["schemas"]["OpenError"];
                 };
             };
-            /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
-            503: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OpenError"];
-                };
-            };
         };
     };
     getV1Account: {

@@ -1365,19 +1365,6 @@ export interface operations {
                     "application/json": components["schemas"]["OpenError"];
                 };
             };
-            /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
-            503: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OpenError"];
-                };
-            };
         };
     };
     getV1Account: {
@@ -2441,23 +2428,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OkError"];
-                };
-            };
-            /** @description Not found (another account's id answers the same) */
-            404: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -5460,19 +5430,6 @@ export interface operations {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OpenError"];
-                };
-            };
-            /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
-            503: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -593,19 +593,6 @@ export interface operations {
                     "application/json": components["schemas"]["DataError"];
                 };
             };
-            /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
-            503: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
         };
     };
     getV1Account: {
@@ -1859,40 +1846,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
-            /** @description Not found (another account's id answers the same) */
-            404: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DataError"];
-                };
-            };
-            /** @description No route between the places */
-            422: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;

@@ -878,19 +878,6 @@ export interface operations {
                     "application/json": components["schemas"]["OpenError"];
                 };
             };
-            /** @description Temporarily unavailable (database, carrier or route workers); Retry-After says when to come back */
-            503: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OpenError"];
-                };
-            };
         };
     };
     getV1Account: {
@@ -2581,23 +2568,6 @@ export interface operations {
                     "application/json": components["schemas"]["OkError"];
                 };
             };
-            /** @description Not found (another account's id answers the same) */
-            404: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OkError"];
-                };
-            };
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
@@ -2718,23 +2688,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OkError"];
-                };
-            };
-            /** @description Not found (another account's id answers the same) */
-            404: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -2872,23 +2825,6 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown, revoked or expired API key */
             401: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OkError"];
-                };
-            };
-            /** @description Not found (another account's id answers the same) */
-            404: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -3315,23 +3251,6 @@ export interface operations {
                     "application/json": components["schemas"]["OpenError"];
                 };
             };
-            /** @description Not found (another account's id answers the same) */
-            404: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OpenError"];
-                };
-            };
             /** @description Rate window exceeded; Retry-After says when to come back */
             429: {
                 headers: {
@@ -3435,23 +3354,6 @@ export interface operations {
             };
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OpenError"];
-                };
-            };
-            /** @description Not found (another account's id answers the same) */
-            404: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
@@ -3572,23 +3474,6 @@ export interface operations {
             };
             /** @description Invalid request: a parameter, the body or the request target does not pass validation */
             400: {
-                headers: {
-                    /** @description This request's id, as the access log and error bodies name it */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OpenError"];
-                };
-            };
-            /** @description Not found (another account's id answers the same) */
-            404: {
                 headers: {
                     /** @description This request's id, as the access log and error bodies name it */
                     "X-Request-Id": string;
