@@ -10,14 +10,8 @@ import { join } from "node:path";
 import { buildDirFrom } from "../common/build-dir.ts";
 import { sourcesDirFrom } from "../common/sources-dir.ts";
 import { fnv1a64, restampBuildId, restampJsonBuildId } from "../formats/container.ts";
-import {
-  ensureSource,
-  expandInputs,
-  matchesInput,
-  PACKAGE_PREFIX,
-  packageInfo,
-  type SourceManifest,
-} from "./manifest.ts";
+import { ensureSource, expandInputs, PACKAGE_PREFIX, packageInfo, type SourceManifest } from "./manifest.ts";
+import { type ContextInputs, stageContext } from "./stage-context.ts";
 import {
   buildStatePath,
   checkReadOrder,
@@ -28,6 +22,8 @@ import {
   sha256,
   stageFingerprint,
 } from "./stage-plan.ts";
+import { schedule } from "./stage-schedule.ts";
+import type { StageJob, StageMessage } from "./stage-worker.ts";
 
 export interface BuildContext {
   sourcesDir: string;
@@ -78,6 +74,11 @@ export interface RunOptions {
   only?: string[];
   /** Rerun selected stages even when unchanged. */
   force?: boolean;
+  /**
+   * Stages built at once, each in a worker thread when more than one (default 1: in this thread, in
+   * registry order). A stage starts once the stages writing what it reads have finished.
+   */
+  jobs?: number;
   /** Download missing sources from `${mirror}/${key}` instead of their upstream URL. */
   mirror?: string;
   fetch?: typeof fetch;
@@ -138,7 +139,20 @@ export async function runPipeline(opts: RunOptions): Promise<RunResult> {
 
   const ran: string[] = [];
   const skipped: string[] = [];
-  for (const planned of plan) {
+  const jobs = Math.max(1, opts.jobs ?? 1);
+  const producers = new Map(
+    opts.registry.flatMap((r) => r.stage.outputs.map((o) => [o, r.stage.name] as const)),
+  );
+  const selectedNames = new Set(plan.map((p) => p.r.stage.name));
+  const scheduled = plan.map((planned) => ({
+    ...planned,
+    name: planned.r.stage.name,
+    after: (planned.r.stage.reads ?? []).flatMap((file) => {
+      const by = producers.get(file);
+      return by && selectedNames.has(by) ? [by] : [];
+    }),
+  }));
+  await schedule(scheduled, jobs, async (planned) => {
     const { r } = planned;
     // A stage reading artifacts is judged again now: a stage before it may have rewritten them.
     const fingerprint = r.stage.reads?.length
@@ -147,11 +161,13 @@ export async function runPipeline(opts: RunOptions): Promise<RunResult> {
     if (isFresh(state, r, fingerprint, outDir, opts.force)) {
       log(`${r.stage.name}: unchanged, skipped`);
       skipped.push(r.stage.name);
-      continue;
+      return;
     }
     const started = performance.now();
     log(`${r.stage.name}: running`);
-    await r.stage.run(contextFor(r.stage, buildId));
+    const context = { sourcesDir, outDir, buildId, verified, producers, log };
+    if (jobs > 1) await inWorker(r, context);
+    else await r.stage.run(stageContext(r.stage, context));
     for (const o of r.stage.outputs) {
       if (!existsSync(join(outDir, o)))
         throw new Error(`stage ${r.stage.name} did not write its output ${o}`);
@@ -161,42 +177,40 @@ export async function runPipeline(opts: RunOptions): Promise<RunResult> {
     log(`${r.stage.name}: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     // Saved per stage so a failure later in the run keeps the work already done.
     writeFileSync(buildStatePath(outDir), `${JSON.stringify(state, null, 2)}\n`);
-  }
+  });
   state.buildId = buildId;
   writeFileSync(buildStatePath(outDir), `${JSON.stringify(state, null, 2)}\n`);
   writeOutputsIndex(opts.registry, manifest, outDir, buildId);
-  return { buildId, ran, skipped };
+  const inOrder = (names: string[]) => plan.map((p) => p.r.stage.name).filter((n) => names.includes(n));
+  return { buildId, ran: inOrder(ran), skipped: inOrder(skipped) };
+}
 
-  function contextFor(stage: Stage, id: string): BuildContext {
-    return {
-      sourcesDir,
-      outDir,
-      buildId: id,
-      log,
-      source(key: string): string {
-        if (!matchesInput(stage.inputs, key)) {
-          throw new Error(`stage ${stage.name} read source ${key} without declaring it in its inputs`);
-        }
-        const path = verified.get(key);
-        if (!path) throw new Error(`source ${key} was not verified by fetch-sources`);
-        return path;
-      },
-      artifact(file: string): Uint8Array {
-        if (!stage.reads?.includes(file)) {
-          throw new Error(`stage ${stage.name} read build output ${file} without declaring it in its reads`);
-        }
-        const path = join(outDir, file);
-        if (!existsSync(path)) {
-          const producer = producerOf(opts.registry, file);
-          throw new Error(
-            `${path} missing: ${producer ? `run the ${producer.name} stage first` : "build it first"} (\`npm run build\`)`,
-          );
-        }
-        const b = readFileSync(path);
-        return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-      },
+/** Runs a registered stage in a worker thread (stage-worker.ts), its log lines into the build's. */
+function inWorker(r: RegisteredStage, c: ContextInputs): Promise<void> {
+  const job: StageJob = {
+    module: r.module,
+    name: r.stage.name,
+    sourcesDir: c.sourcesDir,
+    outDir: c.outDir,
+    buildId: c.buildId,
+    verified: [...c.verified],
+    producers: [...c.producers],
+  };
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL("./stage-worker.ts", import.meta.url).href);
+    worker.onmessage = (event: MessageEvent<StageMessage>) => {
+      const m = event.data;
+      if ("log" in m) return c.log(m.log);
+      worker.terminate();
+      if ("error" in m) reject(new Error(m.error));
+      else resolve();
     };
-  }
+    worker.onerror = (event) => {
+      worker.terminate();
+      reject(new Error(`stage ${r.stage.name}: ${event.message}`));
+    };
+    worker.postMessage(job);
+  });
 }
 
 /** The sources behind a stage's outputs: its own inputs and those behind every artifact it reads. */

@@ -305,3 +305,60 @@ describe("fetch-sources", () => {
     await expect(run()).rejects.toThrow(/source a\/compiled\.csv is missing .* no upstream URL/);
   });
 });
+
+describe("stages in worker threads (--jobs)", () => {
+  /**
+   * A stage module as the registry names them: `upper` copies a source, `lower` reads upper's
+   * artifact, `apart` reads a source it does not declare; upper logs which thread it runs on.
+   */
+  function writeStageModule(failing = false) {
+    const file = join(outDir, "..", "stages.ts");
+    writeFileSync(
+      file,
+      `import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { isMainThread } from "node:worker_threads";
+export const upper = { name: "upper", inputs: ["a/one.csv"], outputs: ["upper.bin"], async run(ctx) {
+  ctx.log(\`upper in the main thread: \${isMainThread}\`);
+  writeFileSync(join(ctx.outDir, "upper.bin"), readFileSync(ctx.source("a/one.csv")));
+} };
+export const lower = { name: "lower", inputs: [], reads: ["upper.bin"], outputs: ["lower.bin"], async run(ctx) {
+  ${failing ? 'throw new Error("lower cannot build");' : ""}
+  writeFileSync(join(ctx.outDir, "lower.bin"), new TextDecoder().decode(ctx.artifact("upper.bin")).toUpperCase());
+} };
+export const apart = { name: "apart", inputs: ["b/three.json"], outputs: ["apart.bin"], async run(ctx) {
+  ctx.source("a/two.csv");
+} };
+`,
+    );
+    return file;
+  }
+
+  async function registryOf(file: string): Promise<RegisteredStage[]> {
+    const mod = (await import(file)) as Record<string, Stage>;
+    return ["upper", "lower", "apart"].map((name) => ({ stage: mod[name]!, module: file }));
+  }
+
+  test("each stage runs in a worker thread after the stages it reads; the run reports them in registry order", async () => {
+    registry = (await registryOf(writeStageModule())).slice(0, 2);
+    const lines: string[] = [];
+    const result = await run({ jobs: 2, log: (msg) => lines.push(msg) });
+    expect(result.ran).toEqual(["upper", "lower"]);
+    expect(readFileSync(join(outDir, "lower.bin"), "utf8")).toBe("X,Y\n1,2\n");
+    expect(lines).toContain("upper in the main thread: false");
+    expect(lines.findIndex((l) => l.startsWith("lower: running"))).toBeGreaterThan(
+      lines.findIndex((l) => l.startsWith("upper: done")),
+    );
+    expect((await run({ jobs: 2 })).skipped).toEqual(["upper", "lower"]);
+  });
+
+  test("a failing or undeclared read in a worker fails the build with the stage's own message", async () => {
+    registry = (await registryOf(writeStageModule(true))).slice(0, 2);
+    await expect(run({ jobs: 2 })).rejects.toThrow("lower cannot build");
+    expect(existsSync(join(outDir, "upper.bin"))).toBe(true);
+    registry = [(await registryOf(writeStageModule()))[2]!];
+    await expect(run({ jobs: 2 })).rejects.toThrow(
+      "stage apart read source a/two.csv without declaring it in its inputs",
+    );
+  });
+});
