@@ -104,9 +104,10 @@ impl Default for Params {
 }
 
 /// Work units counted per second of single-threaded WebAssembly on the slowest instances per unit
-/// of work (bench/loadplan.ts): the search counts blocks scanned, spaces scanned and updated, and
-/// a fixed cost per state copied and move applied, so a budget in work is about a budget in time
-/// whatever the cargo, yet the same input always gives the same plan.
+/// of work (bench/loadplan.ts), with room for a busy machine: the search counts moves scanned
+/// (half a unit each), spaces scanned and updated, and a fixed cost per state copied and move
+/// applied, so a unit of work takes about as long whatever the cargo (5 to 6.5 ns on the
+/// Bischoff-Ratcliff sets with two busy cores), yet the same input always gives the same plan.
 pub const WORK_PER_SECOND: u64 = 40_000_000;
 
 /// One second per unit type tried and unit (docs/loadplan.md).
