@@ -1,5 +1,6 @@
-//! One unit: block building over maximal spaces (Parreno et al. 2008: the space nearest a corner
-//! of the unit first, the block anchored at that corner) with a partial-completion tree search
+//! One unit: block building over maximal spaces (after Parreno et al. 2008: the lowest space
+//! nearest a corner of the unit first, the block anchored at that corner) with a partial-completion
+//! tree search
 //! (Fanslau and Bortfeldt 2010): at each step the `width` best blocks for the chosen space (the
 //! largest, ranked by volume less the room they leave too thin for any box) are tried, each
 //! subtree `depth` levels deep and completed greedily, and the step leading to the most loaded
@@ -234,8 +235,9 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// The space to fill next: the one nearest a bottom corner of the unit, measured as the sorted
-    /// distances along the three axes compared lexicographically; ties go to the larger space.
+    /// The space to fill next: the one with the lowest floor, then the one nearest a corner of the
+    /// unit (sorted distances to the walls compared lexicographically), then the larger. Compact:
+    /// the one nearest the origin corner (sorted coordinates of its corner), then the larger.
     fn select(&mut self, s: &State) -> Option<usize> {
         self.work += s.spaces.len() as u64;
         let l = self.unit.inside;
@@ -250,7 +252,14 @@ impl<'a> Ctx<'a> {
                     sp.lo[2],
                 ]
             };
-            d.sort_unstable();
+            if self.compact {
+                d.sort_unstable();
+            } else {
+                // The lowest floor first (layer by layer: tops meet at one height more often),
+                // then the sorted distances to the walls.
+                d[..2].sort_unstable();
+                d.rotate_right(1);
+            }
             let v = sp.volume();
             let better = match best {
                 None => true,
