@@ -12,7 +12,7 @@ use super::{ItemType, UnitType};
 use std::collections::HashSet;
 
 /// Least share of a general move's cuboid its boxes fill, and of its top they support.
-pub const MIN_FILL: f64 = 0.98;
+pub const MIN_FILL: f64 = 0.96;
 /// General moves are made when the cargo has at most this many boxes per item type on average:
 /// with more, blocks of one item are large already and joining them costs search without gain
 /// (generated Bischoff-Ratcliff cargo, bench/loadplan.ts: a gain with 50 types and more, at most

@@ -1,8 +1,10 @@
-//! One unit: block building over maximal spaces (Parreno et al. 2008: the space nearest a corner
-//! of the unit first, the block anchored at that corner) with a partial-completion tree search
-//! (Fanslau and Bortfeldt 2010): at each step the `width` largest blocks for the chosen space are
-//! tried, each subtree `depth` levels deep and completed greedily, and the step leading to the most
-//! loaded volume is kept. Effort doubles run after run (Zhu and Lim 2012) until the work budget is
+//! One unit: block building over maximal spaces (after Parreno et al. 2008: the lowest space
+//! nearest a corner of the unit first, the block anchored at that corner) with a partial-completion
+//! tree search
+//! (Fanslau and Bortfeldt 2010): at each step the `width` best blocks for the chosen space (the
+//! largest, ranked by volume less the room they leave too thin for any box) are tried, each
+//! subtree `depth` levels deep and completed greedily, and the step leading to the most loaded
+//! volume is kept. Effort doubles run after run (Zhu and Lim 2012) until the work budget is
 //! spent; the best complete loading seen anywhere is the answer.
 
 use super::blocks::{self, Block};
@@ -56,6 +58,10 @@ struct Key {
 }
 
 const GENERAL: u32 = u32::MAX;
+
+/// Candidates looked at per candidate kept: the largest moves, ranked by volume less the room
+/// they leave too thin for any box.
+const RANKED: usize = 3;
 
 struct Ctx<'a> {
     items: &'a [ItemType],
@@ -229,8 +235,9 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// The space to fill next: the one nearest a bottom corner of the unit, measured as the sorted
-    /// distances along the three axes compared lexicographically; ties go to the larger space.
+    /// The space to fill next: the one with the lowest floor, then the one nearest a corner of the
+    /// unit (sorted distances to the walls compared lexicographically), then the larger. Compact:
+    /// the one nearest the origin corner (sorted coordinates of its corner), then the larger.
     fn select(&mut self, s: &State) -> Option<usize> {
         self.work += s.spaces.len() as u64;
         let l = self.unit.inside;
@@ -245,7 +252,14 @@ impl<'a> Ctx<'a> {
                     sp.lo[2],
                 ]
             };
-            d.sort_unstable();
+            if self.compact {
+                d.sort_unstable();
+            } else {
+                // The lowest floor first (layer by layer: tops meet at one height more often),
+                // then the sorted distances to the walls.
+                d[..2].sort_unstable();
+                d.rotate_right(1);
+            }
             let v = sp.volume();
             let better = match best {
                 None => true,
@@ -311,12 +325,30 @@ impl<'a> Ctx<'a> {
                 }
             }
             out.push(((bi - 1) as u32, pos));
-            if out.len() >= k {
+            if out.len() >= k * RANKED {
                 break;
             }
         }
-        // One unit of work per block looked at.
-        self.work += (bi - start) as u64;
+        // Half a unit per move looked at: the scan reads packed keys, cheaper than the rest.
+        self.work += (bi - start) as u64 / 2;
+        let size = |c: &(u32, [i64; 3])| self.moves[c.0 as usize].size;
+        out.sort_by_key(|c| std::cmp::Reverse(self.volumes[c.0 as usize] - self.loss(sp, size(c))));
+        out.truncate(k);
+    }
+
+    /// Room a move of `size` leaves in `sp` too thin for any box: along each axis the gap beside
+    /// it, when thinner than the smallest box dimension, over the move's face.
+    fn loss(&self, sp: &Space, size: [i64; 3]) -> i64 {
+        (0..3)
+            .map(|d| {
+                let gap = sp.size(d) - size[d];
+                if gap > 0 && gap < self.min_dim {
+                    gap * size[(d + 1) % 3] * size[(d + 2) % 3]
+                } else {
+                    0
+                }
+            })
+            .sum()
     }
 
     fn apply(&mut self, s: &mut State, block: u32, pos: [i64; 3]) {

@@ -6,7 +6,7 @@ use super::ffi::{
 };
 use super::*;
 
-fn item(dims: [i64; 3], quantity: u32) -> ItemType {
+pub(super) fn item(dims: [i64; 3], quantity: u32) -> ItemType {
     ItemType {
         dims,
         quantity,
@@ -18,7 +18,7 @@ fn item(dims: [i64; 3], quantity: u32) -> ItemType {
     }
 }
 
-fn unit(inside: [i64; 3]) -> UnitType {
+pub(super) fn unit(inside: [i64; 3]) -> UnitType {
     UnitType {
         inside,
         door: [0, 0],
@@ -29,7 +29,7 @@ fn unit(inside: [i64; 3]) -> UnitType {
 }
 
 /// One unit at most, no centre-of-gravity bounds: what a single-unit case needs.
-fn one_unit() -> Params {
+pub(super) fn one_unit() -> Params {
     Params {
         max_units: 1,
         cog_longitudinal: f64::INFINITY,
@@ -152,7 +152,7 @@ fn violations(items: &[ItemType], units: &[UnitType], params: &Params, plan: &Pl
     out
 }
 
-fn solve(items: &[ItemType], units: &[UnitType], params: &Params) -> Plan {
+pub(super) fn solve(items: &[ItemType], units: &[UnitType], params: &Params) -> Plan {
     let plan = plan(items, units, params).unwrap();
     let v = violations(items, units, params, &plan);
     assert!(v.is_empty(), "{:?}", v);
