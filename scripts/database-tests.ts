@@ -2,13 +2,16 @@
  * The test files whose outcome can depend on PORTOLAN_TEST_DB: those that reach, through their
  * relative imports or the scripts they name (child processes: "writer.ts" run with bun), a file
  * that reads it. The PostgreSQL pass of scripts/test.sh runs only these; every other file would
- * run the very same code twice. `bun scripts/database-tests.ts` prints one path per line.
+ * run the very same code twice. A file whose subject is not storage (a route engine, a page, the
+ * sandbox's story) says so with a comment starting with ONCE and why, and runs on SQLite only.
+ * `bun scripts/database-tests.ts` prints one path per line.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dir, "..");
 const MARK = "PORTOLAN_TEST_DB";
+export const ONCE = "Runs once, on SQLite:";
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -63,7 +66,7 @@ export function databaseTests(root = ROOT): string[] {
     }
   }
   return tests
-    .filter((f) => hit.has(f))
+    .filter((f) => hit.has(f) && !readFileSync(f, "utf8").includes(ONCE))
     .map((f) => relative(root, f))
     .sort();
 }

@@ -7,6 +7,7 @@
  * errors: the one-off commands exit 2 naming the flag of an invalid parameter, 1 with the code of
  * any other error.
  */
+// Runs once, on SQLite: the subject is the distance engine behind HTTP and the CLI; the database only holds the key.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";

@@ -3,6 +3,7 @@
  * options, each cell compared with GET /v1/distance/route (one mode) or /v1/distance/multimodal
  * (door to door) for the same pair and options: the same figures, or the same error.
  */
+// Runs once, on SQLite: the subject is the matrix against single routes; the database only holds the key.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import fc from "fast-check";
 import { errorProblems, successProblems } from "../helpers/envelopes.ts";

@@ -4,6 +4,7 @@
  * overloaded + Retry-After, other routes keep answering while searches run, and a worker killed
  * mid-request costs that request a 503, not the service. ROAD routes run on the same pool.
  */
+// Runs once, on SQLite: the subject is the route worker pool; the database only holds the keys.
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";

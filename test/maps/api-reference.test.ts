@@ -3,6 +3,7 @@
  * draws every operation and webhook event of the host's document, and every request it makes
  * stays on the host; an opened operation shows its recorded example answer.
  */
+// Runs once, on SQLite: the subject is the reference page in a browser; the database only holds the key.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
 import { makePlatform, type TestPlatform } from "../helpers/platform.ts";

@@ -4,6 +4,7 @@
  * 1280 px the end labels lie inside the map and off every dot; multimodal chains are named by
  * their legs' ports.
  */
+// Runs once, on SQLite: the subject is the route map in a browser; the database only holds the key.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { bearer, type TestPlatform } from "../helpers/platform.ts";

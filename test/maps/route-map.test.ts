@@ -5,6 +5,7 @@
  * non-blank map pixels, the antimeridian, the key kept to the tab and the page's own origin, and
  * the security headers.
  */
+// Runs once, on SQLite: the subject is the route map in a browser; the database only holds the key.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -5,6 +5,7 @@
  * booking) checked against its scenario's DEMO_STATES over DEMO_HOURS: added at 00:10 and kept by
  * polls, and added afresh at every hour (the state must not depend on when the user starts).
  */
+// Runs once, on SQLite: the subject is the sandbox carrier's demo story; the tracking writes it makes are tested on both databases elsewhere.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { DEMO_HOURS, DEMO_REFERENCES, DEMO_STATES, type DemoReference } from "../../ingest/sandbox/demo.ts";
 import { SANDBOX_SCACS } from "../../ingest/sandbox/world.ts";
