@@ -41,13 +41,13 @@ function random(seed: number): () => number {
   };
 }
 
-const PAIRS = 2000;
+const PAIRS = 1000;
 const rnd = random(0x9e3779b9);
 // Points anywhere between the ice edges: they snap to a node or a lane point (an edge anchor).
 const point = () => ({ lat: -60 + rnd() * 135, lng: -180 + rnd() * 360 });
 const pairs = Array.from({ length: PAIRS }, () => ({ from: point(), to: point() }));
 // A few short pairs too: both ends near each other, often on one lane (the same-edge case).
-for (let i = 0; i < 200; i++) {
+for (let i = 0; i < 100; i++) {
   const from = pairs[i]!.from;
   pairs.push({ from, to: { lat: from.lat + (rnd() - 0.5) * 2, lng: from.lng + (rnd() - 0.5) * 2 } });
 }
