@@ -24,6 +24,8 @@ mod spaces;
 mod tests;
 #[cfg(test)]
 mod tests_greedy;
+#[cfg(test)]
+mod tests_rules;
 
 /// The six axis permutations, in the order of the orientation bitmask: entry k names which of the
 /// item's own dimensions (0 = length, 1 = width, 2 = height as given) lies along the unit's x, y
