@@ -18,6 +18,7 @@ import { GRAPH_FORMAT_VERSION } from "../router-wasm/binding/router.ts";
 import type { AirPlan, AirPlanner, AirPlanRequest } from "./air/planner.ts";
 import { once, readArtifact, sameBuild } from "./artifacts.ts";
 import type { RouteConfig } from "./config.ts";
+import { type Cell, chunkCells, type MatrixChunk } from "./distance/matrix-chunk.ts";
 import { LocationIndex } from "./locations/index.ts";
 import type { MultimodalRequest } from "./multimodal/options.ts";
 import type { MultimodalPlan } from "./multimodal/planner.ts";
@@ -138,6 +139,8 @@ export interface ModePlanners {
   air<P extends ChainEnd>(request: AirPlanRequest<P>): Promise<AirPlan<P>>;
   river<P extends ChainEnd>(request: RiverPlanRequest<P>): Promise<RiverPlan<P>>;
   multimodal<P extends ChainEnd>(request: MultimodalRequest<P>): Promise<MultimodalPlan>;
+  /** A matrix's cells (engine/distance/matrix-chunk.ts). */
+  matrix(chunk: MatrixChunk): Promise<Cell[]>;
 }
 
 /**
@@ -159,6 +162,7 @@ export async function pooledModes(
     air: (request) => pool.planAir(request, external ?? model),
     river: (request) => pool.planRiver(request, external ?? model),
     multimodal: (request) => pool.planMultimodal(request, external ?? model),
+    matrix: (chunk) => pool.planMatrixChunk(chunk, external ?? model),
   };
 }
 
@@ -180,6 +184,7 @@ export async function modePlanners(
     air: async (request) => (await planners.air()).plan(request, road),
     river: async (request) => (await planners.river()).plan(request, road),
     multimodal: (request) => planners.multimodal.plan(request, road),
+    matrix: (chunk) => chunkCells(planners, chunk, road),
   };
 }
 

@@ -15,6 +15,7 @@ import {
   type TransportMode,
 } from "./chain.ts";
 import { EngineError } from "./errors.ts";
+import { Memo } from "./multimodal/memo.ts";
 import { accessLegs, type RoadRoutePlanner, renderRoadSection } from "./road/planner.ts";
 
 interface Point {
@@ -114,6 +115,25 @@ function sitesNear(sites: readonly TerminalSite<Point>[], p: Point, maxKm: numbe
  * are measured (sitesNear).
  */
 export function nearestTerminals<T extends Point, S extends TerminalSite<T>>(
+  sites: readonly S[],
+  p: Point,
+  maxKm: number,
+  count: number,
+): Array<S & { km: number; rank: number }> {
+  let kept = nearestKept.get(sites) as Memo<string, Array<S & { km: number; rank: number }>> | undefined;
+  if (!kept) {
+    kept = new Memo(NEAREST_KEPT);
+    nearestKept.set(sites, kept);
+  }
+  return kept.get(`${p.lat},${p.lng},${maxKm},${count}`, () => nearestOf(sites, p, maxKm, count)).slice();
+}
+
+/** Places whose terminals are kept per site list: a matrix's places, and the recent routes' ends. */
+const NEAREST_KEPT = 1024;
+const nearestKept = new WeakMap<readonly unknown[], Memo<string, unknown>>();
+
+/** nearestTerminals' search. */
+function nearestOf<T extends Point, S extends TerminalSite<T>>(
   sites: readonly S[],
   p: Point,
   maxKm: number,

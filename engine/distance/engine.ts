@@ -290,7 +290,7 @@ export class DistanceEngine {
   }
 
   /** pol / pod as a sea port, or null when not given. */
-  private async seaPort(name: "pol" | "pod", code: string | undefined): Promise<ResolvedPoint | null> {
+  async seaPort(name: "pol" | "pod", code: string | undefined): Promise<ResolvedPoint | null> {
     if (code === undefined || code.trim() === "") return null;
     return seaPortOf((await this.services()).locations, name, code);
   }

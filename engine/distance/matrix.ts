@@ -1,17 +1,19 @@
 /**
  * Distance matrices (GET and POST /v1/distance/matrix): every source to every destination in one
- * mode or door to door. Each place is resolved once; each cell is the single route's answer
- * (DistanceEngine.routeBetween / multimodalBetween, on the route workers' lane like any route),
- * reduced to its distance, duration, cost index and emissions, or the error that route answers.
- * One cell per route worker runs at once, so a large matrix waits its turn among other routes
- * instead of filling the route queue. docs/sea-routing.md, "Distance matrix".
+ * mode or door to door. Each place is resolved once; the cells go to the route workers in chunks
+ * (a row of a sea or road matrix, a few cells of the other modes: matrix-chunk.ts), one chunk per
+ * route worker at a time, so a large matrix waits its turn among other routes instead of filling
+ * the route queue. A cell holds the single route's distance, duration, cost index and emissions,
+ * computed by the same planner, or the error that route answers. docs/sea-routing.md, "Distance
+ * matrix".
  */
-import { EngineError, type EngineErrorCode } from "../errors.ts";
+import { EngineError } from "../errors.ts";
 import type { ResolvedPoint } from "../locations/index.ts";
 import { MODES } from "../modes/index.ts";
 import type { TransportMode } from "../modes/profile.ts";
 import type { DistanceEngine } from "./engine.ts";
-import { shownPoint } from "./places.ts";
+import type { Cell, CellRequest } from "./matrix-chunk.ts";
+import { shownPoint, withResolvedEnds } from "./places.ts";
 import {
   type MultimodalParsed,
   type MultimodalQuery,
@@ -22,9 +24,10 @@ import {
 } from "./requests.ts";
 
 /**
- * Places per side: one mode, and door to door. A door-to-door cell costs 11-22 ms on two route
- * workers (bench/matrix.ts): 15 x 15 answers in 2.5-5 s, inside the 10 s a connection may stay
- * silent (api/runtime/bun-serve.ts), where 25 x 25 took 6.7-8 s.
+ * Places per side: one mode, and door to door. A door-to-door cell costs 4-10 ms of a route
+ * worker (bench/matrix.ts): 15 x 15 answers in 1.3-2.3 s on two loaded workers, 25 x 25 in
+ * 2.7-4.2 s, past the 2 s door to door is held to (and inside the 10 s a connection may stay
+ * silent, api/runtime/bun-serve.ts).
  */
 export const MATRIX_LIMITS = { single: 100, doorToDoor: 15 } as const;
 
@@ -84,61 +87,6 @@ export function parseMatrixQuery(q: MatrixQuery): MatrixRequest {
   return { ...places, kind: "route", route: parseRouteQuery({ ...routeOptions, ...ends }) };
 }
 
-interface CellFigures {
-  distance: { km: number; nm: number; meters: number };
-  duration: { hours: number; days: number; seconds: number };
-  cost_index?: number;
-  emissions: unknown;
-}
-type Cell = CellFigures | { error: { code: EngineErrorCode; message: string } };
-
-interface SeaAnswer {
-  route: {
-    distance: { km: number; nm: number };
-    transit: { hours: number; days: number };
-    emissions: unknown;
-  };
-}
-interface ChainAnswer {
-  route: {
-    summary: {
-      distance: CellFigures["distance"];
-      duration: CellFigures["duration"];
-      cost_index: number;
-      emissions: unknown;
-    };
-  };
-}
-
-/** A route answer's figures: a chain's summary as it is; a sea route's distance and transit in the same units. */
-function figuresOf(json: string): CellFigures {
-  const answer = JSON.parse(json) as SeaAnswer | ChainAnswer;
-  if ("summary" in answer.route) {
-    const { distance, duration, cost_index, emissions } = answer.route.summary;
-    return { distance, duration, cost_index, emissions };
-  }
-  const { distance, transit, emissions } = answer.route;
-  return {
-    distance: { km: distance.km, nm: distance.nm, meters: Math.round(distance.km * 1000) },
-    duration: { hours: transit.hours, days: transit.days, seconds: Math.round(transit.hours * 3600) },
-    emissions,
-  };
-}
-
-/**
- * A cell: the route's figures, or the engine's error for this pair. An option the route refuses
- * (invalid_request) is the whole request's fault and a busy pool the server's: both fail the matrix.
- */
-async function cellOf(plan: () => Promise<string>): Promise<Cell> {
-  try {
-    return figuresOf(await plan());
-  } catch (err) {
-    if (!(err instanceof EngineError) || err.code === "overloaded" || err.code === "invalid_request")
-      throw err;
-    return { error: { code: err.code, message: err.message } };
-  }
-}
-
 /** Runs `tasks` with at most `width` at once, answers in order; after a failure no task starts. */
 async function bounded<T>(tasks: ReadonlyArray<() => Promise<T>>, width: number): Promise<T[]> {
   const out = new Array<T>(tasks.length);
@@ -175,20 +123,66 @@ async function resolveAll(
   return points;
 }
 
+/** The request every cell is planned with; pol and pod resolved once. */
+async function cellRequest(engine: DistanceEngine, req: MatrixRequest): Promise<CellRequest> {
+  if (req.kind === "route") return { kind: "route", route: req.route };
+  const { from: _f, to: _t, pol, pod, geometry: _g, ...options } = req.multimodal;
+  const ports = await Promise.all([engine.seaPort("pol", pol), engine.seaPort("pod", pod)]);
+  return { kind: "multimodal", multimodal: { ...options, pol: ports[0], pod: ports[1] } };
+}
+
+/**
+ * Cells per job: a sea or road cell costs tens to hundreds of microseconds, so a row is one job;
+ * a door-to-door cell up to ~15 ms, so a route waits behind a few of them at most.
+ */
+function cellsPerJob(req: MatrixRequest): number {
+  if (req.kind === "route" && (req.route.mode === "SEA" || req.route.mode === "ROAD"))
+    return MATRIX_LIMITS.single;
+  return 4;
+}
+
+/**
+ * A cell as the matrix answers it. An error the route answers for its pair stays in its cell,
+ * naming where the places resolved; an option the route refuses (invalid_request) is the whole
+ * request's fault and a busy pool the server's: both fail the matrix.
+ */
+function answered(cell: Cell, ends: ReadonlyArray<readonly ["from" | "to", string, ResolvedPoint]>): Cell {
+  if (!("error" in cell)) return cell;
+  const { code, message } = cell.error;
+  if (code === "overloaded" || code === "invalid_request") throw new EngineError(code, message);
+  const named = withResolvedEnds(new EngineError(code, message), ends) as EngineError;
+  return { error: { code, message: named.message } };
+}
+
+/** Process-wide matrix numbers: a worker keeps one matrix's road legs at a time (matrix-chunk.ts). */
+let matrices = 0;
+
 /** The matrix answer's data as JSON text: the resolved places, and cells[i][j] from sources[i] to destinations[j]. */
 export async function planMatrix(engine: DistanceEngine, req: MatrixRequest): Promise<string> {
   const sources = await resolveAll(engine, "sources", req.sources);
   const destinations = await resolveAll(engine, "destinations", req.destinations);
-  // A cell's request names its places' texts, for a no_route that says where they resolved.
-  const plan = (i: number, j: number) => {
-    const texts = { from: req.sources[i]!, to: req.destinations[j]! };
-    return req.kind === "route"
-      ? engine.routeBetween({ ...req.route, ...texts }, sources[i]!, destinations[j]!, false)
-      : engine.multimodalBetween({ ...req.multimodal, ...texts }, sources[i]!, destinations[j]!, false);
-  };
-  const tasks = sources.flatMap((_, i) => destinations.map((_, j) => () => cellOf(() => plan(i, j))));
-  const flat = await bounded(tasks, matrixWidth(engine));
-  const cells = sources.map((_, i) => flat.slice(i * destinations.length, (i + 1) * destinations.length));
+  const [request, planners] = await Promise.all([cellRequest(engine, req), engine.modes()]);
+  const matrix = matrices++;
+  const step = cellsPerJob(req);
+  const cells: Cell[][] = sources.map(() => []);
+  const tasks = sources.flatMap((from, i) =>
+    destinations
+      .filter((_, j) => j % step === 0)
+      .map((_, k) => async () => {
+        const start = k * step;
+        const to = destinations.slice(start, start + step);
+        const chunk = await planners.matrix({ matrix, request, from, to });
+        chunk.forEach((cell, n) => {
+          const j = start + n;
+          const ends = [
+            ["from", req.sources[i]!, from],
+            ["to", req.destinations[j]!, destinations[j]!],
+          ] as const;
+          cells[i]![j] = answered(cell, ends);
+        });
+      }),
+  );
+  await bounded(tasks, matrixWidth(engine));
   const head: { mode: TransportMode } | { transport_modes: TransportMode[] } =
     req.kind === "route"
       ? { mode: req.route.mode }

@@ -24,6 +24,7 @@ const LANE_OF: Record<PlanTask["kind"], Lane> = {
   air: "route",
   river: "route",
   multimodal: "route",
+  matrixChunk: "route",
   picture: "picture",
   loadplan: "loadplan",
   seaChunk: "batch",

@@ -16,6 +16,7 @@ import { routeShed } from "../../common/metrics.ts";
 import type { AirPlan, AirPlanRequest, AirPoint } from "../air/planner.ts";
 import type { SeaChunk } from "../batch/sea-chunk.ts";
 import type { RouteConfig } from "../config.ts";
+import type { Cell, MatrixChunk } from "../distance/matrix-chunk.ts";
 import { EngineError, type EngineErrorCode } from "../errors.ts";
 import { LoadPlanError, type LoadPlanErrorCode } from "../loadplan/errors.ts";
 import type { UnitPicture } from "../loadplan/svg.ts";
@@ -73,6 +74,7 @@ export type PlanTask =
   | { kind: "air"; request: AirPlanRequest<ChainEnd>; road: RoadModelOptions | null }
   | { kind: "river"; request: RiverPlanRequest<ChainEnd>; road: RoadModelOptions | null }
   | { kind: "multimodal"; request: MultimodalRequest<ChainEnd>; road: RoadModelOptions | null }
+  | { kind: "matrixChunk"; chunk: MatrixChunk; road: RoadModelOptions | null }
   | { kind: "loadplan"; input: LoadPlanInput }
   | { kind: "picture"; picture: UnitPicture };
 
@@ -281,6 +283,15 @@ export class RoutePool implements SeaPlanner {
     road: RoadModelOptions | RoadRoutePlanner,
   ): Promise<MultimodalPlan> {
     return this.chain("multimodal", request, road) as Promise<MultimodalPlan>;
+  }
+
+  /** A matrix's cells (engine/distance/matrix-chunk.ts); access legs as for planRail. */
+  planMatrixChunk(chunk: MatrixChunk, road: RoadModelOptions | RoadRoutePlanner): Promise<Cell[]> {
+    const main = "plan" in road ? road : null;
+    return this.run(
+      { kind: "matrixChunk", chunk, road: main ? null : (road as RoadModelOptions) },
+      main,
+    ) as Promise<Cell[]>;
   }
 
   /** A load plan (engine/loadplan); LoadPlanError comes back as thrown in the worker. */

@@ -230,6 +230,14 @@ export class SeaRouter {
     return this.plannedWithGeometry(req).data;
   }
 
+  /**
+   * The best route's figures alone (a matrix cell): plan's search and arithmetic, without its path,
+   * alternatives or rendering.
+   */
+  figures(req: Omit<SeaRouteRequest, "path" | "geometry" | "alternatives" | "show">): SeaRoute {
+    return this.planned({ ...req, alternatives: false }, false).data.route;
+  }
+
   /** plan's answer and the ends it snapped to, with each route's GeoJSON when asked for. */
   private plannedWithGeometry(req: SeaRouteRequest): {
     data: SeaRouteData;

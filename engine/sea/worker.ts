@@ -14,6 +14,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { once, readArtifact, sameBuild } from "../artifacts.ts";
 import { seaChunkLines } from "../batch/sea-chunk.ts";
+import { chunkCells } from "../distance/matrix-chunk.ts";
 import { EngineError } from "../errors.ts";
 import { LoadPlanner } from "../loadplan/planner.ts";
 import { drawUnit } from "../loadplan/svg.ts";
@@ -101,6 +102,8 @@ async function plan(job: PlanJob): Promise<unknown> {
     }
     case "multimodal":
       return planners.multimodal.plan(job.request, await accessRoad(job.id, job.road));
+    case "matrixChunk":
+      return chunkCells(planners, job.chunk, await accessRoad(job.id, job.road));
     case "loadplan":
       return (await loadPlanner()).plan(job.input);
     case "picture":

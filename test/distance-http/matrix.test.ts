@@ -11,6 +11,7 @@ import { DistanceEngine } from "../../engine/distance/engine.ts";
 import { MATRIX_LIMITS, parseMatrixQuery, planMatrix } from "../../engine/distance/matrix.ts";
 import { parseRouteQuery } from "../../engine/distance/requests.ts";
 import { RoutePool } from "../../engine/sea/pool.ts";
+import { closeRoutePlanners } from "../../engine/services.ts";
 import { mainPorts } from "../distance-sea/fixture.ts";
 import { errorCode } from "../helpers/envelopes.ts";
 import { bearer, type TestPlatform } from "../helpers/platform.ts";
@@ -147,20 +148,68 @@ describe("POST /v1/distance/matrix", () => {
 });
 
 describe("the route cache", () => {
-  test("cells answer from it but leave it as it was", async () => {
+  test("cells are planned for their figures: they neither read nor fill it", async () => {
     const engine = new DistanceEngine({ ...p.config, routeCacheEntries: 100 });
     await engine.route(parseRouteQuery({ from: "NLRTM", to: "SGSIN" }));
     expect(engine.routeCache.size).toBe(1);
-    const hits = engine.routeCache.hits;
+    const { hits, misses } = engine.routeCache;
     const matrix = parseMatrixQuery({ sources: "NLRTM|DEHAM", destinations: "SGSIN|CNSHA" });
     const { cells } = JSON.parse(await planMatrix(engine, matrix)) as Matrix;
     expect(cells.flat().every((cell) => cell.distance !== undefined)).toBe(true);
-    expect(engine.routeCache.hits).toBe(hits + 1);
+    expect([engine.routeCache.hits, engine.routeCache.misses]).toEqual([hits, misses]);
     expect(engine.routeCache.size).toBe(1);
   });
 });
 
 describe("the route workers", () => {
+  test("answer a matrix exactly as the in-thread planner (PORTOLAN_ROUTE_WORKERS=0)", async () => {
+    // Its own cache key for the build directory, so the pool the platform started does not answer.
+    const buildDir = `${join(import.meta.dir, "../../data/build")}/`;
+    const config = { ...p.config, buildDir, routes: { workers: 0, queue: 0 }, routeCacheEntries: 0 };
+    const inThread = new DistanceEngine(config);
+    const pooled = new DistanceEngine({ ...p.config, routeCacheEntries: 0 });
+    try {
+      for (const query of [
+        { sources: "NLRTM|Kathmandu|DEHAM", destinations: "SGSIN|USLAX", speed_knots: "11" },
+        {
+          sources: "Hamburg|Basel",
+          destinations: "Milan|Paris",
+          modes: "ROAD,RAIL,RIVER",
+          date: "2026-07-01",
+        },
+        { sources: "DEHAM", destinations: "DEMUC|FRA", mode: "AIR" },
+      ]) {
+        const req = parseMatrixQuery(query);
+        expect(await planMatrix(pooled, req)).toBe(await planMatrix(inThread, req));
+      }
+    } finally {
+      await closeRoutePlanners();
+    }
+  });
+
+  test("a sea matrix goes to them a row per job, a door-to-door one a few cells per job", async () => {
+    const routes = { workers: 2, queue: 8 };
+    const pool = await RoutePool.start({ buildDir: join(import.meta.dir, "../../data/build"), ...routes });
+    try {
+      const engine = new DistanceEngine({ ...p.config, routes, routeCacheEntries: 0 }, { routes: pool });
+      const jobs = async (query: Parameters<typeof parseMatrixQuery>[0]) => {
+        const before = pool.stats().lanes.route.answered;
+        const { cells } = JSON.parse(await planMatrix(engine, parseMatrixQuery(query))) as Matrix;
+        expect(cells.flat().every((cell) => cell.distance !== undefined)).toBe(true);
+        return pool.stats().lanes.route.answered - before;
+      };
+      const ports = mainPorts()
+        .slice(0, 12)
+        .map((port) => port.locode);
+      expect(await jobs({ sources: ports.slice(0, 3), destinations: ports })).toBe(3);
+      const cities = ["Hamburg", "Milan", "Paris", "Munich", "Vienna"];
+      // Four cells per job: a row of five is two jobs.
+      expect(await jobs({ sources: cities.slice(0, 2), destinations: cities, modes: "" })).toBe(4);
+    } finally {
+      await pool.close();
+    }
+  });
+
   test("a matrix larger than the route queue answers whole, and a route asked meanwhile answers first", async () => {
     // One worker and a queue of 8: a matrix that queued all its 400 cells at once would be shed.
     const routes = { workers: 1, queue: 8 };
