@@ -21,7 +21,7 @@ import type { SeaPlanner } from "../engine/sea/pool.ts";
 import { type SeaRouteRequest, SeaRouter } from "../engine/sea/router.ts";
 import { BUILD_DIR } from "../test/distance-sea/fixture.ts";
 import { benchKeys, CACHE_OFF, routerPairs, startServer } from "./http.ts";
-import { cpuSecondsByThread, cpuSecondsOf, drive } from "./http-driver.ts";
+import { cpuSecondsByThread, cpuSecondsOf, drive, threadCpuBetween } from "./http-driver.ts";
 
 const option = (name: string, fallback: number) =>
   Number(process.argv[process.argv.indexOf(name) + 1]) || fallback;
@@ -44,8 +44,8 @@ async function serverCpu(pid: number, url: (i: number) => string, init: RequestI
   const [c1, t1] = [cpuSecondsOf(pid)!, cpuSecondsByThread(pid)];
   if (load.non2xx > 0) throw new Error(`${load.non2xx} of ${load.requests} requests failed`);
   const perRequest = (s: number) => (s * 1e6) / load.requests;
-  const threads = Object.entries(t1).map(
-    ([kind, s]) => `${kind} ${perRequest(s - (t0[kind] ?? 0)).toFixed(1)}`,
+  const threads = Object.entries(threadCpuBetween(t0, t1)).map(
+    ([kind, s]) => `${kind} ${perRequest(s).toFixed(1)}`,
   );
   return { usPerRequest: perRequest(c1 - c0), requests: load.requests, rps: load.rps, threads };
 }

@@ -77,11 +77,12 @@ export function cpuSecondsOf(pid: number): number | null {
 }
 
 /**
- * CPU seconds of each of the process's live threads by kind: "main" (the serving thread),
- * "Worker" (worker_threads) and "other" (the runtime's JIT, GC and I/O helpers); {} without /proc.
+ * CPU seconds of each of the process's live threads, by thread id, with its kind: "main" (the
+ * serving thread), "Worker" (worker_threads) or "other" (the runtime's JIT, GC and I/O helpers);
+ * {} without /proc.
  */
-export function cpuSecondsByThread(pid: number): Record<string, number> {
-  const out: Record<string, number> = {};
+export function cpuSecondsByThread(pid: number): Record<string, { kind: string; seconds: number }> {
+  const out: Record<string, { kind: string; seconds: number }> = {};
   let tids: string[] = [];
   try {
     tids = readdirSync(`/proc/${pid}/task`);
@@ -92,9 +93,22 @@ export function cpuSecondsByThread(pid: number): Record<string, number> {
     const seconds = statCpuSeconds(`/proc/${pid}/task/${tid}/stat`);
     if (seconds === null) continue; // a thread gone meanwhile
     const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim();
-    const kind = tid === String(pid) ? "main" : name === "Worker" ? "Worker" : "other";
-    out[kind] = (out[kind] ?? 0) + seconds;
+    out[tid] = { kind: tid === String(pid) ? "main" : name === "Worker" ? "Worker" : "other", seconds };
   }
+  return out;
+}
+
+/**
+ * CPU seconds by thread kind between two cpuSecondsByThread readings: threads alive at the second
+ * (one started meanwhile counts from zero; one ended meanwhile is not counted).
+ */
+export function threadCpuBetween(
+  before: ReturnType<typeof cpuSecondsByThread>,
+  after: ReturnType<typeof cpuSecondsByThread>,
+): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [tid, { kind, seconds }] of Object.entries(after))
+    out[kind] = (out[kind] ?? 0) + seconds - (before[tid]?.seconds ?? 0);
   return out;
 }
 
