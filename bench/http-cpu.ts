@@ -26,7 +26,7 @@ import { cpuSecondsByThread, cpuSecondsOf, drive, threadCpuBetween } from "./htt
 const option = (name: string, fallback: number) =>
   Number(process.argv[process.argv.indexOf(name) + 1]) || fallback;
 const seconds = option("--seconds", 5);
-/** Long enough for the JIT to settle on the server's three threads: after 2 s it still costs ~50 us a request. */
+/** Long enough for the JIT to settle on the server's threads: after 2 s it costs 30-50 us a request. */
 const warmSeconds = option("--warm", 10);
 const CONCURRENCY = 8;
 const PAIRS = routerPairs();
