@@ -5,7 +5,7 @@
  * the server drops (the connection closed without an answer) counts among the non-2xx. And what a
  * server process costs meanwhile (cpuSecondsOf).
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 export interface LoadResult {
   requests: number;
@@ -57,18 +57,59 @@ export async function drive(
 /** Linux's USER_HZ, the unit of /proc/<pid>/stat's CPU times (100 on every architecture Bun runs on). */
 const TICKS_PER_SECOND = 100;
 
+/** A /proc stat file's user + system CPU seconds; null where there is none. */
+function statCpuSeconds(file: string): number | null {
+  try {
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    const fields = readFileSync(file, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * CPU seconds the process has used, all its threads together (user and system), from
  * /proc/<pid>/stat; null where there is no /proc.
  */
 export function cpuSecondsOf(pid: number): number | null {
+  return statCpuSeconds(`/proc/${pid}/stat`);
+}
+
+/**
+ * CPU seconds of each of the process's live threads, by thread id, with its kind: "main" (the
+ * serving thread), "Worker" (worker_threads) or "other" (the runtime's JIT, GC and I/O helpers);
+ * {} without /proc.
+ */
+export function cpuSecondsByThread(pid: number): Record<string, { kind: string; seconds: number }> {
+  const out: Record<string, { kind: string; seconds: number }> = {};
+  let tids: string[] = [];
   try {
-    // The fields after the command name, which is in parentheses and may hold spaces.
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    tids = readdirSync(`/proc/${pid}/task`);
   } catch {
-    return null;
+    return out;
   }
+  for (const tid of tids) {
+    const seconds = statCpuSeconds(`/proc/${pid}/task/${tid}/stat`);
+    if (seconds === null) continue; // a thread gone meanwhile
+    const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim();
+    out[tid] = { kind: tid === String(pid) ? "main" : name === "Worker" ? "Worker" : "other", seconds };
+  }
+  return out;
+}
+
+/**
+ * CPU seconds by thread kind between two cpuSecondsByThread readings: threads alive at the second
+ * (one started meanwhile counts from zero; one ended meanwhile is not counted).
+ */
+export function threadCpuBetween(
+  before: ReturnType<typeof cpuSecondsByThread>,
+  after: ReturnType<typeof cpuSecondsByThread>,
+): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [tid, { kind, seconds }] of Object.entries(after))
+    out[kind] = (out[kind] ?? 0) + seconds - (before[tid]?.seconds ?? 0);
+  return out;
 }
 
 export const fmt = (r: LoadResult) =>

@@ -77,7 +77,7 @@ export interface Target {
 export const CACHE_OFF = { PORTOLAN_ROUTE_CACHE_ENTRIES: "0" };
 
 /** The port pairs of bench/router.ts: main ports by UN/LOCODE, the Pub. 151 pairs by coordinates. */
-function routerPairs(): string[] {
+export function routerPairs(): string[] {
   const ports = mainPorts();
   const out: string[] = [];
   for (let i = 0; i < ports.length; i++) {
@@ -127,19 +127,31 @@ const TARGETS: Target[] = [
   },
 ];
 
+/** A SQLite database at `database` with one paid account and a key for each product. */
+export async function benchKeys(
+  database: string,
+  products: ProductId[],
+): Promise<Partial<Record<ProductId, string>>> {
+  const storage = sqliteStorage(openDatabase(database));
+  const repo = new AccountsRepo(storage);
+  // An arranged ceiling far above the load, so the bench measures the path, not 429s.
+  const org = await repo.createOrg("bench", { paid: true, rateLimit: 1_000_000_000 });
+  const keys: Partial<Record<ProductId, string>> = {};
+  for (const product of products) keys[product] ??= (await repo.createKey(org.id, product)).key;
+  await storage.close();
+  return keys;
+}
+
 export async function httpBench(opts: { seconds: number; concurrency: number; targets?: Target[] }) {
   const targets = opts.targets ?? TARGETS;
   const dir = mkdtempSync(join(tmpdir(), "portolan-bench-"));
   const results: Array<{ target: Target; ours: LoadResult; bare: LoadResult }> = [];
   try {
     const database = join(dir, "bench.sqlite");
-    const storage = sqliteStorage(openDatabase(database));
-    const repo = new AccountsRepo(storage);
-    // An arranged ceiling far above the load, so the bench measures the path, not 429s.
-    const org = await repo.createOrg("bench", { paid: true, rateLimit: 1_000_000_000 });
-    const keys: Partial<Record<ProductId, string>> = {};
-    for (const t of targets) keys[t.product] ??= (await repo.createKey(org.id, t.product)).key;
-    await storage.close();
+    const keys = await benchKeys(
+      database,
+      targets.map((t) => t.product),
+    );
     for (const target of targets) {
       const init = { headers: { authorization: `Bearer ${keys[target.product]}` } };
       const ours = await startServer(["portolan", database, target.product], target.env, target.runtime);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 
 const BENCHES = [
   "http.ts",
+  "http-cpu.ts",
   "observability.ts",
   "tracking.ts",
   "router.ts",

@@ -169,18 +169,34 @@ async function revokeKey(
 
 export function accountRoutes(def: ProductDef, platform: Platform) {
   const docs = routeDocs(def);
+  // Each handler destructures what it reads: Elysia (sucrose) reads handlers' source, and one
+  // handing on the whole context makes it parse the cookies and copy the headers and query.
   return new Elysia({ name: `portolan-account-${def.id}` })
     .use(caller)
-    .get("/v1/account", (c) => accountOf(def, platform, c), { keyed: true, detail: docs.account })
-    .get("/v1/account/keys", (c) => listKeys(def, platform, c), { keyed: true, detail: docs.keys })
-    .post("/v1/account/keys", (c) => issueKey(def, platform, c), {
+    .get("/v1/account", ({ principal }) => accountOf(def, platform, { principal }), {
       keyed: true,
-      body: NewKey,
-      detail: docs.newKey,
+      detail: docs.account,
     })
-    .delete("/v1/account/keys/:id", (c) => revokeKey(def, platform, c), {
+    .get("/v1/account/keys", ({ principal }) => listKeys(def, platform, { principal }), {
       keyed: true,
-      params: t.Object({ id: uuidPath("The key's id") }),
-      detail: docs.revoke,
-    });
+      detail: docs.keys,
+    })
+    .post(
+      "/v1/account/keys",
+      ({ principal, body, set }) => issueKey(def, platform, { principal, body, set }),
+      {
+        keyed: true,
+        body: NewKey,
+        detail: docs.newKey,
+      },
+    )
+    .delete(
+      "/v1/account/keys/:id",
+      ({ principal, params }) => revokeKey(def, platform, { principal, params }),
+      {
+        keyed: true,
+        params: t.Object({ id: uuidPath("The key's id") }),
+        detail: docs.revoke,
+      },
+    );
 }
