@@ -352,10 +352,25 @@ export function loadPlanRoutes(platform: FullPlatform) {
   return new Elysia({ name: "load-plans" })
     .use(caller)
     .guard({ keyed: true })
-    .post("/v1/load-plans", (c) => createPlan(x, c), { ...createOptions, beforeHandle })
-    .get("/v1/load-plans", (c) => listPlans(x, c), listOptions)
-    .get("/v1/load-plans/:id", (c) => readPlan(x, c), readOptions)
-    .patch("/v1/load-plans/:id", (c) => changePlan(x, c), { ...changeOptions, beforeHandle })
-    .delete("/v1/load-plans/:id", (c) => deletePlan(x, c), deleteOptions)
-    .get("/v1/load-plans/:id/units/:file", (c) => unitPicture(x, c), unitOptions);
+    .post("/v1/load-plans", ({ principal, body, set }) => createPlan(x, { principal, body, set }), {
+      ...createOptions,
+      beforeHandle,
+    })
+    .get("/v1/load-plans", ({ principal, query }) => listPlans(x, { principal, query }), listOptions)
+    .get("/v1/load-plans/:id", ({ principal, params }) => readPlan(x, { principal, params }), readOptions)
+    .patch(
+      "/v1/load-plans/:id",
+      ({ principal, params, body, set }) => changePlan(x, { principal, params, body, set }),
+      { ...changeOptions, beforeHandle },
+    )
+    .delete(
+      "/v1/load-plans/:id",
+      ({ principal, params }) => deletePlan(x, { principal, params }),
+      deleteOptions,
+    )
+    .get(
+      "/v1/load-plans/:id/units/:file",
+      ({ principal, params, set }) => unitPicture(x, { principal, params, set }),
+      unitOptions,
+    );
 }

@@ -266,11 +266,19 @@ export function followRoutes(platform: FullPlatform) {
   return new Elysia({ name: "schedules-follows" })
     .use(caller)
     .guard({ keyed: true })
-    .post("/v1/follows", (c) => createFollow(platform, c), {
+    .post("/v1/follows", ({ principal, body, set }) => createFollow(platform, { principal, body, set }), {
       ...createOptions,
       beforeHandle: entitled(platform, "schedules"),
     })
-    .get("/v1/follows", (c) => listFollows(platform, c), listOptions)
-    .get("/v1/follows/:id", (c) => readFollow(platform, c), readOptions)
-    .delete("/v1/follows/:id", (c) => deleteFollow(platform, c), deleteOptions);
+    .get("/v1/follows", ({ principal }) => listFollows(platform, { principal }), listOptions)
+    .get(
+      "/v1/follows/:id",
+      ({ principal, params }) => readFollow(platform, { principal, params }),
+      readOptions,
+    )
+    .delete(
+      "/v1/follows/:id",
+      ({ principal, params }) => deleteFollow(platform, { principal, params }),
+      deleteOptions,
+    );
 }

@@ -243,26 +243,30 @@ export function scheduleRoutes(prefix: string, deps: SchedulesDeps) {
   });
 
   return new Elysia()
-    .get(`${prefix}/point-to-point`, (c) => pointToPoint(deps, c), {
+    .get(`${prefix}/point-to-point`, ({ query }) => pointToPoint(deps, { query }), {
       query: PointToPointQuery,
       detail: doc(DOCS.pointToPoint),
     })
-    .get(`${prefix}/ports/:unlocode/calls`, (c) => portCalls(deps, c), {
+    .get(`${prefix}/ports/:unlocode/calls`, ({ params, query }) => portCalls(deps, { params, query }), {
       params: PortParams,
       query: CarrierWindowQuery,
       detail: { ...doc(DOCS.portCalls), ...EVERY_VALUE_ANSWERS },
     })
-    .get(`${prefix}/vessels/:imo/schedule`, (c) => vesselSchedule(deps, c), {
+    .get(`${prefix}/vessels/:imo/schedule`, ({ params, query }) => vesselSchedule(deps, { params, query }), {
       params: VesselParams,
       query: WindowQuery,
       detail: { ...doc(DOCS.vessel), ...EVERY_VALUE_ANSWERS },
     })
-    .get(`${prefix}/services/:code/schedule`, (c) => serviceSchedule(deps, c), {
-      params: ServiceParams,
-      query: CarrierWindowQuery,
-      detail: { ...doc(DOCS.service), ...EVERY_VALUE_ANSWERS },
-    })
-    .get(`${prefix}/reliability`, (c) => carrierReliability(deps, c), {
+    .get(
+      `${prefix}/services/:code/schedule`,
+      ({ params, query }) => serviceSchedule(deps, { params, query }),
+      {
+        params: ServiceParams,
+        query: CarrierWindowQuery,
+        detail: { ...doc(DOCS.service), ...EVERY_VALUE_ANSWERS },
+      },
+    )
+    .get(`${prefix}/reliability`, ({ query }) => carrierReliability(deps, { query }), {
       query: ReliabilityQuery,
       detail: doc(DOCS.reliability),
     });

@@ -333,23 +333,38 @@ export function webhookRoutes(platform: Platform, def: ProductDef) {
   const docs = routeDocs(def, platform.config.webhooks.maxEndpoints);
   const beforeHandle = entitled(platform, productId);
 
+  // Handlers destructure what they read: Elysia compiles each route from its handler's source,
+  // and one handing on the whole context parses the cookies on every request.
   return new Elysia({ name: `webhooks-${def.id}` })
     .use(caller)
     .guard({ keyed: true })
-    .post("/v1/webhooks", (c) => createEndpoint(x, c), {
+    .post("/v1/webhooks", ({ principal, body, set }) => createEndpoint(x, { principal, body, set }), {
       body: CreateBody,
       beforeHandle,
       detail: docs.create,
     })
-    .get("/v1/webhooks", (c) => listEndpoints(x, c), { query: ListQuery, detail: docs.list })
-    .get("/v1/webhooks/:id", (c) => readEndpoint(x, c), { params: IdParams, detail: docs.read })
-    .patch("/v1/webhooks/:id", (c) => changeEndpoint(x, c), {
-      params: IdParams,
-      body: PatchBody,
-      detail: docs.change,
+    .get("/v1/webhooks", ({ principal, query }) => listEndpoints(x, { principal, query }), {
+      query: ListQuery,
+      detail: docs.list,
     })
-    .delete("/v1/webhooks/:id", (c) => removeEndpoint(x, c), { params: IdParams, detail: docs.remove })
-    .post("/v1/webhooks/:id/test", (c) => testEndpoint(x, c), {
+    .get("/v1/webhooks/:id", ({ principal, params }) => readEndpoint(x, { principal, params }), {
+      params: IdParams,
+      detail: docs.read,
+    })
+    .patch(
+      "/v1/webhooks/:id",
+      ({ principal, params, body }) => changeEndpoint(x, { principal, params, body }),
+      {
+        params: IdParams,
+        body: PatchBody,
+        detail: docs.change,
+      },
+    )
+    .delete("/v1/webhooks/:id", ({ principal, params }) => removeEndpoint(x, { principal, params }), {
+      params: IdParams,
+      detail: docs.remove,
+    })
+    .post("/v1/webhooks/:id/test", ({ principal, params }) => testEndpoint(x, { principal, params }), {
       params: IdParams,
       beforeHandle,
       detail: docs.test,
