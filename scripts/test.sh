@@ -40,9 +40,9 @@ failed=$((failed + cf))
 
 # The bun suite on the embedded default (SQLite), and the files that can reach a database
 # (scripts/database-tests.ts) again on a PostgreSQL server started here (initdb in a temporary
-# folder, a free loopback port), where every test platform gets its own schema. The two suites run
-# side by side: much of each is waiting on servers, browsers and child processes, so together they
-# take little longer than the SQLite suite alone.
+# folder, a free loopback port), where every test platform gets its own schema. They run side by
+# side, the SQLite suite in two halves (every other file): much of each is waiting on servers,
+# browsers and child processes, so three processes keep two cores busy.
 bun_suite() {
   local name=$1
   shift
@@ -75,9 +75,17 @@ PORTOLAN_LOG_LEVEL=info
 PORTOLAN_LOG_FILE="$log/portolan.log"
 PORTOLAN_TEST_SECRETS="$log/secrets.txt"
 export PORTOLAN_LOG_LEVEL PORTOLAN_LOG_FILE PORTOLAN_TEST_SECRETS
-echo "suites sqlite and postgres, side by side (each one's lines come when it ends)"
-bun_suite sqlite >"$log/sqlite.summary" &
-sqlite_job=$!
+echo "suites sqlite (two halves) and postgres, side by side (each one's lines come when it ends)"
+mapfile -t test_files < <(find test -name "*.test.ts" | sort)
+first=()
+second=()
+for i in "${!test_files[@]}"; do
+  if ((i % 2 == 0)); then first+=("./${test_files[i]}"); else second+=("./${test_files[i]}"); fi
+done
+bun_suite sqlite-1 "${first[@]}" >"$log/sqlite-1.summary" &
+sqlite_jobs=($!)
+bun_suite sqlite-2 "${second[@]}" >"$log/sqlite-2.summary" &
+sqlite_jobs+=($!)
 if pg=$(bash scripts/postgres-temp.sh start); then
   read -r pg_url pg_dir <<<"$pg"
   trap 'bash scripts/postgres-temp.sh stop "$pg_dir"' EXIT
@@ -87,8 +95,8 @@ else
   echo "suite postgres: could not start PostgreSQL" >"$log/postgres.summary"
   echo "0 1" >"$log/postgres.counts"
 fi
-wait "$sqlite_job"
-for name in sqlite postgres; do
+wait "${sqlite_jobs[@]}"
+for name in sqlite-1 sqlite-2 postgres; do
   cat "$log/$name.summary"
   read -r p f <"$log/$name.counts" 2>/dev/null || { p=0; f=1; }
   passed=$((passed + p))
@@ -97,7 +105,7 @@ done
 
 unset PORTOLAN_OPENAPI_COVERAGE PORTOLAN_LOG_LEVEL PORTOLAN_LOG_FILE PORTOLAN_TEST_SECRETS
 gate secrets-in-logs bash scripts/secrets-in-logs.sh "$log/secrets.txt" "$log/portolan.log" \
-  "$log/sqlite.out" "$log/postgres.out"
+  "$log/sqlite-1.out" "$log/sqlite-2.out" "$log/postgres.out"
 if [ -s "$log/openapi-coverage.txt" ]; then
   echo "OpenAPI coverage (scripts/openapi-coverage.ts):"
   ./node_modules/.bin/bun scripts/openapi-coverage.ts "$log/openapi-coverage.txt"
