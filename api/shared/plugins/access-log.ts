@@ -41,6 +41,8 @@ export function accessLog(def: ProductDef) {
       context.receivedAt = performance.now();
     })
     .onAfterResponse({ as: "global" }, (context) => {
+      // Nothing of the line is built when the level drops it (PORTOLAN_LOG_LEVEL above info).
+      if (!log.isLevelEnabled("info")) return;
       const { request, route, set, responseValue, principal, requestId, receivedAt } = context;
       log.info(
         {
