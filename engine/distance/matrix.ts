@@ -24,12 +24,12 @@ import {
 } from "./requests.ts";
 
 /**
- * Places per side: one mode, and door to door. A door-to-door cell costs 4-10 ms of a route
- * worker (bench/matrix.ts): 15 x 15 answers in 1.3-2.3 s on two loaded workers, 25 x 25 in
- * 2.7-4.2 s, past the 2 s door to door is held to (and inside the 10 s a connection may stay
- * silent, api/runtime/bun-serve.ts).
+ * Places per side: one mode, and door to door. On two route workers of a quiet 2-core machine
+ * (bench/matrix.ts) 100 x 100 by sea answers in 0.36-0.42 s and 25 x 25 door to door in 1.2-1.3 s
+ * (2.7-4.2 s with the cores shared), inside the 10 s a connection may stay silent
+ * (api/runtime/bun-serve.ts).
  */
-export const MATRIX_LIMITS = { single: 100, doorToDoor: 15 } as const;
+export const MATRIX_LIMITS = { single: 100, doorToDoor: 25 } as const;
 
 /** The options a matrix takes besides its places: a route's or a door-to-door route's, without geometry. */
 type Options = Omit<RouteQuery & MultimodalQuery, "from" | "to" | "path" | "geometry" | "alternatives">;

@@ -1529,7 +1529,7 @@ export interface operations {
     getV1DistanceMatrix: {
         parameters: {
             query: {
-                /** @description places separated by |, any form from takes; at most 100 (15 door to door) */
+                /** @description places separated by |, any form from takes; at most 100 (25 door to door) */
                 sources: string;
                 /** @description places separated by |, as sources */
                 destinations: string;
@@ -1704,7 +1704,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description any location forms from takes; at most 100 (15 door to door) */
+                    /** @description any location forms from takes; at most 100 (25 door to door) */
                     sources: string[];
                     /** @description as sources */
                     destinations: string[];
