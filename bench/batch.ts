@@ -1,7 +1,7 @@
 /**
  * Batch CLI benchmark: `portolan route batch` as a user runs it (CSV of UN/LOCODE pairs in, NDJSON
  * out, path off, all cores) over N sea routes between main container ports, against the router
- * alone (routeRaw in this thread) over the same pairs. Goal (issue 20): 1,000,000 routes a minute.
+ * alone (routeRaw in this thread) over the same pairs. Goal: 1,000,000 routes a minute.
  * A run over the first 256 pairs gives the CLI's fixed start-up cost; the CPU per route past it,
  * less the router's, is what the batch adds to each route; a run from each origin to itself
  * (trivial searches) shows that cost apart from the router's noise.

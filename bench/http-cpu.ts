@@ -7,7 +7,7 @@
  * answers one route's bytes (the HTTP floor); the same server's keyed GET /v1/account is the
  * request layer's own cost (auth, rate window, plugins, envelope, access line). The server runs
  * with its route workers and again with PORTOLAN_ROUTE_WORKERS=0. Prints microseconds of CPU per
- * request, by thread kind too, and the ratios (issue 50's goal: server / planJson <= 1.5).
+ * request, by thread kind too, and the ratios (goal: server / planJson <= 1.5).
  * Usage: bun bench/http-cpu.ts [--seconds N] [--warm N]
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

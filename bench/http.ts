@@ -200,7 +200,7 @@ if (import.meta.main) {
       `${bunTarget.name}: Deno ${(d.ours.rps / d.bare.rps).toFixed(2)} of its ceiling, Bun ${(b.ours.rps / b.bare.rps).toFixed(2)}; Deno at ${(d.ours.rps / b.ours.rps).toFixed(2)}x Bun's req/s`,
     );
   }
-  // Goal (issue 20): a route with alternatives costs at most 3x the same route without them (both
+  // Goal: a route with alternatives costs at most 3x the same route without them (both
   // planned, not served from the cache).
   const [off, on] = [TARGETS[2]!, TARGETS[3]!].map((t) => results.find((r) => r.target === t)?.ours);
   if (off && on) {

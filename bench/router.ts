@@ -187,7 +187,7 @@ for (const [ch, a] of [
     `vs A*: ${ch.padEnd(36)} wall median ${x("wall", 0.5)}x, CPU mean ${m}x, median ${x("cpu", 0.5)}x, p99 ${x("cpu", 0.99)}x`,
   );
 }
-// Issue 20's alternatives goal: a route with alternatives at most 3x the route without them.
+// The alternatives goal: a route with alternatives at most 3x the route without them.
 for (const [label, alt, plain] of [
   ["hierarchy", "planSeaRoute (path + alternatives)", "planSeaRoute (path)"],
   ["hierarchy, warm", "planSeaRoute (path + alternatives), warm", "planSeaRoute (path)"],

@@ -1,5 +1,5 @@
 /**
- * Scale-out load test (issue 15): two API processes, two pollers and two dispatchers (each
+ * Scale-out load test: two API processes, two pollers and two dispatchers (each
  * `PORTOLAN_ROLES=<role> bun api/main.ts`) on one throwaway PostgreSQL and one Redis, the sandbox
  * carrier and an HTTPS webhook receiver (in this process) beside them, all on loopback. Concurrent
  * adds, lookups and list reads go to both API processes; one API process gets SIGKILL halfway and

@@ -1,5 +1,5 @@
 /**
- * Schedules bench (issue 17): point-to-point search over a year of sailings of every sandbox carrier.
+ * Schedules bench: point-to-point search over a year of sailings of every sandbox carrier.
  * The sailings come from the real sandbox process through the real sync (ingest/schedules/sync.ts)
  * into a SQLite file. The sync's window is fixed (8 weeks back, 12 ahead of its clock), so the bench
  * syncs every carrier three times, moving the sandbox clock and the sync's clock 20 weeks each time:

@@ -2,7 +2,7 @@
  * Tracking reads at scale: 100,000 tracked containers (each with a real sandbox timeline) in one
  * SQLite file; lookups by container number and by UUID, list pages (first, filtered, deep cursor),
  * measured in-process through app.handle against the keyed no-op GET /v1/account in the same run,
- * and the time of one 500-row page (goal: under 50 ms). Goal (issue 20): every read at least 0.3
+ * and the time of one 500-row page (goal: under 50 ms). Goal: every read at least 0.3
  * of the no-op. Every row runs in turns with the others (the machine's other load falls on all
  * alike); lookups run with their milestone cache on and off (the figures before it, in this run),
  * over the whole fleet and over hot records, list pages with their items' cache on and off. Even

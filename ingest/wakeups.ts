@@ -1,5 +1,5 @@
 /**
- * Wake-ups between roles (issue 15). A process that leaves work for another role signals a topic,
+ * Wake-ups between deployment roles. A process that leaves work for another role signals a topic,
  * and that role's loop, listening on it, looks at once instead of at its next timer tick.
  *
  * A wake-up is a hint, not the work: it carries no data, several may be handled as one, and one

@@ -1,5 +1,5 @@
 /**
- * What several processes (issue 15 roles) share when REDIS_URL is set, on the process's Redis link:
+ * What several processes (of any role) share when REDIS_URL is set, on the process's Redis link:
  * AIS vessel positions and wake-ups between roles. Without Redis, the one-process versions.
  */
 import { MemoryPositionStore, type PositionStore } from "../../ingest/ais/positions.ts";

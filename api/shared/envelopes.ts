@@ -33,7 +33,7 @@ export function jsonTextResponse(
 
 /**
  * A handler's data already serialised (exactly JSON.stringify of it): the envelope is written
- * around the text instead of serialising the data again (cached renderings, issue 20). Given as
+ * around the text instead of serialising the data again (cached renderings of items). Given as
  * UTF-8 pieces, it goes out as one byte array: a large body (a list page of cached items) costs
  * less copied as bytes than built as a string and encoded (bench/tracking.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Rail graph stage (issue 12): hand-made lines through the stage's own functions (end joining,
+ * Rail graph stage: hand-made lines through the stage's own functions (end joining,
  * the North America duplicate rule, ferries, railhead snapping), then the built rail.graph through
  * the real WASM router.
  */

@@ -1,5 +1,5 @@
 /**
- * River graph stage (issue 13): hand-made lines and stretches through the stage's own functions
+ * River graph stage: hand-made lines and stretches through the stage's own functions
  * (noding, WDB II merging and clipping, lake crossings, cutting at navigable limits, homonyms,
  * current direction, locks, class codes), then the built river.graph and river-ports.bin: the
  * spec's figures, and routes through the real WASM router when it reads river graphs.

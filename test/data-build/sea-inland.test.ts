@@ -1,5 +1,5 @@
 /**
- * The sea graph's inland gate (issue 13): tiny hand-made lanes, rivers and curated stretches on a
+ * The sea graph's inland gate: tiny hand-made lanes, rivers and curated stretches on a
  * one-degree island, through the real input parsers, land raster and graph builder. A lane up a
  * non-seagoing river gets the "inland" gate from its last vertex at sea; a seagoing estuary, the
  * open sea and a lane over land do not.

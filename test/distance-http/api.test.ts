@@ -89,7 +89,7 @@ test("sea route: spec keys at every level, meta.took_ms, alternatives, path only
 
 test("an inland place is no_route with its distance from the sea lanes, not a route stopping short", async () => {
   // Basel is a UN/LOCODE port on the Rhine ~325 km above the last sea lane (near Koblenz): it used
-  // to answer a 156 nm "Direct" route ending there (issue 12).
+  // to answer a 156 nm "Direct" route ending there.
   const inland = await get("/v1/distance/route?from=NLRTM&to=CHBSL");
   expect(inland.status).toBe(422);
   expect(errorProblems("distance", inland.body)).toEqual([]);

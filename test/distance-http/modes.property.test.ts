@@ -1,5 +1,5 @@
 /**
- * Issue 12 and 13 properties for ROAD, RAIL, AIR and RIVER over arbitrary pairs of real places (and some
+ * Properties for ROAD, RAIL, AIR and RIVER over arbitrary pairs of real places (and some
  * unplaceable ones): every answer is a chain or one of the spec's errors, never a 500; a chain's
  * sections add up to its summary and hours = moving + handling; a route is never shorter than the
  * great circle between its ends; swapping the ends changes road km by at most 2 % and air km not at all.

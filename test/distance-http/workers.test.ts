@@ -1,5 +1,5 @@
 /**
- * Routes on worker threads (issue 10, item 6): the pool answers exactly as the in-thread
+ * Routes on worker threads: the pool answers exactly as the in-thread
  * router, engine errors keep their codes across the thread boundary, a full queue sheds with 503
  * overloaded + Retry-After, other routes keep answering while searches run, and a worker killed
  * mid-request costs that request a 503, not the service. ROAD routes run on the same pool.

@@ -1,4 +1,4 @@
-/** Issue 12: search and resolution agree, admin-1 names qualify, major places rank first. */
+/** Search and resolution agree, admin-1 names qualify, major places rank first. */
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { LocationIndex } from "../../engine/locations/index.ts";
 import { locationsFixture } from "./fixture.ts";

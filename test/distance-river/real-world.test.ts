@@ -1,5 +1,5 @@
 /**
- * River distances against published river kilometres (issue 13, "Real-world checks"): five pairs
+ * River distances against published river kilometres (the spec's "Real-world checks"): five pairs
  * from city-centre coordinates through the real build (river.graph, river-ports.bin, router.wasm)
  * and the real road planner for the access legs. Each RIVER section's km lies within 10 % of the
  * distance the waterway authority's kilometre or mile system gives, and its waterways[] name the

@@ -1,5 +1,5 @@
 /**
- * Road model accuracy against the 37 cited pairs (reference-pairs.csv; issue 12's goal: median
+ * Road model accuracy against the 37 cited pairs (reference-pairs.csv; the goal: median
  * absolute error <= 6 %, no pair worse than 15 %), through the real build and planner. No pair is
  * tuned (the build's published-pairs scale comes from another table sharing no town with these).
  * The median half of the goal holds and is asserted; the no-pair-worse-than-15 % half does not yet
@@ -28,6 +28,6 @@ test("every reference pair has a road route, never shorter than the great circle
   }
 });
 
-test("issue 12 goal, median half: median absolute error at most 6 %", () => {
+test("road accuracy goal, median half: median absolute error at most 6 %", () => {
   expect(report.median).toBeLessThanOrEqual(0.06);
 });

@@ -1,5 +1,5 @@
 /**
- * Shape checks for the road accuracy reference table (issue 12): published driving distances
+ * Shape checks for the road accuracy reference table: published driving distances
  * between city pairs, each with its citation. The accuracy comparison itself (median absolute
  * error <= 6 %, no pair worse than 15 %) is added when the road planner lands; these checks keep
  * the table honest until then. The table never tunes the model: road factors come from

@@ -1,5 +1,5 @@
 /**
- * The router as a library (issue 12): several graphs per WASM instance by handle, one-to-many
+ * The router as a library: several graphs per WASM instance by handle, one-to-many
  * against repeated one-to-one on real ports, payload version 2 checks (a v1 artifact and a
  * landmark table of another graph are refused with the rebuild hint), landmarks from the build.
  */

@@ -1,5 +1,5 @@
 /**
- * The built sea graph keeps sea routes off inland river lanes (issue 13): places up the Rhine,
+ * The built sea graph keeps sea routes off inland river lanes: places up the Rhine,
  * the Maas, the German canals and the Volga are reached only through the "inland" gate, which no
  * query opens; sea ports on seagoing estuaries, ship channels and the Great Lakes route as if the
  * gate did not exist.

@@ -1,6 +1,6 @@
 /**
- * Issue 10.1: a short Host header once made the access check read /healthz while the router ran
- * /v1/distance/route, so every distance route answered without a key or a limit. Each product is
+ * A short Host header must not make the access check read /healthz while the router runs
+ * /v1/distance/route (every distance route answering without a key or a limit). Each product is
  * served on a real socket and asked with odd Host headers and request targets: a keyed route never
  * answers without its key, and an open route answers the same as with a normal Host.
  */

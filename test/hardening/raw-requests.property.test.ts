@@ -1,5 +1,5 @@
 /**
- * Issue 10.1 and 10.9 as properties over a raw socket: arbitrary methods, request targets (with
+ * Request handling as properties over a raw socket: arbitrary methods, request targets (with
  * arbitrary percent-encoding, absolute forms, keyed paths hidden in queries), Host headers and
  * Content-Length values against every product. Every answer is either in the product's envelope or
  * one of the documented refusals of the HTTP layer (README, "What the HTTP layer refuses"); nothing

@@ -1,7 +1,7 @@
 /**
- * Issue 10, item 5: with REDIS_URL set and Redis down, keyed and per-IP-limited routes used to
- * answer 500 after a 5 s wait (node-redis's offline queue and default command timeout) while
- * /healthz said ok. The policy is now to fail open: the in-process window decides, the compat cache
+ * With REDIS_URL set and Redis down, keyed and per-IP-limited routes must not answer 500 after
+ * a 5 s wait (node-redis's offline queue and default command timeout) while /healthz says ok.
+ * The policy is to fail open: the in-process window decides, the compat cache
  * and usage counters work in the process, one warning per transition, health reports the state,
  * and the shared window is used again once Redis is back. A real redis-server is killed, stalled
  * (SIGSTOP) and restarted on the same port (with an append-only file, so its data survives).

@@ -1,6 +1,6 @@
 /**
- * Issue 10.4: the default start runs the sandbox carrier as a child process. When the API was
- * killed the child kept its ports and the next start died with EADDRINUSE. Now the child exits with
+ * The default start runs the sandbox carrier as a child process. When the API is killed the child
+ * must not keep its ports (the next start would die with EADDRINUSE): the child exits with
  * its parent, however the parent dies; and a child that dies is started again on its ports.
  */
 import { afterAll, expect, test } from "bun:test";

@@ -1,5 +1,5 @@
 /**
- * Issue 10, item 2: two API processes on one SQLite file under a burst of concurrent adds. Every add
+ * Two API processes on one SQLite file under a burst of concurrent adds. Every add
  * must be answered 201 (writers wait for each other instead of failing), and the answers must agree
  * with the file: every acknowledged record exists, every record written was acknowledged, and each
  * was charged exactly once. The full 30 s figures are in bench/sqlite-burst.ts.

@@ -1,5 +1,5 @@
 /**
- * Issue 10, item 3: an add interrupted by a crash. The record is committed (and charged) marked as
+ * An add interrupted by a crash. The record is committed (and charged) marked as
  * adding before the first carrier call; if the process dies there, a restart must end the add once
  * its lease has lapsed: the record answers normally, is fetched from the carrier, a re-add meets
  * ALREADY_TRACKED instead of CONTAINER_ADD_IN_PROGRESS, and nothing is charged twice. Before the

@@ -1,5 +1,5 @@
 /**
- * Issue 10, item 8: webhook address policy gaps, through the HTTP registration and PATCH routes of
+ * Webhook address policy edge cases, through the HTTP registration and PATCH routes of
  * all five webhook products. Each target below was accepted before the fix (100::/64 check that
  * could never match, IPv4-translated loopback, Teredo embedding a private IPv4, ...).
  */

@@ -1,5 +1,5 @@
 /**
- * Load plans on the route workers (issue 18): a large plan in flight leaves the event loop free
+ * Load plans on the route workers: a large plan in flight leaves the event loop free
  * (/healthz and /v1/account answer before it), the pool's plans and LoadPlanErrors are the
  * in-thread planner's, a worker killed mid-plan answers 503 overloaded + Retry-After and is
  * replaced, and PORTOLAN_ROUTE_WORKERS=0 still plans on the serving thread.

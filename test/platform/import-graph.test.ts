@@ -48,7 +48,7 @@ test.each(Object.keys(ALLOWED))("%s imports only from its allowed layers", (laye
 });
 
 test("nothing outside api/ imports api/ internals", () => {
-  // Exceptions would go here; it may only shrink, and is empty since the storage layer (issue 15).
+  // Exceptions would go here; it may only shrink, and is empty: storage/ owns all SQL.
   const known = new Set<string>([]);
   const wrong = ["engine", "ingest", "data-build", "formats", "router-wasm", "storage", "common"]
     .flatMap((layer) => sources(layer))

@@ -1,5 +1,5 @@
 /**
- * Every SQL statement lives in storage/ (issue 15): outside it nothing imports drizzle-orm, the
+ * Every SQL statement lives in storage/: outside it nothing imports drizzle-orm, the
  * schema's tables, or a SQLite driver, so a query cannot creep back into a handler. Tests and
  * benches (test/, bench/) may read the schema to check what was written; they are not scanned.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 11 (spec fidelity), items 1, 2, 4 and 6, against the sandbox carrier (its own process,
+ * Spec fidelity of quotas, slots and lists, against the sandbox carrier (its own process,
  * manual clock) behind the counting proxy: container slots hold for every way boxes arrive,
  * CONTAINER_QUOTA_EXCEEDED names a plan with room, malformed references cost nothing, and the
  * list's "most recently updated first" follows what users see change.

@@ -307,7 +307,7 @@ describe("events at the right moments", () => {
     expect(during.customsHoldReason).toContain("X-ray");
     expect(during.customsHoldReason).not.toMatch(/^customs hold/i);
     expect(during.customsHoldSince).not.toBeNull();
-    // The label says "Customs hold" once, in the timeline and in the webhook (issue 11.10).
+    // The label says "Customs hold" once, in the timeline and in the webhook.
     const read = (await (await p.call("ocean", `/v1/containers/${id}`, bearer(key))).json()) as Json;
     const labels = ((read.data as Json).events as Json[]).map((e) => e.label as string);
     const holdLabel = labels.find((l) => l.startsWith("Customs hold"))!;
@@ -495,7 +495,7 @@ describe("validation, resolution and errors", () => {
     expect(second.status).toBe(429);
     const tooSoon = (await second.json()) as Json;
     expect(errorCode(tooSoon)).toBe("RATE_LIMITED");
-    // The header says what the body says (issue 11.8).
+    // The header says what the body says.
     const wait = (tooSoon.error as Json).retry_after_seconds as number;
     expect(wait).toBeGreaterThan(0);
     expect(second.headers.get("retry-after")).toBe(String(wait));
@@ -704,7 +704,7 @@ describe("a leased box", () => {
     // The hint is never shown as the carrier: the lookup record's carrier is not the lessee's line.
     expect(lookup.body.data.carrier).toBe("Unknown");
     // The compat surface: the line is not confirmed, so sealine is auto and its name Unknown, not
-    // the lessee's (issue 11.9).
+    // the lessee's.
     const compat = (await (
       await p.call("ocean", `/compat/vendor/tracking?api_key=${key}&number=${number}`)
     ).json()) as Json;

@@ -32,7 +32,7 @@ describe("isBlockedAddress", () => {
     "64:ff9b::10.0.0.1",
     "2002:0a00:0001::1", // 6to4 of 10.0.0.1
     "2001:db8::1",
-    // Issue 10, item 8: gaps in the IPv6 policy.
+    // Webhook address policy: the IPv6 ranges.
     "100::1", // discard-only 100::/64
     "100::ffff:1",
     "::ffff:0:7f00:1", // IPv4-translated 127.0.0.1 (RFC 2765)
