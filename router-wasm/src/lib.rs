@@ -15,6 +15,14 @@ pub mod search;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_artifacts;
+#[cfg(test)]
 mod tests_hierarchy;
+#[cfg(test)]
+mod tests_hierarchy_paths;
+#[cfg(test)]
+mod tests_river;
+#[cfg(test)]
+mod tests_river_table;
 #[cfg(test)]
 mod tests_time_hierarchy;
