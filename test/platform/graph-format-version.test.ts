@@ -17,10 +17,10 @@ test("no TypeScript module defines GRAPH_FORMAT_VERSION but formats/graph-versio
   expect(definers).toEqual(["formats/graph-version.ts"]);
 });
 
-test("graph.rs takes FORMAT_VERSION from graph.version at compile time", () => {
-  const graphRs = readFileSync(join(ROOT, "router-wasm/src/graph.rs"), "utf8");
+test("graph/mod.rs takes FORMAT_VERSION from graph.version at compile time", () => {
+  const graphRs = readFileSync(join(ROOT, "router-wasm/src/graph/mod.rs"), "utf8");
   expect(graphRs).toMatch(
-    /pub const FORMAT_VERSION: u32 =\s+container::version_from_text\(include_str!\("\.\.\/\.\.\/formats\/graph\.version"\)\);/,
+    /pub const FORMAT_VERSION: u32 =\s+container::version_from_text\(include_str!\("\.\.\/\.\.\/\.\.\/formats\/graph\.version"\)\);/,
   );
 });
 
