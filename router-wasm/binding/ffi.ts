@@ -1,5 +1,5 @@
 /**
- * The raw interface of router.wasm as router-wasm/src/ffi.rs defines it: its exports, the layout of
+ * The raw interface of router.wasm as router-wasm/src/ffi/ defines it: its exports, the layout of
  * the result meta and river arrays, and the path modes. Only the binding (router.ts) reads these.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Hand-written binding for router.wasm (router-wasm/src/ffi.rs). Web-standard APIs only
+ * Hand-written binding for router.wasm (router-wasm/src/ffi/). Web-standard APIs only
  * (WebAssembly, typed arrays, TextDecoder) so it runs under Bun, Node and Deno alike.
  * One WasmRouter = one WebAssembly instance holding any number of graphs (sea, rail, road, ...),
  * each named by the handle `load` returns; not shareable across threads.
