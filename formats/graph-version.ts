@@ -1,6 +1,6 @@
 /**
  * The graph payload version (docs/graph-format.md) has one definition, formats/graph.version:
- * graph.rs reads it at compile time, the data build's encoder and the router binding import it from
+ * graph/mod.rs reads it at compile time, the data build's encoder and the router binding import it from
  * here, so the writer and both readers cannot disagree. Imported as text, it is part of every stage's code
  * version: a bump reruns the graph stages.
  */

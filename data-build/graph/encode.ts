@@ -1,6 +1,6 @@
 /**
  * The one writer of routing-graph artifacts (mode-neutral payload, docs/graph-format.md; reader:
- * router-wasm/src/graph.rs). Mode builders (sea, road, rail, river) hand it nodes and edges with
+ * router-wasm/src/graph/). Mode builders (sea, road, rail, river) hand it nodes and edges with
  * whatever attributes their mode has; optional sections are written only when some edge carries
  * them, and landmarks always.
  */
@@ -15,7 +15,7 @@ const META_WORDS = 16;
 export const GRAPH_MODE = { sea: 0, river: 1, rail: 2, road: 3 } as const;
 export type GraphModeName = keyof typeof GRAPH_MODE;
 
-/** meta[8] flags: optional sections present (graph.rs HAS_*). */
+/** meta[8] flags: optional sections present (graph/mod.rs HAS_*). */
 export const SECTION_FLAGS = {
   edgeSpeed: 1,
   edgeClass: 1 << 1,

@@ -1,6 +1,6 @@
 /**
  * Builds the sea routing graph from MARNET lanes and encodes it as the `sea-graph` artifact
- * (mode-neutral payload version 2: docs/graph-format.md; reader: router-wasm/src/graph.rs), with
+ * (mode-neutral payload version 2: docs/graph-format.md; reader: router-wasm/src/graph/), with
  * its ALT landmark tables (data-build/graph/landmarks.ts).
  */
 

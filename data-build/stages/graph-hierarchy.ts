@@ -1,7 +1,7 @@
 /**
  * Pipeline stages that contract a graph into its hierarchy artifact (docs/routing-speed.md): the
  * sea's in metres, road's and rail's in seconds of the time objective at their default speed. The
- * contraction is the router's own code (router-wasm/src/hierarchy.rs, run through router.wasm,
+ * contraction is the router's own code (router-wasm/src/hierarchy/, run through router.wasm,
  * which `npm run build` compiles before the data build), so one implementation builds and reads
  * it.
  *

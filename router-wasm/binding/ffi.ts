@@ -3,7 +3,7 @@
  * the result meta and river arrays, and the path modes. Only the binding (router.ts) reads these.
  */
 
-/** Indices into the result meta array (ffi.rs `meta`). */
+/** Indices into the result meta array (ffi/mod.rs `meta`). */
 export const M = {
   status: 0,
   metres: 1,
@@ -23,10 +23,10 @@ export const M = {
   pathJsonBytes: 15,
 } as const;
 
-/** pr_route's `want_path` (ffi.rs `PATH_*`). */
+/** pr_route's `want_path` (ffi/mod.rs `PATH_*`). */
 export const PATH = { none: 0, points: 1, ids: 2, json: 3 } as const;
 
-/** Layout of the pr_result_river array (ffi.rs `river`). */
+/** Layout of the pr_result_river array (ffi/mod.rs `river`). */
 export const RIVER = {
   seconds: 0,
   lockSeconds: 1,
@@ -39,7 +39,7 @@ export const RIVER = {
   head: 8,
 } as const;
 
-/** The exports of router.wasm (ffi.rs). */
+/** The exports of router.wasm (router-wasm/src/ffi/). */
 export interface Exports {
   memory: WebAssembly.Memory;
   pr_alloc(len: number): number;

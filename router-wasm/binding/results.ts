@@ -35,7 +35,7 @@ export interface RawRoute {
   pathJson?: string;
 }
 
-/** What a river route amounts to (ffi.rs `river`); partial edges at the ends pro rata. */
+/** What a river route amounts to (ffi/mod.rs `river`); partial edges at the ends pro rata. */
 export interface RiverFigures {
   /** Real duration in seconds: moving time with the rule factors, plus locks (no class avoid factor). */
   seconds: number;
@@ -94,10 +94,10 @@ export interface LoadedGraph {
   buildId: string;
   names: GraphNames;
   nodes: number;
-  /** Optional sections carried (graph.rs HAS_* flags). */
+  /** Optional sections carried (graph/mod.rs HAS_* flags). */
   sections: number;
   /** Landmarks from the artifact and the closed mask they assume (0 = great-circle bounds only). */
   landmarks: { count: number; baseClosed: number };
 }
 
-/** A path point's id for the query's own ends (search.rs NO_POINT): not a graph point. */
+/** A path point's id for the query's own ends (search/summary.rs NO_POINT): not a graph point. */

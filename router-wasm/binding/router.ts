@@ -21,7 +21,7 @@ import type {
 export type { GraphNames, LoadedGraph, ManyResult, RawRoute, RiverFigures, RiverRoute, SnappedNode };
 export { GRAPH_FORMAT_VERSION };
 
-/** The sea graph's contraction hierarchy artifact kind (docs/routing-speed.md), hierarchy.rs KIND. */
+/** The sea graph's contraction hierarchy artifact kind (docs/routing-speed.md), hierarchy/mod.rs KIND. */
 export const HIERARCHY_KIND = "sea-hierarchy";
 
 /** The hierarchy artifact kind of a graph kind: `road-graph` -> `road-hierarchy`. */
@@ -312,7 +312,7 @@ export class WasmRouter {
 
   /**
    * The pr_input buffer for a query: `lead` f64 for the caller (one-to-many targets), then a
-   * river query's block `[avoid, n, factor...]` (ffi.rs). Factors default to all 1 for the
+   * river query's block `[avoid, n, factor...]` (ffi/routes.rs). Factors default to all 1 for the
    * graph's `names.rules`.
    */
   private input(handle: number, lead: number, objective: Objective): Float64Array {
