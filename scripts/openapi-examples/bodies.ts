@@ -4,6 +4,18 @@
  * examples are made with them, and the storage-down tests send them.
  */
 
+/** The example load's pieces, cm and kg (the load-plan tests use them too). */
+export const PALLET = {
+  id: "pallet",
+  length: 120,
+  width: 80,
+  height: 140,
+  weight: 600,
+  quantity: 6,
+  orientations: "this_side_up",
+} as const;
+export const CRATE = { id: "crate", length: 60, width: 50, height: 40, weight: 40, quantity: 10 } as const;
+
 /** Pallets and crates in a 20' box, planned in one greedy pass. */
 export const LOAD = {
   name: "Shanghai consolidation",
@@ -11,18 +23,7 @@ export const LOAD = {
   dimension_unit: "cm",
   equipment: ["20GP"],
   work_budget: 0,
-  items: [
-    {
-      id: "pallet",
-      length: 120,
-      width: 80,
-      height: 140,
-      weight: 600,
-      quantity: 6,
-      orientations: "this_side_up",
-    },
-    { id: "crate", length: 60, width: 50, height: 40, weight: 40, quantity: 10 },
-  ],
+  items: [PALLET, CRATE],
 };
 
 const QUOTE = { origin: "FRA", destination: "ORD", weight_kg: 120, volume_cm3: 480_000 };

@@ -4,7 +4,10 @@
  */
 
 import type { Config } from "../../api/config.ts";
+import { CRATE, LOAD, PALLET } from "../../scripts/openapi-examples/bodies.ts";
 import { bearer, makePlatform, type TestPlatform } from "../helpers/platform.ts";
+
+export { CRATE, PALLET };
 
 export type Json = Record<string, unknown>;
 export interface Reply {
@@ -42,26 +45,8 @@ export function apiOf(p: TestPlatform, key: string) {
 /** One greedy pass: these loads are easy, and the tests stay fast. */
 export const FAST = { work_budget: 0 } as const;
 
-export const PALLET = {
-  id: "pallet",
-  length: 120,
-  width: 80,
-  height: 140,
-  weight: 600,
-  quantity: 6,
-  orientations: "this_side_up",
-} as const;
-export const CRATE = { id: "crate", length: 60, width: 50, height: 40, weight: 40, quantity: 10 } as const;
-
-/** Pallets and crates in a 20' box, cm and kg. */
-export const BODY = {
-  name: "Shanghai consolidation",
-  reference: "BK-1001",
-  dimension_unit: "cm",
-  equipment: ["20GP"],
-  items: [PALLET, CRATE],
-  ...FAST,
-};
+/** Pallets and crates in a 20' box, cm and kg, in one greedy pass: the documents' example load. */
+export const BODY = LOAD;
 
 /** Twelve box types of `quantity` pieces each, cm and kg. */
 export const boxTypes = (quantity: number) =>
