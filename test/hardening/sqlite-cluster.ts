@@ -42,7 +42,9 @@ async function keepTail(stream: ReadableStream<Uint8Array>, lines: string[]): Pr
 /**
  * api/main.ts as a user starts it, on free ports, with the given carriers instead of its own
  * sandbox. Its stderr goes to the test's, or with "tail" its last lines to `log` (a process that
- * logs every refused request meanwhile, or whose exit the test reports).
+ * logs every refused request meanwhile, or whose exit the test reports). A free port is free when
+ * asked, not when the process binds it: a start whose process exits before answering is tried
+ * again on other ports.
  */
 export async function startApi(
   database: string,
@@ -50,6 +52,20 @@ export async function startApi(
   env: Record<string, string> = {},
   stderr: "inherit" | "tail" = "inherit",
 ): Promise<ApiProcess> {
+  for (let attempt = 1; ; attempt++) {
+    const started = await startOnce(database, carriers, env, stderr);
+    if (typeof started !== "number") return started;
+    if (attempt === 3) throw new Error(`api exited with ${started}, three times`);
+  }
+}
+
+/** One start: the process once it answers, or its exit code when it exits first. */
+async function startOnce(
+  database: string,
+  carriers: Array<{ scac: string; baseUrl: string; timeoutMs?: number }>,
+  env: Record<string, string>,
+  stderr: "inherit" | "tail",
+): Promise<ApiProcess | number> {
   const ports = await Promise.all(PRODUCTS.map(() => freePort()));
   const proc = Bun.spawn([process.execPath, `${ROOT}api/main.ts`], {
     cwd: ROOT,
@@ -81,7 +97,7 @@ export async function startApi(
     try {
       if ((await recordingFetch(`${url}/healthz`)).ok) break;
     } catch {}
-    if (proc.exitCode !== null) throw new Error(`api exited with ${proc.exitCode}`);
+    if (proc.exitCode !== null) return proc.exitCode;
     if (tries > 600) throw new Error("api did not start");
     await Bun.sleep(50);
   }
